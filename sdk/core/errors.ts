@@ -1,0 +1,196 @@
+/**
+ * Errors raised by the SDK.
+ *
+ * Provider code is loaded in more than one process and sometimes in more than one copy (the
+ * serialized provider stub requires the installed package, tests load the sources), so `instanceof`
+ * is not reliable across copies. Every error carries a stable `code` and a brand symbol registered
+ * with `Symbol.for`, and the `is…` helpers below check those.
+ */
+
+const BRAND = Symbol.for("krcloud.error");
+
+export type ErrorKind = "not-found" | "conflict" | "throttled" | "unauthorized" | "forbidden" | "invalid" | "server" | "other";
+
+export abstract class KrcloudError extends Error {
+  abstract readonly code: string;
+  readonly [BRAND] = true;
+}
+
+export interface ApiErrorDetails {
+  service: string;
+  operation: string;
+  method: string;
+  path: string;
+  status: number;
+  /** The API's own error code, when the body carries one. */
+  apiCode?: string;
+  /** The API's message, or the response body text. */
+  apiMessage?: string;
+  requestId?: string;
+  /** What was being done, e.g. `creating bucket "logs"`; prefixed to the message. */
+  action?: string;
+}
+
+/** A request reached the API and was answered with a non-success status. */
+export class ApiError extends KrcloudError {
+  readonly code: string = "KRCLOUD_API_ERROR";
+  override readonly name: string = "ApiError";
+  readonly service: string;
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly apiCode?: string;
+  readonly apiMessage?: string;
+  readonly requestId?: string;
+  readonly kind: ErrorKind;
+
+  constructor(d: ApiErrorDetails) {
+    super(formatApiMessage(d));
+    this.service = d.service;
+    this.operation = d.operation;
+    this.method = d.method;
+    this.path = d.path;
+    this.status = d.status;
+    this.apiCode = d.apiCode;
+    this.apiMessage = d.apiMessage;
+    this.requestId = d.requestId;
+    this.kind = kindOfStatus(d.status);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  override readonly code = "KRCLOUD_NOT_FOUND";
+  override readonly name = "NotFoundError";
+}
+export class ConflictError extends ApiError {
+  override readonly code = "KRCLOUD_CONFLICT";
+  override readonly name = "ConflictError";
+}
+export class ThrottledError extends ApiError {
+  override readonly code = "KRCLOUD_THROTTLED";
+  override readonly name = "ThrottledError";
+}
+export class UnauthorizedError extends ApiError {
+  override readonly code = "KRCLOUD_UNAUTHORIZED";
+  override readonly name = "UnauthorizedError";
+}
+
+/** The request never got an answer: refused, reset, timed out. */
+export class TransportError extends KrcloudError {
+  readonly code = "KRCLOUD_TRANSPORT_ERROR";
+  override readonly name = "TransportError";
+  constructor(
+    message: string,
+    readonly service: string,
+    readonly operation: string,
+    /** The underlying network error code (ECONNREFUSED, UND_ERR_SOCKET, ...). */
+    readonly networkCode: string | undefined,
+    /** True when the request provably never reached the server (connection refused or connect timeout). */
+    readonly neverSent: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** A waiter gave up. Names the resource, the last state seen and all states seen. */
+export class WaiterTimeoutError extends KrcloudError {
+  readonly code = "KRCLOUD_WAITER_TIMEOUT";
+  override readonly name = "WaiterTimeoutError";
+  constructor(
+    readonly resource: string,
+    readonly target: readonly string[],
+    readonly lastState: string | undefined,
+    readonly statesSeen: readonly string[],
+    readonly elapsedMs: number,
+  ) {
+    super(
+      `timed out after ${Math.round(elapsedMs / 1000)}s waiting for ${resource} to become ${target.join(" or ")}` +
+        ` (last state: ${lastState ?? "none"}; states seen: ${statesSeen.length ? statesSeen.join(" -> ") : "none"})`,
+    );
+  }
+}
+
+/** A waiter saw a state that can never lead to the target. */
+export class WaiterFailureError extends KrcloudError {
+  readonly code = "KRCLOUD_WAITER_FAILURE";
+  override readonly name = "WaiterFailureError";
+  constructor(
+    readonly resource: string,
+    readonly state: string,
+    readonly statesSeen: readonly string[],
+  ) {
+    super(`${resource} entered failure state ${state} (states seen: ${statesSeen.join(" -> ")})`);
+  }
+}
+
+export class WaiterAbortedError extends KrcloudError {
+  readonly code = "KRCLOUD_WAITER_ABORTED";
+  override readonly name = "WaiterAbortedError";
+}
+
+export function isKrcloudError(e: unknown): e is KrcloudError {
+  return typeof e === "object" && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+}
+export function isApiError(e: unknown): e is ApiError {
+  return isKrcloudError(e) && typeof (e as ApiError).status === "number" && typeof (e as ApiError).kind === "string";
+}
+export function isNotFound(e: unknown): e is ApiError {
+  return isApiError(e) && e.kind === "not-found";
+}
+export function isConflict(e: unknown): e is ApiError {
+  return isApiError(e) && e.kind === "conflict";
+}
+export function isThrottled(e: unknown): e is ApiError {
+  return isApiError(e) && e.kind === "throttled";
+}
+export function isUnauthorized(e: unknown): e is ApiError {
+  return isApiError(e) && (e.kind === "unauthorized" || e.kind === "forbidden");
+}
+export function isTransportError(e: unknown): e is TransportError {
+  return isKrcloudError(e) && e.code === "KRCLOUD_TRANSPORT_ERROR";
+}
+
+export function kindOfStatus(status: number): ErrorKind {
+  if (status === 404) return "not-found";
+  if (status === 409) return "conflict";
+  if (status === 429) return "throttled";
+  if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
+  if (status === 400 || status === 413 || status === 422) return "invalid";
+  if (status >= 500) return "server";
+  return "other";
+}
+
+/** Builds the subclass that matches the status. */
+export function apiErrorFor(d: ApiErrorDetails): ApiError {
+  switch (kindOfStatus(d.status)) {
+    case "not-found":
+      return new NotFoundError(d);
+    case "conflict":
+      return new ConflictError(d);
+    case "throttled":
+      return new ThrottledError(d);
+    case "unauthorized":
+      return new UnauthorizedError(d);
+    default:
+      return new ApiError(d);
+  }
+}
+
+function formatApiMessage(d: ApiErrorDetails): string {
+  const what = d.action ?? `${d.service} ${d.operation}`;
+  const code = d.apiCode ? ` ${d.apiCode}` : "";
+  const msg = d.apiMessage ? `: ${d.apiMessage}` : "";
+  const rid = d.requestId ? ` (request id ${d.requestId})` : "";
+  return `${what}: ${d.status}${code}${msg} [${d.method} ${d.path}]${rid}`;
+}
+
+/** Adds what was being done to an error's message without losing its identity. */
+export function withAction<E>(e: E, action: string): E {
+  const err = e as { message?: unknown };
+  if (typeof err === "object" && err !== null && typeof err.message === "string" && !err.message.startsWith(action)) {
+    err.message = `${action}: ${err.message}`;
+  }
+  return e;
+}

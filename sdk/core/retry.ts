@@ -1,0 +1,94 @@
+/**
+ * Transport retry policy: the one place that decides whether a failed request is tried again and
+ * how long to wait first. Resource waiters (waiter.ts) are a separate mechanism.
+ */
+
+export interface RetryOptions {
+  /** Total attempts including the first. */
+  maxAttempts: number;
+  /** Base delay of the exponential backoff, ms. */
+  baseDelayMs: number;
+  /** Cap on one backoff delay, ms. */
+  maxDelayMs: number;
+  /** Cap on a server-sent Retry-After, ms; larger values are clamped, not ignored. */
+  maxRetryAfterMs: number;
+  /** Methods retried on retryable statuses and on network errors after the request may have been sent. */
+  idempotentMethods: readonly string[];
+  retryStatuses: readonly number[];
+  /** Network error codes treated as transient. */
+  retryNetworkCodes: readonly string[];
+  /** Codes proving the request never reached the server: safe to retry for every method. */
+  neverSentCodes: readonly string[];
+}
+
+export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
+  maxAttempts: 5,
+  baseDelayMs: 200,
+  maxDelayMs: 10_000,
+  maxRetryAfterMs: 60_000,
+  idempotentMethods: ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"],
+  retryStatuses: [429, 500, 502, 503, 504],
+  retryNetworkCodes: [
+    "ECONNRESET",
+    "ECONNREFUSED",
+    "ETIMEDOUT",
+    "EPIPE",
+    "ENOTFOUND",
+    "ENETUNREACH",
+    "EHOSTUNREACH",
+    "EAI_AGAIN",
+    "UND_ERR_SOCKET",
+    "UND_ERR_CONNECT_TIMEOUT",
+    "UND_ERR_HEADERS_TIMEOUT",
+    "UND_ERR_BODY_TIMEOUT",
+    "UND_ERR_CLOSED",
+  ],
+  neverSentCodes: ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"],
+});
+
+export type RetryOutcome =
+  | { kind: "status"; status: number; retryAfter?: string }
+  | { kind: "network"; code: string | undefined };
+
+/** Decides whether attempt number `attempt` (1-based, just failed) should be followed by another. */
+export function shouldRetry(opts: RetryOptions, method: string, outcome: RetryOutcome, attempt: number): boolean {
+  if (attempt >= opts.maxAttempts) return false;
+  const idempotent = opts.idempotentMethods.includes(method.toUpperCase());
+  if (outcome.kind === "status") {
+    return idempotent && opts.retryStatuses.includes(outcome.status);
+  }
+  const code = outcome.code ?? "";
+  if (opts.neverSentCodes.includes(code)) return true;
+  return idempotent && opts.retryNetworkCodes.includes(code);
+}
+
+/**
+ * Full-jitter exponential backoff: a uniform draw in [0, min(cap, base * 2^(attempt-1))], except
+ * that a valid Retry-After takes precedence (clamped to maxRetryAfterMs).
+ */
+export function retryDelay(
+  opts: RetryOptions,
+  attempt: number,
+  random: () => number,
+  retryAfter?: string,
+  now: number = Date.now(),
+): number {
+  const ra = parseRetryAfter(retryAfter, now);
+  if (ra !== undefined) return Math.min(ra, opts.maxRetryAfterMs);
+  const ceiling = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));
+  return Math.floor(random() * ceiling);
+}
+
+/** Retry-After is either delta-seconds or an HTTP date. Returns ms, or undefined when absent/invalid. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+export function mergeRetry(partial?: Partial<RetryOptions>): RetryOptions {
+  return { ...DEFAULT_RETRY, ...(partial ?? {}) };
+}

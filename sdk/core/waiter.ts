@@ -1,0 +1,92 @@
+/**
+ * Resource waiter: polls a status function until the resource reaches a target state.
+ *
+ * An acceptor per observed state: target -> success, failure -> error, pending (or a state the
+ * seeds never listed) -> poll again. The seeds say the full list of states is "not shown", so an
+ * unknown state is treated as pending and reported through `onProgress`, never as a failure.
+ * Between polls the delay grows exponentially from `minDelayMs` to `maxDelayMs` with jitter (a
+ * uniform draw between the minimum and the current ceiling), clamped to the time left.
+ */
+
+import { systemClock, type Clock } from "./clock";
+import { WaiterAbortedError, WaiterFailureError, WaiterTimeoutError } from "./errors";
+
+export interface WaiterProgress {
+  resource: string;
+  state: string | undefined;
+  attempt: number;
+  elapsedMs: number;
+}
+
+export interface WaiterOptions<T> {
+  /** Human name for messages: `cache cluster "web" (c-123)`. */
+  resource: string;
+  /** One poll. Resolves undefined when the resource is not found. */
+  status: () => Promise<T | undefined>;
+  /** The state of a found resource. */
+  stateOf: (value: T) => string;
+  pending?: readonly string[];
+  target: readonly string[];
+  failure?: readonly string[];
+  /** Not-found is the goal (deletion). */
+  targetGone?: boolean;
+  /** How many not-found answers are tolerated before failing (eventual consistency right after create). */
+  notFoundTolerance?: number;
+  minDelayMs?: number;
+  maxDelayMs?: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (p: WaiterProgress) => void;
+  clock?: Clock;
+}
+
+export const GONE = "(gone)";
+export const NOT_FOUND = "(not found)";
+
+export const WAITER_DEFAULTS = Object.freeze({ minDelayMs: 1_000, maxDelayMs: 15_000, notFoundTolerance: 3 });
+
+/** Delay before poll number `attempt + 1`, where `attempt` polls have been made (attempt >= 1). */
+export function waiterDelay(attempt: number, minDelayMs: number, maxDelayMs: number, random: () => number): number {
+  const ceiling = Math.min(maxDelayMs, minDelayMs * 2 ** (attempt - 1));
+  return minDelayMs + Math.floor(random() * (ceiling - minDelayMs));
+}
+
+/** Polls until a target state; returns the last value seen (undefined when waiting for gone). */
+export async function waitFor<T>(o: WaiterOptions<T>): Promise<T | undefined> {
+  const clock = o.clock ?? systemClock;
+  const minDelay = o.minDelayMs ?? WAITER_DEFAULTS.minDelayMs;
+  const maxDelay = Math.max(minDelay, o.maxDelayMs ?? WAITER_DEFAULTS.maxDelayMs);
+  const tolerance = o.notFoundTolerance ?? WAITER_DEFAULTS.notFoundTolerance;
+  const start = clock.now();
+  const seen: string[] = [];
+  let notFound = 0;
+  let last: string | undefined;
+
+  for (let attempt = 1; ; attempt++) {
+    if (o.signal?.aborted) throw new WaiterAbortedError(`stopped waiting for ${o.resource}`);
+    const value = await o.status();
+    const state = value === undefined ? (o.targetGone ? GONE : NOT_FOUND) : o.stateOf(value);
+    if (state !== last) seen.push(state);
+    last = state;
+    o.onProgress?.({ resource: o.resource, state, attempt, elapsedMs: clock.now() - start });
+
+    if (value === undefined) {
+      if (o.targetGone) return undefined;
+      notFound++;
+      if (notFound > tolerance) throw new WaiterFailureError(o.resource, NOT_FOUND, seen);
+    } else {
+      if (o.target.includes(state)) return value;
+      if (o.failure?.includes(state)) throw new WaiterFailureError(o.resource, state, seen);
+    }
+
+    const elapsed = clock.now() - start;
+    const left = o.timeoutMs - elapsed;
+    if (left <= 0) throw new WaiterTimeoutError(o.resource, o.targetGone ? [GONE] : o.target, last, seen, elapsed);
+    const delay = Math.min(left, waiterDelay(attempt, minDelay, maxDelay, clock.random));
+    try {
+      await clock.sleep(delay, o.signal);
+    } catch {
+      throw new WaiterAbortedError(`stopped waiting for ${o.resource}`);
+    }
+  }
+}

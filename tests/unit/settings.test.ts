@@ -1,0 +1,44 @@
+import { resolveSettings, redactText, redactHeaders, DEFAULT_REGION } from "../../sdk/core";
+
+test("explicit options beat stack config, which beats the environment", () => {
+  const env = { KRCLOUD_REGION: "env-region", KRCLOUD_AUTH_TOKEN: "env-token", KRCLOUD_PROJECT_ID: "env-proj", KRCLOUD_CREDENTIAL_ID: "env-id" };
+  const config = (k: string) => ({ region: "cfg-region", authToken: "cfg-token" })[k];
+  const s = resolveSettings({ region: "explicit-region" }, config, env);
+  expect(s.region).toBe("explicit-region");
+  expect(s.authToken).toBe("cfg-token");
+  expect(s.projectId).toBe("env-proj");
+  expect(s.credentialId).toBe("env-id");
+});
+
+test("defaults: region kr-central-2 and endpoints on the local cloud, each under its service prefix", () => {
+  const s = resolveSettings({}, () => undefined, {});
+  expect(s.region).toBe(DEFAULT_REGION);
+  expect(s.region).toBe("kr-central-2");
+  expect(s.endpoints.objectstorage).toBe("http://127.0.0.1:8790/object-storage");
+  expect(s.endpoints.cache).toBe("http://127.0.0.1:8790/cache");
+});
+
+test("per-service endpoints from config or env override the local cloud URL; trailing slashes dropped", () => {
+  const s = resolveSettings({}, (k) => (k === "objectstorageEndpoint" ? "https://os.example/" : undefined), {
+    KRCLOUD_LOCAL_CLOUD_URL: "http://127.0.0.1:9999",
+    KRCLOUD_CACHE_ENDPOINT: "https://cache.example",
+  });
+  expect(s.endpoints.objectstorage).toBe("https://os.example");
+  expect(s.endpoints.cache).toBe("https://cache.example");
+  expect(s.endpoints.kms).toBe("http://127.0.0.1:9999/kms");
+});
+
+test("empty strings do not shadow lower-precedence sources", () => {
+  const s = resolveSettings({ authToken: "" }, () => "", { KRCLOUD_AUTH_TOKEN: "env-token" });
+  expect(s.authToken).toBe("env-token");
+});
+
+test("redaction removes secrets from text and credential headers, and temp URL signatures", () => {
+  expect(redactText("token abcd1234 and abcd1234 again", ["abcd1234"])).toBe("token [redacted] and [redacted] again");
+  expect(redactText("/v1/a/b/c?temp_url_sig=deadbeef&temp_url_expires=1", [])).toBe("/v1/a/b/c?temp_url_sig=[redacted]&temp_url_expires=1");
+  expect(redactHeaders({ "X-Auth-Token": "t", "Credential-Secret": "s", "content-type": "a/b" })).toEqual({
+    "X-Auth-Token": "[redacted]",
+    "Credential-Secret": "[redacted]",
+    "content-type": "a/b",
+  });
+});

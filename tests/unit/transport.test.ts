@@ -1,0 +1,174 @@
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Transport, closeAllPools, isApiError, isNotFound, isThrottled, isTransportError, type Clock } from "../../sdk/core";
+
+/** A loopback server whose handler is swapped per test; it records every request it receives. */
+let server: http.Server;
+let base: string;
+let handler: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void;
+let received: { method: string; url: string; headers: http.IncomingHttpHeaders }[];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    received.push({ method: req.method!, url: req.url!, headers: req.headers });
+    req.resume();
+    req.on("end", () => handler(req, res, received.length));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/svc`;
+});
+afterAll(async () => {
+  await closeAllPools();
+  await new Promise((r) => server.close(r));
+});
+beforeEach(() => {
+  received = [];
+});
+
+/** Records requested sleeps instead of sleeping. */
+function fakeClock(): Clock & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  let t = 1_000_000;
+  return {
+    sleeps,
+    now: () => t,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      t += ms;
+    },
+  };
+}
+
+function failNTimes(n: number, status: number, headers: Record<string, string> = {}) {
+  return (_req: http.IncomingMessage, res: http.ServerResponse, count: number) => {
+    if (count <= n) {
+      res.writeHead(status, { "content-type": "application/json", "x-openstack-request-id": `req-${count}`, ...headers });
+      res.end(JSON.stringify({ code: "Busy", message: "try later" }));
+    } else {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"ok":true}');
+    }
+  };
+}
+
+const transport = (clock: Clock, extra: Partial<ConstructorParameters<typeof Transport>[0]> = {}) =>
+  new Transport({ service: "test", endpoint: base, clock, authHeaders: () => ({ "x-auth-token": "tok-SECRET-1234" }), ...extra });
+
+test("GET is retried on 503 until it succeeds, with jittered exponential backoff", async () => {
+  handler = failNTimes(3, 503);
+  const clock = fakeClock();
+  const res = await transport(clock).request({ operation: "Get", method: "GET", path: "/x" });
+  expect(res.status).toBe(200);
+  expect(res.attempts).toBe(4);
+  expect(received).toHaveLength(4);
+  // base 200 ms, full jitter with random()=0.5: 0.5*200, 0.5*400, 0.5*800
+  expect(clock.sleeps).toEqual([100, 200, 400]);
+  expect(received[0].url).toBe("/svc/x");
+  expect(received[0].headers["x-auth-token"]).toBe("tok-SECRET-1234");
+});
+
+test("Retry-After (seconds) is honoured instead of the backoff", async () => {
+  handler = failNTimes(1, 429, { "retry-after": "3" });
+  const clock = fakeClock();
+  await transport(clock).request({ operation: "Get", method: "GET", path: "/x" });
+  expect(clock.sleeps).toEqual([3000]);
+});
+
+test("Retry-After as an HTTP date is honoured and clamped to the cap", async () => {
+  const clock = fakeClock();
+  handler = failNTimes(1, 503, { "retry-after": new Date(clock.now() + 600_000).toUTCString() });
+  await transport(clock, { retry: { maxRetryAfterMs: 5000 } }).request({ operation: "Get", method: "GET", path: "/x" });
+  expect(clock.sleeps).toEqual([5000]);
+});
+
+test("gives up after maxAttempts and reports status, code, request id and operation", async () => {
+  handler = failNTimes(99, 503);
+  const clock = fakeClock();
+  const err = await transport(clock, { retry: { maxAttempts: 3 } })
+    .request({ operation: "GetThing", method: "GET", path: "/x", action: 'reading thing "a"' })
+    .catch((e) => e);
+  expect(isApiError(err)).toBe(true);
+  expect(err.status).toBe(503);
+  expect(err.apiCode).toBe("Busy");
+  expect(err.requestId).toBe("req-3");
+  expect(err.operation).toBe("GetThing");
+  expect(err.message).toMatch(/^reading thing "a": 503 Busy: try later/);
+  expect(received).toHaveLength(3);
+});
+
+test("POST is not retried on 503: it may have been applied", async () => {
+  handler = failNTimes(1, 503);
+  const err = await transport(fakeClock()).request({ operation: "Create", method: "POST", path: "/x", body: "{}" }).catch((e) => e);
+  expect(err.status).toBe(503);
+  expect(received).toHaveLength(1);
+});
+
+test("404 and 429 are recognised by brand, not instanceof", async () => {
+  handler = (_q, res) => {
+    res.writeHead(404);
+    res.end("Not Found");
+  };
+  const e404 = await transport(fakeClock()).request({ operation: "Get", method: "GET", path: "/x" }).catch((e) => e);
+  expect(isNotFound(e404)).toBe(true);
+  expect(e404.apiMessage).toBe("Not Found");
+  handler = failNTimes(99, 429);
+  const e429 = await transport(fakeClock(), { retry: { maxAttempts: 1 } })
+    .request({ operation: "Get", method: "GET", path: "/x" })
+    .catch((e) => e);
+  expect(isThrottled(e429)).toBe(true);
+  // A plain copy of the error (another copy of the module would produce one) is still recognised.
+  expect(isNotFound(Object.assign(Object.create(Object.getPrototypeOf({})), e404))).toBe(true);
+});
+
+test("a reset connection is retried for GET but not for POST", async () => {
+  let resets = 1;
+  handler = (req, res) => {
+    if (resets-- > 0) {
+      req.socket.destroy();
+      return;
+    }
+    res.end("ok");
+  };
+  const res = await transport(fakeClock()).request({ operation: "Get", method: "GET", path: "/x" });
+  expect(res.body.toString()).toBe("ok");
+  expect(received).toHaveLength(2);
+
+  received = [];
+  resets = 1;
+  const err = await transport(fakeClock()).request({ operation: "Create", method: "POST", path: "/x", body: "{}" }).catch((e) => e);
+  expect(isTransportError(err)).toBe(true);
+  expect(err.neverSent).toBe(false);
+  expect(received).toHaveLength(1);
+});
+
+test("a refused connection is retried even for POST: it provably never reached the server", async () => {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  const clock = fakeClock();
+  const err = await new Transport({ service: "t", endpoint: `http://127.0.0.1:${port}`, clock, retry: { maxAttempts: 3 } })
+    .request({ operation: "Create", method: "POST", path: "/x", body: "{}" })
+    .catch((e) => e);
+  expect(isTransportError(err)).toBe(true);
+  expect(err.networkCode).toBe("ECONNREFUSED");
+  expect(err.neverSent).toBe(true);
+  expect(clock.sleeps).toHaveLength(2);
+});
+
+test("credentials never appear in error messages or debug lines", async () => {
+  handler = (req, res) => {
+    res.writeHead(400, { "content-type": "application/json" });
+    res.end(JSON.stringify({ code: "Bad", message: `token ${req.headers["x-auth-token"]} rejected` }));
+  };
+  const lines: string[] = [];
+  const err = await transport(fakeClock(), { debug: (l) => lines.push(l) })
+    .request({ operation: "Get", method: "GET", path: "/x" })
+    .catch((e) => e);
+  expect(err.message).toContain("token [redacted] rejected");
+  expect(err.message).not.toContain("tok-SECRET-1234");
+  expect(lines.length).toBeGreaterThan(0);
+  for (const l of lines) expect(l).not.toContain("tok-SECRET-1234");
+  expect(lines.join("\n")).toContain('"x-auth-token":"[redacted]"');
+});

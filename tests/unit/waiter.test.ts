@@ -1,0 +1,96 @@
+import { waitFor, waiterDelay, isKrcloudError, type Clock } from "../../sdk/core";
+
+function fakeClock(random = 0.5): Clock & { sleeps: number[]; t: () => number } {
+  const sleeps: number[] = [];
+  let t = 0;
+  return { sleeps, t: () => t, now: () => t, random: () => random, sleep: async (ms) => void (sleeps.push(ms), (t += ms)) };
+}
+
+/** A status function that walks through the given states, one per poll ('-' means not found). */
+function sequence(states: string[]) {
+  let i = 0;
+  const polls: string[] = [];
+  const fn = async () => {
+    const s = states[Math.min(i++, states.length - 1)];
+    polls.push(s);
+    return s === "-" ? undefined : { status: s };
+  };
+  return { fn, polls };
+}
+
+test("backoff grows from min to max with jitter between min and the ceiling", () => {
+  expect([1, 2, 3, 4, 5].map((a) => waiterDelay(a, 1000, 8000, () => 0.5))).toEqual([1000, 1500, 2500, 4500, 4500]);
+  expect([1, 2, 3].map((a) => waiterDelay(a, 1000, 8000, () => 0))).toEqual([1000, 1000, 1000]);
+});
+
+test("polls until the target state with the exact sleep sequence", async () => {
+  const clock = fakeClock();
+  const { fn, polls } = sequence(["Creating", "Creating", "Creating", "Modifying", "Running"]);
+  const progress: string[] = [];
+  const v = await waitFor({
+    resource: 'cluster "web"',
+    status: fn,
+    stateOf: (x) => x.status,
+    pending: ["Creating", "Modifying"],
+    target: ["Running"],
+    minDelayMs: 1000,
+    maxDelayMs: 8000,
+    timeoutMs: 60_000,
+    clock,
+    onProgress: (p) => progress.push(`${p.attempt}:${p.state}@${p.elapsedMs}`),
+  });
+  expect(v).toEqual({ status: "Running" });
+  expect(polls).toEqual(["Creating", "Creating", "Creating", "Modifying", "Running"]);
+  expect(clock.sleeps).toEqual([1000, 1500, 2500, 4500]);
+  expect(progress).toEqual(["1:Creating@0", "2:Creating@1000", "3:Creating@2500", "4:Modifying@5000", "5:Running@9500"]);
+});
+
+test("tolerates a few not-found answers right after create", async () => {
+  const clock = fakeClock();
+  const { fn } = sequence(["-", "-", "Creating", "Running"]);
+  const v = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], timeoutMs: 60_000, clock, notFoundTolerance: 2 });
+  expect(v?.status).toBe("Running");
+});
+
+test("fails when not found more often than tolerated", async () => {
+  const { fn } = sequence(["-", "-", "-"]);
+  const err = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], timeoutMs: 60_000, clock: fakeClock(), notFoundTolerance: 2 }).catch((e) => e);
+  expect(err.code).toBe("KRCLOUD_WAITER_FAILURE");
+});
+
+test("a failure state stops the wait at once and lists the states seen", async () => {
+  const { fn, polls } = sequence(["PROVISIONING", "FAILED", "Running"]);
+  const err = await waitFor({ resource: 'instance set "a"', status: fn, stateOf: (x) => x.status, target: ["Running"], failure: ["FAILED"], timeoutMs: 60_000, clock: fakeClock() }).catch((e) => e);
+  expect(isKrcloudError(err)).toBe(true);
+  expect(err.message).toBe('instance set "a" entered failure state FAILED (states seen: PROVISIONING -> FAILED)');
+  expect(polls).toHaveLength(2);
+});
+
+test("times out naming the resource, the last state and the states seen; the last poll is at the deadline", async () => {
+  const clock = fakeClock();
+  const { fn, polls } = sequence(["Creating", "Modifying"]);
+  const err = await waitFor({ resource: 'cluster "web"', status: fn, stateOf: (x) => x.status, target: ["Running"], minDelayMs: 1000, maxDelayMs: 4000, timeoutMs: 10_000, clock }).catch((e) => e);
+  expect(err.code).toBe("KRCLOUD_WAITER_TIMEOUT");
+  expect(err.message).toBe('timed out after 10s waiting for cluster "web" to become Running (last state: Modifying; states seen: Creating -> Modifying)');
+  expect(clock.sleeps).toEqual([1000, 1500, 2500, 2500, 2500]);
+  expect(clock.t()).toBe(10_000);
+  expect(polls).toHaveLength(6);
+});
+
+test("waiting for deletion succeeds on not-found", async () => {
+  const { fn } = sequence(["Deleting", "Deleting", "-"]);
+  const v = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: [], targetGone: true, timeoutMs: 60_000, clock: fakeClock() });
+  expect(v).toBeUndefined();
+});
+
+test("an AbortSignal stops the wait", async () => {
+  const ac = new AbortController();
+  const { fn } = sequence(["Creating"]);
+  const clock = fakeClock();
+  clock.sleep = async () => {
+    ac.abort();
+    throw new Error("aborted");
+  };
+  const err = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], timeoutMs: 60_000, clock, signal: ac.signal }).catch((e) => e);
+  expect(err.code).toBe("KRCLOUD_WAITER_ABORTED");
+});

@@ -1,0 +1,30 @@
+/** Helpers for the resource classes users instantiate (`new krcloud.objectstorage.Bucket(...)`). */
+import * as pulumi from "@pulumi/pulumi";
+import { LOGICAL_NAME_KEY } from "./resource";
+
+/**
+ * `krcloud:objectstorage:Bucket` -> module and type for `pulumi.dynamic.Resource`. Dynamic resources
+ * always live in the `pulumi-nodejs` package, so the engine's type is
+ * `pulumi-nodejs:dynamic/krcloud/objectstorage:Bucket`; the krcloud token is the one in schema.json.
+ */
+export function moduleAndType(token: string): [string, string] {
+  const [pkg, mod, type] = token.split(":");
+  return [`${pkg}/${mod}`, type];
+}
+
+/**
+ * The props handed to the engine: the user's args, every output key as undefined (so it is
+ * exposed as an output property), and the logical name for auto-naming.
+ */
+export function dynamicProps(logicalName: string, args: object, outputKeys: readonly string[]): pulumi.Inputs {
+  const props: pulumi.Inputs = {};
+  for (const k of outputKeys) props[k] = undefined;
+  Object.assign(props, args);
+  props[LOGICAL_NAME_KEY] = logicalName;
+  return props;
+}
+
+export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secrets: readonly string[]): pulumi.CustomResourceOptions {
+  if (secrets.length === 0) return opts ?? {};
+  return { ...(opts ?? {}), additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] };
+}

@@ -1,0 +1,35 @@
+import { randomBytes } from "node:crypto";
+
+export interface AutoNameRule {
+  /** The input property holding the physical name. */
+  property: string;
+  minLength: number;
+  maxLength: number;
+  /** Lower-case the logical name (bucket and instance set names must be lower case). */
+  lowerCase?: boolean;
+  /** Characters allowed besides letters and digits; others become '-'. */
+  extraChars?: string;
+  /** Random suffix length (hex characters). */
+  suffixLength?: number;
+}
+
+/**
+ * The physical name for an omitted name: logical name + '-' + random hex suffix, cleaned up to the
+ * seed's character rules and cut so the whole fits `maxLength`; padded when too short.
+ */
+export function autoName(logical: string, rule: AutoNameRule, random: (n: number) => string = randomHex): string {
+  const suffixLen = rule.suffixLength ?? 7;
+  let base = rule.lowerCase ? logical.toLowerCase() : logical;
+  const extra = (rule.extraChars ?? "-").replace(/[\\\]^-]/g, "\\$&");
+  base = base.replace(new RegExp(`[^A-Za-z0-9${extra}]`, "g"), "-").replace(/-+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  const room = rule.maxLength - suffixLen - 1;
+  base = base.slice(0, Math.max(0, room)).replace(/[^A-Za-z0-9]+$/, "");
+  if (base && !/^[A-Za-z]/.test(base)) base = `r${base}`.slice(0, Math.max(0, room));
+  let name = base ? `${base}-${random(suffixLen)}` : `r${random(suffixLen)}`;
+  while (name.length < rule.minLength) name += random(1);
+  return name.slice(0, rule.maxLength);
+}
+
+function randomHex(n: number): string {
+  return randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n);
+}

@@ -1,0 +1,234 @@
+/**
+ * A typed resource definition turned into a Pulumi dynamic provider.
+ *
+ * Each resource file declares one `ResourceDefinition` (schemas as factories, replace-on keys,
+ * CRUD functions); `buildProvider` adds what every resource shares: validation in `check` with
+ * property paths and no network, auto-naming, a pure `diff` that understands unknowns, outputs
+ * sanitised to plain JSON, updates that converge against what the cloud has now, the
+ * partial-failure error for creates that fail after the cloud accepted them, and "gone" handling.
+ *
+ * Definitions are only ever reached through `runtime.ts` at run time: nothing here is captured by
+ * the serialized provider stub.
+ */
+
+import type { z } from "zod";
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { isNotFound, redactError, secretValues, type Settings } from "../../sdk/core";
+import { currentSettings, setStackConfig } from "./config";
+import { autoName, type AutoNameRule } from "./naming";
+import { jsonEqual, toPlain } from "./sanitize";
+import { containsUnknown, pathHitsUnknown } from "./unknown";
+
+export const PROVIDER_KEY = "__provider";
+/** Hidden input carrying the Pulumi logical name, for auto-naming (check does not receive the URN). */
+export const LOGICAL_NAME_KEY = "__logicalName";
+
+/** What a CRUD function gets: settings for this call, progress output, the resource's names. */
+export interface Context {
+  settings: Settings;
+  /** A progress line on the provider's stdout, which `pulumi up` shows. */
+  progress(message: string): void;
+  /** The Pulumi logical name when known (create), for messages. */
+  logicalName?: string;
+}
+
+/** Thrown by a create or update after the cloud accepted the change but a later step failed. */
+export class PartialFailure extends Error {
+  readonly code = "KRCLOUD_PARTIAL_FAILURE";
+  constructor(
+    readonly id: string,
+    readonly outs: Record<string, unknown>,
+    override readonly cause: unknown,
+  ) {
+    super((cause as Error)?.message ?? String(cause));
+  }
+}
+
+export interface ResourceDefinition<I extends Record<string, unknown>, O extends Record<string, unknown>> {
+  /** `krcloud:<module>:<Type>` */
+  token: string;
+  description: string;
+  /** Input schema (zod object; `.describe()` on every property becomes the schema.json docs). */
+  inputs: () => z.ZodType<I>;
+  /** Output schema for documentation and schema.json; outputs include the inputs. */
+  outputs: () => z.ZodType<O>;
+  /** Input keys whose change replaces the resource. */
+  replaceOn: readonly (keyof I & string)[];
+  /** Replacement must delete first (the physical name is unique). */
+  deleteBeforeReplace?: boolean;
+  /** Inputs that only steer the provider (adopt, forceDestroy): never read from the cloud, updated without a call. */
+  localInputs?: readonly (keyof I & string)[];
+  /** Output keys that hold secrets. */
+  secretOutputs?: readonly (keyof O & string)[];
+  autoName?: AutoNameRule;
+  /** The resource's id for messages: `bucket "logs"`. */
+  describe(id: string): string;
+  create(ctx: Context, inputs: I): Promise<{ id: string; outs: O }>;
+  /** The resource as the cloud has it now; undefined when it is gone. */
+  read(ctx: Context, id: string, olds: O): Promise<O | undefined>;
+  /** Converge from `current` (what read returned just now) to `news`. */
+  update(ctx: Context, id: string, current: O, news: I): Promise<O>;
+  delete(ctx: Context, id: string, olds: O): Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyDefinition = ResourceDefinition<any, any>;
+
+/** The inputs of `def` as the cloud's outputs show them, for read's `inputs` (no false diff after refresh). */
+export function inputsFromOutputs(def: AnyDefinition, outs: Record<string, unknown>): Record<string, unknown> {
+  const shape = inputKeys(def);
+  const out: Record<string, unknown> = {};
+  for (const k of shape) if (outs[k] !== undefined) out[k] = outs[k];
+  return out;
+}
+
+export function inputKeys(def: AnyDefinition): string[] {
+  const schema = def.inputs() as unknown as { shape?: Record<string, unknown>; _zod?: { def?: { shape?: Record<string, unknown> } } };
+  const shape = schema.shape ?? schema._zod?.def?.shape ?? {};
+  return Object.keys(shape);
+}
+
+function makeContext(logicalName?: string): Context {
+  return {
+    settings: currentSettings(),
+    progress: (m) => process.stdout.write(`${m}\n`),
+    logicalName,
+  };
+}
+
+function stripProvider(p: Record<string, unknown> | undefined): Record<string, unknown> {
+  const { [PROVIDER_KEY]: _p, [LOGICAL_NAME_KEY]: _n, ...rest } = p ?? {};
+  return rest;
+}
+
+/** Errors leaving the provider carry no secret, whatever the cause echoed. */
+function clean<E>(e: E): E {
+  return redactError(e, secretValues(currentSettings()));
+}
+
+export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">> & { configure: NonNullable<dynamic.ResourceProvider["configure"]> } {
+  const local = new Set<string>(def.localInputs ?? []);
+
+  return {
+    async configure(req) {
+      setStackConfig(req.config);
+    },
+
+    async check(olds, news) {
+      const provider = news[PROVIDER_KEY];
+      const input = stripProvider(news);
+      const old = stripProvider(olds);
+      if (def.autoName && (input[def.autoName.property] === undefined || input[def.autoName.property] === null)) {
+        const prev = old[def.autoName.property];
+        input[def.autoName.property] =
+          typeof prev === "string" && prev !== "" ? prev : autoName(String(news[LOGICAL_NAME_KEY] ?? def.token.split(":")[2]), def.autoName);
+      }
+      const parsed = def.inputs().safeParse(input);
+      if (parsed.success) {
+        return { inputs: toPlain({ ...(parsed.data as object), [PROVIDER_KEY]: provider }) };
+      }
+      const failures = parsed.error.issues
+        .filter((i) => !pathHitsUnknown(input, i.path))
+        .map((i) => ({ property: formatPath(i.path), reason: `${formatPath(i.path) || "inputs"}: ${i.message}` }));
+      // Only unknown values failed validation: accept for now, create/update will see the real values.
+      return failures.length === 0 ? { inputs: toPlain({ ...input, [PROVIDER_KEY]: provider }) } : { inputs: news, failures };
+    },
+
+    async diff(_id, olds, news) {
+      const replaces: string[] = [];
+      const changed: string[] = [];
+      for (const key of inputKeys(def)) {
+        const n = news[key];
+        const o = olds[key];
+        const differs = containsUnknown(n) || !jsonEqual(n, o);
+        if (!differs) continue;
+        changed.push(key);
+        if ((def.replaceOn as readonly string[]).includes(key)) replaces.push(key);
+      }
+      const stables = inputKeys(def).filter((k) => !changed.includes(k));
+      return {
+        changes: changed.length > 0,
+        replaces,
+        stables,
+        deleteBeforeReplace: replaces.length > 0 && def.deleteBeforeReplace === true,
+      };
+    },
+
+    async create(inputs) {
+      const provider = inputs[PROVIDER_KEY];
+      const news = stripProvider(inputs);
+      const ctx = makeContext();
+      try {
+        const { id, outs } = await def.create(ctx, news);
+        return { id, outs: toPlain(outs) };
+      } catch (e) {
+        throw clean(partialFailureError(e, provider));
+      }
+    },
+
+    async read(id, props) {
+      const ctx = makeContext();
+      const olds = stripProvider(props);
+      try {
+        const outs = await def.read(ctx, id, olds);
+        // An empty id tells the engine the resource is gone: refresh drops it and the next up recreates it.
+        if (outs === undefined) return { id: "", props: {} };
+        for (const k of local) if (olds[k] !== undefined) outs[k] = olds[k];
+        const plain = toPlain(outs);
+        return { id, props: plain, inputs: inputsFromOutputs(def, plain) };
+      } catch (e) {
+        throw clean(e);
+      }
+    },
+
+    async update(id, olds, news) {
+      const provider = news[PROVIDER_KEY];
+      const desired = stripProvider(news);
+      const ctx = makeContext();
+      try {
+        // Converge against the cloud as it is now, not the recorded outputs: after a partial
+        // failure or drift the state is not what the cloud has.
+        const current = (await def.read(ctx, id, stripProvider(olds))) ?? undefined;
+        if (current === undefined) {
+          throw new Error(`${def.describe(id)} no longer exists: run \`pulumi refresh\` so it is recreated`);
+        }
+        for (const k of local) current[k] = olds[k];
+        const outs = await def.update(ctx, id, current, desired);
+        return { outs: toPlain(outs) };
+      } catch (e) {
+        throw clean(partialFailureError(e, provider));
+      }
+    },
+
+    async delete(id, props) {
+      const ctx = makeContext();
+      try {
+        await def.delete(ctx, id, stripProvider(props));
+      } catch (e) {
+        if (isNotFound(e)) return;
+        throw clean(e);
+      }
+    },
+  };
+}
+
+/**
+ * The engine records a resource whose create failed after the cloud accepted it when the error
+ * carries `id`, `properties` (with `__provider`, or later operations cannot load the provider) and
+ * `reasons`; the next `up` then updates it instead of creating a second one.
+ */
+function partialFailureError(e: unknown, provider: unknown): unknown {
+  if ((e as { code?: unknown })?.code !== "KRCLOUD_PARTIAL_FAILURE") return e;
+  const pf = e as PartialFailure;
+  const err = new Error(pf.message) as Error & { id: string; properties: Record<string, unknown>; reasons: string[] };
+  err.id = pf.id;
+  err.properties = toPlain({ ...pf.outs, [PROVIDER_KEY]: provider });
+  err.reasons = [pf.message];
+  return err;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let s = "";
+  for (const p of path) s += typeof p === "number" ? `[${p}]` : s ? `.${String(p)}` : String(p);
+  return s;
+}

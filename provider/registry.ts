@@ -1,0 +1,12 @@
+/**
+ * Every resource type token and where its definition lives; a new service adds its lines here.
+ * Loaded lazily so one resource's operation does not load every service.
+ */
+import type { AnyDefinition } from "./core/resource";
+
+export const REGISTRY: Readonly<Record<string, () => AnyDefinition>> = {
+  "krcloud:objectstorage:Bucket": () => require("./objectstorage/bucket").bucket,
+  "krcloud:objectstorage:BucketCors": () => require("./objectstorage/bucket-cors").bucketCors,
+  "krcloud:objectstorage:BucketLifecycle": () => require("./objectstorage/bucket-lifecycle").bucketLifecycle,
+  "krcloud:objectstorage:BucketObject": () => require("./objectstorage/bucket-object").bucketObject,
+};

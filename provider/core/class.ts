@@ -28,3 +28,9 @@ export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined
   if (secrets.length === 0) return opts ?? {};
   return { ...(opts ?? {}), additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] };
 }
+
+/** The property names of an output schema (a zod object), exposed as output properties. */
+export function outputKeys(schema: unknown): string[] {
+  const s = schema as { shape?: Record<string, unknown> };
+  return Object.keys(s.shape ?? {});
+}

@@ -5,3 +5,5 @@ export * from "./resource";
 export * from "./sanitize";
 export * from "./stub";
 export * from "./unknown";
+export * from "./types";
+export * from "./invoke";

@@ -32,6 +32,16 @@ export interface Context {
   logicalName?: string;
 }
 
+/** Thrown by `prepare` for an input that fails a local check (a missing source file). */
+export class CheckError extends Error {
+  constructor(
+    readonly property: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Thrown by a create or update after the cloud accepted the change but a later step failed. */
 export class PartialFailure extends Error {
   readonly code = "KRCLOUD_PARTIAL_FAILURE";
@@ -61,6 +71,11 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   /** Output keys that hold secrets. */
   secretOutputs?: readonly (keyof O & string)[];
   autoName?: AutoNameRule;
+  /**
+   * After validation, in `check` (no network): derive inputs from local facts, e.g. the MD5 of a
+   * source file, so that a change of content shows up as a diff. Throw a CheckError for a failure.
+   */
+  prepare?(inputs: I): I;
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
   create(ctx: Context, inputs: I): Promise<{ id: string; outs: O }>;
@@ -83,9 +98,8 @@ export function inputsFromOutputs(def: AnyDefinition, outs: Record<string, unkno
 }
 
 export function inputKeys(def: AnyDefinition): string[] {
-  const schema = def.inputs() as unknown as { shape?: Record<string, unknown>; _zod?: { def?: { shape?: Record<string, unknown> } } };
-  const shape = schema.shape ?? schema._zod?.def?.shape ?? {};
-  return Object.keys(shape);
+  const schema = def.inputs() as unknown as { shape?: Record<string, unknown> };
+  return Object.keys(schema.shape ?? {});
 }
 
 function makeContext(logicalName?: string): Context {
@@ -125,7 +139,13 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
       }
       const parsed = def.inputs().safeParse(input);
       if (parsed.success) {
-        return { inputs: toPlain({ ...(parsed.data as object), [PROVIDER_KEY]: provider }) };
+        try {
+          const ready = def.prepare ? def.prepare(parsed.data) : parsed.data;
+          return { inputs: toPlain({ ...(ready as object), [PROVIDER_KEY]: provider }) };
+        } catch (e) {
+          if (!(e instanceof CheckError)) throw e;
+          return { inputs: news, failures: [{ property: e.property, reason: `${e.property}: ${e.message}` }] };
+        }
       }
       const failures = parsed.error.issues
         .filter((i) => !pathHitsUnknown(input, i.path))

@@ -24,3 +24,21 @@ export function provider(token: string): ReturnType<typeof buildProvider> {
   }
   return p;
 }
+
+type Method = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
+
+/** Which provider method a stub call is (see stub.ts for why some calls share a function). */
+export function methodOf(m: string, args: readonly unknown[]): Method {
+  if (m === "configure|create") {
+    const first = args[0] as Record<string, unknown> | undefined;
+    return first !== undefined && first !== null && "__provider" in first ? "create" : "configure";
+  }
+  if (m === "check|read") return typeof args[0] === "string" ? "read" : "check";
+  return m as Method;
+}
+
+/** Entry point of the serialized stub: `require("pulumi-krcloud/runtime").call(token, method, args)`. */
+export function call(token: string, m: string, args: unknown[]): Promise<unknown> {
+  const p = provider(token) as unknown as Record<Method, (...a: unknown[]) => Promise<unknown>>;
+  return p[methodOf(m, args)](...args);
+}

@@ -1,5 +1,6 @@
 import { stubProvider } from "../../provider/core";
 import { REGISTRY } from "../../provider/registry";
+import { methodOf } from "../../provider/core/runtime";
 
 // The same serializer pulumi.dynamic.Resource uses for `__provider`.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -49,6 +50,11 @@ describe("serialized __provider", () => {
     const requireFromString = require("require-from-string");
     const provider = requireFromString(text).handler();
     expect(Object.keys(provider).sort()).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
+    // configure(req) and create(props) share a function; so do check(olds, news) and read(id, props).
+    expect(methodOf("configure|create", [{ config: { get: () => undefined } }])).toBe("configure");
+    expect(methodOf("configure|create", [{ name: "a", __provider: "x" }])).toBe("create");
+    expect(methodOf("check|read", [{}, { name: "a" }])).toBe("check");
+    expect(methodOf("check|read", ["an-id", { name: "a" }])).toBe("read");
     // check runs the real implementation: a bad bucket name is rejected with its property path.
     const res = await provider.check({}, { name: "ab" });
     expect(res.failures?.[0]?.property).toBe("name");

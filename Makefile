@@ -1,0 +1,86 @@
+# krcloud: every target installs what it needs. Node >= 22 is required; where the machine's Node is
+# older, the Node 24 shipped by the npm package `node@24` (a devDependency) is put first on PATH.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+ROOT        := $(CURDIR)
+STATE       := $(ROOT)/.state
+NODE24_BIN  := $(ROOT)/node_modules/node/bin
+TOOLS_DIR   ?= $(HOME)/.cache/krcloud
+PULUMI_BIN  := $(TOOLS_DIR)/pulumi-v3.259.0/bin
+LOCAL_CLOUD_PORT ?= 8790
+export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
+export PULUMI_SKIP_UPDATE_CHECK := true
+export PULUMI_HOME ?= $(STATE)/pulumi-home
+export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
+
+.PHONY: help install build test test-unit test-local test-engine test-conformance pulumi swift \
+        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema clean
+
+help:
+	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
+	@echo "make test        install everything and run every test (unit, local cloud, conformance, engine)"
+	@echo "make local-cloud run the local cloud in the foreground (port $(LOCAL_CLOUD_PORT))"
+	@echo "make bench       run the benchmarks and print their figures"
+	@echo "make schema      regenerate schema.json"
+
+# npm ci from the committed lockfile, re-run only when the lockfile changes.
+node_modules/.installed: package-lock.json package.json
+	npm ci --no-audit --no-fund
+	@# Examples resolve `pulumi-krcloud` to this working tree, as an installed package would be.
+	ln -sfn .. node_modules/pulumi-krcloud
+	touch $@
+
+install: node_modules/.installed
+
+build: install
+	node node_modules/.bin/tsc -p tsconfig.json
+
+schema: build
+	node dist/tools/gen-schema.js > schema.json
+
+pulumi:
+	bash scripts/install-pulumi.sh
+
+swift:
+	bash scripts/swift-peer.sh start
+
+# The whole suite. Swift and the Pulumi CLI are installed/started first; the last line is "N passed, N failed".
+test: build pulumi swift
+	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
+	node node_modules/.bin/jest --ci
+
+test-unit: build
+	node node_modules/.bin/jest --ci dist/tests/unit
+
+test-local: build
+	node node_modules/.bin/jest --ci dist/tests/local
+
+test-conformance: build swift
+	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
+	node node_modules/.bin/jest --ci dist/tests/conformance
+
+test-engine: build pulumi
+	node node_modules/.bin/jest --ci dist/tests/engine
+
+local-cloud: build
+	node dist/bin/krcloud-local-cloud.js --port $(LOCAL_CLOUD_PORT) --persist $(STATE)/local-cloud-data.json --state-file $(STATE)/local-cloud.json
+
+local-cloud-start: build
+	bash scripts/local-cloud.sh start
+
+local-cloud-stop:
+	bash scripts/local-cloud.sh stop
+
+demo: build pulumi local-cloud-start
+	bash scripts/demo.sh up
+
+demo-destroy: build pulumi local-cloud-start
+	bash scripts/demo.sh destroy
+
+bench: build
+	node dist/tools/bench.js
+
+clean:
+	rm -rf dist

@@ -1,0 +1,7 @@
+/**
+ * pulumi-krcloud: Pulumi providers for krcloud (region kr-central-2).
+ *
+ *   import * as krcloud from "pulumi-krcloud";
+ *   const site = new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only" } });
+ */
+export * as objectstorage from "./provider/objectstorage";

@@ -1,0 +1,90 @@
+/**
+ * krcloud:objectstorage:BucketCors — a bucket's whole CORS policy, as an ordered list of rules
+ * (the service evaluates them in order). Seed: 01-object-storage.md sections 2.4 and 4.1.
+ */
+import { z } from "zod";
+import { withAction } from "../../sdk/core";
+import { jsonEqual, type ResourceDefinition } from "../core";
+import { objectStorage } from "./client";
+import { bucketName } from "./validation";
+
+export const CORS_METHODS = ["PUT", "POST", "GET", "DELETE"] as const;
+
+/** Section 2.4: protocol included (http or https), at most one `*`, up to 200 characters, optional port. */
+function origin() {
+  return z
+    .string()
+    .max(200, "origins must be at most 200 characters")
+    .regex(/^https?:\/\/[^\s/]+$/, "origins must include the protocol (http:// or https://) and no path")
+    .refine((o) => (o.match(/\*/g) ?? []).length <= 1, "origins may contain at most one '*' wildcard");
+}
+
+export function corsRule() {
+  return z
+    .object({
+      allowedOrigins: z.array(origin()).min(1, "at least one origin is required").describe("Origins with protocol, e.g. `https://*.example.com` or `http://localhost:8080`. Note: an origin written with an explicit :80/:443 does not match a browser Origin without the port."),
+      allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, "at least one method is required").describe("Methods: PUT, POST, GET, DELETE."),
+      allowedHeaders: z.array(z.string()).optional().describe("Request headers allowed in a preflight."),
+      exposeHeaders: z.array(z.string()).optional().describe("Response headers exposed to the browser."),
+      maxAgeSeconds: z.number().int().min(0).optional().describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
+    })
+    .strict();
+}
+
+export function bucketCorsInputs() {
+  return z
+    .object({
+      bucket: bucketName().describe("The bucket. Changing it replaces the policy."),
+      rules: z.array(corsRule()).min(1, "at least one rule is required").max(10, "at most 10 rules (seed section 8)").describe("The whole CORS policy, in order."),
+      adopt: z.boolean().default(false).describe("If the bucket already has a CORS policy, take it over instead of failing."),
+    })
+    .strict();
+}
+export type BucketCorsInputs = z.infer<ReturnType<typeof bucketCorsInputs>>;
+export const bucketCorsOutputs = bucketCorsInputs;
+export type BucketCorsOutputs = BucketCorsInputs;
+
+export const bucketCors: ResourceDefinition<BucketCorsInputs, BucketCorsOutputs> = {
+  token: "krcloud:objectstorage:BucketCors",
+  description: "The CORS policy of a bucket: an ordered list of at most 10 rules. Deleting it leaves the bucket with no CORS policy.",
+  inputs: bucketCorsInputs,
+  outputs: bucketCorsOutputs,
+  replaceOn: ["bucket"],
+  localInputs: ["adopt"],
+  describe: (id) => `CORS policy of bucket "${id}"`,
+
+  async create(ctx, inputs) {
+    const c = objectStorage(ctx);
+    const existing = await c.getCors(inputs.bucket).catch((e: unknown) => Promise.reject(withAction(e, `reading the CORS policy of bucket "${inputs.bucket}"`)));
+    if (existing.length > 0 && !inputs.adopt && !jsonEqual(existing, inputs.rules)) {
+      throw new Error(`creating the CORS policy of bucket "${inputs.bucket}": the bucket already has a CORS policy (set adopt: true to replace and manage it)`);
+    }
+    await c.putCors(inputs.bucket, inputs.rules).catch((e: unknown) => Promise.reject(withAction(e, `setting the CORS policy of bucket "${inputs.bucket}"`)));
+    return { id: inputs.bucket, outs: { ...inputs } };
+  },
+
+  async read(ctx, id, olds) {
+    const c = objectStorage(ctx);
+    const bucket = await c.findBucket(id);
+    if (!bucket) return undefined;
+    const rules = await c.getCors(id).catch((e: unknown) => Promise.reject(withAction(e, `reading the CORS policy of bucket "${id}"`)));
+    if (rules.length === 0) return undefined;
+    return { bucket: id, rules, adopt: olds.adopt ?? false };
+  },
+
+  async update(ctx, id, _current, news) {
+    try {
+      await objectStorage(ctx).putCors(id, news.rules);
+    } catch (e) {
+      throw withAction(e, `setting the CORS policy of bucket "${id}"`);
+    }
+    return { ...news };
+  },
+
+  async delete(ctx, id) {
+    await objectStorage(ctx)
+      .deleteCors(id)
+      .catch((e: unknown) => Promise.reject(withAction(e, `removing the CORS policy of bucket "${id}"`)));
+  },
+};
+

@@ -1,0 +1,201 @@
+/**
+ * krcloud:objectstorage:Bucket — a bucket (Swift container) with encryption, public-read ACL and
+ * metadata. Seed: 01-object-storage.md sections 2.1, 4.1, 4.2, 8.
+ */
+import { z } from "zod";
+import { isConflict, withAction } from "../../sdk/core";
+import type { ObjectStorageClient } from "../../sdk/objectstorage";
+import { PartialFailure, type Context, type ResourceDefinition } from "../core";
+import { objectStorage } from "./client";
+import { bucketName, isIpOrCidr, metadata } from "./validation";
+
+// ---------------------------------------------------------------------------------------------
+// Schema
+
+export function bucketInputs() {
+  return z
+    .object({
+      name: bucketName().describe("Bucket name, 4 to 63 characters. When omitted: the resource's logical name plus a random suffix. Changing it replaces the bucket."),
+      type: z.literal("STANDARD").default("STANDARD").describe("Bucket type; `STANDARD` is the only type."),
+      encryption: z
+        .object({ type: z.literal("managed").describe("Encryption type: `managed` (provider-managed keys).") })
+        .strict()
+        .optional()
+        .describe("Server-side encryption. Changing it replaces the bucket. Encrypted buckets cannot use MOVE or DLO/SLO large objects."),
+      acl: z
+        .object({
+          public: z.enum(["read-only", "deny"]).default("deny").describe("`read-only` allows token-less reads; `deny` forbids them."),
+          publicReadAllowIpList: z
+            .array(z.string().refine(isIpOrCidr, "must be an IP address or CIDR range"))
+            .optional()
+            .describe("When set with `read-only`, token-less reads are allowed only from these IP addresses or CIDR ranges."),
+        })
+        .strict()
+        .default({ public: "deny" })
+        .refine((a) => a.public === "read-only" || !a.publicReadAllowIpList?.length, {
+          message: "publicReadAllowIpList only applies when public is read-only",
+          path: ["publicReadAllowIpList"],
+        })
+        .describe("Public access. Defaults to `deny` (no token-less access)."),
+      metadata: metadata().default({}).describe("User metadata (`X-Container-Meta-*`): names 2 to 64 lower-case characters, values up to 512, 4096 bytes in all."),
+      forceDestroy: z.boolean().default(false).describe("On delete, first delete every object (all pages, including large-object segments). Without it, deleting a non-empty bucket fails."),
+      adopt: z.boolean().default(false).describe("If a bucket with this name already exists in the project, manage it instead of failing. Its ACL and metadata are then set to these inputs."),
+    })
+    .strict();
+}
+export type BucketInputs = z.infer<ReturnType<typeof bucketInputs>>;
+
+export function bucketOutputs() {
+  return bucketInputs().extend({
+    project: z.string().describe("Project (account) ID that owns the bucket."),
+    url: z.string().describe("The bucket's Swift URL: `{endpoint}/v1/{project}/{name}`."),
+    createdAt: z.string().describe("Creation time (RFC 3339)."),
+    lastModified: z.string().optional().describe("Last modification time (RFC 3339)."),
+    storageClass: z.string().optional().describe("Storage class, `STANDARD`."),
+    storagePolicy: z.string().optional().describe("Storage policy, `default-placement`."),
+    bytes: z.number().describe("Total size of the objects in bytes. Refreshed by the service every 30 minutes, so it may lag; never a cause of diffs."),
+    objectCount: z.number().describe("Number of objects. Refreshed by the service every 30 minutes, so it may lag; never a cause of diffs."),
+  });
+}
+export type BucketOutputs = z.infer<ReturnType<typeof bucketOutputs>>;
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+
+export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
+  token: "krcloud:objectstorage:Bucket",
+  description: "An object storage bucket with encryption, public-read ACL and metadata.",
+  inputs: bucketInputs,
+  outputs: bucketOutputs,
+  replaceOn: ["name", "type", "encryption"],
+  deleteBeforeReplace: true,
+  localInputs: ["forceDestroy", "adopt"],
+  autoName: { property: "name", minLength: 4, maxLength: 63, lowerCase: true },
+  describe: (id) => `bucket "${id}"`,
+
+  async create(ctx, inputs) {
+    const c = objectStorage(ctx);
+    const name = inputs.name;
+    const existing = inputs.adopt ? await findBucket(c, name) : undefined;
+    if (existing) {
+      ctx.progress(`adopting existing bucket "${name}"`);
+    } else {
+      try {
+        await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption });
+      } catch (e) {
+        if (isConflict(e)) {
+          throw withAction(e, `creating bucket "${name}": it already exists (set adopt: true to manage the existing bucket)`);
+        }
+        throw withAction(e, `creating bucket "${name}"`);
+      }
+    }
+    // The bucket exists from here on: a failure below must leave it in state, not orphan it.
+    try {
+      const current = (await readBucket(ctx, c, name, inputs))!;
+      return { id: name, outs: await converge(ctx, c, current, inputs) };
+    } catch (e) {
+      throw new PartialFailure(name, { ...inputs, acl: { public: "deny" }, metadata: {} }, e);
+    }
+  },
+
+  async read(ctx, id, olds) {
+    return readBucket(ctx, objectStorage(ctx), id, olds);
+  },
+
+  async update(ctx, id, current, news) {
+    const c = objectStorage(ctx);
+    try {
+      return await converge(ctx, c, current, news);
+    } catch (e) {
+      throw new PartialFailure(id, current, e);
+    }
+  },
+
+  async delete(ctx, id, olds) {
+    const c = objectStorage(ctx);
+    if (olds.forceDestroy) {
+      ctx.progress(`emptying bucket "${id}" before deleting it (forceDestroy)`);
+      await c.emptyBucket(id, { onProgress: (n: number) => ctx.progress(`bucket "${id}": ${n} objects deleted`) });
+    }
+    try {
+      await c.deleteBucket(id);
+    } catch (e) {
+      if (isConflict(e) && !olds.forceDestroy) {
+        throw withAction(e, `deleting bucket "${id}": the bucket is not empty; set forceDestroy: true to delete it with its objects, or empty it first`);
+      }
+      throw withAction(e, `deleting bucket "${id}"`);
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Update steps
+
+/**
+ * Brings ACL and metadata from `current` to `desired`. Order: ACL first (the security-relevant
+ * part), then metadata removals and sets in one request.
+ */
+async function converge(ctx: Context, c: ObjectStorageClient, current: BucketOutputs, desired: BucketInputs): Promise<BucketOutputs> {
+  const name = desired.name;
+  if (JSON.stringify(normalizeAcl(current.acl)) !== JSON.stringify(normalizeAcl(desired.acl))) {
+    const acl = normalizeAcl(desired.acl);
+    await c
+      .updateBucketAcl(name, acl.public === "deny" ? null : acl)
+      .catch((e: unknown) => Promise.reject(withAction(e, `setting the ACL of bucket "${name}"`)));
+  }
+  const set: Record<string, string> = {};
+  for (const [k, v] of Object.entries(desired.metadata)) if (current.metadata[k] !== v) set[k] = v;
+  const remove = Object.keys(current.metadata).filter((k) => !(k in desired.metadata));
+  if (Object.keys(set).length || remove.length) {
+    await c
+      .updateContainerMetadata(name, set, remove)
+      .catch((e: unknown) => Promise.reject(withAction(e, `setting the metadata of bucket "${name}"`)));
+  }
+  const after = await readBucket(ctx, c, name, desired);
+  if (!after) throw new Error(`bucket "${name}" disappeared while it was being updated`);
+  return after;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flatteners and finders
+
+function normalizeAcl(acl: BucketInputs["acl"] | undefined): BucketInputs["acl"] {
+  if (!acl || acl.public !== "read-only") return { public: "deny" };
+  return acl.publicReadAllowIpList?.length ? { public: "read-only", publicReadAllowIpList: [...acl.publicReadAllowIpList] } : { public: "read-only" };
+}
+
+async function findBucket(c: ObjectStorageClient, name: string) {
+  return c.findBucket(name);
+}
+
+/** The bucket as the cloud has it, with provider-only inputs carried over from `prior`. */
+async function readBucket(
+  _ctx: Context,
+  c: ObjectStorageClient,
+  name: string,
+  prior: Pick<BucketInputs, "forceDestroy" | "adopt">,
+): Promise<BucketOutputs | undefined> {
+  const b = await c.findBucket(name).catch((e: unknown) => Promise.reject(withAction(e, `reading bucket "${name}"`)));
+  if (!b) return undefined;
+  return {
+    name: b.name,
+    type: "STANDARD",
+    encryption: b.useEncryption ? { type: "managed" } : undefined,
+    acl: normalizeAcl(b.acl ? { public: b.acl.public ?? "deny", publicReadAllowIpList: b.acl.publicReadAllowIpList ?? undefined } : undefined),
+    metadata: b.metadata ?? {},
+    forceDestroy: prior.forceDestroy ?? false,
+    adopt: prior.adopt ?? false,
+    project: b.project ?? ctxProject(_ctx),
+    url: c.bucketUrl(name),
+    createdAt: b.createdAt ?? "",
+    lastModified: b.lastModified,
+    storageClass: b.storageClass,
+    storagePolicy: b.storagePolicy,
+    bytes: b.bytes ?? 0,
+    objectCount: b.objectCount ?? 0,
+  };
+}
+
+function ctxProject(ctx: Context): string {
+  return ctx.settings.projectId ?? "";
+}

@@ -1,0 +1,95 @@
+/** Lookups: getBucket, getBuckets (all pages), getObjectStorageInfo, getTempUrl. */
+import { ObjectStorageClient } from "../../sdk/objectstorage";
+import { outputForm, programSettings } from "../core";
+
+function client(): ObjectStorageClient {
+  return new ObjectStorageClient({ settings: programSettings() });
+}
+
+export interface GetBucketArgs {
+  /** Bucket name. */
+  name: string;
+}
+export interface GetBucketResult {
+  name: string;
+  project: string;
+  type: string;
+  encrypted: boolean;
+  acl: { public: "read-only" | "deny"; publicReadAllowIpList?: string[] };
+  metadata: Record<string, string>;
+  createdAt: string;
+  bytes: number;
+  objectCount: number;
+  url: string;
+}
+
+/** Looks up an existing bucket by name; fails when it does not exist. */
+export async function getBucket(args: GetBucketArgs): Promise<GetBucketResult> {
+  const c = client();
+  const b = await c.findBucket(args.name);
+  if (!b) throw new Error(`getBucket: bucket "${args.name}" not found`);
+  return {
+    name: b.name,
+    project: b.project ?? "",
+    type: b.type ?? "STANDARD",
+    encrypted: Boolean(b.useEncryption),
+    acl: b.acl?.public === "read-only" ? { public: "read-only", ...(b.acl.publicReadAllowIpList?.length ? { publicReadAllowIpList: b.acl.publicReadAllowIpList } : {}) } : { public: "deny" },
+    metadata: b.metadata ?? {},
+    createdAt: b.createdAt ?? "",
+    bytes: b.bytes ?? 0,
+    objectCount: b.objectCount ?? 0,
+    url: c.bucketUrl(b.name),
+  };
+}
+export const getBucketOutput = outputForm(getBucket);
+
+export interface GetBucketsArgs {
+  /** Only buckets whose names start with this. */
+  prefix?: string;
+  /** Only buckets whose names contain this (cannot be combined with prefix). */
+  include?: string;
+}
+export interface GetBucketsResult {
+  names: string[];
+  buckets: { name: string; createdAt?: string; bytes?: number; objectCount?: number }[];
+}
+
+/** Lists buckets, every page. */
+export async function getBuckets(args: GetBucketsArgs = {}): Promise<GetBucketsResult> {
+  if (args.prefix && args.include) throw new Error("getBuckets: prefix and include cannot be combined (seed section 4.1)");
+  const all = (await client().listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
+    (b): b is typeof b & { name: string } => typeof b.name === "string",
+  );
+  return {
+    names: all.map((b) => b.name),
+    buckets: all.map((b) => ({ name: b.name, createdAt: b.createdAt, bytes: b.bytes, objectCount: b.objectCount })),
+  };
+}
+export const getBucketsOutput = outputForm(getBuckets);
+
+/** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
+export async function getObjectStorageInfo(): Promise<Record<string, unknown>> {
+  return (await client().getInfo()) as Record<string, unknown>;
+}
+
+export interface GetTempUrlArgs {
+  bucket: string;
+  key: string;
+  /** Seconds from now until the URL expires (default 3600). Ignored when expiresAt is set. */
+  expiresIn?: number;
+  /** Expiry as Unix seconds. */
+  expiresAt?: number;
+}
+export interface GetTempUrlResult {
+  /** Absolute URL for token-less GET until expiresAt. */
+  url: string;
+  expiresAt: number;
+}
+
+/** Creates a temporary signed URL for token-less download of an object. */
+export async function getTempUrl(args: GetTempUrlArgs): Promise<GetTempUrlResult> {
+  const expiresAt = args.expiresAt ?? Math.floor(Date.now() / 1000) + (args.expiresIn ?? 3600);
+  const t = await client().createTempUrl(args.bucket, args.key, expiresAt);
+  return { url: t.absoluteUrl, expiresAt };
+}
+export const getTempUrlOutput = outputForm(getTempUrl);

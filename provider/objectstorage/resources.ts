@@ -1,0 +1,53 @@
+/** The resource classes users instantiate: `new krcloud.objectstorage.Bucket("logs", {...})`. */
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { dynamicProps, moduleAndType, outputKeys, stubProvider, type InputArgs } from "../core";
+import { bucketOutputs, type bucketInputs, type BucketOutputs } from "./bucket";
+import { bucketCorsOutputs, type bucketCorsInputs, type BucketCorsOutputs } from "./bucket-cors";
+import { bucketLifecycleOutputs, type bucketLifecycleInputs, type BucketLifecycleOutputs } from "./bucket-lifecycle";
+import { bucketObjectOutputs, type bucketObjectInputs, type BucketObjectOutputs } from "./bucket-object";
+
+type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
+
+/** `name` is optional: when omitted, the logical name plus a random suffix. */
+export type BucketArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketInputs>>, "name"> & { name?: string }>;
+export type BucketCorsArgs = InputArgs<z.input<ReturnType<typeof bucketCorsInputs>>>;
+export type BucketLifecycleArgs = InputArgs<z.input<ReturnType<typeof bucketLifecycleInputs>>>;
+export type BucketObjectArgs = InputArgs<z.input<ReturnType<typeof bucketObjectInputs>>>;
+
+
+/** An object storage bucket with encryption, public-read ACL and metadata. */
+export class Bucket extends pulumi.dynamic.Resource {
+  static readonly token = "krcloud:objectstorage:Bucket";
+  constructor(name: string, args: BucketArgs = {}, opts?: pulumi.CustomResourceOptions) {
+    super(stubProvider(Bucket.token), name, dynamicProps(name, args, outputKeys(bucketOutputs())), opts, ...moduleAndType(Bucket.token));
+  }
+}
+export interface Bucket extends Outputs<BucketOutputs> {}
+
+/** The whole CORS policy of a bucket, an ordered list of at most 10 rules. */
+export class BucketCors extends pulumi.dynamic.Resource {
+  static readonly token = "krcloud:objectstorage:BucketCors";
+  constructor(name: string, args: BucketCorsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(stubProvider(BucketCors.token), name, dynamicProps(name, args, outputKeys(bucketCorsOutputs())), opts, ...moduleAndType(BucketCors.token));
+  }
+}
+export interface BucketCors extends Outputs<BucketCorsOutputs> {}
+
+/** The whole lifecycle (object expiry) configuration of a bucket. */
+export class BucketLifecycle extends pulumi.dynamic.Resource {
+  static readonly token = "krcloud:objectstorage:BucketLifecycle";
+  constructor(name: string, args: BucketLifecycleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(stubProvider(BucketLifecycle.token), name, dynamicProps(name, args, outputKeys(bucketLifecycleOutputs())), opts, ...moduleAndType(BucketLifecycle.token));
+  }
+}
+export interface BucketLifecycle extends Outputs<BucketLifecycleOutputs> {}
+
+/** A file or folder in a bucket. */
+export class BucketObject extends pulumi.dynamic.Resource {
+  static readonly token = "krcloud:objectstorage:BucketObject";
+  constructor(name: string, args: BucketObjectArgs, opts?: pulumi.CustomResourceOptions) {
+    super(stubProvider(BucketObject.token), name, dynamicProps(name, args, outputKeys(bucketObjectOutputs())), opts, ...moduleAndType(BucketObject.token));
+  }
+}
+export interface BucketObject extends Outputs<BucketObjectOutputs> {}

@@ -1,0 +1,52 @@
+/**
+ * Input rules of the object storage seed (01-object-storage.md), as zod schema factories. Factories,
+ * not module-level schemas: nothing here may be built at import time of a serialized provider.
+ */
+import { isIP } from "node:net";
+import { z } from "zod";
+
+/** Section 8: bucket names are 4 to 63 characters; characters per docs/api-assumptions.md. */
+export const BUCKET_NAME_RULE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+export function bucketName() {
+  return z
+    .string()
+    .min(4, "must be 4 to 63 characters (seed section 8)")
+    .max(63, "must be 4 to 63 characters (seed section 8)")
+    .regex(BUCKET_NAME_RULE, "must be lower-case letters, digits and '-', starting and ending with a letter or digit");
+}
+
+/** Section 8: object names are 1 to 396 characters. */
+export function objectKey() {
+  return z.string().min(1, "must be 1 to 396 characters (seed section 8)").max(396, "must be 1 to 396 characters (seed section 8)");
+}
+
+/** An IPv4/IPv6 address or a CIDR range. */
+export function isIpOrCidr(s: string): boolean {
+  const [addr, bits, extra] = s.split("/");
+  if (extra !== undefined) return false;
+  const family = isIP(addr);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+export const META_NAME_RULE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+/** Section 8: metadata names 2 to 64, values 0 to 512, names and values together at most 4096 bytes. */
+export function metadata() {
+  return z
+    .record(
+      z
+        .string()
+        .min(2, "metadata names must be 2 to 64 characters")
+        .max(64, "metadata names must be 2 to 64 characters")
+        .regex(META_NAME_RULE, "metadata names must be lower-case letters, digits and '-' (they travel as HTTP header names)"),
+      z.string().max(512, "metadata values must be at most 512 characters"),
+    )
+    .refine(
+      (m) => Object.entries(m).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0) <= 4096,
+      "metadata names and values must total at most 4096 bytes (seed section 8)",
+    );
+}

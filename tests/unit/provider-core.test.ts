@@ -1,0 +1,148 @@
+import { z } from "zod";
+import { autoName, buildProvider, PartialFailure, UNKNOWN, type ResourceDefinition } from "../../provider/core";
+
+type In = { name: string; size: number; tags: Record<string, string>; adopt: boolean };
+type Out = In & { createdAt: string };
+
+/** An in-memory resource: enough to exercise the shared mechanics without a cloud. */
+function fakeDefinition(store: Map<string, Out>, failAfterCreate = false): ResourceDefinition<In, Out> {
+  const inputs = () =>
+    z
+      .object({
+        name: z.string().min(4, "must be at least 4 characters").max(20),
+        size: z.number().int().min(1, "must be at least 1"),
+        tags: z.record(z.string(), z.string()).default({}),
+        adopt: z.boolean().default(false),
+      })
+      .strict();
+  return {
+    token: "krcloud:test:Thing",
+    description: "test",
+    inputs,
+    outputs: () => inputs().extend({ createdAt: z.string() }),
+    replaceOn: ["name"],
+    deleteBeforeReplace: true,
+    localInputs: ["adopt"],
+    autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+    describe: (id) => `thing "${id}"`,
+    async create(_ctx, i) {
+      store.set(i.name, { ...i, createdAt: "2026-01-01T00:00:00Z" });
+      if (failAfterCreate) throw new PartialFailure(i.name, { ...i }, new Error("waiting for thing: timed out"));
+      return { id: i.name, outs: store.get(i.name)! };
+    },
+    async read(_ctx, id) {
+      const v = store.get(id);
+      return v ? { ...v } : undefined;
+    },
+    async update(_ctx, id, _cur, n) {
+      store.set(id, { ...store.get(id)!, ...n });
+      return store.get(id)!;
+    },
+    async delete(_ctx, id) {
+      store.delete(id);
+    },
+  };
+}
+
+const PROVIDER = "stub-text";
+
+describe("check", () => {
+  const p = buildProvider(fakeDefinition(new Map()));
+
+  test("rejects bad input with the property path and the rule, before any request", async () => {
+    const r = await p.check!({}, { name: "ab", size: 0, __provider: PROVIDER });
+    expect(r.failures).toEqual([
+      { property: "name", reason: "name: must be at least 4 characters" },
+      { property: "size", reason: "size: must be at least 1" },
+    ]);
+  });
+
+  test("applies defaults and keeps __provider", async () => {
+    const r = await p.check!({}, { name: "abcd", size: 2, __provider: PROVIDER });
+    expect(r.failures).toBeUndefined();
+    expect(r.inputs).toEqual({ name: "abcd", size: 2, tags: {}, adopt: false, __provider: PROVIDER });
+  });
+
+  test("does not fail on values still unknown during preview", async () => {
+    const r = await p.check!({}, { name: UNKNOWN, size: UNKNOWN, __provider: PROVIDER });
+    expect(r.failures).toBeUndefined();
+  });
+
+  test("auto-names from the logical name with a random suffix, and keeps the name on later runs", async () => {
+    const first = await p.check!({}, { size: 1, __logicalName: "My_Thing", __provider: PROVIDER });
+    expect(first.inputs.name).toMatch(/^my-thing-[0-9a-f]{7}$/);
+    const again = await p.check!(first.inputs, { size: 2, __logicalName: "My_Thing", __provider: PROVIDER });
+    expect(again.inputs.name).toBe(first.inputs.name);
+    expect(again.inputs).not.toHaveProperty("__logicalName");
+  });
+});
+
+describe("autoName", () => {
+  test("fits the length and character rules", () => {
+    const rule = { property: "name", minLength: 4, maxLength: 20, lowerCase: true };
+    expect(autoName("A", rule, (n) => "0".repeat(n))).toBe("a-0000000");
+    expect(autoName("a-very-long-logical-name-indeed", rule, (n) => "f".repeat(n))).toBe("a-very-long-fffffff");
+    expect(autoName("9lives", { ...rule, maxLength: 20 }, (n) => "1".repeat(n))).toBe("r9lives-1111111");
+    expect(autoName("x", { ...rule, minLength: 12, suffixLength: 2 }, (n) => "2".repeat(n))).toHaveLength(12);
+  });
+});
+
+describe("diff", () => {
+  const p = buildProvider(fakeDefinition(new Map()));
+  const olds = { name: "abcd", size: 1, tags: {}, adopt: false, createdAt: "x", __provider: PROVIDER };
+
+  test("no changes when inputs match outputs; computed outputs never cause a diff", async () => {
+    const d = await p.diff!("abcd", { ...olds, createdAt: "changed" }, { name: "abcd", size: 1, tags: {}, adopt: false, __provider: "other-stub" });
+    expect(d.changes).toBe(false);
+    expect(d.replaces).toEqual([]);
+  });
+
+  test("an in-place change and a replacing change", async () => {
+    expect(await p.diff!("abcd", olds, { ...olds, size: 2 })).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await p.diff!("abcd", olds, { ...olds, name: "efgh" })).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
+  });
+
+  test("an unknown value is a change (and a replacement for replace-on keys)", async () => {
+    expect(await p.diff!("abcd", olds, { ...olds, tags: { a: UNKNOWN } })).toMatchObject({ changes: true, replaces: [] });
+    expect(await p.diff!("abcd", olds, { ...olds, name: UNKNOWN })).toMatchObject({ changes: true, replaces: ["name"] });
+  });
+});
+
+describe("create, read, update, delete", () => {
+  test("a create that fails after the cloud accepted it raises an error the engine records: id, properties with __provider, reasons", async () => {
+    const store = new Map<string, Out>();
+    const p = buildProvider(fakeDefinition(store, true));
+    const err = await p.create!({ name: "abcd", size: 1, tags: {}, adopt: false, __provider: PROVIDER }).catch((e) => e);
+    expect(err.id).toBe("abcd");
+    expect(err.properties.__provider).toBe(PROVIDER);
+    expect(err.properties.size).toBe(1);
+    expect(err.reasons).toEqual(["waiting for thing: timed out"]);
+    expect(store.has("abcd")).toBe(true);
+  });
+
+  test("read of a resource gone behind our back returns an empty id; inputs mirror the cloud", async () => {
+    const store = new Map<string, Out>();
+    const p = buildProvider(fakeDefinition(store));
+    await p.create!({ name: "abcd", size: 1, tags: {}, adopt: true, __provider: PROVIDER });
+    store.get("abcd")!.size = 7;
+    const r = await p.read!("abcd", { name: "abcd", size: 1, tags: {}, adopt: true, createdAt: "x" });
+    expect(r.props).toMatchObject({ size: 7, adopt: true });
+    expect(r.inputs).toEqual({ name: "abcd", size: 7, tags: {}, adopt: true });
+    store.delete("abcd");
+    expect(await p.read!("abcd", { name: "abcd" })).toEqual({ id: "", props: {} });
+  });
+
+  test("update converges from what the cloud has now; outputs are plain JSON", async () => {
+    const store = new Map<string, Out>();
+    const p = buildProvider(fakeDefinition(store));
+    await p.create!({ name: "abcd", size: 1, tags: {}, adopt: false, __provider: PROVIDER });
+    const r = await p.update!("abcd", { name: "abcd", size: 99, createdAt: "stale" }, { name: "abcd", size: 3, tags: { a: "b" }, adopt: false, __provider: PROVIDER });
+    expect(r.outs).toEqual({ name: "abcd", size: 3, tags: { a: "b" }, adopt: false, createdAt: "2026-01-01T00:00:00Z" });
+  });
+
+  test("update of a resource deleted behind our back says to refresh", async () => {
+    const p = buildProvider(fakeDefinition(new Map()));
+    const err = await p.update!("gone", { name: "gone" }, { name: "gone", size: 1, __provider: PROVIDER }).catch((e) => e);
+    expect(err.message).toContain('thing "gone" no longer exists');
+  });
+});

@@ -1,0 +1,320 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import FindMyWay from 'find-my-way';
+import { z } from 'zod';
+import { DAY_MS } from './clock';
+import type { CredentialRecord } from './credentials';
+import { isValidProjectId } from './credentials';
+import { ApiError, BadRequest, InternalError, MalformedJson, MethodNotAllowed, NotFound, isApiError } from './errors';
+import type { Fault, FaultSpec } from './faults';
+import { describeIssues, jsonResponse, type ApiResponse, type InventoryEntry } from './http';
+import type { Progression } from './managed-state';
+import type { RequestLogEntry } from './request-log';
+import { renderError, type LocalCloudServer } from './server';
+
+export type IssuedCredential =
+  | { kind: 'token'; projectId: string; token: string; permissions: string[] }
+  | { kind: 'access-key'; projectId: string; credentialId: string; credentialSecret: string; permissions: string[] };
+
+export interface TransitionSetting {
+  service: string;
+  kind: string;
+  mode: Progression['mode'];
+  reads?: number;
+  ms?: number;
+}
+
+/** Programmatic twin of the /_control HTTP API, for in-process tests. */
+export interface LocalCloudControl {
+  /** Clears resources, faults, transitions, the request log and the clock offset; credentials survive unless asked. */
+  reset(options?: { credentials?: boolean }): void;
+  issueCredentials(request?: { projectId?: string; kind?: 'token' | 'access-key'; permissions?: string[] }): IssuedCredential;
+  /** The first token and access key already issued for a project, if any (the CLI reuses them). */
+  existingCredentials(projectId: string): { token?: IssuedCredential; accessKey?: IssuedCredential };
+  setTransition(setting: TransitionSetting): void;
+  transitions(): TransitionSetting[];
+  addFault(spec: FaultSpec): Fault;
+  faults(): Fault[];
+  removeFault(id: string): boolean;
+  clearFaults(): void;
+  inventory(): InventoryEntry[];
+  getResource(service: string, kind: string, id: string): unknown;
+  patchResource(service: string, kind: string, id: string, patch: unknown): unknown;
+  deleteResource(service: string, kind: string, id: string): void;
+  requests(since?: number): RequestLogEntry[];
+  counters(): { total: number; byOperation: Record<string, number> };
+  advanceClock(by: { ms?: number; days?: number }): { now: string; offsetMs: number };
+  /** The local cloud's current time (ms since epoch). */
+  now(): number;
+  /** Writes the persistence file now (no-op without persistPath). */
+  flush(): void;
+}
+
+function credentialView(record: CredentialRecord): IssuedCredential {
+  return record.kind === 'token'
+    ? { kind: 'token', projectId: record.projectId, token: record.token, permissions: [...record.permissions] }
+    : {
+        kind: 'access-key',
+        projectId: record.projectId,
+        credentialId: record.credentialId,
+        credentialSecret: record.credentialSecret,
+        permissions: [...record.permissions],
+      };
+}
+
+function progressionOf(setting: TransitionSetting): Progression {
+  switch (setting.mode) {
+    case 'immediate':
+      return { mode: 'immediate' };
+    case 'reads':
+      if (setting.reads === undefined || !Number.isInteger(setting.reads) || setting.reads < 0) throw new BadRequest('mode "reads" needs a non-negative integer "reads".');
+      return { mode: 'reads', reads: setting.reads };
+    case 'duration':
+      if (setting.ms === undefined || !Number.isFinite(setting.ms) || setting.ms < 0) throw new BadRequest('mode "duration" needs a non-negative "ms".');
+      return { mode: 'duration', ms: setting.ms };
+    default:
+      throw new BadRequest('mode must be immediate, reads or duration.');
+  }
+}
+
+export function createControl(server: LocalCloudServer): LocalCloudControl {
+  const serviceOf = (name: string) => {
+    const mounted = server.services.get(name);
+    if (!mounted) throw new NotFound(`Unknown service "${name}".`, 'NoSuchService');
+    return mounted.definition;
+  };
+  return {
+    reset(options) {
+      server.resetAll(options?.credentials === true);
+    },
+    issueCredentials(request = {}) {
+      if (request.projectId !== undefined && !isValidProjectId(request.projectId)) {
+        throw new BadRequest('projectId must be 1-32 characters of letters, digits, "-" and "_", starting with a letter or digit.');
+      }
+      const record = server.credentials.issue(request);
+      server.changed();
+      return credentialView(record);
+    },
+    existingCredentials(projectId) {
+      const mine = server.credentials.list().filter((c) => c.projectId === projectId);
+      const token = mine.find((c) => c.kind === 'token');
+      const accessKey = mine.find((c) => c.kind === 'access-key');
+      return { ...(token ? { token: credentialView(token) } : {}), ...(accessKey ? { accessKey: credentialView(accessKey) } : {}) };
+    },
+    setTransition(setting) {
+      serviceOf(setting.service);
+      server.state.setProgression(setting.service, setting.kind, progressionOf(setting));
+      server.changed();
+    },
+    transitions() {
+      return server.state.listProgressions().map(({ service, kind, progression }) => ({ service, kind, ...progression }));
+    },
+    addFault(spec) {
+      if (spec.pathRegex !== undefined) {
+        try {
+          new RegExp(spec.pathRegex);
+        } catch {
+          throw new BadRequest('pathRegex is not a valid regular expression.');
+        }
+      }
+      if (spec.service !== undefined) serviceOf(spec.service);
+      if (spec.action === 'latency' && (spec.latencyMs === undefined || spec.latencyMs <= 0)) {
+        throw new BadRequest('action "latency" needs a positive latencyMs.');
+      }
+      return server.faults.add(spec);
+    },
+    faults: () => server.faults.list(),
+    removeFault: (id) => server.faults.remove(id),
+    clearFaults: () => server.faults.clear(),
+    inventory() {
+      return [...server.services.values()].flatMap((m) => m.definition.inventory());
+    },
+    getResource(service, kind, id) {
+      server.tick();
+      return serviceOf(service).getResource(kind, id);
+    },
+    patchResource(service, kind, id, patch) {
+      const result = serviceOf(service).patchResource(kind, id, patch);
+      server.changed();
+      return result;
+    },
+    deleteResource(service, kind, id) {
+      serviceOf(service).deleteResource(kind, id);
+      server.changed();
+    },
+    requests: (since = 0) => server.log.since(since),
+    counters: () => server.log.counters(),
+    advanceClock({ ms, days }) {
+      const total = (ms ?? 0) + (days ?? 0) * DAY_MS;
+      if (!Number.isFinite(total) || total < 0) throw new BadRequest('The clock only moves forward: ms and days must be non-negative numbers.');
+      server.clock.advance(total);
+      server.tick();
+      server.changed();
+      return { now: new Date(server.clock.now()).toISOString(), offsetMs: server.clock.offset };
+    },
+    now: () => server.clock.now(),
+    flush: () => server.flush(),
+  };
+}
+
+const credentialsBody = z.strictObject({
+  projectId: z.string().optional(),
+  kind: z.enum(['token', 'access-key']).optional(),
+  permissions: z.array(z.string()).optional(),
+});
+
+const transitionBody = z.strictObject({
+  service: z.string(),
+  kind: z.string(),
+  mode: z.enum(['immediate', 'reads', 'duration']),
+  reads: z.number().int().nonnegative().optional(),
+  ms: z.number().nonnegative().optional(),
+});
+
+const faultBody = z.strictObject({
+  service: z.string().optional(),
+  operation: z.string().optional(),
+  method: z.string().optional(),
+  pathRegex: z.string().optional(),
+  probability: z.number().min(0).max(1).optional(),
+  times: z.number().int().positive().optional(),
+  action: z.enum(['error', 'latency', 'drop', 'lose-response']),
+  status: z.number().int().min(100).max(599).optional(),
+  body: z.unknown().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  retryAfter: z.number().int().nonnegative().optional(),
+  latencyMs: z.number().nonnegative().max(600_000).optional(),
+});
+
+const clockBody = z.strictObject({ ms: z.number().nonnegative().optional(), days: z.number().nonnegative().optional() });
+const resetBody = z.strictObject({ credentials: z.boolean().optional() });
+
+type ControlHandler = (input: { body: unknown; params: Record<string, string | undefined>; query: URLSearchParams }) => ApiResponse;
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new BadRequest(describeIssues(result.error.issues));
+  return result.data;
+}
+
+/** Installs the /_control HTTP API on the server; returns the programmatic handle it wraps. */
+export function installControl(server: LocalCloudServer): LocalCloudControl {
+  const control = createControl(server);
+  const router = FindMyWay({ maxParamLength: 4096 });
+  const routes: Array<[FindMyWay.HTTPMethod, string, ControlHandler]> = [
+    ['GET', '/_control', () => jsonResponse(200, { url: server.url, endpoints: server.endpoints, services: [...server.services.keys()] })],
+    [
+      'POST',
+      '/_control/reset',
+      ({ body }) => {
+        control.reset(parse(resetBody, body ?? {}));
+        return jsonResponse(200, { reset: true });
+      },
+    ],
+    ['POST', '/_control/credentials', ({ body }) => jsonResponse(201, control.issueCredentials(parse(credentialsBody, body ?? {})))],
+    ['GET', '/_control/transitions', () => jsonResponse(200, { transitions: control.transitions() })],
+    [
+      'PUT',
+      '/_control/transitions',
+      ({ body }) => {
+        const setting = parse(transitionBody, body);
+        control.setTransition(setting);
+        return jsonResponse(200, setting);
+      },
+    ],
+    ['POST', '/_control/faults', ({ body }) => jsonResponse(201, control.addFault(parse(faultBody, body) as FaultSpec))],
+    ['GET', '/_control/faults', () => jsonResponse(200, { faults: control.faults() })],
+    [
+      'DELETE',
+      '/_control/faults',
+      () => {
+        control.clearFaults();
+        return { status: 204 };
+      },
+    ],
+    [
+      'DELETE',
+      '/_control/faults/:id',
+      ({ params }) => {
+        if (!control.removeFault(params.id ?? '')) throw new NotFound(`No fault "${params.id ?? ''}".`, 'NoSuchFault');
+        return { status: 204 };
+      },
+    ],
+    ['GET', '/_control/inventory', () => jsonResponse(200, { resources: control.inventory() })],
+    ['GET', '/_control/resources/:service/:kind/*', ({ params }) => jsonResponse(200, control.getResource(params.service!, params.kind!, params['*'] ?? ''))],
+    [
+      'PATCH',
+      '/_control/resources/:service/:kind/*',
+      ({ params, body }) => jsonResponse(200, control.patchResource(params.service!, params.kind!, params['*'] ?? '', body)),
+    ],
+    [
+      'DELETE',
+      '/_control/resources/:service/:kind/*',
+      ({ params }) => {
+        control.deleteResource(params.service!, params.kind!, params['*'] ?? '');
+        return { status: 204 };
+      },
+    ],
+    [
+      'GET',
+      '/_control/requests',
+      ({ query }) => {
+        const since = query.get('since');
+        if (since !== null && !/^\d+$/.test(since)) throw new BadRequest('since must be a non-negative integer.');
+        return jsonResponse(200, { requests: control.requests(since === null ? 0 : Number(since)), lastSeq: server.log.lastSeq });
+      },
+    ],
+    ['GET', '/_control/counters', () => jsonResponse(200, control.counters())],
+    ['GET', '/_control/clock', () => jsonResponse(200, { now: new Date(control.now()).toISOString(), offsetMs: server.clock.offset })],
+    ['POST', '/_control/clock/advance', ({ body }) => jsonResponse(200, control.advanceClock(parse(clockBody, body ?? {})))],
+  ];
+  for (const [method, path, handler] of routes) router.on(method, path, () => undefined, { handler });
+
+  server.controlHandler = async (req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string) => {
+    const requestId = String(res.getHeader('X-Trans-Id') ?? '');
+    const method = (req.method ?? 'GET').toUpperCase();
+    let response: ApiResponse;
+    try {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of req as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > 16 * 1024 * 1024) throw new ApiError(413, 'EntityTooLarge', 'Control request bodies are limited to 16 MiB.');
+        chunks.push(chunk);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      if (text.trim() !== '') {
+        try {
+          body = JSON.parse(text) as unknown;
+        } catch {
+          throw new MalformedJson();
+        }
+      }
+      let found: FindMyWay.FindResult<FindMyWay.HTTPVersion.V1> | null = null;
+      try {
+        found = router.find(method as FindMyWay.HTTPMethod, path);
+      } catch {
+        found = null;
+      }
+      if (!found) {
+        const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => router.find(m as FindMyWay.HTTPMethod, path) !== null);
+        throw allowed.length > 0 ? new MethodNotAllowed(method, allowed) : new NotFound(`No control route ${method} ${path.slice(0, 200)}.`);
+      }
+      const { handler } = found.store as { handler: ControlHandler };
+      response = handler({ body, params: found.params as Record<string, string | undefined>, query: new URLSearchParams(rawQuery) });
+    } catch (error) {
+      response = renderError(
+        isApiError(error) ? error : error instanceof RangeError ? new BadRequest(error.message) : new InternalError(String((error as Error)?.message ?? error)),
+        'json',
+        requestId,
+      );
+    }
+    if (res.headersSent || res.destroyed) return;
+    for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
+    const payload = response.body === undefined ? undefined : Buffer.from(response.body);
+    if (payload && response.status !== 204) res.setHeader('Content-Length', payload.length);
+    res.writeHead(response.status);
+    res.end(response.status === 204 ? undefined : payload);
+  };
+  return control;
+}

@@ -1,0 +1,6 @@
+/** The SDK: shared mechanics (`core`, also re-exported flat) and one namespace per service. */
+
+export * from "./core";
+export * as core from "./core";
+export * as objectstorage from "./objectstorage";
+export { ObjectStorageClient } from "./objectstorage";

@@ -1,0 +1,47 @@
+/**
+ * Multipart upload documents (seed 4.4): the `InitiateMultipartUploadResult` answer and the
+ * `CompleteMultipartUpload` request, S3-shaped.
+ */
+
+import { InvalidArgumentError, ResponseFormatError } from "./errors";
+import { stripQuotes } from "./object";
+import type { UploadedPart } from "./types";
+import { buildXml, isRecord, parseXml, textOf } from "./xml";
+
+export const MIN_PART_SIZE = 5 * 1024 * 1024;
+export const MAX_PART_NUMBER = 10_000;
+
+export function parseInitiateResult(text: string, action: string): { uploadId: string; tenant?: string; bucket?: string; key?: string } {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseXml(text);
+  } catch (e) {
+    throw new ResponseFormatError(`${action}: the answer is not well-formed XML: ${(e as Error).message}`);
+  }
+  const r = isRecord(doc.InitiateMultipartUploadResult) ? doc.InitiateMultipartUploadResult : undefined;
+  const uploadId = r ? textOf(r.UploadId)?.trim() : undefined;
+  if (!r || !uploadId) throw new ResponseFormatError(`${action}: the answer has no InitiateMultipartUploadResult/UploadId`);
+  const out: { uploadId: string; tenant?: string; bucket?: string; key?: string } = { uploadId };
+  const tenant = textOf(r.Tenant);
+  if (tenant !== undefined) out.tenant = tenant;
+  const bucket = textOf(r.Bucket);
+  if (bucket !== undefined) out.bucket = bucket;
+  const key = textOf(r.Key);
+  if (key !== undefined) out.key = key;
+  return out;
+}
+
+/** Parts sorted by number, ETags quoted as in the seed's sample. */
+export function buildCompleteXml(parts: readonly UploadedPart[]): string {
+  if (parts.length === 0) throw new InvalidArgumentError("completing a multipart upload needs at least one part");
+  const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
+  for (let i = 0; i < sorted.length; i++) {
+    const n = sorted[i]!.partNumber;
+    if (!Number.isInteger(n) || n < 1 || n > MAX_PART_NUMBER) throw new InvalidArgumentError(`part number ${n} is outside 1..${MAX_PART_NUMBER}`);
+    if (i > 0 && sorted[i - 1]!.partNumber === n) throw new InvalidArgumentError(`part number ${n} is listed twice`);
+  }
+  return buildXml(
+    { CompleteMultipartUpload: { Part: sorted.map((p) => ({ PartNumber: String(p.partNumber), ETag: `"${stripQuotes(p.etag)}"` })) } },
+    { quotes: false },
+  );
+}

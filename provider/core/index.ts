@@ -7,3 +7,4 @@ export * from "./stub";
 export * from "./unknown";
 export * from "./types";
 export * from "./invoke";
+export * from "./wait";

@@ -146,3 +146,33 @@ describe("create, read, update, delete", () => {
     expect(err.message).toContain('thing "gone" no longer exists');
   });
 });
+
+describe("waitWithProgress", () => {
+  test("prints a progress line when the state changes and at most every 10 s otherwise", async () => {
+    const { waitWithProgress } = await import("../../provider/core");
+    const states = ["Creating", "Creating", "Creating", "Creating", "Modifying", "Running"];
+    let i = 0;
+    let t = 0;
+    const lines: string[] = [];
+    const v = await waitWithProgress(
+      { progress: (m) => lines.push(m) },
+      {
+        resource: 'cluster "web"',
+        status: async () => ({ s: states[i++] }),
+        stateOf: (x) => x.s,
+        target: ["Running"],
+        minDelayMs: 4000,
+        maxDelayMs: 4000,
+        timeoutMs: 600_000,
+        clock: { now: () => t, random: () => 0, sleep: async (ms) => void (t += ms) },
+      },
+    );
+    expect(v).toEqual({ s: "Running" });
+    expect(lines).toEqual([
+      'cluster "web": Creating, waiting for Running (0s)',
+      'cluster "web": Creating, waiting for Running (12s)',
+      'cluster "web": Modifying, waiting for Running (16s)',
+      'cluster "web": Running, waiting for Running (20s)',
+    ]);
+  });
+});

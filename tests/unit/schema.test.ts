@@ -1,0 +1,248 @@
+/**
+ * schema.json: valid against the Pulumi package metaschema, identical to what tools/gen-schema.ts
+ * generates now, complete (every registered resource, every input documented, every lookup).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import { z } from "zod";
+import { REGISTRY } from "../../provider/registry";
+import { inputKeys, type AnyDefinition } from "../../provider/core/resource";
+import { CONFIG_KEYS } from "../../provider/core/config";
+import { resolveSettings, SECRET_SETTINGS, SERVICES, type Settings } from "../../sdk/core/settings";
+import { FUNCTIONS, generateSchema, renderSchema, repoRoot, resourceSpec, TypeRegistry } from "../../tools/gen-schema";
+
+const ROOT = repoRoot();
+const SCHEMA_FILE = path.join(ROOT, "schema.json");
+/** The metaschema lives next to the repository: /work/shared/reference from /work/main. */
+const METASCHEMA_FILE = path.resolve(ROOT, "../shared/reference/pulumi-package-metaschema.json");
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function committed(): { text: string; schema: Json } {
+  if (!existsSync(SCHEMA_FILE)) throw new Error(`${SCHEMA_FILE} is missing: run make schema`);
+  const text = readFileSync(SCHEMA_FILE, "utf8");
+  return { text, schema: JSON.parse(text) as Json };
+}
+
+function metaschemaValidator() {
+  if (!existsSync(METASCHEMA_FILE)) {
+    throw new Error(
+      `Pulumi package metaschema not found at ${METASCHEMA_FILE} (expected ../shared/reference/pulumi-package-metaschema.json relative to the repository root); cannot validate schema.json`,
+    );
+  }
+  const meta = JSON.parse(readFileSync(METASCHEMA_FILE, "utf8")) as Json;
+  // strict: false because the published metaschema has an unknown keyword ("desciption").
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  ajv.addFormat("regex", (s: string) => {
+    try {
+      new RegExp(s);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  ajv.addFormat("uri-reference", true);
+  return ajv.compile(meta);
+}
+
+function validate(schema: Json): void {
+  const check = metaschemaValidator();
+  if (!check(schema)) {
+    const errors = (check.errors ?? []).slice(0, 20).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+    throw new Error(`schema.json does not satisfy the Pulumi package metaschema:\n${errors.join("\n")}`);
+  }
+}
+
+function firstDifference(a: string, b: string): string {
+  const la = a.split("\n");
+  const lb = b.split("\n");
+  for (let i = 0; i < Math.max(la.length, lb.length); i++) {
+    if (la[i] !== lb[i]) return `line ${i + 1}: committed ${JSON.stringify(la[i])}, generated ${JSON.stringify(lb[i])}`;
+  }
+  return "";
+}
+
+/** Named types reachable from a property (through items, maps, unions and other types). */
+function referencedTypes(p: Json, schema: Json, acc = new Set<string>()): Set<string> {
+  if (!p || typeof p !== "object") return acc;
+  if (typeof p.$ref === "string" && p.$ref.startsWith("#/types/")) {
+    const token = p.$ref.slice("#/types/".length);
+    if (!acc.has(token)) {
+      acc.add(token);
+      for (const q of Object.values((schema.types?.[token]?.properties ?? {}) as Json)) referencedTypes(q, schema, acc);
+    }
+  }
+  if (p.items) referencedTypes(p.items, schema, acc);
+  if (p.additionalProperties && typeof p.additionalProperties === "object") referencedTypes(p.additionalProperties, schema, acc);
+  for (const v of (p.oneOf ?? []) as Json[]) referencedTypes(v, schema, acc);
+  return acc;
+}
+
+describe("schema.json", () => {
+  test("satisfies the Pulumi package metaschema (draft 2020-12)", () => {
+    validate(committed().schema);
+  });
+
+  test("is up to date with the code (otherwise: run make schema)", () => {
+    const { text } = committed();
+    const fresh = renderSchema();
+    if (text !== fresh) {
+      throw new Error(`schema.json is stale: run make schema (${firstDifference(text, fresh)})`);
+    }
+  });
+
+  test("generation is deterministic", () => {
+    expect(renderSchema()).toBe(renderSchema());
+  });
+
+  test("package fields: name, version from package.json, nodejs package name", () => {
+    const { schema } = committed();
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as Json;
+    expect(schema.name).toBe("krcloud");
+    expect(schema.version).toBe(pkg.version);
+    expect(schema.license).toBe(pkg.license);
+    expect(schema.language.nodejs.packageName).toBe("pulumi-krcloud");
+    expect(schema.language.nodejs.dependencies["@pulumi/pulumi"]).toBe(pkg.dependencies["@pulumi/pulumi"]);
+  });
+
+  test("every resource in REGISTRY is in the schema, with every input property documented", () => {
+    const { schema } = committed();
+    expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(REGISTRY).sort());
+    const undocumented: string[] = [];
+    for (const [token, load] of Object.entries(REGISTRY)) {
+      const def = load();
+      const spec = schema.resources[token] as Json;
+      expect(spec).toBeDefined();
+      expect(typeof spec.description === "string" && spec.description.trim() !== "").toBe(true);
+      expect(Object.keys(spec.inputProperties).sort()).toEqual(inputKeys(def).sort());
+      for (const [k, p] of Object.entries(spec.inputProperties as Json)) {
+        if (typeof p.description !== "string" || p.description.trim() === "") undocumented.push(`${token}.${k}`);
+        // Properties of the object types an input uses are inputs too.
+        for (const t of referencedTypes(p, schema)) {
+          for (const [q, qs] of Object.entries((schema.types[t]?.properties ?? {}) as Json)) {
+            if (typeof qs.description !== "string" || qs.description.trim() === "") undocumented.push(`${t}.${q} (via ${token}.${k})`);
+          }
+        }
+      }
+      for (const k of def.replaceOn) {
+        expect(spec.inputProperties[k]).toMatchObject({ replaceOnChanges: true, willReplaceOnChanges: true });
+        expect(spec.properties[k]).toMatchObject({ replaceOnChanges: true });
+      }
+      if (def.autoName) expect(spec.requiredInputs).not.toContain(def.autoName.property);
+      for (const k of def.secretOutputs ?? []) expect(spec.properties[k]?.secret).toBe(true);
+    }
+    expect([...new Set(undocumented)]).toEqual([]);
+  });
+
+  test("every $ref points at a type defined in the schema", () => {
+    const { schema } = committed();
+    const refs = new Set<string>();
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === "object") {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === "$ref" && typeof x === "string") refs.add(x);
+          else walk(x);
+        }
+      }
+    };
+    walk(schema);
+    for (const r of refs) {
+      if (r.startsWith("pulumi.json#/")) continue;
+      expect(r.startsWith("#/types/") && schema.types[r.slice(8)] !== undefined ? r : `dangling ${r}`).toBe(r);
+    }
+  });
+
+  test("the function table covers every exported getX of every service, and nothing else", () => {
+    const distProvider = path.join(ROOT, "dist", "provider");
+    const exported: string[] = [];
+    for (const dir of readdirSync(distProvider, { withFileTypes: true })) {
+      if (!dir.isDirectory() || dir.name === "core") continue;
+      const index = path.join(distProvider, dir.name, "index.js");
+      if (!existsSync(index)) continue;
+      const mod = require(index) as Record<string, unknown>; // eslint-disable-line @typescript-eslint/no-require-imports
+      const names = Object.keys(mod);
+      for (const name of names) {
+        if (!/^get[A-Z]/.test(name) || typeof mod[name] !== "function") continue;
+        // `getXOutput` is the output form of `getX`: the same Pulumi function.
+        if (name.endsWith("Output") && names.includes(name.slice(0, -"Output".length))) continue;
+        exported.push(`krcloud:${dir.name}:${name}`);
+      }
+    }
+    expect(exported).toContain("krcloud:objectstorage:getBucket");
+    const missing = exported.filter((t) => !(t in FUNCTIONS));
+    if (missing.length) throw new Error(`add these lookups to FUNCTIONS in tools/gen-schema.ts (then run make schema): ${missing.join(", ")}`);
+    const stale = Object.keys(FUNCTIONS).filter((t) => !exported.includes(t));
+    if (stale.length) throw new Error(`FUNCTIONS in tools/gen-schema.ts lists lookups no service exports: ${stale.join(", ")}`);
+    expect(Object.keys(committed().schema.functions).sort()).toEqual(Object.keys(FUNCTIONS).sort());
+  });
+
+  test("config variables: every provider setting, secrets marked, environment variables honoured", () => {
+    const vars = committed().schema.config.variables as Json;
+    expect(Object.keys(vars).sort()).toEqual([...CONFIG_KEYS].sort());
+    for (const s of SERVICES) expect(vars[`${s}Endpoint`]).toBeDefined();
+    for (const [k, v] of Object.entries(vars)) {
+      expect(v.description).toEqual(expect.any(String));
+      expect(v.secret === true).toBe((SECRET_SETTINGS as readonly string[]).includes(k));
+    }
+    expect(vars.region.default).toBe("kr-central-2");
+    for (const [k, v] of Object.entries(vars)) {
+      const env = { [v.defaultInfo.environment[0] as string]: "https://from-env.example" };
+      const s = resolveSettings({}, () => undefined, env);
+      const service = SERVICES.find((svc) => `${svc}Endpoint` === k);
+      const got = service ? s.endpoints[service] : k === "localCloudUrl" ? s.endpoints.objectstorage : s[k as keyof Settings];
+      expect([k, String(got).startsWith("https://from-env.example")]).toEqual([k, true]);
+    }
+  });
+});
+
+describe("zod -> Pulumi type mapping", () => {
+  const def = {
+    token: "krcloud:test:Thing",
+    description: "A test thing.",
+    inputs: () =>
+      z
+        .object({
+          name: z.string().min(1).describe("Name."),
+          mode: z.enum(["a", "b"]).default("a").describe("Mode."),
+          count: z.number().int().default(3).describe("Count."),
+          ratio: z.number().nullable().optional().describe("Ratio."),
+          tags: z.record(z.string(), z.string()).default({}).describe("Tags."),
+          limits: z.record(z.string(), z.object({ max: z.number().describe("Max.") })).optional().describe("Limits."),
+          either: z.union([z.string(), z.number()]).optional().describe("String or number."),
+          anything: z.unknown().optional().describe("Anything."),
+        })
+        .strict(),
+    outputs: () =>
+      z.object({
+        name: z.string().describe("Name."),
+        password: z.string().describe("Password."),
+        mode: z.enum(["a", "b"]).describe("Mode."),
+      }),
+    replaceOn: ["name"],
+    secretOutputs: ["password"],
+    autoName: { property: "name", minLength: 1, maxLength: 10 },
+  } as unknown as AnyDefinition;
+
+  test("primitives, enums, maps, nullable, unions, secrets, defaults and auto-names", () => {
+    const types = new TypeRegistry();
+    const r = resourceSpec(def, types);
+    expect(r.requiredInputs).toEqual([]);
+    expect(r.inputProperties.count).toEqual({ type: "integer", default: 3, description: "Count." });
+    expect(r.inputProperties.mode).toEqual({ $ref: "#/types/krcloud:test/thingMode:ThingMode", default: "a", description: "Mode." });
+    expect(types.types.get("krcloud:test/thingMode:ThingMode")).toMatchObject({ type: "string", enum: [{ value: "a" }, { value: "b" }] });
+    expect(r.inputProperties.ratio).toEqual({ type: "number", description: "Ratio." });
+    expect(r.inputProperties.tags).toEqual({ type: "object", additionalProperties: { type: "string" }, description: "Tags." });
+    expect(r.inputProperties.limits.additionalProperties).toEqual({ $ref: "#/types/krcloud:test/thingLimitsValue:ThingLimitsValue" });
+    expect(r.inputProperties.either.oneOf).toEqual([{ type: "string" }, { type: "number" }]);
+    expect(r.inputProperties.anything.$ref).toBe("pulumi.json#/Any");
+    expect(r.properties.password.secret).toBe(true);
+    expect(r.inputProperties.name.replaceOnChanges).toBe(true);
+    expect(r.required.sort()).toEqual(["mode", "name", "password"]);
+  });
+
+  test("a schema with such a resource still satisfies the metaschema", () => {
+    validate(generateSchema({ [def.token]: () => def }, {}));
+  });
+});

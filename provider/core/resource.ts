@@ -149,7 +149,7 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
       }
       const failures = parsed.error.issues
         .filter((i) => !pathHitsUnknown(input, i.path))
-        .map((i) => ({ property: formatPath(i.path), reason: `${formatPath(i.path) || "inputs"}: ${i.message}` }));
+        .map((i) => ({ property: formatPath(i.path), reason: `${formatPath(i.path) || "inputs"}: ${issueMessage(i)}` }));
       // Only unknown values failed validation: accept for now, create/update will see the real values.
       return failures.length === 0 ? { inputs: toPlain({ ...input, [PROVIDER_KEY]: provider }) } : { inputs: news, failures };
     },
@@ -245,6 +245,14 @@ function partialFailureError(e: unknown, provider: unknown): unknown {
   err.properties = toPlain({ ...pf.outs, [PROVIDER_KEY]: provider });
   err.reasons = [pf.message];
   return err;
+}
+
+/**
+ * zod reports a record key that fails its schema as "Invalid key in record" and keeps the rule's
+ * own message (e.g. "metadata names must be 2 to 64 characters") in nested issues: surface those.
+ */
+function issueMessage(i: { code?: string; message: string; issues?: readonly { message: string }[] }): string {
+  return i.code === "invalid_key" && i.issues?.length ? i.issues.map((n) => n.message).join("; ") : i.message;
 }
 
 function formatPath(path: readonly PropertyKey[]): string {

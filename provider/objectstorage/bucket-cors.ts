@@ -16,7 +16,13 @@ function origin() {
     .string()
     .max(200, "origins must be at most 200 characters")
     .regex(/^https?:\/\/[^\s/]+$/, "origins must include the protocol (http:// or https://) and no path")
+    .regex(/^[\x21-\x7e]+$/, "origins must be printable ASCII (write international domain names in punycode)")
     .refine((o) => (o.match(/\*/g) ?? []).length <= 1, "origins may contain at most one '*' wildcard");
+}
+
+/** An HTTP header name (RFC 9110 token) or `*`. */
+function headerName() {
+  return z.string().regex(/^(\*|[!#$%&'*+.^_`|~0-9A-Za-z-]+)$/, "must be an HTTP header name or *");
 }
 
 export function corsRule() {
@@ -24,8 +30,8 @@ export function corsRule() {
     .object({
       allowedOrigins: z.array(origin()).min(1, "at least one origin is required").describe("Origins with protocol, e.g. `https://*.example.com` or `http://localhost:8080`. Note: an origin written with an explicit :80/:443 does not match a browser Origin without the port."),
       allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, "at least one method is required").describe("Methods: PUT, POST, GET, DELETE."),
-      allowedHeaders: z.array(z.string()).optional().describe("Request headers allowed in a preflight."),
-      exposeHeaders: z.array(z.string()).optional().describe("Response headers exposed to the browser."),
+      allowedHeaders: z.array(headerName()).optional().describe("Request headers allowed in a preflight (`*` for any)."),
+      exposeHeaders: z.array(headerName()).optional().describe("Response headers exposed to the browser."),
       maxAgeSeconds: z.number().int().min(0).optional().describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
     })
     .strict();
@@ -52,6 +58,17 @@ export const bucketCors: ResourceDefinition<BucketCorsInputs, BucketCorsOutputs>
   replaceOn: ["bucket"],
   localInputs: ["adopt"],
   describe: (id) => `CORS policy of bucket "${id}"`,
+
+  // An empty header list means none, and read reports it as absent (sdk/objectstorage/cors.ts):
+  // record it that way, or every refresh would show a diff.
+  prepare: (inputs) => ({
+    ...inputs,
+    rules: inputs.rules.map(({ allowedHeaders, exposeHeaders, ...r }) => ({
+      ...r,
+      ...(allowedHeaders?.length ? { allowedHeaders } : {}),
+      ...(exposeHeaders?.length ? { exposeHeaders } : {}),
+    })),
+  }),
 
   async create(ctx, inputs) {
     const c = objectStorage(ctx);

@@ -22,7 +22,8 @@ export function lifecycleRule() {
       expirationDate: z
         .string()
         .regex(LIFECYCLE_DATE, "must be exactly YYYY-MM-DDThh:mm:ss.000Z")
-        .refine((d) => !Number.isNaN(Date.parse(d)), "must be a valid date")
+        // Date.parse rolls 2030-02-30 over to March 2 and accepts T24:00; the service refuses both.
+        .refine((d) => !Number.isNaN(Date.parse(d)) && new Date(d).toISOString() === d, "must be a valid date")
         .optional()
         .describe("Delete objects on this date, `YYYY-MM-DDThh:mm:ss.000Z` exactly. Exactly one of expirationDays and expirationDate."),
     })

@@ -73,6 +73,10 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
   autoName: { property: "name", minLength: 4, maxLength: 63, lowerCase: true },
   describe: (id) => `bucket "${id}"`,
 
+  // An empty IP list means no restriction, as does none: record it the way read reports it, or
+  // every refresh would show a diff.
+  prepare: (inputs) => ({ ...inputs, acl: normalizeAcl(inputs.acl) }),
+
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
     const name = inputs.name;
@@ -84,7 +88,13 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
         await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption });
       } catch (e) {
         if (isConflict(e)) {
-          throw withAction(e, `creating bucket "${name}": it already exists (set adopt: true to manage the existing bucket)`);
+          // With adopt set, a conflict means the (global) name belongs to a bucket this project cannot see.
+          throw withAction(
+            e,
+            inputs.adopt
+              ? `creating bucket "${name}": the name is taken by a bucket outside this project (bucket names are global); choose another name`
+              : `creating bucket "${name}": it already exists (set adopt: true to manage the existing bucket)`,
+          );
         }
         throw withAction(e, `creating bucket "${name}"`);
       }

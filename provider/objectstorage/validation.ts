@@ -18,7 +18,11 @@ export function bucketName() {
 
 /** Section 8: object names are 1 to 396 characters. */
 export function objectKey() {
-  return z.string().min(1, "must be 1 to 396 characters (seed section 8)").max(396, "must be 1 to 396 characters (seed section 8)");
+  return z
+    .string()
+    .min(1, "must be 1 to 396 characters (seed section 8)")
+    .max(396, "must be 1 to 396 characters (seed section 8)")
+    .refine((k) => !k.includes("\u0000"), "must not contain a NUL character");
 }
 
 /** An IPv4/IPv6 address or a CIDR range. */
@@ -43,7 +47,10 @@ export function metadata() {
         .min(2, "metadata names must be 2 to 64 characters")
         .max(64, "metadata names must be 2 to 64 characters")
         .regex(META_NAME_RULE, "metadata names must be lower-case letters, digits and '-' (they travel as HTTP header names)"),
-      z.string().max(512, "metadata values must be at most 512 characters"),
+      z
+        .string()
+        .max(512, "metadata values must be at most 512 characters")
+        .regex(/^[\x20-\x7e]*$/, "metadata values must be printable ASCII (they travel as HTTP header values; percent-encode other text)"),
     )
     .refine(
       (m) => Object.entries(m).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0) <= 4096,

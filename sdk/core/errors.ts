@@ -186,11 +186,17 @@ function formatApiMessage(d: ApiErrorDetails): string {
   return `${what}: ${d.status}${code}${msg} [${d.method} ${d.path}]${rid}`;
 }
 
-/** Adds what was being done to an error's message without losing its identity. */
+/**
+ * Adds what was being done to an error's message without losing its identity. When the message
+ * already starts with the same subject (`creating bucket "x": ...`, set by the transport), the
+ * subject is not repeated.
+ */
 export function withAction<E>(e: E, action: string): E {
   const err = e as { message?: unknown };
-  if (typeof err === "object" && err !== null && typeof err.message === "string" && !err.message.startsWith(action)) {
-    err.message = `${action}: ${err.message}`;
-  }
+  if (typeof err !== "object" || err === null || typeof err.message !== "string") return e;
+  if (err.message.startsWith(action)) return e;
+  const subject = action.split(": ")[0];
+  const rest = err.message.startsWith(`${subject}: `) ? err.message.slice(subject.length + 2) : err.message;
+  err.message = `${action}: ${rest}`;
   return e;
 }

@@ -1,0 +1,266 @@
+/**
+ * krcloud:objectstorage:Bucket driven as the Pulumi engine drives it, against the local cloud over
+ * loopback HTTP: basic, update in place, replace, disappears, adopt, bad input, drift, forceDestroy,
+ * partial failure, auto-naming.
+ */
+import { rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+
+let tc: TestCloud;
+
+beforeAll(async () => {
+  tc = await startTestCloud();
+});
+afterAll(async () => {
+  await tc?.close();
+});
+beforeEach(() => tc.reset());
+
+const inventory = () => tc.cloud.control.inventory().map((e) => `${e.kind}:${e.id}`);
+
+test("basic: create, then read returns the same bucket and a refresh shows no diff", async () => {
+  const state = await tc.bucket.up({ name: "basic-logs", metadata: { owner: "team-a" } }, "logs");
+
+  expect(state.id).toBe("basic-logs");
+  expect(state.outputs).toMatchObject({
+    name: "basic-logs",
+    type: "STANDARD",
+    acl: { public: "deny" },
+    metadata: { owner: "team-a" },
+    forceDestroy: false,
+    project: tc.projectId,
+    url: `${tc.settings.endpoints.objectstorage}/v1/${tc.projectId}/basic-logs`,
+    __provider: tc.bucket.providerText,
+  });
+  expect(state.outputs.encryption).toBeUndefined();
+  expect(inventory()).toEqual(["bucket:basic-logs"]);
+
+  const read = await tc.bucket.read(state.id, state.outputs);
+  expect(read.id).toBe("basic-logs");
+  expect(read.props).toMatchObject({ name: "basic-logs", acl: { public: "deny" }, metadata: { owner: "team-a" } });
+
+  // Refresh returns inputs too, so the next preview compares like with like: no changes.
+  const refreshed = (await tc.bucket.refresh(state))!;
+  const { diff } = await tc.bucket.plan(refreshed, { name: "basic-logs", metadata: { owner: "team-a" } }, "logs");
+  expect(diff.changes).toBe(false);
+});
+
+test("update in place: ACL and metadata add/change/remove, without replacing the bucket", async () => {
+  const state = await tc.bucket.up({ name: "upd-assets", metadata: { owner: "team-a", env: "dev" } });
+  const before = tc.counts();
+
+  const next = await tc.bucket.apply(state, {
+    name: "upd-assets",
+    acl: { public: "read-only", publicReadAllowIpList: ["10.0.0.0/8", "192.168.1.7"] },
+    metadata: { owner: "team-b", tier: "gold" },
+  });
+
+  expect(next.diff).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect(next.outputs).toMatchObject({
+    acl: { public: "read-only", publicReadAllowIpList: ["10.0.0.0/8", "192.168.1.7"] },
+    metadata: { owner: "team-b", tier: "gold" },
+  });
+  const b = await tc.sdk.getBucket("upd-assets");
+  expect(b.acl).toMatchObject({ public: "read-only", publicReadAllowIpList: ["10.0.0.0/8", "192.168.1.7"] });
+  expect(b.metadata).toEqual({ owner: "team-b", tier: "gold" });
+
+  const sent = tc.countsSince(before);
+  expect(sent).toMatchObject({ UpdateBucketAcl: 1, UpdateContainerMetadata: 1 });
+  expect(sent.CreateBucket).toBeUndefined();
+  expect(sent.DeleteBucket).toBeUndefined();
+
+  // Back to deny: the ACL is removed and the IP list with it.
+  const back = await tc.bucket.apply(next, { name: "upd-assets", metadata: { owner: "team-b", tier: "gold" } });
+  expect(back.outputs.acl).toEqual({ public: "deny" });
+  expect((await tc.sdk.getBucket("upd-assets")).acl?.public ?? "deny").toBe("deny");
+});
+
+test("replace: encryption or name changes replace the bucket, deleting first", async () => {
+  const state = await tc.bucket.up({ name: "repl-data" });
+
+  const enc = await tc.bucket.plan(state, { name: "repl-data", encryption: { type: "managed" } });
+  expect(enc.diff).toMatchObject({ changes: true, replaces: ["encryption"], deleteBeforeReplace: true });
+  const renamed = await tc.bucket.plan(state, { name: "repl-data-2" });
+  expect(renamed.diff).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
+
+  // The engine's delete-before-replace sequence.
+  await tc.bucket.destroy(state);
+  const replaced = await tc.bucket.create(enc.inputs);
+  expect(replaced.outputs.encryption).toEqual({ type: "managed" });
+  expect((await tc.sdk.getBucket("repl-data")).useEncryption).toBe(true);
+  expect(inventory()).toEqual(["bucket:repl-data"]);
+});
+
+test("disappears: deleted behind the provider's back, read reports it gone and delete succeeds", async () => {
+  const state = await tc.bucket.up({ name: "gone-bucket" });
+  const del = await tc.controlApi("DELETE", `/resources/object-storage/bucket/${state.id}`);
+  expect(del.status).toBe(204);
+
+  expect(await tc.bucket.read(state.id, state.outputs)).toMatchObject({ id: "" });
+  expect(await tc.bucket.refresh(state)).toBeUndefined();
+  await expect(tc.bucket.destroy(state)).resolves.toBeUndefined();
+});
+
+test("adopt: an existing bucket fails the create unless adopt is set, then converges to the inputs", async () => {
+  await tc.sdk.createBucket({ name: "adopt-me" });
+  await tc.sdk.updateContainerMetadata("adopt-me", { legacy: "yes" });
+  const args = { name: "adopt-me", acl: { public: "read-only" }, metadata: { owner: "platform" } };
+
+  const err = await rejection(tc.bucket.up(args));
+  expect(err.message).toMatch(/adopt-me/);
+  expect(err.message).toMatch(/already exists/);
+  expect(err.message).toMatch(/set adopt: true/);
+
+  const before = tc.counts();
+  const state = await tc.bucket.up({ ...args, adopt: true });
+  expect(tc.countsSince(before).CreateBucket).toBeUndefined();
+  expect(tc.progress()).toContain('adopting existing bucket "adopt-me"');
+  expect(state.outputs).toMatchObject({ adopt: true, acl: { public: "read-only" }, metadata: { owner: "platform" } });
+  const b = await tc.sdk.getBucket("adopt-me");
+  expect(b.metadata).toEqual({ owner: "platform" });
+  expect(b.acl?.public).toBe("read-only");
+});
+
+test("an empty IP list means no restriction, like none: no diff after a refresh", async () => {
+  const args = { name: "open-reads", acl: { public: "read-only", publicReadAllowIpList: [] } };
+  const state = await tc.bucket.up(args);
+  expect(state.outputs.acl).toEqual({ public: "read-only" });
+  const refreshed = (await tc.bucket.refresh(state))!;
+  expect((await tc.bucket.plan(refreshed, args)).diff.changes).toBe(false);
+});
+
+test("adopt cannot take a name held by another project, and the message does not suggest adopt", async () => {
+  const other = tc.cloud.control.issueCredentials({ projectId: "someoneelse01" });
+  const res = await fetch(`${tc.settings.endpoints.objectstorage}/v1_ext/bucket`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", "x-auth-token": other.kind === "token" ? other.token : "" },
+    body: JSON.stringify({ name: "global-name", type: "STANDARD" }),
+  });
+  expect(res.status).toBe(200);
+
+  const err = await rejection(tc.bucket.up({ name: "global-name", adopt: true }));
+  expect(err.message).toMatch(/taken by a bucket outside this project/);
+  expect(err.message).not.toMatch(/set adopt/);
+});
+
+describe("bad input is rejected in check with the property path, and no request is sent", () => {
+  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+    ["name too short", { name: "abc" }, "name", /4 to 63/],
+    ["name with upper case", { name: "MyBucket" }, "name", /lower-case/],
+    ["name over 63 characters", { name: "a".repeat(64) }, "name", /4 to 63/],
+    ["bad CIDR in the IP list", { name: "okname", acl: { public: "read-only", publicReadAllowIpList: ["10.0.0.0/8", "10.1.2.3/33"] } }, "acl.publicReadAllowIpList[1]", /IP address or CIDR/],
+    ["IP list without read-only", { name: "okname", acl: { public: "deny", publicReadAllowIpList: ["10.0.0.1"] } }, "acl.publicReadAllowIpList", /read-only/],
+    ["metadata name too long", { name: "okname", metadata: { ["k".repeat(65)]: "v" } }, `metadata.${"k".repeat(65)}`, /2 to 64/],
+    ["metadata value too long", { name: "okname", metadata: { owner: "v".repeat(513) } }, "metadata.owner", /512/],
+    ["non-ASCII metadata value", { name: "okname", metadata: { owner: "홍길동" } }, "metadata.owner", /printable ASCII/],
+    ["metadata value with a newline", { name: "okname", metadata: { owner: "a\nb" } }, "metadata.owner", /printable ASCII/],
+    ["unknown property", { name: "okname", colour: "blue" }, "", /colour/],
+  ];
+
+  test.each(cases)("%s", async (_what, args, property, reason) => {
+    const before = tc.totalRequests();
+    const { failures } = await tc.bucket.check({}, args, "bad");
+    expect(failures.map((f) => f.property)).toContain(property);
+    expect(failures.find((f) => f.property === property)!.reason).toMatch(reason);
+    expect(tc.totalRequests()).toBe(before);
+  });
+});
+
+test("drift: an ACL or metadata change made outside Pulumi shows in read and in the next diff", async () => {
+  const args = { name: "drift-bucket", metadata: { owner: "team-a" } };
+  const state = await tc.bucket.up(args);
+
+  const patched = await tc.controlApi("PATCH", `/resources/object-storage/bucket/${state.id}`, {
+    acl: { public: "read-only", public_read_allow_ip_list: ["203.0.113.0/24"] },
+    metadata: { owner: "someone-else" },
+  });
+  expect(patched.status).toBe(200);
+
+  const refreshed = (await tc.bucket.refresh(state))!;
+  expect(refreshed.outputs.acl).toEqual({ public: "read-only", publicReadAllowIpList: ["203.0.113.0/24"] });
+  expect(refreshed.outputs.metadata).toEqual({ owner: "someone-else" });
+
+  const { diff } = await tc.bucket.plan(refreshed, args);
+  expect(diff.changes).toBe(true);
+  expect(diff.replaces).toEqual([]);
+  expect(diff.stables).not.toContain("acl");
+  expect(diff.stables).not.toContain("metadata");
+
+  // The next up puts the cloud back to the program's inputs.
+  await tc.bucket.apply(refreshed, args);
+  const b = await tc.sdk.getBucket("drift-bucket");
+  expect(b.acl?.public ?? "deny").toBe("deny");
+  expect(b.metadata).toEqual({ owner: "team-a" });
+});
+
+test("forceDestroy: false on a non-empty bucket fails the delete with a message naming forceDestroy; true empties it", async () => {
+  const state = await tc.bucket.up({ name: "full-bucket" });
+  await tc.sdk.putObject("full-bucket", "a.txt", "a");
+  await tc.sdk.putObject("full-bucket", "dir/b.txt", "b");
+
+  const err = await rejection(tc.bucket.destroy(state));
+  expect(err.message).toMatch(/not empty/);
+  expect(err.message).toMatch(/forceDestroy/);
+  expect(inventory()).toEqual(["bucket:full-bucket"]);
+
+  // forceDestroy is provider-only: turning it on writes nothing to the cloud.
+  const before = tc.counts();
+  const forced = await tc.bucket.apply(state, { name: "full-bucket", forceDestroy: true });
+  expect(forced.diff.replaces).toEqual([]);
+  expect(Object.keys(tc.countsSince(before)).filter((op) => op !== "GetBucketMeta")).toEqual([]);
+
+  await tc.bucket.destroy(forced);
+  expect(inventory()).toEqual([]);
+  expect(tc.progress()).toEqual(
+    expect.arrayContaining(['emptying bucket "full-bucket" before deleting it (forceDestroy)', 'bucket "full-bucket": 2 objects deleted']),
+  );
+});
+
+test("partial failure: a create whose ACL step fails leaves the bucket in state (id, properties with __provider, reasons)", async () => {
+  const fault = await tc.controlApi("POST", "/faults", { service: "object-storage", operation: "UpdateBucketAcl", action: "error", status: 500 });
+  expect(fault.status).toBe(201);
+  const args = { name: "half-made", acl: { public: "read-only" }, metadata: { owner: "team-a" } };
+
+  const err = await rejection(tc.bucket.up(args));
+  expect(err.id).toBe("half-made");
+  expect(err.properties).toMatchObject({ name: "half-made", __provider: tc.bucket.providerText });
+  expect(err.reasons).toEqual([expect.stringMatching(/setting the ACL of bucket "half-made"/)]);
+  expect(`${err.message} ${JSON.stringify(err.properties)} ${err.reasons}`).not.toContain(tc.config["krcloud:authToken"]);
+  expect(inventory()).toEqual(["bucket:half-made"]);
+
+  // The engine keeps {id, properties}; the next up is an update that finishes the job.
+  expect((await tc.controlApi("DELETE", "/faults")).status).toBe(204);
+  const partial = { id: err.id, inputs: err.properties, outputs: err.properties };
+  const done = await tc.bucket.apply(partial, args);
+  expect(done.outputs).toMatchObject({ acl: { public: "read-only" }, metadata: { owner: "team-a" } });
+  expect((await tc.sdk.getBucket("half-made")).acl?.public).toBe("read-only");
+});
+
+describe("auto-naming", () => {
+  test("without a name, check names the bucket <logical>-<suffix> within 4..63 characters, with no request", async () => {
+    const before = tc.totalRequests();
+    const a = await tc.bucket.check({}, {}, "Web_Assets");
+    expect(a.failures).toEqual([]);
+    expect(a.inputs.name).toMatch(/^web-assets-[0-9a-f]{7}$/);
+
+    const long = await tc.bucket.check({}, {}, `Very-Long-${"x".repeat(80)}`);
+    expect(long.failures).toEqual([]);
+    expect((long.inputs.name as string).length).toBeLessThanOrEqual(63);
+    expect(long.inputs.name).toMatch(/^very-long-x+-[0-9a-f]{7}$/);
+
+    const short = await tc.bucket.check({}, {}, "a");
+    expect(short.failures).toEqual([]);
+    expect((short.inputs.name as string).length).toBeGreaterThanOrEqual(4);
+    expect(tc.totalRequests()).toBe(before);
+  });
+
+  test("the generated name is kept from the old inputs and is accepted by the cloud", async () => {
+    const state = await tc.bucket.up({}, "Media");
+    expect(state.id).toMatch(/^media-[0-9a-f]{7}$/);
+    expect(inventory()).toEqual([`bucket:${state.id}`]);
+
+    const again = await tc.bucket.check(state.inputs, {}, "Media");
+    expect(again.inputs.name).toBe(state.id);
+    const { diff } = await tc.bucket.plan(state, {}, "Media");
+    expect(diff.changes).toBe(false);
+  });
+});

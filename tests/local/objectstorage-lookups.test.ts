@@ -1,0 +1,92 @@
+/**
+ * Lookups (getBucket, getBuckets, getObjectStorageInfo, getTempUrl) against the local cloud. They
+ * run in the program process and read `pulumi.runtime.getConfig`, then the environment: the
+ * harness sets KRCLOUD_LOCAL_CLOUD_URL, KRCLOUD_AUTH_TOKEN and KRCLOUD_PROJECT_ID.
+ */
+import { randomBytes } from "node:crypto";
+import { getBucket, getBuckets, getObjectStorageInfo, getTempUrl } from "../../provider/objectstorage/functions";
+import { createBuckets, rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+
+let tc: TestCloud;
+
+beforeAll(async () => {
+  tc = await startTestCloud();
+});
+afterAll(async () => {
+  await tc?.close();
+});
+beforeEach(() => tc.reset());
+
+test("getBucket: returns what the bucket resource made, and fails clearly for an unknown bucket", async () => {
+  await tc.bucket.up({
+    name: "lookup-me",
+    encryption: { type: "managed" },
+    acl: { public: "read-only", publicReadAllowIpList: ["10.0.0.0/8"] },
+    metadata: { owner: "team-a" },
+  });
+  await tc.sdk.putObject("lookup-me", "a.txt", "abc");
+  await tc.sdk.putObject("lookup-me", "b.txt", "defg");
+
+  expect(await getBucket({ name: "lookup-me" })).toMatchObject({
+    name: "lookup-me",
+    project: tc.projectId,
+    type: "STANDARD",
+    encrypted: true,
+    acl: { public: "read-only", publicReadAllowIpList: ["10.0.0.0/8"] },
+    metadata: { owner: "team-a" },
+    bytes: 7,
+    objectCount: 2,
+    url: `${tc.settings.endpoints.objectstorage}/v1/${tc.projectId}/lookup-me`,
+  });
+  expect((await rejection(getBucket({ name: "no-such-bucket" }))).message).toMatch(/bucket "no-such-bucket" not found/);
+});
+
+test("getBuckets: follows pages until every bucket is listed, with prefix and include filters", async () => {
+  // The server's default page is 20 and the SDK asks for the maximum, 100: 205 buckets need 3 pages.
+  const names = Array.from({ length: 205 }, (_, i) => `page-${String(i).padStart(4, "0")}`);
+  await createBuckets(tc.sdk, names, 32);
+
+  const cursor = tc.logCursor();
+  const all = await getBuckets();
+  expect(all.names).toEqual(names);
+  expect(new Set(all.names).size).toBe(205);
+  expect(tc.requestsSince(cursor).filter((e) => e.operation === "ListBuckets")).toHaveLength(3);
+
+  expect((await getBuckets({ prefix: "page-01" })).names).toEqual(names.slice(100, 200));
+  expect((await getBuckets({ include: "-020" })).names).toEqual(names.slice(200, 205));
+  const before = tc.totalRequests();
+  expect((await rejection(getBuckets({ prefix: "page", include: "01" }))).message).toMatch(/cannot be combined/);
+  expect(tc.totalRequests()).toBe(before);
+});
+
+test("getObjectStorageInfo: the capability document's limits", async () => {
+  const info = (await getObjectStorageInfo()) as Record<string, any>;
+  expect(info.swift).toMatchObject({
+    containerListingLimit: 1000,
+    maxFileSize: 5368709120,
+    maxMetaNameLength: 64,
+    maxObjectNameLength: 396,
+    maxContainerNameLength: 63,
+  });
+  expect(info.tempurl).toEqual({ methods: ["GET"] });
+});
+
+test("getTempUrl: a token-less download returns the object's bytes until the URL expires", async () => {
+  await tc.sdk.createBucket({ name: "shared-files" });
+  const bytes = randomBytes(64 * 1024);
+  await tc.sdk.putObject("shared-files", "reports/2025 Q1.bin", bytes);
+
+  const { url, expiresAt } = await getTempUrl({ bucket: "shared-files", key: "reports/2025 Q1.bin", expiresIn: 300 });
+  expect(url.startsWith(`${tc.settings.endpoints.objectstorage}/v1/${tc.projectId}/shared-files/`)).toBe(true);
+  expect(url).not.toContain(tc.config["krcloud:authToken"]);
+  expect(Math.abs(expiresAt - (Math.floor(Date.now() / 1000) + 300))).toBeLessThanOrEqual(2);
+
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+
+  tc.cloud.control.advanceClock({ ms: 301_000 });
+  const expired = await fetch(url);
+  await expired.arrayBuffer();
+  expect(expired.status).toBe(401);
+});

@@ -1,0 +1,115 @@
+/**
+ * Upgrading the package takes effect for existing resources: refresh and destroy run the provider
+ * code installed now, not the code that created the resources (the serialized `__provider` is only
+ * a stub that requires `pulumi-krcloud/runtime`).
+ *
+ * The project here is installed like a user's: its node_modules holds a COPY of the package
+ * (package.json + dist) and links to the other dependencies. After `up`, the copy's runtime is
+ * "upgraded" (patched to log every provider call to a marker file); refresh and destroy must log.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import type { LocalCloud } from "../../emulator";
+import {
+  staticSite,
+  ENGINE_TEST_TIMEOUT_MS,
+  newProject,
+  providerConfig,
+  REPO_ROOT,
+  Sandbox,
+  startCloud,
+  stateResources,
+  type CloudProject,
+} from "../support/engine";
+
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
+
+let cloud: LocalCloud;
+let sandbox: Sandbox;
+let project: CloudProject;
+let stack: Stack;
+let installed: string;
+let marker: string;
+
+/** A project directory with the program and a node_modules holding a copy of pulumi-krcloud. */
+function installProject(programDir: string, dest: string): string {
+  fs.cpSync(programDir, dest, { recursive: true, filter: (p) => path.basename(p) !== "node_modules" && !/^Pulumi\..+\.ya?ml$/.test(path.basename(p)) });
+  const nm = path.join(dest, "node_modules");
+  fs.mkdirSync(nm);
+  const repoModules = path.join(REPO_ROOT, "node_modules");
+  for (const entry of fs.readdirSync(repoModules)) {
+    if (entry === "pulumi-krcloud" || entry.startsWith(".")) continue;
+    fs.symlinkSync(path.join(repoModules, entry), path.join(nm, entry), "dir");
+  }
+  const pkg = path.join(nm, "pulumi-krcloud");
+  fs.mkdirSync(pkg);
+  fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
+  const dist = path.join(REPO_ROOT, "dist");
+  fs.cpSync(dist, path.join(pkg, "dist"), { recursive: true, filter: (p) => !p.startsWith(path.join(dist, "tests")) });
+  return pkg;
+}
+
+function markerLines(): { token: string; method: string }[] {
+  if (!fs.existsSync(marker)) return [];
+  return fs
+    .readFileSync(marker, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+beforeAll(async () => {
+  cloud = await startCloud();
+  sandbox = new Sandbox({ label: "upgrade" });
+  project = await newProject(cloud, "upgrade");
+  const example = staticSite();
+  const dir = path.join(sandbox.root, "programs", "upgrade");
+  installed = installProject(example.dir, dir);
+  marker = path.join(sandbox.root, "provider-calls.log");
+  stack = await sandbox.createStack(dir, "upgrade", providerConfig(project));
+});
+
+afterAll(async () => {
+  await cloud?.close();
+  sandbox?.cleanup();
+});
+
+test("the project resolves pulumi-krcloud/runtime to the installed copy, not the repository", () => {
+  // As the dynamic provider host does: a require from the program directory.
+  const resolved = execFileSync(process.execPath, ["-p", 'require("fs").realpathSync(require.resolve("pulumi-krcloud/runtime"))'], {
+    cwd: path.dirname(path.dirname(installed)),
+    encoding: "utf8",
+  }).trim();
+  expect(resolved).toBe(fs.realpathSync(path.join(installed, "dist", "provider", "core", "runtime.js")));
+});
+
+test("refresh and destroy of existing resources run the upgraded package", async () => {
+  const up = await stack.up({ color: "never" });
+  expect(up.summary.result).toBe("succeeded");
+  const resources = stateResources(await stack.exportStack()).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/krcloud/"));
+  expect(resources.length).toBeGreaterThan(0);
+  expect(markerLines()).toEqual([]);
+
+  // The "upgrade": a new runtime.js whose `call` (every stub call lands there) logs to the marker.
+  const runtime = path.join(installed, "dist", "provider", "core", "runtime.js");
+  const original = fs.readFileSync(runtime, "utf8");
+  const head = "function call(token, m, args) {";
+  expect(original).toContain(head);
+  fs.writeFileSync(
+    runtime,
+    original.replace(head, `${head}\n    require("node:fs").appendFileSync(${JSON.stringify(marker)}, JSON.stringify({ token, method: methodOf(m, args) }) + "\\n");`),
+  );
+
+  await stack.refresh({ color: "never" });
+  const reads = markerLines().filter((l) => l.method === "read");
+  expect(reads).toHaveLength(resources.length);
+
+  const destroyed = await stack.destroy({ color: "never" });
+  expect(destroyed.summary.result).toBe("succeeded");
+  const deletes = markerLines().filter((l) => l.method === "delete");
+  expect(deletes).toHaveLength(resources.length);
+  expect(new Set(deletes.map((l) => l.token))).toEqual(new Set(resources.map((r) => `krcloud:${r.type.split("/").slice(2).join("/")}`)));
+  expect(await project.control.inventory(project.projectId)).toEqual([]);
+});

@@ -92,11 +92,7 @@ export const logRetentionDays = lifecycle.rules.apply((rules) => rules[0].expira
 export const objectKeys = [...objects.keys()];
 
 // A signed download link that works without a token. The expiry is rounded to the hour so that
-// running `pulumi up` again within the hour keeps the same URL. Signed once the object exists: the
-// bucket's name is known already in the first preview, before the bucket is created, but the
-// object's url is not, so the lookup waits for it.
+// running `pulumi up` again within the hour keeps the same URL. (In the first preview the bucket does
+// not exist yet: the lookup's result is then unknown, and `up` signs it once the bucket exists.)
 const expiresAt = (Math.floor(Date.now() / 3_600_000) + 1 + tempUrlHours) * 3600;
-export const tempUrl = pulumi
-  .all([bucket.name, index.key, index.url])
-  .apply(([name, key]) => krcloud.objectstorage.getTempUrl({ bucket: name, key, expiresAt }))
-  .apply((t) => t.url);
+export const tempUrl = krcloud.objectstorage.getTempUrlOutput({ bucket: bucket.name, key: index.key, expiresAt }).url;

@@ -3,13 +3,27 @@
  * the stack config (`krcloud:*`) and the environment, read at call time.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resolveSettings, type Settings } from "../../sdk/core";
+import { isNotFound, resolveSettings, type Settings } from "../../sdk/core";
 
 export function programSettings(): Settings {
   return resolveSettings({}, (k) => pulumi.runtime.getConfig(`krcloud:${k}`), process.env);
 }
 
-/** `fooOutput(args)` for a `foo(args)`: accepts Inputs, returns an Output. */
+/**
+ * `fooOutput(args)` for a `foo(args)`: accepts Inputs, returns an Output.
+ *
+ * During preview a lookup may name a resource that this same update creates (auto-names are known
+ * from `check` already), so "not found" in a preview makes the result unknown instead of failing
+ * the preview; `up` then looks it up for real after the resource exists.
+ */
 export function outputForm<A extends object, R>(fn: (args: A) => Promise<R>): (args: { [K in keyof A]: pulumi.Input<A[K]> }) => pulumi.Output<R> {
-  return (args) => pulumi.output(args).apply((a) => fn(a as unknown as A)) as unknown as pulumi.Output<R>;
+  return (args) =>
+    pulumi.output(args).apply(async (a) => {
+      try {
+        return await fn(a as unknown as A);
+      } catch (e) {
+        if (pulumi.runtime.isDryRun() && isNotFound(e)) return pulumi.unknown as unknown as R;
+        throw e;
+      }
+    }) as unknown as pulumi.Output<R>;
 }

@@ -87,7 +87,10 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
       try {
         await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption });
       } catch (e) {
-        if (isConflict(e)) {
+        if (isConflict(e) && e.earlierAttemptMayHaveApplied && (await findBucket(c, name))) {
+          // The first PUT created the bucket but its answer was lost; the retry met our own bucket.
+          ctx.progress(`bucket "${name}": the answer to the create request was lost; the bucket exists in this project, continuing`);
+        } else if (isConflict(e)) {
           // With adopt set, a conflict means the (global) name belongs to a bucket this project cannot see.
           throw withAction(
             e,
@@ -95,8 +98,9 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
               ? `creating bucket "${name}": the name is taken by a bucket outside this project (bucket names are global); choose another name`
               : `creating bucket "${name}": it already exists (set adopt: true to manage the existing bucket)`,
           );
+        } else {
+          throw withAction(e, `creating bucket "${name}"`);
         }
-        throw withAction(e, `creating bucket "${name}"`);
       }
     }
     // The bucket exists from here on: a failure below must leave it in state, not orphan it.

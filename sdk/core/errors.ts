@@ -29,6 +29,12 @@ export interface ApiErrorDetails {
   requestId?: string;
   /** What was being done, e.g. `creating bucket "logs"`; prefixed to the message. */
   action?: string;
+  /**
+   * An earlier attempt of this request ended without a usable answer after it may have reached the
+   * server (reset connection, lost response, 5xx): the change may have been applied by it, so a 409
+   * now can be our own earlier success.
+   */
+  earlierAttemptMayHaveApplied?: boolean;
 }
 
 /** A request reached the API and was answered with a non-success status. */
@@ -44,6 +50,7 @@ export class ApiError extends KrcloudError {
   readonly apiMessage?: string;
   readonly requestId?: string;
   readonly kind: ErrorKind;
+  readonly earlierAttemptMayHaveApplied: boolean;
 
   constructor(d: ApiErrorDetails) {
     super(formatApiMessage(d));
@@ -56,6 +63,7 @@ export class ApiError extends KrcloudError {
     this.apiMessage = d.apiMessage;
     this.requestId = d.requestId;
     this.kind = kindOfStatus(d.status);
+    this.earlierAttemptMayHaveApplied = d.earlierAttemptMayHaveApplied === true;
   }
 }
 

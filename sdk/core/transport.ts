@@ -133,6 +133,7 @@ export class Transport {
     for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
     const secrets = this.secretList(headers);
 
+    let mayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
       let outcome: RetryOutcome;
       try {
@@ -163,6 +164,7 @@ export class Transport {
               apiMessage: parsed.message,
               requestId: requestId ?? parsed.requestId,
               action: spec.action,
+              earlierAttemptMayHaveApplied: mayHaveApplied,
             }),
             secrets,
           );
@@ -186,6 +188,9 @@ export class Transport {
         } else {
           throw redactError(e, secrets);
         }
+      }
+      if (outcome.kind === "status" ? outcome.status >= 500 : !this.retry.neverSentCodes.includes(outcome.code ?? "")) {
+        mayHaveApplied = true;
       }
       const delay = retryDelay(
         this.retry,

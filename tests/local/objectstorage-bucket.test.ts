@@ -235,6 +235,22 @@ test("partial failure: a create whose ACL step fails leaves the bucket in state 
   expect((await tc.sdk.getBucket("half-made")).acl?.public).toBe("read-only");
 });
 
+test("a lost answer to CreateBucket does not orphan the bucket: the retry's 409 is recognised as our own create", async () => {
+  const fault = await tc.controlApi("POST", "/faults", { service: "object-storage", operation: "CreateBucket", action: "lose-response", times: 1 });
+  expect(fault.status).toBe(201);
+  const state = await tc.bucket.up({ name: "lost-answer", metadata: { owner: "team-a" } });
+  expect(state.id).toBe("lost-answer");
+  expect(state.outputs).toMatchObject({ metadata: { owner: "team-a" } });
+  expect(inventory()).toEqual(["bucket:lost-answer"]);
+});
+
+test("a bucket that already exists is not silently taken over when no answer was lost", async () => {
+  await tc.sdk.createBucket({ name: "someone-elses" });
+  const err = await rejection(tc.bucket.up({ name: "someone-elses" }));
+  expect(err.message).toMatch(/already exists \(set adopt: true/);
+  expect(err.message.match(/creating bucket "someone-elses"/g)).toHaveLength(1);
+});
+
 describe("auto-naming", () => {
   test("without a name, check names the bucket <logical>-<suffix> within 4..63 characters, with no request", async () => {
     const before = tc.totalRequests();

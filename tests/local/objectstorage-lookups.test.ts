@@ -38,7 +38,7 @@ test("getBucket: returns what the bucket resource made, and fails clearly for an
     objectCount: 2,
     url: `${tc.settings.endpoints.objectstorage}/v1/${tc.projectId}/lookup-me`,
   });
-  expect((await rejection(getBucket({ name: "no-such-bucket" }))).message).toMatch(/bucket "no-such-bucket" not found/);
+  expect((await rejection(getBucket({ name: "no-such-bucket" }))).message).toMatch(/getBucket: reading bucket "no-such-bucket": 404/);
 });
 
 test("getBuckets: follows pages until every bucket is listed, with prefix and include filters", async () => {

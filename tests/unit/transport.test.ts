@@ -172,3 +172,23 @@ test("credentials never appear in error messages or debug lines", async () => {
   for (const l of lines) expect(l).not.toContain("tok-SECRET-1234");
   expect(lines.join("\n")).toContain('"x-auth-token":"[redacted]"');
 });
+
+test("an error after a retried attempt that may have reached the server says so; a first-attempt error does not", async () => {
+  let resets = 1;
+  handler = (req, res) => {
+    if (resets-- > 0) {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(409, { "content-type": "application/json" });
+    res.end('{"code":"BucketAlreadyExists","message":"taken"}');
+  };
+  const err = await transport(fakeClock()).request({ operation: "CreateBucket", method: "PUT", path: "/b" }).catch((e) => e);
+  expect(err.status).toBe(409);
+  expect(err.earlierAttemptMayHaveApplied).toBe(true);
+
+  resets = 0;
+  const first = await transport(fakeClock()).request({ operation: "CreateBucket", method: "PUT", path: "/b" }).catch((e) => e);
+  expect(first.status).toBe(409);
+  expect(first.earlierAttemptMayHaveApplied).toBe(false);
+});

@@ -270,7 +270,13 @@ func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumir
 	args = append(args, program)
 	args = append(args, req.GetArgs()...)
 
-	configJSON, err := json.Marshal(req.GetConfig())
+	// A stack without config has a nil map, which would marshal to "null" and crash @pulumi/pulumi's
+	// config parsing: always hand over an object.
+	config := req.GetConfig()
+	if config == nil {
+		config = map[string]string{}
+	}
+	configJSON, err := json.Marshal(config)
 	if err != nil {
 		return nil, err
 	}

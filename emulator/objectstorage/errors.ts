@@ -1,4 +1,4 @@
-import { ApiError } from '../core/errors';
+import { ApiError, Unauthorized as CoreUnauthorized } from '../core/errors';
 
 /** One class per error code the object storage local cloud answers (codes are documented in docs/local-cloud.md). */
 
@@ -92,9 +92,10 @@ export class MissingDestination extends ApiError {
   }
 }
 
-export class Unauthorized extends ApiError {
+/** The core 401, with object storage's default message (it authenticates by X-Auth-Token only). */
+export class Unauthorized extends CoreUnauthorized {
   constructor(message = 'Authentication failed: a valid X-Auth-Token is required.') {
-    super(401, 'Unauthorized', message);
+    super(message);
   }
 }
 

@@ -3,7 +3,7 @@
  * (the service evaluates them in order). Seed: 01-object-storage.md sections 2.4 and 4.1.
  */
 import { z } from "zod";
-import { withAction } from "../../sdk/core";
+import { isNotFound, rethrowAs } from "../../sdk/core";
 import { jsonEqual, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
 import { bucketName } from "./validation";
@@ -72,36 +72,32 @@ export const bucketCors: ResourceDefinition<BucketCorsInputs, BucketCorsOutputs>
 
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
-    const existing = await c.getCors(inputs.bucket).catch((e: unknown) => Promise.reject(withAction(e, `reading the CORS policy of bucket "${inputs.bucket}"`)));
+    const existing = await c.getCors(inputs.bucket).catch(rethrowAs(`reading the CORS policy of bucket "${inputs.bucket}"`));
     if (existing.length > 0 && !inputs.adopt && !jsonEqual(existing, inputs.rules)) {
       throw new Error(`creating the CORS policy of bucket "${inputs.bucket}": the bucket already has a CORS policy (set adopt: true to replace and manage it)`);
     }
-    await c.putCors(inputs.bucket, inputs.rules).catch((e: unknown) => Promise.reject(withAction(e, `setting the CORS policy of bucket "${inputs.bucket}"`)));
+    await c.putCors(inputs.bucket, inputs.rules).catch(rethrowAs(`setting the CORS policy of bucket "${inputs.bucket}"`));
     return { id: inputs.bucket, outs: { ...inputs } };
   },
 
   async read(ctx, id, olds) {
-    const c = objectStorage(ctx);
-    const bucket = await c.findBucket(id);
-    if (!bucket) return undefined;
-    const rules = await c.getCors(id).catch((e: unknown) => Promise.reject(withAction(e, `reading the CORS policy of bucket "${id}"`)));
+    // A missing bucket answers 404 (NotFound): the policy is gone with it.
+    const rules = await objectStorage(ctx)
+      .getCors(id)
+      .catch((e: unknown) => (isNotFound(e) ? [] : rethrowAs(`reading the CORS policy of bucket "${id}"`)(e)));
     if (rules.length === 0) return undefined;
     return { bucket: id, rules, adopt: olds.adopt ?? false };
   },
 
   async update(ctx, id, _current, news) {
-    try {
-      await objectStorage(ctx).putCors(id, news.rules);
-    } catch (e) {
-      throw withAction(e, `setting the CORS policy of bucket "${id}"`);
-    }
+    await objectStorage(ctx).putCors(id, news.rules).catch(rethrowAs(`setting the CORS policy of bucket "${id}"`));
     return { ...news };
   },
 
   async delete(ctx, id) {
     await objectStorage(ctx)
       .deleteCors(id)
-      .catch((e: unknown) => Promise.reject(withAction(e, `removing the CORS policy of bucket "${id}"`)));
+      .catch(rethrowAs(`removing the CORS policy of bucket "${id}"`));
   },
 };
 

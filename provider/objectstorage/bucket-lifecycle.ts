@@ -4,7 +4,7 @@
  * Seed: 01-object-storage.md sections 2.3 and 4.1.
  */
 import { z } from "zod";
-import { withAction } from "../../sdk/core";
+import { rethrowAs } from "../../sdk/core";
 import type { ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
 import { bucketName } from "./validation";
@@ -69,7 +69,7 @@ export const bucketLifecycle: ResourceDefinition<BucketLifecycleInputs, BucketLi
 
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
-    const existing = await c.getLifecycle(inputs.bucket).catch((e: unknown) => Promise.reject(withAction(e, `reading the lifecycle configuration of bucket "${inputs.bucket}"`)));
+    const existing = await c.getLifecycle(inputs.bucket).catch(rethrowAs(`reading the lifecycle configuration of bucket "${inputs.bucket}"`));
     if (existing && existing.length > 0 && !inputs.adopt) {
       throw new Error(`creating the lifecycle configuration of bucket "${inputs.bucket}": the bucket already has one (set adopt: true to replace and manage it)`);
     }
@@ -80,7 +80,7 @@ export const bucketLifecycle: ResourceDefinition<BucketLifecycleInputs, BucketLi
   async read(ctx, id, olds) {
     const rules = await objectStorage(ctx)
       .getLifecycle(id)
-      .catch((e: unknown) => Promise.reject(withAction(e, `reading the lifecycle configuration of bucket "${id}"`)));
+      .catch(rethrowAs(`reading the lifecycle configuration of bucket "${id}"`));
     if (!rules || rules.length === 0) return undefined;
     return { bucket: id, rules: rules.map(flattenRule), adopt: olds.adopt ?? false };
   },
@@ -93,7 +93,7 @@ export const bucketLifecycle: ResourceDefinition<BucketLifecycleInputs, BucketLi
   async delete(ctx, id) {
     await objectStorage(ctx)
       .deleteLifecycle(id)
-      .catch((e: unknown) => Promise.reject(withAction(e, `deleting the lifecycle configuration of bucket "${id}"`)));
+      .catch(rethrowAs(`deleting the lifecycle configuration of bucket "${id}"`));
   },
 };
 
@@ -102,7 +102,7 @@ type Rule = BucketLifecycleInputs["rules"][number];
 async function put(ctx: Parameters<typeof objectStorage>[0], bucket: string, rules: Rule[]): Promise<void> {
   await objectStorage(ctx)
     .putLifecycle(bucket, rules.map(expandRule))
-    .catch((e: unknown) => Promise.reject(withAction(e, `setting the lifecycle configuration of bucket "${bucket}"`)));
+    .catch(rethrowAs(`setting the lifecycle configuration of bucket "${bucket}"`));
 }
 
 function expandRule(r: Rule) {

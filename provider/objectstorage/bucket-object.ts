@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import { withAction } from "../../sdk/core";
+import { rethrowAs, withAction } from "../../sdk/core";
 import type { ObjectStorageClient } from "../../sdk/objectstorage";
 import { CheckError, PartialFailure, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
@@ -106,7 +106,7 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
     } else if (JSON.stringify(current.metadata) !== JSON.stringify(news.metadata)) {
       await c
         .setObjectMetadata(news.bucket, objectPath(news), news.metadata)
-        .catch((e: unknown) => Promise.reject(withAction(e, `setting the metadata of object "${id}"`)));
+        .catch(rethrowAs(`setting the metadata of object "${id}"`));
     }
     const outs = await readObject(c, news.bucket, news.key, news);
     if (!outs) throw new Error(`object "${id}" disappeared while it was being updated`);
@@ -116,7 +116,7 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
   async delete(ctx, _id, olds) {
     await objectStorage(ctx)
       .deleteObjectIfExists(olds.bucket, objectPath(olds))
-      .catch((e: unknown) => Promise.reject(withAction(e, `deleting object "${objectId(olds)}"`)));
+      .catch(rethrowAs(`deleting object "${objectId(olds)}"`));
   },
 };
 
@@ -173,7 +173,7 @@ async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObject
  */
 async function readObject(c: ObjectStorageClient, bucket: string, key: string, prior: BucketObjectInputs | BucketObjectOutputs): Promise<BucketObjectOutputs | undefined> {
   const path = objectPath({ key, folder: prior.folder });
-  const h = await c.findObject(bucket, path).catch((e: unknown) => Promise.reject(withAction(e, `reading object "${bucket}/${path}"`)));
+  const h = await c.findObject(bucket, path).catch(rethrowAs(`reading object "${bucket}/${path}"`));
   if (!h) return undefined;
   const priorEtag = (prior as Partial<BucketObjectOutputs>).etag;
   const etag = stripQuotes(h.etag ?? "");

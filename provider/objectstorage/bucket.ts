@@ -3,7 +3,7 @@
  * metadata. Seed: 01-object-storage.md sections 2.1, 4.1, 4.2, 8.
  */
 import { z } from "zod";
-import { isConflict, withAction } from "../../sdk/core";
+import { isConflict, rethrowAs, withAction } from "../../sdk/core";
 import type { ObjectStorageClient } from "../../sdk/objectstorage";
 import { PartialFailure, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
@@ -155,7 +155,7 @@ async function converge(ctx: Context, c: ObjectStorageClient, current: BucketOut
     const acl = normalizeAcl(desired.acl);
     await c
       .updateBucketAcl(name, acl.public === "deny" ? null : acl)
-      .catch((e: unknown) => Promise.reject(withAction(e, `setting the ACL of bucket "${name}"`)));
+      .catch(rethrowAs(`setting the ACL of bucket "${name}"`));
   }
   const set: Record<string, string> = {};
   for (const [k, v] of Object.entries(desired.metadata)) if (current.metadata[k] !== v) set[k] = v;
@@ -163,7 +163,7 @@ async function converge(ctx: Context, c: ObjectStorageClient, current: BucketOut
   if (Object.keys(set).length || remove.length) {
     await c
       .updateContainerMetadata(name, set, remove)
-      .catch((e: unknown) => Promise.reject(withAction(e, `setting the metadata of bucket "${name}"`)));
+      .catch(rethrowAs(`setting the metadata of bucket "${name}"`));
   }
   const after = await readBucket(ctx, c, name, desired);
   if (!after) throw new Error(`bucket "${name}" disappeared while it was being updated`);
@@ -189,7 +189,7 @@ async function readBucket(
   name: string,
   prior: Pick<BucketInputs, "forceDestroy" | "adopt">,
 ): Promise<BucketOutputs | undefined> {
-  const b = await c.findBucket(name).catch((e: unknown) => Promise.reject(withAction(e, `reading bucket "${name}"`)));
+  const b = await c.findBucket(name).catch(rethrowAs(`reading bucket "${name}"`));
   if (!b) return undefined;
   return {
     name: b.name,

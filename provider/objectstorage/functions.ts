@@ -1,6 +1,6 @@
 /** Lookups: getBucket, getBuckets (all pages), getObjectStorageInfo, getTempUrl. */
 import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { withAction } from "../../sdk/core";
+import { rethrowAs } from "../../sdk/core";
 import { outputForm, programSettings } from "../core";
 
 function client(): ObjectStorageClient {
@@ -27,7 +27,7 @@ export interface GetBucketResult {
 /** Looks up an existing bucket by name; fails when it does not exist. */
 export async function getBucket(args: GetBucketArgs): Promise<GetBucketResult> {
   const c = client();
-  const b = await c.getBucket(args.name).catch((e: unknown) => Promise.reject(withAction(e, "getBucket")));
+  const b = await c.getBucket(args.name).catch(rethrowAs("getBucket"));
   return {
     name: b.name,
     project: b.project ?? "",

@@ -208,3 +208,10 @@ export function withAction<E>(e: E, action: string): E {
   err.message = `${action}: ${rest}`;
   return e;
 }
+
+/** For `promise.catch(rethrowAs("reading bucket \"x\""))`: rethrows with what was being done. */
+export function rethrowAs(action: string): (e: unknown) => never {
+  return (e) => {
+    throw withAction(e, action);
+  };
+}

@@ -6,7 +6,7 @@
 import { Pool } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
-import { redactHeaders, redactText, redactError } from "./redact";
+import { redactHeaders, redactText, redactError, SECRET_HEADERS } from "./redact";
 import { mergeRetry, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./settings";
 
@@ -207,7 +207,7 @@ export class Transport {
   private secretList(headers: Headers): string[] {
     const out: string[] = [];
     for (const s of this.opts.secrets ?? []) if (s) out.push(s);
-    for (const [k, v] of Object.entries(headers)) if (redactHeaders({ [k]: v })[k] !== v) out.push(v);
+    for (const [k, v] of Object.entries(headers)) if (SECRET_HEADERS.has(k.toLowerCase())) out.push(v);
     return out;
   }
 

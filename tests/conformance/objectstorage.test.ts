@@ -11,6 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
 import { closeAllPools, isApiError, isConflict, isNotFound, isUnauthorized, resolveSettings, type Settings } from "../../sdk/core";
 import { ObjectStorageClient, type ObjectListEntry } from "../../sdk/objectstorage";
+import { rejection } from "../support/assertions";
 
 interface Expectations {
   /** Raw statuses of operations whose success code differs between the seed and Swift. */
@@ -110,14 +111,6 @@ const TARGETS = [localCloud, swift];
 
 const md5 = (b: Buffer | string) => createHash("md5").update(b).digest("hex");
 const names = (entries: ObjectListEntry[]) => entries.map((e) => (e.kind === "object" ? e.name : `${e.subdir} (subdir)`));
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 function suite(t: Target): void {
   const x = t.expect;

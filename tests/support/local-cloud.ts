@@ -297,12 +297,4 @@ export async function putObjects(sdk: ObjectStorageClient, bucket: string, keys:
   });
 }
 
-/** The error a promise rejects with (fails the test when it resolves). */
-export async function rejection(p: Promise<unknown>): Promise<Error & Record<string, any>> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error & Record<string, any>;
-  }
-  throw new Error("expected the operation to fail, but it succeeded");
-}
+export { rejection } from "./assertions";

@@ -6,6 +6,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { closeAllPools, isNotFound, resolveSettings, type Clock } from "../../sdk/core";
 import { isInvalidArgument, ObjectStorageClient } from "../../sdk/objectstorage";
+import { rejection } from "../support/assertions";
 
 interface Seen {
   method: string;
@@ -64,15 +65,6 @@ const client = (extra: Record<string, unknown> = {}) =>
   });
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({ status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 const pathOf = (s: Seen) => s.url.split("?")[0];
-/** The rejection of a promise (fails the test if it resolves). */
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 test("object paths are percent-encoded per segment on the wire and every call carries the token", async () => {
   route = () => ({ status: 201, headers: { etag: "abc" } });

@@ -1,0 +1,10 @@
+/** The rejection of a promise; fails the test when the promise resolves. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function rejection(p: Promise<unknown>): Promise<Error & Record<string, any>> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error & Record<string, unknown>;
+  }
+  throw new Error("expected the operation to fail, but it succeeded");
+}

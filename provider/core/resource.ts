@@ -157,7 +157,8 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
     async diff(_id, olds, news) {
       const replaces: string[] = [];
       const changed: string[] = [];
-      for (const key of inputKeys(def)) {
+      const keys = inputKeys(def);
+      for (const key of keys) {
         const n = news[key];
         const o = olds[key];
         const differs = containsUnknown(n) || !jsonEqual(n, o);
@@ -165,7 +166,7 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
         changed.push(key);
         if ((def.replaceOn as readonly string[]).includes(key)) replaces.push(key);
       }
-      const stables = inputKeys(def).filter((k) => !changed.includes(k));
+      const stables = keys.filter((k) => !changed.includes(k));
       return {
         changes: changed.length > 0,
         replaces,
@@ -208,7 +209,7 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
       try {
         // Converge against the cloud as it is now, not the recorded outputs: after a partial
         // failure or drift the state is not what the cloud has.
-        const current = (await def.read(ctx, id, stripProvider(olds))) ?? undefined;
+        const current = await def.read(ctx, id, stripProvider(olds));
         if (current === undefined) {
           throw new Error(`${def.describe(id)} no longer exists: run \`pulumi refresh\` so it is recreated`);
         }

@@ -45,6 +45,11 @@ export interface RequestSpec {
   action?: string;
   /** Send credential headers (default true). */
   auth?: boolean;
+  /**
+   * Whether this operation may be sent again after an attempt that may have reached the server
+   * (a lost answer, a reset, a 5xx): declared by each SDK operation, not inferred from the method.
+   */
+  idempotent?: boolean;
   signal?: AbortSignal;
 }
 

@@ -8,7 +8,7 @@
  */
 import { Agent, request } from "undici";
 import { startLocalCloud } from "../emulator";
-import { closeAllPools, resolveSettings, Transport } from "../sdk/core";
+import { closeAllPools, endpointOf, resolveSettings, Transport } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
 import { stubProvider } from "../provider/core";
 import { REGISTRY } from "../provider/registry";
@@ -25,14 +25,15 @@ async function main(): Promise<void> {
     const cred = (await (await fetch(`${cloud.controlUrl}/credentials`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { token: string; projectId: string };
     const settings = resolveSettings({ localCloudUrl: cloud.url, authToken: cred.token, projectId: cred.projectId }, () => undefined, {});
     const N = 500;
-    const t = new Transport({ service: "objectstorage", endpoint: settings.endpoints.objectstorage });
+    const endpoint = endpointOf(settings, "objectstorage");
+    const t = new Transport({ service: "objectstorage", endpoint });
     const [pooled] = await time(async () => {
-      for (let i = 0; i < N; i++) await t.request({ operation: "GetInfo", method: "GET", path: "/info", auth: false });
+      for (let i = 0; i < N; i++) await t.request({ operation: "GetInfo", method: "GET", path: "/info", auth: false, idempotent: true });
     });
     const [fresh] = await time(async () => {
       for (let i = 0; i < N; i++) {
         const agent = new Agent({ pipelining: 0 });
-        const r = await request(`${settings.endpoints.objectstorage}/info`, { dispatcher: agent, headers: { connection: "close" } });
+        const r = await request(`${endpoint}/info`, { dispatcher: agent, headers: { connection: "close" } });
         await r.body.arrayBuffer();
         await agent.close();
       }

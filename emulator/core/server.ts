@@ -14,7 +14,7 @@ import {
 import { FaultInjector, type Fault } from './faults';
 import type { ApiResponse, ErrorFormat, Presented, RequestContext, RouteDefinition, ServiceDefinition } from './http';
 import { newRequestId } from './ids';
-import { normalizeIp } from './ip';
+import { bindWarning, normalizeIp } from './ip';
 import { ManagedState, type ManagedStateSnapshot } from './managed-state';
 import { Persister } from './persistence';
 import { RequestLog } from './request-log';
@@ -31,8 +31,10 @@ export interface CoreContext {
 export type ServiceFactory = (core: CoreContext) => ServiceDefinition;
 
 export interface LocalCloudOptions {
-  /** Interface to bind; default 127.0.0.1. */
+  /** Interface to bind; default 127.0.0.1. Anything else prints a warning (the control API has no authentication). */
   host?: string;
+  /** Where warnings go; default stderr. */
+  onWarning?: (message: string) => void;
   /** Main port (all services under path prefixes, plus /_control); 0 picks a free port. Default 0. */
   port?: number;
   /** Also serve each service at the root of its own port. */
@@ -189,6 +191,8 @@ export class LocalCloudServer {
 
   async listen(): Promise<void> {
     const host = this.options.host ?? '127.0.0.1';
+    const warning = bindWarning(host);
+    if (warning) (this.options.onWarning ?? ((m: string) => process.stderr.write(`${m}\n`)))(warning);
     this.mainServer = await this.startHttp(host, this.options.port ?? 0, undefined);
     const port = (this.mainServer.address() as AddressInfo).port;
     this.url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

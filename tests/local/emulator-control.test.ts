@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startLocalCloud, type LocalCloud } from '../../emulator';
+import { bindWarning } from '../../emulator/core/ip';
 
 interface Reply {
   status: number;
@@ -268,6 +269,19 @@ describe('local cloud: persistence and separate ports', () => {
       expect((await call('PUT', `${base}/v1/capped/cap-bucket/small`, { headers: auth, body: 'x'.repeat(1024) })).status).toBe(201);
     } finally {
       await cloud.close();
+    }
+  });
+});
+
+describe('local cloud: binding', () => {
+  test('loopback binds start silently; any other host gets a warning that the control API is open', async () => {
+    const warnings: string[] = [];
+    const cloud = await startLocalCloud({ port: 0, onWarning: (m) => warnings.push(m) });
+    await cloud.close();
+    expect(warnings).toEqual([]);
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) expect(bindWarning(host)).toBeUndefined();
+    for (const host of ['0.0.0.0', '::', '10.1.2.3', 'cloud.internal']) {
+      expect(bindWarning(host)).toMatch(new RegExp(`listening on ${host.replace(/\./g, '\\.')}, not loopback.*control API.*no authentication`));
     }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Lookups (getBucket, getBuckets, getObjectStorageInfo, getTempUrl) against the local cloud. They
  * run in the program process and read `pulumi.runtime.getConfig`, then the environment: the
- * harness sets KRCLOUD_LOCAL_CLOUD_URL, KRCLOUD_AUTH_TOKEN and KRCLOUD_PROJECT_ID.
+ * harness sets krcloud:localCloudUrl, krcloud:authToken and krcloud:projectId in the program's config.
  */
 import { randomBytes } from "node:crypto";
 import { getBucket, getBuckets, getObjectStorageInfo, getTempUrl } from "../../provider/objectstorage/functions";

@@ -8,12 +8,15 @@
  * `update(id, oldOutputs, checkedInputs)`, `delete(id, state)`; `__provider` is put back into every
  * result, and every value crosses a JSON boundary as it would cross gRPC.
  *
- * Lookups (getBucket, ...) run in the program process and read the environment, so `start` also
- * sets KRCLOUD_* variables; `close` restores them.
+ * Lookups (getBucket, ...) run in the program process and read the program's stack config
+ * (`pulumi.runtime.getConfig`): `start` sets the same values there. No KRCLOUD_* variable is set
+ * (those present are removed for the test's duration): settings that reached a provider only
+ * through the environment would hide a broken `configure`.
  *
  * Progress lines, which providers write to stdout for the `pulumi up` display, are captured per
  * provider call (`progress()`), so tests can assert them and the test output stays readable.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { startLocalCloud, type LocalCloud, type RequestLogEntry } from "../../emulator";
 import { provider } from "../../provider/core/runtime";
 import { closeAllPools, resolveSettings, type Settings } from "../../sdk/core";
@@ -199,11 +202,11 @@ export interface TestCloud {
   close(): Promise<void>;
 }
 
-const ENV_KEYS = ["KRCLOUD_LOCAL_CLOUD_URL", "KRCLOUD_AUTH_TOKEN", "KRCLOUD_PROJECT_ID", "KRCLOUD_OBJECTSTORAGE_ENDPOINT"] as const;
+const envKeys = (): string[] => Object.keys(process.env).filter((k) => k.startsWith("KRCLOUD_"));
 
 /**
  * Starts a local cloud on an ephemeral loopback port, issues a token, configures the four object
- * storage providers with it through `configure` (as the engine does) and sets the environment for
+ * storage providers with it through `configure` (as the engine does) and the program's config for
  * lookups.
  */
 export async function startTestCloud(): Promise<TestCloud> {
@@ -216,11 +219,12 @@ export async function startTestCloud(): Promise<TestCloud> {
     "krcloud:projectId": cred.projectId,
   };
   const savedEnv: Record<string, string | undefined> = {};
-  for (const k of ENV_KEYS) savedEnv[k] = process.env[k];
-  delete process.env.KRCLOUD_OBJECTSTORAGE_ENDPOINT;
-  process.env.KRCLOUD_LOCAL_CLOUD_URL = cloud.url;
-  process.env.KRCLOUD_AUTH_TOKEN = cred.token;
-  process.env.KRCLOUD_PROJECT_ID = cred.projectId;
+  for (const k of envKeys()) {
+    savedEnv[k] = process.env[k];
+    delete process.env[k];
+  }
+  const savedProgramConfig = pulumi.runtime.allConfig();
+  pulumi.runtime.setAllConfig({ ...savedProgramConfig, ...config });
 
   const settings = resolveSettings({ localCloudUrl: cloud.url, authToken: cred.token, projectId: cred.projectId });
   const resources = {
@@ -275,10 +279,8 @@ export async function startTestCloud(): Promise<TestCloud> {
     async close() {
       await closeAllPools();
       await cloud.close();
-      for (const k of ENV_KEYS) {
-        if (savedEnv[k] === undefined) delete process.env[k];
-        else process.env[k] = savedEnv[k];
-      }
+      pulumi.runtime.setAllConfig(savedProgramConfig);
+      for (const [k, v] of Object.entries(savedEnv)) if (v !== undefined) process.env[k] = v;
     },
   };
 }

@@ -17,7 +17,7 @@ import { z } from "zod";
 import { REGISTRY } from "../provider/registry";
 import type { AnyDefinition } from "../provider/core/resource";
 import { CONFIG_KEYS } from "../provider/core/config";
-import { DEFAULT_LOCAL_CLOUD_URL, DEFAULT_REGION, LOCAL_CLOUD_PREFIX, SECRET_SETTINGS, SERVICES, endpointKeys, type ServiceName } from "../sdk/core/settings";
+import { DEFAULT_REGION, LOCAL_CLOUD_PREFIX, SECRET_SETTINGS, SERVICES, endpointKeys, type ServiceName } from "../sdk/core/settings";
 import type {
   GetBucketArgs,
   GetBucketResult,
@@ -505,11 +505,10 @@ const CONFIG_DOCS: Record<string, string> = {
   credentialId: "Access key ID (`Credential-ID`) for data query and Hadoop.",
   credentialSecret: "Access key secret (`Credential-Secret`) for data query and Hadoop.",
   hadoopApiKey: "`Hadoop-Service-Api-Key`, for Hadoop re-runs.",
-  localCloudUrl: "Base URL of a local cloud; every service without an endpoint goes to it, under the service's prefix.",
+  localCloudUrl: "Base URL of a local cloud (e.g. `http://127.0.0.1:8790`); every service without an endpoint goes to it, under the service's prefix. Never implied: without it or an endpoint, a service's resources fail naming the missing setting.",
 };
 const CONFIG_DEFAULTS: Record<string, string> = {
   region: DEFAULT_REGION,
-  localCloudUrl: DEFAULT_LOCAL_CLOUD_URL,
 };
 
 /** `projectId` -> `KRCLOUD_PROJECT_ID` (the settings module's naming rule). */
@@ -520,7 +519,7 @@ export function configEnvVar(key: string): string {
 }
 
 function endpointDoc(service: ServiceName): string {
-  return `Endpoint of the ${service} service. Default: the local cloud, \`{localCloudUrl}${LOCAL_CLOUD_PREFIX[service]}\`.`;
+  return `Endpoint of the ${service} service (https://, or http:// on loopback only). Default: \`{localCloudUrl}${LOCAL_CLOUD_PREFIX[service]}\` when \`localCloudUrl\` is set; otherwise required.`;
 }
 
 export function configVariables(): Record<string, PropertySpec> {

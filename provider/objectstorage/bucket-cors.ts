@@ -61,14 +61,18 @@ export const bucketCors: ResourceDefinition<BucketCorsInputs, BucketCorsOutputs>
 
   // An empty header list means none, and read reports it as absent (sdk/objectstorage/cors.ts):
   // record it that way, or every refresh would show a diff.
-  prepare: (inputs) => ({
-    ...inputs,
-    rules: inputs.rules.map(({ allowedHeaders, exposeHeaders, ...r }) => ({
-      ...r,
-      ...(allowedHeaders?.length ? { allowedHeaders } : {}),
-      ...(exposeHeaders?.length ? { exposeHeaders } : {}),
-    })),
-  }),
+  derive: [
+    {
+      from: ["rules"],
+      to: "rules",
+      compute: (inputs) =>
+        inputs.rules.map(({ allowedHeaders, exposeHeaders, ...r }) => ({
+          ...r,
+          ...(allowedHeaders?.length ? { allowedHeaders } : {}),
+          ...(exposeHeaders?.length ? { exposeHeaders } : {}),
+        })),
+    },
+  ],
 
   async create(ctx, inputs) {
     const c = objectStorage(ctx);

@@ -31,7 +31,10 @@ function bucketObjectShape() {
       metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
       multipartThreshold: z.number().int().min(MIN_PART_SIZE).default(DEFAULT_MULTIPART_THRESHOLD).describe("Objects larger than this many bytes are uploaded by multipart upload."),
       partSize: z.number().int().min(MIN_PART_SIZE, "parts must be at least 5 MiB (seed section 4.4)").default(DEFAULT_PART_SIZE).describe("Multipart part size in bytes, at least 5 MiB."),
-      contentMd5: z.string().optional().describe("Computed by the provider from `source` or `content`: a change of content is a change of this value."),
+      contentMd5: z
+        .string()
+        .optional()
+        .describe("Computed by the provider from `source`: a change of the file's content is a change of this value. For inline `content`, set only when the stored object no longer matches it (`etag:<etag>`), so that the drift shows."),
     })
     .strict();
 }
@@ -67,18 +70,23 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
   replaceOn: ["bucket", "key", "folder"],
   describe: (id) => `object "${id}"`,
 
-  prepare(inputs) {
-    if (inputs.folder) return { ...inputs, contentMd5: undefined };
-    if (inputs.source !== undefined) {
-      try {
-        if (!statSync(inputs.source).isFile()) throw new Error("not a file");
-      } catch {
-        throw new CheckError("source", `file "${inputs.source}" does not exist or is not a regular file`);
-      }
-      return { ...inputs, contentMd5: md5(readFileSync(inputs.source)) };
-    }
-    return { ...inputs, contentMd5: md5(Buffer.from(inputs.content ?? "", "utf8")) };
-  },
+  // A source file's content is not an input the engine can compare: its MD5 is. Inline content is
+  // compared as itself, and hashing it would put a digest of a possibly secret value in state.
+  derive: [
+    {
+      from: ["folder", "source"],
+      to: "contentMd5",
+      compute(inputs) {
+        if (inputs.folder || inputs.source === undefined) return undefined;
+        try {
+          if (!statSync(inputs.source).isFile()) throw new Error("not a file");
+        } catch {
+          throw new CheckError("source", `file "${inputs.source}" does not exist or is not a regular file`);
+        }
+        return md5(readFileSync(inputs.source));
+      },
+    },
+  ],
 
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
@@ -99,7 +107,11 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
 
   async update(ctx, id, current, news) {
     const c = objectStorage(ctx);
-    const contentChanged = current.contentMd5 !== news.contentMd5 || (news.contentType !== undefined && current.contentType !== news.contentType);
+    const contentChanged =
+      current.contentMd5 !== news.contentMd5 ||
+      current.content !== news.content ||
+      current.source !== news.source ||
+      (news.contentType !== undefined && current.contentType !== news.contentType);
     if (contentChanged) {
       // A new upload replaces content, content type and metadata at once.
       await upload(ctx, c, news);
@@ -146,7 +158,7 @@ async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObject
       return;
     }
     const data = body(inputs);
-    if (md5(data) !== inputs.contentMd5) {
+    if (inputs.source !== undefined && md5(data) !== inputs.contentMd5) {
       throw new Error(`the content of "${inputs.source}" changed between preview and update; run again`);
     }
     if (data.length > inputs.multipartThreshold) {
@@ -169,18 +181,14 @@ async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObject
 /**
  * The object as stored. The content's MD5 cannot be recomputed remotely for multipart objects, so
  * it is carried over while the ETag is the one recorded at upload; a different ETag means the
- * content changed behind our back and is reported as the MD5 so that it shows as drift.
+ * content changed behind our back and is reported as the MD5 (or `etag:<etag>`) so that it shows
+ * as drift. Inline content is checked against its own MD5 where the ETag is one.
  */
 async function readObject(c: ObjectStorageClient, bucket: string, key: string, prior: BucketObjectInputs | BucketObjectOutputs): Promise<BucketObjectOutputs | undefined> {
   const path = objectPath({ key, folder: prior.folder });
   const h = await c.findObject(bucket, path).catch(rethrowAs(`reading object "${bucket}/${path}"`));
   if (!h) return undefined;
-  const priorEtag = (prior as Partial<BucketObjectOutputs>).etag;
   const etag = stripQuotes(h.etag ?? "");
-  let contentMd5: string | undefined;
-  if (prior.folder) contentMd5 = undefined;
-  else if (priorEtag === undefined || priorEtag === etag) contentMd5 = priorEtag === undefined && /^[0-9a-f]{32}$/.test(etag) ? etag : prior.contentMd5;
-  else contentMd5 = /^[0-9a-f]{32}$/.test(etag) ? etag : `etag:${etag}`;
   return {
     bucket,
     key,
@@ -191,12 +199,32 @@ async function readObject(c: ObjectStorageClient, bucket: string, key: string, p
     metadata: h.metadata ?? {},
     multipartThreshold: prior.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     partSize: prior.partSize ?? DEFAULT_PART_SIZE,
-    contentMd5,
+    contentMd5: storedContentMd5(prior, etag),
     etag,
     size: h.contentLength ?? 0,
     lastModified: h.lastModified,
     url: c.objectUrl(bucket, path),
   };
+}
+
+function storedContentMd5(prior: BucketObjectInputs | BucketObjectOutputs, etag: string): string | undefined {
+  if (prior.folder) return undefined;
+  const priorEtag = (prior as Partial<BucketObjectOutputs>).etag;
+  const changed = etag !== priorEtag;
+  const asMd5 = isMd5(etag) ? etag : `etag:${etag}`;
+  if (prior.content !== undefined) {
+    // A plain ETag is the content's MD5: compare. A multipart ETag is taken as the upload recorded
+    // it, and a different one later is drift, whose marker is carried until an upload clears it.
+    if (isMd5(etag)) return etag === md5(Buffer.from(prior.content, "utf8")) ? undefined : etag;
+    if (priorEtag === undefined) return undefined;
+    return changed ? asMd5 : prior.contentMd5;
+  }
+  if (priorEtag === undefined) return isMd5(etag) ? etag : prior.contentMd5;
+  return changed ? asMd5 : prior.contentMd5;
+}
+
+function isMd5(etag: string): boolean {
+  return /^[0-9a-f]{32}$/.test(etag);
 }
 
 function stripQuotes(s: string): string {

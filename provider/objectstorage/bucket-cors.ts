@@ -32,7 +32,7 @@ export function corsRule() {
       allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, "at least one method is required").describe("Methods: PUT, POST, GET, DELETE."),
       allowedHeaders: z.array(headerName()).optional().describe("Request headers allowed in a preflight (`*` for any)."),
       exposeHeaders: z.array(headerName()).optional().describe("Response headers exposed to the browser."),
-      maxAgeSeconds: z.number().int().min(0).optional().describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
+      maxAgeSeconds: z.number().int("must be a whole number of seconds").min(0, "must be 0 or more seconds").optional().describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
     })
     .strict();
 }

@@ -29,7 +29,7 @@ function bucketObjectShape() {
       folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
       contentType: z.string().optional().describe("Content type; default `application/octet-stream` (files) or `application/directory` (folders)."),
       metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
-      multipartThreshold: z.number().int().min(MIN_PART_SIZE).default(DEFAULT_MULTIPART_THRESHOLD).describe("Objects larger than this many bytes are uploaded by multipart upload."),
+      multipartThreshold: z.number().int().min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts").default(DEFAULT_MULTIPART_THRESHOLD).describe("Objects larger than this many bytes are uploaded by multipart upload."),
       partSize: z.number().int().min(MIN_PART_SIZE, "parts must be at least 5 MiB (seed section 4.4)").default(DEFAULT_PART_SIZE).describe("Multipart part size in bytes, at least 5 MiB."),
       contentMd5: z
         .string()

@@ -153,7 +153,7 @@ describe("bad input is rejected in check with the property path, and no request 
     ["both source and content", () => ({ source: join(dir, "x"), content: "x" }), "source", /exactly one of source and content/],
     ["neither source nor content", () => ({}), "source", /exactly one of source and content/],
     ["partSize under 5 MiB", () => ({ content: "x", partSize: 4 * 1024 * 1024 }), "partSize", /at least 5 MiB/],
-    ["multipartThreshold under 5 MiB", () => ({ content: "x", multipartThreshold: 1024 }), "multipartThreshold", /./],
+    ["multipartThreshold under 5 MiB", () => ({ content: "x", multipartThreshold: 1024 }), "multipartThreshold", /^multipartThreshold: must be at least 5 MiB \(5242880 bytes\)/],
     ["missing source file", () => ({ source: join(dir, "does-not-exist.bin") }), "source", /does not exist/],
     ["source is a directory", () => ({ source: dir }), "source", /not a regular file/],
     ["folder with content", () => ({ folder: true, content: "x" }), "folder", /folder has no source or content/],

@@ -5,3 +5,4 @@
  *   const site = new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only" } });
  */
 export * as objectstorage from "./provider/objectstorage";
+export * as kms from "./provider/kms";

@@ -9,4 +9,6 @@ export const REGISTRY: Readonly<Record<string, () => AnyDefinition>> = {
   "krcloud:objectstorage:BucketCors": () => require("./objectstorage/bucket-cors").bucketCors,
   "krcloud:objectstorage:BucketLifecycle": () => require("./objectstorage/bucket-lifecycle").bucketLifecycle,
   "krcloud:objectstorage:BucketObject": () => require("./objectstorage/bucket-object").bucketObject,
+  "krcloud:kms:Ciphertext": () => require("./kms/ciphertext").ciphertext,
+  "krcloud:kms:DataKey": () => require("./kms/data-key").dataKey,
 };

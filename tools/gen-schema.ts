@@ -27,6 +27,7 @@ import type {
   GetTempUrlResult,
   getObjectStorageInfo,
 } from "../provider/objectstorage/functions";
+import type { CreateHmacArgs, CreateHmacResult, DecryptArgs, DecryptResult, SignArgs, SignResult, VerifyArgs, VerifyResult } from "../provider/kms/functions";
 
 export const PACKAGE_NAME = "krcloud";
 /** Pulumi's built-in "any value" type. */
@@ -431,14 +432,37 @@ const getTempUrlArgs = () =>
   z.object({
     bucket: z.string().describe("The bucket."),
     key: z.string().describe("Object name."),
-    expiresIn: z.number().optional().describe("Seconds from now until the URL expires (default 3600). Ignored when expiresAt is set."),
+    expiresIn: z
+      .number()
+      .optional()
+      .describe("How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set."),
     expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
   });
 const getTempUrlResult = () =>
   z.object({
-    url: z.string().describe("Absolute URL for token-less GET until expiresAt."),
+    url: z.string().describe("Absolute URL for token-less GET until expiresAt. It carries a signature: a secret."),
     expiresAt: z.number().describe("Expiry as Unix seconds."),
   });
+
+const kmsKeyId = (what: string) => z.string().describe(what);
+const decryptArgs = () =>
+  z.object({
+    keyId: kmsKeyId("The symmetric KMS key."),
+    ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
+    aad: z.string().optional().describe("The AAD given at encryption, if any."),
+  });
+const decryptResult = () => z.object({ plaintext: z.string().describe("The decrypted text (secret).") });
+const signArgs = () => z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") });
+const signResult = () => z.object({ signature: z.string().describe("The signature.") });
+const verifyArgs = () =>
+  z.object({
+    keyId: kmsKeyId("The signing or MAC key."),
+    input: z.string().describe("Base64 of the original data."),
+    output: z.string().describe("The signature, or the Base64 HMAC."),
+  });
+const verifyResult = () => z.object({ valid: z.boolean().describe("Whether it verified.") });
+const createHmacArgs = () => z.object({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") });
+const createHmacResult = () => z.object({ hmac: z.string().describe("The Base64 HMAC (secret).") });
 
 /** Token -> lookup. tests/unit/schema.test.ts fails when a service exports a `getX` missing here. */
 export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
@@ -461,6 +485,15 @@ export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
     inputs: getTempUrlArgs,
     outputs: getTempUrlResult,
   },
+  "krcloud:kms:decrypt": {
+    description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
+    inputs: decryptArgs,
+    outputs: decryptResult,
+  },
+  "krcloud:kms:sign": { description: "Signs Base64 data with an asymmetric KMS key.", inputs: signArgs, outputs: signResult },
+  "krcloud:kms:verifySignature": { description: "Verifies a signature with an asymmetric KMS key.", inputs: verifyArgs, outputs: verifyResult },
+  "krcloud:kms:createHmac": { description: "Creates an HMAC of Base64 data with a MAC key.", inputs: createHmacArgs, outputs: createHmacResult },
+  "krcloud:kms:verifyHmac": { description: "Verifies an HMAC with a MAC key.", inputs: verifyArgs, outputs: verifyResult },
 };
 
 // The table cannot drift from the TS interfaces of the functions: these fail to compile otherwise.
@@ -474,6 +507,14 @@ export type FunctionTableMatchesInterfaces = [
   Assert<Same<z.infer<ReturnType<typeof getObjectStorageInfoResult>>, Awaited<ReturnType<typeof getObjectStorageInfo>>>>,
   Assert<Same<z.infer<ReturnType<typeof getTempUrlArgs>>, GetTempUrlArgs>>,
   Assert<Same<z.infer<ReturnType<typeof getTempUrlResult>>, GetTempUrlResult>>,
+  Assert<Same<z.infer<ReturnType<typeof decryptArgs>>, DecryptArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof decryptResult>>, DecryptResult>>,
+  Assert<Same<z.infer<ReturnType<typeof signArgs>>, SignArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof signResult>>, SignResult>>,
+  Assert<Same<z.infer<ReturnType<typeof verifyArgs>>, VerifyArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof verifyResult>>, VerifyResult>>,
+  Assert<Same<z.infer<ReturnType<typeof createHmacArgs>>, CreateHmacArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof createHmacResult>>, CreateHmacResult>>,
 ];
 
 export function functionSpec(token: string, entry: FunctionEntry, types: TypeRegistry): FunctionSpec {

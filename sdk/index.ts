@@ -4,3 +4,5 @@ export * from "./core";
 export * as core from "./core";
 export * as objectstorage from "./objectstorage";
 export { ObjectStorageClient } from "./objectstorage";
+export * as cache from "./cache";
+export { CacheClient } from "./cache";

@@ -67,7 +67,7 @@ export function parseCacheErrorBody(text: string): ParsedErrorBody | undefined {
     typeof j.error === "object" && j.error !== null
       ? (j.error as Record<string, unknown>)
       : typeof single === "object" && single !== null && !Array.isArray(single)
-        ? { code: keys[0], ...(single as Record<string, unknown>) }
+        ? { ...(single as Record<string, unknown>), code: keys[0] }
         : j;
   const code = str(inner.errorCode) ?? str(inner.error_code) ?? str(inner.code) ?? str(inner.title) ?? str(inner.status);
   const message =

@@ -2,9 +2,9 @@
  * Tolerant readers of the cache API's answers (seed 02 §2, §4): zod schemas built per call (never
  * held at module level) and flatteners to the types of types.ts.
  *
- * Tolerance: unknown fields pass through into `raw`; numbers may arrive as numeric strings and
- * booleans as "true"/"false"; ids may be numbers; a field of an unexpected type is dropped (kept in
- * `raw`) rather than failing the whole record. Only what an operation cannot do without fails: a
+ * Tolerance: `raw` is the object as received (unknown fields included); numbers may arrive as
+ * numeric strings and booleans as "true"/"false"; ids may be numbers; a field of an unexpected type
+ * is left out of the typed record (it stays in `raw`) rather than failing the whole record. Only what an operation cannot do without fails: a
  * record without an id, a list that is not a list.
  */
 
@@ -202,7 +202,8 @@ export function clusterRecordSchema() {
 }
 
 export function flattenClusterRecord(body: unknown, action: string): CacheClusterRecord {
-  const r = clusterRecordSchema().safeParse(unwrap(body, "cluster"));
+  const input = unwrap(body, "cluster");
+  const r = clusterRecordSchema().safeParse(input);
   if (!r.success) return fail(action, "cluster record", r.error);
   const d = r.data;
   const id = d.objectId ?? d.id;
@@ -239,7 +240,7 @@ export function flattenClusterRecord(body: unknown, action: string): CacheCluste
     parameterGroupSyncStatus: d.parameterGroupSyncStatus,
     parameterGroupSyncState: normalizeStatus(d.parameterGroupSyncStatus),
     createdAt: d.createdAt,
-    raw: d as Record<string, unknown>,
+    raw: input as Record<string, unknown>,
   }, ["backupSchedule"]);
 }
 
@@ -265,7 +266,8 @@ function nodeSchema() {
 }
 
 export function flattenNode(body: unknown, action: string): CacheNode {
-  const r = nodeSchema().safeParse(unwrap(body, "node"));
+  const input = unwrap(body, "node");
+  const r = nodeSchema().safeParse(input);
   if (!r.success) return fail(action, "node", r.error);
   const d = r.data;
   const id = d.id ?? d.objectId;
@@ -279,7 +281,7 @@ export function flattenNode(body: unknown, action: string): CacheNode {
     status: d.status,
     state: normalizeStatus(d.status),
     createdAt: d.createdAt,
-    raw: d as Record<string, unknown>,
+    raw: input as Record<string, unknown>,
   });
 }
 
@@ -300,7 +302,8 @@ function shardSchema() {
 }
 
 export function flattenShard(body: unknown, action: string): CacheShard {
-  const r = shardSchema().safeParse(unwrap(body, "shard"));
+  const input = unwrap(body, "shard");
+  const r = shardSchema().safeParse(input);
   if (!r.success) return fail(action, "shard", r.error);
   const d = r.data;
   const id = d.id ?? d.objectId;
@@ -314,7 +317,7 @@ export function flattenShard(body: unknown, action: string): CacheShard {
     status: d.status,
     state: normalizeStatus(d.status),
     createdAt: d.createdAt,
-    raw: d as Record<string, unknown>,
+    raw: input as Record<string, unknown>,
   });
 }
 
@@ -343,7 +346,8 @@ function instanceSchema() {
 }
 
 export function flattenInstance(body: unknown, action: string): CacheInstance {
-  const r = instanceSchema().safeParse(body);
+  const input = body;
+  const r = instanceSchema().safeParse(input);
   if (!r.success) return fail(action, "instance", r.error);
   const d = r.data;
   const id = d.objectId ?? d.id;
@@ -364,7 +368,7 @@ export function flattenInstance(body: unknown, action: string): CacheInstance {
     createdAt: d.createdAt,
     status: d.status,
     state: normalizeStatus(d.status),
-    raw: d as Record<string, unknown>,
+    raw: input as Record<string, unknown>,
   });
 }
 
@@ -399,7 +403,7 @@ export function flattenFlavors(body: unknown, action: string): Flavor[] {
     const r = schema.safeParse(item);
     if (!r.success) return fail(action, "flavor", r.error);
     const d = r.data;
-    return compact<Flavor>({ id: d.id, name: d.name, vcpus: d.vcpus ?? d.vcpu, memory: d.memory, raw: d as Record<string, unknown> });
+    return compact<Flavor>({ id: d.id, name: d.name, vcpus: d.vcpus ?? d.vcpu, memory: d.memory, raw: item as Record<string, unknown> });
   });
 }
 
@@ -427,8 +431,8 @@ function parameterGroupSummarySchema() {
 
 type SummaryData = z.infer<ReturnType<typeof parameterGroupSummarySchema>>;
 
-function summaryFields(d: SummaryData, id: string): ParameterGroupSummary {
-  const { parameters: _parameters, ...raw } = d;
+function summaryFields(d: SummaryData, id: string, input: unknown): ParameterGroupSummary {
+  const { parameters: _parameters, ...raw } = input as Record<string, unknown>;
   return compact({
     id,
     engineVersion: d.engineVersion,
@@ -455,7 +459,7 @@ function parseSummary(body: unknown, action: string, what: string): { d: Summary
 
 export function flattenParameterGroupSummary(body: unknown, action: string): ParameterGroupSummary {
   const { d, id } = parseSummary(body, action, "parameter group");
-  return summaryFields(d, id);
+  return summaryFields(d, id, body);
 }
 
 export function flattenParameterGroupList(body: unknown, action: string): ParameterGroupSummary[] {
@@ -510,8 +514,9 @@ export function flattenParameterDefinition(item: unknown, action: string): Param
 }
 
 export function flattenParameterGroup(body: unknown, action: string): ParameterGroup {
-  const { d, id } = parseSummary(unwrap(body, "parameterGroup"), action, "parameter group");
-  return { ...summaryFields(d, id), parameters: (d.parameters ?? []).map((p) => flattenParameterDefinition(p, action)) };
+  const input = unwrap(body, "parameterGroup");
+  const { d, id } = parseSummary(input, action, "parameter group");
+  return { ...summaryFields(d, id, input), parameters: (d.parameters ?? []).map((p) => flattenParameterDefinition(p, action)) };
 }
 
 export function flattenParameterGroupEvents(body: unknown, action: string): ParameterGroupEvent[] {

@@ -4,5 +4,7 @@ export * from "./core";
 export * as core from "./core";
 export * as objectstorage from "./objectstorage";
 export { ObjectStorageClient } from "./objectstorage";
+export * as cache from "./cache";
+export { CacheClient } from "./cache";
 export * as kms from "./kms";
 export { KmsClient } from "./kms";

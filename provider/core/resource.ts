@@ -22,6 +22,12 @@ import { containsUnknown, parseKnown, UNKNOWN } from "./unknown";
 export const PROVIDER_KEY = "__provider";
 /** Hidden input carrying the Pulumi logical name, for auto-naming (check does not receive the URN). */
 export const LOGICAL_NAME_KEY = "__logicalName";
+/**
+ * Hidden output of a resource recorded after a partial failure: the reason. While it is there, diff
+ * plans an update whatever the inputs, so the next `up` resumes (waits, converges) instead of
+ * seeing nothing to do; a successful update drops it, a refresh keeps it.
+ */
+export const PARTIAL_KEY = "__krcloudIncomplete";
 
 /** What a CRUD function gets: settings for this call, progress output, the resource's names. */
 export interface Context {
@@ -30,6 +36,11 @@ export interface Context {
   progress(message: string): void;
   /** The Pulumi logical name when known (create), for messages. */
   logicalName?: string;
+  /**
+   * The engine's time limit for this operation in ms, when it gives one (the native plugin passes
+   * `customTimeouts`); it takes precedence over a resource's `timeouts` input and its defaults.
+   */
+  timeoutMs?: number;
 }
 
 /** Thrown by a derivation (`derive`) for an input that fails a local check (a missing source file). */
@@ -64,6 +75,11 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   outputs: () => z.ZodType<O>;
   /** Input keys whose change replaces the resource. */
   replaceOn: readonly (keyof I & string)[];
+  /**
+   * Input keys whose change replaces the resource only in some cases (e.g. a changed placement of an
+   * existing shard, not an added shard): true when the change from `old` to `next` replaces.
+   */
+  replaceIf?: { readonly [K in keyof I & string]?: (old: unknown, next: unknown) => boolean };
   /** Replacement must delete first (the physical name is unique). */
   deleteBeforeReplace?: boolean;
   /** Inputs that only steer the provider (adopt, forceDestroy): never read from the cloud, updated without a call. */
@@ -138,7 +154,7 @@ function makeContext(logicalName?: string): Context {
 }
 
 function stripProvider(p: Record<string, unknown> | undefined): Record<string, unknown> {
-  const { [PROVIDER_KEY]: _p, [LOGICAL_NAME_KEY]: _n, ...rest } = p ?? {};
+  const { [PROVIDER_KEY]: _p, [LOGICAL_NAME_KEY]: _n, [PARTIAL_KEY]: _i, ...rest } = p ?? {};
   return rest;
 }
 
@@ -189,10 +205,11 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
         const differs = containsUnknown(n) || !jsonEqual(n, o);
         if (!differs) continue;
         changed.push(key);
-        if ((def.replaceOn as readonly string[]).includes(key)) replaces.push(key);
+        const replaceIf = (def.replaceIf as Record<string, ((o: unknown, n: unknown) => boolean) | undefined> | undefined)?.[key];
+        if ((def.replaceOn as readonly string[]).includes(key) || (replaceIf !== undefined && (containsUnknown(n) || replaceIf(o, n)))) replaces.push(key);
       }
       return {
-        changes: changed.length > 0,
+        changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,
         replaces,
         deleteBeforeReplace: replaces.length > 0 && def.deleteBeforeReplace === true,
       };
@@ -219,7 +236,8 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
         if (outs === undefined) return { id: "", props: {} };
         for (const k of local) if (olds[k] !== undefined) outs[k] = olds[k];
         const plain = toPlain(outs);
-        return { id, props: plain, inputs: inputsFromOutputs(def, plain) };
+        const marker = (props ?? {})[PARTIAL_KEY];
+        return { id, props: marker === undefined ? plain : { ...plain, [PARTIAL_KEY]: marker }, inputs: inputsFromOutputs(def, plain) };
       } catch (e) {
         throw clean(e);
       }
@@ -266,7 +284,7 @@ function partialFailureError(e: unknown, provider: unknown): unknown {
   const pf = e as PartialFailure;
   const err = new Error(pf.message) as Error & { id: string; properties: Record<string, unknown>; reasons: string[] };
   err.id = pf.id;
-  err.properties = toPlain({ ...pf.outs, [PROVIDER_KEY]: provider });
+  err.properties = toPlain({ ...pf.outs, [PROVIDER_KEY]: provider, [PARTIAL_KEY]: pf.message });
   err.reasons = [pf.message];
   return err;
 }

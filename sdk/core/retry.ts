@@ -46,6 +46,27 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
   neverSentCodes: ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"],
 });
 
+/**
+ * Every code that means "the network failed us", retried or not: socket errno codes and undici's
+ * connection codes. Anything else (Node's `ERR_*` argument and stream errors, file system errnos,
+ * undici's argument errors) is a defect or a local problem and surfaces as itself.
+ */
+const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
+  ...DEFAULT_RETRY.retryNetworkCodes,
+  ...DEFAULT_RETRY.neverSentCodes,
+  "ECONNABORTED",
+  "ENETDOWN",
+  "ENETRESET",
+  "EHOSTDOWN",
+  "EPROTO",
+  "EADDRNOTAVAIL",
+  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
+]);
+
+export function isNetworkErrorCode(code: string | undefined): boolean {
+  return code !== undefined && NETWORK_ERROR_CODES.has(code);
+}
+
 export type RetryOutcome =
   | { kind: "status"; status: number; retryAfter?: string }
   | { kind: "network"; code: string | undefined };
@@ -63,8 +84,10 @@ export function shouldRetry(opts: RetryOptions, method: string, outcome: RetryOu
 }
 
 /**
- * Full-jitter exponential backoff: a uniform draw in [0, min(cap, base * 2^(attempt-1))], except
- * that a valid Retry-After takes precedence (clamped to maxRetryAfterMs).
+ * Equal-jitter exponential backoff: half of min(cap, base * 2^(attempt-1)) plus a uniform draw over
+ * the other half, so a retry always waits at least half the ceiling (full jitter can draw 0 ms and
+ * retry at once, which bunches clients behind a struggling server). A valid Retry-After takes
+ * precedence (clamped to maxRetryAfterMs).
  */
 export function retryDelay(
   opts: RetryOptions,
@@ -76,7 +99,8 @@ export function retryDelay(
   const ra = parseRetryAfter(retryAfter, now);
   if (ra !== undefined) return Math.min(ra, opts.maxRetryAfterMs);
   const ceiling = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));
-  return Math.floor(random() * ceiling);
+  const half = ceiling / 2;
+  return Math.floor(half + random() * half);
 }
 
 /** Retry-After is either delta-seconds or an HTTP date. Returns ms, or undefined when absent/invalid. */

@@ -7,7 +7,7 @@ import { Pool } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
 import { redactHeaders, redactText, redactError, SECRET_HEADERS } from "./redact";
-import { mergeRetry, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
+import { isNetworkErrorCode, mergeRetry, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./settings";
 
 export type Headers = Record<string, string>;
@@ -240,11 +240,14 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
   return out;
 }
 
-/** Duck-typed: errors from node core may come from another realm (jest's vm context), so no instanceof. */
+/**
+ * Duck-typed: errors from node core may come from another realm (jest's vm context), so no
+ * instanceof. Only socket errno codes and undici's connection codes count (retry.ts): a Node
+ * `ERR_*` code is a defect or a local problem, never a reason to blame or retry the network.
+ */
 function isNetworkError(e: unknown): boolean {
   if (typeof e !== "object" || e === null) return false;
-  const code = networkCode(e);
-  if (code && (code.startsWith("UND_ERR_") || code.startsWith("E"))) return code !== "UND_ERR_INVALID_ARG";
+  if (isNetworkErrorCode(networkCode(e))) return true;
   const name = (e as { name?: string }).name;
   return name === "AbortError" || name === "SocketError";
 }

@@ -1,6 +1,17 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Transport, closeAllPools, isApiError, isNotFound, isThrottled, isTransportError, type Clock } from "../../sdk/core";
+import {
+  DEFAULT_RETRY,
+  Transport,
+  closeAllPools,
+  isApiError,
+  isNetworkErrorCode,
+  isNotFound,
+  isThrottled,
+  isTransportError,
+  retryDelay,
+  type Clock,
+} from "../../sdk/core";
 
 /** A loopback server whose handler is swapped per test; it records every request it receives. */
 let server: http.Server;
@@ -62,8 +73,8 @@ test("GET is retried on 503 until it succeeds, with jittered exponential backoff
   expect(res.status).toBe(200);
   expect(res.attempts).toBe(4);
   expect(received).toHaveLength(4);
-  // base 200 ms, full jitter with random()=0.5: 0.5*200, 0.5*400, 0.5*800
-  expect(clock.sleeps).toEqual([100, 200, 400]);
+  // base 200 ms, equal jitter with random()=0.5: half the ceiling plus 0.5 of the other half (200, 400, 800)
+  expect(clock.sleeps).toEqual([150, 300, 600]);
   expect(received[0].url).toBe("/svc/x");
   expect(received[0].headers["x-auth-token"]).toBe("tok-SECRET-1234");
 });
@@ -191,4 +202,42 @@ test("an error after a retried attempt that may have reached the server says so;
   const first = await transport(fakeClock()).request({ operation: "CreateBucket", method: "PUT", path: "/b" }).catch((e) => e);
   expect(first.status).toBe(409);
   expect(first.earlierAttemptMayHaveApplied).toBe(false);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Backoff
+
+test("the backoff has a floor of half its ceiling (equal jitter): a draw of 0 never means no wait", () => {
+  const r = (x: number) => () => x;
+  expect([1, 2, 3, 4].map((a) => retryDelay(DEFAULT_RETRY, a, r(0)))).toEqual([100, 200, 400, 800]);
+  expect([1, 2, 3, 4].map((a) => retryDelay(DEFAULT_RETRY, a, r(0.5)))).toEqual([150, 300, 600, 1200]);
+  expect([1, 2, 3, 4].map((a) => retryDelay(DEFAULT_RETRY, a, r(0.999999)))).toEqual([199, 399, 799, 1599]);
+  // The cap (10 s) bounds the ceiling; the floor is half of the capped ceiling.
+  expect(retryDelay(DEFAULT_RETRY, 12, r(0))).toBe(5000);
+  expect(retryDelay(DEFAULT_RETRY, 12, r(0.999999))).toBe(9999);
+});
+
+// ---------------------------------------------------------------------------------------------
+// What counts as a network error
+
+test("only socket errno codes and undici's network codes are network errors; Node's ERR_* codes are not", () => {
+  for (const code of ["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT"]) {
+    expect([code, isNetworkErrorCode(code)]).toEqual([code, true]);
+  }
+  for (const code of ["ERR_INVALID_ARG_TYPE", "ERR_STREAM_PREMATURE_CLOSE", "ERR_INVALID_STATE", "EISDIR", "ENOENT", "EACCES", "UND_ERR_INVALID_ARG", "UND_ERR_NOT_SUPPORTED", "E"]) {
+    expect([code, isNetworkErrorCode(code)]).toEqual([code, false]);
+  }
+});
+
+test("a programming error inside the request (ERR_INVALID_ARG_TYPE) surfaces as itself, not as a transport error", async () => {
+  handler = (_q, res) => res.end("ok");
+  // A body iterable that yields a number: Node rejects the chunk with ERR_INVALID_ARG_TYPE.
+  const body = (function* () {
+    yield 1;
+  })();
+  const err = await transport(fakeClock())
+    .request({ operation: "Put", method: "PUT", path: "/x", body: body as never })
+    .catch((e) => e);
+  expect(isTransportError(err)).toBe(false);
+  expect(err.code).toBe("ERR_INVALID_ARG_TYPE");
 });

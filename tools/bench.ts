@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     const N = 500;
     const t = new Transport({ service: "objectstorage", endpoint: settings.endpoints.objectstorage });
     const [pooled] = await time(async () => {
-      for (let i = 0; i < N; i++) await t.request({ operation: "GetInfo", method: "GET", path: "/info", auth: false });
+      for (let i = 0; i < N; i++) await t.request({ operation: "GetInfo", method: "GET", path: "/info", auth: false, idempotent: true });
     });
     const [fresh] = await time(async () => {
       for (let i = 0; i < N; i++) {

@@ -1,6 +1,17 @@
 /**
  * Transport retry policy: the one place that decides whether a failed request is tried again and
  * how long to wait first. Resource waiters (waiter.ts) are a separate mechanism.
+ *
+ * Whether a request may be sent again is declared by each SDK operation (`RequestSpec.idempotent`),
+ * never inferred from the HTTP method: a PUT that completes a multipart upload must not be repeated,
+ * a POST that sets an ACL to fixed values may be. The rules:
+ *
+ * - an answer that says the request was not processed (429; 503 with Retry-After) is retried for
+ *   every operation;
+ * - other retryable statuses (500, 502, 503, 504) only for idempotent operations;
+ * - a network error that proves the request never left (refused, DNS, connect timeout) for every
+ *   operation;
+ * - any other transient network error only for idempotent operations.
  */
 
 export interface RetryOptions {
@@ -12,12 +23,10 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** Cap on a server-sent Retry-After, ms; larger values are clamped, not ignored. */
   maxRetryAfterMs: number;
-  /** Methods retried on retryable statuses and on network errors after the request may have been sent. */
-  idempotentMethods: readonly string[];
   retryStatuses: readonly number[];
   /** Network error codes treated as transient. */
   retryNetworkCodes: readonly string[];
-  /** Codes proving the request never reached the server: safe to retry for every method. */
+  /** Codes proving the request never reached the server: safe to retry for every operation. */
   neverSentCodes: readonly string[];
 }
 
@@ -26,7 +35,6 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
   baseDelayMs: 200,
   maxDelayMs: 10_000,
   maxRetryAfterMs: 60_000,
-  idempotentMethods: ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"],
   retryStatuses: [429, 500, 502, 503, 504],
   retryNetworkCodes: [
     "ECONNRESET",
@@ -71,16 +79,27 @@ export type RetryOutcome =
   | { kind: "status"; status: number; retryAfter?: string }
   | { kind: "network"; code: string | undefined };
 
-/** Decides whether attempt number `attempt` (1-based, just failed) should be followed by another. */
-export function shouldRetry(opts: RetryOptions, method: string, outcome: RetryOutcome, attempt: number): boolean {
+/** The answer says the request was not processed: 429, or 503 with a valid Retry-After. */
+export function notProcessed(outcome: RetryOutcome, now: number = Date.now()): boolean {
+  if (outcome.kind !== "status") return false;
+  if (outcome.status === 429) return true;
+  return outcome.status === 503 && parseRetryAfter(outcome.retryAfter, now) !== undefined;
+}
+
+/**
+ * Decides whether attempt number `attempt` (1-based, just failed) should be followed by another.
+ * `idempotent` is the operation's declaration (RequestSpec.idempotent).
+ */
+export function shouldRetry(opts: RetryOptions, idempotent: boolean, outcome: RetryOutcome, attempt: number, now: number = Date.now()): boolean {
   if (attempt >= opts.maxAttempts) return false;
-  const idempotent = opts.idempotentMethods.includes(method.toUpperCase());
   if (outcome.kind === "status") {
-    return idempotent && opts.retryStatuses.includes(outcome.status);
+    if (!opts.retryStatuses.includes(outcome.status)) return false;
+    return idempotent || notProcessed(outcome, now);
   }
   const code = outcome.code ?? "";
   if (opts.neverSentCodes.includes(code)) return true;
-  return idempotent && opts.retryNetworkCodes.includes(code);
+  if (!opts.retryNetworkCodes.includes(code)) return false;
+  return idempotent;
 }
 
 /**

@@ -7,7 +7,7 @@ import { Pool } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
 import { redactHeaders, redactText, redactError, SECRET_HEADERS } from "./redact";
-import { isNetworkErrorCode, mergeRetry, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
+import { isNetworkErrorCode, mergeRetry, notProcessed, parseRetryAfter, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./settings";
 
 export type Headers = Record<string, string>;
@@ -47,9 +47,14 @@ export interface RequestSpec {
   auth?: boolean;
   /**
    * Whether this operation may be sent again after an attempt that may have reached the server
-   * (a lost answer, a reset, a 5xx): declared by each SDK operation, not inferred from the method.
+   * (a lost answer, a reset, a 5xx): declared by each SDK operation, never inferred from the
+   * method (retry.ts has the rules). True when repeating it leaves the same result as sending it
+   * once: reads; PUT of a whole object or document; DELETE (the caller treats a 404 after a retry
+   * as success where that is its contract); POST that sets metadata or an ACL to absolute values.
+   * False when a repeat does something else: creates a second thing with a server-chosen id,
+   * completes an upload that no longer exists, moves a source that is gone.
    */
-  idempotent?: boolean;
+  idempotent: boolean;
   signal?: AbortSignal;
 }
 
@@ -156,7 +161,7 @@ export class Transport {
         const ok = spec.expect ? spec.expect.includes(res.statusCode) : res.statusCode >= 200 && res.statusCode < 300;
         if (ok) return { status: res.statusCode, headers: resHeaders, body, requestId, attempts: attempt };
         outcome = { kind: "status", status: res.statusCode, retryAfter: resHeaders["retry-after"] };
-        if (!shouldRetry(this.retry, method, outcome, attempt)) {
+        if (!shouldRetry(this.retry, spec.idempotent, outcome, attempt, this.clock.now())) {
           const parsed = parseErrorBody(body);
           throw redactError(
             apiErrorFor({
@@ -170,6 +175,7 @@ export class Transport {
               requestId: requestId ?? parsed.requestId,
               action: spec.action,
               earlierAttemptMayHaveApplied: mayHaveApplied,
+              retryAfterMs: parseRetryAfter(outcome.retryAfter, this.clock.now()),
             }),
             secrets,
           );
@@ -179,7 +185,7 @@ export class Transport {
           const code = networkCode(e);
           outcome = { kind: "network", code };
           this.log(`${method} ${fullPath} -> network error ${code ?? "?"} (attempt ${attempt})`, headers, secrets);
-          if (spec.signal?.aborted || !shouldRetry(this.retry, method, outcome, attempt)) {
+          if (spec.signal?.aborted || !shouldRetry(this.retry, spec.idempotent, outcome, attempt, this.clock.now())) {
             const neverSent = this.retry.neverSentCodes.includes(code ?? "");
             const what = spec.action ?? `${this.service} ${spec.operation}`;
             throw new TransportError(
@@ -194,9 +200,11 @@ export class Transport {
           throw redactError(e, secrets);
         }
       }
-      if (outcome.kind === "status" ? outcome.status >= 500 : !this.retry.neverSentCodes.includes(outcome.code ?? "")) {
-        mayHaveApplied = true;
-      }
+      // 429 and 503 with Retry-After say the request was not processed; a refused connection proves
+      // it never arrived. Anything else may have been applied before the answer was lost.
+      const unapplied =
+        outcome.kind === "status" ? outcome.status < 500 || notProcessed(outcome, this.clock.now()) : this.retry.neverSentCodes.includes(outcome.code ?? "");
+      if (!unapplied) mayHaveApplied = true;
       const delay = retryDelay(
         this.retry,
         attempt,

@@ -69,7 +69,7 @@ const transport = (clock: Clock, extra: Partial<ConstructorParameters<typeof Tra
 test("GET is retried on 503 until it succeeds, with jittered exponential backoff", async () => {
   handler = failNTimes(3, 503);
   const clock = fakeClock();
-  const res = await transport(clock).request({ operation: "Get", method: "GET", path: "/x" });
+  const res = await transport(clock).request({ operation: "Get", method: "GET", path: "/x", idempotent: true });
   expect(res.status).toBe(200);
   expect(res.attempts).toBe(4);
   expect(received).toHaveLength(4);
@@ -82,14 +82,14 @@ test("GET is retried on 503 until it succeeds, with jittered exponential backoff
 test("Retry-After (seconds) is honoured instead of the backoff", async () => {
   handler = failNTimes(1, 429, { "retry-after": "3" });
   const clock = fakeClock();
-  await transport(clock).request({ operation: "Get", method: "GET", path: "/x" });
+  await transport(clock).request({ operation: "Get", method: "GET", path: "/x", idempotent: true });
   expect(clock.sleeps).toEqual([3000]);
 });
 
 test("Retry-After as an HTTP date is honoured and clamped to the cap", async () => {
   const clock = fakeClock();
   handler = failNTimes(1, 503, { "retry-after": new Date(clock.now() + 600_000).toUTCString() });
-  await transport(clock, { retry: { maxRetryAfterMs: 5000 } }).request({ operation: "Get", method: "GET", path: "/x" });
+  await transport(clock, { retry: { maxRetryAfterMs: 5000 } }).request({ operation: "Get", method: "GET", path: "/x", idempotent: true });
   expect(clock.sleeps).toEqual([5000]);
 });
 
@@ -97,7 +97,7 @@ test("gives up after maxAttempts and reports status, code, request id and operat
   handler = failNTimes(99, 503);
   const clock = fakeClock();
   const err = await transport(clock, { retry: { maxAttempts: 3 } })
-    .request({ operation: "GetThing", method: "GET", path: "/x", action: 'reading thing "a"' })
+    .request({ operation: "GetThing", method: "GET", path: "/x", idempotent: true, action: 'reading thing "a"' })
     .catch((e) => e);
   expect(isApiError(err)).toBe(true);
   expect(err.status).toBe(503);
@@ -108,9 +108,9 @@ test("gives up after maxAttempts and reports status, code, request id and operat
   expect(received).toHaveLength(3);
 });
 
-test("POST is not retried on 503: it may have been applied", async () => {
+test("an operation that is not idempotent is not retried on a 503 without Retry-After: it may have been applied", async () => {
   handler = failNTimes(1, 503);
-  const err = await transport(fakeClock()).request({ operation: "Create", method: "POST", path: "/x", body: "{}" }).catch((e) => e);
+  const err = await transport(fakeClock()).request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false }).catch((e) => e);
   expect(err.status).toBe(503);
   expect(received).toHaveLength(1);
 });
@@ -120,19 +120,19 @@ test("404 and 429 are recognised by brand, not instanceof", async () => {
     res.writeHead(404);
     res.end("Not Found");
   };
-  const e404 = await transport(fakeClock()).request({ operation: "Get", method: "GET", path: "/x" }).catch((e) => e);
+  const e404 = await transport(fakeClock()).request({ operation: "Get", method: "GET", path: "/x", idempotent: true }).catch((e) => e);
   expect(isNotFound(e404)).toBe(true);
   expect(e404.apiMessage).toBe("Not Found");
   handler = failNTimes(99, 429);
   const e429 = await transport(fakeClock(), { retry: { maxAttempts: 1 } })
-    .request({ operation: "Get", method: "GET", path: "/x" })
+    .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
     .catch((e) => e);
   expect(isThrottled(e429)).toBe(true);
   // A plain copy of the error (another copy of the module would produce one) is still recognised.
   expect(isNotFound(Object.assign(Object.create(Object.getPrototypeOf({})), e404))).toBe(true);
 });
 
-test("a reset connection is retried for GET but not for POST", async () => {
+test("a reset connection is retried for an idempotent operation but not for one that is not", async () => {
   let resets = 1;
   handler = (req, res) => {
     if (resets-- > 0) {
@@ -141,13 +141,13 @@ test("a reset connection is retried for GET but not for POST", async () => {
     }
     res.end("ok");
   };
-  const res = await transport(fakeClock()).request({ operation: "Get", method: "GET", path: "/x" });
+  const res = await transport(fakeClock()).request({ operation: "Get", method: "GET", path: "/x", idempotent: true });
   expect(res.body.toString()).toBe("ok");
   expect(received).toHaveLength(2);
 
   received = [];
   resets = 1;
-  const err = await transport(fakeClock()).request({ operation: "Create", method: "POST", path: "/x", body: "{}" }).catch((e) => e);
+  const err = await transport(fakeClock()).request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false }).catch((e) => e);
   expect(isTransportError(err)).toBe(true);
   expect(err.neverSent).toBe(false);
   expect(received).toHaveLength(1);
@@ -160,7 +160,7 @@ test("a refused connection is retried even for POST: it provably never reached t
   await new Promise((r) => s.close(r));
   const clock = fakeClock();
   const err = await new Transport({ service: "t", endpoint: `http://127.0.0.1:${port}`, clock, retry: { maxAttempts: 3 } })
-    .request({ operation: "Create", method: "POST", path: "/x", body: "{}" })
+    .request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false })
     .catch((e) => e);
   expect(isTransportError(err)).toBe(true);
   expect(err.networkCode).toBe("ECONNREFUSED");
@@ -175,7 +175,7 @@ test("credentials never appear in error messages or debug lines", async () => {
   };
   const lines: string[] = [];
   const err = await transport(fakeClock(), { debug: (l) => lines.push(l) })
-    .request({ operation: "Get", method: "GET", path: "/x" })
+    .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
     .catch((e) => e);
   expect(err.message).toContain("token [redacted] rejected");
   expect(err.message).not.toContain("tok-SECRET-1234");
@@ -194,12 +194,12 @@ test("an error after a retried attempt that may have reached the server says so;
     res.writeHead(409, { "content-type": "application/json" });
     res.end('{"code":"BucketAlreadyExists","message":"taken"}');
   };
-  const err = await transport(fakeClock()).request({ operation: "CreateBucket", method: "PUT", path: "/b" }).catch((e) => e);
+  const err = await transport(fakeClock()).request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true }).catch((e) => e);
   expect(err.status).toBe(409);
   expect(err.earlierAttemptMayHaveApplied).toBe(true);
 
   resets = 0;
-  const first = await transport(fakeClock()).request({ operation: "CreateBucket", method: "PUT", path: "/b" }).catch((e) => e);
+  const first = await transport(fakeClock()).request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true }).catch((e) => e);
   expect(first.status).toBe(409);
   expect(first.earlierAttemptMayHaveApplied).toBe(false);
 });
@@ -236,8 +236,86 @@ test("a programming error inside the request (ERR_INVALID_ARG_TYPE) surfaces as 
     yield 1;
   })();
   const err = await transport(fakeClock())
-    .request({ operation: "Put", method: "PUT", path: "/x", body: body as never })
+    .request({ operation: "Put", method: "PUT", path: "/x", body: body as never, idempotent: true })
     .catch((e) => e);
   expect(isTransportError(err)).toBe(false);
   expect(err.code).toBe("ERR_INVALID_ARG_TYPE");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Per-operation repeatability
+
+test("retries follow the operation's declaration, not the method: a PUT that is not idempotent is not repeated, a POST that is, is", async () => {
+  await closeAllPools();
+  let resets = 1;
+  handler = (req, res) => {
+    if (resets-- > 0) {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(404);
+    res.end("NoSuchUpload");
+  };
+  // CompleteMultipartUpload: the first attempt completed the upload and its answer was lost; a
+  // repeat would meet 404 NoSuchUpload and report a failure for an object that was written.
+  const lost = await transport(fakeClock())
+    .request({ operation: "CompleteMultipartUpload", method: "PUT", path: "/o", query: { uploadId: "u1" }, body: "<x/>", idempotent: false })
+    .catch((e) => e);
+  expect(isTransportError(lost)).toBe(true);
+  expect(lost.neverSent).toBe(false);
+  expect(received).toHaveLength(1);
+
+  received = [];
+  handler = failNTimes(2, 500);
+  const acl = await transport(fakeClock()).request({ operation: "UpdateBucketAcl", method: "POST", path: "/b", body: "{}", idempotent: true });
+  expect(acl.status).toBe(200);
+  expect(received).toHaveLength(3);
+
+  received = [];
+  handler = failNTimes(1, 500);
+  const put = await transport(fakeClock()).request({ operation: "CompleteMultipartUpload", method: "PUT", path: "/o", body: "<x/>", idempotent: false }).catch((e) => e);
+  expect(put.status).toBe(500);
+  expect(received).toHaveLength(1);
+});
+
+test("429, and 503 with Retry-After, are retried for every operation: the server did not process the request", async () => {
+  handler = failNTimes(1, 429);
+  const clock = fakeClock();
+  const a = await transport(clock).request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false });
+  expect([a.status, a.attempts]).toEqual([200, 2]);
+
+  received = [];
+  handler = failNTimes(1, 503, { "retry-after": "2" });
+  const b = await transport(clock).request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false });
+  expect([b.status, b.attempts]).toEqual([200, 2]);
+  expect(clock.sleeps[clock.sleeps.length - 1]).toBe(2000);
+
+  // An answer that was not processed does not make a later error "may have applied".
+  received = [];
+  let n = 0;
+  handler = (_q, res) => {
+    n++;
+    res.writeHead(n === 1 ? 429 : 409, { "content-type": "application/json" });
+    res.end('{"code":"BucketAlreadyExists"}');
+  };
+  const c = await transport(clock).request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true }).catch((e) => e);
+  expect(c.status).toBe(409);
+  expect(c.earlierAttemptMayHaveApplied).toBe(false);
+});
+
+test("throttling errors carry the server's Retry-After, parsed, as retryAfterMs", async () => {
+  const clock = fakeClock();
+  handler = failNTimes(99, 429, { "retry-after": "7" });
+  const e429 = await transport(clock, { retry: { maxAttempts: 1 } }).request({ operation: "Get", method: "GET", path: "/x", idempotent: true }).catch((e) => e);
+  expect(isThrottled(e429)).toBe(true);
+  expect(e429.retryAfterMs).toBe(7000);
+
+  handler = failNTimes(99, 503, { "retry-after": new Date(clock.now() + 30_000).toUTCString() });
+  const e503 = await transport(clock, { retry: { maxAttempts: 1 } }).request({ operation: "Get", method: "GET", path: "/x", idempotent: true }).catch((e) => e);
+  expect(e503.status).toBe(503);
+  expect(e503.retryAfterMs).toBe(30_000);
+
+  handler = failNTimes(99, 429);
+  const bare = await transport(clock, { retry: { maxAttempts: 1 } }).request({ operation: "Get", method: "GET", path: "/x", idempotent: true }).catch((e) => e);
+  expect(bare.retryAfterMs).toBeUndefined();
 });

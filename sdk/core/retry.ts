@@ -11,6 +11,8 @@
  * - other retryable statuses (500, 502, 503, 504) only for idempotent operations;
  * - a network error that proves the request never left (refused, DNS, connect timeout) for every
  *   operation;
+ * - a reused keep-alive connection closed before any byte of the answer (the server closed it as
+ *   idle while our request was on its way) once for every operation (the transport enforces "once");
  * - any other transient network error only for idempotent operations.
  */
 
@@ -28,6 +30,13 @@ export interface RetryOptions {
   retryNetworkCodes: readonly string[];
   /** Codes proving the request never reached the server: safe to retry for every operation. */
   neverSentCodes: readonly string[];
+  /**
+   * Codes of a connection closed under us (FIN or RST). On a reused keep-alive connection before
+   * any byte of the answer, they mean the server closed it as idle as our request arrived, and the
+   * request is retried once whatever the operation. A timeout is not among them: a server that is
+   * slow to answer has our request.
+   */
+  staleConnectionCodes: readonly string[];
 }
 
 export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
@@ -52,6 +61,7 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
     "UND_ERR_CLOSED",
   ],
   neverSentCodes: ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"],
+  staleConnectionCodes: ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"],
 });
 
 /**
@@ -77,7 +87,15 @@ export function isNetworkErrorCode(code: string | undefined): boolean {
 
 export type RetryOutcome =
   | { kind: "status"; status: number; retryAfter?: string }
-  | { kind: "network"; code: string | undefined };
+  | {
+      kind: "network";
+      code: string | undefined;
+      /**
+       * The connection had served an earlier request and closed before any byte of this answer,
+       * and no such retry was made yet for this request.
+       */
+      staleConnection?: boolean;
+    };
 
 /** The answer says the request was not processed: 429, or 503 with a valid Retry-After. */
 export function notProcessed(outcome: RetryOutcome, now: number = Date.now()): boolean {
@@ -99,7 +117,7 @@ export function shouldRetry(opts: RetryOptions, idempotent: boolean, outcome: Re
   const code = outcome.code ?? "";
   if (opts.neverSentCodes.includes(code)) return true;
   if (!opts.retryNetworkCodes.includes(code)) return false;
-  return idempotent;
+  return idempotent || outcome.staleConnection === true;
 }
 
 /**

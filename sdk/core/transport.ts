@@ -3,7 +3,7 @@
  * retries per retry.ts, API errors per errors.ts, secrets redacted from every message and log line.
  */
 
-import { Pool } from "undici";
+import { buildConnector, Pool, type Dispatcher } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
 import { redactHeaders, redactText, redactError, SECRET_HEADERS } from "./redact";
@@ -88,13 +88,64 @@ function poolFor(origin: string, t: TimeoutOptions): Pool {
     p = new Pool(origin, {
       connections: 16,
       keepAliveTimeout: 10_000,
-      connect: { timeout: t.connectMs },
+      connect: recordingConnector(buildConnector({ timeout: t.connectMs })),
       headersTimeout: t.headersMs,
       bodyTimeout: t.bodyMs,
     });
     m.set(key, p);
   }
   return p;
+}
+
+/** Bytes the connection had read when it failed, recorded on the error (a symbol: never serialized). */
+const BYTES_READ = Symbol.for("krcloud.transport.bytesRead");
+
+/**
+ * undici's SocketError carries the connection's counters (`socket.bytesRead`), a raw ECONNRESET or
+ * EPIPE from the socket does not: this connector records them on every error the socket emits.
+ */
+function recordingConnector(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (...args) => {
+      const socket = args[1];
+      socket?.on("error", (e: unknown) => {
+        if (typeof e === "object" && e !== null) Object.defineProperty(e, BYTES_READ, { value: socket.bytesRead, configurable: true });
+      });
+      callback(...args);
+    });
+}
+
+/** How much the failed connection had read before the error, when known. */
+function bytesReadBefore(e: unknown): number | undefined {
+  for (let x = e as Record<PropertyKey, unknown> | undefined, depth = 0; x && typeof x === "object" && depth < 3; x = x.cause as typeof x, depth++) {
+    const recorded = x[BYTES_READ];
+    if (typeof recorded === "number") return recorded;
+    const info = x.socket as { bytesRead?: unknown } | undefined;
+    if (info && typeof info.bytesRead === "number") return info.bytesRead;
+  }
+  return undefined;
+}
+
+/** The pool, dispatching through a handler that notes when the first byte of the answer arrives. */
+function watched(pool: Pool, progress: { answerStarted: boolean }): Dispatcher {
+  return pool.compose(
+    (dispatch) => (opts, handler) =>
+      dispatch(
+        opts,
+        new Proxy(handler, {
+          get(target, key) {
+            if (key === "onResponseStarted") {
+              return () => {
+                progress.answerStarted = true;
+                return target.onResponseStarted?.();
+              };
+            }
+            const v = Reflect.get(target, key, target) as unknown;
+            return typeof v === "function" ? v.bind(target) : v;
+          },
+        }),
+      ),
+  );
 }
 
 /** Closes every pool of this process (tests, CLI exit). */
@@ -144,10 +195,12 @@ export class Transport {
     const secrets = this.secretList(headers);
 
     let mayHaveApplied = false;
+    let staleRetryLeft = true;
     for (let attempt = 1; ; attempt++) {
       let outcome: RetryOutcome;
+      const progress = { answerStarted: false };
       try {
-        const res = await poolFor(this.origin, this.timeouts).request({
+        const res = await watched(poolFor(this.origin, this.timeouts), progress).request({
           method: method as never,
           path: fullPath,
           headers,
@@ -183,7 +236,12 @@ export class Transport {
       } catch (e) {
         if (isNetworkError(e)) {
           const code = networkCode(e);
-          outcome = { kind: "network", code };
+          // A keep-alive connection that had served an earlier request (it had read bytes) and
+          // closed before any byte of this answer: the server closed it as idle while our request
+          // was on its way, so it was not processed. Retried once even when not idempotent.
+          const stale =
+            staleRetryLeft && !progress.answerStarted && this.retry.staleConnectionCodes.includes(code ?? "") && (bytesReadBefore(e) ?? 0) > 0;
+          outcome = { kind: "network", code, staleConnection: stale };
           this.log(`${method} ${fullPath} -> network error ${code ?? "?"} (attempt ${attempt})`, headers, secrets);
           if (spec.signal?.aborted || !shouldRetry(this.retry, spec.idempotent, outcome, attempt, this.clock.now())) {
             const neverSent = this.retry.neverSentCodes.includes(code ?? "");
@@ -204,7 +262,11 @@ export class Transport {
       // it never arrived. Anything else may have been applied before the answer was lost.
       const unapplied =
         outcome.kind === "status" ? outcome.status < 500 || notProcessed(outcome, this.clock.now()) : this.retry.neverSentCodes.includes(outcome.code ?? "");
+      // A stale connection is retried on the likely story that the server never read the request,
+      // but that is not proven: a server may also have processed it and died before answering, so
+      // a later error still says the earlier attempt may have applied.
       if (!unapplied) mayHaveApplied = true;
+      if (outcome.kind === "network" && outcome.staleConnection) staleRetryLeft = false;
       const delay = retryDelay(
         this.retry,
         attempt,

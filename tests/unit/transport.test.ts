@@ -1,4 +1,5 @@
 import * as http from "node:http";
+import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import {
   DEFAULT_RETRY,
@@ -133,6 +134,9 @@ test("404 and 429 are recognised by brand, not instanceof", async () => {
 });
 
 test("a reset connection is retried for an idempotent operation but not for one that is not", async () => {
+  // Fresh connections: a reset on a reused keep-alive connection before any answer byte is another
+  // rule (tested below).
+  await closeAllPools();
   let resets = 1;
   handler = (req, res) => {
     if (resets-- > 0) {
@@ -147,6 +151,7 @@ test("a reset connection is retried for an idempotent operation but not for one 
 
   received = [];
   resets = 1;
+  await closeAllPools();
   const err = await transport(fakeClock()).request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false }).catch((e) => e);
   expect(isTransportError(err)).toBe(true);
   expect(err.neverSent).toBe(false);
@@ -318,4 +323,110 @@ test("throttling errors carry the server's Retry-After, parsed, as retryAfterMs"
   handler = failNTimes(99, 429);
   const bare = await transport(clock, { retry: { maxAttempts: 1 } }).request({ operation: "Get", method: "GET", path: "/x", idempotent: true }).catch((e) => e);
   expect(bare.retryAfterMs).toBeUndefined();
+});
+
+// ---------------------------------------------------------------------------------------------
+// A reused keep-alive connection closed before any answer byte
+
+/**
+ * A raw HTTP/1.1 server: it answers the first request on each connection (keep-alive) and treats
+ * later ones on the same connection as `later` says: close it without a byte ("fin"), reset it
+ * ("rst"), or start an answer and close ("partial"). `firstToo` closes every request after the
+ * very first one of the server, whatever connection it arrives on.
+ */
+async function rawServer(later: "fin" | "rst" | "partial", o: { firstToo?: boolean } = {}) {
+  const log: { conn: number; nth: number }[] = [];
+  let conns = 0;
+  const srv = net.createServer((sock) => {
+    const conn = ++conns;
+    let nth = 0;
+    let buf = "";
+    sock.on("data", (d) => {
+      buf += d.toString("latin1");
+      for (;;) {
+        const end = buf.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        const len = Number(/content-length:\s*(\d+)/i.exec(buf.slice(0, end))?.[1] ?? 0);
+        if (buf.length < end + 4 + len) return;
+        buf = buf.slice(end + 4 + len);
+        nth++;
+        log.push({ conn, nth });
+        if (nth === 1 && !(o.firstToo && log.length > 1)) {
+          sock.write(`HTTP/1.1 200 OK\r\ncontent-length: 6\r\nconnection: keep-alive\r\n\r\nconn-${conn}`);
+        } else if (later === "partial") {
+          sock.write("HTTP/1.1 200 OK\r\ncontent-le");
+          sock.destroy();
+          return;
+        } else if (later === "rst") {
+          sock.resetAndDestroy();
+          return;
+        } else {
+          sock.destroy();
+          return;
+        }
+      }
+    });
+    sock.on("error", () => undefined);
+  });
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  return { url, log, close: () => new Promise((r) => srv.close(r)) };
+}
+
+/** Lets the pool take the answered connection back as idle, so the next request reuses it. */
+const idle = () => new Promise((r) => setImmediate(r));
+
+describe("a reused keep-alive connection closed before any answer byte", () => {
+  for (const how of ["fin", "rst"] as const) {
+    test(`(${how}) is retried once even for an operation that is not idempotent: the server never read it`, async () => {
+      const s = await rawServer(how);
+      try {
+        const t = new Transport({ service: "t", endpoint: s.url, clock: fakeClock() });
+        const spec = { operation: "InitiateMultipartUpload", method: "POST", path: "/o", query: { uploads: true }, idempotent: false };
+        expect((await t.request(spec)).body.toString()).toBe("conn-1");
+        await idle();
+        const res = await t.request(spec);
+        // The second request went over the reused connection 1, which the server closed; the retry
+        // opened connection 2.
+        expect(s.log).toEqual([{ conn: 1, nth: 1 }, { conn: 1, nth: 2 }, { conn: 2, nth: 1 }]);
+        expect(res.body.toString()).toBe("conn-2");
+        expect(res.attempts).toBe(2);
+      } finally {
+        await closeAllPools();
+        await s.close();
+      }
+    });
+  }
+
+  test("only once, and not when the retry's fresh connection is closed too", async () => {
+    const s = await rawServer("fin", { firstToo: true });
+    try {
+      const t = new Transport({ service: "t", endpoint: s.url, clock: fakeClock() });
+      const spec = { operation: "InitiateMultipartUpload", method: "POST", path: "/o", query: { uploads: true }, idempotent: false };
+      await t.request(spec);
+      await idle();
+      const err = await t.request(spec).catch((e) => e);
+      expect(isTransportError(err)).toBe(true);
+      expect(s.log).toEqual([{ conn: 1, nth: 1 }, { conn: 1, nth: 2 }, { conn: 2, nth: 1 }]);
+    } finally {
+      await closeAllPools();
+      await s.close();
+    }
+  });
+
+  test("is not retried for an operation that is not idempotent once an answer had started", async () => {
+    const s = await rawServer("partial");
+    try {
+      const t = new Transport({ service: "t", endpoint: s.url, clock: fakeClock() });
+      const spec = { operation: "InitiateMultipartUpload", method: "POST", path: "/o", query: { uploads: true }, idempotent: false };
+      await t.request(spec);
+      await idle();
+      const err = await t.request(spec).catch((e) => e);
+      expect(isTransportError(err)).toBe(true);
+      expect(s.log).toEqual([{ conn: 1, nth: 1 }, { conn: 1, nth: 2 }]);
+    } finally {
+      await closeAllPools();
+      await s.close();
+    }
+  });
 });

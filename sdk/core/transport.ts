@@ -55,7 +55,13 @@ export interface RequestSpec {
    * completes an upload that no longer exists, moves a source that is gone.
    */
   idempotent: boolean;
+  /** Aborts the request, also while it waits before a retry. */
   signal?: AbortSignal;
+  /**
+   * When the caller stops caring, in the transport clock's ms (`clock.now()`): a retry whose delay
+   * would reach it is not started, the last error is thrown instead. Waiters pass their deadline.
+   */
+  deadline?: number;
 }
 
 export interface HttpResponse {
@@ -198,6 +204,8 @@ export class Transport {
     let staleRetryLeft = true;
     for (let attempt = 1; ; attempt++) {
       let outcome: RetryOutcome;
+      /** The error to throw when this attempt is the last. */
+      let failure: () => Error;
       const progress = { answerStarted: false };
       try {
         const res = await watched(poolFor(this.origin, this.timeouts), progress).request({
@@ -213,10 +221,12 @@ export class Transport {
         this.log(`${method} ${fullPath} -> ${res.statusCode} (attempt ${attempt})`, headers, secrets);
         const ok = spec.expect ? spec.expect.includes(res.statusCode) : res.statusCode >= 200 && res.statusCode < 300;
         if (ok) return { status: res.statusCode, headers: resHeaders, body, requestId, attempts: attempt };
-        outcome = { kind: "status", status: res.statusCode, retryAfter: resHeaders["retry-after"] };
-        if (!shouldRetry(this.retry, spec.idempotent, outcome, attempt, this.clock.now())) {
+        const retryAfter = resHeaders["retry-after"];
+        outcome = { kind: "status", status: res.statusCode, retryAfter };
+        const earlier = mayHaveApplied;
+        failure = () => {
           const parsed = parseErrorBody(body);
-          throw redactError(
+          return redactError(
             apiErrorFor({
               service: this.service,
               operation: spec.operation,
@@ -227,53 +237,50 @@ export class Transport {
               apiMessage: parsed.message,
               requestId: requestId ?? parsed.requestId,
               action: spec.action,
-              earlierAttemptMayHaveApplied: mayHaveApplied,
-              retryAfterMs: parseRetryAfter(outcome.retryAfter, this.clock.now()),
+              earlierAttemptMayHaveApplied: earlier,
+              retryAfterMs: parseRetryAfter(retryAfter, this.clock.now()),
             }),
             secrets,
           );
-        }
+        };
       } catch (e) {
-        if (isNetworkError(e)) {
-          const code = networkCode(e);
-          // A keep-alive connection that had served an earlier request (it had read bytes) and
-          // closed before any byte of this answer: the server closed it as idle while our request
-          // was on its way, so it was not processed. Retried once even when not idempotent.
-          const stale =
-            staleRetryLeft && !progress.answerStarted && this.retry.staleConnectionCodes.includes(code ?? "") && (bytesReadBefore(e) ?? 0) > 0;
-          outcome = { kind: "network", code, staleConnection: stale };
-          this.log(`${method} ${fullPath} -> network error ${code ?? "?"} (attempt ${attempt})`, headers, secrets);
-          if (spec.signal?.aborted || !shouldRetry(this.retry, spec.idempotent, outcome, attempt, this.clock.now())) {
-            const neverSent = this.retry.neverSentCodes.includes(code ?? "");
-            const what = spec.action ?? `${this.service} ${spec.operation}`;
-            throw new TransportError(
-              redactText(`${what}: ${method} ${fullPath} failed after ${attempt} attempt(s): ${(e as Error).message}`, secrets),
-              this.service,
-              spec.operation,
-              code,
-              neverSent,
-            );
-          }
-        } else {
-          throw redactError(e, secrets);
-        }
+        if (!isNetworkError(e)) throw redactError(e, secrets);
+        const code = networkCode(e);
+        // A keep-alive connection that had served an earlier request (it had read bytes) and
+        // closed before any byte of this answer: the server closed it as idle while our request
+        // was on its way, so it was not processed. Retried once even when not idempotent.
+        const stale =
+          staleRetryLeft && !progress.answerStarted && this.retry.staleConnectionCodes.includes(code ?? "") && (bytesReadBefore(e) ?? 0) > 0;
+        outcome = { kind: "network", code, staleConnection: stale };
+        this.log(`${method} ${fullPath} -> network error ${code ?? "?"} (attempt ${attempt})`, headers, secrets);
+        failure = () => {
+          const neverSent = this.retry.neverSentCodes.includes(code ?? "");
+          const what = spec.action ?? `${this.service} ${spec.operation}`;
+          return new TransportError(
+            redactText(`${what}: ${method} ${fullPath} failed after ${attempt} attempt(s): ${(e as Error).message}`, secrets),
+            this.service,
+            spec.operation,
+            code,
+            neverSent,
+          );
+        };
       }
+
+      const now = this.clock.now();
+      const delay = retryDelay(this.retry, attempt, this.clock.random, outcome.kind === "status" ? outcome.retryAfter : undefined, now);
+      // A retry that could only start at or after the caller's deadline (a waiter's) is pointless.
+      const pastDeadline = spec.deadline !== undefined && now + delay >= spec.deadline;
+      if (spec.signal?.aborted || pastDeadline || !shouldRetry(this.retry, spec.idempotent, outcome, attempt, now)) throw failure();
+
       // 429 and 503 with Retry-After say the request was not processed; a refused connection proves
       // it never arrived. Anything else may have been applied before the answer was lost.
       const unapplied =
-        outcome.kind === "status" ? outcome.status < 500 || notProcessed(outcome, this.clock.now()) : this.retry.neverSentCodes.includes(outcome.code ?? "");
+        outcome.kind === "status" ? outcome.status < 500 || notProcessed(outcome, now) : this.retry.neverSentCodes.includes(outcome.code ?? "");
       // A stale connection is retried on the likely story that the server never read the request,
       // but that is not proven: a server may also have processed it and died before answering, so
       // a later error still says the earlier attempt may have applied.
       if (!unapplied) mayHaveApplied = true;
       if (outcome.kind === "network" && outcome.staleConnection) staleRetryLeft = false;
-      const delay = retryDelay(
-        this.retry,
-        attempt,
-        this.clock.random,
-        outcome.kind === "status" ? outcome.retryAfter : undefined,
-        this.clock.now(),
-      );
       this.log(`retrying ${spec.operation} in ${delay} ms`, undefined, secrets);
       await this.clock.sleep(delay, spec.signal);
     }

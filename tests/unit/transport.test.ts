@@ -430,3 +430,18 @@ describe("a reused keep-alive connection closed before any answer byte", () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Deadlines
+
+test("a retry whose delay would pass the request's deadline is not started", async () => {
+  handler = failNTimes(4, 503);
+  const clock = fakeClock();
+  // Delays 150, 300, 600 (random 0.5): the third retry would end at +1050, past the deadline.
+  const err = await transport(clock)
+    .request({ operation: "Get", method: "GET", path: "/x", idempotent: true, deadline: clock.now() + 1000 })
+    .catch((e) => e);
+  expect(err.status).toBe(503);
+  expect(received).toHaveLength(3);
+  expect(clock.sleeps).toEqual([150, 300]);
+});

@@ -6,7 +6,7 @@
 import { buildConnector, Pool, type Dispatcher } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
-import { redactHeaders, redactText, redactError, SECRET_HEADERS } from "./redact";
+import { isSecretHeader, redactHeaders, redactText, redactError } from "./redact";
 import { isNetworkErrorCode, mergeRetry, notProcessed, parseRetryAfter, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./settings";
 
@@ -18,7 +18,11 @@ export interface TransportOptions {
   service: string;
   /** Base URL of the service, may include a path prefix (`http://127.0.0.1:8790/object-storage`). */
   endpoint: string;
-  /** Credential headers, computed per request so a rotated credential is picked up. */
+  /**
+   * Credential headers, computed per request so a rotated credential is picked up. Their values are
+   * redacted from every message, error field and log line, whether or not their names are
+   * registered as secret (redact.ts).
+   */
   authHeaders?: () => Headers;
   /** Secret values to redact from messages and logs. */
   secrets?: readonly (string | undefined)[];
@@ -196,9 +200,10 @@ export class Transport {
     const method = spec.method.toUpperCase();
     const fullPath = `${this.basePath}${spec.path}${queryString(spec.query)}`;
     const headers: Headers = { "user-agent": this.opts.userAgent ?? "pulumi-krcloud" };
-    if (spec.auth !== false && this.opts.authHeaders) Object.assign(headers, this.opts.authHeaders());
+    const auth = spec.auth !== false && this.opts.authHeaders ? this.opts.authHeaders() : {};
+    Object.assign(headers, auth);
     for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
-    const secrets = this.secretList(headers);
+    const secrets = this.secretList(headers, Object.values(auth));
 
     let mayHaveApplied = false;
     let staleRetryLeft = true;
@@ -286,10 +291,10 @@ export class Transport {
     }
   }
 
-  private secretList(headers: Headers): string[] {
-    const out: string[] = [];
+  private secretList(headers: Headers, authValues: readonly string[]): string[] {
+    const out: string[] = [...authValues];
     for (const s of this.opts.secrets ?? []) if (s) out.push(s);
-    for (const [k, v] of Object.entries(headers)) if (SECRET_HEADERS.has(k.toLowerCase())) out.push(v);
+    for (const [k, v] of Object.entries(headers)) if (isSecretHeader(k)) out.push(v);
     return out;
   }
 

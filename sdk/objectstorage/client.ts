@@ -32,6 +32,7 @@ import { CONTAINER_META, OBJECT_META, REMOVE_CONTAINER_META, metadataHeaders, re
 import { buildCompleteXml, MAX_PART_NUMBER, MIN_PART_SIZE, parseInitiateResult } from "./multipart";
 import { entryName, flattenObjectListing, objectInfoFromHeaders, stripQuotes } from "./object";
 import { accountPath, containerPath, extBucketPath, objectPath, objectRef, requireBucket, requireKey } from "./path";
+import "./secrets";
 import { resolveTempUrl, signTempUrl, type TempUrlDigest } from "./temp-url";
 import type {
   AccountInfo,

@@ -388,3 +388,19 @@ test("a lost answer to CompleteMultipartUpload is not repeated: a transport erro
   expect(err.message).toMatch(/^completing the multipart upload of "b\/k"/);
   expect(seen).toHaveLength(1);
 });
+
+test("debug lines name metadata headers but never show their values; temp URL keys neither", async () => {
+  route = () => ({ status: 201 });
+  const lines: string[] = [];
+  const c = client({ debug: (l: string) => lines.push(l) });
+  await c.putObject("b", "k", "x", { metadata: { password: "hunter2-object" } });
+  await c.updateContainerMetadata("b", { apikey: "hunter2-container" });
+  await c.setTempUrlKey("hunter2-tempurlkey");
+  await c.setTempUrlKey("hunter2-bucketkey", { bucket: "b" });
+  const all = lines.join("\n");
+  expect(all).toContain("x-object-meta-password");
+  expect(all).toContain("x-container-meta-apikey");
+  expect(all).toContain("x-account-meta-temp-url-key");
+  expect(all).not.toMatch(/hunter2/);
+  expect(all).not.toContain("tok-SECRET-1");
+});

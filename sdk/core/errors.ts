@@ -101,8 +101,10 @@ export class TransportError extends KrcloudError {
     readonly networkCode: string | undefined,
     /** True when the request provably never reached the server (connection refused or connect timeout). */
     readonly neverSent: boolean,
+    /** The network error (redacted like the rest). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 

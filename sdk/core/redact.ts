@@ -1,5 +1,5 @@
 /**
- * Secret redaction. Every message and debug line that could contain a credential
+ * Secret redaction. Every message, error field and debug line that could contain a credential
  * passes through here: values of credential headers, known secret values found in free text (error
  * bodies echo requests), and secret query parameters in URLs (temp-URL signatures).
  *
@@ -96,13 +96,49 @@ export function redactText(text: string, secrets: Iterable<string | undefined>):
   return out.replace(new RegExp(`([?&](?:${names})=)[^&\\s"'#<>]+`, "gi"), `$1${REDACTED}`);
 }
 
-/** Redacts the message (and stack) of an error in place and returns it. */
+/**
+ * Redacts an error in place and returns it: every string field, own or inherited from the
+ * constructor (`message`, `stack`, `apiMessage`, `path`, `action`, body excerpts...), in nested
+ * objects and arrays and along the `cause` chain, so that neither `JSON.stringify` nor
+ * `util.inspect` of it can show a secret.
+ */
 export function redactError<E>(e: E, secrets: Iterable<string | undefined>): E {
-  const err = e as { message?: unknown; stack?: unknown };
-  if (typeof err === "object" && err !== null && typeof err.message === "string") {
-    const list = [...secrets];
-    err.message = redactText(err.message, list);
-    if (typeof err.stack === "string") err.stack = redactText(err.stack, list);
-  }
+  const list = [...secrets].filter((s): s is string => typeof s === "string");
+  redactDeep(e, list, new WeakSet(), 0);
   return e;
+}
+
+const MAX_DEPTH = 8;
+
+function redactDeep(v: unknown, secrets: string[], seen: WeakSet<object>, depth: number): void {
+  if (typeof v !== "object" || v === null || seen.has(v) || depth > MAX_DEPTH) return;
+  if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return;
+  seen.add(v);
+  const obj = v as Record<PropertyKey, unknown>;
+  for (const key of Reflect.ownKeys(obj)) {
+    const d = Object.getOwnPropertyDescriptor(obj, key);
+    if (!d) continue;
+    // `stack` is an accessor on V8 errors; other accessors are left alone (they may compute or throw).
+    const value = "value" in d ? d.value : key === "stack" ? safeGet(obj, key) : undefined;
+    if (typeof value === "string") {
+      const r = redactText(value, secrets);
+      if (r !== value) {
+        try {
+          obj[key] = r;
+        } catch {
+          /* a frozen field: nothing we can do in place */
+        }
+      }
+    } else if (typeof value === "object" && value !== null) {
+      redactDeep(value, secrets, seen, depth + 1);
+    }
+  }
+}
+
+function safeGet(obj: Record<PropertyKey, unknown>, key: PropertyKey): unknown {
+  try {
+    return obj[key];
+  } catch {
+    return undefined;
+  }
 }

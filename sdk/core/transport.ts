@@ -250,6 +250,7 @@ export class Transport {
         };
       } catch (e) {
         if (!isNetworkError(e)) throw redactError(e, secrets);
+        const cause = redactError(e, secrets);
         const code = networkCode(e);
         // A keep-alive connection that had served an earlier request (it had read bytes) and
         // closed before any byte of this answer: the server closed it as idle while our request
@@ -262,11 +263,12 @@ export class Transport {
           const neverSent = this.retry.neverSentCodes.includes(code ?? "");
           const what = spec.action ?? `${this.service} ${spec.operation}`;
           return new TransportError(
-            redactText(`${what}: ${method} ${fullPath} failed after ${attempt} attempt(s): ${(e as Error).message}`, secrets),
+            redactText(`${what}: ${method} ${fullPath} failed after ${attempt} attempt(s): ${(cause as Error).message}`, secrets),
             this.service,
             spec.operation,
             code,
             neverSent,
+            cause,
           );
         };
       }
@@ -289,6 +291,14 @@ export class Transport {
       this.log(`retrying ${spec.operation} in ${delay} ms`, undefined, secrets);
       await this.clock.sleep(delay, spec.signal);
     }
+  }
+
+  /**
+   * Redacts an error built outside the transport (an API error a client derives from a 200 answer,
+   * say) with the same secrets as the transport's own errors.
+   */
+  redact<E>(e: E): E {
+    return redactError(e, this.secretList({}, Object.values(this.opts.authHeaders?.() ?? {})));
   }
 
   private secretList(headers: Headers, authValues: readonly string[]): string[] {

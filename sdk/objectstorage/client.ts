@@ -710,16 +710,18 @@ export class ObjectStorageClient {
     const status = typeof report["Response Status"] === "string" ? Number.parseInt(report["Response Status"], 10) : undefined;
     const errors = Array.isArray(report.Errors) ? report.Errors : [];
     if ((status !== undefined && (status < 200 || status >= 300)) || errors.length > 0) {
-      throw apiErrorFor({
-        service: "objectstorage",
-        operation: "DeleteSlo",
-        method: "DELETE",
-        path: this.transport.fullPath(path),
-        status: status !== undefined && status >= 300 ? status : 400,
-        apiMessage: `${String(report["Response Body"] ?? "")} ${JSON.stringify(errors)}`.trim(),
-        requestId: res.requestId,
-        action,
-      });
+      throw this.transport.redact(
+        apiErrorFor({
+          service: "objectstorage",
+          operation: "DeleteSlo",
+          method: "DELETE",
+          path: this.transport.fullPath(path),
+          status: status !== undefined && status >= 300 ? status : 400,
+          apiMessage: `${String(report["Response Body"] ?? "")} ${JSON.stringify(errors)}`.trim(),
+          requestId: res.requestId,
+          action,
+        }),
+      );
     }
     const out: SloDeleteResult = {};
     if (typeof report["Number Deleted"] === "number") out.deleted = report["Number Deleted"];

@@ -404,3 +404,19 @@ test("debug lines name metadata headers but never show their values; temp URL ke
   expect(all).not.toMatch(/hunter2/);
   expect(all).not.toContain("tok-SECRET-1");
 });
+
+test("no field of an error holds the token or a temp URL signature (JSON.stringify, util.inspect)", async () => {
+  route = (r) => json(403, { code: "Forbidden", message: `token ${String(r.headers["x-auth-token"])} may not read ${r.url}` });
+  const c = client();
+  const e1 = await rejection(c.getObject("b", "k"));
+  const e2 = await rejection(c.downloadWithTempUrl("/v1/p-1/b/k?temp_url_sig=deadbeef0123&temp_url_expires=1900000000"));
+  for (const e of [e1, e2]) {
+    expect(e.status).toBe(403);
+    for (const text of [JSON.stringify(e), util.inspect(e, { depth: 10 }), String(e.stack)]) {
+      expect(text).not.toContain("tok-SECRET-1");
+      expect(text).not.toContain("deadbeef0123");
+    }
+  }
+  expect(e2.path).toContain("temp_url_sig=[redacted]");
+  expect(e1.apiMessage).toContain("token [redacted]");
+});

@@ -1,7 +1,9 @@
 /**
- * Redaction: what sdk/core hides by itself (only what is generic to HTTP) and what services register.
+ * Redaction: what sdk/core hides by itself (only what is generic to HTTP), what services register,
+ * and errors redacted in every field, however deep.
  */
-import { isSecretHeader, redactHeaders, redactText, registerSecrets, REDACTED } from "../../sdk/core";
+import * as util from "node:util";
+import { isSecretHeader, redactError, redactHeaders, redactText, registerSecrets, REDACTED } from "../../sdk/core";
 
 test("sdk/core knows no service: alone it hides only generic credential headers", () => {
   expect(isSecretHeader("Authorization")).toBe(true);
@@ -30,4 +32,21 @@ test("a service registers its secret headers, query keys and private header pref
     "x-account-meta-k": REDACTED,
     "x-object-manifest": "b/p",
   });
+});
+
+test("redactError covers every string field, nested objects and arrays, and the cause chain, without looping on cycles", () => {
+  const root = new Error("outer uses tok-SECRET-9999") as Error & Record<string, unknown>;
+  const inner = new Error("inner failed on /x?sig=zzz999") as Error & Record<string, unknown>;
+  inner.cause = { detail: "deep tok-SECRET-9999", list: ["tok-SECRET-9999"] };
+  root.cause = inner;
+  root.apiMessage = "token tok-SECRET-9999 rejected";
+  root.path = "/v1/a?sig=zzz999";
+  root.self = root;
+  redactError(root, ["tok-SECRET-9999"]);
+  for (const text of [JSON.stringify({ ...root, self: undefined }), util.inspect(root, { depth: 10 }), String(root.stack), String(inner.stack)]) {
+    expect(text).not.toContain("tok-SECRET-9999");
+    expect(text).not.toContain("zzz999");
+  }
+  expect(root.apiMessage).toBe(`token ${REDACTED} rejected`);
+  expect(root.path).toBe(`/v1/a?sig=${REDACTED}`);
 });

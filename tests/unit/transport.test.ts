@@ -1,5 +1,6 @@
 import * as http from "node:http";
 import * as net from "node:net";
+import * as util from "node:util";
 import type { AddressInfo } from "node:net";
 import {
   DEFAULT_RETRY,
@@ -10,6 +11,7 @@ import {
   isNotFound,
   isThrottled,
   isTransportError,
+  registerSecrets,
   retryDelay,
   type Clock,
 } from "../../sdk/core";
@@ -444,4 +446,24 @@ test("a retry whose delay would pass the request's deadline is not started", asy
   expect(err.status).toBe(503);
   expect(received).toHaveLength(3);
   expect(clock.sleeps).toEqual([150, 300]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Secrets in errors
+
+test("no field of a transport error holds a signature or the token, its cause included", async () => {
+  registerSecrets({ queryKeys: ["temp_url_sig"] }); // as object storage does
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  const err = await new Transport({ service: "t", endpoint: `http://127.0.0.1:${port}`, clock: fakeClock(), retry: { maxAttempts: 1 }, authHeaders: () => ({ "x-auth-token": "tok-SECRET-1234" }) })
+    .request({ operation: "Get", method: "GET", path: "/o", query: { temp_url_sig: "deadbeef0123", temp_url_expires: 1 }, idempotent: true, action: "reading with tok-SECRET-1234" })
+    .catch((e) => e);
+  expect(isTransportError(err)).toBe(true);
+  expect(err.cause).toBeDefined();
+  for (const text of [JSON.stringify(err), util.inspect(err, { depth: 10 }), String(err.stack)]) {
+    expect(text).not.toContain("deadbeef0123");
+    expect(text).not.toContain("tok-SECRET-1234");
+  }
 });

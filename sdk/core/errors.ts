@@ -35,6 +35,8 @@ export interface ApiErrorDetails {
    * now can be our own earlier success.
    */
   earlierAttemptMayHaveApplied?: boolean;
+  /** The server's Retry-After (429, 503), parsed to ms; undefined when absent or invalid. */
+  retryAfterMs?: number;
 }
 
 /** A request reached the API and was answered with a non-success status. */
@@ -51,6 +53,8 @@ export class ApiError extends KrcloudError {
   readonly requestId?: string;
   readonly kind: ErrorKind;
   readonly earlierAttemptMayHaveApplied: boolean;
+  /** How long the server asked us to wait (Retry-After of a 429 or 503), ms. */
+  readonly retryAfterMs?: number;
 
   constructor(d: ApiErrorDetails) {
     super(formatApiMessage(d));
@@ -64,6 +68,7 @@ export class ApiError extends KrcloudError {
     this.requestId = d.requestId;
     this.kind = kindOfStatus(d.status);
     this.earlierAttemptMayHaveApplied = d.earlierAttemptMayHaveApplied === true;
+    if (d.retryAfterMs !== undefined) this.retryAfterMs = d.retryAfterMs;
   }
 }
 
@@ -96,8 +101,10 @@ export class TransportError extends KrcloudError {
     readonly networkCode: string | undefined,
     /** True when the request provably never reached the server (connection refused or connect timeout). */
     readonly neverSent: boolean,
+    /** The network error (redacted like the rest). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 

@@ -32,6 +32,7 @@ import { CONTAINER_META, OBJECT_META, REMOVE_CONTAINER_META, metadataHeaders, re
 import { buildCompleteXml, MAX_PART_NUMBER, MIN_PART_SIZE, parseInitiateResult } from "./multipart";
 import { entryName, flattenObjectListing, objectInfoFromHeaders, stripQuotes } from "./object";
 import { accountPath, containerPath, extBucketPath, objectPath, objectRef, requireBucket, requireKey } from "./path";
+import "./secrets";
 import { resolveTempUrl, signTempUrl, type TempUrlDigest } from "./temp-url";
 import type {
   AccountInfo,
@@ -95,7 +96,7 @@ export class ObjectStorageClient {
 
   async getBucket(name: string): Promise<Bucket> {
     const action = `reading bucket "${name}"`;
-    const res = await this.send({ operation: "GetBucketMeta", method: "GET", path: extBucketPath(name), headers: { "content-type": JSON_TYPE }, action });
+    const res = await this.send({ operation: "GetBucketMeta", idempotent: true, method: "GET", path: extBucketPath(name), headers: { "content-type": JSON_TYPE }, action });
     return flattenBucket(this.json(res, action), res.headers, { name, project: this.opts.settings.projectId }, action);
   }
 
@@ -114,6 +115,9 @@ export class ObjectStorageClient {
     if (input.encryption) body.encryption_configuration = { type: input.encryption.type };
     const res = await this.send({
       operation: "CreateBucket",
+      // The name is ours: a repeat after a lost answer meets our own bucket with a 409 that carries
+      // earlierAttemptMayHaveApplied, which the caller checks (provider/objectstorage/bucket.ts).
+      idempotent: true,
       method: "PUT",
       path: "/v1_ext/bucket",
       headers: { "content-type": JSON_TYPE },
@@ -126,7 +130,7 @@ export class ObjectStorageClient {
 
   /** Fails with a conflict when the bucket still holds objects (see emptyBucket). */
   async deleteBucket(name: string): Promise<void> {
-    await this.send({ operation: "DeleteBucket", method: "DELETE", path: extBucketPath(name), headers: { "content-type": JSON_TYPE }, action: `deleting bucket "${name}"` });
+    await this.send({ operation: "DeleteBucket", idempotent: true, method: "DELETE", path: extBucketPath(name), headers: { "content-type": JSON_TYPE }, action: `deleting bucket "${name}"` });
   }
 
   /** One page of buckets. */
@@ -138,7 +142,7 @@ export class ObjectStorageClient {
     }
     if (o.offset !== undefined && !(Number.isInteger(o.offset) && o.offset >= 0)) throw new InvalidArgumentError(`${action}: offset must be a non-negative integer`);
     const query: Query = { offset: o.offset, limit: o.limit, prefix: o.prefix, include: o.include, type: o.type, by: o.by, direct: o.direct };
-    const res = await this.send({ operation: "ListBuckets", method: "GET", path: "/v1_ext/bucket", query, headers: { "content-type": JSON_TYPE }, action });
+    const res = await this.send({ operation: "ListBuckets", idempotent: true, method: "GET", path: "/v1_ext/bucket", query, headers: { "content-type": JSON_TYPE }, action });
     return flattenBucketPage(this.json(res, action) ?? {}, action);
   }
 
@@ -173,6 +177,8 @@ export class ObjectStorageClient {
     }
     const res = await this.send({
       operation: "UpdateBucketAcl",
+      // A POST, but it sets the ACL to the absolute value sent: a repeat changes nothing.
+      idempotent: true,
       method: "POST",
       path: extBucketPath(name),
       headers: { "content-type": JSON_TYPE },
@@ -191,6 +197,7 @@ export class ObjectStorageClient {
     const xml = wrap(action, () => buildLifecycleXml(rules));
     const res = await this.send({
       operation: "PutBucketLifecycleConfiguration",
+      idempotent: true,
       method: "PUT",
       path: extBucketPath(bucket, "lifecycle"),
       headers: { "content-type": XML_TYPE },
@@ -205,7 +212,7 @@ export class ObjectStorageClient {
   async getLifecycle(bucket: string): Promise<LifecycleRule[] | undefined> {
     const action = `reading the lifecycle configuration of bucket "${bucket}"`;
     const res = await orUndefined(
-      this.send({ operation: "GetBucketLifecycleConfiguration", method: "GET", path: extBucketPath(bucket, "lifecycle"), headers: { accept: XML_TYPE }, action }),
+      this.send({ operation: "GetBucketLifecycleConfiguration", idempotent: true, method: "GET", path: extBucketPath(bucket, "lifecycle"), headers: { accept: XML_TYPE }, action }),
     );
     if (!res) return undefined;
     const text = res.body.toString("utf8").trim();
@@ -217,6 +224,7 @@ export class ObjectStorageClient {
     const res = await orUndefined(
       this.send({
         operation: "DeleteBucketLifecycleConfiguration",
+        idempotent: true,
         method: "DELETE",
         path: extBucketPath(bucket, "lifecycle"),
         action: `deleting the lifecycle configuration of bucket "${bucket}"`,
@@ -231,7 +239,7 @@ export class ObjectStorageClient {
   /** The bucket's CORS rules; an empty list when none is set. A missing bucket is a NotFound error. */
   async getCors(bucket: string): Promise<CorsRule[]> {
     const action = `reading the CORS policy of bucket "${bucket}"`;
-    const res = await this.send({ operation: "GetBucketCors", method: "GET", path: extBucketPath(bucket, "cors"), headers: { "content-type": JSON_TYPE }, action });
+    const res = await this.send({ operation: "GetBucketCors", idempotent: true, method: "GET", path: extBucketPath(bucket, "cors"), headers: { "content-type": JSON_TYPE }, action });
     return flattenCorsRules(this.json(res, action));
   }
 
@@ -245,6 +253,7 @@ export class ObjectStorageClient {
     const body = JSON.stringify(wrap(action, () => expandCorsRules(rules)));
     const spec = (method: "PUT" | "POST"): RequestSpec => ({
       operation: "PutBucketCors",
+      idempotent: true,
       method,
       path: extBucketPath(bucket, "cors"),
       headers: { "content-type": JSON_TYPE },
@@ -286,7 +295,7 @@ export class ObjectStorageClient {
     const names: string[] = [];
     let headers: Record<string, string> = {};
     for (let marker: string | undefined; ; ) {
-      const res = await this.send({ operation: "ListContainers", method: "GET", path, query: { marker }, headers: { "content-type": JSON_TYPE }, action });
+      const res = await this.send({ operation: "ListContainers", idempotent: true, method: "GET", path, query: { marker }, headers: { "content-type": JSON_TYPE }, action });
       if (marker === undefined) headers = res.headers;
       const page = parseContainerNames(res.body);
       names.push(...page);
@@ -305,7 +314,7 @@ export class ObjectStorageClient {
 
   async headContainer(name: string): Promise<ContainerInfo> {
     const action = `reading bucket "${name}"`;
-    const res = await this.send({ operation: "HeadContainer", method: "HEAD", path: containerPath(this.account(action), name), headers: { "content-type": JSON_TYPE }, action });
+    const res = await this.send({ operation: "HeadContainer", idempotent: true, method: "HEAD", path: containerPath(this.account(action), name), headers: { "content-type": JSON_TYPE }, action });
     return containerInfoFromHeaders(name, res.headers);
   }
 
@@ -318,6 +327,7 @@ export class ObjectStorageClient {
     const action = `creating bucket "${name}"`;
     await this.send({
       operation: "CreateContainer",
+      idempotent: true,
       method: "PUT",
       path: containerPath(this.account(action), name),
       headers: { "content-type": JSON_TYPE, "content-length": "0", ...wrap(action, () => metadataHeaders(CONTAINER_META, o.metadata)) },
@@ -328,7 +338,7 @@ export class ObjectStorageClient {
 
   async deleteContainer(name: string): Promise<void> {
     const action = `deleting bucket "${name}"`;
-    await this.send({ operation: "DeleteContainer", method: "DELETE", path: containerPath(this.account(action), name), headers: { "content-type": JSON_TYPE }, action });
+    await this.send({ operation: "DeleteContainer", idempotent: true, method: "DELETE", path: containerPath(this.account(action), name), headers: { "content-type": JSON_TYPE }, action });
   }
 
   /** Sets keys in `set` and removes keys in `remove`, in one request; other keys are untouched. */
@@ -338,6 +348,7 @@ export class ObjectStorageClient {
     if (overlap !== undefined) throw new InvalidArgumentError(`${action}: key "${overlap}" is both set and removed`);
     await this.send({
       operation: "UpdateContainerMetadata",
+      idempotent: true,
       method: "POST",
       path: containerPath(this.account(action), name),
       headers: {
@@ -360,6 +371,7 @@ export class ObjectStorageClient {
     const account = this.account(action);
     await this.send({
       operation: o.bucket ? "UpdateContainerMetadata" : "UpdateAccountMetadata",
+      idempotent: true,
       method: "POST",
       path: o.bucket ? containerPath(account, o.bucket) : accountPath(account),
       headers: { [o.bucket ? "x-container-meta-temp-url-key" : "x-account-meta-temp-url-key"]: key, "content-length": "0" },
@@ -378,6 +390,7 @@ export class ObjectStorageClient {
     if (folder === "/") throw new InvalidArgumentError(`${action}: a folder path is required`);
     await this.send({
       operation: "CreateFolder",
+      idempotent: true,
       method: "PUT",
       path: objectPath(this.account(action), bucket, folder),
       headers: { "content-type": DIRECTORY_TYPE, "content-length": "0", ...wrap(action, () => metadataHeaders(OBJECT_META, metadata)) },
@@ -392,6 +405,7 @@ export class ObjectStorageClient {
     const data = typeof body === "string" ? Buffer.from(body, "utf8") : body;
     const res = await this.send({
       operation: "PutObject",
+      idempotent: true,
       method: "PUT",
       path: objectPath(this.account(action), bucket, key),
       headers: {
@@ -408,7 +422,7 @@ export class ObjectStorageClient {
 
   async headObject(bucket: string, key: string): Promise<ObjectInfo> {
     const action = `reading object "${bucket}/${key}"`;
-    const res = await this.send({ operation: "HeadObject", method: "HEAD", path: objectPath(this.account(action), bucket, key), action });
+    const res = await this.send({ operation: "HeadObject", idempotent: true, method: "HEAD", path: objectPath(this.account(action), bucket, key), action });
     return objectInfoFromHeaders(bucket, key, res.headers);
   }
 
@@ -424,6 +438,8 @@ export class ObjectStorageClient {
     const action = `setting the metadata of object "${bucket}/${key}"`;
     await this.send({
       operation: "UpdateObjectMetadata",
+      // Replaces the metadata with the map sent: a repeat changes nothing.
+      idempotent: true,
       method: "POST",
       path: objectPath(this.account(action), bucket, key),
       headers: { "content-length": "0", "content-type": o.contentType, ...wrap(action, () => metadataHeaders(OBJECT_META, metadata)) },
@@ -440,6 +456,7 @@ export class ObjectStorageClient {
     }
     const res = await this.send({
       operation: "ListObjects",
+      idempotent: true,
       method: "GET",
       path: containerPath(this.account(action), bucket),
       query: { format: "json", prefix: o.prefix, delimiter: o.delimiter, marker: o.marker, limit: o.limit },
@@ -469,14 +486,14 @@ export class ObjectStorageClient {
 
   async getObject(bucket: string, key: string): Promise<GetObjectResult> {
     const action = `downloading object "${bucket}/${key}"`;
-    const res = await this.send({ operation: "GetObject", method: "GET", path: objectPath(this.account(action), bucket, key), action });
+    const res = await this.send({ operation: "GetObject", idempotent: true, method: "GET", path: objectPath(this.account(action), bucket, key), action });
     return { ...objectInfoFromHeaders(bucket, key, res.headers), body: res.body };
   }
 
   /** Fails with NotFound when the object does not exist; see deleteObjectIfExists. */
   async deleteObject(bucket: string, key: string): Promise<void> {
     const action = `deleting object "${bucket}/${key}"`;
-    await this.send({ operation: "DeleteObject", method: "DELETE", path: objectPath(this.account(action), bucket, key), action });
+    await this.send({ operation: "DeleteObject", idempotent: true, method: "DELETE", path: objectPath(this.account(action), bucket, key), action });
   }
 
   /** Returns false when the object was already gone. */
@@ -488,6 +505,7 @@ export class ObjectStorageClient {
     const action = `copying object "${srcBucket}/${srcKey}" to "${dstBucket}/${dstKey}"`;
     const res = await this.send({
       operation: "CopyObject",
+      idempotent: true,
       method: "COPY",
       path: objectPath(this.account(action), srcBucket, srcKey),
       headers: { destination: this.destination(dstBucket, dstKey), ...wrap(action, () => metadataHeaders(OBJECT_META, o.metadata)) },
@@ -505,6 +523,8 @@ export class ObjectStorageClient {
     try {
       await this.send({
         operation: "MoveObject",
+        // After a MOVE that was applied the source is gone: a repeat would fail with 404.
+        idempotent: false,
         method: "MOVE",
         path: objectPath(this.account(action), srcBucket, srcKey),
         headers: { destination: this.destination(dstBucket, dstKey), ...wrap(action, () => metadataHeaders(OBJECT_META, o.metadata)) },
@@ -524,6 +544,8 @@ export class ObjectStorageClient {
     const action = `starting a multipart upload of "${bucket}/${key}"`;
     const res = await this.send({
       operation: "InitiateMultipartUpload",
+      // Each call creates an upload with a server-chosen id: a repeat leaves an orphan upload.
+      idempotent: false,
       method: "POST",
       path: objectPath(this.account(action), bucket, key),
       query: { uploads: true },
@@ -544,6 +566,7 @@ export class ObjectStorageClient {
     }
     const res = await this.send({
       operation: "UploadPart",
+      idempotent: true,
       method: "PUT",
       path: objectPath(this.account(action), upload.bucket, upload.key),
       query: { uploadId: upload.uploadId, partNumber },
@@ -560,6 +583,9 @@ export class ObjectStorageClient {
     const action = `completing the multipart upload of "${upload.bucket}/${upload.key}"`;
     const res = await this.send({
       operation: "CompleteMultipartUpload",
+      // A completed upload id no longer exists: a repeat after a lost answer fails with 404 for an
+      // object that was written.
+      idempotent: false,
       method: "PUT",
       path: objectPath(this.account(action), upload.bucket, upload.key),
       query: { uploadId: upload.uploadId },
@@ -574,6 +600,7 @@ export class ObjectStorageClient {
     const action = `aborting the multipart upload of "${upload.bucket}/${upload.key}"`;
     await this.send({
       operation: "AbortMultipartUpload",
+      idempotent: true,
       method: "DELETE",
       path: objectPath(this.account(action), upload.bucket, upload.key),
       query: { uploadId: upload.uploadId },
@@ -623,6 +650,7 @@ export class ObjectStorageClient {
     const action = `creating large object manifest "${bucket}/${key}"`;
     await this.send({
       operation: "PutDloManifest",
+      idempotent: true,
       method: "PUT",
       path: objectPath(this.account(action), bucket, key),
       headers: {
@@ -643,6 +671,9 @@ export class ObjectStorageClient {
     const action = `creating static large object "${bucket}/${key}"`;
     const res = await this.send({
       operation: "PutSloManifest",
+      // Completes a large object from segments that were checked at that moment, like
+      // CompleteMultipartUpload: not repeated after an answer was lost.
+      idempotent: false,
       method: "PUT",
       path: objectPath(this.account(action), bucket, key),
       query: { "multipart-manifest": "put" },
@@ -657,6 +688,7 @@ export class ObjectStorageClient {
     const action = `reading the manifest of static large object "${bucket}/${key}"`;
     const res = await this.send({
       operation: "GetSloManifest",
+      idempotent: true,
       method: "GET",
       path: objectPath(this.account(action), bucket, key),
       query: { "multipart-manifest": "get" },
@@ -672,22 +704,24 @@ export class ObjectStorageClient {
   async deleteSlo(bucket: string, key: string): Promise<SloDeleteResult> {
     const action = `deleting static large object "${bucket}/${key}" and its segments`;
     const path = objectPath(this.account(action), bucket, key);
-    const res = await this.send({ operation: "DeleteSlo", method: "DELETE", path, query: { "multipart-manifest": "delete" }, headers: { accept: JSON_TYPE }, action });
+    const res = await this.send({ operation: "DeleteSlo", idempotent: true, method: "DELETE", path, query: { "multipart-manifest": "delete" }, headers: { accept: JSON_TYPE }, action });
     const report = this.json(res, action, { lenient: true }) as Record<string, unknown> | undefined;
     if (!report || typeof report !== "object") return {};
     const status = typeof report["Response Status"] === "string" ? Number.parseInt(report["Response Status"], 10) : undefined;
     const errors = Array.isArray(report.Errors) ? report.Errors : [];
     if ((status !== undefined && (status < 200 || status >= 300)) || errors.length > 0) {
-      throw apiErrorFor({
-        service: "objectstorage",
-        operation: "DeleteSlo",
-        method: "DELETE",
-        path: this.transport.fullPath(path),
-        status: status !== undefined && status >= 300 ? status : 400,
-        apiMessage: `${String(report["Response Body"] ?? "")} ${JSON.stringify(errors)}`.trim(),
-        requestId: res.requestId,
-        action,
-      });
+      throw this.transport.redact(
+        apiErrorFor({
+          service: "objectstorage",
+          operation: "DeleteSlo",
+          method: "DELETE",
+          path: this.transport.fullPath(path),
+          status: status !== undefined && status >= 300 ? status : 400,
+          apiMessage: `${String(report["Response Body"] ?? "")} ${JSON.stringify(errors)}`.trim(),
+          requestId: res.requestId,
+          action,
+        }),
+      );
     }
     const out: SloDeleteResult = {};
     if (typeof report["Number Deleted"] === "number") out.deleted = report["Number Deleted"];
@@ -704,6 +738,7 @@ export class ObjectStorageClient {
     if (!Number.isInteger(expiresAt) || expiresAt <= 0) throw new InvalidArgumentError(`${action}: expiresAt must be Unix seconds`);
     const res = await this.send({
       operation: "CreateTempUrl",
+      idempotent: true,
       method: "GET",
       path: objectPath(this.account(action), bucket, key),
       query: { temp_url: true, temp_url_expires: expiresAt },
@@ -732,7 +767,7 @@ export class ObjectStorageClient {
     if (filename !== undefined) u.searchParams.set("filename", filename);
     const s = this.opts.settings;
     const t = new Transport({ service: "objectstorage", endpoint: u.origin, retry: s.retry, timeouts: s.timeouts, clock: this.opts.clock, debug: this.opts.debug });
-    const res = await t.request({ operation: "DownloadWithTempUrl", method: "GET", path: `${u.pathname}${u.search}`, auth: false, action: "downloading through a temp URL" });
+    const res = await t.request({ operation: "DownloadWithTempUrl", idempotent: true, method: "GET", path: `${u.pathname}${u.search}`, auth: false, action: "downloading through a temp URL" });
     const out: DownloadResult = { body: res.body, headers: res.headers };
     if (res.headers["content-type"] !== undefined) out.contentType = res.headers["content-type"];
     if (res.headers["content-disposition"] !== undefined) out.contentDisposition = res.headers["content-disposition"];
@@ -747,7 +782,7 @@ export class ObjectStorageClient {
   /** `GET /info`; sent without the auth token (seed 4.2: may not be required). */
   async getInfo(): Promise<Capabilities> {
     const action = "reading the object storage capabilities";
-    const res = await this.send({ operation: "ListCapability", method: "GET", path: "/info", auth: false, action });
+    const res = await this.send({ operation: "ListCapability", idempotent: true, method: "GET", path: "/info", auth: false, action });
     return flattenCapabilities(this.json(res, action) ?? {});
   }
 

@@ -2,6 +2,7 @@
 
 export { ObjectStorageClient, OBJECT_PAGE_LIMIT, BUCKET_PAGE_MAX, DEFAULT_PART_SIZE } from "./client";
 export * from "./types";
+export { OBJECT_STORAGE_SECRETS } from "./secrets";
 export { InvalidArgumentError, ResponseFormatError, isInvalidArgument, isResponseFormatError } from "./errors";
 export { buildLifecycleXml, parseLifecycleXml, LIFECYCLE_DATE, MAX_RULE_ID_LENGTH } from "./lifecycle";
 export { expandCorsRules, flattenCorsRules, MAX_CORS_RULES, type CorsRuleWire } from "./cors";

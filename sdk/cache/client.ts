@@ -15,6 +15,7 @@ import { ParameterGroupApi } from "./parameter-groups";
 import { ShardApi } from "./shards";
 import { flattenClusterTopology, flattenInstanceSetTopology, type ClusterTopology, type InstanceSetTopology } from "./topology";
 import type { CacheClientOptions, CacheClusterRecord } from "./types";
+import "./secrets";
 
 export class CacheClient {
   readonly transport: Transport;

@@ -14,3 +14,4 @@ export * from "./topology";
 export * from "./validate";
 export * from "./parameters";
 export { expandCreateCluster, expandCreateInstanceSet, expandUpdate, expandAddShard, expandModifyParameterGroup } from "./expand";
+export { CACHE_SECRETS } from "./secrets";

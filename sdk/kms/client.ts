@@ -11,6 +11,7 @@ import { transportFor, type ClientOptions, type HttpResponse, type Transport } f
 import { InvalidArgumentError, ResponseFormatError } from "../objectstorage/errors";
 import { dataFields, dataString, parseEnvelope, verifyResult } from "./envelope";
 import type { DataKey, DecryptInput, EncryptInput, EncryptResult, VerifyInput } from "./types";
+import "./secrets";
 
 /** Seed section 8. */
 export const KMS_LIMITS = Object.freeze({ inputBytes: 4 * 1024, aadBytes: 64 * 1024, signBytes: 4 * 1024 });

@@ -2,33 +2,14 @@
  * Cache errors raised before a request is sent or after an unusable answer, and the reading of
  * error bodies that core's transport does not understand.
  *
- * API failures use core's ApiError family (`isNotFound`, `isConflict`, ...). The two classes below
- * reuse the object storage codes (`KRCLOUD_INVALID_ARGUMENT`, `KRCLOUD_BAD_RESPONSE`) so one
- * `is…` check recognises them for every service; they belong in sdk/core, which this branch may
- * not edit.
+ * API failures use core's ApiError family (`isNotFound`, `isConflict`, ...); invalid arguments and
+ * unusable answers use core's InvalidArgumentError and ResponseFormatError.
  */
 
-import { apiErrorFor, isApiError, KrcloudError, redactError, redactText, type ApiError } from "../core";
+import { apiErrorFor, isApiError, redactError, redactText, type ApiError } from "../core";
 
-/** An argument the service would reject anyway (seed 02 §4, §8), found without a request. */
-export class CacheInvalidArgumentError extends KrcloudError {
-  readonly code = "KRCLOUD_INVALID_ARGUMENT";
-  override readonly name = "InvalidArgumentError";
-}
-
-/** A success answer whose body cannot be understood (not JSON, no objectId, wrong shape). */
-export class CacheResponseFormatError extends KrcloudError {
-  readonly code = "KRCLOUD_BAD_RESPONSE";
-  override readonly name = "ResponseFormatError";
-}
-
-export function isInvalidArgument(e: unknown): e is CacheInvalidArgumentError {
-  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "KRCLOUD_INVALID_ARGUMENT";
-}
-
-export function isResponseFormatError(e: unknown): e is CacheResponseFormatError {
-  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "KRCLOUD_BAD_RESPONSE";
-}
+/** Core's shared classes, under the names this module has always exported. */
+export { InvalidArgumentError as CacheInvalidArgumentError, ResponseFormatError as CacheResponseFormatError, isInvalidArgument, isResponseFormatError } from "../core";
 
 interface ParsedErrorBody {
   code?: string;

@@ -222,3 +222,23 @@ export function rethrowAs(action: string): (e: unknown) => never {
     throw withAction(e, action);
   };
 }
+
+/** An argument the service would reject anyway (a seed's limits, exclusive options, ...), found before any request. */
+export class InvalidArgumentError extends KrcloudError {
+  readonly code = "KRCLOUD_INVALID_ARGUMENT";
+  override readonly name = "InvalidArgumentError";
+}
+
+/** A success answer whose body cannot be understood (not JSON, a missing field, the wrong shape). */
+export class ResponseFormatError extends KrcloudError {
+  readonly code = "KRCLOUD_BAD_RESPONSE";
+  override readonly name = "ResponseFormatError";
+}
+
+export function isInvalidArgument(e: unknown): e is InvalidArgumentError {
+  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "KRCLOUD_INVALID_ARGUMENT";
+}
+
+export function isResponseFormatError(e: unknown): e is ResponseFormatError {
+  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "KRCLOUD_BAD_RESPONSE";
+}

@@ -4,7 +4,7 @@
  * decide success. Verify operations answer "boolean": accepted as `data: true|false`, as a bare JSON
  * boolean body, or as `data: {result|valid|verified: boolean}` (docs/api-assumptions.md).
  */
-import { ResponseFormatError } from "../objectstorage/errors";
+import { ResponseFormatError } from "../core";
 
 export interface Envelope {
   code?: string;

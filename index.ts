@@ -5,4 +5,5 @@
  *   const site = new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only" } });
  */
 export * as objectstorage from "./provider/objectstorage";
+export * as cache from "./provider/cache";
 export * as kms from "./provider/kms";

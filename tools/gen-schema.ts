@@ -27,6 +27,20 @@ import type {
   GetTempUrlResult,
   getObjectStorageInfo,
 } from "../provider/objectstorage/functions";
+import type {
+  ClusterResult,
+  GetClusterArgs,
+  GetClustersArgs,
+  GetClustersResult,
+  GetFlavorsResult,
+  GetInstancesArgs,
+  GetInstancesResult,
+  GetParameterGroupArgs,
+  GetParameterGroupResult,
+  GetParameterGroupsArgs,
+  GetParameterGroupsResult,
+  GetVersionsResult,
+} from "../provider/cache/functions";
 import type { CreateHmacArgs, CreateHmacResult, DecryptArgs, DecryptResult, SignArgs, SignResult, VerifyArgs, VerifyResult } from "../provider/kms/functions";
 
 export const PACKAGE_NAME = "krcloud";
@@ -464,6 +478,73 @@ const verifyResult = () => z.object({ valid: z.boolean().describe("Whether it ve
 const createHmacArgs = () => z.object({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") });
 const createHmacResult = () => z.object({ hmac: z.string().describe("The Base64 HMAC (secret).") });
 
+const getVersionsResult = () => z.object({ versions: z.array(z.string()).describe("Engine versions.") });
+const getFlavorsResult = () =>
+  z.object({
+    flavors: z
+      .array(z.object({ id: z.string(), name: z.string().optional(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") }))
+      .describe("Node sizes."),
+  });
+const pgSummary = () => ({
+  id: z.string(),
+  name: z.string().optional(),
+  engineVersion: z.string().optional(),
+  description: z.string().optional(),
+  isDefault: z.boolean().optional(),
+  defaultParameterGroupId: z.string().optional().describe("The default group a custom group is based on."),
+  clusterModeEnabled: z.boolean().optional(),
+  clusterSize: z.number().optional().describe("Clusters using the group."),
+});
+const getParameterGroupsArgs = () =>
+  z.object({
+    engineVersion: z.string().optional().describe("Only groups of this engine version."),
+    parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
+    clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
+  });
+const getParameterGroupsResult = () => z.object({ parameterGroups: z.array(z.object(pgSummary())).describe("The groups found.") });
+const getParameterGroupArgs = () => z.object({ idOrName: z.string().describe("The group's id or name.") });
+const getParameterGroupResult = () =>
+  z.object({
+    ...pgSummary(),
+    parameters: z
+      .array(
+        z.object({
+          key: z.string(),
+          value: z.string().optional(),
+          defaultValue: z.string().optional(),
+          dataType: z.string().optional(),
+          editable: z.boolean().optional(),
+          validationValueFormat: z.string().optional(),
+          parameterType: z.string().optional(),
+        }),
+      )
+      .describe("The parameter catalogue with current values."),
+  });
+const clusterResult = () =>
+  z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    clusterEnabled: z.boolean().optional().describe("true for a cluster, false for an instance set."),
+    version: z.string().optional(),
+    status: z.string().optional(),
+    shardCount: z.number().optional(),
+    totalNodeCount: z.number().optional(),
+    primaryEndpoint: z.string().optional(),
+    readEndpoint: z.string().optional(),
+    parameterGroupId: z.string().optional(),
+    parameterGroupSyncStatus: z.string().optional(),
+  });
+const getClustersArgs = () => z.object({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") });
+const getClustersResult = () => z.object({ clusters: z.array(clusterResult()).describe("Clusters and instance sets.") });
+const getClusterArgs = () => z.object({ id: z.string().describe("The cluster's or instance set's id.") });
+const getInstancesArgs = () => z.object({ instanceSetId: z.string().describe("The instance set's id.") });
+const getInstancesResult = () =>
+  z.object({
+    instances: z
+      .array(z.object({ id: z.string(), name: z.string().optional(), role: z.string().optional(), status: z.string().optional(), endpoint: z.string().optional(), subnetId: z.string().optional() }))
+      .describe("The instances."),
+  });
+
 /** Token -> lookup. tests/unit/schema.test.ts fails when a service exports a `getX` missing here. */
 export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
   "krcloud:objectstorage:getBucket": {
@@ -485,6 +566,13 @@ export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
     inputs: getTempUrlArgs,
     outputs: getTempUrlResult,
   },
+  "krcloud:cache:getVersions": { description: "Engine versions the cache service offers.", outputs: getVersionsResult },
+  "krcloud:cache:getFlavors": { description: "Cache node sizes (flavors).", outputs: getFlavorsResult },
+  "krcloud:cache:getParameterGroups": { description: "Cache parameter groups, filtered.", inputs: getParameterGroupsArgs, outputs: getParameterGroupsResult },
+  "krcloud:cache:getParameterGroup": { description: "One cache parameter group with its parameter catalogue.", inputs: getParameterGroupArgs, outputs: getParameterGroupResult },
+  "krcloud:cache:getClusters": { description: "Cache clusters and instance sets.", inputs: getClustersArgs, outputs: getClustersResult },
+  "krcloud:cache:getCluster": { description: "One cache cluster or instance set.", inputs: getClusterArgs, outputs: clusterResult },
+  "krcloud:cache:getInstances": { description: "The instances of a cache instance set.", inputs: getInstancesArgs, outputs: getInstancesResult },
   "krcloud:kms:decrypt": {
     description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
     inputs: decryptArgs,
@@ -507,6 +595,18 @@ export type FunctionTableMatchesInterfaces = [
   Assert<Same<z.infer<ReturnType<typeof getObjectStorageInfoResult>>, Awaited<ReturnType<typeof getObjectStorageInfo>>>>,
   Assert<Same<z.infer<ReturnType<typeof getTempUrlArgs>>, GetTempUrlArgs>>,
   Assert<Same<z.infer<ReturnType<typeof getTempUrlResult>>, GetTempUrlResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getVersionsResult>>, GetVersionsResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getFlavorsResult>>, GetFlavorsResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getParameterGroupsArgs>>, GetParameterGroupsArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getParameterGroupsResult>>, GetParameterGroupsResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getParameterGroupArgs>>, GetParameterGroupArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getParameterGroupResult>>, GetParameterGroupResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getClustersArgs>>, GetClustersArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getClustersResult>>, GetClustersResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getClusterArgs>>, GetClusterArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof clusterResult>>, ClusterResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getInstancesArgs>>, GetInstancesArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getInstancesResult>>, GetInstancesResult>>,
   Assert<Same<z.infer<ReturnType<typeof decryptArgs>>, DecryptArgs>>,
   Assert<Same<z.infer<ReturnType<typeof decryptResult>>, DecryptResult>>,
   Assert<Same<z.infer<ReturnType<typeof signArgs>>, SignArgs>>,

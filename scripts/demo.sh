@@ -24,7 +24,6 @@ export PULUMI_HOME="$STATE/pulumi-home"
 export PULUMI_CONFIG_PASSPHRASE=krcloud-demo
 export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
-export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--disable-warning=ExperimentalWarning"
 # The provider must take its settings from the stack config, not from a developer's shell.
 unset KRCLOUD_AUTH_TOKEN KRCLOUD_PROJECT_ID KRCLOUD_LOCAL_CLOUD_URL
 

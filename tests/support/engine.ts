@@ -127,7 +127,6 @@ export class Sandbox {
       PULUMI_CONFIG_PASSPHRASE: this.passphrase,
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      NODE_OPTIONS: "--disable-warning=ExperimentalWarning",
       // Settings must come from the stack config under test, never from the developer's shell.
       KRCLOUD_AUTH_TOKEN: "",
       KRCLOUD_PROJECT_ID: "",

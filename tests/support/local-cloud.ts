@@ -183,7 +183,9 @@ export interface TestCloud {
   readonly cors: EngineResource;
   readonly lifecycle: EngineResource;
   readonly object: EngineResource;
-  /** The local cloud's per-operation counters now (object storage only, without the service prefix). */
+  /** Another resource type's provider, configured like the four above (`krcloud:cache:Cluster`, ...). */
+  resource(token: string): Promise<EngineResource>;
+  /** The local cloud's per-operation counters now (of the test's service only, without its prefix). */
   counts(): OpCounts;
   /** Requests counted since `before` (from `counts()`), per operation; operations with 0 omitted. */
   countsSince(before: OpCounts): OpCounts;
@@ -191,7 +193,7 @@ export interface TestCloud {
   totalRequests(): number;
   /** A cursor into the request log: pass it to `requestsSince`. */
   logCursor(): number;
-  /** Object storage requests logged after `cursor` (seq order). */
+  /** The test's service's requests logged after `cursor` (seq order). */
   requestsSince(cursor: number): RequestLogEntry[];
   /** Calls the control API over HTTP, as a test script or the CLI would. */
   controlApi(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -209,7 +211,8 @@ const envKeys = (): string[] => Object.keys(process.env).filter((k) => k.startsW
  * storage providers with it through `configure` (as the engine does) and the program's config for
  * lookups.
  */
-export async function startTestCloud(): Promise<TestCloud> {
+export async function startTestCloud(o: { service?: string } = {}): Promise<TestCloud> {
+  const service = o.service ?? SERVICE;
   const cloud = await startLocalCloud({ port: 0 });
   const cred = cloud.control.issueCredentials({ projectId: PROJECT_ID });
   if (cred.kind !== "token") throw new Error("expected a token credential");
@@ -238,7 +241,7 @@ export async function startTestCloud(): Promise<TestCloud> {
   const counts = (): OpCounts => {
     const out: OpCounts = {};
     for (const [k, n] of Object.entries(cloud.control.counters().byOperation)) {
-      if (k.startsWith(`${SERVICE}.`)) out[k.slice(SERVICE.length + 1)] = n;
+      if (k.startsWith(`${service}.`)) out[k.slice(service.length + 1)] = n;
     }
     return out;
   };
@@ -261,7 +264,12 @@ export async function startTestCloud(): Promise<TestCloud> {
       const all = cloud.control.requests();
       return all.length ? all[all.length - 1]!.seq : 0;
     },
-    requestsSince: (cursor) => cloud.control.requests(cursor).filter((e) => e.service === SERVICE),
+    requestsSince: (cursor) => cloud.control.requests(cursor).filter((e) => e.service === service),
+    async resource(token) {
+      const r = new EngineResource(token);
+      await r.configure(config);
+      return r;
+    },
     async controlApi(method, path, body) {
       const res = await fetch(`${cloud.controlUrl}${path}`, {
         method,

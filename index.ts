@@ -6,4 +6,5 @@
  */
 export * as objectstorage from "./provider/objectstorage";
 export * as cache from "./provider/cache";
+export * as dataquery from "./provider/dataquery";
 export * as kms from "./provider/kms";

@@ -13,6 +13,8 @@ export const REGISTRY: Readonly<Record<string, () => AnyDefinition>> = {
   "krcloud:cache:Cluster": () => require("./cache/cluster").cluster,
   "krcloud:cache:Shard": () => require("./cache/shard").shard,
   "krcloud:cache:InstanceSet": () => require("./cache/instance-set").instanceSet,
+  "krcloud:dataquery:DataSource": () => require("./dataquery/data-source").dataSource,
+  "krcloud:dataquery:Query": () => require("./dataquery/query").query,
   "krcloud:kms:Ciphertext": () => require("./kms/ciphertext").ciphertext,
   "krcloud:kms:DataKey": () => require("./kms/data-key").dataKey,
 };

@@ -8,3 +8,5 @@ export * as cache from "./cache";
 export { CacheClient } from "./cache";
 export * as kms from "./kms";
 export { KmsClient } from "./kms";
+export * as dataquery from "./dataquery";
+export { DataQueryClient } from "./dataquery";

@@ -41,6 +41,7 @@ import type {
   GetParameterGroupsResult,
   GetVersionsResult,
 } from "../provider/cache/functions";
+import type { GetDataSourcesResult, GetQueryResultArgs, GetQueryResultResult } from "../provider/dataquery/functions";
 import type { CreateHmacArgs, CreateHmacResult, DecryptArgs, DecryptResult, SignArgs, SignResult, VerifyArgs, VerifyResult } from "../provider/kms/functions";
 
 export const PACKAGE_NAME = "krcloud";
@@ -545,6 +546,27 @@ const getInstancesResult = () =>
       .describe("The instances."),
   });
 
+const getDataSourcesResult = () =>
+  z.object({
+    dataSources: z
+      .array(z.object({ name: z.string(), type: z.string(), scope: z.string().optional(), creatorName: z.string().optional(), description: z.string().optional() }))
+      .describe("The project's data sources."),
+  });
+const getQueryResultArgs = () =>
+  z.object({
+    queryId: z.string().describe("The query's id."),
+    page: z.number().optional().describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
+  });
+const getQueryResultResult = () =>
+  z.object({
+    state: z.string().describe("The query's state."),
+    storageUrl: z.string().optional().describe("Where the result lies: `bucket/path/YYYY/MM/DD`."),
+    columns: z.array(z.object({ name: z.string(), index: z.number(), type: z.string() })).describe("Result columns."),
+    rows: z.array(z.array(z.string())).describe("Rows, each an array of strings."),
+    totalPages: z.number().optional(),
+    totalElements: z.number().optional(),
+  });
+
 /** Token -> lookup. tests/unit/schema.test.ts fails when a service exports a `getX` missing here. */
 export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
   "krcloud:objectstorage:getBucket": {
@@ -573,6 +595,8 @@ export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
   "krcloud:cache:getClusters": { description: "Cache clusters and instance sets.", inputs: getClustersArgs, outputs: getClustersResult },
   "krcloud:cache:getCluster": { description: "One cache cluster or instance set.", inputs: getClusterArgs, outputs: clusterResult },
   "krcloud:cache:getInstances": { description: "The instances of a cache instance set.", inputs: getInstancesArgs, outputs: getInstancesResult },
+  "krcloud:dataquery:getDataSources": { description: "The project's data sources.", outputs: getDataSourcesResult },
+  "krcloud:dataquery:getQueryResult": { description: "A data query's state, result location, columns and rows.", inputs: getQueryResultArgs, outputs: getQueryResultResult },
   "krcloud:kms:decrypt": {
     description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
     inputs: decryptArgs,
@@ -607,6 +631,9 @@ export type FunctionTableMatchesInterfaces = [
   Assert<Same<z.infer<ReturnType<typeof clusterResult>>, ClusterResult>>,
   Assert<Same<z.infer<ReturnType<typeof getInstancesArgs>>, GetInstancesArgs>>,
   Assert<Same<z.infer<ReturnType<typeof getInstancesResult>>, GetInstancesResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getDataSourcesResult>>, GetDataSourcesResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getQueryResultArgs>>, GetQueryResultArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getQueryResultResult>>, GetQueryResultResult>>,
   Assert<Same<z.infer<ReturnType<typeof decryptArgs>>, DecryptArgs>>,
   Assert<Same<z.infer<ReturnType<typeof decryptResult>>, DecryptResult>>,
   Assert<Same<z.infer<ReturnType<typeof signArgs>>, SignArgs>>,

@@ -61,6 +61,8 @@ export interface RequestSpec {
   idempotent: boolean;
   /** Aborts the request, also while it waits before a retry. */
   signal?: AbortSignal;
+  /** Secret values this request carries in its body (a password), redacted from its errors and log lines. */
+  secrets?: readonly (string | undefined)[];
   /**
    * When the caller stops caring, in the transport clock's ms (`clock.now()`): a retry whose delay
    * would reach it is not started, the last error is thrown instead. Waiters pass their deadline.
@@ -204,6 +206,7 @@ export class Transport {
     Object.assign(headers, auth);
     for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
     const secrets = this.secretList(headers, Object.values(auth));
+    for (const v of spec.secrets ?? []) if (v) secrets.push(v);
 
     let mayHaveApplied = false;
     let staleRetryLeft = true;
@@ -297,8 +300,8 @@ export class Transport {
    * Redacts an error built outside the transport (an API error a client derives from a 200 answer,
    * say) with the same secrets as the transport's own errors.
    */
-  redact<E>(e: E): E {
-    return redactError(e, this.secretList({}, Object.values(this.opts.authHeaders?.() ?? {})));
+  redact<E>(e: E, extra: readonly string[] = []): E {
+    return redactError(e, [...this.secretList({}, Object.values(this.opts.authHeaders?.() ?? {})), ...extra]);
   }
 
   private secretList(headers: Headers, authValues: readonly string[]): string[] {

@@ -7,4 +7,5 @@
 export * as objectstorage from "./provider/objectstorage";
 export * as cache from "./provider/cache";
 export * as dataquery from "./provider/dataquery";
+export * as hadoop from "./provider/hadoop";
 export * as kms from "./provider/kms";

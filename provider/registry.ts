@@ -15,6 +15,7 @@ export const REGISTRY: Readonly<Record<string, () => AnyDefinition>> = {
   "krcloud:cache:InstanceSet": () => require("./cache/instance-set").instanceSet,
   "krcloud:dataquery:DataSource": () => require("./dataquery/data-source").dataSource,
   "krcloud:dataquery:Query": () => require("./dataquery/query").query,
+  "krcloud:hadoop:Cluster": () => require("./hadoop/cluster").hadoopCluster,
   "krcloud:kms:Ciphertext": () => require("./kms/ciphertext").ciphertext,
   "krcloud:kms:DataKey": () => require("./kms/data-key").dataKey,
 };

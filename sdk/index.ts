@@ -10,3 +10,5 @@ export * as kms from "./kms";
 export { KmsClient } from "./kms";
 export * as dataquery from "./dataquery";
 export { DataQueryClient } from "./dataquery";
+export * as hadoop from "./hadoop";
+export { HadoopClient } from "./hadoop";

@@ -42,6 +42,14 @@ import type {
   GetVersionsResult,
 } from "../provider/cache/functions";
 import type { GetDataSourcesResult, GetQueryResultArgs, GetQueryResultResult } from "../provider/dataquery/functions";
+import type {
+  GetClusterArgs as HadoopGetClusterArgs,
+  GetClusterResult as HadoopGetClusterResult,
+  GetClustersArgs as HadoopGetClustersArgs,
+  GetClustersResult as HadoopGetClustersResult,
+  GetClusterVmsArgs,
+  GetClusterVmsResult,
+} from "../provider/hadoop/functions";
 import type { CreateHmacArgs, CreateHmacResult, DecryptArgs, DecryptResult, SignArgs, SignResult, VerifyArgs, VerifyResult } from "../provider/kms/functions";
 
 export const PACKAGE_NAME = "krcloud";
@@ -567,6 +575,59 @@ const getQueryResultResult = () =>
     totalElements: z.number().optional(),
   });
 
+const hGetClustersArgs = () =>
+  z.object({
+    name: z.string().optional().describe("Clusters whose names contain this."),
+    includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
+  });
+const hGetClustersResult = () =>
+  z.object({
+    clusters: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string().optional(),
+          status: z.string().optional(),
+          clusterType: z.string().optional(),
+          clusterVersion: z.string().optional(),
+          apiKeyStatus: z.string().optional(),
+          workerCnt: z.number().optional(),
+        }),
+      )
+      .describe("The clusters, every page."),
+  });
+const hGetClusterArgs = () => z.object({ id: z.string().describe("The cluster's id.") });
+const hGetClusterResult = () =>
+  z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    status: z.string().optional(),
+    clusterType: z.string().optional(),
+    clusterVersion: z.string().optional(),
+    workerCnt: z.number().optional(),
+    masterCnt: z.number().optional(),
+    apiKeyStatus: z.string().optional(),
+    componentUrls: z.record(z.string(), z.string()).describe("Web UIs."),
+  });
+const hGetClusterVmsArgs = () => z.object({ clusterId: z.string().describe("The cluster's id.") });
+const hGetClusterVmsResult = () =>
+  z.object({
+    vms: z
+      .array(
+        z.object({
+          name: z.string().optional(),
+          instanceId: z.string().optional(),
+          isMaster: z.boolean().optional(),
+          index: z.number().optional(),
+          ip: z.string().optional(),
+          floatingIp: z.string().optional(),
+          status: z.string().optional(),
+          flavorName: z.string().optional(),
+        }),
+      )
+      .describe("The VMs, every page."),
+  });
+
 /** Token -> lookup. tests/unit/schema.test.ts fails when a service exports a `getX` missing here. */
 export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
   "krcloud:objectstorage:getBucket": {
@@ -597,6 +658,9 @@ export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
   "krcloud:cache:getInstances": { description: "The instances of a cache instance set.", inputs: getInstancesArgs, outputs: getInstancesResult },
   "krcloud:dataquery:getDataSources": { description: "The project's data sources.", outputs: getDataSourcesResult },
   "krcloud:dataquery:getQueryResult": { description: "A data query's state, result location, columns and rows.", inputs: getQueryResultArgs, outputs: getQueryResultResult },
+  "krcloud:hadoop:getClusters": { description: "Hadoop clusters, every page.", inputs: hGetClustersArgs, outputs: hGetClustersResult },
+  "krcloud:hadoop:getCluster": { description: "One Hadoop cluster.", inputs: hGetClusterArgs, outputs: hGetClusterResult },
+  "krcloud:hadoop:getClusterVms": { description: "A Hadoop cluster's VMs, every page.", inputs: hGetClusterVmsArgs, outputs: hGetClusterVmsResult },
   "krcloud:kms:decrypt": {
     description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
     inputs: decryptArgs,
@@ -634,6 +698,12 @@ export type FunctionTableMatchesInterfaces = [
   Assert<Same<z.infer<ReturnType<typeof getDataSourcesResult>>, GetDataSourcesResult>>,
   Assert<Same<z.infer<ReturnType<typeof getQueryResultArgs>>, GetQueryResultArgs>>,
   Assert<Same<z.infer<ReturnType<typeof getQueryResultResult>>, GetQueryResultResult>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClustersArgs>>, HadoopGetClustersArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClustersResult>>, HadoopGetClustersResult>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClusterArgs>>, HadoopGetClusterArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClusterResult>>, HadoopGetClusterResult>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClusterVmsArgs>>, GetClusterVmsArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClusterVmsResult>>, GetClusterVmsResult>>,
   Assert<Same<z.infer<ReturnType<typeof decryptArgs>>, DecryptArgs>>,
   Assert<Same<z.infer<ReturnType<typeof decryptResult>>, DecryptResult>>,
   Assert<Same<z.infer<ReturnType<typeof signArgs>>, SignArgs>>,

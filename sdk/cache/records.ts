@@ -9,6 +9,7 @@
  */
 
 import { z } from "zod";
+import { once } from "../core";
 import { CacheResponseFormatError } from "./errors";
 import { normalizeRole, normalizeStatus, parseSlots } from "./topology";
 import type {
@@ -59,9 +60,9 @@ function idValue() {
   return z.union([z.string().min(1), z.number().transform(String)]);
 }
 
-function refSchema() {
+const refSchema = once(() => {
   return z.looseObject({ id: idValue() });
-}
+});
 
 /** A list of `{id}` refs; bare id strings are accepted, malformed items dropped. */
 function refList() {
@@ -97,7 +98,7 @@ function subnetAssignmentList() {
     });
 }
 
-function backupScheduleSchema() {
+const backupScheduleSchema = once(() => {
   return z
     .looseObject({ cron: optStr(), retentionLimit: optNum() })
     .nullish()
@@ -106,7 +107,7 @@ function backupScheduleSchema() {
       if (!b || b.cron == null || b.cron.trim() === "") return null;
       return b.retentionLimit == null ? { cron: b.cron } : { cron: b.cron, retentionLimit: b.retentionLimit };
     });
-}
+});
 
 /**
  * Drops undefined and null members so records compare cleanly (`toEqual`, Pulumi state); members
@@ -168,7 +169,7 @@ export function flattenObjectId(body: unknown, action: string, fallback?: string
 // ---------------------------------------------------------------------------------------------
 // Cluster / instance set record (2.1)
 
-export function clusterRecordSchema() {
+export const clusterRecordSchema = once(() => {
   return z.looseObject({
     objectId: idValue().optional().catch(undefined),
     id: idValue().optional().catch(undefined),
@@ -199,7 +200,7 @@ export function clusterRecordSchema() {
     parameterGroupSyncStatus: optStr(),
     createdAt: optStr(),
   });
-}
+});
 
 export function flattenClusterRecord(body: unknown, action: string): CacheClusterRecord {
   const input = unwrap(body, "cluster");
@@ -251,7 +252,7 @@ export function flattenClusterList(body: unknown, action: string): CacheClusterR
 // ---------------------------------------------------------------------------------------------
 // Shards, nodes, instances (2.2)
 
-function nodeSchema() {
+const nodeSchema = once(() => {
   return z.looseObject({
     id: idValue().optional().catch(undefined),
     objectId: idValue().optional().catch(undefined),
@@ -263,7 +264,7 @@ function nodeSchema() {
     status: optStr(),
     createdAt: optStr(),
   });
-}
+});
 
 export function flattenNode(body: unknown, action: string): CacheNode {
   const input = unwrap(body, "node");
@@ -289,7 +290,7 @@ export function flattenNodeList(body: unknown, action: string): CacheNode[] {
   return listOf(body, "nodes", action, "node list").map((item) => flattenNode(item, action));
 }
 
-function shardSchema() {
+const shardSchema = once(() => {
   return z.looseObject({
     id: idValue().optional().catch(undefined),
     objectId: idValue().optional().catch(undefined),
@@ -299,7 +300,7 @@ function shardSchema() {
     status: optStr(),
     createdAt: optStr(),
   });
-}
+});
 
 export function flattenShard(body: unknown, action: string): CacheShard {
   const input = unwrap(body, "shard");
@@ -325,7 +326,7 @@ export function flattenShardList(body: unknown, action: string): CacheShard[] {
   return listOf(body, "shards", action, "shard list").map((item) => flattenShard(item, action));
 }
 
-function instanceSchema() {
+const instanceSchema = once(() => {
   return z.looseObject({
     objectId: idValue().optional().catch(undefined),
     id: idValue().optional().catch(undefined),
@@ -343,7 +344,7 @@ function instanceSchema() {
     createdAt: optStr(),
     status: optStr(),
   });
-}
+});
 
 export function flattenInstance(body: unknown, action: string): CacheInstance {
   const input = body;
@@ -410,7 +411,7 @@ export function flattenFlavors(body: unknown, action: string): Flavor[] {
 // ---------------------------------------------------------------------------------------------
 // Parameter groups (2.3)
 
-function parameterGroupSummarySchema() {
+const parameterGroupSummarySchema = once(() => {
   return z.looseObject({
     id: idValue().optional().catch(undefined),
     objectId: idValue().optional().catch(undefined),
@@ -427,7 +428,7 @@ function parameterGroupSummarySchema() {
     createdAt: optStr(),
     parameters: z.array(z.unknown()).nullish().catch(undefined),
   });
-}
+});
 
 type SummaryData = z.infer<ReturnType<typeof parameterGroupSummarySchema>>;
 
@@ -485,7 +486,7 @@ export function parameterValueKind(dataType: string | undefined): ParameterValue
   }
 }
 
-function parameterSchema() {
+const parameterSchema = once(() => {
   return z.looseObject({
     parameterKey: idValue(),
     parameterType: optStr(),
@@ -495,7 +496,7 @@ function parameterSchema() {
     editable: optBool(),
     validationValueFormat: optStr(),
   });
-}
+});
 
 export function flattenParameterDefinition(item: unknown, action: string): ParameterDefinition {
   const r = parameterSchema().safeParse(item);

@@ -7,6 +7,7 @@ import { installControl, type LocalCloudControl } from './core/control';
 import { LocalCloudServer, type LocalCloudOptions, type ServiceFactory } from './core/server';
 import { createObjectStorageService } from './objectstorage';
 import { createCacheService } from './cache';
+import { createKmsService } from './kms';
 
 export type { LocalCloudOptions } from './core/server';
 export type { LocalCloudControl, IssuedCredential, TransitionSetting } from './core/control';
@@ -16,7 +17,7 @@ export type { InventoryEntry } from './core/http';
 export { ManagedState, type Progression } from './core/managed-state';
 
 /** Services in mount order; each is served under `/<name>` on the main port. */
-export const SERVICE_FACTORIES: ServiceFactory[] = [createObjectStorageService, createCacheService];
+export const SERVICE_FACTORIES: ServiceFactory[] = [createObjectStorageService, createCacheService, createKmsService];
 
 export interface LocalCloud {
   /** Main URL, e.g. http://127.0.0.1:8790 (services under path prefixes, control under /_control). */

@@ -22,10 +22,18 @@ import { RequestLog } from './request-log';
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
 /** What services receive from the core at construction. */
+/** What other services may do in object storage (query results, job logs), set by the object storage service. */
+export interface ObjectStoreBridge {
+  bucketExists(projectId: string, bucket: string): boolean;
+  putObject(projectId: string, bucket: string, key: string, body: Buffer, contentType: string): void;
+}
+
 export interface CoreContext {
   readonly clock: VirtualClock;
   readonly credentials: CredentialStore;
   readonly state: ManagedState;
+  /** Filled by the object storage service when it is mounted (services are built in order). */
+  objectStore?: ObjectStoreBridge;
 }
 
 export type ServiceFactory = (core: CoreContext) => ServiceDefinition;

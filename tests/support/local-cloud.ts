@@ -216,10 +216,15 @@ export async function startTestCloud(o: { service?: string } = {}): Promise<Test
   const cloud = await startLocalCloud({ port: 0 });
   const cred = cloud.control.issueCredentials({ projectId: PROJECT_ID });
   if (cred.kind !== "token") throw new Error("expected a token credential");
+  // The same project's access key, for the services that authenticate with one (data query, Hadoop).
+  const key = cloud.control.issueCredentials({ projectId: PROJECT_ID, kind: "access-key" });
+  if (key.kind !== "access-key") throw new Error("expected an access key");
   const config: Record<string, string> = {
     "krcloud:localCloudUrl": cloud.url,
     "krcloud:authToken": cred.token,
     "krcloud:projectId": cred.projectId,
+    "krcloud:credentialId": key.credentialId,
+    "krcloud:credentialSecret": key.credentialSecret,
   };
   const savedEnv: Record<string, string | undefined> = {};
   for (const k of envKeys()) {
@@ -229,7 +234,7 @@ export async function startTestCloud(o: { service?: string } = {}): Promise<Test
   const savedProgramConfig = pulumi.runtime.allConfig();
   pulumi.runtime.setAllConfig({ ...savedProgramConfig, ...config });
 
-  const settings = resolveSettings({ localCloudUrl: cloud.url, authToken: cred.token, projectId: cred.projectId });
+  const settings = resolveSettings({ localCloudUrl: cloud.url, authToken: cred.token, projectId: cred.projectId, credentialId: key.credentialId, credentialSecret: key.credentialSecret });
   const resources = {
     bucket: new EngineResource(TOKENS.bucket),
     cors: new EngineResource(TOKENS.cors),

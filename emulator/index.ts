@@ -9,6 +9,7 @@ import { createObjectStorageService } from './objectstorage';
 import { createCacheService } from './cache';
 import { createKmsService } from './kms';
 import { createDataQueryService } from './dataquery';
+import { createHadoopService } from './hadoop';
 
 export type { LocalCloudOptions } from './core/server';
 export type { LocalCloudControl, IssuedCredential, TransitionSetting } from './core/control';
@@ -18,7 +19,7 @@ export type { InventoryEntry } from './core/http';
 export { ManagedState, type Progression } from './core/managed-state';
 
 /** Services in mount order; each is served under `/<name>` on the main port. */
-export const SERVICE_FACTORIES: ServiceFactory[] = [createObjectStorageService, createCacheService, createKmsService, createDataQueryService];
+export const SERVICE_FACTORIES: ServiceFactory[] = [createObjectStorageService, createCacheService, createKmsService, createDataQueryService, createHadoopService];
 
 export interface LocalCloud {
   /** Main URL, e.g. http://127.0.0.1:8790 (services under path prefixes, control under /_control). */

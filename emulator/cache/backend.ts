@@ -483,6 +483,14 @@ export class CacheBackend {
 
   /** Control API: drift and failures. */
   patch(kind: string, rid: string, patch: Record<string, unknown>): unknown {
+    if (kind === 'parameter-group') {
+      const g = this.groups.get(rid);
+      if (!g || g.isDefault) throw new NotFound(`No custom parameter group "${rid}".`, 'NoSuchResource');
+      const values = (patch.values ?? {}) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(values)) if (typeof v === 'string') g.values[k] = v;
+      if (typeof patch.description === 'string') g.description = patch.description;
+      return this.groupView(g, true);
+    }
     if (kind === 'node' || kind === 'instance') {
       if (typeof patch.status !== 'string') throw new BadRequest('status: a string is required.');
       this.state.set(SERVICE, kind, rid, patch.status);

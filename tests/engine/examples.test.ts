@@ -175,7 +175,7 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
     for (const r of leaves) expect(afterRefresh.has(r.urn)).toBe(false);
 
     const up = await stack.up({ color: "never" });
-    expect(up.summary.resourceChanges?.create).toBe(leaves.length);
+    expect(up.summary.resourceChanges?.create ?? 0).toBe(leaves.length);
     const recreated = await snapshots(await managed());
     for (const r of resources) expect({ urn: r.urn, cloud: recreated.get(r.urn) }).toEqual({ urn: r.urn, cloud: before.get(r.urn) });
 

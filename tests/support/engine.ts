@@ -440,7 +440,7 @@ const DRIFT_LIFECYCLE =
   "<LifecycleConfiguration><Rule><ID>drift</ID><Prefix>drift/</Prefix><Status>Disabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>";
 export const DEFACED = "<h1>defaced behind Pulumi's back</h1>\n";
 
-export const DRIFT_RECIPES: readonly DriftRecipe[] = [
+export const DRIFT_RECIPES: DriftRecipe[] = [
   {
     token: "krcloud:objectstorage:Bucket",
     service: OS,
@@ -497,6 +497,46 @@ export const DRIFT_RECIPES: readonly DriftRecipe[] = [
       outs.folder === true ? isSecret(outs.metadata) || (outs.metadata as Record<string, string>)?.drifted === "yes" : outs.contentMd5 === md5(DEFACED),
   },
 ];
+
+const CACHE = "cache";
+const DRIFTED = "drifted behind Pulumi's back";
+const cacheDescriptionDrift = (kind: string) => async (control: Control, r: StateResource): Promise<string[]> => {
+  await control.patchResource(CACHE, kind, r.id!, { description: DRIFTED });
+  return ["description"];
+};
+
+DRIFT_RECIPES.push(
+  {
+    token: "krcloud:cache:ParameterGroup",
+    service: CACHE,
+    kind: "parameter-group",
+    root: true,
+    snapshot: (rec) => Object.fromEntries((rec.parameters as { parameterKey: string; parameterValue: string }[]).map((p) => [p.parameterKey, p.parameterValue])),
+    async drift(control, r) {
+      await control.patchResource(CACHE, "parameter-group", r.id!, { values: { timeout: "1" } });
+      return ["parameters"];
+    },
+    recorded: (outs) => isSecret(outs.parameters) || (outs.parameters as Record<string, string>)?.timeout === "1",
+  },
+  {
+    token: "krcloud:cache:Cluster",
+    service: CACHE,
+    kind: "cluster",
+    root: true,
+    snapshot: (rec) => ({ description: rec.description, shardCount: rec.shardCount, totalNodeCount: rec.totalNodeCount, version: rec.version }),
+    drift: cacheDescriptionDrift("cluster"),
+    recorded: (outs) => outs.description === DRIFTED,
+  },
+  {
+    token: "krcloud:cache:InstanceSet",
+    service: CACHE,
+    kind: "instance-set",
+    root: true,
+    snapshot: (rec) => ({ description: rec.description, totalNodeCount: rec.totalNodeCount, recoveryEnabled: rec.recoveryEnabled, backupSchedule: rec.backupSchedule }),
+    drift: cacheDescriptionDrift("instance-set"),
+    recorded: (outs) => outs.description === DRIFTED,
+  },
+);
 
 /** The ACL each drifted bucket was given (recorded() gets only outputs). */
 const driftedAcl = new Map<string, string>();

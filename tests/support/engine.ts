@@ -276,7 +276,8 @@ export interface CloudProject {
   control: Control;
   projectId: string;
   token: string;
-  /** The secret half of an access key of the project: set as `krcloud:credentialSecret`. */
+  /** An access key of the project: `krcloud:credentialId` and (secret) `krcloud:credentialSecret`. */
+  credentialId: string;
   credentialSecret: string;
 }
 
@@ -289,8 +290,28 @@ export async function newProject(cloud: LocalCloud, label: string): Promise<Clou
   const control = new Control(cloud.controlUrl);
   const projectId = `${label.replace(/[^A-Za-z0-9]/g, "").slice(0, 16)}${randomBytes(6).toString("hex")}`.slice(0, 32);
   const token = await control.issueToken(projectId);
-  const { credentialSecret } = await control.issueAccessKey(projectId);
-  return { cloud, control, projectId, token, credentialSecret };
+  const { credentialId, credentialSecret } = await control.issueAccessKey(projectId);
+  return { cloud, control, projectId, token, credentialId, credentialSecret };
+}
+
+export interface SetupResource {
+  service: string;
+  kind: string;
+  id: string;
+  patch: Record<string, unknown>;
+}
+
+/**
+ * What an example needs in the local cloud before it runs (`local-cloud.setup.json` beside its
+ * Pulumi.yaml: a KMS key, a database instance), created through the control API for `p`'s project.
+ * Returns what was created, so "nothing left behind" checks can set it apart from the stack's own.
+ */
+export async function applyLocalCloudSetup(p: CloudProject, programDir: string): Promise<SetupResource[]> {
+  const file = path.join(programDir, "local-cloud.setup.json");
+  if (!fs.existsSync(file)) return [];
+  const setup = JSON.parse(fs.readFileSync(file, "utf8")) as { resources: SetupResource[] };
+  for (const r of setup.resources) await p.control.patchResource(r.service, r.kind, r.id, { projectId: p.projectId, ...r.patch });
+  return setup.resources;
 }
 
 /** Stack config for a program talking to `p`: the provider settings, secrets as secrets. */
@@ -299,6 +320,7 @@ export function providerConfig(p: CloudProject, extra: ConfigMap = {}): ConfigMa
     "krcloud:localCloudUrl": { value: p.cloud.url },
     "krcloud:projectId": { value: p.projectId },
     "krcloud:authToken": { value: p.token, secret: true },
+    "krcloud:credentialId": { value: p.credentialId },
     "krcloud:credentialSecret": { value: p.credentialSecret, secret: true },
     ...extra,
   };

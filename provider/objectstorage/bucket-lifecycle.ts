@@ -5,12 +5,12 @@
  */
 import { z } from "zod";
 import { rethrowAs } from "../../sdk/core";
+import { LIFECYCLE_DATE } from "../../sdk/objectstorage";
 import type { ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
 import { bucketName } from "./validation";
 
-/** Section 2.3: GMT ISO 8601 with milliseconds, this exact shape only. */
-export const LIFECYCLE_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/;
+export { LIFECYCLE_DATE };
 
 export function lifecycleRule() {
   return z

@@ -8,16 +8,14 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { rethrowAs, withAction } from "../../sdk/core";
-import type { ObjectStorageClient } from "../../sdk/objectstorage";
+import { DEFAULT_PART_SIZE, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
 import { CheckError, PartialFailure, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, metadata, objectKey } from "./validation";
 
 const MIB = 1024 * 1024;
-/** Section 4.4: every part but the last is at least 5 MB. */
-export const MIN_PART_SIZE = 5 * MIB;
+export { MIN_PART_SIZE, DEFAULT_PART_SIZE };
 export const DEFAULT_MULTIPART_THRESHOLD = 16 * MIB;
-export const DEFAULT_PART_SIZE = 8 * MIB;
 
 function bucketObjectShape() {
   return z

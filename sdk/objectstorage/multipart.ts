@@ -8,8 +8,9 @@ import { stripQuotes } from "./object";
 import type { UploadedPart } from "./types";
 import { buildXml, isRecord, parseXml, textOf } from "./xml";
 
-export const MIN_PART_SIZE = 5 * 1024 * 1024;
-export const MAX_PART_NUMBER = 10_000;
+import { MAX_PART_NUMBER } from "./limits";
+
+export { MIN_PART_SIZE, MAX_PART_NUMBER } from "./limits";
 
 export function parseInitiateResult(text: string, action: string): { uploadId: string; tenant?: string; bucket?: string; key?: string } {
   let doc: Record<string, unknown>;

@@ -22,6 +22,7 @@ import * as multipart from "./operations/multipart";
 import * as objects from "./operations/objects";
 import * as tempUrls from "./operations/temp-urls";
 import "./secrets";
+import type { ByteSource } from "./byte-source";
 import type { TempUrlDigest } from "./temp-url";
 import type {
   AccountInfo,
@@ -31,6 +32,7 @@ import type {
   BucketSummary,
   Capabilities,
   ContainerInfo,
+  ContentHeaders,
   CopyObjectOptions,
   CorsRule,
   CreateBucketInput,
@@ -42,6 +44,7 @@ import type {
   ListObjectsOptions,
   MoveObjectOptions,
   MultipartUpload,
+  MultipartUploadSummary,
   ObjectInfo,
   ObjectListEntry,
   ObjectPage,
@@ -96,11 +99,7 @@ export class ObjectStorageClient {
     return buckets.listAllBuckets(this.ops, o);
   }
 
-  /**
-   * Sets (or with null, deletes) the bucket's ACL. The seed names the body's bucket field both
-   * `name` and `bucket_name` (4.1); both are sent with the same value, as a server that requires
-   * one of them is more likely than one that rejects the other.
-   */
+  /** Sets (or with null, deletes) the bucket's ACL (details on the operation in operations/). */
   updateBucketAcl(name: string, acl: BucketAcl | null): Promise<Bucket> {
     return buckets.updateBucketAcl(this.ops, name, acl);
   }
@@ -135,19 +134,12 @@ export class ObjectStorageClient {
     return cors.getCors(this.ops, bucket);
   }
 
-  /**
-   * Replaces the whole CORS policy. The seed's sample request uses PUT, its method table POST
-   * (4.1): PUT is tried first and, when the server answers 405 or 404 to it, POST once. The method
-   * that worked is remembered for the rest of this client's life.
-   */
+  /** Replaces the whole CORS policy (details on the operation in operations/). */
   putCors(bucket: string, rules: readonly CorsRule[]): Promise<CorsRule[]> {
     return cors.putCors(this.ops, bucket, rules);
   }
 
-  /**
-   * Removes the CORS policy. The seed has no delete operation; since a set replaces the whole list,
-   * setting an empty list is the removal.
-   */
+  /** Removes the CORS policy (details on the operation in operations/). */
   deleteCors(bucket: string): Promise<void> {
     return cors.deleteCors(this.ops, bucket);
   }
@@ -186,11 +178,7 @@ export class ObjectStorageClient {
     return containers.updateContainerMetadata(this.ops, name, set, remove);
   }
 
-  /**
-   * Stores the key that locally signed temp URLs are checked against, on the account or on one
-   * bucket (`X-Account-Meta-Temp-URL-Key` / `X-Container-Meta-Temp-URL-Key`). Upstream Swift only:
-   * the seed has no such operation (its temp URLs come from createTempUrl).
-   */
+  /** Stores the temp URL key on the account or one bucket (upstream Swift only; see operations/containers.ts). */
   setTempUrlKey(key: string, o: { bucket?: string } = {}): Promise<void> {
     return containers.setTempUrlKey(this.ops, key, o);
   }
@@ -204,7 +192,7 @@ export class ObjectStorageClient {
   }
 
   /** Uploads in one request (up to 5 GiB, seed 8). Returns the ETag without quotes. */
-  putObject(bucket: string, key: string, body: Buffer | string, o: PutObjectOptions = {}): Promise<{ etag?: string }> {
+  putObject(bucket: string, key: string, body: Buffer | string | ByteSource, o: PutObjectOptions = {}): Promise<{ etag?: string }> {
     return objects.putObject(this.ops, bucket, key, body, o);
   }
 
@@ -216,11 +204,8 @@ export class ObjectStorageClient {
     return objects.findObject(this.ops, bucket, key);
   }
 
-  /**
-   * Sets the object's user metadata. Upstream Swift replaces all `X-Object-Meta-*` of the object
-   * with the ones sent (keys not sent are removed); pass the complete map.
-   */
-  setObjectMetadata(bucket: string, key: string, metadata: Record<string, string>, o: { contentType?: string } = {}): Promise<void> {
+  /** Sets the object's user metadata (details on the operation in operations/). */
+  setObjectMetadata(bucket: string, key: string, metadata: Record<string, string>, o: { contentType?: string } & ContentHeaders = {}): Promise<void> {
     return objects.setObjectMetadata(this.ops, bucket, key, metadata, o);
   }
 
@@ -242,10 +227,7 @@ export class ObjectStorageClient {
     return objects.copyObject(this.ops, srcBucket, srcKey, dstBucket, dstKey, o);
   }
 
-  /**
-   * MOVE (seed 4.3; unavailable for encrypted buckets). Upstream Swift has no MOVE and answers 405;
-   * with `fallbackToCopy` that answer (or 501) turns into COPY followed by DELETE of the source.
-   */
+  /** MOVE (seed 4.3; unavailable for encrypted buckets) (details on the operation in operations/). */
   moveObject(srcBucket: string, srcKey: string, dstBucket: string, dstKey: string, o: MoveObjectOptions = {}): Promise<void> {
     return objects.moveObject(this.ops, srcBucket, srcKey, dstBucket, dstKey, o);
   }
@@ -273,13 +255,7 @@ export class ObjectStorageClient {
     return listing.listAllObjects(this.ops, bucket, o);
   }
 
-  /**
-   * Deletes every object of the bucket (all pages) with bounded concurrency; returns how many were
-   * deleted. Large objects: the plain DELETE of a DLO or SLO manifest removes the manifest only,
-   * and segments stored in this bucket are listed and deleted like any object. Segments of a
-   * manifest that live in another bucket are left alone: they belong to that bucket. A missing
-   * bucket counts as empty.
-   */
+  /** Deletes every object of the bucket, page by page; returns how many (see operations/listing.ts). */
   emptyBucket(bucket: string, o: EmptyBucketOptions = {}): Promise<number> {
     return listing.emptyBucket(this.ops, bucket, o);
   }
@@ -287,11 +263,11 @@ export class ObjectStorageClient {
   // ---------------------------------------------------------------------------------------------
   // Multipart upload (seed 4.4)
 
-  initiateMultipartUpload(bucket: string, key: string, o: { contentType?: string; metadata?: Record<string, string> } = {}): Promise<MultipartUpload> {
+  initiateMultipartUpload(bucket: string, key: string, o: { contentType?: string; metadata?: Record<string, string> } & ContentHeaders = {}): Promise<MultipartUpload> {
     return multipart.initiateMultipartUpload(this.ops, bucket, key, o);
   }
 
-  uploadPart(upload: MultipartUpload, partNumber: number, body: Buffer): Promise<UploadedPart> {
+  uploadPart(upload: MultipartUpload, partNumber: number, body: Buffer | ByteSource): Promise<UploadedPart> {
     return multipart.uploadPart(this.ops, upload, partNumber, body);
   }
 
@@ -303,29 +279,32 @@ export class ObjectStorageClient {
     return multipart.abortMultipartUpload(this.ops, upload);
   }
 
-  /**
-   * Uploads `body` by multipart: initiate, parts (a few at a time), complete. Any failure aborts the
-   * upload so no parts are left behind, then the original error is thrown.
-   */
-  uploadLarge(bucket: string, key: string, body: Buffer, o: UploadLargeOptions = {}): Promise<{ etag?: string; parts: number }> {
+  /** Uploads `body` by multipart (details on the operation in operations/). */
+  uploadLarge(bucket: string, key: string, body: Buffer | ByteSource, o: UploadLargeOptions = {}): Promise<{ etag?: string; parts: number }> {
     return multipart.uploadLarge(this.ops, bucket, key, body, o);
+  }
+
+  /** Unfinished multipart uploads, all pages (GET `?uploads`, see operations/multipart.ts); none where the service lacks the call. */
+  async listMultipartUploads(bucket: string, o: { prefix?: string } = {}): Promise<MultipartUploadSummary[]> {
+    const all: MultipartUploadSummary[] = [];
+    await multipart.forEachMultipartUploadPage(this.ops, bucket, async (page) => void all.push(...page), o);
+    return all;
+  }
+
+  /** Aborts every unfinished multipart upload of the bucket, page by page; returns how many. */
+  abortAllMultipartUploads(bucket: string, o: { concurrency?: number } = {}): Promise<number> {
+    return multipart.abortAllMultipartUploads(this.ops, bucket, o);
   }
 
   // ---------------------------------------------------------------------------------------------
   // Large objects (seed 4.5)
 
-  /**
-   * A DLO manifest: GET on it returns the concatenation of every object under
-   * `{segmentBucket}/{segmentPrefix}` in name order. May be written before or after the segments.
-   */
+  /** A DLO manifest (details on the operation in operations/). */
   putDloManifest(bucket: string, key: string, segmentPrefix: string, o: { segmentBucket?: string; contentType?: string } = {}): Promise<void> {
     return largeObjects.putDloManifest(this.ops, bucket, key, segmentPrefix, o);
   }
 
-  /**
-   * An SLO manifest, written after its segments. The server checks each segment's existence and,
-   * when given, its etag and size; on a mismatch it answers an error and creates no manifest.
-   */
+  /** An SLO manifest, written after its segments (details on the operation in operations/). */
   putSloManifest(bucket: string, key: string, segments: readonly SloSegment[]): Promise<{ etag?: string }> {
     return largeObjects.putSloManifest(this.ops, bucket, key, segments);
   }
@@ -334,10 +313,7 @@ export class ObjectStorageClient {
     return largeObjects.getSloManifest(this.ops, bucket, key);
   }
 
-  /**
-   * Deletes an SLO manifest and its segments. Upstream Swift answers 200 with a bulk-delete report
-   * whose own status and error list say whether it worked; a failing report becomes an ApiError.
-   */
+  /** Deletes an SLO manifest and its segments (details on the operation in operations/). */
   deleteSlo(bucket: string, key: string): Promise<SloDeleteResult> {
     return largeObjects.deleteSlo(this.ops, bucket, key);
   }

@@ -3,6 +3,7 @@
 export { ObjectStorageClient } from "./client";
 export * from "./types";
 export * from "./limits";
+export { fileSource, bufferSource, isByteSource, type ByteSource } from "./byte-source";
 export { OBJECT_STORAGE_SECRETS } from "./secrets";
 export { InvalidArgumentError, ResponseFormatError, isInvalidArgument, isResponseFormatError } from "./errors";
 export { buildLifecycleXml, parseLifecycleXml } from "./lifecycle";

@@ -50,8 +50,9 @@ export async function listAllObjects(c: Ops, bucket: string, o: Omit<ListObjects
 }
 
 /**
- * Deletes every object of the bucket (all pages) with bounded concurrency; returns how many were
- * deleted. Large objects: the plain DELETE of a DLO or SLO manifest removes the manifest only,
+ * Deletes every object of the bucket with bounded concurrency, page by page (a page is deleted
+ * before the next is listed, so memory holds one page whatever the bucket's size); returns how many
+ * were deleted. Large objects: the plain DELETE of a DLO or SLO manifest removes the manifest only,
  * and segments stored in this bucket are listed and deleted like any object. Segments of a
  * manifest that live in another bucket are left alone: they belong to that bucket. A missing
  * bucket counts as empty.
@@ -59,19 +60,27 @@ export async function listAllObjects(c: Ops, bucket: string, o: Omit<ListObjects
 export async function emptyBucket(c: Ops, bucket: string, o: EmptyBucketOptions = {}): Promise<number> {
   let deleted = 0;
   for (let round = 0; round < EMPTY_BUCKET_ROUNDS; round++) {
-    const entries = await orUndefined(listAllObjects(c, bucket));
-    const names = (entries ?? []).flatMap((e) => (e.kind === "object" ? [e.name] : []));
-    if (names.length === 0) break;
+    let listed = 0;
     let thisRound = 0;
-    await forEachLimit(names, o.concurrency ?? DEFAULT_EMPTY_CONCURRENCY, async (name) => {
-      if (await deleteObjectIfExists(c, bucket, name)) {
-        deleted++;
-        thisRound++;
-        o.onProgress?.(deleted);
-      }
-    });
-    // Every listed object was already gone: the listing lags behind deletions; stop re-listing.
-    if (thisRound === 0) break;
+    // The marker moves past each deleted page: names after it are still to be seen.
+    for (let marker: string | undefined; ; ) {
+      const page = await orUndefined(listObjects(c, bucket, { marker, limit: OBJECT_PAGE_LIMIT }));
+      if (!page) break;
+      const names = page.entries.flatMap((e) => (e.kind === "object" ? [e.name] : []));
+      listed += names.length;
+      await forEachLimit(names, o.concurrency ?? DEFAULT_EMPTY_CONCURRENCY, async (name) => {
+        if (await deleteObjectIfExists(c, bucket, name)) {
+          deleted++;
+          thisRound++;
+          o.onProgress?.(deleted);
+        }
+      });
+      if (page.nextMarker === undefined || page.nextMarker === marker) break;
+      marker = page.nextMarker;
+    }
+    // Nothing listed, or every listed object was already gone (the listing lags behind deletions):
+    // stop re-listing.
+    if (listed === 0 || thisRound === 0) break;
   }
   return deleted;
 }

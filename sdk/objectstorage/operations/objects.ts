@@ -3,9 +3,11 @@
 import { isApiError } from "../../core";
 import { InvalidArgumentError } from "../errors";
 import { OBJECT_META, metadataHeaders } from "../metadata";
-import { objectInfoFromHeaders } from "../object";
+import { isByteSource, type ByteSource } from "../byte-source";
+import { MAX_SINGLE_UPLOAD_BYTES } from "../limits";
+import { contentHeaders, objectInfoFromHeaders } from "../object";
 import { containerPath, objectPath } from "../path";
-import type { CopyObjectOptions, GetObjectResult, MoveObjectOptions, ObjectInfo, PutObjectOptions } from "../types";
+import type { ContentHeaders, CopyObjectOptions, GetObjectResult, MoveObjectOptions, ObjectInfo, PutObjectOptions } from "../types";
 import { DIRECTORY_TYPE, definedEtag, orUndefined, wrap, type Ops } from "./context";
 
 /** A folder: a zero-byte object `{path}/` of type `application/directory`. */
@@ -24,10 +26,15 @@ export async function createFolder(c: Ops, bucket: string, path: string, metadat
   });
 }
 
-/** Uploads in one request (up to 5 GiB, seed 8). Returns the ETag without quotes. */
-export async function putObject(c: Ops, bucket: string, key: string, body: Buffer | string, o: PutObjectOptions = {}): Promise<{ etag?: string }> {
+/**
+ * Uploads in one request (up to 5 GiB, seed 8). A ByteSource is streamed (each attempt opens it
+ * anew), so memory does not grow with the size. Returns the ETag without quotes.
+ */
+export async function putObject(c: Ops, bucket: string, key: string, body: Buffer | string | ByteSource, o: PutObjectOptions = {}): Promise<{ etag?: string }> {
   const action = `uploading object "${bucket}/${key}"`;
-  const data = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+  const data = isByteSource(body) ? body : typeof body === "string" ? Buffer.from(body, "utf8") : body;
+  const size = isByteSource(data) ? data.size : data.length;
+  if (size > MAX_SINGLE_UPLOAD_BYTES) throw new InvalidArgumentError(`${action}: ${size} bytes exceed the single-upload limit of ${MAX_SINGLE_UPLOAD_BYTES} bytes (5 GiB); use uploadLarge`);
   const res = await c.send({
     operation: "PutObject",
     idempotent: true,
@@ -35,11 +42,12 @@ export async function putObject(c: Ops, bucket: string, key: string, body: Buffe
     path: objectPath(c.account(action), bucket, key),
     headers: {
       ...o.headers,
+      ...contentHeaders(o),
       "content-type": o.contentType ?? "application/octet-stream",
-      "content-length": String(data.length),
+      "content-length": String(size),
       ...wrap(action, () => metadataHeaders(OBJECT_META, o.metadata)),
     },
-    body: data,
+    body: isByteSource(data) ? () => data.open() : data,
     action,
   });
   return definedEtag(res.headers);
@@ -59,7 +67,7 @@ export async function findObject(c: Ops, bucket: string, key: string): Promise<O
  * Sets the object's user metadata. Upstream Swift replaces all `X-Object-Meta-*` of the object
  * with the ones sent (keys not sent are removed); pass the complete map.
  */
-export async function setObjectMetadata(c: Ops, bucket: string, key: string, metadata: Record<string, string>, o: { contentType?: string } = {}): Promise<void> {
+export async function setObjectMetadata(c: Ops, bucket: string, key: string, metadata: Record<string, string>, o: { contentType?: string } & ContentHeaders = {}): Promise<void> {
   const action = `setting the metadata of object "${bucket}/${key}"`;
   await c.send({
     operation: "UpdateObjectMetadata",
@@ -67,7 +75,7 @@ export async function setObjectMetadata(c: Ops, bucket: string, key: string, met
     idempotent: true,
     method: "POST",
     path: objectPath(c.account(action), bucket, key),
-    headers: { "content-length": "0", "content-type": o.contentType, ...wrap(action, () => metadataHeaders(OBJECT_META, metadata)) },
+    headers: { "content-length": "0", "content-type": o.contentType, ...contentHeaders(o), ...wrap(action, () => metadataHeaders(OBJECT_META, metadata)) },
     body: "",
     action,
   });

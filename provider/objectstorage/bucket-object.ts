@@ -11,7 +11,7 @@ import { rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
 import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
-import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, statAndHashFile } from "./object-source";
+import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
 import { bucketName, metadata, objectKey } from "./validation";
 
 const MIB = 1024 * 1024;
@@ -97,7 +97,7 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
   describe: (id) => `object "${id}"`,
 
   derive: [
-    // The engine may add an asset `hash` in one step and not another: state records the asset without it.
+    // The Node SDK's asset brand, when a caller serialised the asset itself, is not state.
     { from: ["source"], to: "source", compute: (i) => canonicalSource(i.source) },
     // A folder is always stored as application/directory (createFolder): a contentType given for one
     // is recorded as that, or the object would show a diff at every preview.
@@ -146,7 +146,8 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
       current.contentMd5 !== news.contentMd5 ||
       current.content !== news.content ||
       current.contentBase64 !== news.contentBase64 ||
-      JSON.stringify(current.source) !== JSON.stringify(news.source) ||
+      // current comes from state, where the engine elides an asset's contents: compare hashes.
+      !sameSource(current.source, news.source) ||
       (news.contentType !== undefined && current.contentType !== news.contentType);
     const headersChanged = (["cacheControl", "contentDisposition", "contentEncoding"] as const).some((k) => current[k] !== news[k]);
     if (contentChanged) {

@@ -4,12 +4,20 @@
  * memory, inline text or Base64, and the seed's upload limits for that size.
  *
  * Assets: the dynamic provider host passes inputs as plain protobuf-Struct JSON (it does not
- * deserialise them, @pulumi/pulumi/cmd/dynamic-provider), so an asset arrives as the object the
- * SDK serialised (runtime/rpc.js): `{"4dabf18193072939515e22adb298388d":
- * "c44067f5952c0a294b673a41bacd8c17", path | text | uri, __pulumiAsset: true}` (serializeAllKeys
- * copies the brand too), plus the `hash` (SHA-256) the engine may add. FileAsset and file:// RemoteAsset are read from the local file; StringAsset is inline
- * text; RemoteAsset over http(s) is refused: check must not use the network, and a digest of a
- * remote body would mean downloading it at every preview.
+ * deserialise them, @pulumi/pulumi/cmd/dynamic-provider), so an asset arrives as the engine
+ * marshals it: `{"4dabf18193072939515e22adb298388d": "c44067f5952c0a294b673a41bacd8c17", hash,
+ * path | text | uri}` (runtime/rpc.js specialSigKey / specialAssetSig; `hash` is the SHA-256 of
+ * the content, computed by the engine). Seen with Pulumi 3.259 (docs/api-assumptions.md): check,
+ * create and update's news get the asset in full, `path` as the program wrote it (relative to the
+ * program directory, which is the provider's working directory); diff (olds and news), read and
+ * update's olds get it with its contents elided, `{sig, hash}` only. So the hash is the asset's
+ * identity in state, and content is never read from olds. The Node SDK's own serialisation
+ * (serializeProperty) also copies the `__pulumiAsset` brand, which the engine drops: accepted and
+ * dropped here.
+ *
+ * FileAsset and file:// RemoteAsset are read from the local file; StringAsset is inline text;
+ * RemoteAsset over http(s) is refused: check must not use the network, and a digest of a remote
+ * body would mean downloading it at every preview.
  */
 import { createHash } from "node:crypto";
 import { createReadStream, closeSync, openSync, readSync, statSync } from "node:fs";
@@ -44,15 +52,28 @@ export const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0
 
 export type Resolved = { kind: "file"; path: string } | { kind: "text"; text: string };
 
-/** The asset without the engine's `hash` and the SDK's brand (present or not depending on the step): what state records. */
+/** The asset as state records it: without the SDK's brand, which the engine never passes. */
 export function canonicalSource(s: SourceInput | undefined): SourceInput | undefined {
   if (s === undefined || typeof s === "string") return s;
-  const { hash: _hash, __pulumiAsset: _brand, ...rest } = s;
+  const { __pulumiAsset: _brand, ...rest } = s;
   return rest;
+}
+
+/**
+ * Whether two sources name the same content. An asset read back from state has its contents
+ * elided (only `hash`): assets carrying hashes are compared by hash, anything else as JSON.
+ */
+export function sameSource(a: SourceInput | undefined, b: SourceInput | undefined): boolean {
+  if (a !== undefined && b !== undefined && typeof a !== "string" && typeof b !== "string" && a.hash !== undefined && b.hash !== undefined) return a.hash === b.hash;
+  return JSON.stringify(canonicalSource(a)) === JSON.stringify(canonicalSource(b));
 }
 
 export function resolveSource(s: SourceInput): Resolved {
   if (typeof s === "string") return { kind: "file", path: s };
+  if (s.text === undefined && s.path === undefined && s.uri === undefined) {
+    // An asset from state (contents elided) where content is needed: a defect, said plainly.
+    throw new CheckError("source", "the asset arrived without its contents (only its hash); run the operation again");
+  }
   if (s.text !== undefined) return { kind: "text", text: s.text };
   if (s.path !== undefined) return { kind: "file", path: resolve(s.path) };
   const uri = s.uri!;

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { rethrowAs, withAction } from "../../sdk/core";
+import { isApiError, rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
 import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
@@ -201,12 +201,12 @@ async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObject
       return;
     }
     const r = inputs.source === undefined ? undefined : resolveSource(inputs.source);
-    if (r?.kind === "file" && (await hashFile(r.path)) !== inputs.contentMd5) {
-      throw new Error(`the content of "${r.path}" changed between preview and update; run again`);
-    }
+    const changed = () => new Error(`the content of "${r?.kind === "file" ? r.path : "source"}" changed since it was checked; run again`);
     const data = byteSource(inputs);
     const headers = { contentType: inputs.contentType, cacheControl: inputs.cacheControl, contentDisposition: inputs.contentDisposition, contentEncoding: inputs.contentEncoding, metadata: inputs.metadata };
     if (data.size > inputs.multipartThreshold) {
+      // Parts go up out of order and the multipart ETag is no MD5: the file is hashed again first.
+      if (r?.kind === "file" && (await hashFile(r.path)) !== inputs.contentMd5) throw changed();
       const parts = Math.ceil(data.size / inputs.partSize);
       ctx.progress(`uploading "${id}" (${data.size} bytes) in ${parts} parts`);
       await c.uploadLarge(inputs.bucket, inputs.key, data, {
@@ -215,7 +215,12 @@ async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObject
         onProgress: (done: number) => ctx.progress(`"${id}": part ${done}/${parts} uploaded`),
       });
     } else {
-      await c.putObject(inputs.bucket, inputs.key, data, headers);
+      // A single PUT carries the MD5 from check as its ETag header: the service refuses (422) a
+      // file that changed since, without a second read of the file here.
+      const expectedMd5 = r?.kind === "file" ? inputs.contentMd5 : undefined;
+      await c.putObject(inputs.bucket, inputs.key, data, { ...headers, expectedMd5 }).catch((e: unknown) => {
+        throw expectedMd5 !== undefined && isApiError(e) && e.status === 422 ? withAction(e, changed().message) : e;
+      });
     }
   } catch (e) {
     throw withAction(e, `uploading object "${id}"`);

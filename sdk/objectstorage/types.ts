@@ -157,6 +157,11 @@ export interface ContentHeaders {
 export interface PutObjectOptions extends ContentHeaders {
   /** Default `application/octet-stream`. */
   contentType?: string;
+  /**
+   * The body's MD5 (hex) as the caller knows it: sent as the `ETag` request header, which Swift
+   * checks, refusing (422) a body that does not match.
+   */
+  expectedMd5?: string;
   metadata?: Record<string, string>;
   /** Extra headers, e.g. `X-Delete-After`. */
   headers?: Record<string, string>;

@@ -172,3 +172,13 @@ test("as the engine runs it: assets elided to their hash in diff, read and updat
   expect(outs).toMatchObject({ etag: md5("v2"), contentMd5: md5("v2") });
   expect((await tc.sdk.getObject("site-files", "engine.txt")).body.toString()).toBe("v2");
 });
+
+test("a file changed between check and create is refused by the service (ETag header from check), and nothing is stored", async () => {
+  const file = join(dir, "racy.txt");
+  writeFileSync(file, "checked content");
+  const { inputs } = await tc.object.check({}, { bucket: "site-files", key: "racy.txt", source: file });
+  writeFileSync(file, "content written after check");
+
+  await expect(tc.object.create(inputs)).rejects.toThrow(/changed since it was checked; run again/);
+  expect(await tc.sdk.findObject("site-files", "racy.txt")).toBeUndefined();
+});

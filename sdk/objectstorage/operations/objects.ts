@@ -43,6 +43,7 @@ export async function putObject(c: Ops, bucket: string, key: string, body: Buffe
     headers: {
       ...o.headers,
       ...contentHeaders(o),
+      etag: o.expectedMd5,
       "content-type": o.contentType ?? "application/octet-stream",
       "content-length": String(size),
       ...wrap(action, () => metadataHeaders(OBJECT_META, o.metadata)),

@@ -259,6 +259,9 @@ function primitiveOf(values: unknown[]): string | undefined {
  * - nullable -> the non-null type; other unions -> a Pulumi union (`oneOf`);
  * - anything else (z.unknown, z.any, unrepresentable) -> `pulumi.json#/Any`.
  */
+/** runtime/rpc.js `specialSigKey`: the key that marks a serialised asset. */
+const ASSET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+
 export function typeSpec(node0: Json, name: string, ctx: Ctx): TypeSpec {
   const { node, defName } = deref(node0, ctx);
   const known = ctx.seen.get(node);
@@ -303,6 +306,8 @@ export function typeSpec(node0: Json, name: string, ctx: Ctx): TypeSpec {
     if (items && typeof items === "object" && !Array.isArray(items)) return { type: "array", items: typeSpec(items as Json, singular(name), ctx) };
     return { type: "array", items: { ...ANY } };
   }
+  // A Pulumi asset as the engine serialises it (provider/objectstorage/object-source.ts): Pulumi's own Asset type.
+  if (node.properties && typeof node.properties === "object" && ASSET_SIG_KEY in node.properties) return { $ref: "pulumi.json#/Asset" };
   if (type === "object" || node.properties) {
     const props = node.properties as Record<string, Json> | undefined;
     if (props && Object.keys(props).length > 0) return objectType(node, props, name, ctx);

@@ -5,9 +5,12 @@
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
 import type { ObjectStorageClient } from "../../sdk/objectstorage";
-import { assertAdoptable, PartialFailure, type Context, type ResourceDefinition } from "../core";
+import { assertAdoptable, PartialFailure, waitWithProgress, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
+
+/** How long a delete waits for the bucket to be gone. */
+export const BUCKET_DELETE_TIMEOUT_MS = 5 * 60_000;
 
 // ---------------------------------------------------------------------------------------------
 // Schema
@@ -131,6 +134,9 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
     if (olds.forceDestroy) {
       ctx.progress(`emptying bucket "${id}" before deleting it (forceDestroy)`);
       await c.emptyBucket(id, { onProgress: (n: number) => ctx.progress(`bucket "${id}": ${n} objects deleted`) });
+      // Unfinished multipart uploads hold parts in the bucket that no listing shows.
+      const aborted = await c.abortAllMultipartUploads(id).catch(rethrowAs(`aborting the unfinished multipart uploads of bucket "${id}"`));
+      if (aborted > 0) ctx.progress(`bucket "${id}": ${aborted} unfinished multipart uploads aborted`);
     }
     try {
       await c.deleteBucket(id);
@@ -140,6 +146,14 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
       }
       throw withAction(e, `deleting bucket "${id}"`);
     }
+    await waitWithProgress(ctx, {
+      resource: `bucket "${id}"`,
+      status: () => c.findBucket(id).catch(rethrowAs(`reading bucket "${id}"`)),
+      stateOf: () => "present",
+      target: [],
+      targetGone: true,
+      timeoutMs: BUCKET_DELETE_TIMEOUT_MS,
+    });
   },
 };
 

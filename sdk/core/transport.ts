@@ -3,6 +3,7 @@
  * retries per retry.ts, API errors per errors.ts, secrets redacted from every message and log line.
  */
 
+import type { Readable } from "node:stream";
 import { buildConnector, Pool, type Dispatcher } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
@@ -42,7 +43,12 @@ export interface RequestSpec {
   path: string;
   query?: Query;
   headers?: Record<string, string | undefined>;
-  body?: string | Uint8Array;
+  /**
+   * The body. A function is a streamed body: it is called once per attempt for a fresh stream (a
+   * stream is consumed by the attempt that sends it, so a retry needs a new one), and the caller
+   * sets `content-length`. Memory stays bounded whatever the size.
+   */
+  body?: string | Uint8Array | (() => Readable);
   /** Statuses treated as success; default any 2xx. */
   expect?: readonly number[];
   /** What is being done, for error messages: `creating bucket "logs"`. */
@@ -220,7 +226,7 @@ export class Transport {
           method: method as never,
           path: fullPath,
           headers,
-          body: spec.body as never,
+          body: (typeof spec.body === "function" ? spec.body() : spec.body) as never,
           signal: spec.signal,
         });
         const body = Buffer.from(await res.body.arrayBuffer());

@@ -12,7 +12,7 @@ import { once } from "../core";
 import { looseInt } from "./bucket";
 import { ResponseFormatError } from "./errors";
 import { OBJECT_META, metadataFromHeaders } from "./metadata";
-import type { ObjectInfo, ObjectListEntry } from "./types";
+import type { ContentHeaders, ObjectInfo, ObjectListEntry } from "./types";
 import { isRecord } from "./xml";
 
 const objectEntrySchema = once(() => {
@@ -53,6 +53,11 @@ export function flattenObjectListing(body: Buffer, action: string): ObjectListEn
   });
 }
 
+/** The headers for `ContentHeaders`; absent values are not sent. */
+export function contentHeaders(o: ContentHeaders): Record<string, string | undefined> {
+  return { "cache-control": o.cacheControl, "content-disposition": o.contentDisposition, "content-encoding": o.contentEncoding };
+}
+
 export function entryName(e: ObjectListEntry): string {
   return e.kind === "object" ? e.name : e.subdir;
 }
@@ -83,5 +88,8 @@ export function objectInfoFromHeaders(bucket: string, key: string, headers: Reco
   if (headers["last-modified"] !== undefined) info.lastModified = headers["last-modified"];
   if (headers["x-object-manifest"] !== undefined) info.dloManifest = headers["x-object-manifest"];
   if (headers["x-object-storage-class"] !== undefined) info.storageClass = headers["x-object-storage-class"];
+  if (headers["cache-control"] !== undefined) info.cacheControl = headers["cache-control"];
+  if (headers["content-disposition"] !== undefined) info.contentDisposition = headers["content-disposition"];
+  if (headers["content-encoding"] !== undefined) info.contentEncoding = headers["content-encoding"];
   return info;
 }

@@ -77,6 +77,7 @@ export interface PutObjectInput {
   body: Buffer;
   contentType: string;
   metadata: Record<string, string>;
+  contentHeaders?: Record<string, string>;
   dloManifest?: string;
 }
 
@@ -360,6 +361,7 @@ export class ObjectStorageBackend {
       name,
       contentType: input.contentType,
       body: input.body,
+      ...(input.contentHeaders && Object.keys(input.contentHeaders).length ? { contentHeaders: { ...input.contentHeaders } } : {}),
       etag: md5Hex(input.body),
       createdAt: now,
       lastModified: now,
@@ -400,10 +402,13 @@ export class ObjectStorageBackend {
   }
 
   /** Swift POST: replaces the object's metadata (and Content-Type when given). */
-  postObject(bucket: Bucket, name: string, metadata: Record<string, string>, contentType: string | undefined): StoredObject {
+  postObject(bucket: Bucket, name: string, metadata: Record<string, string>, contentType: string | undefined, contentHeaders: Record<string, string> = {}): StoredObject {
     const object = this.object(bucket, name);
     validateMetadataTotal(metadata);
     object.metadata = { ...metadata };
+    // Like metadata, the content headers of a POST replace the object's (none given: none kept).
+    if (Object.keys(contentHeaders).length) object.contentHeaders = { ...contentHeaders };
+    else delete object.contentHeaders;
     if (contentType !== undefined) object.contentType = contentType;
     object.lastModified = this.now();
     return object;
@@ -466,13 +471,14 @@ export class ObjectStorageBackend {
 
   // ---- multipart -----------------------------------------------------------------------------
 
-  initiateMultipartUpload(bucket: Bucket, key: string, contentType: string, metadata: Record<string, string>): MultipartUpload {
+  initiateMultipartUpload(bucket: Bucket, key: string, contentType: string, metadata: Record<string, string>, contentHeaders: Record<string, string> = {}): MultipartUpload {
     validateMetadataTotal(metadata);
     const upload: MultipartUpload = {
       uploadId: `2~${randomHex(32)}`,
       key,
       contentType,
       metadata: { ...metadata },
+      ...(Object.keys(contentHeaders).length ? { contentHeaders: { ...contentHeaders } } : {}),
       initiatedAt: this.now(),
       parts: new Map(),
     };
@@ -506,7 +512,7 @@ export class ObjectStorageBackend {
       }
       return stored.body;
     });
-    const object = this.putObject(bucket, key, { body: Buffer.concat(bodies), contentType: upload.contentType, metadata: upload.metadata });
+    const object = this.putObject(bucket, key, { body: Buffer.concat(bodies), contentType: upload.contentType, metadata: upload.metadata, contentHeaders: upload.contentHeaders });
     bucket.uploads.delete(uploadId);
     return object;
   }

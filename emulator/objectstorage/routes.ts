@@ -260,9 +260,22 @@ function accountHeaders(backend: ObjectStorageBackend, account: string): Record<
   };
 }
 
+/** The content headers an object keeps from its PUT (or POST): stored as given, served on HEAD/GET. */
+const CONTENT_HEADERS: Record<string, string> = { 'cache-control': 'Cache-Control', 'content-disposition': 'Content-Disposition', 'content-encoding': 'Content-Encoding' };
+
+function contentHeadersOf(ctx: RequestContext): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [lower, name] of Object.entries(CONTENT_HEADERS)) {
+    const v = header(ctx, lower);
+    if (v !== undefined && v !== '') out[name] = v;
+  }
+  return out;
+}
+
 function objectHeaders(object: StoredObject, length: number, etag: string): Record<string, HeaderValue> {
   return {
     'Content-Type': object.contentType,
+    ...(object.contentHeaders ?? {}),
     'Content-Length': String(length),
     'Accept-Ranges': 'bytes',
     Etag: etag,
@@ -758,13 +771,14 @@ export function objectStorageRoutes(backend: ObjectStorageBackend): RouteDefinit
           body: ctx.body,
           contentType: folder ? FOLDER_CONTENT_TYPE : (header(ctx, 'content-type') ?? DEFAULT_CONTENT_TYPE),
           metadata: metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }),
+          contentHeaders: contentHeadersOf(ctx),
           ...(dloManifest !== undefined ? { dloManifest } : {}),
         });
         return withCors(ctx, bucket, textResponse(201, '', { Etag: object.etag, 'Last-Modified': new Date(object.lastModified).toUTCString() }));
       }
       case 'PostObject': {
         const contentType = header(ctx, 'content-type');
-        backend.postObject(bucket, name, metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }), contentType);
+        backend.postObject(bucket, name, metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }), contentType, contentHeadersOf(ctx));
         return withCors(ctx, bucket, emptyResponse(200, { 'Content-Length': '0' }));
       }
       case 'DeleteObject': {
@@ -807,6 +821,7 @@ export function objectStorageRoutes(backend: ObjectStorageBackend): RouteDefinit
           name,
           header(ctx, 'content-type') ?? DEFAULT_CONTENT_TYPE,
           metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }),
+          contentHeadersOf(ctx),
         );
         return xmlResponse(201, multipartXml('InitiateMultipartUploadResult', { Tenant: acct, Bucket: bucket.name, Key: name, UploadId: upload.uploadId }));
       }

@@ -182,3 +182,23 @@ test("a file changed between check and create is refused by the service (ETag he
   await expect(tc.object.create(inputs)).rejects.toThrow(/changed since it was checked; run again/);
   expect(await tc.sdk.findObject("site-files", "racy.txt")).toBeUndefined();
 });
+
+test("the local cloud keeps the content headers: no diff after a refresh; a change is a POST, not an upload; a POST without them drops them", async () => {
+  await tc.sdk.createBucket({ name: "header-files" }).catch(() => undefined);
+  const args = { bucket: "header-files", key: "report.csv.gz", content: "a,b\n", cacheControl: "max-age=60", contentDisposition: 'attachment; filename="report.csv"', contentEncoding: "gzip" };
+  const state = await tc.object.up(args);
+  const head = await tc.sdk.headObject("header-files", "report.csv.gz");
+  expect(head).toMatchObject({ cacheControl: "max-age=60", contentDisposition: 'attachment; filename="report.csv"', contentEncoding: "gzip" });
+  const refreshed = (await tc.object.refresh(state))!;
+  expect((await tc.object.plan(refreshed, args)).diff.changes).toBe(false);
+
+  const before = tc.counts();
+  await tc.object.apply(refreshed, { ...args, cacheControl: "no-cache" });
+  const sent = tc.countsSince(before);
+  expect(sent.PutObject).toBeUndefined();
+  expect(sent.PostObject).toBe(1);
+  expect((await tc.sdk.headObject("header-files", "report.csv.gz")).cacheControl).toBe("no-cache");
+
+  await tc.sdk.setObjectMetadata("header-files", "report.csv.gz", { owner: "x" });
+  expect((await tc.sdk.headObject("header-files", "report.csv.gz")).cacheControl).toBeUndefined();
+});

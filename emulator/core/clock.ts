@@ -29,6 +29,32 @@ export class VirtualClock {
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the clock only moves forward');
     this.offsetMs += ms;
+    for (const w of [...this.waiters]) w();
+  }
+
+  private readonly waiters = new Set<() => void>();
+
+  /**
+   * Resolves once the clock has moved `ms` from now: by real time passing or by `advance`, whichever
+   * comes first (so a latency fault of a minute ends at once when a test advances the clock).
+   */
+  sleep(ms: number): Promise<void> {
+    const until = this.now() + ms;
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const check = (): void => {
+        if (this.now() < until) return;
+        if (timer) clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve();
+      };
+      const arm = (): void => {
+        check();
+        if (this.waiters.has(check)) timer = setTimeout(arm, Math.max(1, until - this.now()));
+      };
+      this.waiters.add(check);
+      arm();
+    });
   }
 }
 

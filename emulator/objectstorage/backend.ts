@@ -513,6 +513,10 @@ export class ObjectStorageBackend {
       return stored.body;
     });
     const object = this.putObject(bucket, key, { body: Buffer.concat(bodies), contentType: upload.contentType, metadata: upload.metadata, contentHeaders: upload.contentHeaders });
+    // As S3 (and Ceph RGW behind Swift) report it: the MD5 of the parts' binary MD5s, then `-<parts>`.
+    // Not the content's MD5, so a client must not treat a multipart ETag as one.
+    const partMd5s = parts.map((p) => Buffer.from(upload.parts.get(p.partNumber)!.etag, 'hex'));
+    object.etag = `${createHash('md5').update(Buffer.concat(partMd5s)).digest('hex')}-${parts.length}`;
     bucket.uploads.delete(uploadId);
     return object;
   }

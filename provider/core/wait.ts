@@ -3,7 +3,7 @@
  * `pulumi up` display shows, so a long create does not look hung.
  */
 import { z } from "zod";
-import { waitFor, type WaiterOptions } from "../../sdk/core";
+import { GONE, waitFor, type WaiterOptions } from "../../sdk/core";
 import type { Context } from "./resource";
 
 /** Minimum time between two progress lines for the same wait. */
@@ -16,6 +16,11 @@ export async function waitWithProgress<T>(ctx: Pick<Context, "progress">, o: Wai
     ...o,
     onProgress: (p) => {
       o.onProgress?.(p);
+      // Reaching the target: a closing line after a wait that printed any; nothing when it was there at once.
+      if (p.state !== undefined && (o.targetGone ? p.state === GONE : o.target.includes(p.state))) {
+        if (lastState !== undefined) ctx.progress(`${p.resource}: ${p.state} after ${Math.round(p.elapsedMs / 1000)}s`);
+        return;
+      }
       if (p.state !== lastState || p.elapsedMs - lastLine >= PROGRESS_EVERY_MS) {
         const target = o.targetGone ? "gone" : o.target.join(" or ");
         ctx.progress(`${p.resource}: ${p.state ?? "unknown"}, waiting for ${target} (${Math.round(p.elapsedMs / 1000)}s)`);

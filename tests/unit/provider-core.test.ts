@@ -221,7 +221,7 @@ describe("waitWithProgress", () => {
       'cluster "web": Creating, waiting for Running (0s)',
       'cluster "web": Creating, waiting for Running (12s)',
       'cluster "web": Modifying, waiting for Running (16s)',
-      'cluster "web": Running, waiting for Running (20s)',
+      'cluster "web": Running after 20s',
     ]);
   });
 });

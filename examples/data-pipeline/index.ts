@@ -55,6 +55,8 @@ const nightly = new krcloud.hadoop.Cluster("nightly", {
   vpcId: "vpc-pipeline",
   subnetId: "sn-pipeline",
   configurations: [{ classification: "hive-site", properties: { "hive.exec.parallel": "true" } }],
+  // Hue's admin password: a secret input, Base64 on the wire, never read back.
+  adminPassword: dbPassword,
   userTask: results.name.apply((logBucketName) => ({
     type: "hive" as const,
     terminationPolicy: "onSuccess" as const,

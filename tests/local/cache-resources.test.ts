@@ -261,3 +261,29 @@ test("lookups: versions, flavors, default parameter groups by mode and version",
   const defaults = await getParameterGroups({ parameterGroupType: "default", clusterMode: "enabled", engineVersion: VERSION });
   expect(defaults.parameterGroups.map((g) => g.id)).toEqual([BASE.cluster]);
 });
+
+describe("Shard", () => {
+  test("a Shard resource adds a shard the Cluster leaves alone; replicas in place; replace; delete drains it", async () => {
+    const shard = await tc.resource("krcloud:cache:Shard");
+    const c = await cluster.up(clusterArgs({ shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }] }));
+    const s = await shard.up({ clusterId: c.id, primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] });
+    expect(s.id).toMatch(new RegExp(`^${c.id}/${c.id}-shard-0002$`));
+    expect(s.outputs).toMatchObject({ slots: "8192-16383", slotCount: 8192, replicaSubnetIds: ["sn-c"] });
+
+    // The Cluster sees the extra shard, does not manage it, and plans nothing for it.
+    const refreshed = (await cluster.refresh(c))!;
+    expect(refreshed.outputs.managedShardIds).toEqual([expect.stringMatching(/shard-0001$/)]);
+    expect((refreshed.outputs.shardDetails as { managed: boolean }[]).map((x) => x.managed)).toEqual([true, false]);
+    expect((await cluster.plan(refreshed, clusterArgs({ shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }] }))).diff.changes).toBe(false);
+
+    // Replicas change in place; a new primary subnet replaces; read works from the id alone.
+    const more = await shard.apply(s, { clusterId: c.id, primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c", "sn-a"] });
+    expect(more.outputs.replicaSubnetIds).toEqual(["sn-c", "sn-a"]);
+    expect((await shard.plan(more, { clusterId: c.id, primarySubnetId: "sn-a", replicaSubnetIds: ["sn-c", "sn-a"] })).diff.replaces).toEqual(["primarySubnetId"]);
+    expect((await shard.read(more.id, {})).props).toMatchObject({ clusterId: c.id, primarySubnetId: "sn-b" });
+
+    await shard.destroy(more);
+    expect((await sdk.clusterTopology(c.id)).shardCount).toBe(1);
+    expect(await shard.refresh(more)).toBeUndefined();
+  });
+});

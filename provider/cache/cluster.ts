@@ -13,13 +13,14 @@
  */
 import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
-import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, type Context, type ResourceDefinition } from "../core";
+import { rethrowAs } from "../../sdk/core";
+import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
 import { cache } from "./client";
+import { deleteAndWait, settingsPatch } from "./settings";
 import { waitClusterSynced } from "./parameter-group";
 import { alignTo, formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus, type Placement } from "./topology";
 import { cacheName, description, keepAutomaticBackups, port, user } from "./validation";
-import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterGone, waitClusterSettled, type ClusterSnapshot } from "./waiters";
+import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, type ClusterSnapshot } from "./waiters";
 
 const subnetId = () => z.string().min(1, "must not be empty");
 
@@ -194,7 +195,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
       }
 
       // 3. In-place settings, one request.
-      const patch = settingsPatch(current, news);
+      const patch = settingsPatch(current, news, (s) => ({ cron: s.cron, retentionLimit: s.retentionDays }));
       if (patch) {
         await c.clusters.update(id, patch).catch(rethrowAs(`updating ${what}`));
         s = await settle();
@@ -236,30 +237,12 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
 
   async delete(ctx, id, olds) {
     const c = cache(ctx);
-    const what = `cache cluster "${olds.name}" (${id})`;
-    try {
-      await c.clusters.delete(id, { keepAutomaticBackups: olds.keepAutomaticBackups ?? true });
-    } catch (e) {
-      if (isNotFound(e)) return;
-      throw withAction(e, `deleting ${what}`);
-    }
-    await waitClusterGone(ctx, c, id, what, timeoutFor(ctx, olds.timeouts, "delete", CACHE_TIMEOUTS));
+    await deleteAndWait(ctx, c, id, `cache cluster "${olds.name}" (${id})`, olds, (x, o) => c.clusters.delete(x, o));
   },
 };
 
 // ---------------------------------------------------------------------------------------------
 // Expanders and flatteners
-
-function settingsPatch(current: ClusterOutputs, news: ClusterInputs) {
-  const patch: { description?: string; parameterGroupId?: string; securityGroups?: { id: string }[]; backupSchedule?: { cron: string; retentionLimit?: number } | null } = {};
-  if ((current.description ?? "") !== (news.description ?? "")) patch.description = news.description ?? "";
-  if (current.parameterGroupId !== news.parameterGroupId) patch.parameterGroupId = news.parameterGroupId;
-  if ([...current.securityGroupIds].sort().join() !== [...news.securityGroupIds].sort().join()) patch.securityGroups = news.securityGroupIds.map((s) => ({ id: s }));
-  if (JSON.stringify(current.backupSchedule ?? null) !== JSON.stringify(news.backupSchedule ?? null)) {
-    patch.backupSchedule = news.backupSchedule ? { cron: news.backupSchedule.cron, retentionLimit: news.backupSchedule.retentionDays } : null;
-  }
-  return Object.keys(patch).length > 0 ? patch : undefined;
-}
 
 /** Outputs from the cloud: counts and placements from the live topology, provider-only inputs from `prior`. */
 function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: readonly string[] | undefined): ClusterOutputs {

@@ -11,13 +11,14 @@
  */
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
-import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { rethrowAs } from "../../sdk/core";
 import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
 import { cache } from "./client";
+import { deleteAndWait, settingsPatch } from "./settings";
 import { waitClusterSynced } from "./parameter-group";
 import { alignTo, missing, surplus } from "./topology";
 import { cacheName, description, keepAutomaticBackups, port, retentionDays, user } from "./validation";
-import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterGone, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
+import { CACHE_TIMEOUTS, instanceSetSnapshot, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
 const id = () => z.string().min(1, "must not be empty");
 
@@ -165,7 +166,7 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
       }
 
       // 3. Settings, one request.
-      const patch = settingsPatch(current, news);
+      const patch = settingsPatch(current, news, (s) => ({ cron: backupCronForHour(s.hour), retentionLimit: s.retentionDays }));
       if (patch) {
         await c.instanceSets.update(setId, patch).catch(rethrowAs(`updating ${what}`));
         s = await settle();
@@ -200,27 +201,9 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
 
   async delete(ctx, setId, olds) {
     const c = cache(ctx);
-    const what = `cache instance set "${olds.name}" (${setId})`;
-    try {
-      await c.instanceSets.delete(setId, { keepAutomaticBackups: olds.keepAutomaticBackups ?? true });
-    } catch (e) {
-      if (isNotFound(e)) return;
-      throw withAction(e, `deleting ${what}`);
-    }
-    await waitClusterGone(ctx, c, setId, what, timeoutFor(ctx, olds.timeouts, "delete", CACHE_TIMEOUTS));
+    await deleteAndWait(ctx, c, setId, `cache instance set "${olds.name}" (${setId})`, olds, (x, o) => c.instanceSets.delete(x, o));
   },
 };
-
-function settingsPatch(current: InstanceSetOutputs, news: InstanceSetInputs) {
-  const patch: { description?: string; parameterGroupId?: string; securityGroups?: { id: string }[]; backupSchedule?: { cron: string; retentionLimit?: number } | null } = {};
-  if ((current.description ?? "") !== (news.description ?? "")) patch.description = news.description ?? "";
-  if (current.parameterGroupId !== news.parameterGroupId) patch.parameterGroupId = news.parameterGroupId;
-  if ([...current.securityGroupIds].sort().join() !== [...news.securityGroupIds].sort().join()) patch.securityGroups = news.securityGroupIds.map((s) => ({ id: s }));
-  if (JSON.stringify(current.backupSchedule ?? null) !== JSON.stringify(news.backupSchedule ?? null)) {
-    patch.backupSchedule = news.backupSchedule ? { cron: backupCronForHour(news.backupSchedule.hour), retentionLimit: news.backupSchedule.retentionDays } : null;
-  }
-  return Object.keys(patch).length > 0 ? patch : undefined;
-}
 
 /**
  * Outputs from the cloud. Placement: `primarySubnetId` stays the declared one while some instance is

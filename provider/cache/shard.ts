@@ -8,7 +8,7 @@
 import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { z } from "zod";
-import { PartialFailure, timeoutFor, timeoutsInput, type Context, type ResourceDefinition } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
 import { cache } from "./client";
 import { formatSlots, missing, nodeOutputs, placementOf, surplus } from "./topology";
 import { CACHE_TIMEOUTS, waitClusterSettled } from "./waiters";

@@ -226,10 +226,10 @@ Settle detection runs on the local cloud's virtual clock (each waiter sleep adva
 120 s case takes milliseconds of wall time; the cluster's status is computed from that clock. The two
 settle goals cannot both hold for every settle time S with a status API that gives no ETA: a lag
 of at most max(1 s, S/10) for any S needs a poll every second for 10 s and then every 10 % of the
-time waited, about 36 polls by 120 s; 15 polls by 120 s leave gaps of up to 40 % of S. Today's
-waiter (1 s growing to 15 s, jittered) is the trade-off shown; making it proportional (never more
-than 10 % of the time waited between polls) is the change that would meet the lag goal at about
-twice the status calls.
+time waited, about 36 polls by 120 s; 15 polls by 120 s leave gaps of up to 40 % of S. The waiter
+keeps the lag goal for every S (a pause is never more than a tenth of the time waited, nor over
+15 s) and pays for it in status calls before 150 s; after that it polls every 15 s, like a
+conventional waiter every 10 s.
 
 Still to come (the benchmark issue): parallel convergence of \`pulumi up --parallel 64\`, drift-check cost of a 50-resource
 stack, state files with the native plugin, and the user-facing times (\`make demo\`, local cloud

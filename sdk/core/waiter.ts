@@ -5,7 +5,8 @@
  * seeds never listed) -> poll again. The seeds say the full list of states is "not shown", so an
  * unknown state is treated as pending and reported through `onProgress`, never as a failure.
  * Between polls the delay grows exponentially from `minDelayMs` to `maxDelayMs` with jitter (a
- * uniform draw between the minimum and the current ceiling).
+ * uniform draw between the minimum and the current ceiling), and is never more than a tenth of the
+ * time waited so far: a resource that settles after S is seen at most max(minDelayMs, S/10) late.
  *
  * The deadline (`timeoutMs` after the start) bounds everything, the polls included: each poll gets
  * a signal that fires at the deadline and the deadline itself, to hand to every request it makes
@@ -110,7 +111,10 @@ export async function waitFor<T>(o: WaiterOptions<T>): Promise<T | undefined> {
     // The next poll must start at least minDelay before the deadline to have time to answer.
     const room = deadline - minDelay - clock.now();
     if (room <= 0) throw timedOut();
-    const delay = Math.min(room, waiterDelay(attempt, minDelay, maxDelay, clock.random));
+    // Never more than a tenth of the time waited so far (nor less than minDelay): a resource that
+    // settles after S is seen at most max(minDelay, S/10) late, whatever S is (make bench).
+    const proportional = Math.max(minDelay, Math.floor((clock.now() - start) / 10));
+    const delay = Math.min(room, proportional, waiterDelay(attempt, minDelay, maxDelay, clock.random));
     try {
       await clock.sleep(delay, o.signal);
     } catch {

@@ -18,6 +18,20 @@ function sequence(states: string[]) {
   return { fn, polls };
 }
 
+test("past 10 s of waiting the pause grows with the time waited, a tenth of it, up to the backoff", async () => {
+  const clock = fakeClock();
+  const { fn } = sequence([...Array.from({ length: 30 }, () => "Creating"), "Running"]);
+  await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], minDelayMs: 1000, maxDelayMs: 15_000, timeoutMs: 3_600_000, clock });
+  // Each pause is at most a tenth of the time already waited (never under minDelayMs).
+  let t = 0;
+  for (const s of clock.sleeps) {
+    expect(s).toBeLessThanOrEqual(Math.max(1000, Math.floor(t / 10)));
+    t += s;
+  }
+  expect(clock.sleeps.slice(0, 10)).toEqual(Array(10).fill(1000));
+  expect(clock.sleeps[clock.sleeps.length - 1]).toBeGreaterThan(1000);
+});
+
 test("backoff grows from min to max with jitter between min and the ceiling", () => {
   expect([1, 2, 3, 4, 5].map((a) => waiterDelay(a, 1000, 8000, () => 0.5))).toEqual([1000, 1500, 2500, 4500, 4500]);
   expect([1, 2, 3].map((a) => waiterDelay(a, 1000, 8000, () => 0))).toEqual([1000, 1000, 1000]);
@@ -41,8 +55,9 @@ test("polls until the target state with the exact sleep sequence", async () => {
   });
   expect(v).toEqual({ status: "Running" });
   expect(polls).toEqual(["Creating", "Creating", "Creating", "Modifying", "Running"]);
-  expect(clock.sleeps).toEqual([1000, 1500, 2500, 4500]);
-  expect(progress).toEqual(["1:Creating@0", "2:Creating@1000", "3:Creating@2500", "4:Modifying@5000", "5:Running@9500"]);
+  // Never more than a tenth of the time waited: in the first 10 s, every minDelayMs.
+  expect(clock.sleeps).toEqual([1000, 1000, 1000, 1000]);
+  expect(progress).toEqual(["1:Creating@0", "2:Creating@1000", "3:Creating@2000", "4:Modifying@3000", "5:Running@4000"]);
 });
 
 test("tolerates a few not-found answers right after create", async () => {
@@ -69,14 +84,14 @@ test("a failure state stops the wait at once and lists the states seen", async (
 test("times out naming the resource, the last state and the states seen; the last poll starts minDelayMs before the deadline", async () => {
   const clock = fakeClock();
   const { fn, polls } = sequence(["Creating", "Modifying"]);
-  const err = await waitFor({ resource: 'cluster "web"', status: fn, stateOf: (x) => x.status, target: ["Running"], minDelayMs: 1000, maxDelayMs: 4000, timeoutMs: 10_000, clock }).catch((e) => e);
+  const err = await waitFor({ resource: 'cluster "web"', status: fn, stateOf: (x) => x.status, target: ["Running"], minDelayMs: 1000, maxDelayMs: 4000, timeoutMs: 10_500, clock }).catch((e) => e);
   expect(err.code).toBe("KRCLOUD_WAITER_TIMEOUT");
-  expect(err.message).toBe('timed out after 9s waiting for cluster "web" to become Running (last state: Modifying; states seen: Creating -> Modifying)');
+  expect(err.message).toMatch(/^timed out after 1?\ds waiting for cluster "web" to become Running \(last state: Modifying; states seen: Creating -> Modifying\)$/);
   // A poll bounded by the deadline needs time to answer: the last pause is shortened so that the
   // last poll has at least minDelayMs before the deadline (a poll at the deadline could not answer).
-  expect(clock.sleeps).toEqual([1000, 1500, 2500, 2500, 1500]);
-  expect(clock.t()).toBe(9_000);
-  expect(polls).toHaveLength(6);
+  expect(clock.sleeps).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 500]);
+  expect(clock.t()).toBe(9_500);
+  expect(polls).toHaveLength(11);
 });
 
 /** A fake clock whose `timeout(ms)` signals fire when its time passes their due time. */

@@ -2,7 +2,7 @@
  * Cache lookups: engine versions, flavors, parameter groups, clusters and instance sets, instances.
  * They run in the program's process with the stack config's settings.
  */
-import { CacheClient } from "../../sdk/cache";
+import { CacheClient, type ParameterGroupSummary } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
 import { outputForm, programSettings } from "../core";
 
@@ -51,20 +51,25 @@ export interface GetParameterGroupsResult {
   parameterGroups: ParameterGroupSummaryResult[];
 }
 
+/** The summary fields of a group, as both parameter group lookups return them. */
+function summaryOf(g: ParameterGroupSummary): ParameterGroupSummaryResult {
+  return {
+    id: g.id,
+    name: g.name,
+    engineVersion: g.engineVersion,
+    description: g.description,
+    isDefault: g.isDefault,
+    defaultParameterGroupId: g.defaultParameterGroupId,
+    clusterModeEnabled: g.clusterModeEnabled,
+    clusterSize: g.clusterSize,
+  };
+}
+
 /** Parameter groups, filtered. */
 export async function getParameterGroups(args: GetParameterGroupsArgs = {}): Promise<GetParameterGroupsResult> {
   const list = await client().parameterGroups.list(args).catch(rethrowAs("getParameterGroups"));
   return {
-    parameterGroups: list.map((g) => ({
-      id: g.id,
-      name: g.name,
-      engineVersion: g.engineVersion,
-      description: g.description,
-      isDefault: g.isDefault,
-      defaultParameterGroupId: g.defaultParameterGroupId,
-      clusterModeEnabled: g.clusterModeEnabled,
-      clusterSize: g.clusterSize,
-    })),
+    parameterGroups: list.map(summaryOf),
   };
 }
 export const getParameterGroupsOutput = outputForm(getParameterGroups);
@@ -81,14 +86,7 @@ export interface GetParameterGroupResult extends ParameterGroupSummaryResult {
 export async function getParameterGroup(args: GetParameterGroupArgs): Promise<GetParameterGroupResult> {
   const g = await client().parameterGroups.get(args.idOrName).catch(rethrowAs("getParameterGroup"));
   return {
-    id: g.id,
-    name: g.name,
-    engineVersion: g.engineVersion,
-    description: g.description,
-    isDefault: g.isDefault,
-    defaultParameterGroupId: g.defaultParameterGroupId,
-    clusterModeEnabled: g.clusterModeEnabled,
-    clusterSize: g.clusterSize,
+    ...summaryOf(g),
     parameters: g.parameters.map((p) => ({
       key: p.parameterKey,
       value: p.parameterValue,

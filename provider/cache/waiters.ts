@@ -6,7 +6,7 @@
  * Every wait prints progress lines (resource, status, nodes settled out of total, elapsed).
  */
 import type { CacheClient, CacheClusterRecord, ClusterTopology, InstanceSetTopology } from "../../sdk/cache";
-import { isNotFound } from "../../sdk/core";
+import { orUndefined } from "../../sdk/core";
 import { waitWithProgress, type Context } from "../core";
 
 export const SETTLED = "Running (every shard and node)";
@@ -29,23 +29,15 @@ export interface InstanceSetSnapshot {
 export async function clusterSnapshot(c: CacheClient, id: string): Promise<ClusterSnapshot | undefined> {
   const record = await c.findClusterById(id);
   if (!record) return undefined;
-  try {
-    return { record, topology: await c.clusterTopology(id) };
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
+  const topology = await orUndefined(c.clusterTopology(id));
+  return topology && { record, topology };
 }
 
 export async function instanceSetSnapshot(c: CacheClient, id: string): Promise<InstanceSetSnapshot | undefined> {
   const record = await c.findClusterById(id);
   if (!record) return undefined;
-  try {
-    return { record, topology: await c.instanceSetTopology(id) };
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
+  const topology = await orUndefined(c.instanceSetTopology(id));
+  return topology && { record, topology };
 }
 
 /** A progress-friendly state: `Modifying (4/6 nodes running)`, SETTLED or FAILED. */

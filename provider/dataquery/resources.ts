@@ -1,13 +1,12 @@
 /** The data query resource classes users instantiate: `new krcloud.dataquery.Query("daily", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type InputArgs } from "../core";
+import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
 import { dataSourceOutputs, type dataSourceInputs, type DataSourceOutputs } from "./data-source";
 import { queryOutputs, type queryInputs, type QueryOutputs } from "./query";
 
-type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
-export type DataSourceArgs = InputArgs<Omit<z.input<ReturnType<typeof dataSourceInputs>>, "name"> & { name?: string }>;
+export type DataSourceArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof dataSourceInputs>>>>;
 export type QueryArgs = InputArgs<z.input<ReturnType<typeof queryInputs>>>;
 
 /** A MySQL or PostgreSQL data source. The password is made a secret here, whatever the program passed. */
@@ -23,7 +22,7 @@ export class DataSource extends pulumi.dynamic.Resource {
     );
   }
 }
-export interface DataSource extends Outputs<DataSourceOutputs> {}
+export interface DataSource extends ResourceOutputs<DataSourceOutputs> {}
 
 /** SQL run once, and again only when it (or where it reads or writes) changes. */
 export class Query extends pulumi.dynamic.Resource {
@@ -32,4 +31,4 @@ export class Query extends pulumi.dynamic.Resource {
     super(stubProvider(Query.token), name, dynamicProps(name, args, outputKeys(queryOutputs())), opts, ...moduleAndType(Query.token));
   }
 }
-export interface Query extends Outputs<QueryOutputs> {}
+export interface Query extends ResourceOutputs<QueryOutputs> {}

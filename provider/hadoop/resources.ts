@@ -1,12 +1,11 @@
 /** The Hadoop resource class users instantiate: `new krcloud.hadoop.Cluster("etl", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type InputArgs } from "../core";
+import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
 import { hadoopClusterOutputs, type hadoopClusterInputs, type HadoopClusterOutputs } from "./cluster";
 
-type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
-export type ClusterArgs = InputArgs<Omit<z.input<ReturnType<typeof hadoopClusterInputs>>, "name"> & { name?: string }>;
+export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof hadoopClusterInputs>>>>;
 
 /** A Hadoop cluster. The admin and metastore passwords are made secrets here, whatever the program passed. */
 export class Cluster extends pulumi.dynamic.Resource {
@@ -20,4 +19,4 @@ export class Cluster extends pulumi.dynamic.Resource {
     super(stubProvider(Cluster.token), name, dynamicProps(name, secretArgs, outputKeys(hadoopClusterOutputs())), withSecretOutputs(opts, ["adminPassword", "metastore"]), ...moduleAndType(Cluster.token));
   }
 }
-export interface Cluster extends Outputs<HadoopClusterOutputs> {}
+export interface Cluster extends ResourceOutputs<HadoopClusterOutputs> {}

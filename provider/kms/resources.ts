@@ -1,11 +1,10 @@
 /** The key management resource classes users instantiate: `new krcloud.kms.Ciphertext("db-password", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type InputArgs } from "../core";
+import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type InputArgs, type ResourceOutputs } from "../core";
 import { ciphertextOutputs, type ciphertextInputs, type CiphertextOutputs } from "./ciphertext";
 import { dataKeyOutputs, type dataKeyInputs, type DataKeyOutputs } from "./data-key";
 
-type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
 export type CiphertextArgs = InputArgs<z.input<ReturnType<typeof ciphertextInputs>>>;
 export type DataKeyArgs = InputArgs<z.input<ReturnType<typeof dataKeyInputs>>>;
@@ -26,7 +25,7 @@ export class Ciphertext extends pulumi.dynamic.Resource {
     );
   }
 }
-export interface Ciphertext extends Outputs<CiphertextOutputs> {}
+export interface Ciphertext extends ResourceOutputs<CiphertextOutputs> {}
 
 /** A data key generated once: a secret Base64 plaintext key and its ciphertext. */
 export class DataKey extends pulumi.dynamic.Resource {
@@ -35,4 +34,4 @@ export class DataKey extends pulumi.dynamic.Resource {
     super(stubProvider(DataKey.token), name, dynamicProps(name, args, outputKeys(dataKeyOutputs())), withSecretOutputs(opts, ["plaintext"]), ...moduleAndType(DataKey.token));
   }
 }
-export interface DataKey extends Outputs<DataKeyOutputs> {}
+export interface DataKey extends ResourceOutputs<DataKeyOutputs> {}

@@ -1,16 +1,14 @@
 /** The resource classes users instantiate: `new krcloud.objectstorage.Bucket("logs", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type InputArgs } from "../core";
+import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
 import { bucketOutputs, type bucketInputs, type BucketOutputs } from "./bucket";
 import { bucketCorsOutputs, type bucketCorsInputs, type BucketCorsOutputs } from "./bucket-cors";
 import { bucketLifecycleOutputs, type bucketLifecycleInputs, type BucketLifecycleOutputs } from "./bucket-lifecycle";
 import { bucketObjectOutputs, type bucketObjectInputs, type BucketObjectOutputs } from "./bucket-object";
 
-type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
-
 /** `name` is optional: when omitted, the logical name plus a random suffix. */
-export type BucketArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketInputs>>, "name"> & { name?: string }>;
+export type BucketArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof bucketInputs>>>>;
 export type BucketCorsArgs = InputArgs<z.input<ReturnType<typeof bucketCorsInputs>>>;
 export type BucketLifecycleArgs = InputArgs<z.input<ReturnType<typeof bucketLifecycleInputs>>>;
 /** `source` takes a path or a Pulumi asset (FileAsset, StringAsset, file:// RemoteAsset). */
@@ -24,7 +22,7 @@ export class Bucket extends pulumi.dynamic.Resource {
     super(stubProvider(Bucket.token), name, dynamicProps(name, args, outputKeys(bucketOutputs())), opts, ...moduleAndType(Bucket.token));
   }
 }
-export interface Bucket extends Outputs<BucketOutputs> {}
+export interface Bucket extends ResourceOutputs<BucketOutputs> {}
 
 /** The whole CORS policy of a bucket, an ordered list of at most 10 rules. */
 export class BucketCors extends pulumi.dynamic.Resource {
@@ -33,7 +31,7 @@ export class BucketCors extends pulumi.dynamic.Resource {
     super(stubProvider(BucketCors.token), name, dynamicProps(name, args, outputKeys(bucketCorsOutputs())), opts, ...moduleAndType(BucketCors.token));
   }
 }
-export interface BucketCors extends Outputs<BucketCorsOutputs> {}
+export interface BucketCors extends ResourceOutputs<BucketCorsOutputs> {}
 
 /** The whole lifecycle (object expiry) configuration of a bucket. */
 export class BucketLifecycle extends pulumi.dynamic.Resource {
@@ -42,7 +40,7 @@ export class BucketLifecycle extends pulumi.dynamic.Resource {
     super(stubProvider(BucketLifecycle.token), name, dynamicProps(name, args, outputKeys(bucketLifecycleOutputs())), opts, ...moduleAndType(BucketLifecycle.token));
   }
 }
-export interface BucketLifecycle extends Outputs<BucketLifecycleOutputs> {}
+export interface BucketLifecycle extends ResourceOutputs<BucketLifecycleOutputs> {}
 
 /**
  * Outputs that reveal something of inline content (its ETag is its MD5; its size; the drift marker)
@@ -69,4 +67,4 @@ export class BucketObject extends pulumi.dynamic.Resource {
     );
   }
 }
-export interface BucketObject extends Outputs<BucketObjectOutputs> {}
+export interface BucketObject extends ResourceOutputs<BucketObjectOutputs> {}

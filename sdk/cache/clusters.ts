@@ -5,7 +5,8 @@
 
 import { CacheInvalidArgumentError } from "./errors";
 import { expandCreateCluster, expandUpdate } from "./expand";
-import { orUndefined, seg, type CacheHttp } from "./http";
+import { orUndefined } from "../core";
+import { seg, type CacheHttp } from "./http";
 import { flattenClusterList, flattenClusterRecord, flattenObjectId } from "./records";
 import type { CacheClusterRecord, CreateClusterInput, DeleteOptions, ObjectIdResult, UpdateClusterInput } from "./types";
 import { formatFailures, validateUpdateInput } from "./validate";

@@ -5,7 +5,7 @@
  * parsed by the caller's tolerant reader.
  */
 
-import { isNotFound, secretValues, type HttpResponse, type Query, type Transport } from "../core";
+import { secretValues, type HttpResponse, type Query, type Transport } from "../core";
 import { CacheInvalidArgumentError, CacheResponseFormatError, refineApiError } from "./errors";
 import type { Settings } from "../core";
 
@@ -76,14 +76,4 @@ export function parseJson(res: HttpResponse, action: string): unknown {
 export function seg(value: string, what: string, action: string): string {
   if (typeof value !== "string" || value.trim() === "") throw new CacheInvalidArgumentError(`${action}: ${what} is empty`);
   return encodeURIComponent(value);
-}
-
-/** Resolves undefined instead of rejecting with a NotFound error. */
-export async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
 }

@@ -2,7 +2,8 @@
 
 import { CacheInvalidArgumentError } from "./errors";
 import { expandModifyParameterGroup } from "./expand";
-import { orUndefined, seg, type CacheHttp } from "./http";
+import { orUndefined } from "../core";
+import { seg, type CacheHttp } from "./http";
 import { flattenObjectId, flattenParameterGroup, flattenParameterGroupEvents, flattenParameterGroupList } from "./records";
 import type {
   ApplyMode,

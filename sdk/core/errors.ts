@@ -153,6 +153,15 @@ export function isApiError(e: unknown): e is ApiError {
 export function isNotFound(e: unknown): e is ApiError {
   return isApiError(e) && e.kind === "not-found";
 }
+/** Resolves undefined instead of rejecting with a NotFound error. */
+export async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
 export function isConflict(e: unknown): e is ApiError {
   return isApiError(e) && e.kind === "conflict";
 }

@@ -4,7 +4,7 @@
  * `Credential-Secret`). Passwords are Base64-encoded for the wire here, and redacted (in both
  * forms) from any error.
  */
-import { InvalidArgumentError, isNotFound, transportFor, type ClientOptions, type HttpResponse, type RequestSpec, type Transport } from "../core";
+import { InvalidArgumentError, orUndefined, transportFor, type ClientOptions, type HttpResponse, type RequestSpec, type Transport } from "../core";
 import "./secrets";
 import { dataSources, listPage, parseJson, resultPage, runAnswer } from "./parse";
 import { QUERY_STATES, type CreateDataSourceInput, type DataSource, type ListQueriesOptions, type QueryInfo, type QueryResultPage, type QuerySummary, type RunQueryInput } from "./types";
@@ -57,12 +57,7 @@ export class DataQueryClient {
 
   /** The query, or undefined when the service no longer knows it (404). */
   async findQuery(queryId: string): Promise<QueryResultPage | undefined> {
-    try {
-      return await this.getQueryResult(queryId);
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    return orUndefined(this.getQueryResult(queryId));
   }
 
   /** Up to `maxRows` rows (at most 1000), reading pages from 0 until they run out. */

@@ -1,13 +1,13 @@
 /** Extension API buckets (seed 4.1) and the capability document (seed 2.5). */
 
-import type { Query } from "../../core";
+import { orUndefined, type Query } from "../../core";
 import { flattenBucket, flattenBucketPage } from "../bucket";
 import { flattenCapabilities } from "../capabilities";
 import { InvalidArgumentError } from "../errors";
 import { BUCKET_PAGE_MAX } from "../limits";
 import { extBucketPath, requireBucket } from "../path";
 import type { Bucket, BucketAcl, BucketPage, BucketSummary, Capabilities, CreateBucketInput, ListBucketsOptions } from "../types";
-import { JSON_TYPE, orUndefined, type Ops } from "./context";
+import { JSON_TYPE, type Ops } from "./context";
 
 export async function getBucket(c: Ops, name: string): Promise<Bucket> {
   const action = `reading bucket "${name}"`;

@@ -6,7 +6,8 @@ import { ACCOUNT_PAGE_LIMIT } from "../limits";
 import { CONTAINER_META, REMOVE_CONTAINER_META, metadataHeaders, removeMetadataHeaders } from "../metadata";
 import { accountPath, containerPath } from "../path";
 import type { AccountInfo, ContainerInfo } from "../types";
-import { JSON_TYPE, orUndefined, wrap, type Ops } from "./context";
+import { orUndefined } from "../../core";
+import { JSON_TYPE, wrap, type Ops } from "./context";
 
 /** Account statistics and every bucket name (plain-text listing, followed page by page). */
 export async function getAccount(c: Ops): Promise<AccountInfo> {

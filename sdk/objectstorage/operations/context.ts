@@ -4,7 +4,7 @@
  * delegates to the modules of this folder, one per area of the seed.
  */
 
-import { isNotFound, withAction, type HttpResponse, type RequestSpec, type Transport } from "../../core";
+import { withAction, type HttpResponse, type RequestSpec, type Transport } from "../../core";
 import { InvalidArgumentError, ResponseFormatError } from "../errors";
 import { stripQuotes } from "../object";
 import { objectRef, requireKey } from "../path";
@@ -49,16 +49,6 @@ export class Ops {
       if (o.lenient) return undefined;
       throw new ResponseFormatError(`${action}: the answer is not JSON (status ${res.status})`);
     }
-  }
-}
-
-/** Resolves undefined instead of rejecting with a NotFound error. */
-export async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
   }
 }
 

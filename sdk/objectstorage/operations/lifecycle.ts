@@ -3,7 +3,8 @@
 import { buildLifecycleXml, parseLifecycleXml } from "../lifecycle";
 import { extBucketPath } from "../path";
 import type { LifecycleRule } from "../types";
-import { XML_TYPE, orUndefined, wrap, type Ops } from "./context";
+import { orUndefined } from "../../core";
+import { XML_TYPE, wrap, type Ops } from "./context";
 
 export async function putLifecycle(c: Ops, bucket: string, rules: readonly LifecycleRule[]): Promise<LifecycleRule[]> {
   const action = `setting the lifecycle configuration of bucket "${bucket}"`;

@@ -6,7 +6,8 @@ import { OBJECT_PAGE_LIMIT } from "../limits";
 import { entryName, flattenObjectListing } from "../object";
 import { containerPath } from "../path";
 import type { EmptyBucketOptions, ListObjectsOptions, ObjectListEntry, ObjectPage } from "../types";
-import { JSON_TYPE, orUndefined, type Ops } from "./context";
+import { orUndefined } from "../../core";
+import { JSON_TYPE, type Ops } from "./context";
 import { deleteObjectIfExists } from "./objects";
 
 const DEFAULT_EMPTY_CONCURRENCY = 8;

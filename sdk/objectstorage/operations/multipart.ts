@@ -4,13 +4,13 @@ import { forEachLimit } from "../concurrency";
 import { InvalidArgumentError, ResponseFormatError } from "../errors";
 import { DEFAULT_PART_SIZE, MAX_PART_NUMBER, MAX_PART_SIZE, MIN_PART_SIZE } from "../limits";
 import { OBJECT_META, metadataHeaders } from "../metadata";
-import { isApiError } from "../../core";
+import { isApiError, orUndefined } from "../../core";
 import { bufferSource, isByteSource, type ByteSource } from "../byte-source";
 import { buildCompleteXml, parseInitiateResult, parseListUploadsResult } from "../multipart";
 import { contentHeaders, stripQuotes } from "../object";
 import { containerPath, objectPath } from "../path";
 import type { ContentHeaders, MultipartUpload, MultipartUploadSummary, UploadedPart, UploadLargeOptions } from "../types";
-import { XML_TYPE, definedEtag, orUndefined, wrap, type Ops } from "./context";
+import { XML_TYPE, definedEtag, wrap, type Ops } from "./context";
 
 const DEFAULT_PART_CONCURRENCY = 4;
 

@@ -1,6 +1,6 @@
 /** Objects and folders (seed 4.3), and the URLs handed to users. */
 
-import { isApiError } from "../../core";
+import { isApiError, orUndefined } from "../../core";
 import { InvalidArgumentError } from "../errors";
 import { OBJECT_META, metadataHeaders } from "../metadata";
 import { isByteSource, type ByteSource } from "../byte-source";
@@ -8,7 +8,7 @@ import { MAX_SINGLE_UPLOAD_BYTES } from "../limits";
 import { contentHeaders, objectInfoFromHeaders } from "../object";
 import { containerPath, objectPath } from "../path";
 import type { ContentHeaders, CopyObjectOptions, GetObjectResult, MoveObjectOptions, ObjectInfo, PutObjectOptions } from "../types";
-import { DIRECTORY_TYPE, definedEtag, orUndefined, wrap, type Ops } from "./context";
+import { DIRECTORY_TYPE, definedEtag, wrap, type Ops } from "./context";
 
 /** A folder: a zero-byte object `{path}/` of type `application/directory`. */
 export async function createFolder(c: Ops, bucket: string, path: string, metadata?: Record<string, string>): Promise<void> {

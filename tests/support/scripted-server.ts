@@ -4,6 +4,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeAllPools } from "../../sdk/core";
 
 export interface Seen {
   method: string;
@@ -57,6 +58,42 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       state.route = () => ({ status: 500 });
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/**
+ * One scripted server for a test file: started before its tests, reset before each, closed after
+ * them together with the SDK's connection pools. The handle may be used once `beforeAll` has run.
+ */
+export function useScriptedServer(): ScriptedServer {
+  let current: ScriptedServer | undefined;
+  const live = (): ScriptedServer => {
+    if (!current) throw new Error("the scripted server is used before beforeAll started it");
+    return current;
+  };
+  beforeAll(async () => {
+    current = await startScriptedServer();
+  });
+  afterAll(async () => {
+    await closeAllPools();
+    await current?.close();
+  });
+  beforeEach(() => live().reset());
+  return {
+    get origin() {
+      return live().origin;
+    },
+    get seen() {
+      return live().seen;
+    },
+    get route() {
+      return live().route;
+    },
+    set route(fn) {
+      live().route = fn;
+    },
+    reset: () => live().reset(),
+    close: () => live().close(),
   };
 }
 

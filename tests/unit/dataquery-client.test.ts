@@ -4,12 +4,12 @@
  * before any request, and a password that never appears in an error, Base64 or not.
  */
 import { inspect } from "node:util";
-import { closeAllPools, resolveSettings, type Clock } from "../../sdk/core";
+import { resolveSettings, type Clock } from "../../sdk/core";
 import { DataQueryClient } from "../../sdk/dataquery";
 import { rejection } from "../support/assertions";
-import { jsonReply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { jsonReply, useScriptedServer } from "../support/scripted-server";
 
-let srv: ScriptedServer;
+const srv = useScriptedServer();
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
 const SECRET = "ak-SECRET-9876";
 const client = () =>
@@ -17,15 +17,6 @@ const client = () =>
     settings: resolveSettings({ credentialId: "ak-id", credentialSecret: SECRET, endpoints: { dataquery: `${srv.origin}/dq` }, retry: { maxAttempts: 2 } }, () => undefined, {}),
     clock,
   });
-
-beforeAll(async () => {
-  srv = await startScriptedServer();
-});
-afterAll(async () => {
-  await closeAllPools();
-  await srv.close();
-});
-beforeEach(() => srv.reset());
 
 test("run query: access-key headers, default data source and database headers, result and reuse config; 202 read", async () => {
   srv.route = () => jsonReply(202, { queryInfo: { queryId: "q-1", state: "QUEUED" } });

@@ -5,12 +5,12 @@
  * never appear in an error.
  */
 import { inspect } from "node:util";
-import { closeAllPools, resolveSettings, type Clock } from "../../sdk/core";
+import { resolveSettings, type Clock } from "../../sdk/core";
 import { HadoopClient } from "../../sdk/hadoop";
 import { rejection } from "../support/assertions";
-import { jsonReply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { jsonReply, useScriptedServer } from "../support/scripted-server";
 
-let srv: ScriptedServer;
+const srv = useScriptedServer();
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
 const client = (apiKey?: string) =>
   new HadoopClient({
@@ -18,15 +18,6 @@ const client = (apiKey?: string) =>
     clock,
   });
 const b64 = (s: string) => Buffer.from(s).toString("base64");
-
-beforeAll(async () => {
-  srv = await startScriptedServer();
-});
-afterAll(async () => {
-  await closeAllPools();
-  await srv.close();
-});
-beforeEach(() => srv.reset());
 
 const create = {
   name: "etl",

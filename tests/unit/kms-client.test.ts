@@ -3,26 +3,17 @@
  * wire, the envelope read in each of the readings the seed allows, sizes checked before any request,
  * and errors that carry the envelope's code, message and request id.
  */
-import { closeAllPools, isNotFound, resolveSettings, type Clock } from "../../sdk/core";
+import { isNotFound, resolveSettings, type Clock } from "../../sdk/core";
 import { KmsClient, keyVersionOf } from "../../sdk/kms";
 import { rejection } from "../support/assertions";
-import { jsonReply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { jsonReply, useScriptedServer } from "../support/scripted-server";
 
-let srv: ScriptedServer;
+const srv = useScriptedServer();
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
 const TOKEN = "tok-KMS-SECRET-1";
 const client = () =>
   new KmsClient({ settings: resolveSettings({ authToken: TOKEN, endpoints: { kms: `${srv.origin}/kms` }, retry: { maxAttempts: 2 } }, () => undefined, {}), clock });
 const ok = (data: unknown) => jsonReply(200, { code: "SUCCESS", message: "ok", data, requestId: "req-1" });
-
-beforeAll(async () => {
-  srv = await startScriptedServer();
-});
-afterAll(async () => {
-  await closeAllPools();
-  await srv.close();
-});
-beforeEach(() => srv.reset());
 
 test("encrypt: POST /api/v1/keys/{id}/encrypt with the token, input and aad; the key version from data.version", async () => {
   srv.route = () => ok({ ciphertext: "kms:3:AAAA", version: 3 });

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../emulator";
-import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, logicalName, newProject, providerConfig, REPO_ROOT, Sandbox, startCloud, type CloudProject } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, eventCollector, krcloudOps, newProject, objectText, providerConfig, REPO_ROOT, Sandbox, startCloud, type CloudProject } from "../support/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -47,18 +47,6 @@ afterAll(async () => {
   sandbox?.cleanup();
 });
 
-function ops(events: Parameters<typeof changedSteps>[0]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const s of changedSteps(events)) if (s.urn.includes("dynamic/krcloud")) out[logicalName(s.urn)] = s.op;
-  return out;
-}
-
-async function objectText(bucket: string, key: string): Promise<string> {
-  const res = await fetch(`${cloud.url}/object-storage/v1/${project.projectId}/${bucket}/${key}`, { headers: { "x-auth-token": project.token } });
-  expect(res.status).toBe(200);
-  return res.text();
-}
-
 function operations(since: number): string[] {
   return cloud.control
     .requests(since)
@@ -71,33 +59,33 @@ test("assets through the engine: create, no-change preview, content and metadata
   const up = await stack.up();
   expect(up.summary.resourceChanges).toMatchObject({ create: 6 });
   const bucket = up.outputs.bucketName!.value as string;
-  expect(await objectText(bucket, "index.html")).toBe("<h1>generation 1</h1>\n");
-  expect(await objectText(bucket, "robots.txt")).toBe("User-agent: *\n");
+  expect(await objectText(project, bucket, "index.html")).toBe("<h1>generation 1</h1>\n");
+  expect(await objectText(project, bucket, "robots.txt")).toBe("User-agent: *\n");
 
   const quiet = eventCollector();
   await stack.preview({ onEvent: quiet.onEvent });
-  expect(ops(quiet.events)).toEqual({});
+  expect(krcloudOps(quiet.events)).toEqual({});
 
   await stack.setConfig("generation", { value: "2" });
   let since = cursor();
   const changed = eventCollector();
   await stack.up({ onEvent: changed.onEvent });
-  expect(ops(changed.events)).toEqual({ page: "update" });
+  expect(krcloudOps(changed.events)).toEqual({ page: "update" });
   expect(operations(since)).toContain("PutObject");
-  expect(await objectText(bucket, "index.html")).toBe("<h1>generation 2</h1>\n");
+  expect(await objectText(project, bucket, "index.html")).toBe("<h1>generation 2</h1>\n");
 
   await stack.setConfig("team", { value: "ops" });
   since = cursor();
   const meta = eventCollector();
   await stack.up({ onEvent: meta.onEvent });
-  expect(ops(meta.events)).toEqual({ page: "update" });
+  expect(krcloudOps(meta.events)).toEqual({ page: "update" });
   expect(operations(since)).toContain("PostObject");
   expect(operations(since)).not.toContain("PutObject");
 
   await stack.refresh();
   const after = eventCollector();
   await stack.preview({ onEvent: after.onEvent });
-  expect(ops(after.events)).toEqual({});
+  expect(krcloudOps(after.events)).toEqual({});
 
   await stack.destroy();
   expect(await project.control.inventory(project.projectId)).toEqual([]);

@@ -8,11 +8,11 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../emulator";
 import {
-  changedSteps,
   ENGINE_TEST_TIMEOUT_MS,
   eventCollector,
-  logicalName,
+  krcloudOps,
   newProject,
+  objectText,
   providerConfig,
   REPO_ROOT,
   Sandbox,
@@ -41,27 +41,13 @@ afterAll(async () => {
   sandbox?.cleanup();
 });
 
-/** Logical name -> step op of a preview or up, for the krcloud resources (not the stack). */
-function ops(events: Parameters<typeof changedSteps>[0]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const s of changedSteps(events)) if (s.urn.includes("dynamic/krcloud")) out[logicalName(s.urn)] = s.op;
-  return out;
-}
-
-/** An object's body, read through the object storage API with the project's token. */
-async function objectText(bucket: string, key: string): Promise<string> {
-  const res = await fetch(`${cloud.url}/object-storage/v1/${project.projectId}/${bucket}/${key}`, { headers: { "x-auth-token": project.token } });
-  expect(res.status).toBe(200);
-  return res.text();
-}
-
 test("first run: preview plans creates with every input unknown, and up applies them", async () => {
   const preview = eventCollector();
   let printed = "";
   const first = await stack.preview({ color: "never", onEvent: preview.onEvent, onOutput: (o) => (printed += o) });
   // Node's "SQLite is an experimental feature" warning (loaded by Pulumi's closure serializer) is not shown.
   expect(printed).not.toMatch(/ExperimentalWarning|SQLite/);
-  expect(ops(preview.events)).toEqual({
+  expect(krcloudOps(preview.events)).toEqual({
     upstream: "create",
     site: "create",
     "site-cors": "create",
@@ -80,8 +66,8 @@ test("first run: preview plans creates with every input unknown, and up applies 
   expect(bucket.metadata).toEqual({ team: "web", generation: "1" });
   expect(up.outputs.corsOrigins!.value).toEqual(["https://app.example.com"]);
   expect(up.outputs.lifecycleDays!.value).toBe(30);
-  expect(await objectText(site, "index.html")).toBe("<h1>generation 1</h1>\n");
-  expect(await objectText(site, "note.txt")).toBe("made for web, generation 1\n");
+  expect(await objectText(project, site, "index.html")).toBe("<h1>generation 1</h1>\n");
+  expect(await objectText(project, site, "note.txt")).toBe("made for web, generation 1\n");
 
   await stack.preview({ expectNoChanges: true, color: "never" });
 });
@@ -92,7 +78,7 @@ test("an upstream update makes the inputs unknown again: preview plans updates i
 
   const preview = eventCollector();
   await stack.preview({ color: "never", onEvent: preview.onEvent });
-  const planned = ops(preview.events);
+  const planned = krcloudOps(preview.events);
   expect(planned.upstream).toBe("update");
   for (const name of ["site", "site-cors", "site-lifecycle", "page", "note"]) {
     // Unknown until upstream is updated, so each may change; none may be replaced.
@@ -101,12 +87,12 @@ test("an upstream update makes the inputs unknown again: preview plans updates i
 
   const run = eventCollector();
   const up = await stack.up({ color: "never", onEvent: run.onEvent });
-  expect(Object.values(ops(run.events)).filter((op) => op !== "update")).toEqual([]);
+  expect(Object.values(krcloudOps(run.events)).filter((op) => op !== "update")).toEqual([]);
   expect(up.outputs.siteName!.value).toBe(site);
   const bucket = (await project.control.getResource<{ metadata: Record<string, string> }>(OS, "bucket", site))!;
   expect(bucket.metadata).toEqual({ team: "web", generation: "2" });
-  expect(await objectText(site, "index.html")).toBe("<h1>generation 2</h1>\n");
-  expect(await objectText(site, "note.txt")).toBe("made for web, generation 2\n");
+  expect(await objectText(project, site, "index.html")).toBe("<h1>generation 2</h1>\n");
+  expect(await objectText(project, site, "note.txt")).toBe("made for web, generation 2\n");
   await stack.preview({ refresh: true, expectNoChanges: true, color: "never" });
 });
 

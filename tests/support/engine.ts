@@ -407,6 +407,20 @@ export function changedSteps(events: EngineEvent[]): { urn: string; op: string }
     .map((m) => ({ urn: m.urn, op: m.op }));
 }
 
+/** Logical name -> step op of a preview or up, for the krcloud resources (not the stack). */
+export function krcloudOps(events: EngineEvent[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const s of changedSteps(events)) if (s.urn.includes("dynamic/krcloud")) out[logicalName(s.urn)] = s.op;
+  return out;
+}
+
+/** An object's body, read through the object storage API with the project's token. */
+export async function objectText(project: CloudProject, bucket: string, key: string): Promise<string> {
+  const res = await fetch(`${project.cloud.url}/object-storage/v1/${project.projectId}/${bucket}/${key}`, { headers: { "x-auth-token": project.token } });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
 /** Runs `fn`, expecting it to reject; returns the error's text (message plus captured output). */
 export async function expectFailure(fn: () => Promise<unknown>): Promise<string> {
   let result: unknown;

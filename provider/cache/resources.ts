@@ -1,7 +1,7 @@
 /** The cache resource classes users instantiate: `new krcloud.cache.Cluster("sessions", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
+import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretInputs, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
 import { clusterOutputs, type clusterInputs, type ClusterOutputs } from "./cluster";
 import { instanceSetOutputs, type instanceSetInputs, type InstanceSetOutputs } from "./instance-set";
 import { parameterGroupOutputs, type parameterGroupInputs, type ParameterGroupOutputs } from "./parameter-group";
@@ -13,11 +13,6 @@ export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof clusterI
 export type ShardArgs = InputArgs<z.input<ReturnType<typeof shardInputs>>>;
 export type InstanceSetArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof instanceSetInputs>>>>;
 
-/** The database user's password is always a secret in state and in the CLI's output. */
-function withSecretUser<A extends { user?: unknown }>(args: A): A {
-  return args.user === undefined ? args : { ...args, user: pulumi.secret(args.user) };
-}
-
 /** A custom cache parameter group created from a default group. */
 export class ParameterGroup extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:cache:ParameterGroup";
@@ -27,11 +22,11 @@ export class ParameterGroup extends pulumi.dynamic.Resource {
 }
 export interface ParameterGroup extends ResourceOutputs<ParameterGroupOutputs> {}
 
-/** A Redis cluster (cluster mode) whose shards and replicas follow the declared placements. */
+/** A Redis cluster (cluster mode) whose shards and replicas follow the declared placements. Its database user (with the password) is made a secret here. */
 export class Cluster extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:cache:Cluster";
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(Cluster.token), name, dynamicProps(name, withSecretUser(args), outputKeys(clusterOutputs())), withSecretOutputs(opts, ["user"]), ...moduleAndType(Cluster.token));
+    super(stubProvider(Cluster.token), name, dynamicProps(name, withSecretInputs(args, ["user"]), outputKeys(clusterOutputs())), withSecretOutputs(opts, ["user"]), ...moduleAndType(Cluster.token));
   }
 }
 export interface Cluster extends ResourceOutputs<ClusterOutputs> {}
@@ -45,11 +40,11 @@ export class Shard extends pulumi.dynamic.Resource {
 }
 export interface Shard extends ResourceOutputs<ShardOutputs> {}
 
-/** A Redis primary with replicas (cluster mode disabled). */
+/** A Redis primary with replicas (cluster mode disabled). Its database user (with the password) is made a secret here. */
 export class InstanceSet extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:cache:InstanceSet";
   constructor(name: string, args: InstanceSetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(InstanceSet.token), name, dynamicProps(name, withSecretUser(args), outputKeys(instanceSetOutputs())), withSecretOutputs(opts, ["user"]), ...moduleAndType(InstanceSet.token));
+    super(stubProvider(InstanceSet.token), name, dynamicProps(name, withSecretInputs(args, ["user"]), outputKeys(instanceSetOutputs())), withSecretOutputs(opts, ["user"]), ...moduleAndType(InstanceSet.token));
   }
 }
 export interface InstanceSet extends ResourceOutputs<InstanceSetOutputs> {}

@@ -24,6 +24,13 @@ export function dynamicProps(logicalName: string, args: object, outputKeys: read
   return props;
 }
 
+/** `args` with each named property that is set made a secret, whatever the program passed. */
+export function withSecretInputs<A extends object>(args: A, keys: readonly (keyof A & string)[]): A {
+  const out = { ...args };
+  for (const k of keys) if (args[k] !== undefined) out[k] = pulumi.secret(args[k]) as A[typeof k];
+  return out;
+}
+
 export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secrets: readonly string[]): pulumi.CustomResourceOptions {
   if (secrets.length === 0) return opts ?? {};
   return { ...(opts ?? {}), additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] };

@@ -1,7 +1,7 @@
 /** The data query resource classes users instantiate: `new krcloud.dataquery.Query("daily", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
+import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretInputs, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
 import { dataSourceOutputs, type dataSourceInputs, type DataSourceOutputs } from "./data-source";
 import { queryOutputs, type queryInputs, type QueryOutputs } from "./query";
 
@@ -16,7 +16,7 @@ export class DataSource extends pulumi.dynamic.Resource {
     super(
       stubProvider(DataSource.token),
       name,
-      dynamicProps(name, { ...args, password: pulumi.secret(args.password) }, outputKeys(dataSourceOutputs())),
+      dynamicProps(name, withSecretInputs(args, ["password"]), outputKeys(dataSourceOutputs())),
       withSecretOutputs(opts, ["password"]),
       ...moduleAndType(DataSource.token),
     );

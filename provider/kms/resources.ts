@@ -1,7 +1,7 @@
 /** The key management resource classes users instantiate: `new krcloud.kms.Ciphertext("db-password", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type InputArgs, type ResourceOutputs } from "../core";
+import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretInputs, withSecretOutputs, type InputArgs, type ResourceOutputs } from "../core";
 import { ciphertextOutputs, type ciphertextInputs, type CiphertextOutputs } from "./ciphertext";
 import { dataKeyOutputs, type dataKeyInputs, type DataKeyOutputs } from "./data-key";
 
@@ -19,7 +19,7 @@ export class Ciphertext extends pulumi.dynamic.Resource {
     super(
       stubProvider(Ciphertext.token),
       name,
-      dynamicProps(name, { ...args, plaintext: pulumi.secret(args.plaintext) }, outputKeys(ciphertextOutputs())),
+      dynamicProps(name, withSecretInputs(args, ["plaintext"]), outputKeys(ciphertextOutputs())),
       withSecretOutputs(opts, ["plaintext"]),
       ...moduleAndType(Ciphertext.token),
     );

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { autoName, buildProvider, PartialFailure, UNKNOWN, type ResourceDefinition } from "../../provider/core";
+import * as pulumi from "@pulumi/pulumi";
+import { autoName, buildProvider, PartialFailure, UNKNOWN, withSecretInputs, type ResourceDefinition } from "../../provider/core";
 
 type In = { name: string; size: number; tags: Record<string, string>; adopt: boolean };
 type Out = In & { createdAt: string };
@@ -223,5 +224,17 @@ describe("waitWithProgress", () => {
       'cluster "web": Modifying, waiting for Running (16s)',
       'cluster "web": Running after 20s',
     ]);
+  });
+});
+
+describe("resource class helpers", () => {
+  test("withSecretInputs: each named property that is set becomes a secret, whatever the program passed; unset ones stay unset; others are untouched", async () => {
+    const args = { password: "hunter2", metastore: undefined as string | undefined, host: "db.internal" };
+    const out = withSecretInputs(args, ["password", "metastore"]);
+    expect(pulumi.Output.isInstance(out.password)).toBe(true);
+    expect(await pulumi.isSecret(out.password as unknown as pulumi.Output<string>)).toBe(true);
+    expect(out.metastore).toBeUndefined();
+    expect(out.host).toBe("db.internal");
+    expect(args.password).toBe("hunter2");
   });
 });

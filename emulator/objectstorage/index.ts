@@ -10,15 +10,15 @@ export function createObjectStorageService(core: CoreContext): ServiceDefinition
     name: SERVICE,
     routes: objectStorageRoutes(backend),
     errorFormat: (path) => (path.startsWith('/v1_ext') || path === '/info' ? 'json' : 'text'),
-    inventory: () => backend.inventory(),
-    getResource: (kind, id) => backend.getResource(kind, id),
-    patchResource: (kind, id, patch) => backend.patchResource(kind, id, patch),
-    deleteResource: (kind, id) => backend.deleteResource(kind, id),
-    reset: () => backend.reset(),
-    snapshot: () => backend.snapshot(),
-    restore: (data) => backend.restore(data),
+    inventory: () => backend.drift.inventory(),
+    getResource: (kind, id) => backend.drift.getResource(kind, id),
+    patchResource: (kind, id, patch) => backend.drift.patchResource(kind, id, patch),
+    deleteResource: (kind, id) => backend.drift.deleteResource(kind, id),
+    reset: () => backend.snapshots.reset(),
+    snapshot: () => backend.snapshots.snapshot(),
+    restore: (data) => backend.snapshots.restore(data),
     onDayBoundary: (boundary) => {
-      backend.runLifecycle(boundary);
+      backend.extension.runLifecycle(boundary);
     },
   };
 }

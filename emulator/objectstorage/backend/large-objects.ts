@@ -1,5 +1,5 @@
 import { Conflict } from '../../core/errors';
-import { md5Hex, stripQuotes } from '../etag';
+import { manifestEtag, stripQuotes } from '../etag';
 import { InvalidManifest, NotSupportedOnEncryptedBucket } from '../errors';
 import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type SloSegment, type StoredObject } from '../model';
 import type { ObjectStorageState } from './state';
@@ -43,7 +43,6 @@ export class LargeObjectBackend {
     if (bucket.encrypted) throw new NotSupportedOnEncryptedBucket('An SLO manifest', bucket.name);
     const problems: string[] = [];
     const resolved: SloSegment[] = [];
-    const bodies: Buffer[] = [];
     segments.forEach((segment, index) => {
       const path = segment.path.replace(/^\/+/, '');
       const slash = path.indexOf('/');
@@ -66,7 +65,6 @@ export class LargeObjectBackend {
         problems.push(`segment ${index + 1} (${path}): smaller than the minimum segment size of ${LIMITS.minSloSegmentSize} byte`);
       }
       resolved.push({ path, etag: found.etag, size_bytes: found.body.length });
-      bodies.push(found.body);
     });
     if (problems.length > 0) throw new InvalidManifest(`Invalid SLO manifest: ${problems.slice(0, 10).join('; ')}`);
     validateMetadataTotal(metadata);
@@ -75,7 +73,7 @@ export class LargeObjectBackend {
       name,
       contentType,
       body: Buffer.alloc(0),
-      etag: md5Hex(Buffer.concat(bodies)),
+      etag: manifestEtag(resolved.map((s) => s.etag)),
       createdAt: now,
       lastModified: now,
       metadata: { ...metadata },

@@ -1,5 +1,5 @@
 import { randomHex } from '../../core/ids';
-import { md5Hex, stripQuotes } from '../etag';
+import { md5Hex, multipartEtag, stripQuotes } from '../etag';
 import { EntityTooSmall, InvalidPart, InvalidPartOrder, NoSuchUpload } from '../errors';
 import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from '../model';
 import type { ObjectBackend } from './objects';
@@ -46,16 +46,21 @@ export class MultipartBackend {
     const upload = this.upload(bucket, key, uploadId);
     if (parts.length === 0) throw new InvalidPart('CompleteMultipartUpload must list at least one part.');
     for (let i = 1; i < parts.length; i += 1) if (parts[i]!.partNumber <= parts[i - 1]!.partNumber) throw new InvalidPartOrder();
-    const bodies = parts.map((requested, index) => {
+    const chosen = parts.map((requested, index) => {
       const stored = upload.parts.get(requested.partNumber);
       if (!stored) throw new InvalidPart(`Part ${requested.partNumber} was not uploaded.`);
       if (stripQuotes(requested.etag) !== stored.etag) throw new InvalidPart(`The ETag of part ${requested.partNumber} does not match the uploaded part.`);
       if (index < parts.length - 1 && stored.body.length < LIMITS.minPartSize) {
         throw new EntityTooSmall(requested.partNumber, stored.body.length, LIMITS.minPartSize);
       }
-      return stored.body;
+      return stored;
     });
-    const object = this.objects.putObject(bucket, key, { body: Buffer.concat(bodies), contentType: upload.contentType, metadata: upload.metadata });
+    const object = this.objects.putObject(bucket, key, {
+      body: Buffer.concat(chosen.map((p) => p.body)),
+      contentType: upload.contentType,
+      metadata: upload.metadata,
+      etag: multipartEtag(chosen.map((p) => p.etag)),
+    });
     bucket.uploads.delete(uploadId);
     return object;
   }

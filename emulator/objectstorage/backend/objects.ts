@@ -1,4 +1,4 @@
-import { md5Hex } from '../etag';
+import { etagHeader, manifestEtag, md5Hex } from '../etag';
 import { NotSupportedOnEncryptedBucket } from '../errors';
 import { validateMetadataTotal, type Bucket, type StoredObject } from '../model';
 import type { LargeObjectBackend } from './large-objects';
@@ -9,11 +9,14 @@ export interface PutObjectInput {
   contentType: string;
   metadata: Record<string, string>;
   dloManifest?: string;
+  /** The stored ETag when it is not the MD5 of the body (multipart: `{md5 of part MD5s}-{N}`). */
+  etag?: string;
 }
 
 export interface ObjectContent {
   object: StoredObject;
   content: Buffer;
+  /** The Etag response header (quoted for manifests and multipart objects, as Swift and S3 send them). */
   etag: string;
   kind: 'plain' | 'dlo' | 'slo';
 }
@@ -36,7 +39,7 @@ export class ObjectBackend {
       name,
       contentType: input.contentType,
       body: input.body,
-      etag: md5Hex(input.body),
+      etag: input.etag ?? md5Hex(input.body),
       createdAt: now,
       lastModified: now,
       metadata: { ...input.metadata },
@@ -50,14 +53,15 @@ export class ObjectBackend {
   getObject(bucket: Bucket, name: string): ObjectContent {
     const object = this.state.object(bucket, name);
     if (object.dloManifest !== undefined) {
-      const content = Buffer.concat(this.largeObjects.dloSegments(bucket, object).map((s) => s.body));
-      return { object, content, etag: md5Hex(content), kind: 'dlo' };
+      const segments = this.largeObjects.dloSegments(bucket, object);
+      const content = Buffer.concat(segments.map((s) => s.body));
+      return { object, content, etag: etagHeader(manifestEtag(segments.map((s) => s.etag)), true), kind: 'dlo' };
     }
     if (object.sloManifest !== undefined) {
       const content = Buffer.concat(this.largeObjects.sloSegments(bucket, object).map((s) => s.body));
-      return { object, content, etag: md5Hex(content), kind: 'slo' };
+      return { object, content, etag: etagHeader(object.etag, true), kind: 'slo' };
     }
-    return { object, content: object.body, etag: object.etag, kind: 'plain' };
+    return { object, content: object.body, etag: etagHeader(object.etag, false), kind: 'plain' };
   }
 
   /** Swift POST: replaces the object's metadata (and Content-Type when given). */

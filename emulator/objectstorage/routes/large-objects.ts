@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeIssues, header, textResponse } from '../../core/http';
 import type { ObjectStorageBackend } from '../backend';
+import { etagHeader } from '../etag';
 import { InvalidManifest } from '../errors';
 import { DEFAULT_CONTENT_TYPE, LIMITS } from '../model';
 import { metadataHeaders, type ObjectHandler } from './common';
@@ -38,7 +39,7 @@ export function largeObjectOperations(backend: ObjectStorageBackend): Record<'Pu
         header(ctx, 'x-object-content-type') ?? DEFAULT_CONTENT_TYPE,
         metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }),
       );
-      return textResponse(201, '', { Etag: object.etag, 'Last-Modified': new Date(object.lastModified).toUTCString() });
+      return textResponse(201, '', { Etag: etagHeader(object.etag, true), 'Last-Modified': new Date(object.lastModified).toUTCString() });
     },
   };
 }

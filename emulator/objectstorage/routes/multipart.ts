@@ -63,7 +63,7 @@ export function multipartOperations(backend: ObjectStorageBackend): {
           Key: name,
           ETag: `"${object.etag}"`,
         }),
-        { Etag: object.etag },
+        { Etag: `"${object.etag}"` },
       );
     },
     AbortMultipartUpload(ctx, { bucket, name }) {

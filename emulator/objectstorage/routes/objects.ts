@@ -73,7 +73,9 @@ export function objectOperations(backend: ObjectStorageBackend): {
   const download = (ctx: RequestContext, bucket: Bucket, name: string, extra: Record<string, string>): ApiResponse => {
     const { object, content, etag } = api.getObject(bucket, name);
     if (ctx.query.get('multipart-manifest') === 'get' && object.sloManifest) {
-      return jsonResponse(200, object.sloManifest, { 'X-Static-Large-Object': 'True', Etag: object.etag, ...extra });
+      // Swift answers the manifest document itself, with its own MD5 as the ETag.
+      const manifest = JSON.stringify(object.sloManifest);
+      return jsonResponse(200, object.sloManifest, { 'X-Static-Large-Object': 'True', Etag: md5Hex(Buffer.from(manifest)), ...extra });
     }
     const headers = { ...objectHeaders(object, content.length, etag), ...extra };
     if (ctx.method === 'HEAD') return { status: 200, headers };

@@ -4,10 +4,10 @@ import { mergeAcl } from '../acl';
 import { parseCors } from '../cors';
 import { md5Hex } from '../etag';
 import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from '../lifecycle';
-import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type StoredObject } from '../model';
+import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject } from '../model';
 import { SERVICE, type ObjectStorageState } from './state';
 
-const KINDS = 'bucket, bucket-cors, bucket-lifecycle, object';
+const KINDS = 'bucket, bucket-cors, bucket-lifecycle, object, multipart-upload';
 
 /**
  * The control API's view of object storage: the inventory, and GET/PATCH/DELETE of records behind
@@ -20,12 +20,21 @@ export class DriftBackend {
     this.state = state;
   }
 
+  /**
+   * Everything that would be left behind: per bucket (in name order) the bucket, its CORS and
+   * lifecycle configurations, its objects (`{bucket}/{key}`, in name order) and its unfinished
+   * multipart uploads (`{bucket}/{key}/{uploadId}`).
+   */
   inventory(): InventoryEntry[] {
     const entries: InventoryEntry[] = [];
     for (const bucket of [...this.state.buckets.values()].sort((a, b) => compareNames(a.name, b.name))) {
-      entries.push({ service: SERVICE, kind: 'bucket', id: bucket.name, projectId: bucket.projectId });
-      if (bucket.cors) entries.push({ service: SERVICE, kind: 'bucket-cors', id: bucket.name, projectId: bucket.projectId });
-      if (bucket.lifecycle) entries.push({ service: SERVICE, kind: 'bucket-lifecycle', id: bucket.name, projectId: bucket.projectId });
+      const entry = (kind: string, id: string): InventoryEntry => ({ service: SERVICE, kind, id, projectId: bucket.projectId });
+      entries.push(entry('bucket', bucket.name));
+      if (bucket.cors) entries.push(entry('bucket-cors', bucket.name));
+      if (bucket.lifecycle) entries.push(entry('bucket-lifecycle', bucket.name));
+      for (const name of [...bucket.objects.keys()].sort(compareNames)) entries.push(entry('object', `${bucket.name}/${name}`));
+      const uploads = [...bucket.uploads.values()].sort((a, b) => compareNames(a.key, b.key) || a.initiatedAt - b.initiatedAt);
+      for (const upload of uploads) entries.push(entry('multipart-upload', `${bucket.name}/${upload.key}/${upload.uploadId}`));
     }
     return entries;
   }
@@ -54,6 +63,10 @@ export class DriftBackend {
       case 'object': {
         const { bucket, object } = this.objectById(id);
         return objectView(bucket, object);
+      }
+      case 'multipart-upload': {
+        const { bucket, upload } = this.uploadById(id);
+        return uploadView(bucket, upload);
       }
       default:
         throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, 'NoSuchKind');
@@ -117,6 +130,9 @@ export class DriftBackend {
         object.lastModified = this.state.now();
         return objectView(bucket, object);
       }
+      case 'multipart-upload':
+        this.uploadById(id);
+        throw new BadRequest('A multipart upload has no patchable fields; DELETE it to abort it behind the API.');
       default:
         throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, 'NoSuchKind');
     }
@@ -140,6 +156,11 @@ export class DriftBackend {
         bucket.objects.delete(object.name);
         return;
       }
+      case 'multipart-upload': {
+        const { bucket, upload } = this.uploadById(id);
+        bucket.uploads.delete(upload.uploadId);
+        return;
+      }
       default:
         throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, 'NoSuchKind');
     }
@@ -154,6 +175,31 @@ export class DriftBackend {
     if (!object) throw new NotFound(`No object "${id.slice(0, 200)}".`, 'NoSuchResource');
     return { bucket, object };
   }
+
+  /** `{bucket}/{key}/{uploadId}` of any project (the upload ID has no `/`, the key may). */
+  private uploadById(id: string): { bucket: Bucket; upload: MultipartUpload } {
+    const first = id.indexOf('/');
+    const last = id.lastIndexOf('/');
+    if (first <= 0 || last <= first + 1 || last === id.length - 1) throw new BadRequest('A multipart upload id is {bucket}/{key}/{uploadId}.');
+    const bucket = this.state.anyBucket(id.slice(0, first));
+    const upload = bucket.uploads.get(id.slice(last + 1));
+    if (!upload || upload.key !== id.slice(first + 1, last)) throw new NotFound(`No multipart upload "${id.slice(0, 200)}".`, 'NoSuchResource');
+    return { bucket, upload };
+  }
+}
+
+function uploadView(bucket: Bucket, upload: MultipartUpload): Record<string, unknown> {
+  return {
+    bucket: bucket.name,
+    key: upload.key,
+    upload_id: upload.uploadId,
+    content_type: upload.contentType,
+    metadata: { ...upload.metadata },
+    initiated: new Date(upload.initiatedAt).toISOString(),
+    parts: [...upload.parts.values()]
+      .sort((a, b) => a.partNumber - b.partNumber)
+      .map((p) => ({ part_number: p.partNumber, etag: p.etag, bytes: p.body.length, last_modified: new Date(p.lastModified).toISOString() })),
+  };
 }
 
 function objectView(bucket: Bucket, object: StoredObject): Record<string, unknown> {

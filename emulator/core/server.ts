@@ -75,10 +75,6 @@ type RouteStore = { route: RouteDefinition };
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
@@ -450,7 +446,7 @@ export class LocalCloudServer {
       return;
     }
     if (fault?.action === 'latency' && fault.latencyMs !== undefined && fault.latencyMs > 0) {
-      await sleep(fault.latencyMs);
+      await this.clock.sleep(fault.latencyMs);
     }
 
     let response: ApiResponse;

@@ -121,6 +121,24 @@ describe('local cloud: control API', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  test('fault "latency" follows the local cloud clock: a 60 s delay ends when the clock is advanced 60 s', async () => {
+    await control(cloud, 'POST', '/faults', { operation: 'GetBucketMeta', action: 'latency', latencyMs: 60_000, times: 1 });
+    await createBucket('clock-bucket');
+    const started = Date.now();
+    let answered = false;
+    const pending = getBucket('clock-bucket').then((reply) => {
+      answered = true;
+      return reply;
+    });
+    // The request is held once the fault has fired; until then there is nothing to fast-forward.
+    while ((await control(cloud, 'GET', '/faults')).json().faults[0].fired === 0) await new Promise((r) => setImmediate(r));
+    expect((await control(cloud, 'POST', '/clock/advance', { ms: 30_000 })).status).toBe(200);
+    expect(answered).toBe(false);
+    expect((await control(cloud, 'POST', '/clock/advance', { ms: 30_000 })).status).toBe(200);
+    expect((await pending).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   test('drift: GET, PATCH (acl, metadata, cors, lifecycle) and DELETE a non-empty bucket behind the API', async () => {
     await createBucket('drift-bucket');
     await call('PUT', `${base}/v1/${project}/drift-bucket/o.txt`, { headers: auth, body: 'data' });

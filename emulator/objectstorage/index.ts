@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { CoreContext } from '../core/server';
 import type { ServiceDefinition } from '../core/http';
 import { ObjectStorageBackend, SERVICE } from './backend';
@@ -5,7 +6,7 @@ import { objectStorageRoutes } from './routes';
 
 /** Object storage (seed 01): extension API under /v1_ext, Swift API under /v1, /info. */
 export function createObjectStorageService(core: CoreContext): ServiceDefinition {
-  const backend = new ObjectStorageBackend(() => core.clock.now(), core.credentials);
+  const backend = new ObjectStorageBackend(() => core.clock.now(), core.credentials, join(core.dataDir, SERVICE));
   return {
     name: SERVICE,
     routes: objectStorageRoutes(backend),

@@ -2,7 +2,6 @@ import { BadRequest, NotFound } from '../../core/errors';
 import type { InventoryEntry } from '../../core/http';
 import { mergeAcl } from '../acl';
 import { parseCors } from '../cors';
-import { md5Hex } from '../etag';
 import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from '../lifecycle';
 import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject } from '../model';
 import { SERVICE, type ObjectStorageState } from './state';
@@ -122,8 +121,9 @@ export class DriftBackend {
         if ('content' in fields || 'content_base64' in fields) {
           const value = fields.content ?? fields.content_base64;
           if (typeof value !== 'string') throw new BadRequest('content / content_base64 must be a string.');
-          object.body = 'content' in fields ? Buffer.from(value, 'utf8') : Buffer.from(value, 'base64');
-          object.etag = md5Hex(object.body);
+          const written = this.state.blobs.write('content' in fields ? Buffer.from(value, 'utf8') : Buffer.from(value, 'base64'));
+          this.state.blobs.remove(object.blob);
+          Object.assign(object, { blob: written.blob, size: written.size, etag: written.md5 });
           delete object.dloManifest;
           delete object.sloManifest;
         }
@@ -143,7 +143,7 @@ export class DriftBackend {
     switch (kind) {
       case 'bucket':
         this.state.anyBucket(id);
-        this.state.buckets.delete(id);
+        this.state.removeBucket(id);
         return;
       case 'bucket-cors':
         this.state.anyBucket(id).cors = null;
@@ -153,12 +153,12 @@ export class DriftBackend {
         return;
       case 'object': {
         const { bucket, object } = this.objectById(id);
-        bucket.objects.delete(object.name);
+        this.state.removeObject(bucket, object.name);
         return;
       }
       case 'multipart-upload': {
         const { bucket, upload } = this.uploadById(id);
-        bucket.uploads.delete(upload.uploadId);
+        this.state.removeUpload(bucket, upload.uploadId);
         return;
       }
       default:
@@ -198,7 +198,7 @@ function uploadView(bucket: Bucket, upload: MultipartUpload): Record<string, unk
     initiated: new Date(upload.initiatedAt).toISOString(),
     parts: [...upload.parts.values()]
       .sort((a, b) => a.partNumber - b.partNumber)
-      .map((p) => ({ part_number: p.partNumber, etag: p.etag, bytes: p.body.length, last_modified: new Date(p.lastModified).toISOString() })),
+      .map((p) => ({ part_number: p.partNumber, etag: p.etag, bytes: p.size, last_modified: new Date(p.lastModified).toISOString() })),
   };
 }
 
@@ -207,7 +207,7 @@ function objectView(bucket: Bucket, object: StoredObject): Record<string, unknow
     bucket: bucket.name,
     name: object.name,
     content_type: object.contentType,
-    bytes: object.body.length,
+    bytes: object.size,
     hash: object.etag,
     last_modified: new Date(object.lastModified).toISOString(),
     created_at: new Date(object.createdAt).toISOString(),

@@ -38,7 +38,7 @@ export class ExtensionBackend {
   deleteBucket(projectId: string, name: string): void {
     const bucket = this.state.bucket(projectId, name);
     if (bucket.objects.size > 0) throw new BucketNotEmpty(name);
-    this.state.buckets.delete(name);
+    this.state.removeBucket(name);
   }
 
   listBuckets(projectId: string, query: ListBucketsQuery): { totalCount: number; offset: number; count: number; items: BucketRecord[] } {
@@ -115,7 +115,7 @@ export class ExtensionBackend {
       if (rules.length === 0) continue;
       for (const object of [...bucket.objects.values()]) {
         if (rules.some((rule) => isExpired(rule, object.name, object.createdAt, boundary))) {
-          bucket.objects.delete(object.name);
+          this.state.removeObject(bucket, object.name);
           removed += 1;
         }
       }

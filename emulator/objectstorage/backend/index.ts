@@ -32,8 +32,9 @@ export class ObjectStorageBackend {
   readonly drift: DriftBackend;
   readonly snapshots: SnapshotBackend;
 
-  constructor(now: () => number, credentials: CredentialStore) {
-    this.state = new ObjectStorageState(now, credentials);
+  /** `blobDir` holds the object and part bodies (the snapshot holds only their ids). */
+  constructor(now: () => number, credentials: CredentialStore, blobDir: string) {
+    this.state = new ObjectStorageState(now, credentials, blobDir);
     this.auth = new AuthBackend(this.state);
     this.extension = new ExtensionBackend(this.state);
     this.containers = new ContainerBackend(this.state, this.extension);

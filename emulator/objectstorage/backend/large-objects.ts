@@ -58,13 +58,13 @@ export class LargeObjectBackend {
       if (segment.etag !== undefined && segment.etag !== null && stripQuotes(segment.etag) !== found.etag) {
         problems.push(`segment ${index + 1} (${path}): etag mismatch`);
       }
-      if (segment.size_bytes !== undefined && segment.size_bytes !== null && segment.size_bytes !== found.body.length) {
-        problems.push(`segment ${index + 1} (${path}): size mismatch (${segment.size_bytes} given, ${found.body.length} stored)`);
+      if (segment.size_bytes !== undefined && segment.size_bytes !== null && segment.size_bytes !== found.size) {
+        problems.push(`segment ${index + 1} (${path}): size mismatch (${segment.size_bytes} given, ${found.size} stored)`);
       }
-      if (found.body.length < LIMITS.minSloSegmentSize && index < segments.length - 1) {
+      if (found.size < LIMITS.minSloSegmentSize && index < segments.length - 1) {
         problems.push(`segment ${index + 1} (${path}): smaller than the minimum segment size of ${LIMITS.minSloSegmentSize} byte`);
       }
-      resolved.push({ path, etag: found.etag, size_bytes: found.body.length });
+      resolved.push({ path, etag: found.etag, size_bytes: found.size });
     });
     if (problems.length > 0) throw new InvalidManifest(`Invalid SLO manifest: ${problems.slice(0, 10).join('; ')}`);
     validateMetadataTotal(metadata);
@@ -72,15 +72,21 @@ export class LargeObjectBackend {
     const object: StoredObject = {
       name,
       contentType,
-      body: Buffer.alloc(0),
+      ...this.emptyBody(),
       etag: manifestEtag(resolved.map((s) => s.etag)),
       createdAt: now,
       lastModified: now,
       metadata: { ...metadata },
       sloManifest: resolved,
     };
-    bucket.objects.set(name, object);
+    this.state.setObject(bucket, object);
     return object;
+  }
+
+  /** The manifest's own body: empty (GET assembles the segments; `?multipart-manifest=get` renders the list). */
+  private emptyBody(): { blob: string; size: number } {
+    const { blob, size } = this.state.blobs.write(Buffer.alloc(0));
+    return { blob, size };
   }
 
   /** `?multipart-manifest=delete`: the manifest and its segments (a plain object is simply deleted). */
@@ -91,10 +97,10 @@ export class LargeObjectBackend {
     for (const segment of object.sloManifest ?? []) {
       const slash = segment.path.indexOf('/');
       const container = this.state.findBucket(bucket.projectId, segment.path.slice(0, slash));
-      if (container?.objects.delete(segment.path.slice(slash + 1))) deleted += 1;
+      if (container && this.state.removeObject(container, segment.path.slice(slash + 1))) deleted += 1;
       else notFound += 1;
     }
-    bucket.objects.delete(name);
+    this.state.removeObject(bucket, name);
     return { deleted: deleted + 1, notFound };
   }
 }

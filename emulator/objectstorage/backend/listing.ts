@@ -38,7 +38,7 @@ export class ListingBackend {
         kind: 'object',
         name,
         hash: object.etag,
-        bytes: object.sloManifest ? object.sloManifest.reduce((sum, s) => sum + s.size_bytes, 0) : object.body.length,
+        bytes: object.sloManifest ? object.sloManifest.reduce((sum, s) => sum + s.size_bytes, 0) : object.size,
         content_type: object.contentType,
         last_modified: new Date(object.lastModified).toISOString(),
       });

@@ -1,5 +1,5 @@
 import { randomHex } from '../../core/ids';
-import { md5Hex, multipartEtag, stripQuotes } from '../etag';
+import { multipartEtag, stripQuotes } from '../etag';
 import { EntityTooSmall, InvalidPart, InvalidPartOrder, NoSuchUpload } from '../errors';
 import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from '../model';
 import type { ObjectBackend } from './objects';
@@ -37,8 +37,11 @@ export class MultipartBackend {
 
   uploadPart(bucket: Bucket, key: string, uploadId: string, partNumber: number, body: Buffer): UploadPart {
     const upload = this.upload(bucket, key, uploadId);
-    const part: UploadPart = { partNumber, body, etag: md5Hex(body), lastModified: this.state.now() };
+    const written = this.state.blobs.write(body);
+    const part: UploadPart = { partNumber, blob: written.blob, size: written.size, etag: written.md5, lastModified: this.state.now() };
+    const replaced = upload.parts.get(partNumber);
     upload.parts.set(partNumber, part);
+    if (replaced) this.state.blobs.remove(replaced.blob);
     return part;
   }
 
@@ -50,24 +53,23 @@ export class MultipartBackend {
       const stored = upload.parts.get(requested.partNumber);
       if (!stored) throw new InvalidPart(`Part ${requested.partNumber} was not uploaded.`);
       if (stripQuotes(requested.etag) !== stored.etag) throw new InvalidPart(`The ETag of part ${requested.partNumber} does not match the uploaded part.`);
-      if (index < parts.length - 1 && stored.body.length < LIMITS.minPartSize) {
-        throw new EntityTooSmall(requested.partNumber, stored.body.length, LIMITS.minPartSize);
+      if (index < parts.length - 1 && stored.size < LIMITS.minPartSize) {
+        throw new EntityTooSmall(requested.partNumber, stored.size, LIMITS.minPartSize);
       }
       return stored;
     });
-    const object = this.objects.putObject(bucket, key, {
-      body: Buffer.concat(chosen.map((p) => p.body)),
+    const object = this.objects.storeBlob(bucket, key, this.state.blobs.concat(chosen), {
       contentType: upload.contentType,
       metadata: upload.metadata,
       etag: multipartEtag(chosen.map((p) => p.etag)),
     });
-    bucket.uploads.delete(uploadId);
+    this.state.removeUpload(bucket, uploadId);
     return object;
   }
 
   abortMultipartUpload(bucket: Bucket, key: string, uploadId: string): void {
     this.upload(bucket, key, uploadId);
-    bucket.uploads.delete(uploadId);
+    this.state.removeUpload(bucket, uploadId);
   }
 
   listParts(bucket: Bucket, key: string, uploadId: string): MultipartUpload {

@@ -1,11 +1,12 @@
-import { etagHeader, manifestEtag, md5Hex } from '../etag';
+import type { Readable } from 'node:stream';
+import { etagHeader, manifestEtag } from '../etag';
 import { NotSupportedOnEncryptedBucket } from '../errors';
 import { validateMetadataTotal, type Bucket, type StoredObject } from '../model';
+import type { BlobRef, WrittenBlob } from './blobs';
 import type { LargeObjectBackend } from './large-objects';
 import type { ObjectStorageState } from './state';
 
-export interface PutObjectInput {
-  body: Buffer;
+export interface ObjectAttributes {
   contentType: string;
   metadata: Record<string, string>;
   dloManifest?: string;
@@ -13,9 +14,15 @@ export interface PutObjectInput {
   etag?: string;
 }
 
+export interface PutObjectInput extends ObjectAttributes {
+  body: Buffer;
+}
+
+/** What a GET or HEAD serves: the object, and the bodies that make up its content, in order. */
 export interface ObjectContent {
   object: StoredObject;
-  content: Buffer;
+  pieces: BlobRef[];
+  size: number;
   /** The Etag response header (quoted for manifests and multipart objects, as Swift and S3 send them). */
   etag: string;
   kind: 'plain' | 'dlo' | 'slo';
@@ -32,36 +39,56 @@ export class ObjectBackend {
   }
 
   putObject(bucket: Bucket, name: string, input: PutObjectInput): StoredObject {
-    if (input.dloManifest !== undefined && bucket.encrypted) throw new NotSupportedOnEncryptedBucket('A DLO manifest', bucket.name);
-    validateMetadataTotal(input.metadata);
+    this.checkAttributes(bucket, input);
+    const { body, ...attributes } = input;
+    return this.storeBlob(bucket, name, this.state.blobs.write(body), attributes);
+  }
+
+  /** Records an object whose body is already in the blob store (copies, completed multipart uploads). */
+  storeBlob(bucket: Bucket, name: string, written: WrittenBlob, input: ObjectAttributes): StoredObject {
+    try {
+      this.checkAttributes(bucket, input);
+    } catch (error) {
+      this.state.blobs.remove(written.blob);
+      throw error;
+    }
     const now = this.state.now();
     const object: StoredObject = {
       name,
       contentType: input.contentType,
-      body: input.body,
-      etag: input.etag ?? md5Hex(input.body),
+      blob: written.blob,
+      size: written.size,
+      etag: input.etag ?? written.md5,
       createdAt: now,
       lastModified: now,
       metadata: { ...input.metadata },
       ...(input.dloManifest !== undefined ? { dloManifest: input.dloManifest } : {}),
     };
-    bucket.objects.set(name, object);
+    this.state.setObject(bucket, object);
     return object;
   }
 
-  /** GET and HEAD: the object with its content assembled (DLO: segments by prefix in name order; SLO: listed segments). */
+  private checkAttributes(bucket: Bucket, input: ObjectAttributes): void {
+    if (input.dloManifest !== undefined && bucket.encrypted) throw new NotSupportedOnEncryptedBucket('A DLO manifest', bucket.name);
+    validateMetadataTotal(input.metadata);
+  }
+
+  /** GET and HEAD: the object and what its content is made of (DLO: segments by prefix in name order; SLO: listed segments). */
   getObject(bucket: Bucket, name: string): ObjectContent {
     const object = this.state.object(bucket, name);
     if (object.dloManifest !== undefined) {
       const segments = this.largeObjects.dloSegments(bucket, object);
-      const content = Buffer.concat(segments.map((s) => s.body));
-      return { object, content, etag: etagHeader(manifestEtag(segments.map((s) => s.etag)), true), kind: 'dlo' };
+      return { object, ...assembled(segments), etag: etagHeader(manifestEtag(segments.map((s) => s.etag)), true), kind: 'dlo' };
     }
     if (object.sloManifest !== undefined) {
-      const content = Buffer.concat(this.largeObjects.sloSegments(bucket, object).map((s) => s.body));
-      return { object, content, etag: etagHeader(object.etag, true), kind: 'slo' };
+      return { object, ...assembled(this.largeObjects.sloSegments(bucket, object)), etag: etagHeader(object.etag, true), kind: 'slo' };
     }
-    return { object, content: object.body, etag: etagHeader(object.etag, false), kind: 'plain' };
+    return { object, pieces: [object], size: object.size, etag: etagHeader(object.etag, false), kind: 'plain' };
+  }
+
+  /** Bytes `start..end` (inclusive) of a GET's content, streamed from disk. */
+  readContent(content: ObjectContent, start: number, end: number): Readable {
+    return this.state.blobs.stream(content.pieces, start, end);
   }
 
   /** Swift POST: replaces the object's metadata (and Content-Type when given). */
@@ -76,14 +103,13 @@ export class ObjectBackend {
 
   deleteObject(bucket: Bucket, name: string): void {
     this.state.object(bucket, name);
-    bucket.objects.delete(name);
+    this.state.removeObject(bucket, name);
   }
 
   /** Copies the (assembled) content and metadata; extra metadata from the request is merged over. */
   copyObject(source: Bucket, sourceName: string, target: Bucket, targetName: string, extraMetadata: Record<string, string>): StoredObject {
-    const { object, content } = this.getObject(source, sourceName);
-    return this.putObject(target, targetName, {
-      body: content,
+    const { object, pieces } = this.getObject(source, sourceName);
+    return this.storeBlob(target, targetName, this.state.blobs.concat(pieces), {
       contentType: object.contentType,
       metadata: { ...object.metadata, ...extraMetadata },
     });
@@ -93,7 +119,11 @@ export class ObjectBackend {
     if (source.encrypted) throw new NotSupportedOnEncryptedBucket('MOVE', source.name);
     if (target.encrypted) throw new NotSupportedOnEncryptedBucket('MOVE', target.name);
     const copied = this.copyObject(source, sourceName, target, targetName, {});
-    if (!(source === target && sourceName === targetName)) source.objects.delete(sourceName);
+    if (!(source === target && sourceName === targetName)) this.state.removeObject(source, sourceName);
     return copied;
   }
+}
+
+function assembled(segments: StoredObject[]): { pieces: BlobRef[]; size: number } {
+  return { pieces: segments, size: segments.reduce((sum, s) => sum + s.size, 0) };
 }

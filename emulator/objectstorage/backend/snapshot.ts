@@ -1,20 +1,24 @@
 import type { Bucket, MultipartUpload, StoredObject, UploadPart } from '../model';
 import type { ObjectStorageState } from './state';
 
-interface SnapshotObject extends Omit<StoredObject, 'body'> {
-  body: string;
-}
+/** Snapshots before bodies moved to disk carried them inline as base64; restore still reads those. */
+type Legacy<T> = Omit<T, 'blob' | 'size'> & { blob?: string; size?: number; body?: string };
 
 interface SnapshotBucket extends Omit<Bucket, 'objects' | 'uploads'> {
-  objects: SnapshotObject[];
-  uploads: Array<Omit<MultipartUpload, 'parts'> & { parts: Array<Omit<UploadPart, 'body'> & { body: string }> }>;
+  objects: StoredObject[];
+  uploads: Array<Omit<MultipartUpload, 'parts'> & { parts: UploadPart[] }>;
 }
 
 export interface ObjectStorageSnapshot {
   buckets: SnapshotBucket[];
 }
 
-/** Persistence (the core's JSON snapshot file) and reset. */
+interface RestoredBucket extends Omit<Bucket, 'objects' | 'uploads'> {
+  objects: Array<Legacy<StoredObject>>;
+  uploads: Array<Omit<MultipartUpload, 'parts'> & { parts: Array<Legacy<UploadPart>> }>;
+}
+
+/** Persistence (the core's JSON snapshot file: metadata and body ids, never bodies) and reset. */
 export class SnapshotBackend {
   private readonly state: ObjectStorageState;
 
@@ -23,36 +27,37 @@ export class SnapshotBackend {
   }
 
   reset(): void {
-    this.state.buckets.clear();
+    this.state.clear();
   }
 
   snapshot(): ObjectStorageSnapshot {
     return {
       buckets: [...this.state.buckets.values()].map((bucket) => ({
         ...bucket,
-        objects: [...bucket.objects.values()].map((o) => ({ ...o, body: o.body.toString('base64') })),
-        uploads: [...bucket.uploads.values()].map((u) => ({
-          ...u,
-          parts: [...u.parts.values()].map((p) => ({ ...p, body: p.body.toString('base64') })),
-        })),
+        objects: [...bucket.objects.values()],
+        uploads: [...bucket.uploads.values()].map((u) => ({ ...u, parts: [...u.parts.values()] })),
       })),
     };
   }
 
+  /** Loads a snapshot whose bodies are in the blob directory; body files nothing refers to are removed. */
   restore(data: unknown): void {
     this.state.buckets.clear();
-    const snapshot = data as Partial<ObjectStorageSnapshot> | undefined;
+    const snapshot = data as { buckets?: RestoredBucket[] } | undefined;
+    const referenced = new Set<string>();
+    const body = <T extends { blob?: string; size?: number; body?: string }>(record: T): Omit<T, 'body'> & { blob: string; size: number } => {
+      const { body: inline, ...rest } = record;
+      const stored = inline !== undefined ? this.state.blobs.write(Buffer.from(inline, 'base64')) : { blob: rest.blob!, size: rest.size! };
+      referenced.add(stored.blob);
+      return { ...rest, blob: stored.blob, size: stored.size };
+    };
     for (const b of snapshot?.buckets ?? []) {
       this.state.buckets.set(b.name, {
         ...b,
-        objects: new Map(b.objects.map((o) => [o.name, { ...o, body: Buffer.from(o.body, 'base64') }])),
-        uploads: new Map(
-          b.uploads.map((u) => [
-            u.uploadId,
-            { ...u, parts: new Map(u.parts.map((p) => [p.partNumber, { ...p, body: Buffer.from(p.body, 'base64') }])) },
-          ]),
-        ),
+        objects: new Map(b.objects.map((o) => [o.name, body(o)])),
+        uploads: new Map(b.uploads.map((u) => [u.uploadId, { ...u, parts: new Map(u.parts.map((p) => [p.partNumber, body(p)])) }])),
       });
     }
+    this.state.blobs.retainOnly(referenced);
   }
 }

@@ -3,6 +3,7 @@ import { NotFound } from '../../core/errors';
 import { DEFAULT_ACL } from '../acl';
 import { NoSuchBucket, NoSuchKey } from '../errors';
 import { STORAGE_POLICY, rfc3339, type Bucket, type BucketRecord, type StoredObject } from '../model';
+import { BlobStore } from './blobs';
 
 export const SERVICE = 'object-storage';
 
@@ -19,17 +20,58 @@ function actualBytes(size: number): number {
 
 /**
  * All object storage state, in one place: buckets (one global namespace, as the S3-compatible path
- * has no account) holding their objects and multipart uploads. The per-area backends share it and
- * keep no state of their own.
+ * has no account) holding their objects and multipart uploads, whose bodies live in the blob store
+ * on disk. The per-area backends share it and keep no state of their own. Records that own a body
+ * are replaced and removed only through the methods here, so no body file is orphaned.
  */
 export class ObjectStorageState {
   readonly buckets = new Map<string, Bucket>();
   readonly now: () => number;
   readonly credentials: CredentialStore;
+  readonly blobs: BlobStore;
 
-  constructor(now: () => number, credentials: CredentialStore) {
+  constructor(now: () => number, credentials: CredentialStore, blobDir: string) {
     this.now = now;
     this.credentials = credentials;
+    this.blobs = new BlobStore(blobDir);
+  }
+
+  /** Stores an object record, releasing the body of the object it replaces. */
+  setObject(bucket: Bucket, object: StoredObject): void {
+    const previous = bucket.objects.get(object.name);
+    bucket.objects.set(object.name, object);
+    if (previous && previous.blob !== object.blob) this.blobs.remove(previous.blob);
+  }
+
+  /** Removes an object and its body; false when there was none. */
+  removeObject(bucket: Bucket, name: string): boolean {
+    const object = bucket.objects.get(name);
+    if (!object) return false;
+    bucket.objects.delete(name);
+    this.blobs.remove(object.blob);
+    return true;
+  }
+
+  /** Removes a multipart upload and its parts' bodies. */
+  removeUpload(bucket: Bucket, uploadId: string): void {
+    const upload = bucket.uploads.get(uploadId);
+    if (!upload) return;
+    bucket.uploads.delete(uploadId);
+    for (const part of upload.parts.values()) this.blobs.remove(part.blob);
+  }
+
+  /** Removes a bucket with everything in it. */
+  removeBucket(name: string): void {
+    const bucket = this.buckets.get(name);
+    if (!bucket) return;
+    for (const objectName of [...bucket.objects.keys()]) this.removeObject(bucket, objectName);
+    for (const uploadId of [...bucket.uploads.keys()]) this.removeUpload(bucket, uploadId);
+    this.buckets.delete(name);
+  }
+
+  clear(): void {
+    this.buckets.clear();
+    this.blobs.retainOnly(new Set());
   }
 
   /** A bucket of this project; another project's bucket is as invisible as a missing one. */
@@ -67,8 +109,8 @@ export class ObjectStorageState {
     let bytes = 0;
     let bytesActual = 0;
     for (const object of bucket.objects.values()) {
-      bytes += object.body.length;
-      bytesActual += actualBytes(object.body.length);
+      bytes += object.size;
+      bytesActual += actualBytes(object.size);
     }
     return { objectCount: bucket.objects.size, bytes, bytesActual };
   }

@@ -89,7 +89,7 @@ export function multipartOperations(backend: ObjectStorageBackend): {
           NextPartNumberMarker: page.length > 0 ? page[page.length - 1]!.partNumber : marker,
           MaxParts: maxParts,
           IsTruncated: truncated ? 'true' : 'false',
-          Part: page.map((p) => ({ PartNumber: p.partNumber, LastModified: new Date(p.lastModified).toISOString(), ETag: `"${p.etag}"`, Size: p.body.length })),
+          Part: page.map((p) => ({ PartNumber: p.partNumber, LastModified: new Date(p.lastModified).toISOString(), ETag: `"${p.etag}"`, Size: p.size })),
         }),
       );
     },

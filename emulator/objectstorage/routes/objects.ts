@@ -71,24 +71,24 @@ export function objectOperations(backend: ObjectStorageBackend): {
   const api = backend.objects;
 
   const download = (ctx: RequestContext, bucket: Bucket, name: string, extra: Record<string, string>): ApiResponse => {
-    const { object, content, etag } = api.getObject(bucket, name);
+    const content = api.getObject(bucket, name);
+    const { object, size, etag } = content;
     if (ctx.query.get('multipart-manifest') === 'get' && object.sloManifest) {
       // Swift answers the manifest document itself, with its own MD5 as the ETag.
       const manifest = JSON.stringify(object.sloManifest);
       return jsonResponse(200, object.sloManifest, { 'X-Static-Large-Object': 'True', Etag: md5Hex(Buffer.from(manifest)), ...extra });
     }
-    const headers = { ...objectHeaders(object, content.length, etag), ...extra };
+    const headers = { ...objectHeaders(object, size, etag), ...extra };
     if (ctx.method === 'HEAD') return { status: 200, headers };
-    const range = parseRange(header(ctx, 'range'), content.length);
+    const range = parseRange(header(ctx, 'range'), size);
     if (range) {
-      const slice = content.subarray(range.start, range.end + 1);
       return {
         status: 206,
-        headers: { ...headers, 'Content-Length': String(slice.length), 'Content-Range': `bytes ${range.start}-${range.end}/${content.length}` },
-        body: slice,
+        headers: { ...headers, 'Content-Length': String(range.end - range.start + 1), 'Content-Range': `bytes ${range.start}-${range.end}/${size}` },
+        stream: api.readContent(content, range.start, range.end),
       };
     }
-    return { status: 200, headers, body: content };
+    return { status: 200, headers, stream: api.readContent(content, 0, size - 1) };
   };
 
   const tempUrlDownload = (ctx: RequestContext, account: string, bucketName: string, name: string): ApiResponse => {

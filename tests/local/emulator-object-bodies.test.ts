@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -84,6 +84,48 @@ describe('local cloud: object bodies live on disk', () => {
         await second.close();
       }
       expect(existsSync(`${file}.data`)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a restart reconciles the snapshot with the body files: lost bodies drop their records, old inline bodies are converted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'krcloud-bodies-'));
+    const file = join(dir, 'state.json');
+    try {
+      const first = await startLocalCloud({ port: 0, persistPath: file });
+      const auth = tokenFor(first, 'crashy');
+      const base1 = `${first.endpoints['object-storage']!}/v1/crashy`;
+      await call('PUT', `${base1}/crash-bucket`, { headers: auth });
+      await call('PUT', `${base1}/crash-bucket/lost.txt`, { headers: auth, body: 'lost' });
+      await call('PUT', `${base1}/crash-bucket/inline.txt`, { headers: auth, body: 'placeholder' });
+      await first.close();
+
+      // As after a crash: one body file deleted after the last snapshot; another record in the
+      // pre-disk snapshot format, its body inline as base64.
+      const state = JSON.parse(readFileSync(file, 'utf8'));
+      const objects = state.services['object-storage'].buckets[0].objects as Array<Record<string, unknown>>;
+      const lost = objects.find((o) => o.name === 'lost.txt')!;
+      const inline = objects.find((o) => o.name === 'inline.txt')!;
+      rmSync(join(`${file}.data`, 'object-storage', lost.blob as string));
+      rmSync(join(`${file}.data`, 'object-storage', inline.blob as string));
+      delete inline.blob;
+      delete inline.size;
+      inline.body = Buffer.from('inline body').toString('base64');
+      writeFileSync(file, JSON.stringify(state));
+
+      const second = await startLocalCloud({ port: 0, persistPath: file });
+      try {
+        const base2 = `${second.endpoints['object-storage']!}/v1/crashy`;
+        expect((await call('GET', `${base2}/crash-bucket/lost.txt`, { headers: auth })).status).toBe(404);
+        expect((await call('GET', `${base2}/crash-bucket/inline.txt`, { headers: auth })).text).toBe('inline body');
+        expect(second.control.inventory().map((e) => e.id)).toEqual(['crash-bucket', 'crash-bucket/inline.txt']);
+        // The next snapshot written carries the converted record as a body id only.
+        await call('PUT', `${base2}/crash-bucket/later.txt`, { headers: auth, body: 'later' });
+      } finally {
+        await second.close();
+      }
+      expect(readFileSync(file, 'utf8')).not.toContain(Buffer.from('inline body').toString('base64'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

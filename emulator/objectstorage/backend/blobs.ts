@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, createReadStream, mkdirSync, openSync, readdirSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { randomHex } from '../../core/ids';
@@ -102,6 +102,10 @@ export class BlobStore {
       }
     }
     return Readable.from(read(), { objectMode: false });
+  }
+
+  has(blob: string): boolean {
+    return /^[0-9a-f]{32}$/.test(blob) && existsSync(this.path(blob));
   }
 
   remove(blob: string): void {

@@ -40,22 +40,27 @@ export class SnapshotBackend {
     };
   }
 
-  /** Loads a snapshot whose bodies are in the blob directory; body files nothing refers to are removed. */
+  /**
+   * Loads a snapshot whose bodies are in the blob directory. The snapshot trails the files by up to
+   * its write delay, so after a crash they may disagree: a record whose body file is gone (deleted
+   * after the last snapshot) is dropped, and body files no record refers to are removed.
+   */
   restore(data: unknown): void {
     this.state.buckets.clear();
     const snapshot = data as { buckets?: RestoredBucket[] } | undefined;
     const referenced = new Set<string>();
-    const body = <T extends { blob?: string; size?: number; body?: string }>(record: T): Omit<T, 'body'> & { blob: string; size: number } => {
+    const withBody = <T extends { blob?: string; size?: number; body?: string }>(record: T): Array<Omit<T, 'body'> & { blob: string; size: number }> => {
       const { body: inline, ...rest } = record;
-      const stored = inline !== undefined ? this.state.blobs.write(Buffer.from(inline, 'base64')) : { blob: rest.blob!, size: rest.size! };
+      const stored = inline !== undefined ? this.state.blobs.write(Buffer.from(inline, 'base64')) : { blob: rest.blob ?? '', size: rest.size ?? 0 };
+      if (!this.state.blobs.has(stored.blob)) return [];
       referenced.add(stored.blob);
-      return { ...rest, blob: stored.blob, size: stored.size };
+      return [{ ...rest, blob: stored.blob, size: stored.size }];
     };
     for (const b of snapshot?.buckets ?? []) {
       this.state.buckets.set(b.name, {
         ...b,
-        objects: new Map(b.objects.map((o) => [o.name, body(o)])),
-        uploads: new Map(b.uploads.map((u) => [u.uploadId, { ...u, parts: new Map(u.parts.map((p) => [p.partNumber, body(p)])) }])),
+        objects: new Map(b.objects.flatMap(withBody).map((o) => [o.name, o])),
+        uploads: new Map(b.uploads.map((u) => [u.uploadId, { ...u, parts: new Map(u.parts.flatMap(withBody).map((p) => [p.partNumber, p])) }])),
       });
     }
     this.state.blobs.retainOnly(referenced);

@@ -376,6 +376,9 @@ describe('local cloud: object storage (seed 01)', () => {
       const got = await call('GET', swift('/slo-bucket/whole'), { headers: auth });
       expect([got.status, got.text, got.headers['x-static-large-object'], got.headers.etag]).toEqual([200, 'first-second', 'True', sloEtag]);
       expect((await call('HEAD', swift('/slo-bucket/whole'), { headers: auth })).headers.etag).toBe(sloEtag);
+      // A range across the segment boundary is cut from both segments' bodies.
+      const ranged = await call('GET', swift('/slo-bucket/whole'), { headers: { ...auth, Range: 'bytes=4-8' } });
+      expect([ranged.status, ranged.text, ranged.headers['content-range']]).toEqual([206, 't-sec', 'bytes 4-8/12']);
       const raw = await call('GET', swift('/slo-bucket/whole?multipart-manifest=get'), { headers: auth });
       expect(raw.json()).toEqual([
         { path: 'slo-bucket/seg/1', etag: md5('first-'), size_bytes: 6 },

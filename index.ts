@@ -5,3 +5,7 @@
  *   const site = new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only" } });
  */
 export * as objectstorage from "./provider/objectstorage";
+export * as cache from "./provider/cache";
+export * as dataquery from "./provider/dataquery";
+export * as hadoop from "./provider/hadoop";
+export * as kms from "./provider/kms";

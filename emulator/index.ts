@@ -6,6 +6,10 @@
 import { installControl, type LocalCloudControl } from './core/control';
 import { LocalCloudServer, type LocalCloudOptions, type ServiceFactory } from './core/server';
 import { createObjectStorageService } from './objectstorage';
+import { createCacheService } from './cache';
+import { createKmsService } from './kms';
+import { createDataQueryService } from './dataquery';
+import { createHadoopService } from './hadoop';
 
 export type { LocalCloudOptions } from './core/server';
 export type { LocalCloudControl, IssuedCredential, TransitionSetting } from './core/control';
@@ -15,7 +19,7 @@ export type { InventoryEntry } from './core/http';
 export { ManagedState, type Progression } from './core/managed-state';
 
 /** Services in mount order; each is served under `/<name>` on the main port. */
-export const SERVICE_FACTORIES: ServiceFactory[] = [createObjectStorageService];
+export const SERVICE_FACTORIES: ServiceFactory[] = [createObjectStorageService, createCacheService, createKmsService, createDataQueryService, createHadoopService];
 
 export interface LocalCloud {
   /** Main URL, e.g. http://127.0.0.1:8790 (services under path prefixes, control under /_control). */

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# The demo behind `make demo` / `make demo-destroy`: deploys examples/static-site to the local cloud.
+# The demo behind `make demo` / `make demo-destroy`: deploys the examples to the local cloud, in
+# order: static-site, cache, data-pipeline (DEMO_EXAMPLES overrides the list).
 #
-#   scripts/demo.sh up        stack `dev` (created if missing), config from the local cloud, pulumi up
-#   scripts/demo.sh destroy   pulumi destroy of that stack
+#   scripts/demo.sh up        stack `dev` of each (created if missing), config from the local cloud,
+#                             the example's local-cloud.setup.json applied, pulumi up
+#   scripts/demo.sh destroy   pulumi destroy of those stacks
 #
 # Run after `make build pulumi local-cloud-start` (the Makefile targets do that). Everything stays in
-# .state/: the file backend (.state/pulumi-backend), PULUMI_HOME (.state/pulumi-home) and the stack
-# config file (.state/demo/Pulumi.dev.yaml, passed with --config-file so the example directory stays
-# as a user would copy it). The stack's secrets passphrase is `krcloud-demo`.
+# .state/: the file backend (.state/pulumi-backend), PULUMI_HOME (.state/pulumi-home) and each stack's
+# config file (.state/demo/<example>/Pulumi.dev.yaml, passed with --config-file so the example
+# directories stay as a user would copy them). The stacks' secrets passphrase is `krcloud-demo`.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 STATE="$ROOT/.state"
-PROGRAM="$ROOT/examples/static-site"
+EXAMPLES="${DEMO_EXAMPLES:-static-site cache data-pipeline}"
 STACK=dev
-CONFIG_FILE="$STATE/demo/Pulumi.$STACK.yaml"
 LOCAL_CLOUD_STATE="$STATE/local-cloud.json"
 
 PULUMI_BIN="${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}/pulumi-v3.259.0/bin"
@@ -24,7 +25,6 @@ export PULUMI_HOME="$STATE/pulumi-home"
 export PULUMI_CONFIG_PASSPHRASE=krcloud-demo
 export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
-export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--disable-warning=ExperimentalWarning"
 # The provider must take its settings from the stack config, not from a developer's shell.
 unset KRCLOUD_AUTH_TOKEN KRCLOUD_PROJECT_ID KRCLOUD_LOCAL_CLOUD_URL
 
@@ -32,7 +32,7 @@ die() { echo "demo: $*" >&2; exit 1; }
 
 command -v pulumi >/dev/null || die "pulumi is not on PATH: run \`make pulumi\`"
 [ -s "$LOCAL_CLOUD_STATE" ] || die "$LOCAL_CLOUD_STATE is missing: run \`make local-cloud-start\`"
-mkdir -p "$STATE/pulumi-backend" "$PULUMI_HOME" "$(dirname "$CONFIG_FILE")"
+mkdir -p "$STATE/pulumi-backend" "$PULUMI_HOME"
 
 # A field of the local cloud's state file (node is there; jq may not be).
 field() { node -e 'const s = require(process.argv[1]); const v = s[process.argv[2]]; if (v == null) process.exit(1); process.stdout.write(String(v));' "$LOCAL_CLOUD_STATE" "$1"; }
@@ -52,23 +52,47 @@ select_stack() {
 }
 
 configure() {
-  local url project token
+  local url project token id secret
   url=$(field url) || die "no url in $LOCAL_CLOUD_STATE"
   project=$(field projectId) || die "no projectId in $LOCAL_CLOUD_STATE"
   token=$(field token) || die "no token in $LOCAL_CLOUD_STATE"
-  echo "==> configuring stack $STACK for the local cloud at $url (project $project)"
+  id=$(field credentialId) || die "no credentialId in $LOCAL_CLOUD_STATE"
+  secret=$(field credentialSecret) || die "no credentialSecret in $LOCAL_CLOUD_STATE"
+  echo "==> configuring stack $STACK of $NAME for the local cloud at $url (project $project)"
   p config set --stack "$STACK" --config-file "$CONFIG_FILE" krcloud:localCloudUrl "$url"
   p config set --stack "$STACK" --config-file "$CONFIG_FILE" krcloud:projectId "$project"
-  # From standard input, so the token never appears in a process listing.
+  p config set --stack "$STACK" --config-file "$CONFIG_FILE" krcloud:credentialId "$id"
+  # From standard input, so secrets never appear in a process listing.
   printf '%s' "$token" | p config set --stack "$STACK" --config-file "$CONFIG_FILE" --secret krcloud:authToken
+  printf '%s' "$secret" | p config set --stack "$STACK" --config-file "$CONFIG_FILE" --secret krcloud:credentialSecret
+}
+
+# What the example needs in the local cloud first (local-cloud.setup.json: a KMS key, a database).
+setup_local_cloud() {
+  local file="$PROGRAM/local-cloud.setup.json"
+  [ -f "$file" ] || return 0
+  echo "==> preparing the local cloud for $NAME ($(basename "$file"))"
+  node -e '
+    const setup = require(process.argv[1]);
+    const state = require(process.argv[2]);
+    (async () => {
+      for (const r of setup.resources) {
+        const res = await fetch(`${state.controlUrl}/resources/${r.service}/${r.kind}/${encodeURIComponent(r.id)}`, {
+          method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ projectId: state.projectId, ...r.patch }) });
+        if (!res.ok) throw new Error(`${r.service}/${r.kind}/${r.id}: ${res.status} ${await res.text()}`);
+      }
+    })().catch((e) => { console.error(e.message); process.exit(1); });' "$file" "$LOCAL_CLOUD_STATE"
 }
 
 show_outputs() {
-  local index_url
   echo
-  echo "==> stack outputs"
+  echo "==> stack outputs of $NAME"
   p stack output --stack "$STACK"
-  index_url=$(p stack output --stack "$STACK" indexUrl)
+}
+
+epilogue() {
+  local index_url
+  index_url=$(cd "$ROOT/examples/static-site" && pulumi --non-interactive stack output --stack "$STACK" indexUrl 2>/dev/null || true)
   cat <<EOF
 
 The site is public-read; look at it with:
@@ -77,8 +101,8 @@ The site is public-read; look at it with:
 Stack outputs again (from the repository root):
   export PATH="$ROOT/node_modules/node/bin:$PULUMI_BIN:\$PATH"
   export PULUMI_BACKEND_URL=$PULUMI_BACKEND_URL PULUMI_HOME=$PULUMI_HOME PULUMI_CONFIG_PASSPHRASE=krcloud-demo
-  pulumi stack output -C examples/static-site --stack $STACK            # or: --json, --show-secrets
-  node dist/bin/krcloud-drift.js --cwd examples/static-site --stack $STACK --config-file ${CONFIG_FILE#"$ROOT"/}   # drift check
+  pulumi stack output -C examples/<example> --stack $STACK            # or: --json, --show-secrets
+  node dist/bin/krcloud-drift.js --cwd examples/<example> --stack $STACK --config-file .state/demo/<example>/Pulumi.$STACK.yaml   # drift check
 
 Clean up:
   make demo-destroy      # delete the demo's resources
@@ -86,22 +110,42 @@ Clean up:
 EOF
 }
 
+for_each_example() {
+  for NAME in $EXAMPLES; do
+    PROGRAM="$ROOT/examples/$NAME"
+    CONFIG_FILE="$STATE/demo/$NAME/Pulumi.$STACK.yaml"
+    [ -f "$PROGRAM/Pulumi.yaml" ] || die "no example $NAME"
+    mkdir -p "$(dirname "$CONFIG_FILE")"
+    "$@"
+  done
+}
+
+up_one() {
+  select_stack
+  configure
+  setup_local_cloud
+  echo "==> pulumi up ($PROGRAM, stack $STACK)"
+  p up --stack "$STACK" --config-file "$CONFIG_FILE" --yes --skip-preview
+  show_outputs
+}
+
+destroy_one() {
+  if ! p stack select "$STACK" >/dev/null 2>&1; then
+    echo "demo: no stack $STACK of $NAME in $PULUMI_BACKEND_URL: nothing to destroy"
+    return 0
+  fi
+  configure
+  echo "==> pulumi destroy ($NAME, stack $STACK)"
+  p destroy --stack "$STACK" --config-file "$CONFIG_FILE" --yes --skip-preview
+}
+
 case "${1:-}" in
   up)
-    select_stack
-    configure
-    echo "==> pulumi up ($PROGRAM, stack $STACK)"
-    p up --stack "$STACK" --config-file "$CONFIG_FILE" --yes --skip-preview
-    show_outputs
+    for_each_example up_one
+    epilogue
     ;;
   destroy)
-    if ! p stack select "$STACK" >/dev/null 2>&1; then
-      echo "demo: no stack $STACK in $PULUMI_BACKEND_URL: nothing to destroy"
-      exit 0
-    fi
-    configure
-    echo "==> pulumi destroy (stack $STACK)"
-    p destroy --stack "$STACK" --config-file "$CONFIG_FILE" --yes --skip-preview
+    for_each_example destroy_one
     ;;
   *)
     echo "usage: $0 up|destroy" >&2

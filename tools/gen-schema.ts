@@ -17,7 +17,7 @@ import { z } from "zod";
 import { REGISTRY } from "../provider/registry";
 import type { AnyDefinition } from "../provider/core/resource";
 import { CONFIG_KEYS } from "../provider/core/config";
-import { DEFAULT_LOCAL_CLOUD_URL, DEFAULT_REGION, LOCAL_CLOUD_PREFIX, SECRET_SETTINGS, SERVICES, endpointKeys, type ServiceName } from "../sdk/core/settings";
+import { DEFAULT_REGION, LOCAL_CLOUD_PREFIX, SECRET_SETTINGS, SERVICES, endpointKeys, type ServiceName } from "../sdk/core/settings";
 import type {
   GetBucketArgs,
   GetBucketResult,
@@ -27,6 +27,30 @@ import type {
   GetTempUrlResult,
   getObjectStorageInfo,
 } from "../provider/objectstorage/functions";
+import type {
+  ClusterResult,
+  GetClusterArgs,
+  GetClustersArgs,
+  GetClustersResult,
+  GetFlavorsResult,
+  GetInstancesArgs,
+  GetInstancesResult,
+  GetParameterGroupArgs,
+  GetParameterGroupResult,
+  GetParameterGroupsArgs,
+  GetParameterGroupsResult,
+  GetVersionsResult,
+} from "../provider/cache/functions";
+import type { GetDataSourcesResult, GetQueryResultArgs, GetQueryResultResult } from "../provider/dataquery/functions";
+import type {
+  GetClusterArgs as HadoopGetClusterArgs,
+  GetClusterResult as HadoopGetClusterResult,
+  GetClustersArgs as HadoopGetClustersArgs,
+  GetClustersResult as HadoopGetClustersResult,
+  GetClusterVmsArgs,
+  GetClusterVmsResult,
+} from "../provider/hadoop/functions";
+import type { CreateHmacArgs, CreateHmacResult, DecryptArgs, DecryptResult, SignArgs, SignResult, VerifyArgs, VerifyResult } from "../provider/kms/functions";
 
 export const PACKAGE_NAME = "krcloud";
 /** Pulumi's built-in "any value" type. */
@@ -235,6 +259,9 @@ function primitiveOf(values: unknown[]): string | undefined {
  * - nullable -> the non-null type; other unions -> a Pulumi union (`oneOf`);
  * - anything else (z.unknown, z.any, unrepresentable) -> `pulumi.json#/Any`.
  */
+/** runtime/rpc.js `specialSigKey`: the key that marks a serialised asset. */
+const ASSET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+
 export function typeSpec(node0: Json, name: string, ctx: Ctx): TypeSpec {
   const { node, defName } = deref(node0, ctx);
   const known = ctx.seen.get(node);
@@ -279,6 +306,8 @@ export function typeSpec(node0: Json, name: string, ctx: Ctx): TypeSpec {
     if (items && typeof items === "object" && !Array.isArray(items)) return { type: "array", items: typeSpec(items as Json, singular(name), ctx) };
     return { type: "array", items: { ...ANY } };
   }
+  // A Pulumi asset as the engine serialises it (provider/objectstorage/object-source.ts): Pulumi's own Asset type.
+  if (node.properties && typeof node.properties === "object" && ASSET_SIG_KEY in node.properties) return { $ref: "pulumi.json#/Asset" };
   if (type === "object" || node.properties) {
     const props = node.properties as Record<string, Json> | undefined;
     if (props && Object.keys(props).length > 0) return objectType(node, props, name, ctx);
@@ -431,13 +460,177 @@ const getTempUrlArgs = () =>
   z.object({
     bucket: z.string().describe("The bucket."),
     key: z.string().describe("Object name."),
-    expiresIn: z.number().optional().describe("Seconds from now until the URL expires (default 3600). Ignored when expiresAt is set."),
+    expiresIn: z
+      .number()
+      .optional()
+      .describe("How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set."),
     expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
   });
 const getTempUrlResult = () =>
   z.object({
-    url: z.string().describe("Absolute URL for token-less GET until expiresAt."),
+    url: z.string().describe("Absolute URL for token-less GET until expiresAt. It carries a signature: a secret."),
     expiresAt: z.number().describe("Expiry as Unix seconds."),
+  });
+
+const kmsKeyId = (what: string) => z.string().describe(what);
+const decryptArgs = () =>
+  z.object({
+    keyId: kmsKeyId("The symmetric KMS key."),
+    ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
+    aad: z.string().optional().describe("The AAD given at encryption, if any."),
+  });
+const decryptResult = () => z.object({ plaintext: z.string().describe("The decrypted text (secret).") });
+const signArgs = () => z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") });
+const signResult = () => z.object({ signature: z.string().describe("The signature.") });
+const verifyArgs = () =>
+  z.object({
+    keyId: kmsKeyId("The signing or MAC key."),
+    input: z.string().describe("Base64 of the original data."),
+    output: z.string().describe("The signature, or the Base64 HMAC."),
+  });
+const verifyResult = () => z.object({ valid: z.boolean().describe("Whether it verified.") });
+const createHmacArgs = () => z.object({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") });
+const createHmacResult = () => z.object({ hmac: z.string().describe("The Base64 HMAC (secret).") });
+
+const getVersionsResult = () => z.object({ versions: z.array(z.string()).describe("Engine versions.") });
+const getFlavorsResult = () =>
+  z.object({
+    flavors: z
+      .array(z.object({ id: z.string(), name: z.string().optional(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") }))
+      .describe("Node sizes."),
+  });
+const pgSummary = () => ({
+  id: z.string(),
+  name: z.string().optional(),
+  engineVersion: z.string().optional(),
+  description: z.string().optional(),
+  isDefault: z.boolean().optional(),
+  defaultParameterGroupId: z.string().optional().describe("The default group a custom group is based on."),
+  clusterModeEnabled: z.boolean().optional(),
+  clusterSize: z.number().optional().describe("Clusters using the group."),
+});
+const getParameterGroupsArgs = () =>
+  z.object({
+    engineVersion: z.string().optional().describe("Only groups of this engine version."),
+    parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
+    clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
+  });
+const getParameterGroupsResult = () => z.object({ parameterGroups: z.array(z.object(pgSummary())).describe("The groups found.") });
+const getParameterGroupArgs = () => z.object({ idOrName: z.string().describe("The group's id or name.") });
+const getParameterGroupResult = () =>
+  z.object({
+    ...pgSummary(),
+    parameters: z
+      .array(
+        z.object({
+          key: z.string(),
+          value: z.string().optional(),
+          defaultValue: z.string().optional(),
+          dataType: z.string().optional(),
+          editable: z.boolean().optional(),
+          validationValueFormat: z.string().optional(),
+          parameterType: z.string().optional(),
+        }),
+      )
+      .describe("The parameter catalogue with current values."),
+  });
+const clusterResult = () =>
+  z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    clusterEnabled: z.boolean().optional().describe("true for a cluster, false for an instance set."),
+    version: z.string().optional(),
+    status: z.string().optional(),
+    shardCount: z.number().optional(),
+    totalNodeCount: z.number().optional(),
+    primaryEndpoint: z.string().optional(),
+    readEndpoint: z.string().optional(),
+    parameterGroupId: z.string().optional(),
+    parameterGroupSyncStatus: z.string().optional(),
+  });
+const getClustersArgs = () => z.object({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") });
+const getClustersResult = () => z.object({ clusters: z.array(clusterResult()).describe("Clusters and instance sets.") });
+const getClusterArgs = () => z.object({ id: z.string().describe("The cluster's or instance set's id.") });
+const getInstancesArgs = () => z.object({ instanceSetId: z.string().describe("The instance set's id.") });
+const getInstancesResult = () =>
+  z.object({
+    instances: z
+      .array(z.object({ id: z.string(), name: z.string().optional(), role: z.string().optional(), status: z.string().optional(), endpoint: z.string().optional(), subnetId: z.string().optional() }))
+      .describe("The instances."),
+  });
+
+const getDataSourcesResult = () =>
+  z.object({
+    dataSources: z
+      .array(z.object({ name: z.string(), type: z.string(), scope: z.string().optional(), creatorName: z.string().optional(), description: z.string().optional() }))
+      .describe("The project's data sources."),
+  });
+const getQueryResultArgs = () =>
+  z.object({
+    queryId: z.string().describe("The query's id."),
+    page: z.number().optional().describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
+  });
+const getQueryResultResult = () =>
+  z.object({
+    state: z.string().describe("The query's state."),
+    storageUrl: z.string().optional().describe("Where the result lies: `bucket/path/YYYY/MM/DD`."),
+    columns: z.array(z.object({ name: z.string(), index: z.number(), type: z.string() })).describe("Result columns."),
+    rows: z.array(z.array(z.string())).describe("Rows, each an array of strings."),
+    totalPages: z.number().optional(),
+    totalElements: z.number().optional(),
+  });
+
+const hGetClustersArgs = () =>
+  z.object({
+    name: z.string().optional().describe("Clusters whose names contain this."),
+    includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
+  });
+const hGetClustersResult = () =>
+  z.object({
+    clusters: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string().optional(),
+          status: z.string().optional(),
+          clusterType: z.string().optional(),
+          clusterVersion: z.string().optional(),
+          apiKeyStatus: z.string().optional(),
+          workerCnt: z.number().optional(),
+        }),
+      )
+      .describe("The clusters, every page."),
+  });
+const hGetClusterArgs = () => z.object({ id: z.string().describe("The cluster's id.") });
+const hGetClusterResult = () =>
+  z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    status: z.string().optional(),
+    clusterType: z.string().optional(),
+    clusterVersion: z.string().optional(),
+    workerCnt: z.number().optional(),
+    masterCnt: z.number().optional(),
+    apiKeyStatus: z.string().optional(),
+    componentUrls: z.record(z.string(), z.string()).describe("Web UIs."),
+  });
+const hGetClusterVmsArgs = () => z.object({ clusterId: z.string().describe("The cluster's id.") });
+const hGetClusterVmsResult = () =>
+  z.object({
+    vms: z
+      .array(
+        z.object({
+          name: z.string().optional(),
+          instanceId: z.string().optional(),
+          isMaster: z.boolean().optional(),
+          index: z.number().optional(),
+          ip: z.string().optional(),
+          floatingIp: z.string().optional(),
+          status: z.string().optional(),
+          flavorName: z.string().optional(),
+        }),
+      )
+      .describe("The VMs, every page."),
   });
 
 /** Token -> lookup. tests/unit/schema.test.ts fails when a service exports a `getX` missing here. */
@@ -461,6 +654,27 @@ export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
     inputs: getTempUrlArgs,
     outputs: getTempUrlResult,
   },
+  "krcloud:cache:getVersions": { description: "Engine versions the cache service offers.", outputs: getVersionsResult },
+  "krcloud:cache:getFlavors": { description: "Cache node sizes (flavors).", outputs: getFlavorsResult },
+  "krcloud:cache:getParameterGroups": { description: "Cache parameter groups, filtered.", inputs: getParameterGroupsArgs, outputs: getParameterGroupsResult },
+  "krcloud:cache:getParameterGroup": { description: "One cache parameter group with its parameter catalogue.", inputs: getParameterGroupArgs, outputs: getParameterGroupResult },
+  "krcloud:cache:getClusters": { description: "Cache clusters and instance sets.", inputs: getClustersArgs, outputs: getClustersResult },
+  "krcloud:cache:getCluster": { description: "One cache cluster or instance set.", inputs: getClusterArgs, outputs: clusterResult },
+  "krcloud:cache:getInstances": { description: "The instances of a cache instance set.", inputs: getInstancesArgs, outputs: getInstancesResult },
+  "krcloud:dataquery:getDataSources": { description: "The project's data sources.", outputs: getDataSourcesResult },
+  "krcloud:dataquery:getQueryResult": { description: "A data query's state, result location, columns and rows.", inputs: getQueryResultArgs, outputs: getQueryResultResult },
+  "krcloud:hadoop:getClusters": { description: "Hadoop clusters, every page.", inputs: hGetClustersArgs, outputs: hGetClustersResult },
+  "krcloud:hadoop:getCluster": { description: "One Hadoop cluster.", inputs: hGetClusterArgs, outputs: hGetClusterResult },
+  "krcloud:hadoop:getClusterVms": { description: "A Hadoop cluster's VMs, every page.", inputs: hGetClusterVmsArgs, outputs: hGetClusterVmsResult },
+  "krcloud:kms:decrypt": {
+    description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
+    inputs: decryptArgs,
+    outputs: decryptResult,
+  },
+  "krcloud:kms:sign": { description: "Signs Base64 data with an asymmetric KMS key.", inputs: signArgs, outputs: signResult },
+  "krcloud:kms:verifySignature": { description: "Verifies a signature with an asymmetric KMS key.", inputs: verifyArgs, outputs: verifyResult },
+  "krcloud:kms:createHmac": { description: "Creates an HMAC of Base64 data with a MAC key.", inputs: createHmacArgs, outputs: createHmacResult },
+  "krcloud:kms:verifyHmac": { description: "Verifies an HMAC with a MAC key.", inputs: verifyArgs, outputs: verifyResult },
 };
 
 // The table cannot drift from the TS interfaces of the functions: these fail to compile otherwise.
@@ -474,6 +688,35 @@ export type FunctionTableMatchesInterfaces = [
   Assert<Same<z.infer<ReturnType<typeof getObjectStorageInfoResult>>, Awaited<ReturnType<typeof getObjectStorageInfo>>>>,
   Assert<Same<z.infer<ReturnType<typeof getTempUrlArgs>>, GetTempUrlArgs>>,
   Assert<Same<z.infer<ReturnType<typeof getTempUrlResult>>, GetTempUrlResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getVersionsResult>>, GetVersionsResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getFlavorsResult>>, GetFlavorsResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getParameterGroupsArgs>>, GetParameterGroupsArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getParameterGroupsResult>>, GetParameterGroupsResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getParameterGroupArgs>>, GetParameterGroupArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getParameterGroupResult>>, GetParameterGroupResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getClustersArgs>>, GetClustersArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getClustersResult>>, GetClustersResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getClusterArgs>>, GetClusterArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof clusterResult>>, ClusterResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getInstancesArgs>>, GetInstancesArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getInstancesResult>>, GetInstancesResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getDataSourcesResult>>, GetDataSourcesResult>>,
+  Assert<Same<z.infer<ReturnType<typeof getQueryResultArgs>>, GetQueryResultArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof getQueryResultResult>>, GetQueryResultResult>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClustersArgs>>, HadoopGetClustersArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClustersResult>>, HadoopGetClustersResult>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClusterArgs>>, HadoopGetClusterArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClusterResult>>, HadoopGetClusterResult>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClusterVmsArgs>>, GetClusterVmsArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof hGetClusterVmsResult>>, GetClusterVmsResult>>,
+  Assert<Same<z.infer<ReturnType<typeof decryptArgs>>, DecryptArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof decryptResult>>, DecryptResult>>,
+  Assert<Same<z.infer<ReturnType<typeof signArgs>>, SignArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof signResult>>, SignResult>>,
+  Assert<Same<z.infer<ReturnType<typeof verifyArgs>>, VerifyArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof verifyResult>>, VerifyResult>>,
+  Assert<Same<z.infer<ReturnType<typeof createHmacArgs>>, CreateHmacArgs>>,
+  Assert<Same<z.infer<ReturnType<typeof createHmacResult>>, CreateHmacResult>>,
 ];
 
 export function functionSpec(token: string, entry: FunctionEntry, types: TypeRegistry): FunctionSpec {
@@ -505,11 +748,10 @@ const CONFIG_DOCS: Record<string, string> = {
   credentialId: "Access key ID (`Credential-ID`) for data query and Hadoop.",
   credentialSecret: "Access key secret (`Credential-Secret`) for data query and Hadoop.",
   hadoopApiKey: "`Hadoop-Service-Api-Key`, for Hadoop re-runs.",
-  localCloudUrl: "Base URL of a local cloud; every service without an endpoint goes to it, under the service's prefix.",
+  localCloudUrl: "Base URL of a local cloud (e.g. `http://127.0.0.1:8790`); every service without an endpoint goes to it, under the service's prefix. Never implied: without it or an endpoint, a service's resources fail naming the missing setting.",
 };
 const CONFIG_DEFAULTS: Record<string, string> = {
   region: DEFAULT_REGION,
-  localCloudUrl: DEFAULT_LOCAL_CLOUD_URL,
 };
 
 /** `projectId` -> `KRCLOUD_PROJECT_ID` (the settings module's naming rule). */
@@ -520,7 +762,7 @@ export function configEnvVar(key: string): string {
 }
 
 function endpointDoc(service: ServiceName): string {
-  return `Endpoint of the ${service} service. Default: the local cloud, \`{localCloudUrl}${LOCAL_CLOUD_PREFIX[service]}\`.`;
+  return `Endpoint of the ${service} service (https://, or http:// on loopback only). Default: \`{localCloudUrl}${LOCAL_CLOUD_PREFIX[service]}\` when \`localCloudUrl\` is set; otherwise required.`;
 }
 
 export function configVariables(): Record<string, PropertySpec> {

@@ -31,3 +31,19 @@ export function ipAllowed(clientIp: string, entries: readonly string[]): boolean
   }
   return list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
 }
+
+/** 127.0.0.0/8, ::1 and localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * The warning printed when the local cloud is bound to a host other than loopback: its control API
+ * (credentials, faults, drift, clock) has no authentication, so anyone who can reach the port can
+ * issue tokens and change every resource.
+ */
+export function bindWarning(host: string): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  return `krcloud local cloud: listening on ${host}, not loopback. Its control API (/_control: credentials, faults, drift, clock) has no authentication: anyone who can reach this port can issue tokens and change every resource. Bind to 127.0.0.1 unless this network is yours alone.`;
+}

@@ -16,7 +16,7 @@ import {
 import { FaultInjector, type Fault } from './faults';
 import type { ApiResponse, ErrorFormat, Presented, RequestContext, RouteDefinition, ServiceDefinition } from './http';
 import { newRequestId } from './ids';
-import { normalizeIp } from './ip';
+import { bindWarning, normalizeIp } from './ip';
 import { ManagedState, type ManagedStateSnapshot } from './managed-state';
 import { DataDirectory, Persister } from './persistence';
 import { RequestLog } from './request-log';
@@ -24,19 +24,29 @@ import { RequestLog } from './request-log';
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
 /** What services receive from the core at construction. */
+/** What other services may do in object storage (query results, job logs), set by the object storage service. */
+export interface ObjectStoreBridge {
+  bucketExists(projectId: string, bucket: string): boolean;
+  putObject(projectId: string, bucket: string, key: string, body: Buffer, contentType: string): void;
+}
+
 export interface CoreContext {
   readonly clock: VirtualClock;
   readonly credentials: CredentialStore;
   readonly state: ManagedState;
   /** Directory for bulk data such as object bodies (kept with the snapshot when persisting). */
   readonly dataDir: string;
+  /** Filled by the object storage service when it is mounted (services are built in order). */
+  objectStore?: ObjectStoreBridge;
 }
 
 export type ServiceFactory = (core: CoreContext) => ServiceDefinition;
 
 export interface LocalCloudOptions {
-  /** Interface to bind; default 127.0.0.1. */
+  /** Interface to bind; default 127.0.0.1. Anything else prints a warning (the control API has no authentication). */
   host?: string;
+  /** Where warnings go; default stderr. */
+  onWarning?: (message: string) => void;
   /** Main port (all services under path prefixes, plus /_control); 0 picks a free port. Default 0. */
   port?: number;
   /** Also serve each service at the root of its own port. */
@@ -207,6 +217,8 @@ export class LocalCloudServer {
 
   async listen(): Promise<void> {
     const host = this.options.host ?? '127.0.0.1';
+    const warning = bindWarning(host);
+    if (warning) (this.options.onWarning ?? ((m: string) => process.stderr.write(`${m}\n`)))(warning);
     this.mainServer = await this.startHttp(host, this.options.port ?? 0, undefined);
     const port = (this.mainServer.address() as AddressInfo).port;
     this.url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -469,6 +481,7 @@ export class LocalCloudServer {
       return;
     }
     if (fault?.action === 'latency' && fault.latencyMs !== undefined && fault.latencyMs > 0) {
+      // On the local cloud's clock: a test advances it instead of waiting (docs/local-cloud.md).
       await this.clock.sleep(fault.latencyMs);
     }
 

@@ -7,6 +7,14 @@ import { objectStorageRoutes } from './routes';
 /** Object storage (seed 01): extension API under /v1_ext, Swift API under /v1, /info. */
 export function createObjectStorageService(core: CoreContext): ServiceDefinition {
   const backend = new ObjectStorageBackend(() => core.clock.now(), core.credentials, join(core.dataDir, SERVICE));
+  core.objectStore = {
+    bucketExists: (projectId, bucket) => backend.state.findBucket(projectId, bucket) !== undefined,
+    putObject: (projectId, bucket, key, body, contentType) => {
+      const b = backend.state.findBucket(projectId, bucket);
+      if (!b) throw new Error(`no bucket "${bucket}" in project ${projectId}`);
+      backend.objects.putObject(b, key, { body, contentType, metadata: {} });
+    },
+  };
   return {
     name: SERVICE,
     routes: objectStorageRoutes(backend),

@@ -53,6 +53,8 @@ export interface StoredObject {
   createdAt: number;
   lastModified: number;
   metadata: Record<string, string>;
+  /** Cache-Control, Content-Disposition, Content-Encoding as given on PUT (replaced by POST). */
+  contentHeaders?: Record<string, string>;
   /** DLO: `{bucket}/{prefix}` from X-Object-Manifest. */
   dloManifest?: string;
   /** SLO: the validated segment list. */
@@ -72,6 +74,7 @@ export interface MultipartUpload {
   key: string;
   contentType: string;
   metadata: Record<string, string>;
+  contentHeaders?: Record<string, string>;
   initiatedAt: number;
   parts: Map<number, UploadPart>;
 }

@@ -94,5 +94,6 @@ export const objectKeys = [...objects.keys()];
 // A signed download link that works without a token. The expiry is rounded to the hour so that
 // running `pulumi up` again within the hour keeps the same URL. (In the first preview the bucket does
 // not exist yet: the lookup's result is then unknown, and `up` signs it once the bucket exists.)
-const expiresAt = (Math.floor(Date.now() / 3_600_000) + 1 + tempUrlHours) * 3600;
-export const tempUrl = krcloud.objectstorage.getTempUrlOutput({ bucket: bucket.name, key: index.key, expiresAt }).url;
+// A secret output (its signature grants access): `pulumi stack output --show-secrets tempUrl` prints it.
+// It stays the same on every run within a period of tempUrlHours, so no run shows it as changed.
+export const tempUrl = krcloud.objectstorage.getTempUrlOutput({ bucket: bucket.name, key: index.key, expiresIn: tempUrlHours * 3600 }).url;

@@ -7,8 +7,10 @@ export interface AutoNameRule {
   maxLength: number;
   /** Lower-case the logical name (bucket and instance set names must be lower case). */
   lowerCase?: boolean;
-  /** Characters allowed besides letters and digits; others become '-'. */
+  /** Characters allowed besides letters and digits; others become the separator. Default: the separator. */
   extraChars?: string;
+  /** Joins the logical name and the suffix and replaces disallowed characters; default '-'. */
+  separator?: string;
   /** Random suffix length (hex characters). */
   suffixLength?: number;
 }
@@ -20,12 +22,17 @@ export interface AutoNameRule {
 export function autoName(logical: string, rule: AutoNameRule, random: (n: number) => string = randomHex): string {
   const suffixLen = rule.suffixLength ?? 7;
   let base = rule.lowerCase ? logical.toLowerCase() : logical;
-  const extra = (rule.extraChars ?? "-").replace(/[\\\]^-]/g, "\\$&");
-  base = base.replace(new RegExp(`[^A-Za-z0-9${extra}]`, "g"), "-").replace(/-+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  const sep = rule.separator ?? "-";
+  const escape = (t: string) => t.replace(/[\\\]^-]/g, "\\$&");
+  const extra = escape(rule.extraChars ?? sep);
+  base = base
+    .replace(new RegExp(`[^A-Za-z0-9${extra}]`, "g"), sep)
+    .replace(new RegExp(`[${escape(sep)}]+`, "g"), sep)
+    .replace(/^[^A-Za-z0-9]+/, "");
   const room = rule.maxLength - suffixLen - 1;
   base = base.slice(0, Math.max(0, room)).replace(/[^A-Za-z0-9]+$/, "");
   if (base && !/^[A-Za-z]/.test(base)) base = `r${base}`.slice(0, Math.max(0, room));
-  let name = base ? `${base}-${random(suffixLen)}` : `r${random(suffixLen)}`;
+  let name = base ? `${base}${sep}${random(suffixLen)}` : `r${random(suffixLen)}`;
   while (name.length < rule.minLength) name += random(1);
   return name.slice(0, rule.maxLength);
 }

@@ -17,11 +17,17 @@ import { isNotFound, redactError, secretValues, type Settings } from "../../sdk/
 import { currentSettings, setStackConfig } from "./config";
 import { autoName, type AutoNameRule } from "./naming";
 import { jsonEqual, toPlain } from "./sanitize";
-import { containsUnknown, pathHitsUnknown } from "./unknown";
+import { containsUnknown, parseKnown, UNKNOWN } from "./unknown";
 
 export const PROVIDER_KEY = "__provider";
 /** Hidden input carrying the Pulumi logical name, for auto-naming (check does not receive the URN). */
 export const LOGICAL_NAME_KEY = "__logicalName";
+/**
+ * Hidden output of a resource recorded after a partial failure: the reason. While it is there, diff
+ * plans an update whatever the inputs, so the next `up` resumes (waits, converges) instead of
+ * seeing nothing to do; a successful update drops it, a refresh keeps it.
+ */
+export const PARTIAL_KEY = "__krcloudIncomplete";
 
 /** What a CRUD function gets: settings for this call, progress output, the resource's names. */
 export interface Context {
@@ -30,9 +36,14 @@ export interface Context {
   progress(message: string): void;
   /** The Pulumi logical name when known (create), for messages. */
   logicalName?: string;
+  /**
+   * The engine's time limit for this operation in ms, when it gives one (the native plugin passes
+   * `customTimeouts`); it takes precedence over a resource's `timeouts` input and its defaults.
+   */
+  timeoutMs?: number;
 }
 
-/** Thrown by `prepare` for an input that fails a local check (a missing source file). */
+/** Thrown by a derivation (`derive`) for an input that fails a local check (a missing source file). */
 export class CheckError extends Error {
   constructor(
     readonly property: string,
@@ -64,6 +75,11 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   outputs: () => z.ZodType<O>;
   /** Input keys whose change replaces the resource. */
   replaceOn: readonly (keyof I & string)[];
+  /**
+   * Input keys whose change replaces the resource only in some cases (e.g. a changed placement of an
+   * existing shard, not an added shard): true when the change from `old` to `next` replaces.
+   */
+  replaceIf?: { readonly [K in keyof I & string]?: (old: unknown, next: unknown) => boolean };
   /** Replacement must delete first (the physical name is unique). */
   deleteBeforeReplace?: boolean;
   /** Inputs that only steer the provider (adopt, forceDestroy): never read from the cloud, updated without a call. */
@@ -72,10 +88,13 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   secretOutputs?: readonly (keyof O & string)[];
   autoName?: AutoNameRule;
   /**
-   * After validation, in `check` (no network): derive inputs from local facts, e.g. the MD5 of a
-   * source file, so that a change of content shows up as a diff. Throw a CheckError for a failure.
+   * Inputs derived in `check` from other inputs and local facts (no network), e.g. the MD5 of a
+   * source file, so that a change of content shows up as a diff; or a normalised form of an input,
+   * recorded the way read will report it. Each runs only when every input it reads is fully known;
+   * otherwise its result is unknown too (or, for a normalisation of a partly unknown value, that
+   * value as given). Throw a CheckError for a failure.
    */
-  prepare?(inputs: I): I;
+  derive?: readonly Derivation<I>[];
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
   create(ctx: Context, inputs: I): Promise<{ id: string; outs: O }>;
@@ -84,6 +103,14 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   /** Converge from `current` (what read returned just now) to `news`. */
   update(ctx: Context, id: string, current: O, news: I): Promise<O>;
   delete(ctx: Context, id: string, olds: O): Promise<void>;
+}
+
+export interface Derivation<I> {
+  /** The inputs `compute` reads. */
+  from: readonly (keyof I & string)[];
+  /** The input it sets. */
+  to: keyof I & string;
+  compute(inputs: I): unknown;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -95,6 +122,22 @@ export function inputsFromOutputs(def: AnyDefinition, outs: Record<string, unkno
   const out: Record<string, unknown> = {};
   for (const k of shape) if (outs[k] !== undefined) out[k] = outs[k];
   return out;
+}
+
+/**
+ * Adopting an existing resource must never lead to deleting it: every replace-on property of what
+ * exists has to match the inputs, or the next update would replace (delete) what was adopted.
+ * Throws, naming each difference, before the adopting create changes anything.
+ */
+export function assertAdoptable(def: AnyDefinition, id: string, existing: Record<string, unknown>, inputs: Record<string, unknown>): void {
+  const show = (v: unknown): string => (v === undefined ? "not set" : JSON.stringify(v));
+  const diffs = (def.replaceOn as readonly string[])
+    .filter((k) => !jsonEqual(toPlain(existing[k]), toPlain(inputs[k])))
+    .map((k) => `${k} is ${show(existing[k])} there but ${show(inputs[k])} in the program`);
+  if (diffs.length === 0) return;
+  throw new Error(
+    `adopting ${def.describe(id)}: ${diffs.join("; ")}. A change of ${diffs.length > 1 ? "these properties replaces" : "this property replaces"} the resource, so adopting it would lead the next update to delete it; declare the existing values to adopt it, or use another name`,
+  );
 }
 
 export function inputKeys(def: AnyDefinition): string[] {
@@ -111,7 +154,7 @@ function makeContext(logicalName?: string): Context {
 }
 
 function stripProvider(p: Record<string, unknown> | undefined): Record<string, unknown> {
-  const { [PROVIDER_KEY]: _p, [LOGICAL_NAME_KEY]: _n, ...rest } = p ?? {};
+  const { [PROVIDER_KEY]: _p, [LOGICAL_NAME_KEY]: _n, [PARTIAL_KEY]: _i, ...rest } = p ?? {};
   return rest;
 }
 
@@ -137,21 +180,18 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
         input[def.autoName.property] =
           typeof prev === "string" && prev !== "" ? prev : autoName(String(news[LOGICAL_NAME_KEY] ?? def.token.split(":")[2]), def.autoName);
       }
-      const parsed = def.inputs().safeParse(input);
-      if (parsed.success) {
-        try {
-          const ready = def.prepare ? def.prepare(parsed.data) : parsed.data;
-          return { inputs: toPlain({ ...(ready as object), [PROVIDER_KEY]: provider }) };
-        } catch (e) {
-          if (!(e instanceof CheckError)) throw e;
-          return { inputs: news, failures: [{ property: e.property, reason: `${e.property}: ${e.message}` }] };
-        }
+      const parsed = parseKnown(def.inputs(), input);
+      if (!parsed.ok) {
+        const failures = parsed.issues.map((i) => ({ property: formatPath(i.path), reason: `${formatPath(i.path) || "inputs"}: ${issueMessage(i)}` }));
+        return { inputs: news, failures };
       }
-      const failures = parsed.error.issues
-        .filter((i) => !pathHitsUnknown(input, i.path))
-        .map((i) => ({ property: formatPath(i.path), reason: `${formatPath(i.path) || "inputs"}: ${issueMessage(i)}` }));
-      // Only unknown values failed validation: accept for now, create/update will see the real values.
-      return failures.length === 0 ? { inputs: toPlain({ ...input, [PROVIDER_KEY]: provider }) } : { inputs: news, failures };
+      try {
+        const ready = derive(def, parsed.value as Record<string, unknown>);
+        return { inputs: toPlain({ ...ready, [PROVIDER_KEY]: provider }) };
+      } catch (e) {
+        if (!(e instanceof CheckError)) throw e;
+        return { inputs: news, failures: [{ property: e.property, reason: `${e.property}: ${e.message}` }] };
+      }
     },
 
     async diff(_id, olds, news) {
@@ -161,16 +201,16 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
       for (const key of keys) {
         const n = news[key];
         const o = olds[key];
+        // An unknown value may turn out different: for a replace-on key that is a (possible) replacement.
         const differs = containsUnknown(n) || !jsonEqual(n, o);
         if (!differs) continue;
         changed.push(key);
-        if ((def.replaceOn as readonly string[]).includes(key)) replaces.push(key);
+        const replaceIf = (def.replaceIf as Record<string, ((o: unknown, n: unknown) => boolean) | undefined> | undefined)?.[key];
+        if ((def.replaceOn as readonly string[]).includes(key) || (replaceIf !== undefined && (containsUnknown(n) || replaceIf(o, n)))) replaces.push(key);
       }
-      const stables = keys.filter((k) => !changed.includes(k));
       return {
-        changes: changed.length > 0,
+        changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,
         replaces,
-        stables,
         deleteBeforeReplace: replaces.length > 0 && def.deleteBeforeReplace === true,
       };
     },
@@ -196,7 +236,8 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
         if (outs === undefined) return { id: "", props: {} };
         for (const k of local) if (olds[k] !== undefined) outs[k] = olds[k];
         const plain = toPlain(outs);
-        return { id, props: plain, inputs: inputsFromOutputs(def, plain) };
+        const marker = (props ?? {})[PARTIAL_KEY];
+        return { id, props: marker === undefined ? plain : { ...plain, [PARTIAL_KEY]: marker }, inputs: inputsFromOutputs(def, plain) };
       } catch (e) {
         throw clean(e);
       }
@@ -243,9 +284,24 @@ function partialFailureError(e: unknown, provider: unknown): unknown {
   const pf = e as PartialFailure;
   const err = new Error(pf.message) as Error & { id: string; properties: Record<string, unknown>; reasons: string[] };
   err.id = pf.id;
-  err.properties = toPlain({ ...pf.outs, [PROVIDER_KEY]: provider });
+  err.properties = toPlain({ ...pf.outs, [PROVIDER_KEY]: provider, [PARTIAL_KEY]: pf.message });
   err.reasons = [pf.message];
   return err;
+}
+
+/** Runs the definition's derivations over checked inputs, never on an unknown value. */
+function derive(def: AnyDefinition, inputs: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...inputs };
+  for (const d of (def.derive ?? []) as readonly Derivation<Record<string, unknown>>[]) {
+    if (d.from.some((k) => containsUnknown(out[k]))) {
+      if (!d.from.includes(d.to)) out[d.to] = UNKNOWN;
+      continue;
+    }
+    const v = d.compute(out);
+    if (v === undefined) delete out[d.to];
+    else out[d.to] = v;
+  }
+  return out;
 }
 
 /**

@@ -18,6 +18,7 @@ const STUBS = new Map<string, dynamic.ResourceProvider>();
 export function stubProvider(token: string): dynamic.ResourceProvider {
   let stub = STUBS.get(token);
   if (!stub) {
+    if (STUBS.size === 0) loadSqliteQuietly();
     stub = makeStub(token);
     STUBS.set(token, stub);
   }
@@ -46,4 +47,26 @@ function makeStub(token: string): dynamic.ResourceProvider {
     update: (...a) => r("update", a),
     delete: (...a) => r("delete", a),
   };
+}
+
+/**
+ * Pulumi's closure serializer loads every built-in module to name them, `node:sqlite` included,
+ * and Node 24 then prints "SQLite is an experimental feature" into every `pulumi up` as a
+ * diagnostic. Loading it once first, with that one warning dropped, keeps the output clean;
+ * every other warning passes through.
+ */
+export function loadSqliteQuietly(): void {
+  const emit = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+    const text = typeof warning === "string" ? warning : warning.message;
+    if (/SQLite is an experimental feature/.test(text)) return;
+    return (emit as (...a: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    require("node:sqlite");
+  } catch {
+    // Older Node without node:sqlite: nothing to silence.
+  } finally {
+    process.emitWarning = emit;
+  }
 }

@@ -2,7 +2,8 @@
  * Waiting inside a provider call: the SDK waiter plus progress lines on stdout, which the
  * `pulumi up` display shows, so a long create does not look hung.
  */
-import { waitFor, type WaiterOptions } from "../../sdk/core";
+import { z } from "zod";
+import { GONE, waitFor, type WaiterOptions } from "../../sdk/core";
 import type { Context } from "./resource";
 
 /** Minimum time between two progress lines for the same wait. */
@@ -15,6 +16,11 @@ export async function waitWithProgress<T>(ctx: Pick<Context, "progress">, o: Wai
     ...o,
     onProgress: (p) => {
       o.onProgress?.(p);
+      // Reaching the target: a closing line after a wait that printed any; nothing when it was there at once.
+      if (p.state !== undefined && (o.targetGone ? p.state === GONE : o.target.includes(p.state))) {
+        if (lastState !== undefined) ctx.progress(`${p.resource}: ${p.state} after ${Math.round(p.elapsedMs / 1000)}s`);
+        return;
+      }
       if (p.state !== lastState || p.elapsedMs - lastLine >= PROGRESS_EVERY_MS) {
         const target = o.targetGone ? "gone" : o.target.join(" or ");
         ctx.progress(`${p.resource}: ${p.state ?? "unknown"}, waiting for ${target} (${Math.round(p.elapsedMs / 1000)}s)`);
@@ -23,4 +29,49 @@ export async function waitWithProgress<T>(ctx: Pick<Context, "progress">, o: Wai
       }
     },
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timeouts: dynamic providers never receive Pulumi's `customTimeouts`, so a waiting resource takes a
+// `timeouts` input with the same shape and duration strings (`"60m"`, `"1h30m"`, `"90s"`).
+
+export type Operation = "create" | "update" | "delete";
+export type Timeouts = Partial<Record<Operation, string>>;
+
+const DURATION = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
+
+/** `"1h30m"` -> 5 400 000; undefined for anything else (check rejects it first). */
+export function parseDuration(text: string): number | undefined {
+  const m = DURATION.exec(text.trim());
+  if (!m || text.trim() === "" || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) return undefined;
+  const ms = ((Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 1000;
+  return ms > 0 ? ms : undefined;
+}
+
+/** The `timeouts` input of a waiting resource, its defaults named in the docs. */
+export function timeoutsInput(defaults: Readonly<Record<Operation, number>>) {
+  const duration = (op: Operation) =>
+    z
+      .string()
+      .refine((s) => parseDuration(s) !== undefined, 'must be a duration such as "45m", "1h30m" or "90s"')
+      .optional()
+      .describe(`How long ${op} may wait for the resource to settle (default ${formatMinutes(defaults[op])}).`);
+  return z
+    .object({ create: duration("create"), update: duration("update"), delete: duration("delete") })
+    .strict()
+    .optional()
+    .describe(
+      `How long each operation may wait, like Pulumi's customTimeouts (which dynamic providers never receive): defaults create ${formatMinutes(defaults.create)}, update ${formatMinutes(defaults.update)}, delete ${formatMinutes(defaults.delete)}. Only steers the provider: changing it changes nothing in the cloud.`,
+    );
+}
+
+/** The time limit of one operation: the engine's (native plugin), else the input's, else the default. */
+export function timeoutFor(ctx: Pick<Context, "timeoutMs">, timeouts: Timeouts | undefined, op: Operation, defaults: Readonly<Record<Operation, number>>): number {
+  if (ctx.timeoutMs !== undefined && ctx.timeoutMs > 0) return ctx.timeoutMs;
+  const given = timeouts?.[op];
+  return (given === undefined ? undefined : parseDuration(given)) ?? defaults[op];
+}
+
+function formatMinutes(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${ms / 1000} s`;
 }

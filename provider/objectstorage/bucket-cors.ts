@@ -3,9 +3,9 @@
  * (the service evaluates them in order). Seed: 01-object-storage.md sections 2.4 and 4.1.
  */
 import { z } from "zod";
-import { isNotFound, rethrowAs } from "../../sdk/core";
-import { jsonEqual, type ResourceDefinition } from "../core";
-import { objectStorage } from "./client";
+import { isNotFound } from "../../sdk/core";
+import type { ResourceDefinition } from "../core";
+import { bucketDocument, inPriorOrder } from "./bucket-document";
 import { bucketName } from "./validation";
 
 export const CORS_METHODS = ["PUT", "POST", "GET", "DELETE"] as const;
@@ -32,7 +32,7 @@ export function corsRule() {
       allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, "at least one method is required").describe("Methods: PUT, POST, GET, DELETE."),
       allowedHeaders: z.array(headerName()).optional().describe("Request headers allowed in a preflight (`*` for any)."),
       exposeHeaders: z.array(headerName()).optional().describe("Response headers exposed to the browser."),
-      maxAgeSeconds: z.number().int().min(0).optional().describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
+      maxAgeSeconds: z.number().int("must be a whole number of seconds").min(0, "must be 0 or more seconds").optional().describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
     })
     .strict();
 }
@@ -50,54 +50,56 @@ export type BucketCorsInputs = z.infer<ReturnType<typeof bucketCorsInputs>>;
 export const bucketCorsOutputs = bucketCorsInputs;
 export type BucketCorsOutputs = BucketCorsInputs;
 
-export const bucketCors: ResourceDefinition<BucketCorsInputs, BucketCorsOutputs> = {
+type Rule = BucketCorsInputs["rules"][number];
+
+export const bucketCors: ResourceDefinition<BucketCorsInputs, BucketCorsOutputs> = bucketDocument<Rule, BucketCorsInputs>({
   token: "krcloud:objectstorage:BucketCors",
   description: "The CORS policy of a bucket: an ordered list of at most 10 rules. Deleting it leaves the bucket with no CORS policy.",
+  noun: "CORS policy",
+  existing: "a CORS policy",
   inputs: bucketCorsInputs,
-  outputs: bucketCorsOutputs,
-  replaceOn: ["bucket"],
-  localInputs: ["adopt"],
-  describe: (id) => `CORS policy of bucket "${id}"`,
+  // An existing policy equal to the program's is taken over without adopt: nothing would change.
+  acceptIdenticalExisting: true,
 
   // An empty header list means none, and read reports it as absent (sdk/objectstorage/cors.ts):
   // record it that way, or every refresh would show a diff.
-  prepare: (inputs) => ({
-    ...inputs,
-    rules: inputs.rules.map(({ allowedHeaders, exposeHeaders, ...r }) => ({
+  derive: [
+    {
+      from: ["rules"],
+      to: "rules",
+      compute: (inputs) =>
+        inputs.rules.map(({ allowedHeaders, exposeHeaders, ...r }) => ({
+          ...r,
+          ...(allowedHeaders?.length ? { allowedHeaders } : {}),
+          ...(exposeHeaders?.length ? { exposeHeaders } : {}),
+        })),
+    },
+  ],
+
+  // A missing bucket answers 404 (NotFound): the policy is gone with it.
+  get: (c, bucket) => c.getCors(bucket).catch((e: unknown) => (isNotFound(e) ? [] : Promise.reject(e))),
+  put: (c, bucket, rules) => c.putCors(bucket, rules),
+  remove: (c, bucket) => c.deleteCors(bucket),
+  align: alignCorsRules,
+});
+
+/**
+ * Rules stay in the service's order (it evaluates them in order). Within a rule, origins, methods
+ * and headers are sets to the service, which may reorder them or change the case of methods and
+ * header names: when a list holds the same items as the one recorded, the recorded one is kept.
+ */
+export function alignCorsRules(read: Rule[], prior: readonly Rule[] | undefined): Rule[] {
+  return read.map((r, i) => {
+    const p = prior?.[i];
+    if (!p) return r;
+    const lower = (s: string) => s.toLowerCase();
+    const out: Rule = {
       ...r,
-      ...(allowedHeaders?.length ? { allowedHeaders } : {}),
-      ...(exposeHeaders?.length ? { exposeHeaders } : {}),
-    })),
-  }),
-
-  async create(ctx, inputs) {
-    const c = objectStorage(ctx);
-    const existing = await c.getCors(inputs.bucket).catch(rethrowAs(`reading the CORS policy of bucket "${inputs.bucket}"`));
-    if (existing.length > 0 && !inputs.adopt && !jsonEqual(existing, inputs.rules)) {
-      throw new Error(`creating the CORS policy of bucket "${inputs.bucket}": the bucket already has a CORS policy (set adopt: true to replace and manage it)`);
-    }
-    await c.putCors(inputs.bucket, inputs.rules).catch(rethrowAs(`setting the CORS policy of bucket "${inputs.bucket}"`));
-    return { id: inputs.bucket, outs: { ...inputs } };
-  },
-
-  async read(ctx, id, olds) {
-    // A missing bucket answers 404 (NotFound): the policy is gone with it.
-    const rules = await objectStorage(ctx)
-      .getCors(id)
-      .catch((e: unknown) => (isNotFound(e) ? [] : rethrowAs(`reading the CORS policy of bucket "${id}"`)(e)));
-    if (rules.length === 0) return undefined;
-    return { bucket: id, rules, adopt: olds.adopt ?? false };
-  },
-
-  async update(ctx, id, _current, news) {
-    await objectStorage(ctx).putCors(id, news.rules).catch(rethrowAs(`setting the CORS policy of bucket "${id}"`));
-    return { ...news };
-  },
-
-  async delete(ctx, id) {
-    await objectStorage(ctx)
-      .deleteCors(id)
-      .catch(rethrowAs(`removing the CORS policy of bucket "${id}"`));
-  },
-};
-
+      allowedOrigins: inPriorOrder(r.allowedOrigins, p.allowedOrigins),
+      allowedMethods: inPriorOrder(r.allowedMethods, p.allowedMethods, lower),
+    };
+    if (r.allowedHeaders) out.allowedHeaders = inPriorOrder(r.allowedHeaders, p.allowedHeaders, lower);
+    if (r.exposeHeaders) out.exposeHeaders = inPriorOrder(r.exposeHeaders, p.exposeHeaders, lower);
+    return out;
+  });
+}

@@ -4,13 +4,12 @@
  * Seed: 01-object-storage.md sections 2.3 and 4.1.
  */
 import { z } from "zod";
-import { rethrowAs } from "../../sdk/core";
+import { LIFECYCLE_DATE } from "../../sdk/objectstorage";
 import type { ResourceDefinition } from "../core";
-import { objectStorage } from "./client";
+import { bucketDocument } from "./bucket-document";
 import { bucketName } from "./validation";
 
-/** Section 2.3: GMT ISO 8601 with milliseconds, this exact shape only. */
-export const LIFECYCLE_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/;
+export { LIFECYCLE_DATE };
 
 export function lifecycleRule() {
   return z
@@ -58,51 +57,50 @@ export type BucketLifecycleInputs = z.infer<ReturnType<typeof bucketLifecycleInp
 export const bucketLifecycleOutputs = bucketLifecycleInputs;
 export type BucketLifecycleOutputs = BucketLifecycleInputs;
 
-export const bucketLifecycle: ResourceDefinition<BucketLifecycleInputs, BucketLifecycleOutputs> = {
-  token: "krcloud:objectstorage:BucketLifecycle",
-  description: "The lifecycle (object expiry) configuration of a bucket. Deleting it removes the configuration.",
-  inputs: bucketLifecycleInputs,
-  outputs: bucketLifecycleOutputs,
-  replaceOn: ["bucket"],
-  localInputs: ["adopt"],
-  describe: (id) => `lifecycle configuration of bucket "${id}"`,
-
-  async create(ctx, inputs) {
-    const c = objectStorage(ctx);
-    const existing = await c.getLifecycle(inputs.bucket).catch(rethrowAs(`reading the lifecycle configuration of bucket "${inputs.bucket}"`));
-    if (existing && existing.length > 0 && !inputs.adopt) {
-      throw new Error(`creating the lifecycle configuration of bucket "${inputs.bucket}": the bucket already has one (set adopt: true to replace and manage it)`);
-    }
-    await put(ctx, inputs.bucket, inputs.rules);
-    return { id: inputs.bucket, outs: { ...inputs } };
-  },
-
-  async read(ctx, id, olds) {
-    const rules = await objectStorage(ctx)
-      .getLifecycle(id)
-      .catch(rethrowAs(`reading the lifecycle configuration of bucket "${id}"`));
-    if (!rules || rules.length === 0) return undefined;
-    return { bucket: id, rules: rules.map(flattenRule), adopt: olds.adopt ?? false };
-  },
-
-  async update(ctx, id, _current, news) {
-    await put(ctx, id, news.rules);
-    return { ...news };
-  },
-
-  async delete(ctx, id) {
-    await objectStorage(ctx)
-      .deleteLifecycle(id)
-      .catch(rethrowAs(`deleting the lifecycle configuration of bucket "${id}"`));
-  },
-};
-
 type Rule = BucketLifecycleInputs["rules"][number];
 
-async function put(ctx: Parameters<typeof objectStorage>[0], bucket: string, rules: Rule[]): Promise<void> {
-  await objectStorage(ctx)
-    .putLifecycle(bucket, rules.map(expandRule))
-    .catch(rethrowAs(`setting the lifecycle configuration of bucket "${bucket}"`));
+export const bucketLifecycle: ResourceDefinition<BucketLifecycleInputs, BucketLifecycleOutputs> = bucketDocument<Rule, BucketLifecycleInputs>({
+  token: "krcloud:objectstorage:BucketLifecycle",
+  description: "The lifecycle (object expiry) configuration of a bucket. Deleting it removes the configuration.",
+  noun: "lifecycle configuration",
+  existing: "one",
+  inputs: bucketLifecycleInputs,
+  acceptIdenticalExisting: false,
+  get: async (c, bucket) => ((await c.getLifecycle(bucket)) ?? []).map(flattenRule),
+  put: async (c, bucket, rules) => (await c.putLifecycle(bucket, rules.map(expandRule))).map(flattenRule),
+  remove: async (c, bucket) => {
+    await c.deleteLifecycle(bucket);
+  },
+  align: alignLifecycleRules,
+});
+
+/**
+ * The service treats the rules as a set and may answer them in another order, give a rule without
+ * an ID a generated one, and write a date in another ISO 8601 shape. Against the rules recorded
+ * before: each recorded rule is matched (by ID, or by content when it had none), a generated ID is
+ * dropped, and the recorded order is kept; rules the service added come last. Dates are written
+ * back in the seed's `.000Z` shape whatever the service sent.
+ */
+export function alignLifecycleRules(read: Rule[], prior: readonly Rule[] | undefined): Rule[] {
+  const rules = read.map((r) => (r.expirationDate === undefined ? r : { ...r, expirationDate: normalizeDate(r.expirationDate) }));
+  if (!prior) return rules;
+  const content = (r: Rule) => JSON.stringify([r.prefix, r.status, r.expirationDays ?? null, r.expirationDate ?? null]);
+  const used = new Set<number>();
+  const out: Rule[] = [];
+  for (const p of prior) {
+    const i = rules.findIndex((r, j) => !used.has(j) && (p.id !== undefined ? r.id === p.id : content(r) === content(p)));
+    if (i < 0) continue;
+    used.add(i);
+    const { id, ...rest } = rules[i]!;
+    out.push(p.id === undefined ? rest : { id, ...rest });
+  }
+  rules.forEach((r, j) => used.has(j) || out.push(r));
+  return out;
+}
+
+function normalizeDate(d: string): string {
+  const t = Date.parse(d);
+  return Number.isNaN(t) ? d : new Date(t).toISOString();
 }
 
 function expandRule(r: Rule) {

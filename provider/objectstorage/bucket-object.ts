@@ -1,49 +1,78 @@
 /**
- * krcloud:objectstorage:BucketObject — a file (from a local `source` path or inline `content`) or a
- * folder in a bucket. Content changes are detected by MD5, computed in `check` from the local
- * source; objects over the multipart threshold are uploaded in parts of at least 5 MiB.
- * Seed: 01-object-storage.md sections 2.2, 2.6, 4.3, 4.4.
+ * krcloud:objectstorage:BucketObject — a file or a folder in a bucket, like aws.s3.BucketObject:
+ * content from a local path or Pulumi asset (`source`), inline text (`content`) or Base64
+ * (`contentBase64`). Content changes are detected by MD5, computed in `check` from a local source
+ * without reading it into memory; uploads stream from the file, in parts over `multipartThreshold`.
+ * Seed: 01-object-storage.md sections 2.2, 2.6, 4.3, 4.4, 8.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import { rethrowAs, withAction } from "../../sdk/core";
-import type { ObjectStorageClient } from "../../sdk/objectstorage";
-import { CheckError, PartialFailure, type Context, type ResourceDefinition } from "../core";
+import { isApiError, rethrowAs, withAction } from "../../sdk/core";
+import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
+import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
+import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
 import { bucketName, metadata, objectKey } from "./validation";
 
 const MIB = 1024 * 1024;
-/** Section 4.4: every part but the last is at least 5 MB. */
-export const MIN_PART_SIZE = 5 * MIB;
+export { MIN_PART_SIZE, DEFAULT_PART_SIZE };
 export const DEFAULT_MULTIPART_THRESHOLD = 16 * MIB;
-export const DEFAULT_PART_SIZE = 8 * MIB;
+export const DIRECTORY_TYPE = "application/directory";
+/** How long a delete waits for the object to be gone. */
+export const OBJECT_DELETE_TIMEOUT_MS = 2 * 60_000;
 
 function bucketObjectShape() {
   return z
     .object({
       bucket: bucketName().describe("The bucket. Changing it replaces the object."),
       key: objectKey().describe("Object name (full path, e.g. `images/logo.png`). Changing it replaces the object."),
-      source: z.string().min(1).optional().describe("Path of a local file to upload."),
+      source: z
+        .union([z.string().min(1), assetInput()])
+        .optional()
+        .describe("The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory."),
       content: z.string().optional().describe("Inline UTF-8 content."),
+      contentBase64: z.string().regex(BASE64, "must be Base64 (RFC 4648)").optional().describe("Inline binary content, Base64-encoded."),
       folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
-      contentType: z.string().optional().describe("Content type; default `application/octet-stream` (files) or `application/directory` (folders)."),
+      contentType: z
+        .string()
+        .optional()
+        .describe("Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that."),
+      cacheControl: z.string().optional().describe("`Cache-Control` stored with the object and answered on download."),
+      contentDisposition: z.string().optional().describe("`Content-Disposition` stored with the object, e.g. `attachment; filename=\"report.pdf\"`."),
+      contentEncoding: z.string().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
       metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
-      multipartThreshold: z.number().int().min(MIN_PART_SIZE).default(DEFAULT_MULTIPART_THRESHOLD).describe("Objects larger than this many bytes are uploaded by multipart upload."),
-      partSize: z.number().int().min(MIN_PART_SIZE, "parts must be at least 5 MiB (seed section 4.4)").default(DEFAULT_PART_SIZE).describe("Multipart part size in bytes, at least 5 MiB."),
-      contentMd5: z.string().optional().describe("Computed by the provider from `source` or `content`: a change of content is a change of this value."),
+      multipartThreshold: z
+        .number()
+        .int()
+        .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
+        .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that (seed section 8)")
+        .default(DEFAULT_MULTIPART_THRESHOLD)
+        .describe("Objects larger than this many bytes are uploaded by multipart upload; at most 5 GiB, the single-upload limit."),
+      partSize: z
+        .number()
+        .int()
+        .min(MIN_PART_SIZE, "parts must be at least 5 MiB (seed section 4.4)")
+        .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
+        .default(DEFAULT_PART_SIZE)
+        .describe("Multipart part size in bytes, 5 MiB to 5 GiB; there may be at most 10000 parts, so partSize × 10000 must reach the object's size."),
+      contentMd5: z
+        .string()
+        .optional()
+        .describe("Computed by the provider from a file `source`: a change of the file's content is a change of this value. For inline content, set only when the stored object no longer matches it (`etag:<etag>`), so that the drift shows."),
     })
     .strict();
 }
 
+const inlineKeys = ["source", "content", "contentBase64"] as const;
+
 export function bucketObjectInputs() {
   return bucketObjectShape()
-    .refine((o) => o.folder || (o.source === undefined) !== (o.content === undefined), {
-      message: "exactly one of source and content must be set for a file (or set folder: true)",
+    .refine((o) => o.folder || inlineKeys.filter((k) => o[k] !== undefined).length === 1, {
+      message: "exactly one of source and content (or contentBase64) must be set for a file (or set folder: true)",
       path: ["source"],
     })
-    .refine((o) => !o.folder || (o.source === undefined && o.content === undefined), {
-      message: "a folder has no source or content",
+    .refine((o) => !o.folder || inlineKeys.every((k) => o[k] === undefined), {
+      message: "a folder has no source or content (nor contentBase64)",
       path: ["folder"],
     });
 }
@@ -61,31 +90,43 @@ export type BucketObjectOutputs = z.infer<ReturnType<typeof bucketObjectOutputs>
 
 export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOutputs> = {
   token: "krcloud:objectstorage:BucketObject",
-  description: "A file or folder in a bucket. Uploads larger than `multipartThreshold` use multipart upload.",
+  description: "A file or folder in a bucket, with content from a file, a Pulumi asset, text or Base64. Uploads larger than `multipartThreshold` use multipart upload.",
   inputs: bucketObjectInputs,
   outputs: bucketObjectOutputs,
   replaceOn: ["bucket", "key", "folder"],
   describe: (id) => `object "${id}"`,
 
-  prepare(inputs) {
-    if (inputs.folder) return { ...inputs, contentMd5: undefined };
-    if (inputs.source !== undefined) {
-      try {
-        if (!statSync(inputs.source).isFile()) throw new Error("not a file");
-      } catch {
-        throw new CheckError("source", `file "${inputs.source}" does not exist or is not a regular file`);
-      }
-      return { ...inputs, contentMd5: md5(readFileSync(inputs.source)) };
-    }
-    return { ...inputs, contentMd5: md5(Buffer.from(inputs.content ?? "", "utf8")) };
-  },
+  derive: [
+    // The Node SDK's asset brand, when a caller serialised the asset itself, is not state.
+    { from: ["source"], to: "source", compute: (i) => canonicalSource(i.source) },
+    // A folder is always stored as application/directory (createFolder): a contentType given for one
+    // is recorded as that, or the object would show a diff at every preview.
+    { from: ["folder", "contentType"], to: "contentType", compute: (i) => (i.folder && i.contentType !== undefined ? DIRECTORY_TYPE : i.contentType) },
+    // A source file's content is not an input the engine can compare: its MD5 is. Inline content is
+    // compared as itself, and hashing it would put a digest of a possibly secret value in state.
+    // The seed's size limits are checked here too, where a file's size is first known (inline
+    // content, a JavaScript string, stays far below 10000 parts of 5 MiB).
+    {
+      from: ["folder", "source"],
+      to: "contentMd5",
+      compute(i) {
+        if (i.folder || i.source === undefined) return undefined;
+        const r = resolveSource(i.source);
+        if (r.kind === "text") return undefined;
+        const { size, md5 } = statAndHashFile(r.path);
+        // Part settings still unknown in a preview are checked again before the update.
+        if (!containsUnknown([i.multipartThreshold, i.partSize])) checkUploadLimits(size, i.multipartThreshold, i.partSize, "source");
+        return md5;
+      },
+    },
+  ],
 
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
     const id = objectId(inputs);
     await upload(ctx, c, inputs);
     try {
-      const outs = await readObject(c, inputs.bucket, inputs.key, inputs);
+      const outs = await readObject(c, inputs.bucket, objectPath(inputs), inputs);
       if (!outs) throw new Error(`object "${id}" was not found right after upload`);
       return { id, outs };
     } catch (e) {
@@ -93,30 +134,46 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
     }
   },
 
-  async read(ctx, _id, olds) {
-    return readObject(objectStorage(ctx), olds.bucket, olds.key, olds);
+  /** From the id alone (`pulumi import`: no olds), bucket and path come from the id. */
+  async read(ctx, id, olds) {
+    const { bucket, path } = olds.bucket !== undefined && olds.key !== undefined ? { bucket: olds.bucket, path: objectPath(olds) } : parseObjectId(id);
+    return readObject(objectStorage(ctx), bucket, path, olds);
   },
 
   async update(ctx, id, current, news) {
     const c = objectStorage(ctx);
-    const contentChanged = current.contentMd5 !== news.contentMd5 || (news.contentType !== undefined && current.contentType !== news.contentType);
+    const contentChanged =
+      current.contentMd5 !== news.contentMd5 ||
+      current.content !== news.content ||
+      current.contentBase64 !== news.contentBase64 ||
+      // current comes from state, where the engine elides an asset's contents: compare hashes.
+      !sameSource(current.source, news.source) ||
+      (news.contentType !== undefined && current.contentType !== news.contentType);
+    const headersChanged = (["cacheControl", "contentDisposition", "contentEncoding"] as const).some((k) => current[k] !== news[k]);
     if (contentChanged) {
-      // A new upload replaces content, content type and metadata at once.
+      // A new upload replaces content, content type, headers and metadata at once.
       await upload(ctx, c, news);
-    } else if (JSON.stringify(current.metadata) !== JSON.stringify(news.metadata)) {
+    } else if (headersChanged || JSON.stringify(current.metadata) !== JSON.stringify(news.metadata)) {
+      // Swift's POST replaces the metadata and these headers together: send the whole desired set.
       await c
-        .setObjectMetadata(news.bucket, objectPath(news), news.metadata)
+        .setObjectMetadata(news.bucket, objectPath(news), news.metadata, {
+          contentType: news.contentType,
+          cacheControl: news.cacheControl,
+          contentDisposition: news.contentDisposition,
+          contentEncoding: news.contentEncoding,
+        })
         .catch(rethrowAs(`setting the metadata of object "${id}"`));
     }
-    const outs = await readObject(c, news.bucket, news.key, news);
+    const outs = await readObject(c, news.bucket, objectPath(news), news);
     if (!outs) throw new Error(`object "${id}" disappeared while it was being updated`);
     return outs;
   },
 
-  async delete(ctx, _id, olds) {
-    await objectStorage(ctx)
-      .deleteObjectIfExists(olds.bucket, objectPath(olds))
-      .catch(rethrowAs(`deleting object "${objectId(olds)}"`));
+  async delete(ctx, id, olds) {
+    const c = objectStorage(ctx);
+    const { bucket, path } = olds.bucket !== undefined && olds.key !== undefined ? { bucket: olds.bucket, path: objectPath(olds) } : parseObjectId(id);
+    await c.deleteObjectIfExists(bucket, path).catch(rethrowAs(`deleting object "${id}"`));
+    await waitObjectDeleted(ctx, c, bucket, path);
   },
 };
 
@@ -124,18 +181,16 @@ function objectId(o: Pick<BucketObjectInputs, "bucket" | "key" | "folder">): str
   return `${o.bucket}/${objectPath(o)}`;
 }
 
+/** `{bucket}/{path}`: bucket names hold no `/`, so the first one splits. */
+export function parseObjectId(id: string): { bucket: string; path: string } {
+  const slash = id.indexOf("/");
+  if (slash <= 0 || slash === id.length - 1) throw new Error(`object id "${id}" is not {bucket}/{key}`);
+  return { bucket: id.slice(0, slash), path: id.slice(slash + 1) };
+}
+
 /** Folders are stored under their name with a trailing slash (section 4.3). */
 function objectPath(o: Pick<BucketObjectInputs, "key" | "folder">): string {
   return o.folder && !o.key.endsWith("/") ? `${o.key}/` : o.key;
-}
-
-function md5(b: Buffer): string {
-  return createHash("md5").update(b).digest("hex");
-}
-
-function body(inputs: BucketObjectInputs): Buffer {
-  if (inputs.source !== undefined) return readFileSync(inputs.source);
-  return Buffer.from(inputs.content ?? "", "utf8");
 }
 
 async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObjectInputs): Promise<void> {
@@ -145,58 +200,107 @@ async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObject
       await c.createFolder(inputs.bucket, inputs.key.replace(/\/+$/, ""), inputs.metadata);
       return;
     }
-    const data = body(inputs);
-    if (md5(data) !== inputs.contentMd5) {
-      throw new Error(`the content of "${inputs.source}" changed between preview and update; run again`);
-    }
-    if (data.length > inputs.multipartThreshold) {
-      const parts = Math.ceil(data.length / inputs.partSize);
-      ctx.progress(`uploading "${id}" (${data.length} bytes) in ${parts} parts`);
+    const r = inputs.source === undefined ? undefined : resolveSource(inputs.source);
+    const changed = () => new Error(`the content of "${r?.kind === "file" ? r.path : "source"}" changed since it was checked; run again`);
+    const data = byteSource(inputs);
+    const headers = { contentType: inputs.contentType, cacheControl: inputs.cacheControl, contentDisposition: inputs.contentDisposition, contentEncoding: inputs.contentEncoding, metadata: inputs.metadata };
+    if (data.size > inputs.multipartThreshold) {
+      // Parts go up out of order and the multipart ETag is no MD5: the file is hashed again first.
+      if (r?.kind === "file" && (await hashFile(r.path)) !== inputs.contentMd5) throw changed();
+      const parts = Math.ceil(data.size / inputs.partSize);
+      ctx.progress(`uploading "${id}" (${data.size} bytes) in ${parts} parts`);
       await c.uploadLarge(inputs.bucket, inputs.key, data, {
+        ...headers,
         partSize: inputs.partSize,
-        contentType: inputs.contentType,
-        metadata: inputs.metadata,
         onProgress: (done: number) => ctx.progress(`"${id}": part ${done}/${parts} uploaded`),
       });
     } else {
-      await c.putObject(inputs.bucket, inputs.key, data, { contentType: inputs.contentType, metadata: inputs.metadata });
+      // A single PUT carries the MD5 from check as its ETag header: the service refuses (422) a
+      // file that changed since, without a second read of the file here.
+      const expectedMd5 = r?.kind === "file" ? inputs.contentMd5 : undefined;
+      await c.putObject(inputs.bucket, inputs.key, data, { ...headers, expectedMd5 }).catch((e: unknown) => {
+        throw expectedMd5 !== undefined && isApiError(e) && e.status === 422 ? withAction(e, changed().message) : e;
+      });
     }
   } catch (e) {
     throw withAction(e, `uploading object "${id}"`);
   }
 }
 
+async function waitObjectDeleted(ctx: Context, c: ObjectStorageClient, bucket: string, path: string): Promise<void> {
+  await waitWithProgress(ctx, {
+    resource: `object "${bucket}/${path}"`,
+    status: () => c.findObject(bucket, path).catch(rethrowAs(`reading object "${bucket}/${path}"`)),
+    stateOf: () => "present",
+    target: [],
+    targetGone: true,
+    timeoutMs: OBJECT_DELETE_TIMEOUT_MS,
+  });
+}
+
 /**
  * The object as stored. The content's MD5 cannot be recomputed remotely for multipart objects, so
  * it is carried over while the ETag is the one recorded at upload; a different ETag means the
- * content changed behind our back and is reported as the MD5 so that it shows as drift.
+ * content changed behind our back and is reported as the MD5 (or `etag:<etag>`) so that it shows
+ * as drift. Inline content is checked against its own MD5 where the ETag is one. With no prior
+ * (import) everything is reported as the service has it.
  */
-async function readObject(c: ObjectStorageClient, bucket: string, key: string, prior: BucketObjectInputs | BucketObjectOutputs): Promise<BucketObjectOutputs | undefined> {
-  const path = objectPath({ key, folder: prior.folder });
+async function readObject(c: ObjectStorageClient, bucket: string, path: string, prior: Partial<BucketObjectOutputs>): Promise<BucketObjectOutputs | undefined> {
   const h = await c.findObject(bucket, path).catch(rethrowAs(`reading object "${bucket}/${path}"`));
   if (!h) return undefined;
-  const priorEtag = (prior as Partial<BucketObjectOutputs>).etag;
+  const imported = prior.key === undefined;
+  const folder = imported ? path.endsWith("/") && h.contentType?.split(";")[0]?.trim() === DIRECTORY_TYPE : (prior.folder ?? false);
+  const key = imported && folder ? path.replace(/\/+$/, "") : (prior.key ?? path);
   const etag = stripQuotes(h.etag ?? "");
-  let contentMd5: string | undefined;
-  if (prior.folder) contentMd5 = undefined;
-  else if (priorEtag === undefined || priorEtag === etag) contentMd5 = priorEtag === undefined && /^[0-9a-f]{32}$/.test(etag) ? etag : prior.contentMd5;
-  else contentMd5 = /^[0-9a-f]{32}$/.test(etag) ? etag : `etag:${etag}`;
+  const reportType = imported ? !folder : prior.contentType !== undefined;
   return {
     bucket,
     key,
     source: prior.source,
     content: prior.content,
-    folder: prior.folder ?? false,
-    contentType: prior.contentType === undefined ? undefined : h.contentType,
+    contentBase64: prior.contentBase64,
+    folder,
+    contentType: reportType ? h.contentType : undefined,
+    cacheControl: h.cacheControl,
+    contentDisposition: h.contentDisposition,
+    contentEncoding: h.contentEncoding,
     metadata: h.metadata ?? {},
     multipartThreshold: prior.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     partSize: prior.partSize ?? DEFAULT_PART_SIZE,
-    contentMd5,
+    contentMd5: folder ? undefined : storedContentMd5(prior, etag),
     etag,
     size: h.contentLength ?? 0,
     lastModified: h.lastModified,
     url: c.objectUrl(bucket, path),
   };
+}
+
+function storedContentMd5(prior: Partial<BucketObjectOutputs>, etag: string): string | undefined {
+  const priorEtag = prior.etag;
+  const changed = etag !== priorEtag;
+  const asMd5 = isMd5(etag) ? etag : `etag:${etag}`;
+  const inline = prior.content ?? (prior.contentBase64 !== undefined ? Buffer.from(prior.contentBase64, "base64") : undefined) ?? inlineAssetText(prior.source);
+  if (inline !== undefined) {
+    // A plain ETag is the content's MD5: compare. A multipart ETag is taken as the upload recorded
+    // it, and a different one later is drift, whose marker is carried until an upload clears it.
+    if (isMd5(etag)) return etag === md5(inline) ? undefined : etag;
+    if (priorEtag === undefined) return undefined;
+    return changed ? asMd5 : prior.contentMd5;
+  }
+  if (priorEtag === undefined) return isMd5(etag) ? etag : prior.contentMd5;
+  return changed ? asMd5 : prior.contentMd5;
+}
+
+function inlineAssetText(s: BucketObjectInputs["source"] | undefined): string | undefined {
+  return s !== undefined && typeof s !== "string" ? s.text : undefined;
+}
+
+function md5(b: Buffer | string): string {
+  return createHash("md5").update(b).digest("hex");
+}
+
+function isMd5(etag: string): boolean {
+  return /^[0-9a-f]{32}$/.test(etag);
 }
 
 function stripQuotes(s: string): string {

@@ -5,9 +5,12 @@
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
 import type { ObjectStorageClient } from "../../sdk/objectstorage";
-import { PartialFailure, type Context, type ResourceDefinition } from "../core";
+import { assertAdoptable, PartialFailure, waitWithProgress, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
+
+/** How long a delete waits for the bucket to be gone. */
+export const BUCKET_DELETE_TIMEOUT_MS = 5 * 60_000;
 
 // ---------------------------------------------------------------------------------------------
 // Schema
@@ -75,19 +78,20 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
 
   // An empty IP list means no restriction, as does none: record it the way read reports it, or
   // every refresh would show a diff.
-  prepare: (inputs) => ({ ...inputs, acl: normalizeAcl(inputs.acl) }),
+  derive: [{ from: ["acl"], to: "acl", compute: (inputs) => normalizeAcl(inputs.acl) }],
 
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
     const name = inputs.name;
-    const existing = inputs.adopt ? await findBucket(c, name) : undefined;
+    const existing = inputs.adopt ? await readBucket(ctx, c, name, inputs) : undefined;
     if (existing) {
+      assertAdoptable(bucket, name, existing, inputs);
       ctx.progress(`adopting existing bucket "${name}"`);
     } else {
       try {
         await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption });
       } catch (e) {
-        if (isConflict(e) && e.earlierAttemptMayHaveApplied && (await findBucket(c, name))) {
+        if (isConflict(e) && e.earlierAttemptMayHaveApplied && (await c.findBucket(name))) {
           // The first PUT created the bucket but its answer was lost; the retry met our own bucket.
           ctx.progress(`bucket "${name}": the answer to the create request was lost; the bucket exists in this project, continuing`);
         } else if (isConflict(e)) {
@@ -130,6 +134,9 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
     if (olds.forceDestroy) {
       ctx.progress(`emptying bucket "${id}" before deleting it (forceDestroy)`);
       await c.emptyBucket(id, { onProgress: (n: number) => ctx.progress(`bucket "${id}": ${n} objects deleted`) });
+      // Unfinished multipart uploads hold parts in the bucket that no listing shows.
+      const aborted = await c.abortAllMultipartUploads(id).catch(rethrowAs(`aborting the unfinished multipart uploads of bucket "${id}"`));
+      if (aborted > 0) ctx.progress(`bucket "${id}": ${aborted} unfinished multipart uploads aborted`);
     }
     try {
       await c.deleteBucket(id);
@@ -139,6 +146,14 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
       }
       throw withAction(e, `deleting bucket "${id}"`);
     }
+    await waitWithProgress(ctx, {
+      resource: `bucket "${id}"`,
+      status: () => c.findBucket(id).catch(rethrowAs(`reading bucket "${id}"`)),
+      stateOf: () => "present",
+      target: [],
+      targetGone: true,
+      timeoutMs: BUCKET_DELETE_TIMEOUT_MS,
+    });
   },
 };
 
@@ -147,7 +162,8 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
 
 /**
  * Brings ACL and metadata from `current` to `desired`. Order: ACL first (the security-relevant
- * part), then metadata removals and sets in one request.
+ * part), then metadata removals and sets in one request. `current.metadata` holds only the keys
+ * this resource manages (see readBucket), so keys set by others are never removed.
  */
 async function converge(ctx: Context, c: ObjectStorageClient, current: BucketOutputs, desired: BucketInputs): Promise<BucketOutputs> {
   const name = desired.name;
@@ -178,16 +194,17 @@ function normalizeAcl(acl: BucketInputs["acl"] | undefined): BucketInputs["acl"]
   return acl.publicReadAllowIpList?.length ? { public: "read-only", publicReadAllowIpList: [...acl.publicReadAllowIpList] } : { public: "read-only" };
 }
 
-async function findBucket(c: ObjectStorageClient, name: string) {
-  return c.findBucket(name);
-}
-
-/** The bucket as the cloud has it, with provider-only inputs carried over from `prior`. */
+/**
+ * The bucket as the cloud has it, with provider-only inputs carried over from `prior`. Metadata is
+ * limited to the keys this resource manages, those of `prior` (its last inputs or outputs): keys
+ * others set on the bucket are neither reported as drift nor removed. Without a prior metadata map
+ * (a read from the id alone) every key is reported.
+ */
 async function readBucket(
   _ctx: Context,
   c: ObjectStorageClient,
   name: string,
-  prior: Pick<BucketInputs, "forceDestroy" | "adopt">,
+  prior: Partial<Pick<BucketInputs, "forceDestroy" | "adopt" | "metadata">>,
 ): Promise<BucketOutputs | undefined> {
   const b = await c.findBucket(name).catch(rethrowAs(`reading bucket "${name}"`));
   if (!b) return undefined;
@@ -196,7 +213,7 @@ async function readBucket(
     type: "STANDARD",
     encryption: b.useEncryption ? { type: "managed" } : undefined,
     acl: normalizeAcl(b.acl ? { public: b.acl.public ?? "deny", publicReadAllowIpList: b.acl.publicReadAllowIpList ?? undefined } : undefined),
-    metadata: b.metadata ?? {},
+    metadata: managedMetadata(b.metadata ?? {}, prior.metadata),
     forceDestroy: prior.forceDestroy ?? false,
     adopt: prior.adopt ?? false,
     project: b.project ?? ctxProject(_ctx),
@@ -208,6 +225,11 @@ async function readBucket(
     bytes: b.bytes ?? 0,
     objectCount: b.objectCount ?? 0,
   };
+}
+
+function managedMetadata(all: Record<string, string>, managed: Record<string, string> | undefined): Record<string, string> {
+  if (managed === undefined) return all;
+  return Object.fromEntries(Object.entries(all).filter(([k]) => k in managed));
 }
 
 function ctxProject(ctx: Context): string {

@@ -1,4 +1,5 @@
 /** Lookups: getBucket, getBuckets (all pages), getObjectStorageInfo, getTempUrl. */
+import * as pulumi from "@pulumi/pulumi";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { rethrowAs } from "../../sdk/core";
 import { outputForm, programSettings } from "../core";
@@ -75,21 +76,37 @@ export async function getObjectStorageInfo(): Promise<Record<string, unknown>> {
 export interface GetTempUrlArgs {
   bucket: string;
   key: string;
-  /** Seconds from now until the URL expires (default 3600). Ignored when expiresAt is set. */
+  /**
+   * How long the URL stays valid, in seconds (default 3600). The expiry is aligned to a multiple of
+   * this period, at least one period from now: the URL (and so the program's outputs) stays the same
+   * for every run within a period instead of changing on every run. Ignored when expiresAt is set.
+   */
   expiresIn?: number;
   /** Expiry as Unix seconds. */
   expiresAt?: number;
 }
 export interface GetTempUrlResult {
-  /** Absolute URL for token-less GET until expiresAt. */
+  /** Absolute URL for token-less GET until expiresAt. It carries a signature: treat it as a secret. */
   url: string;
   expiresAt: number;
 }
 
+/** The default expiry: the end of the period after the current one, so stable within a period. */
+export function stableExpiry(nowSeconds: number, period: number): number {
+  return (Math.floor(nowSeconds / period) + 2) * period;
+}
+
 /** Creates a temporary signed URL for token-less download of an object. */
 export async function getTempUrl(args: GetTempUrlArgs): Promise<GetTempUrlResult> {
-  const expiresAt = args.expiresAt ?? Math.floor(Date.now() / 1000) + (args.expiresIn ?? 3600);
+  const period = args.expiresIn ?? 3600;
+  if (!Number.isInteger(period) || period < 1) throw new Error(`getTempUrl: expiresIn must be a whole number of seconds >= 1, got ${period}`);
+  const expiresAt = args.expiresAt ?? stableExpiry(Math.floor(Date.now() / 1000), period);
   const t = await client().createTempUrl(args.bucket, args.key, expiresAt);
   return { url: t.absoluteUrl, expiresAt };
 }
-export const getTempUrlOutput = outputForm(getTempUrl);
+
+/** `getTempUrl` for Inputs; the URL is a secret Output (its signature grants access). */
+export function getTempUrlOutput(args: { [K in keyof GetTempUrlArgs]: pulumi.Input<GetTempUrlArgs[K]> }): pulumi.Output<GetTempUrlResult> {
+  const r = outputForm(getTempUrl)(args);
+  return pulumi.output({ url: pulumi.secret(r.url), expiresAt: r.expiresAt }) as pulumi.Output<GetTempUrlResult>;
+}

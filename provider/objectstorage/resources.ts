@@ -1,7 +1,7 @@
 /** The resource classes users instantiate: `new krcloud.objectstorage.Bucket("logs", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, type InputArgs } from "../core";
+import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type InputArgs } from "../core";
 import { bucketOutputs, type bucketInputs, type BucketOutputs } from "./bucket";
 import { bucketCorsOutputs, type bucketCorsInputs, type BucketCorsOutputs } from "./bucket-cors";
 import { bucketLifecycleOutputs, type bucketLifecycleInputs, type BucketLifecycleOutputs } from "./bucket-lifecycle";
@@ -13,7 +13,8 @@ type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 export type BucketArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketInputs>>, "name"> & { name?: string }>;
 export type BucketCorsArgs = InputArgs<z.input<ReturnType<typeof bucketCorsInputs>>>;
 export type BucketLifecycleArgs = InputArgs<z.input<ReturnType<typeof bucketLifecycleInputs>>>;
-export type BucketObjectArgs = InputArgs<z.input<ReturnType<typeof bucketObjectInputs>>>;
+/** `source` takes a path or a Pulumi asset (FileAsset, StringAsset, file:// RemoteAsset). */
+export type BucketObjectArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketObjectInputs>>, "source">> & { source?: pulumi.Input<string | pulumi.asset.Asset> };
 
 
 /** An object storage bucket with encryption, public-read ACL and metadata. */
@@ -43,11 +44,29 @@ export class BucketLifecycle extends pulumi.dynamic.Resource {
 }
 export interface BucketLifecycle extends Outputs<BucketLifecycleOutputs> {}
 
+/**
+ * Outputs that reveal something of inline content (its ETag is its MD5; its size; the drift marker)
+ * are secret when the content may be. A plain string is never secret; whether an Output is cannot
+ * be known while the resource registers, so an Output's derived values are always kept secret.
+ */
+export function contentDerivedSecrets(args: Pick<BucketObjectArgs, "content" | "contentBase64" | "source">): string[] {
+  const inline = [args.content, args.contentBase64];
+  // A StringAsset is inline text too; so may be an Output that resolves to one.
+  if (args.source !== undefined && typeof args.source !== "string" && !(pulumi.asset.Asset.isInstance(args.source) && !("text" in args.source))) inline.push(args.source as never);
+  return inline.every((v) => v === undefined || typeof v === "string") ? [] : ["etag", "size", "contentMd5"];
+}
+
 /** A file or folder in a bucket. */
 export class BucketObject extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:objectstorage:BucketObject";
   constructor(name: string, args: BucketObjectArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(BucketObject.token), name, dynamicProps(name, args, outputKeys(bucketObjectOutputs())), opts, ...moduleAndType(BucketObject.token));
+    super(
+      stubProvider(BucketObject.token),
+      name,
+      dynamicProps(name, args, outputKeys(bucketObjectOutputs())),
+      withSecretOutputs(opts, contentDerivedSecrets(args)),
+      ...moduleAndType(BucketObject.token),
+    );
   }
 }
 export interface BucketObject extends Outputs<BucketObjectOutputs> {}

@@ -2,7 +2,7 @@
 
 import { authHeaders } from "./auth";
 import type { Clock } from "./clock";
-import { secretValues, type ServiceName, type Settings } from "./settings";
+import { endpointOf, secretValues, type ServiceName, type Settings } from "./settings";
 import { Transport } from "./transport";
 
 export interface ClientOptions {
@@ -15,7 +15,7 @@ export function transportFor(service: ServiceName, o: ClientOptions): Transport 
   const s = o.settings;
   return new Transport({
     service,
-    endpoint: s.endpoints[service],
+    endpoint: endpointOf(s, service),
     authHeaders: () => authHeaders(service, s),
     secrets: secretValues(s),
     retry: s.retry,

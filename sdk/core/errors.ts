@@ -35,6 +35,8 @@ export interface ApiErrorDetails {
    * now can be our own earlier success.
    */
   earlierAttemptMayHaveApplied?: boolean;
+  /** The server's Retry-After (429, 503), parsed to ms; undefined when absent or invalid. */
+  retryAfterMs?: number;
 }
 
 /** A request reached the API and was answered with a non-success status. */
@@ -51,6 +53,8 @@ export class ApiError extends KrcloudError {
   readonly requestId?: string;
   readonly kind: ErrorKind;
   readonly earlierAttemptMayHaveApplied: boolean;
+  /** How long the server asked us to wait (Retry-After of a 429 or 503), ms. */
+  readonly retryAfterMs?: number;
 
   constructor(d: ApiErrorDetails) {
     super(formatApiMessage(d));
@@ -64,6 +68,7 @@ export class ApiError extends KrcloudError {
     this.requestId = d.requestId;
     this.kind = kindOfStatus(d.status);
     this.earlierAttemptMayHaveApplied = d.earlierAttemptMayHaveApplied === true;
+    if (d.retryAfterMs !== undefined) this.retryAfterMs = d.retryAfterMs;
   }
 }
 
@@ -96,8 +101,10 @@ export class TransportError extends KrcloudError {
     readonly networkCode: string | undefined,
     /** True when the request provably never reached the server (connection refused or connect timeout). */
     readonly neverSent: boolean,
+    /** The network error (redacted like the rest). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
   }
 }
 
@@ -214,4 +221,24 @@ export function rethrowAs(action: string): (e: unknown) => never {
   return (e) => {
     throw withAction(e, action);
   };
+}
+
+/** An argument the service would reject anyway (a seed's limits, exclusive options, ...), found before any request. */
+export class InvalidArgumentError extends KrcloudError {
+  readonly code = "KRCLOUD_INVALID_ARGUMENT";
+  override readonly name = "InvalidArgumentError";
+}
+
+/** A success answer whose body cannot be understood (not JSON, a missing field, the wrong shape). */
+export class ResponseFormatError extends KrcloudError {
+  readonly code = "KRCLOUD_BAD_RESPONSE";
+  override readonly name = "ResponseFormatError";
+}
+
+export function isInvalidArgument(e: unknown): e is InvalidArgumentError {
+  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "KRCLOUD_INVALID_ARGUMENT";
+}
+
+export function isResponseFormatError(e: unknown): e is ResponseFormatError {
+  return typeof e === "object" && e !== null && (e as { code?: unknown }).code === "KRCLOUD_BAD_RESPONSE";
 }

@@ -7,3 +7,4 @@ export * from "./retry";
 export * from "./settings";
 export * from "./transport";
 export * from "./waiter";
+export * from "./once";

@@ -1,6 +1,19 @@
 /**
  * Transport retry policy: the one place that decides whether a failed request is tried again and
  * how long to wait first. Resource waiters (waiter.ts) are a separate mechanism.
+ *
+ * Whether a request may be sent again is declared by each SDK operation (`RequestSpec.idempotent`),
+ * never inferred from the HTTP method: a PUT that completes a multipart upload must not be repeated,
+ * a POST that sets an ACL to fixed values may be. The rules:
+ *
+ * - an answer that says the request was not processed (429; 503 with Retry-After) is retried for
+ *   every operation;
+ * - other retryable statuses (500, 502, 503, 504) only for idempotent operations;
+ * - a network error that proves the request never left (refused, DNS, connect timeout) for every
+ *   operation;
+ * - a reused keep-alive connection closed before any byte of the answer (the server closed it as
+ *   idle while our request was on its way) once for every operation (the transport enforces "once");
+ * - any other transient network error only for idempotent operations.
  */
 
 export interface RetryOptions {
@@ -12,13 +25,18 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** Cap on a server-sent Retry-After, ms; larger values are clamped, not ignored. */
   maxRetryAfterMs: number;
-  /** Methods retried on retryable statuses and on network errors after the request may have been sent. */
-  idempotentMethods: readonly string[];
   retryStatuses: readonly number[];
   /** Network error codes treated as transient. */
   retryNetworkCodes: readonly string[];
-  /** Codes proving the request never reached the server: safe to retry for every method. */
+  /** Codes proving the request never reached the server: safe to retry for every operation. */
   neverSentCodes: readonly string[];
+  /**
+   * Codes of a connection closed under us (FIN or RST). On a reused keep-alive connection before
+   * any byte of the answer, they mean the server closed it as idle as our request arrived, and the
+   * request is retried once whatever the operation. A timeout is not among them: a server that is
+   * slow to answer has our request.
+   */
+  staleConnectionCodes: readonly string[];
 }
 
 export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
@@ -26,7 +44,6 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
   baseDelayMs: 200,
   maxDelayMs: 10_000,
   maxRetryAfterMs: 60_000,
-  idempotentMethods: ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"],
   retryStatuses: [429, 500, 502, 503, 504],
   retryNetworkCodes: [
     "ECONNRESET",
@@ -44,27 +61,70 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
     "UND_ERR_CLOSED",
   ],
   neverSentCodes: ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"],
+  staleConnectionCodes: ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"],
 });
+
+/**
+ * Every code that means "the network failed us", retried or not: socket errno codes and undici's
+ * connection codes. Anything else (Node's `ERR_*` argument and stream errors, file system errnos,
+ * undici's argument errors) is a defect or a local problem and surfaces as itself.
+ */
+const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
+  ...DEFAULT_RETRY.retryNetworkCodes,
+  ...DEFAULT_RETRY.neverSentCodes,
+  "ECONNABORTED",
+  "ENETDOWN",
+  "ENETRESET",
+  "EHOSTDOWN",
+  "EPROTO",
+  "EADDRNOTAVAIL",
+  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
+]);
+
+export function isNetworkErrorCode(code: string | undefined): boolean {
+  return code !== undefined && NETWORK_ERROR_CODES.has(code);
+}
 
 export type RetryOutcome =
   | { kind: "status"; status: number; retryAfter?: string }
-  | { kind: "network"; code: string | undefined };
+  | {
+      kind: "network";
+      code: string | undefined;
+      /**
+       * The connection had served an earlier request and closed before any byte of this answer,
+       * and no such retry was made yet for this request.
+       */
+      staleConnection?: boolean;
+    };
 
-/** Decides whether attempt number `attempt` (1-based, just failed) should be followed by another. */
-export function shouldRetry(opts: RetryOptions, method: string, outcome: RetryOutcome, attempt: number): boolean {
-  if (attempt >= opts.maxAttempts) return false;
-  const idempotent = opts.idempotentMethods.includes(method.toUpperCase());
-  if (outcome.kind === "status") {
-    return idempotent && opts.retryStatuses.includes(outcome.status);
-  }
-  const code = outcome.code ?? "";
-  if (opts.neverSentCodes.includes(code)) return true;
-  return idempotent && opts.retryNetworkCodes.includes(code);
+/** The answer says the request was not processed: 429, or 503 with a valid Retry-After. */
+export function notProcessed(outcome: RetryOutcome, now: number = Date.now()): boolean {
+  if (outcome.kind !== "status") return false;
+  if (outcome.status === 429) return true;
+  return outcome.status === 503 && parseRetryAfter(outcome.retryAfter, now) !== undefined;
 }
 
 /**
- * Full-jitter exponential backoff: a uniform draw in [0, min(cap, base * 2^(attempt-1))], except
- * that a valid Retry-After takes precedence (clamped to maxRetryAfterMs).
+ * Decides whether attempt number `attempt` (1-based, just failed) should be followed by another.
+ * `idempotent` is the operation's declaration (RequestSpec.idempotent).
+ */
+export function shouldRetry(opts: RetryOptions, idempotent: boolean, outcome: RetryOutcome, attempt: number, now: number = Date.now()): boolean {
+  if (attempt >= opts.maxAttempts) return false;
+  if (outcome.kind === "status") {
+    if (!opts.retryStatuses.includes(outcome.status)) return false;
+    return idempotent || notProcessed(outcome, now);
+  }
+  const code = outcome.code ?? "";
+  if (opts.neverSentCodes.includes(code)) return true;
+  if (!opts.retryNetworkCodes.includes(code)) return false;
+  return idempotent || outcome.staleConnection === true;
+}
+
+/**
+ * Equal-jitter exponential backoff: half of min(cap, base * 2^(attempt-1)) plus a uniform draw over
+ * the other half, so a retry always waits at least half the ceiling (full jitter can draw 0 ms and
+ * retry at once, which bunches clients behind a struggling server). A valid Retry-After takes
+ * precedence (clamped to maxRetryAfterMs).
  */
 export function retryDelay(
   opts: RetryOptions,
@@ -76,7 +136,8 @@ export function retryDelay(
   const ra = parseRetryAfter(retryAfter, now);
   if (ra !== undefined) return Math.min(ra, opts.maxRetryAfterMs);
   const ceiling = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));
-  return Math.floor(random() * ceiling);
+  const half = ceiling / 2;
+  return Math.floor(half + random() * half);
 }
 
 /** Retry-After is either delta-seconds or an HTTP date. Returns ms, or undefined when absent/invalid. */

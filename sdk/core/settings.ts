@@ -12,7 +12,11 @@ export const SERVICES = ["objectstorage", "cache", "kms", "dataquery", "hadoop"]
 export type ServiceName = (typeof SERVICES)[number];
 
 export const DEFAULT_REGION = "kr-central-2";
-/** The local cloud (emulator/) is the embedded default: without configured endpoints, requests go there. */
+/**
+ * Where `make local-cloud` and `make demo` serve the local cloud. Only a default for tools that
+ * start one: settings never fall back to it (a stack with credentials but no endpoint must fail,
+ * not send its token to whatever listens on this port).
+ */
 export const DEFAULT_LOCAL_CLOUD_URL = "http://127.0.0.1:8790";
 /** Path under the local cloud's URL where each service is mounted. */
 export const LOCAL_CLOUD_PREFIX: Readonly<Record<ServiceName, string>> = {
@@ -37,7 +41,8 @@ export const DEFAULT_TIMEOUTS: Readonly<TimeoutOptions> = Object.freeze({
 
 export interface Settings {
   region: string;
-  endpoints: Record<ServiceName, string>;
+  /** Per service; absent when neither an endpoint nor a local cloud is configured (see `endpointOf`). */
+  endpoints: Partial<Record<ServiceName, string>>;
   /** The project (account) ID; object storage paths need it. */
   projectId?: string;
   /** `X-Auth-Token`: object storage, cache, key management. */
@@ -93,12 +98,13 @@ export function resolveSettings(
     const v = env[envKey];
     return v !== undefined && v !== "" ? v : undefined;
   };
-  const local = trimSlash(pick("localCloudUrl") ?? DEFAULT_LOCAL_CLOUD_URL);
-  const endpoints = {} as Record<ServiceName, string>;
+  const localUrl = pick("localCloudUrl");
+  const local = localUrl === undefined ? undefined : trimSlash(localUrl);
+  const endpoints: Partial<Record<ServiceName, string>> = {};
   for (const svc of SERVICES) {
     const [cfgKey, envKey] = endpointKeys(svc);
-    const chosen = explicit.endpoints?.[svc] || config(cfgKey) || env[envKey] || `${local}${LOCAL_CLOUD_PREFIX[svc]}`;
-    endpoints[svc] = trimSlash(chosen);
+    const chosen = explicit.endpoints?.[svc] || config(cfgKey) || env[envKey] || (local === undefined ? undefined : `${local}${LOCAL_CLOUD_PREFIX[svc]}`);
+    if (chosen) endpoints[svc] = trimSlash(chosen);
   }
   return {
     region: pick("region") ?? DEFAULT_REGION,
@@ -111,6 +117,48 @@ export function resolveSettings(
     retry: explicit.retry,
     timeouts: explicit.timeouts,
   };
+}
+
+/** A setting that is missing or unsafe; the message names the stack config key and environment variable. */
+export class ConfigurationError extends Error {
+  readonly code = "KRCLOUD_CONFIGURATION";
+  override readonly name = "ConfigurationError";
+}
+
+/**
+ * The endpoint of `service`, checked: configured explicitly or through a local cloud URL (never
+ * implied), and never plain `http://` to a host off this machine, where the credential headers
+ * would cross the network in clear text.
+ */
+export function endpointOf(s: Pick<Settings, "endpoints">, service: ServiceName): string {
+  const url = s.endpoints[service];
+  const [cfgKey, envKey] = endpointKeys(service);
+  if (url === undefined) {
+    throw new ConfigurationError(
+      `no endpoint for the ${service} service: set krcloud:${cfgKey} (or ${envKey}); to use a local cloud, set krcloud:localCloudUrl (or KRCLOUD_LOCAL_CLOUD_URL)`,
+    );
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigurationError(`the ${service} endpoint "${url}" is not a URL (krcloud:${cfgKey} / ${envKey}, or krcloud:localCloudUrl)`);
+  }
+  if (parsed.protocol === "http:" && !isLoopbackHost(parsed.hostname)) {
+    throw new ConfigurationError(
+      `the ${service} endpoint ${parsed.origin} uses plain http:// to a host that is not this machine: credentials would cross the network unencrypted; use https:// (krcloud:${cfgKey} / ${envKey}, or krcloud:localCloudUrl)`,
+    );
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ConfigurationError(`the ${service} endpoint "${url}" must be an http(s) URL (krcloud:${cfgKey} / ${envKey})`);
+  }
+  return url;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: the only hosts plain http:// may be used with. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h.endsWith(".localhost") || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 /** The secret values of a settings object, for redaction. */

@@ -3,11 +3,12 @@
  * retries per retry.ts, API errors per errors.ts, secrets redacted from every message and log line.
  */
 
-import { Pool } from "undici";
+import type { Readable } from "node:stream";
+import { buildConnector, Pool, type Dispatcher } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
-import { redactHeaders, redactText, redactError, SECRET_HEADERS } from "./redact";
-import { mergeRetry, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
+import { isSecretHeader, redactHeaders, redactText, redactError } from "./redact";
+import { isNetworkErrorCode, mergeRetry, notProcessed, parseRetryAfter, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./settings";
 
 export type Headers = Record<string, string>;
@@ -18,7 +19,11 @@ export interface TransportOptions {
   service: string;
   /** Base URL of the service, may include a path prefix (`http://127.0.0.1:8790/object-storage`). */
   endpoint: string;
-  /** Credential headers, computed per request so a rotated credential is picked up. */
+  /**
+   * Credential headers, computed per request so a rotated credential is picked up. Their values are
+   * redacted from every message, error field and log line, whether or not their names are
+   * registered as secret (redact.ts).
+   */
   authHeaders?: () => Headers;
   /** Secret values to redact from messages and logs. */
   secrets?: readonly (string | undefined)[];
@@ -38,7 +43,12 @@ export interface RequestSpec {
   path: string;
   query?: Query;
   headers?: Record<string, string | undefined>;
-  body?: string | Uint8Array;
+  /**
+   * The body. A function is a streamed body: it is called once per attempt for a fresh stream (a
+   * stream is consumed by the attempt that sends it, so a retry needs a new one), and the caller
+   * sets `content-length`. Memory stays bounded whatever the size.
+   */
+  body?: string | Uint8Array | (() => Readable);
   /** Statuses treated as success; default any 2xx. */
   expect?: readonly number[];
   /** What is being done, for error messages: `creating bucket "logs"`. */
@@ -47,10 +57,23 @@ export interface RequestSpec {
   auth?: boolean;
   /**
    * Whether this operation may be sent again after an attempt that may have reached the server
-   * (a lost answer, a reset, a 5xx): declared by each SDK operation, not inferred from the method.
+   * (a lost answer, a reset, a 5xx): declared by each SDK operation, never inferred from the
+   * method (retry.ts has the rules). True when repeating it leaves the same result as sending it
+   * once: reads; PUT of a whole object or document; DELETE (the caller treats a 404 after a retry
+   * as success where that is its contract); POST that sets metadata or an ACL to absolute values.
+   * False when a repeat does something else: creates a second thing with a server-chosen id,
+   * completes an upload that no longer exists, moves a source that is gone.
    */
-  idempotent?: boolean;
+  idempotent: boolean;
+  /** Aborts the request, also while it waits before a retry. */
   signal?: AbortSignal;
+  /** Secret values this request carries in its body (a password), redacted from its errors and log lines. */
+  secrets?: readonly (string | undefined)[];
+  /**
+   * When the caller stops caring, in the transport clock's ms (`clock.now()`): a retry whose delay
+   * would reach it is not started, the last error is thrown instead. Waiters pass their deadline.
+   */
+  deadline?: number;
 }
 
 export interface HttpResponse {
@@ -83,13 +106,64 @@ function poolFor(origin: string, t: TimeoutOptions): Pool {
     p = new Pool(origin, {
       connections: 16,
       keepAliveTimeout: 10_000,
-      connect: { timeout: t.connectMs },
+      connect: recordingConnector(buildConnector({ timeout: t.connectMs })),
       headersTimeout: t.headersMs,
       bodyTimeout: t.bodyMs,
     });
     m.set(key, p);
   }
   return p;
+}
+
+/** Bytes the connection had read when it failed, recorded on the error (a symbol: never serialized). */
+const BYTES_READ = Symbol.for("krcloud.transport.bytesRead");
+
+/**
+ * undici's SocketError carries the connection's counters (`socket.bytesRead`), a raw ECONNRESET or
+ * EPIPE from the socket does not: this connector records them on every error the socket emits.
+ */
+function recordingConnector(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (...args) => {
+      const socket = args[1];
+      socket?.on("error", (e: unknown) => {
+        if (typeof e === "object" && e !== null) Object.defineProperty(e, BYTES_READ, { value: socket.bytesRead, configurable: true });
+      });
+      callback(...args);
+    });
+}
+
+/** How much the failed connection had read before the error, when known. */
+function bytesReadBefore(e: unknown): number | undefined {
+  for (let x = e as Record<PropertyKey, unknown> | undefined, depth = 0; x && typeof x === "object" && depth < 3; x = x.cause as typeof x, depth++) {
+    const recorded = x[BYTES_READ];
+    if (typeof recorded === "number") return recorded;
+    const info = x.socket as { bytesRead?: unknown } | undefined;
+    if (info && typeof info.bytesRead === "number") return info.bytesRead;
+  }
+  return undefined;
+}
+
+/** The pool, dispatching through a handler that notes when the first byte of the answer arrives. */
+function watched(pool: Pool, progress: { answerStarted: boolean }): Dispatcher {
+  return pool.compose(
+    (dispatch) => (opts, handler) =>
+      dispatch(
+        opts,
+        new Proxy(handler, {
+          get(target, key) {
+            if (key === "onResponseStarted") {
+              return () => {
+                progress.answerStarted = true;
+                return target.onResponseStarted?.();
+              };
+            }
+            const v = Reflect.get(target, key, target) as unknown;
+            return typeof v === "function" ? v.bind(target) : v;
+          },
+        }),
+      ),
+  );
 }
 
 /** Closes every pool of this process (tests, CLI exit). */
@@ -134,19 +208,25 @@ export class Transport {
     const method = spec.method.toUpperCase();
     const fullPath = `${this.basePath}${spec.path}${queryString(spec.query)}`;
     const headers: Headers = { "user-agent": this.opts.userAgent ?? "pulumi-krcloud" };
-    if (spec.auth !== false && this.opts.authHeaders) Object.assign(headers, this.opts.authHeaders());
+    const auth = spec.auth !== false && this.opts.authHeaders ? this.opts.authHeaders() : {};
+    Object.assign(headers, auth);
     for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
-    const secrets = this.secretList(headers);
+    const secrets = this.secretList(headers, Object.values(auth));
+    for (const v of spec.secrets ?? []) if (v) secrets.push(v);
 
     let mayHaveApplied = false;
+    let staleRetryLeft = true;
     for (let attempt = 1; ; attempt++) {
       let outcome: RetryOutcome;
+      /** The error to throw when this attempt is the last. */
+      let failure: () => Error;
+      const progress = { answerStarted: false };
       try {
-        const res = await poolFor(this.origin, this.timeouts).request({
+        const res = await watched(poolFor(this.origin, this.timeouts), progress).request({
           method: method as never,
           path: fullPath,
           headers,
-          body: spec.body as never,
+          body: (typeof spec.body === "function" ? spec.body() : spec.body) as never,
           signal: spec.signal,
         });
         const body = Buffer.from(await res.body.arrayBuffer());
@@ -155,10 +235,12 @@ export class Transport {
         this.log(`${method} ${fullPath} -> ${res.statusCode} (attempt ${attempt})`, headers, secrets);
         const ok = spec.expect ? spec.expect.includes(res.statusCode) : res.statusCode >= 200 && res.statusCode < 300;
         if (ok) return { status: res.statusCode, headers: resHeaders, body, requestId, attempts: attempt };
-        outcome = { kind: "status", status: res.statusCode, retryAfter: resHeaders["retry-after"] };
-        if (!shouldRetry(this.retry, method, outcome, attempt)) {
+        const retryAfter = resHeaders["retry-after"];
+        outcome = { kind: "status", status: res.statusCode, retryAfter };
+        const earlier = mayHaveApplied;
+        failure = () => {
           const parsed = parseErrorBody(body);
-          throw redactError(
+          return redactError(
             apiErrorFor({
               service: this.service,
               operation: spec.operation,
@@ -169,50 +251,69 @@ export class Transport {
               apiMessage: parsed.message,
               requestId: requestId ?? parsed.requestId,
               action: spec.action,
-              earlierAttemptMayHaveApplied: mayHaveApplied,
+              earlierAttemptMayHaveApplied: earlier,
+              retryAfterMs: parseRetryAfter(retryAfter, this.clock.now()),
             }),
             secrets,
           );
-        }
+        };
       } catch (e) {
-        if (isNetworkError(e)) {
-          const code = networkCode(e);
-          outcome = { kind: "network", code };
-          this.log(`${method} ${fullPath} -> network error ${code ?? "?"} (attempt ${attempt})`, headers, secrets);
-          if (spec.signal?.aborted || !shouldRetry(this.retry, method, outcome, attempt)) {
-            const neverSent = this.retry.neverSentCodes.includes(code ?? "");
-            const what = spec.action ?? `${this.service} ${spec.operation}`;
-            throw new TransportError(
-              redactText(`${what}: ${method} ${fullPath} failed after ${attempt} attempt(s): ${(e as Error).message}`, secrets),
-              this.service,
-              spec.operation,
-              code,
-              neverSent,
-            );
-          }
-        } else {
-          throw redactError(e, secrets);
-        }
+        if (!isNetworkError(e)) throw redactError(e, secrets);
+        const cause = redactError(e, secrets);
+        const code = networkCode(e);
+        // A keep-alive connection that had served an earlier request (it had read bytes) and
+        // closed before any byte of this answer: the server closed it as idle while our request
+        // was on its way, so it was not processed. Retried once even when not idempotent.
+        const stale =
+          staleRetryLeft && !progress.answerStarted && this.retry.staleConnectionCodes.includes(code ?? "") && (bytesReadBefore(e) ?? 0) > 0;
+        outcome = { kind: "network", code, staleConnection: stale };
+        this.log(`${method} ${fullPath} -> network error ${code ?? "?"} (attempt ${attempt})`, headers, secrets);
+        failure = () => {
+          const neverSent = this.retry.neverSentCodes.includes(code ?? "");
+          const what = spec.action ?? `${this.service} ${spec.operation}`;
+          return new TransportError(
+            redactText(`${what}: ${method} ${fullPath} failed after ${attempt} attempt(s): ${(cause as Error).message}`, secrets),
+            this.service,
+            spec.operation,
+            code,
+            neverSent,
+            cause,
+          );
+        };
       }
-      if (outcome.kind === "status" ? outcome.status >= 500 : !this.retry.neverSentCodes.includes(outcome.code ?? "")) {
-        mayHaveApplied = true;
-      }
-      const delay = retryDelay(
-        this.retry,
-        attempt,
-        this.clock.random,
-        outcome.kind === "status" ? outcome.retryAfter : undefined,
-        this.clock.now(),
-      );
+
+      const now = this.clock.now();
+      const delay = retryDelay(this.retry, attempt, this.clock.random, outcome.kind === "status" ? outcome.retryAfter : undefined, now);
+      // A retry that could only start at or after the caller's deadline (a waiter's) is pointless.
+      const pastDeadline = spec.deadline !== undefined && now + delay >= spec.deadline;
+      if (spec.signal?.aborted || pastDeadline || !shouldRetry(this.retry, spec.idempotent, outcome, attempt, now)) throw failure();
+
+      // 429 and 503 with Retry-After say the request was not processed; a refused connection proves
+      // it never arrived. Anything else may have been applied before the answer was lost.
+      const unapplied =
+        outcome.kind === "status" ? outcome.status < 500 || notProcessed(outcome, now) : this.retry.neverSentCodes.includes(outcome.code ?? "");
+      // A stale connection is retried on the likely story that the server never read the request,
+      // but that is not proven: a server may also have processed it and died before answering, so
+      // a later error still says the earlier attempt may have applied.
+      if (!unapplied) mayHaveApplied = true;
+      if (outcome.kind === "network" && outcome.staleConnection) staleRetryLeft = false;
       this.log(`retrying ${spec.operation} in ${delay} ms`, undefined, secrets);
       await this.clock.sleep(delay, spec.signal);
     }
   }
 
-  private secretList(headers: Headers): string[] {
-    const out: string[] = [];
+  /**
+   * Redacts an error built outside the transport (an API error a client derives from a 200 answer,
+   * say) with the same secrets as the transport's own errors.
+   */
+  redact<E>(e: E, extra: readonly string[] = []): E {
+    return redactError(e, [...this.secretList({}, Object.values(this.opts.authHeaders?.() ?? {})), ...extra]);
+  }
+
+  private secretList(headers: Headers, authValues: readonly string[]): string[] {
+    const out: string[] = [...authValues];
     for (const s of this.opts.secrets ?? []) if (s) out.push(s);
-    for (const [k, v] of Object.entries(headers)) if (SECRET_HEADERS.has(k.toLowerCase())) out.push(v);
+    for (const [k, v] of Object.entries(headers)) if (isSecretHeader(k)) out.push(v);
     return out;
   }
 
@@ -240,11 +341,14 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
   return out;
 }
 
-/** Duck-typed: errors from node core may come from another realm (jest's vm context), so no instanceof. */
+/**
+ * Duck-typed: errors from node core may come from another realm (jest's vm context), so no
+ * instanceof. Only socket errno codes and undici's connection codes count (retry.ts): a Node
+ * `ERR_*` code is a defect or a local problem, never a reason to blame or retry the network.
+ */
 function isNetworkError(e: unknown): boolean {
   if (typeof e !== "object" || e === null) return false;
-  const code = networkCode(e);
-  if (code && (code.startsWith("UND_ERR_") || code.startsWith("E"))) return code !== "UND_ERR_INVALID_ARG";
+  if (isNetworkErrorCode(networkCode(e))) return true;
   const name = (e as { name?: string }).name;
   return name === "AbortError" || name === "SocketError";
 }

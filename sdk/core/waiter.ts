@@ -5,10 +5,17 @@
  * seeds never listed) -> poll again. The seeds say the full list of states is "not shown", so an
  * unknown state is treated as pending and reported through `onProgress`, never as a failure.
  * Between polls the delay grows exponentially from `minDelayMs` to `maxDelayMs` with jitter (a
- * uniform draw between the minimum and the current ceiling), clamped to the time left.
+ * uniform draw between the minimum and the current ceiling), and is never more than a tenth of the
+ * time waited so far: a resource that settles after S is seen at most max(minDelayMs, S/10) late.
+ *
+ * The deadline (`timeoutMs` after the start) bounds everything, the polls included: each poll gets
+ * a signal that fires at the deadline and the deadline itself, to hand to every request it makes
+ * (`RequestSpec.signal` / `deadline`), so a status call that hangs cannot outlive the wait. Since
+ * a poll needs time to answer, the last one starts at least `minDelayMs` before the deadline; when
+ * no poll fits any more, the wait ends with a timeout.
  */
 
-import { systemClock, type Clock } from "./clock";
+import { systemClock, timeoutSignal, type Clock } from "./clock";
 import { WaiterAbortedError, WaiterFailureError, WaiterTimeoutError } from "./errors";
 
 export interface WaiterProgress {
@@ -18,11 +25,19 @@ export interface WaiterProgress {
   elapsedMs: number;
 }
 
+/** What a poll receives: pass both to every request it makes. */
+export interface PollContext {
+  /** Fires at the wait's deadline, or when the caller's signal fires. */
+  signal: AbortSignal;
+  /** The wait's deadline in the clock's ms (`clock.now()`), for `RequestSpec.deadline`. */
+  deadline: number;
+}
+
 export interface WaiterOptions<T> {
   /** Human name for messages: `cache cluster "web" (c-123)`. */
   resource: string;
   /** One poll. Resolves undefined when the resource is not found. */
-  status: () => Promise<T | undefined>;
+  status: (ctx: PollContext) => Promise<T | undefined>;
   /** The state of a found resource. */
   stateOf: (value: T) => string;
   pending?: readonly string[];
@@ -58,13 +73,27 @@ export async function waitFor<T>(o: WaiterOptions<T>): Promise<T | undefined> {
   const maxDelay = Math.max(minDelay, o.maxDelayMs ?? WAITER_DEFAULTS.maxDelayMs);
   const tolerance = o.notFoundTolerance ?? WAITER_DEFAULTS.notFoundTolerance;
   const start = clock.now();
+  const deadline = start + o.timeoutMs;
+  const atDeadline = timeoutSignal(clock, o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, atDeadline]) : atDeadline;
   const seen: string[] = [];
   let notFound = 0;
   let last: string | undefined;
+  const aborted = () => new WaiterAbortedError(`stopped waiting for ${o.resource}`);
+  const timedOut = () => new WaiterTimeoutError(o.resource, o.targetGone ? [GONE] : o.target, last, seen, clock.now() - start);
 
   for (let attempt = 1; ; attempt++) {
-    if (o.signal?.aborted) throw new WaiterAbortedError(`stopped waiting for ${o.resource}`);
-    const value = await o.status();
+    if (o.signal?.aborted) throw aborted();
+    if (atDeadline.aborted) throw timedOut();
+    let value: T | undefined;
+    try {
+      value = await o.status({ signal, deadline });
+    } catch (e) {
+      // A poll cut by a signal ends the wait as what cut it, not as the poll's own error.
+      if (o.signal?.aborted) throw aborted();
+      if (atDeadline.aborted) throw timedOut();
+      throw e;
+    }
     const state = value === undefined ? (o.targetGone ? GONE : NOT_FOUND) : o.stateOf(value);
     if (state !== last) seen.push(state);
     last = state;
@@ -79,14 +108,17 @@ export async function waitFor<T>(o: WaiterOptions<T>): Promise<T | undefined> {
       if (o.failure?.includes(state)) throw new WaiterFailureError(o.resource, state, seen);
     }
 
-    const elapsed = clock.now() - start;
-    const left = o.timeoutMs - elapsed;
-    if (left <= 0) throw new WaiterTimeoutError(o.resource, o.targetGone ? [GONE] : o.target, last, seen, elapsed);
-    const delay = Math.min(left, waiterDelay(attempt, minDelay, maxDelay, clock.random));
+    // The next poll must start at least minDelay before the deadline to have time to answer.
+    const room = deadline - minDelay - clock.now();
+    if (room <= 0) throw timedOut();
+    // Never more than a tenth of the time waited so far (nor less than minDelay): a resource that
+    // settles after S is seen at most max(minDelay, S/10) late, whatever S is (make bench).
+    const proportional = Math.max(minDelay, Math.floor((clock.now() - start) / 10));
+    const delay = Math.min(room, proportional, waiterDelay(attempt, minDelay, maxDelay, clock.random));
     try {
       await clock.sleep(delay, o.signal);
     } catch {
-      throw new WaiterAbortedError(`stopped waiting for ${o.resource}`);
+      throw aborted();
     }
   }
 }

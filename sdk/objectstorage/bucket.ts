@@ -7,6 +7,7 @@
  */
 
 import { z } from "zod";
+import { once } from "../core";
 import { ResponseFormatError } from "./errors";
 import { CONTAINER_META, metadataFromHeaders } from "./metadata";
 import type { Bucket, BucketAcl, BucketPage, BucketSummary } from "./types";
@@ -16,16 +17,16 @@ export function looseInt() {
   return z.union([z.number(), z.string().regex(/^\s*-?\d+(\.\d+)?\s*$/).transform(Number)]);
 }
 
-function aclSchema() {
+const aclSchema = once(() => {
   return z.looseObject({
     public: z.string().nullish(),
     public_read_allow_ip_list: z.array(z.string()).nullish(),
     permissions: z.unknown().optional(),
   });
-}
+});
 
 /** Every field optional: the same schema reads full records and ListBuckets items ("not shown"). */
-export function bucketRecordSchema() {
+export const bucketRecordSchema = once(() => {
   return z.looseObject({
     project: z.string().nullish(),
     account: z.string().nullish(),
@@ -41,16 +42,16 @@ export function bucketRecordSchema() {
     storagePolicy: z.string().nullish(),
     acl: aclSchema().nullish(),
   });
-}
+});
 
-export function bucketPageSchema() {
+export const bucketPageSchema = once(() => {
   return z.looseObject({
     totalCount: looseInt().nullish(),
     offset: looseInt().nullish(),
     count: looseInt().nullish(),
     items: z.array(z.unknown()).nullish(),
   });
-}
+});
 
 type BucketRecord = z.infer<ReturnType<typeof bucketRecordSchema>>;
 

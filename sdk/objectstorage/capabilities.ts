@@ -6,11 +6,12 @@
  */
 
 import { z } from "zod";
+import { once } from "../core";
 import { looseInt } from "./bucket";
 import { ResponseFormatError } from "./errors";
 import type { Capabilities } from "./types";
 
-function capabilitiesSchema() {
+const capabilitiesSchema = once(() => {
   const n = () => looseInt().nullish();
   return z.looseObject({
     swift: z
@@ -40,7 +41,7 @@ function capabilitiesSchema() {
       .looseObject({ max_manifest_segments: n(), min_segment_size: n(), max_manifest_size: n() })
       .nullish(),
   });
-}
+});
 
 function defined<T extends object>(o: T): T {
   for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined || o[k] === null) delete o[k];

@@ -10,7 +10,9 @@ import { InvalidArgumentError } from "./errors";
 import type { CorsMethod, CorsRule } from "./types";
 import { isRecord } from "./xml";
 
-export const MAX_CORS_RULES = 10;
+import { MAX_CORS_RULES } from "./limits";
+
+export { MAX_CORS_RULES } from "./limits";
 
 export interface CorsRuleWire {
   allowed_origins: string[];

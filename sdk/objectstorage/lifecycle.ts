@@ -11,9 +11,9 @@ import { InvalidArgumentError, ResponseFormatError } from "./errors";
 import type { LifecycleRule, LifecycleStatus } from "./types";
 import { buildXml, isRecord, parseXml, textOf } from "./xml";
 
-/** Seed 2.3: `YYYY-MM-DDThh:mm:ss.000Z` only. */
-export const LIFECYCLE_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/;
-export const MAX_RULE_ID_LENGTH = 255;
+import { LIFECYCLE_DATE, MAX_RULE_ID_LENGTH } from "./limits";
+
+export { LIFECYCLE_DATE, MAX_RULE_ID_LENGTH } from "./limits";
 
 function checkRule(r: LifecycleRule, i: number): void {
   const where = `lifecycle rule ${i + 1}${r.id !== undefined ? ` ("${r.id}")` : ""}`;

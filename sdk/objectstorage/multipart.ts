@@ -5,11 +5,12 @@
 
 import { InvalidArgumentError, ResponseFormatError } from "./errors";
 import { stripQuotes } from "./object";
-import type { UploadedPart } from "./types";
+import type { MultipartUploadSummary, UploadedPart } from "./types";
 import { buildXml, isRecord, parseXml, textOf } from "./xml";
 
-export const MIN_PART_SIZE = 5 * 1024 * 1024;
-export const MAX_PART_NUMBER = 10_000;
+import { MAX_PART_NUMBER } from "./limits";
+
+export { MIN_PART_SIZE, MAX_PART_NUMBER } from "./limits";
 
 export function parseInitiateResult(text: string, action: string): { uploadId: string; tenant?: string; bucket?: string; key?: string } {
   let doc: Record<string, unknown>;
@@ -44,4 +45,40 @@ export function buildCompleteXml(parts: readonly UploadedPart[]): string {
     { CompleteMultipartUpload: { Part: sorted.map((p) => ({ PartNumber: String(p.partNumber), ETag: `"${stripQuotes(p.etag)}"` })) } },
     { quotes: false },
   );
+}
+
+export interface ListUploadsPage {
+  uploads: MultipartUploadSummary[];
+  truncated: boolean;
+  nextKeyMarker?: string;
+  nextUploadIdMarker?: string;
+}
+
+/** `ListMultipartUploadsResult` (S3 shape); an upload without a key or id is skipped. */
+export function parseListUploadsResult(text: string, action: string): ListUploadsPage {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseXml(text, ["Upload"]);
+  } catch (e) {
+    throw new ResponseFormatError(`${action}: the answer is not well-formed XML: ${(e as Error).message}`);
+  }
+  const r = isRecord(doc.ListMultipartUploadsResult) ? doc.ListMultipartUploadsResult : undefined;
+  if (!r) throw new ResponseFormatError(`${action}: the answer has no ListMultipartUploadsResult`);
+  const uploads: MultipartUploadSummary[] = [];
+  for (const u of Array.isArray(r.Upload) ? r.Upload : []) {
+    if (!isRecord(u)) continue;
+    const key = textOf(u.Key);
+    const uploadId = textOf(u.UploadId)?.trim();
+    if (key === undefined || !uploadId) continue;
+    const s: MultipartUploadSummary = { key, uploadId };
+    const initiated = textOf(u.Initiated);
+    if (initiated !== undefined) s.initiated = initiated;
+    uploads.push(s);
+  }
+  const page: ListUploadsPage = { uploads, truncated: /^true$/i.test(textOf(r.IsTruncated)?.trim() ?? "") };
+  const nk = textOf(r.NextKeyMarker);
+  if (nk) page.nextKeyMarker = nk;
+  const nu = textOf(r.NextUploadIdMarker);
+  if (nu) page.nextUploadIdMarker = nu;
+  return page;
 }

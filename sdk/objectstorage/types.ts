@@ -144,9 +144,24 @@ export interface ContainerInfo {
 // ---------------------------------------------------------------------------------------------
 // Objects (seed 2.2, 4.3)
 
-export interface PutObjectOptions {
+/**
+ * Standard HTTP headers stored with an object and answered by GET and HEAD (Swift keeps them as
+ * written). Seed 4.3 lists none of them for upload: see docs/api-assumptions.md.
+ */
+export interface ContentHeaders {
+  cacheControl?: string;
+  contentDisposition?: string;
+  contentEncoding?: string;
+}
+
+export interface PutObjectOptions extends ContentHeaders {
   /** Default `application/octet-stream`. */
   contentType?: string;
+  /**
+   * The body's MD5 (hex) as the caller knows it: sent as the `ETag` request header, which Swift
+   * checks, refusing (422) a body that does not match.
+   */
+  expectedMd5?: string;
   metadata?: Record<string, string>;
   /** Extra headers, e.g. `X-Delete-After`. */
   headers?: Record<string, string>;
@@ -166,6 +181,9 @@ export interface ObjectInfo {
   /** True for an SLO manifest (`X-Static-Large-Object`). */
   staticLargeObject: boolean;
   storageClass?: string;
+  cacheControl?: string;
+  contentDisposition?: string;
+  contentEncoding?: string;
   headers: Record<string, string>;
 }
 
@@ -238,7 +256,7 @@ export interface UploadLargeProgress {
   totalBytes: number;
 }
 
-export interface UploadLargeOptions {
+export interface UploadLargeOptions extends ContentHeaders {
   /** Bytes per part, at least 5 MiB (seed 8); the last part may be smaller. Default 8 MiB. */
   partSize?: number;
   contentType?: string;
@@ -309,6 +327,13 @@ export type Capabilities = {
   /** The document as received (unknown sections and keys included). */
   raw: Record<string, unknown>;
 };
+
+/** An unfinished multipart upload (ListMultipartUploads). */
+export interface MultipartUploadSummary {
+  key: string;
+  uploadId: string;
+  initiated?: string;
+}
 
 export interface EmptyBucketOptions {
   /** Called after each deletion with the number of objects deleted so far. */

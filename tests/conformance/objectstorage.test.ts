@@ -131,7 +131,7 @@ function suite(t: Target): void {
 
   /** Raw status of a request, for the differences the SDK smooths over. */
   async function status(method: string, path: string, o: { query?: Record<string, string | boolean>; headers?: Record<string, string>; body?: string } = {}): Promise<number> {
-    const res = await c.transport.request({ operation: "Raw", method, path, ...o, expect: Array.from({ length: 500 }, (_, i) => i + 100) });
+    const res = await c.transport.request({ operation: "Raw", method, path, idempotent: false, ...o, expect: Array.from({ length: 500 }, (_, i) => i + 100) });
     return res.status;
   }
   const objPath = (b: string, k: string) => `/v1/${settings.projectId}/${b}/${k}`;

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../emulator";
 import {
+  applyLocalCloudSetup,
   backendFiles,
   cloudSnapshot,
   discoverExamples,
@@ -23,6 +24,8 @@ import {
   startCloud,
   stateResources,
   type CloudProject,
+  type InventoryEntry,
+  type SetupResource,
   withoutSecrets,
   type StateResource,
 } from "../support/engine";
@@ -40,8 +43,15 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
   let sandbox: Sandbox;
   let project: CloudProject;
   let stack: Stack;
+  /** What the example's local-cloud.setup.json created: the cloud's, not the stack's. */
+  let setup: SetupResource[] = [];
+  /** The project's inventory without the setup's resources. */
+  const stackInventory = async (): Promise<InventoryEntry[]> =>
+    (await project.control.inventory(project.projectId)).filter((e) => !setup.some((r) => r.service === e.service && r.kind === e.kind && r.id === e.id));
   /** A program-level secret: an example that takes one reads it as config `siteVerification`. */
   const siteVerification = `sv-${randomBytes(12).toString("hex")}`;
+  /** Another: an example with a database reads its password as config `dbPassword`. */
+  const dbPassword = `db-${randomBytes(12).toString("hex")}`;
 
   /** The state's resources that have a drift recipe (the krcloud resources of the program). */
   async function managed(): Promise<StateResource[]> {
@@ -58,11 +68,15 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
     cloud = await startCloud();
     sandbox = new Sandbox({ label: `example-${example.name}` });
     project = await newProject(cloud, example.name);
+    setup = await applyLocalCloudSetup(project, example.dir);
     const dir = sandbox.copyProgram(example.dir);
     stack = await sandbox.createStack(
       dir,
       "engine",
-      providerConfig(project, { [`${example.project}:siteVerification`]: { value: siteVerification, secret: true } }),
+      providerConfig(project, {
+        [`${example.project}:siteVerification`]: { value: siteVerification, secret: true },
+        [`${example.project}:dbPassword`]: { value: dbPassword, secret: true },
+      }),
     );
   });
 
@@ -75,19 +89,19 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
     // Lookups on resources this update creates are unknown in the first preview, not errors.
     const first = await stack.preview({ color: "never" });
     expect(first.changeSummary.create ?? 0).toBeGreaterThan(1);
-    expect(await project.control.inventory(project.projectId)).toHaveLength(0);
+    expect(await stackInventory()).toHaveLength(0);
 
     const up = await stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges?.create ?? 0).toBeGreaterThan(1);
-    expect(await project.control.inventory(project.projectId)).not.toHaveLength(0);
+    expect(await stackInventory()).not.toHaveLength(0);
 
     await stack.preview({ expectNoChanges: true, color: "never" });
     await stack.preview({ refresh: true, expectNoChanges: true, color: "never" });
   });
 
   test("state holds no plaintext secret, and each __provider is under 2048 bytes", async () => {
-    const secrets = [project.token, project.credentialSecret, siteVerification];
+    const secrets = [project.token, project.credentialSecret, siteVerification, dbPassword];
     const deployment = await stack.exportStack();
     // exportStack() decrypts (it is `pulumi stack export --show-secrets`): each secret is there, but
     // only inside a secret envelope.
@@ -175,7 +189,7 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
     for (const r of leaves) expect(afterRefresh.has(r.urn)).toBe(false);
 
     const up = await stack.up({ color: "never" });
-    expect(up.summary.resourceChanges?.create).toBe(leaves.length);
+    expect(up.summary.resourceChanges?.create ?? 0).toBe(leaves.length);
     const recreated = await snapshots(await managed());
     for (const r of resources) expect({ urn: r.urn, cloud: recreated.get(r.urn) }).toEqual({ urn: r.urn, cloud: before.get(r.urn) });
 
@@ -185,7 +199,9 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
       const recipe = recipeFor(r.type)!;
       await project.control.deleteResource(recipe.service, recipe.kind, r.id!);
     }
-    expect(await project.control.inventory(project.projectId)).toEqual([]);
+    // Nothing of the types with a recipe is left (the others are not deleted here).
+    const recipeKinds = new Set(resources.map((r) => `${recipeFor(r.type)!.service}/${recipeFor(r.type)!.kind}`));
+    expect((await stackInventory()).filter((e) => recipeKinds.has(`${e.service}/${e.kind}`))).toEqual([]);
     await stack.refresh({ color: "never" });
     const remaining = new Set((await managed()).map((r) => r.urn));
     for (const r of roots) expect(remaining.has(r.urn)).toBe(false);
@@ -199,10 +215,10 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
   });
 
   test("destroy leaves nothing in the local cloud", async () => {
-    expect(await project.control.inventory(project.projectId)).not.toHaveLength(0);
+    expect(await stackInventory()).not.toHaveLength(0);
     const res = await stack.destroy({ color: "never" });
     expect(res.summary.result).toBe("succeeded");
-    expect(await project.control.inventory(project.projectId)).toEqual([]);
+    expect(await stackInventory()).toEqual([]);
     expect(stateResources(await stack.exportStack()).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
   });
 });

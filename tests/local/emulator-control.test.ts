@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startLocalCloud, type LocalCloud } from '../../emulator';
+import { bindWarning } from '../../emulator/core/ip';
 
 interface Reply {
   status: number;
@@ -113,12 +114,16 @@ describe('local cloud: control API', () => {
     ]);
   });
 
-  test('fault "latency" delays and still applies', async () => {
-    await control(cloud, 'POST', '/faults', { operation: 'GetBucketMeta', action: 'latency', latencyMs: 150, times: 1 });
+  test('fault "latency" delays on the local cloud\'s clock and still applies: ten minutes end when the clock is advanced', async () => {
+    expect((await control(cloud, 'POST', '/faults', { operation: 'GetBucketMeta', action: 'latency', latencyMs: 600_000, times: 1 })).status).toBe(201);
     await createBucket('slow-bucket');
-    const started = Date.now();
-    expect((await getBucket('slow-bucket')).status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    let answered = false;
+    const pending = getBucket('slow-bucket').then((r) => ((answered = true), r));
+    // The request is held: several turns of the event loop later it has not been answered.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(answered).toBe(false);
+    expect((await control(cloud, 'POST', '/clock/advance', { ms: 600_000 })).status).toBe(200);
+    expect((await pending).status).toBe(200);
   });
 
   test('fault "latency" follows the local cloud clock: a 60 s delay ends when the clock is advanced 60 s', async () => {
@@ -330,6 +335,19 @@ describe('local cloud: persistence and separate ports', () => {
       expect((await call('PUT', `${base}/v1/capped/cap-bucket/small`, { headers: auth, body: 'x'.repeat(1024) })).status).toBe(201);
     } finally {
       await cloud.close();
+    }
+  });
+});
+
+describe('local cloud: binding', () => {
+  test('loopback binds start silently; any other host gets a warning that the control API is open', async () => {
+    const warnings: string[] = [];
+    const cloud = await startLocalCloud({ port: 0, onWarning: (m) => warnings.push(m) });
+    await cloud.close();
+    expect(warnings).toEqual([]);
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) expect(bindWarning(host)).toBeUndefined();
+    for (const host of ['0.0.0.0', '::', '10.1.2.3', 'cloud.internal']) {
+      expect(bindWarning(host)).toMatch(new RegExp(`listening on ${host.replace(/\./g, '\\.')}, not loopback.*control API.*no authentication`));
     }
   });
 });

@@ -124,7 +124,7 @@ describe("bad input is rejected in check with the property path, and no request 
     ["header name with a space", [{ allowedOrigins: ["https://a.example.com"], allowedMethods: ["GET"], allowedHeaders: ["x bad"] }], "rules[0].allowedHeaders[0]", /header name/],
     ["bad method", [{ allowedOrigins: ["https://a.example.com"], allowedMethods: ["GET", "PATCH"] }], "rules[0].allowedMethods[1]", /PUT|POST|GET|DELETE/],
     ["no rules", [], "rules", /at least one rule/],
-    ["negative max age", [{ ...APP, maxAgeSeconds: -1 }], "rules[0].maxAgeSeconds", /./],
+    ["negative max age", [{ ...APP, maxAgeSeconds: -1 }], "rules[0].maxAgeSeconds", /^rules\[0\]\.maxAgeSeconds: must be 0 or more seconds$/],
   ];
 
   test.each(cases)("%s", async (_what, rules, property, reason) => {

@@ -1,10 +1,11 @@
 /**
  * Lookups (getBucket, getBuckets, getObjectStorageInfo, getTempUrl) against the local cloud. They
  * run in the program process and read `pulumi.runtime.getConfig`, then the environment: the
- * harness sets KRCLOUD_LOCAL_CLOUD_URL, KRCLOUD_AUTH_TOKEN and KRCLOUD_PROJECT_ID.
+ * harness sets krcloud:localCloudUrl, krcloud:authToken and krcloud:projectId in the program's config.
  */
 import { randomBytes } from "node:crypto";
-import { getBucket, getBuckets, getObjectStorageInfo, getTempUrl } from "../../provider/objectstorage/functions";
+import * as pulumi from "@pulumi/pulumi";
+import { getBucket, getBuckets, getObjectStorageInfo, getTempUrl, getTempUrlOutput } from "../../provider/objectstorage/functions";
 import { createBuckets, rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
@@ -76,17 +77,33 @@ test("getTempUrl: a token-less download returns the object's bytes until the URL
   const bytes = randomBytes(64 * 1024);
   await tc.sdk.putObject("shared-files", "reports/2025 Q1.bin", bytes);
 
+  const periodBefore = Math.floor(Date.now() / 300_000);
   const { url, expiresAt } = await getTempUrl({ bucket: "shared-files", key: "reports/2025 Q1.bin", expiresIn: 300 });
+  const again = await getTempUrl({ bucket: "shared-files", key: "reports/2025 Q1.bin", expiresIn: 300 });
+  const now = Math.floor(Date.now() / 1000);
   expect(url.startsWith(`${tc.settings.endpoints.objectstorage}/v1/${tc.projectId}/shared-files/`)).toBe(true);
   expect(url).not.toContain(tc.config["krcloud:authToken"]);
-  expect(Math.abs(expiresAt - (Math.floor(Date.now() / 1000) + 300))).toBeLessThanOrEqual(2);
+  // Valid at least expiresIn, aligned to it, and the same URL on every run within one period.
+  expect(expiresAt % 300).toBe(0);
+  expect(expiresAt - now).toBeGreaterThanOrEqual(300);
+  expect(expiresAt - now).toBeLessThanOrEqual(600);
+  if (Math.floor(Date.now() / 300_000) === periodBefore) expect(again).toEqual({ url, expiresAt });
 
   const res = await fetch(url);
   expect(res.status).toBe(200);
   expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
 
-  tc.cloud.control.advanceClock({ ms: 301_000 });
+  tc.cloud.control.advanceClock({ ms: (expiresAt - Math.floor(Date.now() / 1000) + 1) * 1000 });
   const expired = await fetch(url);
   await expired.arrayBuffer();
   expect(expired.status).toBe(401);
+});
+
+test("getTempUrlOutput: the signed URL is a secret Output", async () => {
+  await tc.sdk.createBucket({ name: "secret-links" });
+  await tc.sdk.putObject("secret-links", "a.txt", "abc");
+  const r = getTempUrlOutput({ bucket: "secret-links", key: "a.txt" });
+  expect(await pulumi.isSecret(r.url)).toBe(true);
+  const url = await new Promise<string>((resolve) => r.url.apply(resolve));
+  expect(url).toContain("temp_url_sig=");
 });

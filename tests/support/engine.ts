@@ -127,7 +127,6 @@ export class Sandbox {
       PULUMI_CONFIG_PASSPHRASE: this.passphrase,
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      NODE_OPTIONS: "--disable-warning=ExperimentalWarning",
       // Settings must come from the stack config under test, never from the developer's shell.
       KRCLOUD_AUTH_TOKEN: "",
       KRCLOUD_PROJECT_ID: "",
@@ -277,7 +276,8 @@ export interface CloudProject {
   control: Control;
   projectId: string;
   token: string;
-  /** The secret half of an access key of the project: set as `krcloud:credentialSecret`. */
+  /** An access key of the project: `krcloud:credentialId` and (secret) `krcloud:credentialSecret`. */
+  credentialId: string;
   credentialSecret: string;
 }
 
@@ -290,8 +290,28 @@ export async function newProject(cloud: LocalCloud, label: string): Promise<Clou
   const control = new Control(cloud.controlUrl);
   const projectId = `${label.replace(/[^A-Za-z0-9]/g, "").slice(0, 16)}${randomBytes(6).toString("hex")}`.slice(0, 32);
   const token = await control.issueToken(projectId);
-  const { credentialSecret } = await control.issueAccessKey(projectId);
-  return { cloud, control, projectId, token, credentialSecret };
+  const { credentialId, credentialSecret } = await control.issueAccessKey(projectId);
+  return { cloud, control, projectId, token, credentialId, credentialSecret };
+}
+
+export interface SetupResource {
+  service: string;
+  kind: string;
+  id: string;
+  patch: Record<string, unknown>;
+}
+
+/**
+ * What an example needs in the local cloud before it runs (`local-cloud.setup.json` beside its
+ * Pulumi.yaml: a KMS key, a database instance), created through the control API for `p`'s project.
+ * Returns what was created, so "nothing left behind" checks can set it apart from the stack's own.
+ */
+export async function applyLocalCloudSetup(p: CloudProject, programDir: string): Promise<SetupResource[]> {
+  const file = path.join(programDir, "local-cloud.setup.json");
+  if (!fs.existsSync(file)) return [];
+  const setup = JSON.parse(fs.readFileSync(file, "utf8")) as { resources: SetupResource[] };
+  for (const r of setup.resources) await p.control.patchResource(r.service, r.kind, r.id, { projectId: p.projectId, ...r.patch });
+  return setup.resources;
 }
 
 /** Stack config for a program talking to `p`: the provider settings, secrets as secrets. */
@@ -300,6 +320,7 @@ export function providerConfig(p: CloudProject, extra: ConfigMap = {}): ConfigMa
     "krcloud:localCloudUrl": { value: p.cloud.url },
     "krcloud:projectId": { value: p.projectId },
     "krcloud:authToken": { value: p.token, secret: true },
+    "krcloud:credentialId": { value: p.credentialId },
     "krcloud:credentialSecret": { value: p.credentialSecret, secret: true },
     ...extra,
   };
@@ -441,7 +462,7 @@ const DRIFT_LIFECYCLE =
   "<LifecycleConfiguration><Rule><ID>drift</ID><Prefix>drift/</Prefix><Status>Disabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>";
 export const DEFACED = "<h1>defaced behind Pulumi's back</h1>\n";
 
-export const DRIFT_RECIPES: readonly DriftRecipe[] = [
+export const DRIFT_RECIPES: DriftRecipe[] = [
   {
     token: "krcloud:objectstorage:Bucket",
     service: OS,
@@ -498,6 +519,46 @@ export const DRIFT_RECIPES: readonly DriftRecipe[] = [
       outs.folder === true ? isSecret(outs.metadata) || (outs.metadata as Record<string, string>)?.drifted === "yes" : outs.contentMd5 === md5(DEFACED),
   },
 ];
+
+const CACHE = "cache";
+const DRIFTED = "drifted behind Pulumi's back";
+const cacheDescriptionDrift = (kind: string) => async (control: Control, r: StateResource): Promise<string[]> => {
+  await control.patchResource(CACHE, kind, r.id!, { description: DRIFTED });
+  return ["description"];
+};
+
+DRIFT_RECIPES.push(
+  {
+    token: "krcloud:cache:ParameterGroup",
+    service: CACHE,
+    kind: "parameter-group",
+    root: true,
+    snapshot: (rec) => Object.fromEntries((rec.parameters as { parameterKey: string; parameterValue: string }[]).map((p) => [p.parameterKey, p.parameterValue])),
+    async drift(control, r) {
+      await control.patchResource(CACHE, "parameter-group", r.id!, { values: { timeout: "1" } });
+      return ["parameters"];
+    },
+    recorded: (outs) => isSecret(outs.parameters) || (outs.parameters as Record<string, string>)?.timeout === "1",
+  },
+  {
+    token: "krcloud:cache:Cluster",
+    service: CACHE,
+    kind: "cluster",
+    root: true,
+    snapshot: (rec) => ({ description: rec.description, shardCount: rec.shardCount, totalNodeCount: rec.totalNodeCount, version: rec.version }),
+    drift: cacheDescriptionDrift("cluster"),
+    recorded: (outs) => outs.description === DRIFTED,
+  },
+  {
+    token: "krcloud:cache:InstanceSet",
+    service: CACHE,
+    kind: "instance-set",
+    root: true,
+    snapshot: (rec) => ({ description: rec.description, totalNodeCount: rec.totalNodeCount, recoveryEnabled: rec.recoveryEnabled, backupSchedule: rec.backupSchedule }),
+    drift: cacheDescriptionDrift("instance-set"),
+    recorded: (outs) => outs.description === DRIFTED,
+  },
+);
 
 /** The ACL each drifted bucket was given (recorded() gets only outputs). */
 const driftedAcl = new Map<string, string>();

@@ -8,12 +8,15 @@
  * `update(id, oldOutputs, checkedInputs)`, `delete(id, state)`; `__provider` is put back into every
  * result, and every value crosses a JSON boundary as it would cross gRPC.
  *
- * Lookups (getBucket, ...) run in the program process and read the environment, so `start` also
- * sets KRCLOUD_* variables; `close` restores them.
+ * Lookups (getBucket, ...) run in the program process and read the program's stack config
+ * (`pulumi.runtime.getConfig`): `start` sets the same values there. No KRCLOUD_* variable is set
+ * (those present are removed for the test's duration): settings that reached a provider only
+ * through the environment would hide a broken `configure`.
  *
  * Progress lines, which providers write to stdout for the `pulumi up` display, are captured per
  * provider call (`progress()`), so tests can assert them and the test output stays readable.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { startLocalCloud, type LocalCloud, type RequestLogEntry } from "../../emulator";
 import { provider } from "../../provider/core/runtime";
 import { closeAllPools, resolveSettings, type Settings } from "../../sdk/core";
@@ -180,7 +183,9 @@ export interface TestCloud {
   readonly cors: EngineResource;
   readonly lifecycle: EngineResource;
   readonly object: EngineResource;
-  /** The local cloud's per-operation counters now (object storage only, without the service prefix). */
+  /** Another resource type's provider, configured like the four above (`krcloud:cache:Cluster`, ...). */
+  resource(token: string): Promise<EngineResource>;
+  /** The local cloud's per-operation counters now (of the test's service only, without its prefix). */
   counts(): OpCounts;
   /** Requests counted since `before` (from `counts()`), per operation; operations with 0 omitted. */
   countsSince(before: OpCounts): OpCounts;
@@ -188,7 +193,7 @@ export interface TestCloud {
   totalRequests(): number;
   /** A cursor into the request log: pass it to `requestsSince`. */
   logCursor(): number;
-  /** Object storage requests logged after `cursor` (seq order). */
+  /** The test's service's requests logged after `cursor` (seq order). */
   requestsSince(cursor: number): RequestLogEntry[];
   /** Calls the control API over HTTP, as a test script or the CLI would. */
   controlApi(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -199,30 +204,37 @@ export interface TestCloud {
   close(): Promise<void>;
 }
 
-const ENV_KEYS = ["KRCLOUD_LOCAL_CLOUD_URL", "KRCLOUD_AUTH_TOKEN", "KRCLOUD_PROJECT_ID", "KRCLOUD_OBJECTSTORAGE_ENDPOINT"] as const;
+const envKeys = (): string[] => Object.keys(process.env).filter((k) => k.startsWith("KRCLOUD_"));
 
 /**
  * Starts a local cloud on an ephemeral loopback port, issues a token, configures the four object
- * storage providers with it through `configure` (as the engine does) and sets the environment for
+ * storage providers with it through `configure` (as the engine does) and the program's config for
  * lookups.
  */
-export async function startTestCloud(): Promise<TestCloud> {
+export async function startTestCloud(o: { service?: string } = {}): Promise<TestCloud> {
+  const service = o.service ?? SERVICE;
   const cloud = await startLocalCloud({ port: 0 });
   const cred = cloud.control.issueCredentials({ projectId: PROJECT_ID });
   if (cred.kind !== "token") throw new Error("expected a token credential");
+  // The same project's access key, for the services that authenticate with one (data query, Hadoop).
+  const key = cloud.control.issueCredentials({ projectId: PROJECT_ID, kind: "access-key" });
+  if (key.kind !== "access-key") throw new Error("expected an access key");
   const config: Record<string, string> = {
     "krcloud:localCloudUrl": cloud.url,
     "krcloud:authToken": cred.token,
     "krcloud:projectId": cred.projectId,
+    "krcloud:credentialId": key.credentialId,
+    "krcloud:credentialSecret": key.credentialSecret,
   };
   const savedEnv: Record<string, string | undefined> = {};
-  for (const k of ENV_KEYS) savedEnv[k] = process.env[k];
-  delete process.env.KRCLOUD_OBJECTSTORAGE_ENDPOINT;
-  process.env.KRCLOUD_LOCAL_CLOUD_URL = cloud.url;
-  process.env.KRCLOUD_AUTH_TOKEN = cred.token;
-  process.env.KRCLOUD_PROJECT_ID = cred.projectId;
+  for (const k of envKeys()) {
+    savedEnv[k] = process.env[k];
+    delete process.env[k];
+  }
+  const savedProgramConfig = pulumi.runtime.allConfig();
+  pulumi.runtime.setAllConfig({ ...savedProgramConfig, ...config });
 
-  const settings = resolveSettings({ localCloudUrl: cloud.url, authToken: cred.token, projectId: cred.projectId });
+  const settings = resolveSettings({ localCloudUrl: cloud.url, authToken: cred.token, projectId: cred.projectId, credentialId: key.credentialId, credentialSecret: key.credentialSecret });
   const resources = {
     bucket: new EngineResource(TOKENS.bucket),
     cors: new EngineResource(TOKENS.cors),
@@ -234,7 +246,7 @@ export async function startTestCloud(): Promise<TestCloud> {
   const counts = (): OpCounts => {
     const out: OpCounts = {};
     for (const [k, n] of Object.entries(cloud.control.counters().byOperation)) {
-      if (k.startsWith(`${SERVICE}.`)) out[k.slice(SERVICE.length + 1)] = n;
+      if (k.startsWith(`${service}.`)) out[k.slice(service.length + 1)] = n;
     }
     return out;
   };
@@ -257,7 +269,12 @@ export async function startTestCloud(): Promise<TestCloud> {
       const all = cloud.control.requests();
       return all.length ? all[all.length - 1]!.seq : 0;
     },
-    requestsSince: (cursor) => cloud.control.requests(cursor).filter((e) => e.service === SERVICE),
+    requestsSince: (cursor) => cloud.control.requests(cursor).filter((e) => e.service === service),
+    async resource(token) {
+      const r = new EngineResource(token);
+      await r.configure(config);
+      return r;
+    },
     async controlApi(method, path, body) {
       const res = await fetch(`${cloud.controlUrl}${path}`, {
         method,
@@ -275,10 +292,8 @@ export async function startTestCloud(): Promise<TestCloud> {
     async close() {
       await closeAllPools();
       await cloud.close();
-      for (const k of ENV_KEYS) {
-        if (savedEnv[k] === undefined) delete process.env[k];
-        else process.env[k] = savedEnv[k];
-      }
+      pulumi.runtime.setAllConfig(savedProgramConfig);
+      for (const [k, v] of Object.entries(savedEnv)) if (v !== undefined) process.env[k] = v;
     },
   };
 }

@@ -4,7 +4,8 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { closeAllPools, isNotFound, resolveSettings, type Clock } from "../../sdk/core";
+import * as util from "node:util";
+import { closeAllPools, isNotFound, isTransportError, resolveSettings, type Clock } from "../../sdk/core";
 import { isInvalidArgument, ObjectStorageClient } from "../../sdk/objectstorage";
 import { rejection } from "../support/assertions";
 
@@ -14,7 +15,8 @@ interface Seen {
   headers: http.IncomingHttpHeaders;
   body: string;
 }
-type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer };
+/** `destroy` closes the connection instead of answering (a lost answer: the request was handled). */
+type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer; destroy?: boolean };
 
 let server: http.Server;
 let base: string;
@@ -39,6 +41,10 @@ beforeAll(async () => {
         reply = { status: 599, body: `test route failed: ${(e as Error).message}` };
       }
       inFlight--;
+      if (reply.destroy) {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(reply.status, reply.headers ?? {});
       res.end(reply.body ?? "");
     });
@@ -318,4 +324,99 @@ test("SLO and DLO manifests", async () => {
   expect(await c.deleteSlo("b", "big")).toEqual({ deleted: 3, notFound: 0 });
   route = () => json(200, { "Number Deleted": 0, "Response Status": "400 Bad Request", "Response Body": "", Errors: [["/b/seg/1", "409 Conflict"]] });
   await expect(c.deleteSlo("b", "big")).rejects.toThrow(/deleting static large object "b\/big" and its segments: 400/);
+});
+
+describe("each operation declares whether it may be repeated", () => {
+  const upload = { bucket: "b", key: "k", uploadId: "u-1" };
+  // [operation, call, repeatable]: repeatable ones are retried on a 500 (maxAttempts 2 here).
+  const table: [string, (c: ObjectStorageClient) => Promise<unknown>, boolean][] = [
+    ["GetBucketMeta", (c) => c.getBucket("b"), true],
+    // Same name, same body: a repeat meets our own bucket (409, recognised by earlierAttemptMayHaveApplied).
+    ["CreateBucket", (c) => c.createBucket({ name: "bucket" }), true],
+    ["DeleteBucket", (c) => c.deleteBucket("b"), true],
+    ["ListBuckets", (c) => c.listBuckets(), true],
+    // POST that sets the ACL to absolute values.
+    ["UpdateBucketAcl", (c) => c.updateBucketAcl("b", { public: "read-only" }), true],
+    ["PutBucketLifecycleConfiguration", (c) => c.putLifecycle("b", []), true],
+    ["GetBucketLifecycleConfiguration", (c) => c.getLifecycle("b"), true],
+    ["DeleteBucketLifecycleConfiguration", (c) => c.deleteLifecycle("b"), true],
+    ["GetBucketCors", (c) => c.getCors("b"), true],
+    ["PutBucketCors", (c) => c.putCors("b", []), true],
+    ["ListContainers", (c) => c.getAccount(), true],
+    ["HeadContainer", (c) => c.headContainer("b"), true],
+    ["CreateContainer", (c) => c.createContainer("b"), true],
+    ["DeleteContainer", (c) => c.deleteContainer("b"), true],
+    ["UpdateContainerMetadata", (c) => c.updateContainerMetadata("b", { a: "1" }, ["z"]), true],
+    ["UpdateAccountMetadata (temp URL key)", (c) => c.setTempUrlKey("k-123456"), true],
+    ["CreateFolder", (c) => c.createFolder("b", "d"), true],
+    ["PutObject", (c) => c.putObject("b", "k", "x"), true],
+    ["HeadObject", (c) => c.headObject("b", "k"), true],
+    ["UpdateObjectMetadata", (c) => c.setObjectMetadata("b", "k", { a: "1" }), true],
+    ["ListObjects", (c) => c.listObjects("b"), true],
+    ["GetObject", (c) => c.getObject("b", "k"), true],
+    ["DeleteObject", (c) => c.deleteObject("b", "k"), true],
+    ["CopyObject", (c) => c.copyObject("b", "k", "b", "k2"), true],
+    // After a MOVE that was applied, the source is gone: a repeat fails with 404.
+    ["MoveObject", (c) => c.moveObject("b", "k", "b", "k2"), false],
+    // A new upload id per call.
+    ["InitiateMultipartUpload", (c) => c.initiateMultipartUpload("b", "k"), false],
+    ["UploadPart", (c) => c.uploadPart(upload, 1, Buffer.from("x")), true],
+    ["CompleteMultipartUpload", (c) => c.completeMultipartUpload(upload, [{ partNumber: 1, etag: "e" }]), false],
+    ["AbortMultipartUpload", (c) => c.abortMultipartUpload(upload), true],
+    ["PutDloManifest", (c) => c.putDloManifest("b", "k", "seg/"), true],
+    ["PutSloManifest", (c) => c.putSloManifest("b", "k", [{ path: "b/seg/1" }]), false],
+    ["GetSloManifest", (c) => c.getSloManifest("b", "k"), true],
+    ["DeleteSlo", (c) => c.deleteSlo("b", "k"), true],
+    ["CreateTempUrl", (c) => c.createTempUrl("b", "k", 1_900_000_000), true],
+    ["DownloadWithTempUrl", (c) => c.downloadWithTempUrl("/v1/p-1/b/k?temp_url_sig=abcdef0123&temp_url_expires=1"), true],
+    ["ListCapability", (c) => c.getInfo(), true],
+  ];
+  test.each(table)("%s", async (_op, call, repeatable) => {
+    route = () => ({ status: 500, body: "boom" });
+    await rejection(call(client()));
+    expect(seen).toHaveLength(repeatable ? 2 : 1);
+  });
+});
+
+test("a lost answer to CompleteMultipartUpload is not repeated: a transport error, not a 404 for an upload that was completed", async () => {
+  await closeAllPools(); // a fresh connection: the reused-connection rule does not apply
+  let n = 0;
+  route = () => (++n === 1 ? { status: 200, destroy: true } : { status: 404, body: "NoSuchUpload" });
+  const err = await rejection(client().completeMultipartUpload({ bucket: "b", key: "k", uploadId: "u-1" }, [{ partNumber: 1, etag: "e" }]));
+  expect(isTransportError(err)).toBe(true);
+  expect(err.neverSent).toBe(false);
+  expect(err.message).toMatch(/^completing the multipart upload of "b\/k"/);
+  expect(seen).toHaveLength(1);
+});
+
+test("debug lines name metadata headers but never show their values; temp URL keys neither", async () => {
+  route = () => ({ status: 201 });
+  const lines: string[] = [];
+  const c = client({ debug: (l: string) => lines.push(l) });
+  await c.putObject("b", "k", "x", { metadata: { password: "hunter2-object" } });
+  await c.updateContainerMetadata("b", { apikey: "hunter2-container" });
+  await c.setTempUrlKey("hunter2-tempurlkey");
+  await c.setTempUrlKey("hunter2-bucketkey", { bucket: "b" });
+  const all = lines.join("\n");
+  expect(all).toContain("x-object-meta-password");
+  expect(all).toContain("x-container-meta-apikey");
+  expect(all).toContain("x-account-meta-temp-url-key");
+  expect(all).not.toMatch(/hunter2/);
+  expect(all).not.toContain("tok-SECRET-1");
+});
+
+test("no field of an error holds the token or a temp URL signature (JSON.stringify, util.inspect)", async () => {
+  route = (r) => json(403, { code: "Forbidden", message: `token ${String(r.headers["x-auth-token"])} may not read ${r.url}` });
+  const c = client();
+  const e1 = await rejection(c.getObject("b", "k"));
+  const e2 = await rejection(c.downloadWithTempUrl("/v1/p-1/b/k?temp_url_sig=deadbeef0123&temp_url_expires=1900000000"));
+  for (const e of [e1, e2]) {
+    expect(e.status).toBe(403);
+    for (const text of [JSON.stringify(e), util.inspect(e, { depth: 10 }), String(e.stack)]) {
+      expect(text).not.toContain("tok-SECRET-1");
+      expect(text).not.toContain("deadbeef0123");
+    }
+  }
+  expect(e2.path).toContain("temp_url_sig=[redacted]");
+  expect(e1.apiMessage).toContain("token [redacted]");
 });

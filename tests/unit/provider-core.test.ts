@@ -63,9 +63,38 @@ describe("check", () => {
     expect(r.inputs).toEqual({ name: "abcd", size: 2, tags: {}, adopt: false, __provider: PROVIDER });
   });
 
-  test("does not fail on values still unknown during preview", async () => {
+  test("unknown values during preview: not validated, kept as unknown, and every default still applied", async () => {
     const r = await p.check!({}, { name: UNKNOWN, size: UNKNOWN, __provider: PROVIDER });
     expect(r.failures).toBeUndefined();
+    expect(r.inputs).toEqual({ name: UNKNOWN, size: UNKNOWN, tags: {}, adopt: false, __provider: PROVIDER });
+  });
+
+  test("an unknown inside a map keeps the map's known entries validated and the other defaults applied", async () => {
+    const ok = await p.check!({}, { name: "abcd", size: 1, tags: { a: UNKNOWN, b: "x" }, __provider: PROVIDER });
+    expect(ok.failures).toBeUndefined();
+    expect(ok.inputs).toEqual({ name: "abcd", size: 1, tags: { a: UNKNOWN, b: "x" }, adopt: false, __provider: PROVIDER });
+    const bad = await p.check!({}, { name: "ab", size: UNKNOWN, tags: { a: UNKNOWN, b: 5 }, bogus: 1, __provider: PROVIDER });
+    expect(bad.failures).toEqual([
+      { property: "bogus", reason: 'bogus: unrecognized key "bogus"' },
+      { property: "name", reason: "name: must be at least 4 characters" },
+      { property: "tags.b", reason: "tags.b: Invalid input: expected string, received number" },
+    ]);
+  });
+
+  test("derivations never run on an unknown input: their result is unknown", async () => {
+    const computed: unknown[] = [];
+    const def = fakeDefinition(new Map());
+    const withDigest = buildProvider({
+      ...def,
+      inputs: () => (def.inputs() as unknown as z.ZodObject).extend({ digest: z.string().optional() }) as never,
+      derive: [{ from: ["tags"], to: "digest" as never, compute: (i) => (computed.push(i.tags), `d:${Object.keys(i.tags).length}`) }],
+    });
+    const unknown = await withDigest.check!({}, { name: "abcd", size: 1, tags: { a: UNKNOWN }, __provider: PROVIDER });
+    expect(unknown.inputs.digest).toBe(UNKNOWN);
+    expect(computed).toEqual([]);
+    const known = await withDigest.check!({}, { name: "abcd", size: 1, tags: { a: "1" }, __provider: PROVIDER });
+    expect(known.inputs.digest).toBe("d:1");
+    expect(computed).toEqual([{ a: "1" }]);
   });
 
   test("auto-names from the logical name with a random suffix, and keeps the name on later runs", async () => {
@@ -100,6 +129,26 @@ describe("diff", () => {
   test("an in-place change and a replacing change", async () => {
     expect(await p.diff!("abcd", olds, { ...olds, size: 2 })).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(await p.diff!("abcd", olds, { ...olds, name: "efgh" })).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
+  });
+
+  test("an unknown non-string input plans an update, not a replacement: defaults of replace-on keys are applied", async () => {
+    const withType = buildProvider({
+      ...fakeDefinition(new Map()),
+      inputs: () =>
+        z
+          .object({
+            name: z.string(),
+            kind: z.literal("STANDARD").default("STANDARD"),
+            size: z.number(),
+            tags: z.record(z.string(), z.string()).default({}),
+            adopt: z.boolean().default(false),
+          })
+          .strict() as never,
+      replaceOn: ["name", "kind" as never],
+    });
+    const old = { name: "abcd", kind: "STANDARD", size: 1, tags: {}, adopt: false, __provider: PROVIDER };
+    const { inputs } = await withType.check!(old, { name: "abcd", size: UNKNOWN, __provider: PROVIDER });
+    expect(await withType.diff!("abcd", old, inputs)).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 
   test("an unknown value is a change (and a replacement for replace-on keys)", async () => {
@@ -172,7 +221,7 @@ describe("waitWithProgress", () => {
       'cluster "web": Creating, waiting for Running (0s)',
       'cluster "web": Creating, waiting for Running (12s)',
       'cluster "web": Modifying, waiting for Running (16s)',
-      'cluster "web": Running, waiting for Running (20s)',
+      'cluster "web": Running after 20s',
     ]);
   });
 });

@@ -18,6 +18,20 @@ function sequence(states: string[]) {
   return { fn, polls };
 }
 
+test("past 10 s of waiting the pause grows with the time waited, a tenth of it, up to the backoff", async () => {
+  const clock = fakeClock();
+  const { fn } = sequence([...Array.from({ length: 30 }, () => "Creating"), "Running"]);
+  await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], minDelayMs: 1000, maxDelayMs: 15_000, timeoutMs: 3_600_000, clock });
+  // Each pause is at most a tenth of the time already waited (never under minDelayMs).
+  let t = 0;
+  for (const s of clock.sleeps) {
+    expect(s).toBeLessThanOrEqual(Math.max(1000, Math.floor(t / 10)));
+    t += s;
+  }
+  expect(clock.sleeps.slice(0, 10)).toEqual(Array(10).fill(1000));
+  expect(clock.sleeps[clock.sleeps.length - 1]).toBeGreaterThan(1000);
+});
+
 test("backoff grows from min to max with jitter between min and the ceiling", () => {
   expect([1, 2, 3, 4, 5].map((a) => waiterDelay(a, 1000, 8000, () => 0.5))).toEqual([1000, 1500, 2500, 4500, 4500]);
   expect([1, 2, 3].map((a) => waiterDelay(a, 1000, 8000, () => 0))).toEqual([1000, 1000, 1000]);
@@ -41,8 +55,9 @@ test("polls until the target state with the exact sleep sequence", async () => {
   });
   expect(v).toEqual({ status: "Running" });
   expect(polls).toEqual(["Creating", "Creating", "Creating", "Modifying", "Running"]);
-  expect(clock.sleeps).toEqual([1000, 1500, 2500, 4500]);
-  expect(progress).toEqual(["1:Creating@0", "2:Creating@1000", "3:Creating@2500", "4:Modifying@5000", "5:Running@9500"]);
+  // Never more than a tenth of the time waited: in the first 10 s, every minDelayMs.
+  expect(clock.sleeps).toEqual([1000, 1000, 1000, 1000]);
+  expect(progress).toEqual(["1:Creating@0", "2:Creating@1000", "3:Creating@2000", "4:Modifying@3000", "5:Running@4000"]);
 });
 
 test("tolerates a few not-found answers right after create", async () => {
@@ -66,15 +81,93 @@ test("a failure state stops the wait at once and lists the states seen", async (
   expect(polls).toHaveLength(2);
 });
 
-test("times out naming the resource, the last state and the states seen; the last poll is at the deadline", async () => {
+test("times out naming the resource, the last state and the states seen; the last poll starts minDelayMs before the deadline", async () => {
   const clock = fakeClock();
   const { fn, polls } = sequence(["Creating", "Modifying"]);
-  const err = await waitFor({ resource: 'cluster "web"', status: fn, stateOf: (x) => x.status, target: ["Running"], minDelayMs: 1000, maxDelayMs: 4000, timeoutMs: 10_000, clock }).catch((e) => e);
+  const err = await waitFor({ resource: 'cluster "web"', status: fn, stateOf: (x) => x.status, target: ["Running"], minDelayMs: 1000, maxDelayMs: 4000, timeoutMs: 10_500, clock }).catch((e) => e);
   expect(err.code).toBe("KRCLOUD_WAITER_TIMEOUT");
-  expect(err.message).toBe('timed out after 10s waiting for cluster "web" to become Running (last state: Modifying; states seen: Creating -> Modifying)');
-  expect(clock.sleeps).toEqual([1000, 1500, 2500, 2500, 2500]);
-  expect(clock.t()).toBe(10_000);
-  expect(polls).toHaveLength(6);
+  expect(err.message).toMatch(/^timed out after 1?\ds waiting for cluster "web" to become Running \(last state: Modifying; states seen: Creating -> Modifying\)$/);
+  // A poll bounded by the deadline needs time to answer: the last pause is shortened so that the
+  // last poll has at least minDelayMs before the deadline (a poll at the deadline could not answer).
+  expect(clock.sleeps).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 500]);
+  expect(clock.t()).toBe(9_500);
+  expect(polls).toHaveLength(11);
+});
+
+/** A fake clock whose `timeout(ms)` signals fire when its time passes their due time. */
+function timerClock(): Clock & { t: () => number; advance: (ms: number) => void; sleeps: number[] } {
+  let t = 0;
+  const sleeps: number[] = [];
+  const timers: { at: number; ac: AbortController }[] = [];
+  const advance = (ms: number) => {
+    t += ms;
+    for (const x of timers) if (x.at <= t && !x.ac.signal.aborted) x.ac.abort(new Error("deadline"));
+  };
+  return {
+    t: () => t,
+    sleeps,
+    advance,
+    now: () => t,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      advance(ms);
+    },
+    timeout: (ms) => {
+      const ac = new AbortController();
+      timers.push({ at: t + ms, ac });
+      return ac.signal;
+    },
+  };
+}
+
+test("a poll that hangs is cut at the wait's deadline: each poll gets a signal that fires then, and the deadline", async () => {
+  const clock = timerClock();
+  const seen: { aborted: boolean; deadline: number }[] = [];
+  let n = 0;
+  const err = await waitFor({
+    resource: 'cluster "web"',
+    status: (ctx: { signal: AbortSignal; deadline: number }) => {
+      seen.push({ aborted: ctx.signal.aborted, deadline: ctx.deadline });
+      if (++n === 1) return Promise.resolve({ status: "Creating" });
+      // The second poll (at 1 s) never answers by itself; the clock runs on to the deadline.
+      return new Promise((_, reject) => {
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason));
+        clock.advance(9_000);
+      });
+    },
+    stateOf: (x) => x.status,
+    target: ["Running"],
+    minDelayMs: 1000,
+    timeoutMs: 10_000,
+    clock,
+  }).catch((e) => e);
+  expect(err.code).toBe("KRCLOUD_WAITER_TIMEOUT");
+  expect(err.lastState).toBe("Creating");
+  expect(seen).toEqual([
+    { aborted: false, deadline: 10_000 },
+    { aborted: false, deadline: 10_000 },
+  ]);
+  expect(err.elapsedMs).toBe(10_000);
+});
+
+test("an error of a poll cut by the caller's AbortSignal is an abort, not a timeout", async () => {
+  const clock = timerClock();
+  const ac = new AbortController();
+  const err = await waitFor({
+    resource: "x",
+    status: (ctx: { signal: AbortSignal }) =>
+      new Promise((_, reject) => {
+        ctx.signal.addEventListener("abort", () => reject(new Error("cut")));
+        ac.abort();
+      }),
+    stateOf: (x: { status: string }) => x.status,
+    target: ["Running"],
+    timeoutMs: 10_000,
+    clock,
+    signal: ac.signal,
+  }).catch((e) => e);
+  expect(err.code).toBe("KRCLOUD_WAITER_ABORTED");
 });
 
 test("waiting for deletion succeeds on not-found", async () => {

@@ -15,13 +15,14 @@ export class MultipartBackend {
     this.objects = objects;
   }
 
-  initiateMultipartUpload(bucket: Bucket, key: string, contentType: string, metadata: Record<string, string>): MultipartUpload {
+  initiateMultipartUpload(bucket: Bucket, key: string, contentType: string, metadata: Record<string, string>, contentHeaders: Record<string, string> = {}): MultipartUpload {
     validateMetadataTotal(metadata);
     const upload: MultipartUpload = {
       uploadId: `2~${randomHex(32)}`,
       key,
       contentType,
       metadata: { ...metadata },
+      ...(Object.keys(contentHeaders).length ? { contentHeaders: { ...contentHeaders } } : {}),
       initiatedAt: this.state.now(),
       parts: new Map(),
     };
@@ -61,6 +62,7 @@ export class MultipartBackend {
     const object = this.objects.storeBlob(bucket, key, this.state.blobs.concat(chosen), {
       contentType: upload.contentType,
       metadata: upload.metadata,
+      ...(upload.contentHeaders ? { contentHeaders: upload.contentHeaders } : {}),
       etag: multipartEtag(chosen.map((p) => p.etag)),
     });
     this.state.removeUpload(bucket, uploadId);

@@ -9,6 +9,8 @@ import type { ObjectStorageState } from './state';
 export interface ObjectAttributes {
   contentType: string;
   metadata: Record<string, string>;
+  /** Cache-Control, Content-Disposition, Content-Encoding as given. */
+  contentHeaders?: Record<string, string>;
   dloManifest?: string;
   /** The stored ETag when it is not the MD5 of the body (multipart: `{md5 of part MD5s}-{N}`). */
   etag?: string;
@@ -58,6 +60,7 @@ export class ObjectBackend {
       contentType: input.contentType,
       blob: written.blob,
       size: written.size,
+      ...(input.contentHeaders && Object.keys(input.contentHeaders).length ? { contentHeaders: { ...input.contentHeaders } } : {}),
       etag: input.etag ?? written.md5,
       createdAt: now,
       lastModified: now,
@@ -92,10 +95,13 @@ export class ObjectBackend {
   }
 
   /** Swift POST: replaces the object's metadata (and Content-Type when given). */
-  postObject(bucket: Bucket, name: string, metadata: Record<string, string>, contentType: string | undefined): StoredObject {
+  postObject(bucket: Bucket, name: string, metadata: Record<string, string>, contentType: string | undefined, contentHeaders: Record<string, string> = {}): StoredObject {
     const object = this.state.object(bucket, name);
     validateMetadataTotal(metadata);
     object.metadata = { ...metadata };
+    // Like metadata, the content headers of a POST replace the object's (none given: none kept).
+    if (Object.keys(contentHeaders).length) object.contentHeaders = { ...contentHeaders };
+    else delete object.contentHeaders;
     if (contentType !== undefined) object.contentType = contentType;
     object.lastModified = this.state.now();
     return object;

@@ -1,4 +1,4 @@
-import type { ApiResponse, RequestContext } from '../../core/http';
+import { header, type ApiResponse, type RequestContext } from '../../core/http';
 import type { BucketStats } from '../backend';
 import { InvalidArgument } from '../errors';
 import { STORAGE_POLICY, swiftTimestamp, validateMetadataEntry, type Bucket } from '../model';
@@ -32,6 +32,18 @@ export function metadataHeaders(ctx: RequestContext, prefix: string, { keepEmpty
     result[key] = value;
   }
   return result;
+}
+
+/** The content headers an object keeps from its PUT (or POST): stored as given, served on HEAD/GET. */
+const CONTENT_HEADERS: Record<string, string> = { 'cache-control': 'Cache-Control', 'content-disposition': 'Content-Disposition', 'content-encoding': 'Content-Encoding' };
+
+export function contentHeadersOf(ctx: RequestContext): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [lower, name] of Object.entries(CONTENT_HEADERS)) {
+    const v = header(ctx, lower);
+    if (v !== undefined && v !== '') out[name] = v;
+  }
+  return out;
 }
 
 export function removeHeaders(ctx: RequestContext, prefix: string): string[] {

@@ -4,7 +4,7 @@ import { buildXml, elementKeys, parseXml } from '../../core/xml';
 import type { ObjectStorageBackend } from '../backend';
 import { MalformedXml } from '../errors';
 import { DEFAULT_CONTENT_TYPE, LIMITS } from '../model';
-import { metadataHeaders, type ContainerHandler, type ObjectHandler } from './common';
+import { contentHeadersOf, metadataHeaders, type ContainerHandler, type ObjectHandler } from './common';
 
 const uploadIdOf = (ctx: RequestContext): string => ctx.query.get('uploadId') ?? '';
 
@@ -43,6 +43,7 @@ export function multipartOperations(backend: ObjectStorageBackend): {
         name,
         header(ctx, 'content-type') ?? DEFAULT_CONTENT_TYPE,
         metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }),
+        contentHeadersOf(ctx),
       );
       return xmlResponse(201, multipartXml('InitiateMultipartUploadResult', { Tenant: account, Bucket: bucket.name, Key: name, UploadId: upload.uploadId }));
     },

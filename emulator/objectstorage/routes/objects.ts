@@ -4,12 +4,13 @@ import type { ObjectStorageBackend } from '../backend';
 import { md5Hex } from '../etag';
 import { AccessDenied, BadDigest, EntityTooLarge, InvalidArgument, InvalidRange, MissingDestination, TempUrlDenied } from '../errors';
 import { DEFAULT_CONTENT_TYPE, FOLDER_CONTENT_TYPE, LIMITS, swiftTimestamp, validateObjectName, type Bucket, type StoredObject } from '../model';
-import { encodePath, metadataHeaders, metaResponseHeaders, safeDecode, type ObjectHandler } from './common';
+import { contentHeadersOf, encodePath, metadataHeaders, metaResponseHeaders, safeDecode, type ObjectHandler } from './common';
 import { withCors } from './cors';
 
 function objectHeaders(object: StoredObject, length: number, etag: string): Record<string, HeaderValue> {
   return {
     'Content-Type': object.contentType,
+    ...(object.contentHeaders ?? {}),
     'Content-Length': String(length),
     'Accept-Ranges': 'bytes',
     Etag: etag,
@@ -132,13 +133,14 @@ export function objectOperations(backend: ObjectStorageBackend): {
         body: ctx.body,
         contentType: folder ? FOLDER_CONTENT_TYPE : (header(ctx, 'content-type') ?? DEFAULT_CONTENT_TYPE),
         metadata: metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }),
+        contentHeaders: contentHeadersOf(ctx),
         ...(dloManifest !== undefined ? { dloManifest } : {}),
       });
       return withCors(ctx, bucket, textResponse(201, '', { Etag: object.etag, 'Last-Modified': new Date(object.lastModified).toUTCString() }));
     },
     PostObject(ctx, { bucket, name }) {
       const contentType = header(ctx, 'content-type');
-      api.postObject(bucket, name, metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }), contentType);
+      api.postObject(bucket, name, metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }), contentType, contentHeadersOf(ctx));
       return withCors(ctx, bucket, emptyResponse(200, { 'Content-Length': '0' }));
     },
     DeleteObject(ctx, { bucket, name }) {

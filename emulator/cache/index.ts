@@ -1,0 +1,29 @@
+import { NotFound } from '../core/errors';
+import type { ServiceDefinition } from '../core/http';
+import type { CoreContext } from '../core/server';
+import { CacheBackend, SERVICE } from './backend';
+import { cacheRoutes } from './routes';
+
+/** Managed cache (seed 02): parameter groups, clusters with shards and nodes, instance sets. Simulated endpoints. */
+export function createCacheService(core: CoreContext): ServiceDefinition {
+  const backend = new CacheBackend(() => core.clock.now(), core.state);
+  return {
+    name: SERVICE,
+    routes: cacheRoutes(backend),
+    errorFormat: () => 'json',
+    inventory: () => backend.inventory(),
+    getResource: (kind, id) => {
+      if (kind === 'parameter-group') return backend.groupView(backend.groups.get(id) ?? backend.group('', id), true);
+      const c = backend.clusters.get(id);
+      if (!c) throw new NotFound(`No ${kind} "${id}".`, 'NoSuchResource');
+      return backend.record(c);
+    },
+    patchResource: (kind, id, patch) => backend.patch(kind, id, (patch ?? {}) as Record<string, unknown>),
+    deleteResource: (kind, id) => backend.deleteResource(kind, id),
+    reset: () => backend.reset(),
+    snapshot: () => backend.snapshot(),
+    restore: (data) => backend.restore(data),
+  };
+}
+
+export { CacheBackend } from './backend';

@@ -1,0 +1,236 @@
+/**
+ * Data query (seed 03 B): data sources over database instances made through the control API, and
+ * queries that really run (engine.ts). A query moves QUEUED -> RUNNING -> FINISHED/FAILED by
+ * managed-state transitions (kind `query`: tests make it immediate, slow or stuck); it runs when it
+ * first reads RUNNING, and its result is written as `.csv` and `.metadata` into the named bucket of
+ * the local object storage under `path/YYYY/MM/DD`.
+ */
+import { randomUUID } from 'node:crypto';
+import { BadRequest, Conflict, NotFound } from '../core/errors';
+import type { InventoryEntry } from '../core/http';
+import type { ManagedState } from '../core/managed-state';
+import type { ObjectStoreBridge } from '../core/server';
+import type { QueryOutcome, SqlEngine } from './engine';
+
+export const SERVICE = 'data-query';
+export const NAME = /^[a-z0-9_]{3,72}$/;
+
+export interface Instance {
+  id: string;
+  projectId: string;
+  engine: 'mysql' | 'postgresql';
+  /** Database name -> seed SQL. */
+  databases: Record<string, string>;
+}
+
+export interface DataSource {
+  name: string;
+  projectId: string;
+  type: 'MYSQL' | 'POSTGRESQL';
+  scope: 'PRIVATE' | 'PUBLIC';
+  description?: string;
+  instanceId: string;
+  username: string;
+  databaseName?: string;
+  creatorName: string;
+}
+
+export interface Query {
+  id: string;
+  projectId: string;
+  sql: string;
+  dataSource?: string;
+  database?: string;
+  bucketName: string;
+  path: string;
+  reuse: boolean;
+  reuseExpireAt?: number;
+  createdAt: number;
+  completedAt?: number;
+  outcome?: QueryOutcome;
+  error?: string;
+  storageUrl?: string;
+  /** A stored result of another query this one reused. */
+  reusedFrom?: string;
+  aborted: boolean;
+}
+
+export class DataQueryBackend {
+  instances = new Map<string, Instance>();
+  sources = new Map<string, DataSource>();
+  queries = new Map<string, Query>();
+  /** Queries the control API made fail, with the message. */
+  failures = new Map<string, string>();
+
+  constructor(
+    private readonly now: () => number,
+    private readonly state: ManagedState,
+    private readonly engine: SqlEngine,
+    private readonly objects: () => ObjectStoreBridge | undefined,
+  ) {}
+
+  reset(): void {
+    for (const s of this.sources.keys()) void this.engine.detach(attachName(s));
+    this.instances.clear();
+    this.sources.clear();
+    this.queries.clear();
+    this.failures.clear();
+  }
+
+  // ---- instances (control API) -------------------------------------------------------------------
+
+  putInstance(id: string, patch: Record<string, unknown>): Instance {
+    const engine = patch.engine;
+    if (engine !== 'mysql' && engine !== 'postgresql') throw new BadRequest('engine: mysql or postgresql.');
+    if (typeof patch.projectId !== 'string') throw new BadRequest('projectId: required.');
+    const dbs = (patch.databases ?? {}) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(dbs)) if (!NAME.test(k) || typeof v !== 'string') throw new BadRequest(`databases.${k}: a name of lower-case letters, digits, _ and its seed SQL.`);
+    const inst: Instance = { id, projectId: patch.projectId, engine, databases: dbs as Record<string, string> };
+    this.instances.set(id, inst);
+    return inst;
+  }
+
+  // ---- data sources -------------------------------------------------------------------------------
+
+  listSources(projectId: string): DataSource[] {
+    return [...this.sources.values()].filter((s) => s.projectId === projectId);
+  }
+
+  async createSource(projectId: string, creator: string, b: Record<string, unknown>): Promise<void> {
+    const type = b.type;
+    if (type !== 'MYSQL' && type !== 'POSTGRESQL') throw new BadRequest('type: MYSQL or POSTGRESQL.');
+    if (typeof b.name !== 'string' || !NAME.test(b.name)) throw new BadRequest('name: 3 to 72 lower-case letters, digits or underscores.');
+    if (b.scope !== 'PRIVATE' && b.scope !== 'PUBLIC') throw new BadRequest('scope: PRIVATE or PUBLIC.');
+    for (const k of ['instanceId', 'username', 'password']) if (typeof b[k] !== 'string' || b[k] === '') throw new BadRequest(`${k}: required.`);
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b.password as string)) throw new BadRequest('password: must be Base64-encoded.');
+    if (type === 'POSTGRESQL' && (typeof b.databaseName !== 'string' || b.databaseName === '')) throw new BadRequest('databaseName: required for PostgreSQL.');
+    const inst = this.instances.get(b.instanceId as string);
+    if (!inst || inst.projectId !== projectId) throw new BadRequest(`instanceId: no database instance "${b.instanceId as string}" in this project.`);
+    if (inst.engine !== (type === 'MYSQL' ? 'mysql' : 'postgresql')) throw new BadRequest(`instanceId: "${inst.id}" is a ${inst.engine} instance.`);
+    if (this.sources.has(key(projectId, b.name))) throw new Conflict(`A data source named "${b.name}" exists.`, 'DuplicateName');
+    await this.engine.attach(attachName(key(projectId, b.name)), inst.databases);
+    this.sources.set(key(projectId, b.name), {
+      name: b.name,
+      projectId,
+      type,
+      scope: b.scope,
+      description: typeof b.description === 'string' ? b.description : undefined,
+      instanceId: inst.id,
+      username: b.username as string,
+      databaseName: type === 'POSTGRESQL' ? (b.databaseName as string) : undefined,
+      creatorName: creator,
+    });
+  }
+
+  async deleteSource(projectId: string, name: string): Promise<void> {
+    const s = this.sources.get(key(projectId, name));
+    if (!s) throw new NotFound(`No data source "${name}".`, 'DataSourceNotFound');
+    this.sources.delete(key(projectId, name));
+    await this.engine.detach(attachName(key(projectId, name)));
+  }
+
+  // ---- queries ----------------------------------------------------------------------------------------
+
+  run(projectId: string, b: { sql: string; dataSource?: string; database?: string; bucketName: string; path: string; reuse?: number }): Query {
+    const objects = this.objects();
+    if (!objects?.bucketExists(projectId, b.bucketName)) throw new NotFound(`No bucket "${b.bucketName}" for the result.`, 'BucketNotFound');
+    if (b.dataSource && !this.sources.has(key(projectId, b.dataSource))) throw new BadRequest(`X-Data-Source: no data source "${b.dataSource}".`);
+    const now = this.now();
+    const q: Query = { id: randomUUID(), projectId, sql: b.sql, dataSource: b.dataSource, database: b.database, bucketName: b.bucketName, path: b.path, reuse: b.reuse !== undefined, createdAt: now, aborted: false };
+    if (b.reuse !== undefined) {
+      const previous = [...this.queries.values()]
+        .filter((p) => p.projectId === projectId && p.sql === b.sql && p.dataSource === b.dataSource && p.database === b.database && p.outcome && p.completedAt && now - p.completedAt <= b.reuse! * 60_000)
+        .sort((x, y) => y.completedAt! - x.completedAt!)[0];
+      if (previous) {
+        q.reusedFrom = previous.id;
+        q.reuseExpireAt = previous.completedAt! + b.reuse * 60_000;
+      }
+    }
+    this.queries.set(q.id, q);
+    this.state.begin(SERVICE, 'query', q.id, 'QUEUED', 'RUNNING');
+    return q;
+  }
+
+  query(projectId: string, id: string): Query {
+    const q = this.queries.get(id);
+    if (!q || q.projectId !== projectId) throw new NotFound(`No query "${id}".`, 'QueryNotFound');
+    return q;
+  }
+
+  /** The state as served; a query that just reached RUNNING runs now, and one that ran settles by its transition. */
+  async stateOf(q: Query): Promise<string> {
+    let st = this.state.read(SERVICE, 'query', q.id) ?? 'FINISHED';
+    if (st === 'RUNNING' && q.outcome === undefined && q.error === undefined && !q.aborted) {
+      await this.execute(q);
+      this.state.begin(SERVICE, 'query', q.id, 'RUNNING', q.error !== undefined ? 'FAILED' : 'FINISHED');
+      st = this.state.read(SERVICE, 'query', q.id) ?? st;
+    }
+    return st;
+  }
+
+  private async execute(q: Query): Promise<void> {
+    const forced = this.failures.get(q.id);
+    if (forced !== undefined) {
+      q.error = forced;
+      return;
+    }
+    try {
+      const reused = q.reusedFrom ? this.queries.get(q.reusedFrom) : undefined;
+      q.outcome = reused?.outcome ?? (await this.engine.run(q.sql, q.dataSource ? attachName(key(q.projectId, q.dataSource)) : undefined, q.database));
+      q.completedAt = this.now();
+      this.store(q);
+    } catch (e) {
+      q.error = (e as Error).message;
+      q.completedAt = this.now();
+    }
+  }
+
+  /** `path/YYYY/MM/DD/<queryId>.csv` and `.metadata` in the result bucket. */
+  private store(q: Query): void {
+    const d = new Date(q.createdAt);
+    const day = `${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}`;
+    const folder = [q.path.replace(/^\/+|\/+$/g, ''), day].filter(Boolean).join('/');
+    q.storageUrl = `${q.bucketName}/${folder}`;
+    if (!q.outcome || q.outcome.columns.length === 0) return;
+    const csv = [q.outcome.columns.map((c) => csvCell(c.name)).join(','), ...q.outcome.rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
+    const objects = this.objects();
+    objects?.putObject(q.projectId, q.bucketName, `${folder}/${q.id}.csv`, Buffer.from(csv), 'text/csv');
+    objects?.putObject(q.projectId, q.bucketName, `${folder}/${q.id}.metadata`, Buffer.from(JSON.stringify({ queryId: q.id, columns: q.outcome.columns, rows: q.outcome.rows.length })), 'application/json');
+  }
+
+  abort(q: Query, state: string): void {
+    if (state === 'FINISHED' || state === 'FAILED' || state === 'ABORTED') throw new Conflict(`Query "${q.id}" has already ended (${state}).`, 'QueryTerminated');
+    q.aborted = true;
+    this.state.set(SERVICE, 'query', q.id, 'ABORTED');
+  }
+
+  inventory(): InventoryEntry[] {
+    return [...this.sources.values()].map((s) => ({ service: SERVICE, kind: 'data-source', id: s.name, projectId: s.projectId }));
+  }
+
+  snapshot(): unknown {
+    return { instances: [...this.instances.values()], sources: [...this.sources.values()] };
+  }
+
+  async restore(data: unknown): Promise<void> {
+    const d = data as { instances?: Instance[]; sources?: DataSource[] } | undefined;
+    for (const i of d?.instances ?? []) this.instances.set(i.id, i);
+    for (const s of d?.sources ?? []) {
+      this.sources.set(key(s.projectId, s.name), s);
+      const inst = this.instances.get(s.instanceId);
+      if (inst) await this.engine.attach(attachName(key(s.projectId, s.name)), inst.databases);
+    }
+  }
+}
+
+const key = (projectId: string, name: string): string => `${projectId}/${name}`;
+/**
+ * The attached database of a data source: its name, so queries can say `datasource.database.table`.
+ * One engine serves every project of a local cloud: two projects' data sources of the same name
+ * share it (docs/local-cloud.md).
+ */
+const attachName = (k: string): string => k.split('/')[1]!;
+
+function csvCell(v: string): string {
+  return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}

@@ -1,0 +1,290 @@
+/**
+ * krcloud:cache:Cluster — a Redis cluster (cluster mode) with a declared topology: one placement per
+ * shard (the primary's subnet and the replicas' subnets). Shards and replicas are reconciled in
+ * place, in this order, each step bracketed by a wait until the cluster is not Creating/Modifying
+ * AND every shard and node is Running: shards added, replicas added, in-place settings
+ * (description, backup schedule, parameter group, security groups), replicas removed, shards
+ * removed (chosen from the live topology, highest ids first, never the last one). Counts and
+ * placements are read from the live topology, never echoed from inputs.
+ *
+ * Shards added by `krcloud.cache.Shard` resources are not this resource's: it manages the shards it
+ * created or added (`managedShardIds`) and leaves the others alone (see README, Cache).
+ * Seed: 02-cache.md §2.1, §2.2, §3, §4.1, §4.2, §8.
+ */
+import { z } from "zod";
+import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
+import { rethrowAs } from "../../sdk/core";
+import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
+import { cache } from "./client";
+import { deleteAndWait, settingsPatch } from "./settings";
+import { waitClusterSynced } from "./parameter-group";
+import { alignTo, formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus, type Placement } from "./topology";
+import { cacheName, description, keepAutomaticBackups, port, user } from "./validation";
+import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, type ClusterSnapshot } from "./waiters";
+
+const subnetId = () => z.string().min(1, "must not be empty");
+
+export function placement() {
+  return z
+    .object({
+      primarySubnetId: subnetId().describe("Subnet of the shard's primary node. Changing it for an existing shard replaces the cluster."),
+      replicaSubnetIds: z.array(subnetId()).max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas per shard`).default([]).describe("One subnet per replica node of the shard; replicas are added and removed in place."),
+    })
+    .strict();
+}
+
+function clusterShape() {
+  return z
+    .object({
+      name: cacheName("Cluster"),
+      description: description(),
+      version: z.string().min(1, "must not be empty").describe("Engine version (see getVersions). Changing it replaces the cluster."),
+      port: port(),
+      flavorId: z.string().min(1, "must not be empty").describe("Node size (see getFlavors). Changing it replaces the cluster."),
+      parameterGroupId: z.string().min(1, "must not be empty").describe("Parameter group applied to the cluster; changed in place (waits until In-Sync)."),
+      subnetIds: z.array(subnetId()).min(1, "at least one subnet").describe("Subnets the cluster may place nodes in. Changing them replaces the cluster."),
+      securityGroupIds: z.array(z.string().min(1, "must not be empty")).min(1, "at least one security group").describe("Security groups; changed in place."),
+      shards: z
+        .array(placement())
+        .min(SHARDS_MIN, `at least ${SHARDS_MIN} shard`)
+        .max(SHARDS_MAX, `at most ${SHARDS_MAX} shards (seed 02 §8)`)
+        .describe("One placement per shard. Shards and replicas are added and removed in place; the shard count and replicas per shard follow the list."),
+      tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the cluster."),
+      user: user(),
+      backupSchedule: z
+        .object({
+          cron: z.string().describe("5-field cron expression (KST)."),
+          retentionDays: z.number().int("must be a whole number of days").min(1, "must be at least 1 day").optional().describe("Days to keep automatic backups."),
+        })
+        .strict()
+        .optional()
+        .describe("Automatic backups; omitted: none. Changed in place."),
+      restoreFromBackup: z.string().min(1, "must not be empty").optional().describe("Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster."),
+      keepAutomaticBackups: keepAutomaticBackups(),
+      timeouts: timeoutsInput(CACHE_TIMEOUTS),
+    })
+    .strict();
+}
+
+export function clusterInputs() {
+  return clusterShape().superRefine((c, ctx) => {
+      const allowed = new Set(c.subnetIds);
+      c.shards.forEach((s, i) => {
+        if (s.replicaSubnetIds.length !== c.shards[0]!.replicaSubnetIds.length) {
+          ctx.addIssue({ code: "custom", path: ["shards", i, "replicaSubnetIds"], message: "every shard must have the same number of replicas (the service sets one node count per shard)" });
+        }
+        for (const [j, id] of [s.primarySubnetId, ...s.replicaSubnetIds].entries()) {
+          if (!allowed.has(id)) ctx.addIssue({ code: "custom", path: ["shards", i, j === 0 ? "primarySubnetId" : "replicaSubnetIds"], message: `subnet "${id}" is not in subnetIds` });
+        }
+      });
+      if (c.backupSchedule) {
+        for (const f of validateBackupSchedule({ cron: c.backupSchedule.cron, retentionLimit: c.backupSchedule.retentionDays }, "cluster")) {
+          ctx.addIssue({ code: "custom", path: ["backupSchedule", f.property.endsWith("retentionLimit") ? "retentionDays" : "cron"], message: f.reason });
+        }
+      }
+    });
+}
+export type ClusterInputs = z.infer<ReturnType<typeof clusterInputs>>;
+
+const nodeOut = () =>
+  z.object({ id: z.string(), subnetId: z.string().optional(), endpoint: z.string().optional(), role: z.string().optional(), status: z.string().optional() });
+
+export function clusterOutputs() {
+  return clusterShape().extend({
+    status: z.string().describe("The cluster's status (`Running`, `Modifying`, ...)."),
+    parameterGroupSyncStatus: z.string().optional().describe("`In-Sync`, `Error-Sync`, `Suspended`, ..."),
+    primaryEndpoint: z.string().optional().describe("The cluster's endpoint: point a cluster-mode Redis client at it."),
+    shardDetails: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string().optional(),
+          slots: z.string().describe("Hash slot ranges, e.g. `0-5460`."),
+          slotCount: z.number(),
+          managed: z.boolean().describe("Whether this resource manages the shard (false: added by a Shard resource or outside Pulumi)."),
+          nodes: z.array(nodeOut()),
+        }),
+      )
+      .describe("Every shard of the cluster (also those added by Shard resources) with its slots and nodes."),
+    managedShardIds: z.array(z.string()).describe("The shards this resource manages (created or added by it)."),
+  });
+}
+export type ClusterOutputs = z.infer<ReturnType<typeof clusterOutputs>>;
+
+export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
+  token: "krcloud:cache:Cluster",
+  description: "A Redis cluster (cluster mode) with a declared topology, reconciled in place: shards and replicas are added and removed with a wait until every shard and node is Running.",
+  inputs: clusterInputs,
+  outputs: clusterOutputs,
+  replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
+  replaceIf: { shards: placementsReplace },
+  deleteBeforeReplace: true,
+  localInputs: ["keepAutomaticBackups", "timeouts"],
+  autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+  describe: (id) => `cache cluster "${id}"`,
+
+  async create(ctx, inputs) {
+    const c = cache(ctx);
+    const what = `cache cluster "${inputs.name}"`;
+    const replicas = inputs.shards[0]!.replicaSubnetIds.length;
+    const { id } = await c.clusters
+      .create({
+        name: inputs.name,
+        description: inputs.description,
+        version: inputs.version,
+        port: inputs.port,
+        shardCount: inputs.shards.length,
+        nodeCountPerShard: replicas + 1,
+        flavorId: inputs.flavorId,
+        parameterGroupId: inputs.parameterGroupId,
+        subnets: inputs.subnetIds.map((s) => ({ id: s })),
+        subnetAssignments: inputs.shards.map((s) => ({ primary: { id: s.primarySubnetId }, replicas: s.replicaSubnetIds.map((r) => ({ id: r })) })),
+        securityGroups: inputs.securityGroupIds.map((s) => ({ id: s })),
+        tlsEnabled: inputs.tlsEnabled,
+        backupSchedule: inputs.backupSchedule ? { cron: inputs.backupSchedule.cron, retentionLimit: inputs.backupSchedule.retentionDays } : undefined,
+        user: inputs.user,
+        restoreSource: inputs.restoreFromBackup ? { backupName: inputs.restoreFromBackup } : undefined,
+      })
+      .catch(rethrowAs(`creating ${what}`));
+    // The cluster exists from here on: whatever fails below leaves it in state, and the next up resumes.
+    try {
+      const s = await waitClusterSettled(ctx, c, id, `${what} (${id})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
+      return { id, outs: flatten(s, inputs, s.topology.shards.map((sh) => sh.id)) };
+    } catch (e) {
+      throw new PartialFailure(id, await bestKnown(c, id, inputs, undefined), e);
+    }
+  },
+
+  async read(ctx, id, olds) {
+    const s = await clusterSnapshot(cache(ctx), id).catch(rethrowAs(`reading cache cluster "${id}"`));
+    if (!s) return undefined;
+    return flatten(s, olds, olds.managedShardIds);
+  },
+
+  async update(ctx, id, current, news) {
+    const c = cache(ctx);
+    const what = `cache cluster "${news.name}" (${id})`;
+    const deadline = Date.now() + timeoutFor(ctx, news.timeouts, "update", CACHE_TIMEOUTS);
+    const settle = () => waitClusterSettled(ctx, c, id, what, { timeoutMs: Math.max(1, deadline - Date.now()) });
+    let managed = [...(current.managedShardIds ?? [])];
+    try {
+      let s = await settle();
+      let live = managedShards(s.topology, managed);
+
+      // 1. Shards added: each new shard gets the declared replicas at once.
+      for (let i = live.length; i < news.shards.length; i++) {
+        const p = news.shards[i]!;
+        ctx.progress(`${what}: adding shard ${i + 1} of ${news.shards.length}`);
+        const { id: shardId } = await c.shards
+          .add(id, { nodeCount: p.replicaSubnetIds.length + 1, subnetAssignment: { primary: { id: p.primarySubnetId }, replicas: p.replicaSubnetIds.map((r) => ({ id: r })) } })
+          .catch(rethrowAs(`${what}: adding a shard`));
+        managed.push(shardId);
+        s = await settle();
+      }
+      live = managedShards(s.topology, managed);
+
+      // 2. Replicas added to existing shards.
+      for (const [i, shard] of live.entries()) {
+        const want = news.shards[i];
+        if (!want) continue;
+        for (const subnet of missing(want.replicaSubnetIds, placementOf(shard).replicaSubnetIds)) {
+          ctx.progress(`${what}: adding a replica in subnet ${subnet} to shard ${shard.id}`);
+          await c.nodes.addReplica(id, shard.id, { subnet: { id: subnet } }).catch(rethrowAs(`${what}: adding a replica to shard ${shard.id}`));
+          s = await settle();
+        }
+      }
+
+      // 3. In-place settings, one request.
+      const patch = settingsPatch(current, news, (s) => ({ cron: s.cron, retentionLimit: s.retentionDays }));
+      if (patch) {
+        await c.clusters.update(id, patch).catch(rethrowAs(`updating ${what}`));
+        s = await settle();
+        if (patch.parameterGroupId !== undefined) await waitClusterSynced(ctx, c, id, what, Math.max(1, deadline - Date.now()));
+      }
+      live = managedShards(s.topology, managed);
+
+      // 4. Replicas removed: those in subnets no longer declared, highest ids first; never a primary.
+      for (const [i, shard] of live.entries()) {
+        const want = news.shards[i];
+        if (!want) continue;
+        const extra = surplus(want.replicaSubnetIds, placementOf(shard).replicaSubnetIds);
+        const victims = [...shard.replicas].reverse();
+        for (const subnet of extra) {
+          const node = victims.find((n) => n.subnetId === subnet);
+          if (!node) continue;
+          victims.splice(victims.indexOf(node), 1);
+          ctx.progress(`${what}: removing replica ${node.id} (subnet ${subnet}) from shard ${shard.id}`);
+          await c.nodes.delete(id, shard.id, node.id).catch(rethrowAs(`${what}: removing replica ${node.id}`));
+          s = await settle();
+        }
+      }
+
+      // 5. Shards removed: from the live topology, highest ids first, never the last one.
+      live = managedShards(s.topology, managed);
+      const byId = [...live].sort((a, b) => b.id.localeCompare(a.id, "en", { numeric: true }));
+      for (const shard of byId.slice(0, Math.max(0, live.length - news.shards.length))) {
+        if (s.topology.shardCount <= 1) break;
+        ctx.progress(`${what}: removing shard ${shard.id} (its slots move to the other shards first)`);
+        await c.shards.delete(id, shard.id).catch(rethrowAs(`${what}: removing shard ${shard.id}`));
+        managed = managed.filter((m) => m !== shard.id);
+        s = await settle();
+      }
+      return flatten(s, news, managed);
+    } catch (e) {
+      throw new PartialFailure(id, await bestKnown(c, id, current, managed), e);
+    }
+  },
+
+  async delete(ctx, id, olds) {
+    const c = cache(ctx);
+    await deleteAndWait(ctx, c, id, `cache cluster "${olds.name}" (${id})`, olds, (x, o) => c.clusters.delete(x, o));
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Expanders and flatteners
+
+/** Outputs from the cloud: counts and placements from the live topology, provider-only inputs from `prior`. */
+function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: readonly string[] | undefined): ClusterOutputs {
+  const r = s.record;
+  const managed = managedShards(s.topology, managedIds);
+  const managedSet = new Set(managed.map((m) => m.id));
+  const desired = prior.shards ?? [];
+  return {
+    name: r.name ?? prior.name ?? "",
+    description: r.description === "" && prior.description === undefined ? undefined : r.description,
+    version: r.version ?? prior.version ?? "",
+    port: r.port ?? prior.port ?? 6379,
+    flavorId: r.flavorId ?? prior.flavorId ?? "",
+    parameterGroupId: r.parameterGroupId ?? prior.parameterGroupId ?? "",
+    subnetIds: alignTo(prior.subnetIds, r.subnets.map((x) => x.id)),
+    securityGroupIds: alignTo(prior.securityGroupIds, r.securityGroups.map((x) => x.id)),
+    shards: managed.map((sh, i) => placementOf(sh, desired[i] as Placement | undefined)),
+    tlsEnabled: r.tlsEnabled ?? prior.tlsEnabled ?? false,
+    // The password cannot be read back: the user is compared by what the program declared.
+    user: prior.user && r.userName === prior.user.name ? prior.user : r.userName ? { name: r.userName, password: "" } : undefined,
+    backupSchedule: r.backupSchedule ? { cron: r.backupSchedule.cron, ...(r.backupSchedule.retentionLimit !== undefined ? { retentionDays: r.backupSchedule.retentionLimit } : {}) } : undefined,
+    restoreFromBackup: prior.restoreFromBackup,
+    keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
+    timeouts: prior.timeouts,
+    status: r.status ?? "unknown",
+    parameterGroupSyncStatus: r.parameterGroupSyncStatus,
+    primaryEndpoint: r.endpoints.primaryEndpoint,
+    shardDetails: s.topology.shards.map((sh) => ({
+      id: sh.id,
+      name: sh.name,
+      slots: formatSlots(sh.slots),
+      slotCount: sh.slotCount,
+      managed: managedSet.has(sh.id),
+      nodes: nodeOutputs(sh),
+    })),
+    managedShardIds: managed.map((m) => m.id),
+  };
+}
+
+/** What to record after a partial failure: the cloud as it is now when it can be read, else the inputs. */
+async function bestKnown(c: CacheClient, id: string, prior: ClusterInputs | ClusterOutputs, managedIds: readonly string[] | undefined): Promise<ClusterOutputs> {
+  const s = await clusterSnapshot(c, id).catch(() => undefined);
+  if (s) return flatten(s, prior, managedIds ?? s.topology.shards.map((sh) => sh.id));
+  return { ...(prior as ClusterInputs), status: "unknown", shardDetails: [], managedShardIds: [...(managedIds ?? [])] };
+}

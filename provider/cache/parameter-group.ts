@@ -1,0 +1,277 @@
+/**
+ * krcloud:cache:ParameterGroup — a custom parameter group created from a default (base) group, with
+ * the parameters the program sets. Only those parameters are compared: the hundreds of defaults
+ * never make it dirty (terraform-provider-aws #116); a parameter removed from the map goes back to
+ * its default value. Every value is checked against the base group's catalogue before any mutating
+ * request, and one failure lists every bad parameter with its rule. Changes wait until the clusters
+ * using the group are In-Sync; Error-Sync or Suspended gets one retry-apply, then fails with the
+ * group's recent events. Seed: 02-cache.md §2.3, §3, §4.1, §4.4.
+ */
+import { z } from "zod";
+import {
+  APPLY_MODES,
+  validateParameterValues,
+  type CacheClient,
+  type CacheClusterRecord,
+  type ParameterDefinition,
+  type ParameterGroup,
+  type ParameterGroupEvent,
+} from "../../sdk/cache";
+import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { cache } from "./client";
+import { description } from "./validation";
+import { CACHE_TIMEOUTS, SettleFailedError } from "./waiters";
+
+export function parameterGroupInputs() {
+  return z
+    .object({
+      name: z
+        .string()
+        .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter")
+        .describe("Group name. When omitted: the logical name plus a random suffix. Changing it replaces the group."),
+      baseParameterGroupId: z.string().min(1, "must not be empty").describe("The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group."),
+      description: description(),
+      parameters: z
+        .record(z.string().min(1, "parameter names must not be empty"), z.string())
+        .default({})
+        .describe("Parameter values by name, as strings. Only these are managed; removing one sets it back to its default."),
+      applyMode: z.enum(APPLY_MODES).default("sequential").describe("How changed parameters reach the clusters using the group: `sequential` (one at a time, the default) or `parallel`."),
+      timeouts: timeoutsInput(CACHE_TIMEOUTS),
+    })
+    .strict();
+}
+export type ParameterGroupInputs = z.infer<ReturnType<typeof parameterGroupInputs>>;
+
+const event = () => z.object({ eventName: z.string().optional(), message: z.string().optional(), createdAt: z.string().optional() });
+
+export function parameterGroupOutputs() {
+  return parameterGroupInputs().extend({
+    engineVersion: z.string().optional().describe("Engine version of the group."),
+    clusterModeEnabled: z.boolean().optional().describe("Whether the group is for clusters (true) or instance sets (false)."),
+    syncStatus: z.string().describe("`In-Sync` when every cluster using the group has applied it; otherwise the first other status (`Applying`, `Error-Sync`, `Suspended`)."),
+    clusterIds: z.array(z.string()).describe("Clusters and instance sets using the group."),
+    recentEvents: z.array(event()).describe("The group's events of the past 7 days, newest first (at most 10)."),
+  });
+}
+export type ParameterGroupOutputs = z.infer<ReturnType<typeof parameterGroupOutputs>>;
+
+export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterGroupOutputs> = {
+  token: "krcloud:cache:ParameterGroup",
+  description: "A custom cache parameter group created from a default group. Only the parameters the program sets are managed; changes wait until the clusters using the group are In-Sync.",
+  inputs: parameterGroupInputs,
+  outputs: parameterGroupOutputs,
+  replaceOn: ["name", "baseParameterGroupId"],
+  deleteBeforeReplace: true,
+  localInputs: ["applyMode", "timeouts"],
+  autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
+  describe: (id) => `cache parameter group "${id}"`,
+
+  async create(ctx, inputs) {
+    const c = cache(ctx);
+    const base = await c.parameterGroups.get(inputs.baseParameterGroupId).catch(rethrowAs(`creating cache parameter group "${inputs.name}": reading the base group "${inputs.baseParameterGroupId}"`));
+    assertValuesAllowed(inputs.name, base.parameters, inputs.parameters);
+    const { id } = await c.parameterGroups
+      .create({ parameterGroupId: inputs.baseParameterGroupId, name: inputs.name, description: inputs.description })
+      .catch(rethrowAs(`creating cache parameter group "${inputs.name}"`));
+    // The group exists from here on: a failure below must leave it in state.
+    try {
+      if (Object.keys(inputs.parameters).length > 0) {
+        await c.parameterGroups.modify(id, { parameters: inputs.parameters, applyMode: inputs.applyMode }).catch(rethrowAs(`setting the parameters of cache parameter group "${inputs.name}"`));
+      }
+      return { id, outs: (await readGroup(c, id, inputs))! };
+    } catch (e) {
+      throw new PartialFailure(id, { ...inputs, parameters: {}, syncStatus: "unknown", clusterIds: [], recentEvents: [] }, e);
+    }
+  },
+
+  async read(ctx, id, olds) {
+    return readGroup(cache(ctx), id, olds);
+  },
+
+  async update(ctx, id, current, news) {
+    const c = cache(ctx);
+    const group = await c.parameterGroups.get(id).catch(rethrowAs(`updating cache parameter group "${news.name}"`));
+    const base = await c.parameterGroups.get(news.baseParameterGroupId).catch(rethrowAs(`updating cache parameter group "${news.name}": reading the base group`));
+    assertValuesAllowed(news.name, base.parameters, news.parameters);
+    const changes = parameterChanges(current.parameters, news.parameters, group.parameters);
+    const descriptionChanged = (news.description ?? "") !== (current.description ?? "");
+    try {
+      if (Object.keys(changes).length > 0 || descriptionChanged) {
+        await c.parameterGroups
+          .modify(id, {
+            ...(descriptionChanged ? { description: news.description ?? "" } : {}),
+            ...(Object.keys(changes).length > 0 ? { parameters: changes, applyMode: news.applyMode } : {}),
+          })
+          .catch(rethrowAs(`updating cache parameter group "${news.name}"`));
+      }
+      if (Object.keys(changes).length > 0) {
+        await waitGroupInSync(ctx, c, id, `cache parameter group "${news.name}"`, timeoutFor(ctx, news.timeouts, "update", CACHE_TIMEOUTS));
+      }
+      return (await readGroup(c, id, news))!;
+    } catch (e) {
+      throw new PartialFailure(id, current, e);
+    }
+  },
+
+  async delete(ctx, id, olds) {
+    const c = cache(ctx);
+    const users = await c.clusters.list({ parameterGroup: id }).catch(rethrowAs(`deleting cache parameter group "${olds.name}": listing the clusters using it`));
+    if (users.length > 0) {
+      throw new Error(
+        `deleting cache parameter group "${olds.name}": it is used by ${users.map((u) => `"${u.name ?? u.id}" (${u.id})`).join(", ")}; move them to another group first`,
+      );
+    }
+    try {
+      await c.parameterGroups.delete(id);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw withAction(e, `deleting cache parameter group "${olds.name}"`);
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Update steps
+
+/**
+ * What to send: new and changed values, and removed parameters set back to their default value
+ * (the service's reset would reset every parameter, including ones others set).
+ */
+export function parameterChanges(current: Record<string, string>, desired: Record<string, string>, catalogue: readonly ParameterDefinition[]): Record<string, string> {
+  const defaults = new Map(catalogue.map((p) => [p.parameterKey, p.defaultParameterValue]));
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(desired)) if (current[k] !== v) out[k] = v;
+  for (const k of Object.keys(current)) {
+    if (k in desired) continue;
+    const d = defaults.get(k);
+    if (d !== undefined) out[k] = d;
+  }
+  return out;
+}
+
+function assertValuesAllowed(name: string, catalogue: readonly ParameterDefinition[], desired: Record<string, string>): void {
+  const failures = validateParameterValues(catalogue, desired);
+  if (failures.length === 0) return;
+  throw new Error(
+    `cache parameter group "${name}": ${failures.length} parameter${failures.length > 1 ? "s" : ""} rejected by the base group's catalogue, nothing was changed: ${failures
+      .map((f) => `${f.parameterKey}=${JSON.stringify(f.value)} ${f.reason} (rule: ${f.rule})`)
+      .join("; ")}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flatteners, finders, waiters
+
+/** The group as the cloud has it; `parameters` holds only the names `prior` manages (all non-default ones without a prior). */
+async function readGroup(c: CacheClient, id: string, prior: Partial<ParameterGroupInputs>): Promise<ParameterGroupOutputs | undefined> {
+  const group = await c.parameterGroups.find(id).catch(rethrowAs(`reading cache parameter group "${id}"`));
+  if (!group) return undefined;
+  const users = await c.clusters.list({ parameterGroup: id }).catch(rethrowAs(`reading cache parameter group "${id}": listing the clusters using it`));
+  const events = await c.parameterGroups.events(id).catch(rethrowAs(`reading the events of cache parameter group "${id}"`));
+  return {
+    name: group.name ?? prior.name ?? id,
+    baseParameterGroupId: prior.baseParameterGroupId ?? group.defaultParameterGroupId ?? "",
+    description: group.description === "" && prior.description === undefined ? undefined : group.description,
+    parameters: managedParameters(group, prior.parameters),
+    applyMode: prior.applyMode ?? "sequential",
+    timeouts: prior.timeouts,
+    engineVersion: group.engineVersion,
+    clusterModeEnabled: group.clusterModeEnabled,
+    syncStatus: syncStatusOf(users),
+    clusterIds: users.map((u) => u.id).sort(),
+    recentEvents: newestFirst(events).slice(0, 10),
+  };
+}
+
+function managedParameters(group: ParameterGroup, managed: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of group.parameters) {
+    if (p.parameterValue === undefined) continue;
+    if (managed !== undefined ? p.parameterKey in managed : p.parameterValue !== p.defaultParameterValue) out[p.parameterKey] = p.parameterValue;
+  }
+  return out;
+}
+
+function syncStatusOf(users: readonly CacheClusterRecord[]): string {
+  const off = users.find((u) => u.parameterGroupSyncState !== undefined && u.parameterGroupSyncState !== "in-sync");
+  return off?.parameterGroupSyncStatus ?? "In-Sync";
+}
+
+function newestFirst(events: readonly ParameterGroupEvent[]): { eventName?: string; message?: string; createdAt?: string }[] {
+  return [...events]
+    .sort((a, b) => (b.createdAt ?? "").localeCompare(a.createdAt ?? ""))
+    .map((e) => ({ eventName: e.eventName, message: e.message, createdAt: e.createdAt }));
+}
+
+const IN_SYNC = "In-Sync";
+const FAILING = new Set(["error-sync", "suspended"]);
+
+/** Until every cluster using the group is In-Sync (see waitInSync). */
+export function waitGroupInSync(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
+  return waitInSync(ctx, c, what, () => c.clusters.list({ parameterGroup: id }), () => c.parameterGroups.events(id), timeoutMs);
+}
+
+/** Until one cluster or instance set has applied its parameter group (see waitInSync). */
+export function waitClusterSynced(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
+  let groupId: string | undefined;
+  return waitInSync(
+    ctx,
+    c,
+    what,
+    async () => {
+      const r = await c.clusters.get(id);
+      groupId = r.parameterGroupId;
+      return [r];
+    },
+    async () => (groupId ? c.parameterGroups.events(groupId) : []),
+    timeoutMs,
+  );
+}
+
+/**
+ * Until every listed cluster's parameter group sync is In-Sync. A cluster in Error-Sync or
+ * Suspended gets one retry-apply; still failing on a later poll, the wait fails at once with the
+ * group's recent events (a sync error does not heal by waiting).
+ */
+async function waitInSync(
+  ctx: Context,
+  c: CacheClient,
+  what: string,
+  list: () => Promise<CacheClusterRecord[]>,
+  events: () => Promise<ParameterGroupEvent[]>,
+  timeoutMs: number,
+): Promise<void> {
+  const retriedAt = new Map<string, number>();
+  let poll = 0;
+  await waitWithProgress<CacheClusterRecord[]>(ctx, {
+    resource: what,
+    status: async () => {
+      poll++;
+      const users = await list();
+      for (const u of users) {
+        if (!FAILING.has(u.parameterGroupSyncState ?? "")) continue;
+        const at = retriedAt.get(u.id);
+        if (at === undefined) {
+          ctx.progress(`${what}: cluster "${u.name ?? u.id}" is ${u.parameterGroupSyncStatus}; retrying the apply once`);
+          await c.clusters.retryParameterGroupApply(u.id).catch(rethrowAs(`${what}: retrying the apply on cluster "${u.id}"`));
+          retriedAt.set(u.id, poll);
+        } else if (poll > at + 1) {
+          const recent = newestFirst(await events().catch(() => []))
+            .slice(0, 5)
+            .map((e) => `${e.createdAt ?? "?"} ${e.eventName ?? ""}: ${e.message ?? ""}`.trim());
+          throw new SettleFailedError(
+            `${what}: cluster "${u.name ?? u.id}" is still ${u.parameterGroupSyncStatus} after a retry of the apply; recent events: ${recent.length ? recent.join(" | ") : "none"}`,
+          );
+        }
+      }
+      return users;
+    },
+    stateOf: (users) => {
+      const inSync = users.filter((u) => u.parameterGroupSyncState === "in-sync" || u.parameterGroupSyncState === undefined).length;
+      return inSync === users.length ? IN_SYNC : `Applying (${inSync}/${users.length} clusters In-Sync)`;
+    },
+    target: [IN_SYNC],
+    timeoutMs,
+  });
+}

@@ -1,0 +1,55 @@
+/** zod schemas shared by the cache resources; the rules are the SDK's validators (sdk/cache/validate.ts). */
+import { z } from "zod";
+import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, containsEmoji, validateInstanceSetName } from "../../sdk/cache";
+
+/** Instance set (and, by the same rule, cluster) names: seed 02 §4.3. */
+export function cacheName(what: string) {
+  return z.string().superRefine((v, ctx) => {
+    for (const f of validateInstanceSetName(v, "")) ctx.addIssue({ code: "custom", message: f.reason });
+  }).describe(`${what} name: 4 to 20 characters, lower-case letters, digits and \`-\`, starting with a letter, ending with a letter or digit, no \`--\`. When omitted: the logical name plus a random suffix. Changing it replaces the resource.`);
+}
+
+export function description() {
+  return z
+    .string()
+    .max(DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters`)
+    .refine((s) => !/[\r\n]/.test(s), "must not contain a line break (CR or LF)")
+    .refine((s) => !containsEmoji(s), "must not contain emoji")
+    .optional()
+    .describe(`Description, at most ${DESCRIPTION_MAX} characters, no line breaks or emoji. Changed in place.`);
+}
+
+export function port() {
+  return z
+    .number()
+    .int("must be a whole number")
+    .min(PORT_MIN, `must be from ${PORT_MIN} to ${PORT_MAX}`)
+    .max(PORT_MAX, `must be from ${PORT_MIN} to ${PORT_MAX}`)
+    .default(6379)
+    .describe(`Port, ${PORT_MIN} to ${PORT_MAX} (default 6379). Changing it replaces the resource.`);
+}
+
+export function user() {
+  return z
+    .object({
+      name: z.string().min(1, "must not be empty").describe("Database user name."),
+      password: z.string().min(1, "must not be empty").describe("The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret."),
+    })
+    .strict()
+    .optional()
+    .describe("A database user (authentication). Changing it replaces the resource.");
+}
+
+export function keepAutomaticBackups() {
+  return z
+    .boolean()
+    .default(true)
+    .describe("On delete: keep automatic backups until they expire (true, the default) or delete them with the resource. Read at delete time only; never read back.");
+}
+
+export const retentionDays = () =>
+  z
+    .number()
+    .int("must be a whole number of days")
+    .min(RETENTION_MIN, `must be from ${RETENTION_MIN} to ${RETENTION_MAX} days`)
+    .max(RETENTION_MAX, `must be from ${RETENTION_MIN} to ${RETENTION_MAX} days`);

@@ -1,0 +1,117 @@
+/**
+ * krcloud:dataquery:DataSource — a MySQL or PostgreSQL data source for data queries. The service has
+ * no update: every change replaces it, deleting first (names are unique). There is no get either:
+ * read lists the data sources and filters by name. The password is a secret input, Base64-encoded
+ * by the SDK for the wire; it is kept in state only as a secret (encrypted) and never appears in
+ * logs or errors. Seed: 03-kms-dataquery-hadoop.md sections B.2, B.4, B.7, B.8.
+ */
+import { z } from "zod";
+import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource } from "../../sdk/dataquery";
+import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { assertAdoptable, type ResourceDefinition } from "../core";
+import { dataQuery } from "./client";
+
+function dataSourceShape() {
+  return z
+    .object({
+      name: z.string().regex(DATA_SOURCE_NAME, "must be 3 to 72 lower-case letters, digits or underscores").describe("Data source name, unique in the project: 3 to 72 lower-case letters, digits, `_`. When omitted: the logical name plus a random suffix."),
+      type: z.enum(["MYSQL", "POSTGRESQL"]).describe("`MYSQL` or `POSTGRESQL`."),
+      scope: z.enum(["PRIVATE", "PUBLIC"]).default("PRIVATE").describe("`PRIVATE` (default) or `PUBLIC`."),
+      description: z.string().optional().describe("Description."),
+      instanceId: z.string().min(1, "must not be empty").describe("The database instance's id."),
+      username: z.string().min(1, "must not be empty").describe("Database user name."),
+      password: z.string().min(1, "must not be empty").describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown."),
+      databaseName: z.string().min(1, "must not be empty").optional().describe("Database name; required for PostgreSQL."),
+      adopt: z.boolean().default(false).describe("If a data source with this name exists, manage it instead of failing (its type, scope and description must match)."),
+    })
+    .strict();
+}
+
+export function dataSourceInputs() {
+  return dataSourceShape().superRefine((d, ctx) => {
+    if (d.type === "POSTGRESQL" && d.databaseName === undefined) ctx.addIssue({ code: "custom", path: ["databaseName"], message: "is required for a PostgreSQL data source" });
+    if (d.type === "MYSQL" && d.databaseName !== undefined) ctx.addIssue({ code: "custom", path: ["databaseName"], message: "applies to PostgreSQL data sources only" });
+  });
+}
+export type DataSourceInputs = z.infer<ReturnType<typeof dataSourceInputs>>;
+
+export function dataSourceOutputs() {
+  return dataSourceShape().extend({ creatorName: z.string().optional().describe("Who created it.") });
+}
+export type DataSourceOutputs = z.infer<ReturnType<typeof dataSourceOutputs>>;
+
+export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs> = {
+  token: "krcloud:dataquery:DataSource",
+  description: "A MySQL or PostgreSQL data source for data queries. Every change replaces it (the service has no update).",
+  inputs: dataSourceInputs,
+  outputs: dataSourceOutputs,
+  replaceOn: ["name", "type", "scope", "description", "instanceId", "username", "password", "databaseName"],
+  deleteBeforeReplace: true,
+  localInputs: ["adopt"],
+  secretOutputs: ["password"],
+  autoName: { property: "name", minLength: 3, maxLength: 40, lowerCase: true, separator: "_" },
+  describe: (id) => `data source "${id}"`,
+
+  async create(ctx, inputs) {
+    const c = dataQuery(ctx);
+    const existing = inputs.adopt ? await find(c, inputs.name) : undefined;
+    if (existing) {
+      assertAdoptable(dataSource, inputs.name, flatten(existing, inputs), inputs);
+      ctx.progress(`adopting existing data source "${inputs.name}"`);
+      return { id: inputs.name, outs: flatten(existing, inputs) };
+    }
+    try {
+      await c.createDataSource(inputs);
+    } catch (e) {
+      if (isConflict(e) && e.earlierAttemptMayHaveApplied && (await find(c, inputs.name))) {
+        ctx.progress(`data source "${inputs.name}": the answer to the create request was lost; it exists, continuing`);
+      } else if (isConflict(e)) {
+        throw withAction(e, `creating data source "${inputs.name}": a data source with this name already exists (set adopt: true to manage it)`);
+      } else {
+        throw withAction(e, `creating data source "${inputs.name}"`);
+      }
+    }
+    const created = await find(c, inputs.name);
+    if (!created) throw new Error(`data source "${inputs.name}" was not listed right after it was created`);
+    return { id: inputs.name, outs: flatten(created, inputs) };
+  },
+
+  async read(ctx, id, olds) {
+    const d = await find(dataQuery(ctx), id);
+    return d ? flatten(d, olds) : undefined;
+  },
+
+  // Every input replaces: nothing is left to change in place but the local `adopt`.
+  async update(_ctx, _id, current, news) {
+    return { ...current, adopt: news.adopt };
+  },
+
+  async delete(ctx, id) {
+    try {
+      await dataQuery(ctx).deleteDataSource(id);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw withAction(e, `deleting data source "${id}"`);
+    }
+  },
+};
+
+async function find(c: DataQueryClient, name: string): Promise<DataSource | undefined> {
+  return c.findDataSource(name).catch(rethrowAs(`reading data source "${name}"`));
+}
+
+/** What the list shows (name, type, scope, description); what it cannot show comes from `prior`. */
+function flatten(d: DataSource, prior: Partial<DataSourceInputs>): DataSourceOutputs {
+  return {
+    name: d.name,
+    type: d.type === "POSTGRESQL" ? "POSTGRESQL" : "MYSQL",
+    scope: d.scope === "PUBLIC" ? "PUBLIC" : "PRIVATE",
+    description: d.description === "" && prior.description === undefined ? undefined : d.description,
+    instanceId: prior.instanceId ?? String(d.raw.instanceId ?? ""),
+    username: prior.username ?? String(d.raw.username ?? ""),
+    password: prior.password ?? "",
+    databaseName: prior.databaseName ?? (typeof d.raw.databaseName === "string" ? d.raw.databaseName : undefined),
+    adopt: prior.adopt ?? false,
+    creatorName: d.creatorName,
+  };
+}

@@ -1,0 +1,48 @@
+/** Data query lookups: the data sources, and a query's result (one page, or every page up to 1000 rows). */
+import { rethrowAs } from "../../sdk/core";
+import { DataQueryClient } from "../../sdk/dataquery";
+import { outputForm, programSettings } from "../core";
+
+function client(): DataQueryClient {
+  return new DataQueryClient({ settings: programSettings() });
+}
+
+export interface GetDataSourcesResult {
+  dataSources: { name: string; type: string; scope?: string; creatorName?: string; description?: string }[];
+}
+
+/** Every data source of the project (MySQL, PostgreSQL and data-catalog ones). */
+export async function getDataSources(): Promise<GetDataSourcesResult> {
+  const list = await client().listDataSources().catch(rethrowAs("getDataSources"));
+  return { dataSources: list.map((d) => ({ name: d.name, type: d.type, scope: d.scope, creatorName: d.creatorName, description: d.description })) };
+}
+
+export interface GetQueryResultArgs {
+  queryId: string;
+  /** One page (0 to 9, 100 rows each); omitted: every page, up to the API's 1000 rows. */
+  page?: number;
+}
+export interface GetQueryResultResult {
+  state: string;
+  storageUrl?: string;
+  columns: { name: string; index: number; type: string }[];
+  rows: string[][];
+  totalPages?: number;
+  totalElements?: number;
+}
+
+/** A query's state, result location, columns and rows. */
+export async function getQueryResult(args: GetQueryResultArgs): Promise<GetQueryResultResult> {
+  const c = client();
+  const first = await c.getQueryResult(args.queryId, args.page ?? 0).catch(rethrowAs("getQueryResult"));
+  const rows = args.page === undefined ? (await c.getRows(args.queryId).catch(rethrowAs("getQueryResult"))).rows : first.rows;
+  return {
+    state: first.queryInfo.state,
+    storageUrl: first.resultConfig.storageUrl,
+    columns: first.columns,
+    rows,
+    totalPages: first.totalPages,
+    totalElements: first.totalElements,
+  };
+}
+export const getQueryResultOutput = outputForm(getQueryResult);

@@ -1,0 +1,2 @@
+export { DataSource, Query, type DataSourceArgs, type QueryArgs } from "./resources";
+export * from "./functions";

@@ -1,0 +1,197 @@
+/**
+ * krcloud:dataquery:Query — SQL that runs once when the resource is created, and again only when
+ * its SQL, default data source or database, result location or `triggers` change (each a
+ * replacement). Create waits through QUEUED/RUNNING (progress lines, `timeouts`); FAILED or ABORTED
+ * fails with the service's message and keeps the query in state. Read never re-runs it, and a query
+ * the service no longer lists stays in state as it was (a result that expired is not a reason to
+ * run again, unlike what hurt Athena and "run SQL" resources). The SQL in state is always the
+ * program's, never the service's 300-character preview. Delete aborts a query still running and
+ * otherwise does nothing. Seed: 03-kms-dataquery-hadoop.md sections B.2, B.3, B.4, B.7, B.8.
+ */
+import { z } from "zod";
+import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../sdk/dataquery";
+import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { dataQuery } from "./client";
+
+/** A query is not a long-lived thing: create 30 minutes, no update or delete waits to speak of. */
+export const QUERY_TIMEOUTS = Object.freeze({ create: 30 * 60_000, update: 30 * 60_000, delete: 5 * 60_000 });
+
+const statsShape = () =>
+  z.object({
+    progressPercentage: z.number().optional(),
+    inputRows: z.number().optional(),
+    inputDataSize: z.string().optional(),
+    outputRows: z.number().optional(),
+    outputDataSize: z.string().optional(),
+    createdAt: z.number().optional().describe("Epoch ms."),
+    completedAt: z.number().optional().describe("Epoch ms."),
+    elapsedTime: z.string().optional(),
+    queryExecutionTime: z.string().optional(),
+  });
+
+export function queryInputs() {
+  return z
+    .object({
+      query: z.string().refine((q) => q.trim() !== "", "must not be empty").describe("The SQL to run. Changing it runs it again (a replacement)."),
+      dataSource: z.string().min(1, "must not be empty").optional().describe("Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again."),
+      database: z.string().min(1, "must not be empty").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
+      bucketName: z.string().min(1, "must not be empty").describe("Object storage bucket for the result. Changing it runs the query again."),
+      path: z.string().default("").describe("Path in the bucket; the result goes to `path/YYYY/MM/DD` as a `.csv` and a `.metadata` file. Changing it runs the query again."),
+      reuse: z
+        .object({ maxReuseAge: z.number().int("must be whole minutes").min(DATA_QUERY_LIMITS.minReuseAge, "must be from 1 to 1440 minutes").max(DATA_QUERY_LIMITS.maxReuseAge, "must be from 1 to 1440 minutes").describe("Minutes, 1 to 1440.") })
+        .strict()
+        .optional()
+        .describe("Reuse a previous identical query's result no older than maxReuseAge minutes. Only steers the run: changing it does not run the query again."),
+      triggers: z.record(z.string(), z.string()).optional().describe("Any values; changing them runs the query again (a replacement)."),
+      captureRows: z
+        .number()
+        .int("must be a whole number")
+        .min(0, "must be from 0 to 1000")
+        .max(DATA_QUERY_LIMITS.maxRows, "must be from 0 to 1000 (the API serves at most 1000 rows)")
+        .default(0)
+        .describe("How many result rows to keep in the `rows` output (0, the default, keeps none; at most 1000). Changing it reads the rows again without running the query."),
+      timeouts: timeoutsInput(QUERY_TIMEOUTS),
+    })
+    .strict();
+}
+export type QueryInputs = z.infer<ReturnType<typeof queryInputs>>;
+
+export function queryOutputs() {
+  return queryInputs().extend({
+    queryId: z.string().describe("The service's query id."),
+    state: z.string().describe("`FINISHED` once created; `FAILED`/`ABORTED` when it ended otherwise (kept in state)."),
+    stats: statsShape().optional().describe("The query's statistics."),
+    storageUrl: z.string().optional().describe("Where the result lies: `bucket/path/YYYY/MM/DD`."),
+    errorMessage: z.string().optional().describe("The service's message for a failed query."),
+    columns: z.array(z.object({ name: z.string(), index: z.number(), type: z.string() })).describe("Result columns (when rows were captured)."),
+    rows: z.array(z.array(z.string())).describe("The first `captureRows` rows, each an array of strings."),
+  });
+}
+export type QueryOutputs = z.infer<ReturnType<typeof queryOutputs>>;
+
+export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
+  token: "krcloud:dataquery:Query",
+  description: "SQL run once on create, and again only when its SQL, data source, database, result location or triggers change. Refresh never re-runs it.",
+  inputs: queryInputs,
+  outputs: queryOutputs,
+  replaceOn: ["query", "dataSource", "database", "bucketName", "path", "triggers"],
+  localInputs: ["reuse", "captureRows", "timeouts"],
+  describe: (id) => `data query "${id}"`,
+
+  async create(ctx, inputs) {
+    const c = dataQuery(ctx);
+    const started = await c
+      .runQuery({ query: inputs.query, dataSource: inputs.dataSource, database: inputs.database, bucketName: inputs.bucketName, path: inputs.path, reuse: inputs.reuse })
+      .catch(rethrowAs("running the data query"));
+    const id = started.queryId;
+    // Accepted: whatever happens next, the query is recorded and not run a second time by itself.
+    try {
+      const page = await waitFinished(ctx, c, id, timeoutFor(ctx, inputs.timeouts, "create", QUERY_TIMEOUTS));
+      return { id, outs: await flatten(c, page, inputs, undefined) };
+    } catch (e) {
+      const page = await c.findQuery(id).catch(() => undefined);
+      const outs = page ? await flatten(c, page, inputs, undefined, false) : { ...inputs, queryId: id, state: started.state, columns: [], rows: [] };
+      throw new PartialFailure(id, outs, e);
+    }
+  },
+
+  async read(ctx, id, olds) {
+    const page = await dataQuery(ctx)
+      .findQuery(id)
+      .catch(rethrowAs(`reading data query "${id}"`));
+    // Gone from the service's list (expired): the query ran; it stays in state as it was.
+    if (!page) return olds;
+    return {
+      ...olds,
+      queryId: id,
+      state: page.queryInfo.state,
+      stats: statsOf(page),
+      storageUrl: page.resultConfig.storageUrl ?? olds.storageUrl,
+      ...(page.queryInfo.errorMessage !== undefined ? { errorMessage: page.queryInfo.errorMessage } : {}),
+    };
+  },
+
+  /** Only the provider's own inputs change in place: a resumed wait, or more or fewer captured rows. */
+  async update(ctx, id, current, news) {
+    const c = dataQuery(ctx);
+    try {
+      const page = TERMINAL_STATES.includes(current.state as never) ? await c.getQueryResult(id) : await waitFinished(ctx, c, id, timeoutFor(ctx, news.timeouts, "update", QUERY_TIMEOUTS));
+      if (page.queryInfo.state !== "FINISHED") throw failed(id, page);
+      const rowsChanged = news.captureRows !== current.captureRows || current.rows.length < Math.min(news.captureRows, current.stats?.outputRows ?? Infinity);
+      return await flatten(c, page, news, rowsChanged ? undefined : current);
+    } catch (e) {
+      throw new PartialFailure(id, current, e);
+    }
+  },
+
+  async delete(ctx, id, olds) {
+    if (TERMINAL_STATES.includes(olds.state as never)) return;
+    try {
+      await dataQuery(ctx).abortQuery(id);
+      ctx.progress(`data query "${id}": aborted (it was still ${olds.state})`);
+    } catch (e) {
+      // 409: it ended meanwhile; 404: the service forgot it. Either way there is nothing to stop.
+      if (isConflict(e) || isNotFound(e)) return;
+      throw withAction(e, `aborting data query "${id}"`);
+    }
+  },
+};
+
+function statsOf(page: QueryResultPage): QueryOutputs["stats"] {
+  const s = page.queryInfo.queryStats;
+  if (!s) return undefined;
+  return {
+    progressPercentage: s.progressPercentage,
+    inputRows: s.inputRows,
+    inputDataSize: s.inputDataSize,
+    outputRows: s.outputRows,
+    outputDataSize: s.outputDataSize,
+    createdAt: s.createdAt,
+    completedAt: s.completedAt,
+    elapsedTime: s.elapsedTime,
+    queryExecutionTime: s.queryExecutionTime,
+  };
+}
+
+/** Outputs; rows are read (up to captureRows) unless `keep` already has them. */
+async function flatten(c: DataQueryClient, page: QueryResultPage, inputs: QueryInputs, keep: QueryOutputs | undefined, readRows = true): Promise<QueryOutputs> {
+  let columns = keep?.columns ?? [];
+  let rows = keep?.rows ?? [];
+  if (!keep && readRows && inputs.captureRows > 0 && page.queryInfo.state === "FINISHED") {
+    const r = await c.getRows(page.queryInfo.queryId, inputs.captureRows).catch(rethrowAs(`reading the rows of data query "${page.queryInfo.queryId}"`));
+    columns = r.columns;
+    rows = r.rows;
+  }
+  return {
+    ...inputs,
+    queryId: page.queryInfo.queryId,
+    state: page.queryInfo.state,
+    stats: statsOf(page),
+    storageUrl: page.resultConfig.storageUrl,
+    ...(page.queryInfo.errorMessage !== undefined ? { errorMessage: page.queryInfo.errorMessage } : {}),
+    columns: inputs.captureRows > 0 ? columns : [],
+    rows: inputs.captureRows > 0 ? rows.slice(0, inputs.captureRows) : [],
+  };
+}
+
+function failed(id: string, page: QueryResultPage): Error {
+  const why = page.queryInfo.errorMessage ? `: ${page.queryInfo.errorMessage}` : "";
+  return new Error(`data query "${id}" ended ${page.queryInfo.state}${why}; change the query (or its triggers) to run it again`);
+}
+
+/** Until FINISHED; FAILED or ABORTED end the wait at once with the service's message. */
+async function waitFinished(ctx: Context, c: DataQueryClient, id: string, timeoutMs: number): Promise<QueryResultPage> {
+  const page = await waitWithProgress<QueryResultPage>(ctx, {
+    resource: `data query "${id}"`,
+    status: () => c.findQuery(id),
+    stateOf: (p) => {
+      if (p.queryInfo.state === "FAILED" || p.queryInfo.state === "ABORTED") throw failed(id, p);
+      const pct = p.queryInfo.queryStats?.progressPercentage;
+      return p.queryInfo.state === "RUNNING" && pct !== undefined ? `RUNNING ${pct}%` : p.queryInfo.state;
+    },
+    target: ["FINISHED"],
+    timeoutMs,
+  });
+  return page!;
+}

@@ -1,0 +1,2 @@
+export { Cluster, type ClusterArgs } from "./resources";
+export * from "./functions";

@@ -1,0 +1,2 @@
+export { Ciphertext, DataKey, type CiphertextArgs, type DataKeyArgs } from "./resources";
+export * from "./functions";

@@ -1,0 +1,112 @@
+/**
+ * What BucketCors and BucketLifecycle share: a per-bucket document (a list of rules) that a set
+ * replaces as a whole, whose id is the bucket name. create reads what exists and refuses to take it
+ * over unless `adopt` (CORS also accepts an identical existing policy without it), then puts;
+ * create and update return what the service echoed, read normalises what the service may normalise
+ * (via `align`, against the rules last recorded), and delete waits until the document is gone.
+ */
+import type { z } from "zod";
+import { rethrowAs } from "../../sdk/core";
+import type { ObjectStorageClient } from "../../sdk/objectstorage";
+import { jsonEqual, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { objectStorage } from "./client";
+
+/** How long a delete waits for the document to be gone. */
+export const DOCUMENT_DELETE_TIMEOUT_MS = 2 * 60_000;
+
+export type BucketDocument<R> = {
+  bucket: string;
+  rules: R[];
+  adopt: boolean;
+};
+
+export interface BucketDocumentSpec<R, I extends BucketDocument<R>> {
+  token: string;
+  description: string;
+  /** `CORS policy`, `lifecycle configuration`: used in every message. */
+  noun: string;
+  /** How the refusal names an existing document: `a CORS policy`, `one`. */
+  existing: string;
+  inputs: () => z.ZodType<I>;
+  derive?: ResourceDefinition<I, I>["derive"];
+  /** An existing document equal to the inputs is taken over without `adopt` (nothing would change). */
+  acceptIdenticalExisting: boolean;
+  /** The document's rules; an empty list when none is set or the bucket is gone. */
+  get(c: ObjectStorageClient, bucket: string): Promise<R[]>;
+  /** Sets the whole document; resolves to the rules the service echoed. */
+  put(c: ObjectStorageClient, bucket: string, rules: R[]): Promise<R[]>;
+  remove(c: ObjectStorageClient, bucket: string): Promise<void>;
+  /** The rules read from the service in the shape recorded before (`prior`, absent on import). */
+  align(read: R[], prior: readonly R[] | undefined): R[];
+}
+
+export function bucketDocument<R, I extends BucketDocument<R>>(spec: BucketDocumentSpec<R, I>): ResourceDefinition<I, I> {
+  const of = (bucket: string) => `the ${spec.noun} of bucket "${bucket}"`;
+  const outs = (bucket: string, rules: R[], adopt: boolean) => ({ bucket, rules, adopt }) as I;
+
+  return {
+    token: spec.token,
+    description: spec.description,
+    inputs: spec.inputs,
+    outputs: spec.inputs,
+    replaceOn: ["bucket"],
+    localInputs: ["adopt"],
+    derive: spec.derive,
+    describe: (id) => `${spec.noun} of bucket "${id}"`,
+
+    async create(ctx, inputs) {
+      const c = objectStorage(ctx);
+      const existing = await spec.get(c, inputs.bucket).catch(rethrowAs(`reading ${of(inputs.bucket)}`));
+      const identical = spec.acceptIdenticalExisting && jsonEqual(spec.align(existing, inputs.rules), inputs.rules);
+      if (existing.length > 0 && !inputs.adopt && !identical) {
+        throw new Error(`creating ${of(inputs.bucket)}: the bucket already has ${spec.existing} (set adopt: true to replace and manage it)`);
+      }
+      const echoed = await spec.put(c, inputs.bucket, inputs.rules).catch(rethrowAs(`setting ${of(inputs.bucket)}`));
+      return { id: inputs.bucket, outs: outs(inputs.bucket, spec.align(echoed, inputs.rules), inputs.adopt) };
+    },
+
+    /** From the id alone (import: no olds) the rules are reported as the service has them. */
+    async read(ctx, id, olds) {
+      const rules = await findDocument(ctx, objectStorage(ctx), id);
+      if (rules.length === 0) return undefined;
+      return outs(id, spec.align(rules, olds.rules), olds.adopt ?? false);
+    },
+
+    async update(ctx, id, _current, news) {
+      const echoed = await spec.put(objectStorage(ctx), id, news.rules).catch(rethrowAs(`setting ${of(id)}`));
+      return outs(id, spec.align(echoed, news.rules), news.adopt);
+    },
+
+    async delete(ctx, id) {
+      const c = objectStorage(ctx);
+      await spec.remove(c, id).catch(rethrowAs(`removing ${of(id)}`));
+      await waitDocumentGone(ctx, c, id);
+    },
+  };
+
+  function findDocument(_ctx: Context, c: ObjectStorageClient, bucket: string): Promise<R[]> {
+    return spec.get(c, bucket).catch(rethrowAs(`reading ${of(bucket)}`));
+  }
+
+  async function waitDocumentGone(ctx: Context, c: ObjectStorageClient, bucket: string): Promise<void> {
+    await waitWithProgress<R[]>(ctx, {
+      resource: of(bucket),
+      status: async () => {
+        const rules = await findDocument(ctx, c, bucket);
+        return rules.length === 0 ? undefined : rules;
+      },
+      stateOf: () => "present",
+      target: [],
+      targetGone: true,
+      timeoutMs: DOCUMENT_DELETE_TIMEOUT_MS,
+    });
+  }
+}
+
+/** `next` in the order of `prior` when both hold the same items (compared by `key`); else `next`. */
+export function inPriorOrder<T>(next: readonly T[], prior: readonly T[] | undefined, key: (t: T) => string = String): T[] {
+  if (!prior || prior.length !== next.length) return [...next];
+  const a = next.map(key).sort();
+  const b = prior.map(key).sort();
+  return a.every((k, i) => k === b[i]) ? [...prior] : [...next];
+}

@@ -1,0 +1,23 @@
+/** Shared lookups (seed 02 §4.1): engine versions and flavors. */
+
+import type { CacheHttp } from "./http";
+import { flattenFlavors, flattenVersions } from "./records";
+import type { Flavor } from "./types";
+
+export class CatalogueApi {
+  constructor(private readonly http: CacheHttp) {}
+
+  /** GET /v1/redis/versions: engine versions, as a list of strings. */
+  async listVersions(): Promise<string[]> {
+    const action = "listing cache engine versions";
+    const body = await this.http.json({ operation: "ListVersions", method: "GET", path: "/v1/redis/versions", action, idempotent: true });
+    return flattenVersions(body, action);
+  }
+
+  /** GET /v1/redis/flavors: machine sizes. */
+  async listFlavors(): Promise<Flavor[]> {
+    const action = "listing cache flavors";
+    const body = await this.http.json({ operation: "ListFlavors", method: "GET", path: "/v1/redis/flavors", action, idempotent: true });
+    return flattenFlavors(body, action);
+  }
+}

@@ -1,0 +1,138 @@
+/** Parameter groups (seed 02 §4.4). */
+
+import { CacheInvalidArgumentError } from "./errors";
+import { expandModifyParameterGroup } from "./expand";
+import { orUndefined, seg, type CacheHttp } from "./http";
+import { flattenObjectId, flattenParameterGroup, flattenParameterGroupEvents, flattenParameterGroupList } from "./records";
+import type {
+  ApplyMode,
+  CreateParameterGroupInput,
+  ListParameterGroupsOptions,
+  ModifyParameterGroupInput,
+  ObjectIdResult,
+  ParameterGroup,
+  ParameterGroupEvent,
+  ParameterGroupSummary,
+} from "./types";
+import { formatFailures, validateModifyParameterGroupInput } from "./validate";
+
+/**
+ * Create's method and path are "not shown" (§4.4). POST on the collection is the reading: the
+ * list is GET /v1/parameter-groups and every other create of this API is POST on its collection
+ * (`/v1/clusters`, `/v1/instance-sets`, `…/shards`). The one place to change if the service differs.
+ */
+export const PARAMETER_GROUP_CREATE = Object.freeze({ method: "POST", path: "/v1/parameter-groups" } as const);
+
+function groupPath(idOrName: string, action: string): string {
+  return `/v1/parameter-groups/${seg(idOrName, "parameter group id or name", action)}`;
+}
+
+export class ParameterGroupApi {
+  constructor(private readonly http: CacheHttp) {}
+
+  /** Creates a custom group from a default group (`parameterGroupId`). 201 per §4.4, 200 per its status table. */
+  async create(input: CreateParameterGroupInput): Promise<ObjectIdResult> {
+    const action = `creating cache parameter group "${input.name}"`;
+    const body: Record<string, unknown> = { parameterGroupId: input.parameterGroupId, name: input.name };
+    if (input.description !== undefined) body.description = input.description;
+    const res = await this.http.json({
+      operation: "CreateParameterGroup",
+      method: PARAMETER_GROUP_CREATE.method,
+      path: PARAMETER_GROUP_CREATE.path,
+      body,
+      expect: [200, 201],
+      action,
+      idempotent: false,
+    });
+    return flattenObjectId(res, action);
+  }
+
+  /** GET /v1/parameter-groups?engineVersion&parameterGroupType&clusterMode (filters omitted when undefined). */
+  async list(o: ListParameterGroupsOptions = {}): Promise<ParameterGroupSummary[]> {
+    const action = "listing cache parameter groups";
+    const body = await this.http.json({
+      operation: "ListParameterGroups",
+      method: "GET",
+      path: "/v1/parameter-groups",
+      query: { engineVersion: o.engineVersion, parameterGroupType: o.parameterGroupType, clusterMode: o.clusterMode },
+      action,
+      idempotent: true,
+    });
+    return flattenParameterGroupList(body, action);
+  }
+
+  /** GET /v1/parameter-groups/{id_or_name}: the group with its parameter catalogue. */
+  async get(idOrName: string): Promise<ParameterGroup> {
+    const action = `reading cache parameter group "${idOrName}"`;
+    const body = await this.http.json({ operation: "GetParameterGroup", method: "GET", path: groupPath(idOrName, action), action, idempotent: true });
+    return flattenParameterGroup(body, action);
+  }
+
+  async find(idOrName: string): Promise<ParameterGroup | undefined> {
+    return orUndefined(this.get(idOrName));
+  }
+
+  /**
+   * PATCH: description and/or parameter values (absolute, so idempotent); `applyMode` is required
+   * with parameters and checked before sending.
+   */
+  async modify(idOrName: string, input: ModifyParameterGroupInput): Promise<ObjectIdResult> {
+    const action = `modifying cache parameter group "${idOrName}"`;
+    const failures = validateModifyParameterGroupInput(input);
+    if (failures.length) throw new CacheInvalidArgumentError(`${action}: ${formatFailures(failures)}`);
+    const body = await this.http.json({
+      operation: "ModifyParameterGroup",
+      method: "PATCH",
+      path: groupPath(idOrName, action),
+      body: expandModifyParameterGroup(input),
+      action,
+      idempotent: true,
+    });
+    return flattenObjectId(body, action, idOrName);
+  }
+
+  /**
+   * POST …/rollback `{applyMode}`: back to the previously used values. Not idempotent: a second
+   * rollback after a lost answer would roll back from the rolled-back state.
+   */
+  async rollback(idOrName: string, applyMode?: ApplyMode): Promise<ObjectIdResult> {
+    const action = `rolling back cache parameter group "${idOrName}"`;
+    const body = await this.http.json({
+      operation: "RollbackParameterGroup",
+      method: "POST",
+      path: `${groupPath(idOrName, action)}/rollback`,
+      body: applyMode === undefined ? {} : { applyMode },
+      action,
+      idempotent: false,
+    });
+    return flattenObjectId(body, action, idOrName);
+  }
+
+  /** POST …/reset `{applyMode}`: back to the default group's values; the same end state every time. */
+  async reset(idOrName: string, applyMode: ApplyMode): Promise<ObjectIdResult> {
+    const action = `resetting cache parameter group "${idOrName}"`;
+    const body = await this.http.json({
+      operation: "ResetParameterGroup",
+      method: "POST",
+      path: `${groupPath(idOrName, action)}/reset`,
+      body: { applyMode },
+      action,
+      idempotent: true,
+    });
+    return flattenObjectId(body, action, idOrName);
+  }
+
+  /** DELETE: the group must be unused (see ClusterApi.list with `parameterGroup`). */
+  async delete(idOrName: string): Promise<ObjectIdResult> {
+    const action = `deleting cache parameter group "${idOrName}"`;
+    const body = await this.http.json({ operation: "DeleteParameterGroup", method: "DELETE", path: groupPath(idOrName, action), action, idempotent: true });
+    return flattenObjectId(body, action, idOrName);
+  }
+
+  /** GET …/events: events of the past 7 days (`Apply Parameter`, `Update Parameter`, ...). */
+  async events(idOrName: string): Promise<ParameterGroupEvent[]> {
+    const action = `listing the events of cache parameter group "${idOrName}"`;
+    const body = await this.http.json({ operation: "ListParameterGroupEvents", method: "GET", path: `${groupPath(idOrName, action)}/events`, action, idempotent: true });
+    return flattenParameterGroupEvents(body, action);
+  }
+}

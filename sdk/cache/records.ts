@@ -1,0 +1,530 @@
+/**
+ * Tolerant readers of the cache API's answers (seed 02 §2, §4): zod schemas built per call (never
+ * held at module level) and flatteners to the types of types.ts.
+ *
+ * Tolerance: `raw` is the object as received (unknown fields included); numbers may arrive as
+ * numeric strings and booleans as "true"/"false"; ids may be numbers; a field of an unexpected type
+ * is left out of the typed record (it stays in `raw`) rather than failing the whole record. Only what an operation cannot do without fails: a
+ * record without an id, a list that is not a list.
+ */
+
+import { z } from "zod";
+import { once } from "../core";
+import { CacheResponseFormatError } from "./errors";
+import { normalizeRole, normalizeStatus, parseSlots } from "./topology";
+import type {
+  BackupSchedule,
+  CacheClusterRecord,
+  CacheInstance,
+  CacheNode,
+  CacheShard,
+  Flavor,
+  InstanceList,
+  ObjectIdResult,
+  ParameterDefinition,
+  ParameterGroup,
+  ParameterGroupEvent,
+  ParameterGroupSummary,
+  ParameterValueKind,
+  Ref,
+  SubnetAssignment,
+} from "./types";
+
+// ---------------------------------------------------------------------------------------------
+// Field readers
+
+/** A string; numbers become strings; anything else is dropped. */
+function optStr() {
+  return z
+    .union([z.string(), z.number().transform(String)])
+    .nullish()
+    .catch(undefined);
+}
+
+/** A number or a numeric string; anything else is dropped. */
+function optNum() {
+  return z
+    .union([z.number(), z.string().regex(/^\s*-?\d+(\.\d+)?\s*$/).transform(Number)])
+    .nullish()
+    .catch(undefined);
+}
+
+function optBool() {
+  return z
+    .union([z.boolean(), z.enum(["true", "false", "TRUE", "FALSE", "True", "False"]).transform((v) => v.toLowerCase() === "true")])
+    .nullish()
+    .catch(undefined);
+}
+
+function idValue() {
+  return z.union([z.string().min(1), z.number().transform(String)]);
+}
+
+const refSchema = once(() => {
+  return z.looseObject({ id: idValue() });
+});
+
+/** A list of `{id}` refs; bare id strings are accepted, malformed items dropped. */
+function refList() {
+  return z
+    .array(z.unknown())
+    .nullish()
+    .catch(undefined)
+    .transform((items): Ref[] => {
+      const out: Ref[] = [];
+      for (const item of items ?? []) {
+        if (typeof item === "string" && item !== "") out.push({ id: item });
+        else {
+          const r = refSchema().safeParse(item);
+          if (r.success) out.push({ id: r.data.id });
+        }
+      }
+      return out;
+    });
+}
+
+function subnetAssignmentList() {
+  return z
+    .array(z.unknown())
+    .nullish()
+    .catch(undefined)
+    .transform((items): SubnetAssignment[] => {
+      const out: SubnetAssignment[] = [];
+      for (const item of items ?? []) {
+        const r = z.looseObject({ primary: refSchema(), replicas: refList() }).safeParse(item);
+        if (r.success) out.push({ primary: { id: r.data.primary.id }, replicas: r.data.replicas });
+      }
+      return out;
+    });
+}
+
+const backupScheduleSchema = once(() => {
+  return z
+    .looseObject({ cron: optStr(), retentionLimit: optNum() })
+    .nullish()
+    .catch(undefined)
+    .transform((b): BackupSchedule | null => {
+      if (!b || b.cron == null || b.cron.trim() === "") return null;
+      return b.retentionLimit == null ? { cron: b.cron } : { cron: b.cron, retentionLimit: b.retentionLimit };
+    });
+});
+
+/**
+ * Drops undefined and null members so records compare cleanly (`toEqual`, Pulumi state); members
+ * named in `keepNull` keep a null (backupSchedule: null means "off", not "unknown").
+ */
+function compact<T>(o: Record<string, unknown>, keepNull: readonly string[] = []): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined || (o[k] === null && !keepNull.includes(k))) delete o[k];
+  return o as T;
+}
+
+function fail(action: string, what: string, error: z.ZodError | string): never {
+  const detail = typeof error === "string" ? error : z.prettifyError(error).replace(/\n/g, "; ");
+  throw new CacheResponseFormatError(`${action}: unexpected ${what}: ${detail}`);
+}
+
+/**
+ * A single record may come bare or wrapped in a one-key object named after it
+ * (`{cluster: {...}}`); the wrapper is not in the seed but costs nothing to accept.
+ */
+function unwrap(body: unknown, key: string): unknown {
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+    const o = body as Record<string, unknown>;
+    const keys = Object.keys(o);
+    if (keys.length === 1 && keys[0] === key && typeof o[key] === "object") return o[key];
+  }
+  return body;
+}
+
+/** The list under `key`, or a bare array; `alternatives` are other keys seen for the same list. */
+function listOf(body: unknown, key: string, action: string, what: string, alternatives: string[] = []): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (body === undefined) return [];
+  if (typeof body === "object" && body !== null) {
+    const o = body as Record<string, unknown>;
+    for (const k of [key, ...alternatives]) {
+      if (Array.isArray(o[k])) return o[k] as unknown[];
+      if (o[k] === null) return [];
+    }
+    if (!(key in o) && alternatives.every((k) => !(k in o))) return [];
+  }
+  return fail(action, what, `expected {${key}: [...]}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// `{objectId}` answers (seed 4: every success body unless stated)
+
+/**
+ * Reads `{objectId}` (also `{id}`). `fallback` is the id the caller addressed; without one (a
+ * create), a missing id is an error, since the caller could not find what was made.
+ */
+export function flattenObjectId(body: unknown, action: string, fallback?: string): ObjectIdResult {
+  const r = z.looseObject({ objectId: idValue().optional().catch(undefined), id: idValue().optional().catch(undefined) }).safeParse(body ?? {});
+  const id = r.success ? (r.data.objectId ?? r.data.id) : undefined;
+  if (id !== undefined) return { id };
+  if (fallback !== undefined) return { id: fallback };
+  return fail(action, "answer", "no objectId");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cluster / instance set record (2.1)
+
+export const clusterRecordSchema = once(() => {
+  return z.looseObject({
+    objectId: idValue().optional().catch(undefined),
+    id: idValue().optional().catch(undefined),
+    projectId: optStr(),
+    name: optStr(),
+    description: optStr(),
+    version: optStr(),
+    port: optNum(),
+    clusterEnabled: optBool(),
+    recoveryEnabled: optBool(),
+    shardCount: optNum(),
+    totalNodeCount: optNum(),
+    flavorId: optStr(),
+    vcpu: optNum(),
+    memory: optNum(),
+    endpoints: z.looseObject({ primaryEndpoint: optStr(), readEndpoint: optStr() }).nullish().catch(undefined),
+    userName: optStr(),
+    subnets: refList(),
+    subnetAssignments: subnetAssignmentList(),
+    securityGroups: refList(),
+    backupSchedule: backupScheduleSchema(),
+    tlsEnabled: optBool(),
+    creator: optStr(),
+    license: optStr(),
+    status: optStr(),
+    parameterGroupId: optStr(),
+    parameterGroupName: optStr(),
+    parameterGroupSyncStatus: optStr(),
+    createdAt: optStr(),
+  });
+});
+
+export function flattenClusterRecord(body: unknown, action: string): CacheClusterRecord {
+  const input = unwrap(body, "cluster");
+  const r = clusterRecordSchema().safeParse(input);
+  if (!r.success) return fail(action, "cluster record", r.error);
+  const d = r.data;
+  const id = d.objectId ?? d.id;
+  if (id === undefined) return fail(action, "cluster record", "no objectId");
+  const userName = d.userName != null && d.userName.trim() !== "-" && d.userName.trim() !== "" ? d.userName : undefined;
+  return compact({
+    id,
+    projectId: d.projectId,
+    name: d.name,
+    description: d.description,
+    version: d.version,
+    port: d.port,
+    clusterEnabled: d.clusterEnabled,
+    recoveryEnabled: d.recoveryEnabled,
+    shardCount: d.shardCount,
+    totalNodeCount: d.totalNodeCount,
+    flavorId: d.flavorId,
+    vcpu: d.vcpu,
+    memory: d.memory,
+    endpoints: compact<CacheClusterRecord["endpoints"]>({ primaryEndpoint: d.endpoints?.primaryEndpoint ?? undefined, readEndpoint: d.endpoints?.readEndpoint ?? undefined }),
+    userName,
+    authEnabled: userName !== undefined,
+    subnets: d.subnets,
+    subnetAssignments: d.subnetAssignments,
+    securityGroups: d.securityGroups,
+    backupSchedule: d.backupSchedule,
+    tlsEnabled: d.tlsEnabled,
+    creator: d.creator,
+    license: d.license,
+    status: d.status,
+    state: normalizeStatus(d.status),
+    parameterGroupId: d.parameterGroupId,
+    parameterGroupName: d.parameterGroupName,
+    parameterGroupSyncStatus: d.parameterGroupSyncStatus,
+    parameterGroupSyncState: normalizeStatus(d.parameterGroupSyncStatus),
+    createdAt: d.createdAt,
+    raw: input as Record<string, unknown>,
+  }, ["backupSchedule"]);
+}
+
+export function flattenClusterList(body: unknown, action: string): CacheClusterRecord[] {
+  return listOf(body, "clusters", action, "cluster list", ["data"]).map((item) => flattenClusterRecord(item, action));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shards, nodes, instances (2.2)
+
+const nodeSchema = once(() => {
+  return z.looseObject({
+    id: idValue().optional().catch(undefined),
+    objectId: idValue().optional().catch(undefined),
+    name: optStr(),
+    subnet: z.looseObject({ id: optStr() }).nullish().catch(undefined),
+    subnetId: optStr(),
+    endpoint: optStr(),
+    role: optStr(),
+    status: optStr(),
+    createdAt: optStr(),
+  });
+});
+
+export function flattenNode(body: unknown, action: string): CacheNode {
+  const input = unwrap(body, "node");
+  const r = nodeSchema().safeParse(input);
+  if (!r.success) return fail(action, "node", r.error);
+  const d = r.data;
+  const id = d.id ?? d.objectId;
+  if (id === undefined) return fail(action, "node", "no id");
+  return compact({
+    id,
+    name: d.name,
+    subnetId: d.subnet?.id ?? d.subnetId,
+    endpoint: d.endpoint,
+    role: normalizeRole(d.role),
+    status: d.status,
+    state: normalizeStatus(d.status),
+    createdAt: d.createdAt,
+    raw: input as Record<string, unknown>,
+  });
+}
+
+export function flattenNodeList(body: unknown, action: string): CacheNode[] {
+  return listOf(body, "nodes", action, "node list").map((item) => flattenNode(item, action));
+}
+
+const shardSchema = once(() => {
+  return z.looseObject({
+    id: idValue().optional().catch(undefined),
+    objectId: idValue().optional().catch(undefined),
+    name: optStr(),
+    slots: z.unknown().optional(),
+    nodes: z.array(z.unknown()).nullish().catch(undefined),
+    status: optStr(),
+    createdAt: optStr(),
+  });
+});
+
+export function flattenShard(body: unknown, action: string): CacheShard {
+  const input = unwrap(body, "shard");
+  const r = shardSchema().safeParse(input);
+  if (!r.success) return fail(action, "shard", r.error);
+  const d = r.data;
+  const id = d.id ?? d.objectId;
+  if (id === undefined) return fail(action, "shard", "no id");
+  return compact({
+    id,
+    name: d.name,
+    slotsText: typeof d.slots === "string" ? d.slots : undefined,
+    slots: parseSlots(d.slots),
+    nodes: (d.nodes ?? []).map((n) => flattenNode(n, action)),
+    status: d.status,
+    state: normalizeStatus(d.status),
+    createdAt: d.createdAt,
+    raw: input as Record<string, unknown>,
+  });
+}
+
+export function flattenShardList(body: unknown, action: string): CacheShard[] {
+  return listOf(body, "shards", action, "shard list").map((item) => flattenShard(item, action));
+}
+
+const instanceSchema = once(() => {
+  return z.looseObject({
+    objectId: idValue().optional().catch(undefined),
+    id: idValue().optional().catch(undefined),
+    instanceName: optStr(),
+    description: optStr(),
+    projectId: optStr(),
+    role: optStr(),
+    flavorId: optStr(),
+    version: optStr(),
+    port: optNum(),
+    subnet: z.looseObject({ id: optStr() }).nullish().catch(undefined),
+    creator: optStr(),
+    endpoint: optStr(),
+    license: optStr(),
+    createdAt: optStr(),
+    status: optStr(),
+  });
+});
+
+export function flattenInstance(body: unknown, action: string): CacheInstance {
+  const input = body;
+  const r = instanceSchema().safeParse(input);
+  if (!r.success) return fail(action, "instance", r.error);
+  const d = r.data;
+  const id = d.objectId ?? d.id;
+  if (id === undefined) return fail(action, "instance", "no objectId");
+  return compact({
+    id,
+    instanceName: d.instanceName,
+    description: d.description,
+    projectId: d.projectId,
+    role: normalizeRole(d.role),
+    flavorId: d.flavorId,
+    version: d.version,
+    port: d.port,
+    subnetId: d.subnet?.id ?? undefined,
+    creator: d.creator,
+    endpoint: d.endpoint,
+    license: d.license,
+    createdAt: d.createdAt,
+    status: d.status,
+    state: normalizeStatus(d.status),
+    raw: input as Record<string, unknown>,
+  });
+}
+
+/** `{size, data: [instance]}` (4.3); `instances` and a bare array are read too. */
+export function flattenInstanceList(body: unknown, action: string): InstanceList {
+  const instances = listOf(body, "data", action, "instance list", ["instances"]).map((item) => flattenInstance(item, action));
+  const size = typeof body === "object" && body !== null && !Array.isArray(body) ? optNum().parse((body as Record<string, unknown>).size) : undefined;
+  return { size: size ?? instances.length, instances };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Versions and flavors (4.1)
+
+/** A JSON array of version strings (4.1); `{versions: [...]}` and items `{version}`/`{name}` are read too. */
+export function flattenVersions(body: unknown, action: string): string[] {
+  const out: string[] = [];
+  for (const item of listOf(body, "versions", action, "version list")) {
+    if (typeof item === "string") out.push(item);
+    else if (typeof item === "number") out.push(String(item));
+    else if (typeof item === "object" && item !== null) {
+      const o = item as Record<string, unknown>;
+      const v = o.version ?? o.name ?? o.id;
+      if (typeof v === "string") out.push(v);
+    }
+  }
+  return out;
+}
+
+export function flattenFlavors(body: unknown, action: string): Flavor[] {
+  const schema = z.looseObject({ id: idValue(), name: optStr(), vcpus: optNum(), vcpu: optNum(), memory: optNum() });
+  return listOf(body, "flavors", action, "flavor list").map((item) => {
+    const r = schema.safeParse(item);
+    if (!r.success) return fail(action, "flavor", r.error);
+    const d = r.data;
+    return compact<Flavor>({ id: d.id, name: d.name, vcpus: d.vcpus ?? d.vcpu, memory: d.memory, raw: item as Record<string, unknown> });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameter groups (2.3)
+
+const parameterGroupSummarySchema = once(() => {
+  return z.looseObject({
+    id: idValue().optional().catch(undefined),
+    objectId: idValue().optional().catch(undefined),
+    parameterGroupId: idValue().optional().catch(undefined),
+    engineVersion: optStr(),
+    name: optStr(),
+    description: optStr(),
+    isDefault: optBool(),
+    defaultParameterGroupId: optStr(),
+    rollbackAvailable: optBool(),
+    clusterModeEnabled: optBool(),
+    existErrorSync: optBool(),
+    clusterSize: optNum(),
+    createdAt: optStr(),
+    parameters: z.array(z.unknown()).nullish().catch(undefined),
+  });
+});
+
+type SummaryData = z.infer<ReturnType<typeof parameterGroupSummarySchema>>;
+
+function summaryFields(d: SummaryData, id: string, input: unknown): ParameterGroupSummary {
+  const { parameters: _parameters, ...raw } = input as Record<string, unknown>;
+  return compact({
+    id,
+    engineVersion: d.engineVersion,
+    name: d.name,
+    description: d.description,
+    isDefault: d.isDefault,
+    defaultParameterGroupId: d.defaultParameterGroupId === "" ? undefined : d.defaultParameterGroupId,
+    rollbackAvailable: d.rollbackAvailable,
+    clusterModeEnabled: d.clusterModeEnabled,
+    existErrorSync: d.existErrorSync,
+    clusterSize: d.clusterSize,
+    createdAt: d.createdAt,
+    raw: raw as Record<string, unknown>,
+  });
+}
+
+function parseSummary(body: unknown, action: string, what: string): { d: SummaryData; id: string } {
+  const r = parameterGroupSummarySchema().safeParse(body);
+  if (!r.success) return fail(action, what, r.error);
+  const id = r.data.id ?? r.data.objectId ?? r.data.parameterGroupId;
+  if (id === undefined) return fail(action, what, "no id");
+  return { d: r.data, id };
+}
+
+export function flattenParameterGroupSummary(body: unknown, action: string): ParameterGroupSummary {
+  const { d, id } = parseSummary(body, action, "parameter group");
+  return summaryFields(d, id, body);
+}
+
+export function flattenParameterGroupList(body: unknown, action: string): ParameterGroupSummary[] {
+  return listOf(body, "parameterGroups", action, "parameter group list").map((item) => flattenParameterGroupSummary(item, action));
+}
+
+/** `NUMBER` (a sample) and `INTEGER` (the table) are one kind; unknown types are kept and not checked. */
+export function parameterValueKind(dataType: string | undefined): ParameterValueKind {
+  switch ((dataType ?? "").trim().toUpperCase()) {
+    case "INTEGER":
+    case "NUMBER":
+    case "INT":
+    case "LONG":
+    case "FLOAT":
+    case "DOUBLE":
+      return "number";
+    case "STRING":
+      return "string";
+    case "ENUM":
+      return "enum";
+    default:
+      return "unknown";
+  }
+}
+
+const parameterSchema = once(() => {
+  return z.looseObject({
+    parameterKey: idValue(),
+    parameterType: optStr(),
+    parameterValue: optStr(),
+    defaultParameterValue: optStr(),
+    dataType: optStr(),
+    editable: optBool(),
+    validationValueFormat: optStr(),
+  });
+});
+
+export function flattenParameterDefinition(item: unknown, action: string): ParameterDefinition {
+  const r = parameterSchema().safeParse(item);
+  if (!r.success) return fail(action, "parameter", r.error);
+  const d = r.data;
+  return compact({
+    parameterKey: d.parameterKey,
+    parameterType: d.parameterType?.toUpperCase(),
+    parameterValue: d.parameterValue,
+    defaultParameterValue: d.defaultParameterValue,
+    dataType: d.dataType?.toUpperCase(),
+    valueKind: parameterValueKind(d.dataType ?? undefined),
+    editable: d.editable,
+    validationValueFormat: d.validationValueFormat,
+  });
+}
+
+export function flattenParameterGroup(body: unknown, action: string): ParameterGroup {
+  const input = unwrap(body, "parameterGroup");
+  const { d, id } = parseSummary(input, action, "parameter group");
+  return { ...summaryFields(d, id, input), parameters: (d.parameters ?? []).map((p) => flattenParameterDefinition(p, action)) };
+}
+
+export function flattenParameterGroupEvents(body: unknown, action: string): ParameterGroupEvent[] {
+  const schema = z.looseObject({ eventName: optStr(), message: optStr(), createdAt: optStr() });
+  return listOf(body, "events", action, "event list").map((item) => {
+    const r = schema.safeParse(item);
+    if (!r.success) return fail(action, "event", r.error);
+    return compact<ParameterGroupEvent>({ eventName: r.data.eventName, message: r.data.message, createdAt: r.data.createdAt });
+  });
+}

@@ -1,0 +1,60 @@
+/** Shards of a cluster (seed 02 §4.2). */
+
+import { expandAddShard } from "./expand";
+import { seg, type CacheHttp } from "./http";
+import { flattenObjectId, flattenShard, flattenShardList } from "./records";
+import type { AddShardInput, CacheShard, ObjectIdResult } from "./types";
+
+export function shardsPath(clusterId: string, action: string): string {
+  return `/v1/clusters/${seg(clusterId, "cluster id", action)}/shards`;
+}
+
+export class ShardApi {
+  constructor(private readonly http: CacheHttp) {}
+
+  /** POST /v1/clusters/{id}/shards: one new shard. Not idempotent (a repeat adds another). */
+  async add(clusterId: string, input: AddShardInput): Promise<ObjectIdResult> {
+    const action = `adding a shard to cache cluster "${clusterId}"`;
+    const body = await this.http.json({
+      operation: "AddShard",
+      method: "POST",
+      path: shardsPath(clusterId, action),
+      body: expandAddShard(input),
+      expect: [200, 201],
+      action,
+      idempotent: false,
+    });
+    return flattenObjectId(body, action);
+  }
+
+  /** GET /v1/clusters/{id}/shards: shards with their slots and nodes. */
+  async list(clusterId: string): Promise<CacheShard[]> {
+    const action = `listing the shards of cache cluster "${clusterId}"`;
+    const body = await this.http.json({ operation: "ListShards", method: "GET", path: shardsPath(clusterId, action), action, idempotent: true });
+    return flattenShardList(body, action);
+  }
+
+  async get(clusterId: string, shardId: string): Promise<CacheShard> {
+    const action = `reading shard "${shardId}" of cache cluster "${clusterId}"`;
+    const body = await this.http.json({
+      operation: "GetShard",
+      method: "GET",
+      path: `${shardsPath(clusterId, action)}/${seg(shardId, "shard id", action)}`,
+      action,
+      idempotent: true,
+    });
+    return flattenShard(body, action);
+  }
+
+  async delete(clusterId: string, shardId: string): Promise<ObjectIdResult> {
+    const action = `deleting shard "${shardId}" of cache cluster "${clusterId}"`;
+    const body = await this.http.json({
+      operation: "DeleteShard",
+      method: "DELETE",
+      path: `${shardsPath(clusterId, action)}/${seg(shardId, "shard id", action)}`,
+      action,
+      idempotent: true,
+    });
+    return flattenObjectId(body, action, shardId);
+  }
+}

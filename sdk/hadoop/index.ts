@@ -1,0 +1,3 @@
+export * from "./client";
+export * from "./types";
+export { HADOOP_SECRETS } from "./secrets";

@@ -1,0 +1,77 @@
+/**
+ * What every operation module of the client is built on: the transport, the options, the project
+ * ID as `{account}`, and the small helpers they share. `ObjectStorageClient` owns one `Ops` and
+ * delegates to the modules of this folder, one per area of the seed.
+ */
+
+import { isNotFound, withAction, type HttpResponse, type RequestSpec, type Transport } from "../../core";
+import { InvalidArgumentError, ResponseFormatError } from "../errors";
+import { stripQuotes } from "../object";
+import { objectRef, requireKey } from "../path";
+import type { ObjectStorageClientOptions } from "../types";
+
+export const JSON_TYPE = "application/json";
+export const XML_TYPE = "application/xml";
+export const DIRECTORY_TYPE = "application/directory";
+
+export class Ops {
+  /** Facts learnt by this client while it runs (which method PutBucketCors accepted). */
+  readonly state: { corsPutMethod?: "PUT" | "POST" } = {};
+
+  constructor(
+    readonly transport: Transport,
+    readonly opts: ObjectStorageClientOptions,
+  ) {}
+
+  send(spec: RequestSpec): Promise<HttpResponse> {
+    return this.transport.request(spec);
+  }
+
+  /** The project ID used as `{account}` in Swift paths. */
+  account(action: string): string {
+    const p = this.opts.settings.projectId;
+    if (!p) throw new InvalidArgumentError(`${action}: no project ID: set krcloud:projectId or KRCLOUD_PROJECT_ID`);
+    return p;
+  }
+
+  destination(bucket: string, key: string): string {
+    const ref = objectRef(bucket, requireKey(key));
+    return this.opts.destinationStyle === "relative" ? ref : `/${ref}`;
+  }
+
+  /** The JSON body, or undefined when empty. */
+  json(res: HttpResponse, action: string, o: { lenient?: boolean } = {}): unknown {
+    const text = res.body.toString("utf8").trim();
+    if (text === "") return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      if (o.lenient) return undefined;
+      throw new ResponseFormatError(`${action}: the answer is not JSON (status ${res.status})`);
+    }
+  }
+}
+
+/** Resolves undefined instead of rejecting with a NotFound error. */
+export async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+/** Runs a local step (validation, document building) and prefixes its error with the action. */
+export function wrap<T>(action: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw withAction(e, action);
+  }
+}
+
+export function definedEtag(headers: Record<string, string>): { etag?: string } {
+  const etag = stripQuotes(headers["etag"]);
+  return etag === undefined ? {} : { etag };
+}

@@ -1,0 +1,116 @@
+/**
+ * Preview with unknown inputs, end to end: a program whose acl, metadata, CORS and lifecycle rules,
+ * object source and content all come from another resource's outputs. The first preview (nothing
+ * exists) and a preview while the upstream resource is being updated must plan creates and in-place
+ * updates, never fail and never replace; up must then apply exactly that.
+ */
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import type { LocalCloud } from "../../emulator";
+import {
+  changedSteps,
+  ENGINE_TEST_TIMEOUT_MS,
+  eventCollector,
+  logicalName,
+  newProject,
+  providerConfig,
+  REPO_ROOT,
+  Sandbox,
+  startCloud,
+  type CloudProject,
+} from "../support/engine";
+
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
+
+const OS = "object-storage";
+let cloud: LocalCloud;
+let sandbox: Sandbox;
+let project: CloudProject;
+let stack: Stack;
+
+beforeAll(async () => {
+  cloud = await startCloud();
+  sandbox = new Sandbox({ label: "unknown-inputs" });
+  project = await newProject(cloud, "unknown-inputs");
+  const dir = sandbox.copyProgram(path.join(REPO_ROOT, "tests/programs/unknown-inputs"));
+  stack = await sandbox.createStack(dir, "engine", providerConfig(project));
+});
+
+afterAll(async () => {
+  await cloud?.close();
+  sandbox?.cleanup();
+});
+
+/** Logical name -> step op of a preview or up, for the krcloud resources (not the stack). */
+function ops(events: Parameters<typeof changedSteps>[0]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const s of changedSteps(events)) if (s.urn.includes("dynamic/krcloud")) out[logicalName(s.urn)] = s.op;
+  return out;
+}
+
+/** An object's body, read through the object storage API with the project's token. */
+async function objectText(bucket: string, key: string): Promise<string> {
+  const res = await fetch(`${cloud.url}/object-storage/v1/${project.projectId}/${bucket}/${key}`, { headers: { "x-auth-token": project.token } });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+test("first run: preview plans creates with every input unknown, and up applies them", async () => {
+  const preview = eventCollector();
+  let printed = "";
+  const first = await stack.preview({ color: "never", onEvent: preview.onEvent, onOutput: (o) => (printed += o) });
+  // Node's "SQLite is an experimental feature" warning (loaded by Pulumi's closure serializer) is not shown.
+  expect(printed).not.toMatch(/ExperimentalWarning|SQLite/);
+  expect(ops(preview.events)).toEqual({
+    upstream: "create",
+    site: "create",
+    "site-cors": "create",
+    "site-lifecycle": "create",
+    page: "create",
+    note: "create",
+  });
+  expect(first.changeSummary.create).toBe(7); // with the stack
+  expect(await project.control.inventory(project.projectId)).toEqual([]);
+
+  const up = await stack.up({ color: "never" });
+  expect(up.summary.result).toBe("succeeded");
+  const site = up.outputs.siteName!.value as string;
+  const bucket = (await project.control.getResource<{ acl: { public?: string }; metadata: Record<string, string> }>(OS, "bucket", site))!;
+  expect(bucket.acl.public).toBe("read-only");
+  expect(bucket.metadata).toEqual({ team: "web", generation: "1" });
+  expect(up.outputs.corsOrigins!.value).toEqual(["https://app.example.com"]);
+  expect(up.outputs.lifecycleDays!.value).toBe(30);
+  expect(await objectText(site, "index.html")).toBe("<h1>generation 1</h1>\n");
+  expect(await objectText(site, "note.txt")).toBe("made for web, generation 1\n");
+
+  await stack.preview({ expectNoChanges: true, color: "never" });
+});
+
+test("an upstream update makes the inputs unknown again: preview plans updates in place, never a replacement", async () => {
+  const site = (await stack.outputs()).siteName!.value as string;
+  await stack.setConfig("krcloud-test-unknown-inputs:generation", { value: "2" });
+
+  const preview = eventCollector();
+  await stack.preview({ color: "never", onEvent: preview.onEvent });
+  const planned = ops(preview.events);
+  expect(planned.upstream).toBe("update");
+  for (const name of ["site", "site-cors", "site-lifecycle", "page", "note"]) {
+    // Unknown until upstream is updated, so each may change; none may be replaced.
+    expect({ name, op: planned[name] ?? "same" }).toEqual({ name, op: expect.stringMatching(/^(update|same)$/) });
+  }
+
+  const run = eventCollector();
+  const up = await stack.up({ color: "never", onEvent: run.onEvent });
+  expect(Object.values(ops(run.events)).filter((op) => op !== "update")).toEqual([]);
+  expect(up.outputs.siteName!.value).toBe(site);
+  const bucket = (await project.control.getResource<{ metadata: Record<string, string> }>(OS, "bucket", site))!;
+  expect(bucket.metadata).toEqual({ team: "web", generation: "2" });
+  expect(await objectText(site, "index.html")).toBe("<h1>generation 2</h1>\n");
+  expect(await objectText(site, "note.txt")).toBe("made for web, generation 2\n");
+  await stack.preview({ refresh: true, expectNoChanges: true, color: "never" });
+});
+
+test("destroy leaves nothing", async () => {
+  await stack.destroy({ color: "never" });
+  expect(await project.control.inventory(project.projectId)).toEqual([]);
+});

@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     `  Credential-ID: ${state.credentialId ?? ''}`,
     `  Credential-Secret: ${state.credentialSecret ?? ''}`,
     ...(values['state-file'] ? [`  state written to ${values['state-file']}`] : []),
-    ...(values.persist ? [`  persisting to ${values.persist}`] : []),
+    ...(values.persist ? [`  persisting to ${values.persist} (object bodies in ${cloud.dataDir})`] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 

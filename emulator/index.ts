@@ -29,6 +29,11 @@ export interface LocalCloud {
   /** Service name to base URL (`{base_url}` of the seeds), e.g. `object-storage`. */
   readonly endpoints: Readonly<Record<string, string>>;
   readonly control: LocalCloudControl;
+  /**
+   * Where bulk data (object bodies) lives: `{persistPath}.data` when persisting, else a temporary
+   * directory removed by `close()`.
+   */
+  readonly dataDir: string;
   close(): Promise<void>;
 }
 
@@ -47,6 +52,7 @@ export async function startLocalCloud(options: LocalCloudOptions = {}): Promise<
     controlUrl: `${server.url}/_control`,
     endpoints: { ...server.endpoints },
     control,
+    dataDir: server.dataDir.path,
     close() {
       closed ??= server.close();
       return closed;

@@ -2,6 +2,11 @@ export const DAY_MS = 86_400_000;
 
 export type ClockSource = (() => number) | { now(): number };
 
+interface Sleeper {
+  until: number;
+  wake: () => void;
+}
+
 /**
  * The local cloud's clock: a base source (real time by default) plus an offset moved forward by the
  * control API, so tests can jump days without sleeping.
@@ -9,6 +14,7 @@ export type ClockSource = (() => number) | { now(): number };
 export class VirtualClock {
   private readonly source: () => number;
   private offsetMs = 0;
+  private readonly sleepers = new Set<Sleeper>();
 
   constructor(source: ClockSource = Date.now) {
     this.source = typeof source === 'function' ? source : () => source.now();
@@ -24,37 +30,41 @@ export class VirtualClock {
 
   set offset(ms: number) {
     this.offsetMs = ms;
+    this.wakeDue();
   }
 
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the clock only moves forward');
     this.offsetMs += ms;
-    for (const w of [...this.waiters]) w();
+    this.wakeDue();
   }
 
-  private readonly waiters = new Set<() => void>();
-
   /**
-   * Resolves once the clock has moved `ms` from now: by real time passing or by `advance`, whichever
-   * comes first (so a latency fault of a minute ends at once when a test advances the clock).
+   * Resolves once this clock has moved `ms` forward, whichever comes first: `ms` of real time, or
+   * advances (plus base clock movement) adding up to `ms`. So a test can fast-forward a delay with
+   * the control API, and a frozen base clock never makes a delay hang.
    */
   sleep(ms: number): Promise<void> {
-    const until = this.now() + ms;
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const check = (): void => {
-        if (this.now() < until) return;
-        if (timer) clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve();
+      const sleeper: Sleeper = {
+        until: this.now() + ms,
+        wake: () => {
+          clearTimeout(timer);
+          this.sleepers.delete(sleeper);
+          resolve();
+        },
       };
-      const arm = (): void => {
-        check();
-        if (this.waiters.has(check)) timer = setTimeout(arm, Math.max(1, until - this.now()));
-      };
-      this.waiters.add(check);
-      arm();
+      // Unref'd: a delayed request must not keep a closed local cloud's process alive.
+      const timer = setTimeout(sleeper.wake, Math.max(0, ms));
+      timer.unref();
+      this.sleepers.add(sleeper);
+      this.wakeDue();
     });
+  }
+
+  private wakeDue(): void {
+    const now = this.now();
+    for (const sleeper of [...this.sleepers]) if (sleeper.until <= now) sleeper.wake();
   }
 }
 

@@ -18,6 +18,7 @@ export interface FaultSpec {
   headers?: Record<string, string>;
   /** Retry-After header value, in seconds. */
   retryAfter?: number;
+  /** Delay before the request is handled, on the local cloud's clock (real time or clock advances). */
   latencyMs?: number;
 }
 

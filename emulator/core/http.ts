@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { BadRequest, MalformedJson, UnsupportedMediaType } from './errors';
 import type { Identity } from './credentials';
 
@@ -9,6 +10,11 @@ export interface ApiResponse {
   status: number;
   headers?: Record<string, HeaderValue>;
   body?: Buffer | string;
+  /**
+   * A body streamed instead of `body` (large downloads). The handler sets Content-Length; the
+   * stream should open its source lazily, as it may never be read (HEAD, faults).
+   */
+  stream?: Readable;
 }
 
 /** Authentication as presented by the request, resolved once by the server. */

@@ -1,5 +1,26 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/**
+ * Where services keep bulk data (object bodies) outside the JSON snapshot: `{persistPath}.data/`
+ * when persisting, so a restart finds it next to the snapshot; otherwise a temporary directory that
+ * `dispose()` removes.
+ */
+export class DataDirectory {
+  readonly path: string;
+  private readonly temporary: boolean;
+
+  constructor(persistPath: string | undefined) {
+    this.temporary = persistPath === undefined;
+    this.path = persistPath === undefined ? mkdtempSync(join(tmpdir(), 'krcloud-local-cloud-')) : `${persistPath}.data`;
+    mkdirSync(this.path, { recursive: true });
+  }
+
+  dispose(): void {
+    if (this.temporary) rmSync(this.path, { recursive: true, force: true });
+  }
+}
 
 /**
  * Debounced JSON snapshot file. Writes go to a temporary file renamed over the target, so a

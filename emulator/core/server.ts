@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import FindMyWay from 'find-my-way';
 import { VirtualClock, dayStart, type ClockSource } from './clock';
 import { CredentialStore, type CredentialSnapshot } from './credentials';
@@ -16,7 +18,7 @@ import type { ApiResponse, ErrorFormat, Presented, RequestContext, RouteDefiniti
 import { newRequestId } from './ids';
 import { bindWarning, normalizeIp } from './ip';
 import { ManagedState, type ManagedStateSnapshot } from './managed-state';
-import { Persister } from './persistence';
+import { DataDirectory, Persister } from './persistence';
 import { RequestLog } from './request-log';
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
@@ -32,6 +34,8 @@ export interface CoreContext {
   readonly clock: VirtualClock;
   readonly credentials: CredentialStore;
   readonly state: ManagedState;
+  /** Directory for bulk data such as object bodies (kept with the snapshot when persisting). */
+  readonly dataDir: string;
   /** Filled by the object storage service when it is mounted (services are built in order). */
   objectStore?: ObjectStoreBridge;
 }
@@ -133,6 +137,10 @@ export function renderError(error: ApiError, format: ErrorFormat, requestId: str
 }
 
 function send(res: ServerResponse, response: ApiResponse, method: string): void {
+  if (response.stream) {
+    sendStream(res, response, response.stream, method);
+    return;
+  }
   if (res.headersSent || res.destroyed) return;
   const body = response.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
   for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
@@ -141,6 +149,18 @@ function send(res: ServerResponse, response: ApiResponse, method: string): void 
   else if (method === 'HEAD' && !res.hasHeader('Content-Length')) res.setHeader('Content-Length', body.length);
   res.writeHead(response.status);
   res.end(noBody ? undefined : body);
+}
+
+/** A streamed body (large downloads): the route sets Content-Length; a failing stream aborts the connection. */
+function sendStream(res: ServerResponse, response: ApiResponse, body: Readable, method: string): void {
+  if (res.headersSent || res.destroyed || method === 'HEAD' || response.status === 204 || response.status === 304) {
+    body.destroy();
+    if (!res.headersSent && !res.destroyed) send(res, { status: response.status, headers: response.headers ?? {} }, method);
+    return;
+  }
+  for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
+  res.writeHead(response.status);
+  pipeline(body, res).catch(() => res.destroy());
 }
 
 export class LocalCloudServer {
@@ -153,6 +173,7 @@ export class LocalCloudServer {
   readonly options: Readonly<LocalCloudOptions>;
   private readonly maxBodyBytes: number;
   private readonly persister: Persister | undefined;
+  readonly dataDir: DataDirectory;
   private lastEvaluatedDay: number;
   private readonly servers: Server[] = [];
   private mainServer: Server | undefined;
@@ -170,7 +191,8 @@ export class LocalCloudServer {
     this.log = new RequestLog(options.requestLogCapacity);
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.lastEvaluatedDay = dayStart(this.clock.now());
-    const core: CoreContext = { clock: this.clock, credentials: this.credentials, state: this.state };
+    this.dataDir = new DataDirectory(options.persistPath);
+    const core: CoreContext = { clock: this.clock, credentials: this.credentials, state: this.state, dataDir: this.dataDir.path };
     for (const factory of factories) {
       const definition = factory(core);
       this.services.set(definition.name, this.mount(definition));
@@ -244,6 +266,7 @@ export class LocalCloudServer {
     );
     this.servers.length = 0;
     this.persister?.flush();
+    this.dataDir.dispose();
   }
 
   /** Marks state dirty; the snapshot is written shortly after (and always on close). */

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { CoreContext } from '../core/server';
 import type { ServiceDefinition } from '../core/http';
 import { ObjectStorageBackend, SERVICE } from './backend';
@@ -5,28 +6,28 @@ import { objectStorageRoutes } from './routes';
 
 /** Object storage (seed 01): extension API under /v1_ext, Swift API under /v1, /info. */
 export function createObjectStorageService(core: CoreContext): ServiceDefinition {
-  const backend = new ObjectStorageBackend(() => core.clock.now(), core.credentials);
+  const backend = new ObjectStorageBackend(() => core.clock.now(), core.credentials, join(core.dataDir, SERVICE));
   core.objectStore = {
-    bucketExists: (projectId, bucket) => backend.findBucket(projectId, bucket) !== undefined,
+    bucketExists: (projectId, bucket) => backend.state.findBucket(projectId, bucket) !== undefined,
     putObject: (projectId, bucket, key, body, contentType) => {
-      const b = backend.findBucket(projectId, bucket);
+      const b = backend.state.findBucket(projectId, bucket);
       if (!b) throw new Error(`no bucket "${bucket}" in project ${projectId}`);
-      backend.putObject(b, key, { body, contentType, metadata: {} });
+      backend.objects.putObject(b, key, { body, contentType, metadata: {} });
     },
   };
   return {
     name: SERVICE,
     routes: objectStorageRoutes(backend),
     errorFormat: (path) => (path.startsWith('/v1_ext') || path === '/info' ? 'json' : 'text'),
-    inventory: () => backend.inventory(),
-    getResource: (kind, id) => backend.getResource(kind, id),
-    patchResource: (kind, id, patch) => backend.patchResource(kind, id, patch),
-    deleteResource: (kind, id) => backend.deleteResource(kind, id),
-    reset: () => backend.reset(),
-    snapshot: () => backend.snapshot(),
-    restore: (data) => backend.restore(data),
+    inventory: () => backend.drift.inventory(),
+    getResource: (kind, id) => backend.drift.getResource(kind, id),
+    patchResource: (kind, id, patch) => backend.drift.patchResource(kind, id, patch),
+    deleteResource: (kind, id) => backend.drift.deleteResource(kind, id),
+    reset: () => backend.snapshots.reset(),
+    snapshot: () => backend.snapshots.snapshot(),
+    restore: (data) => backend.snapshots.restore(data),
     onDayBoundary: (boundary) => {
-      backend.runLifecycle(boundary);
+      backend.extension.runLifecycle(boundary);
     },
   };
 }

@@ -41,8 +41,14 @@ export interface SloSegment {
 export interface StoredObject {
   name: string;
   contentType: string;
-  body: Buffer;
-  /** MD5 hex of the object's content (for manifests: of the assembled content at upload time). */
+  /** The body's file in the blob store (for manifests: the manifest's own, usually empty, body). */
+  blob: string;
+  /** Body size in bytes. */
+  size: number;
+  /**
+   * Stored unquoted: MD5 hex of the body; `{md5 of part MD5s}-{N}` after multipart upload; for an
+   * SLO the MD5 of its segment ETags.
+   */
   etag: string;
   createdAt: number;
   lastModified: number;
@@ -57,7 +63,8 @@ export interface StoredObject {
 
 export interface UploadPart {
   partNumber: number;
-  body: Buffer;
+  blob: string;
+  size: number;
   etag: string;
   lastModified: number;
 }

@@ -126,6 +126,24 @@ describe('local cloud: control API', () => {
     expect((await pending).status).toBe(200);
   });
 
+  test('fault "latency" follows the local cloud clock: a 60 s delay ends when the clock is advanced 60 s', async () => {
+    await control(cloud, 'POST', '/faults', { operation: 'GetBucketMeta', action: 'latency', latencyMs: 60_000, times: 1 });
+    await createBucket('clock-bucket');
+    const started = Date.now();
+    let answered = false;
+    const pending = getBucket('clock-bucket').then((reply) => {
+      answered = true;
+      return reply;
+    });
+    // The request is held once the fault has fired; until then there is nothing to fast-forward.
+    while ((await control(cloud, 'GET', '/faults')).json().faults[0].fired === 0) await new Promise((r) => setImmediate(r));
+    expect((await control(cloud, 'POST', '/clock/advance', { ms: 30_000 })).status).toBe(200);
+    expect(answered).toBe(false);
+    expect((await control(cloud, 'POST', '/clock/advance', { ms: 30_000 })).status).toBe(200);
+    expect((await pending).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   test('drift: GET, PATCH (acl, metadata, cors, lifecycle) and DELETE a non-empty bucket behind the API', async () => {
     await createBucket('drift-bucket');
     await call('PUT', `${base}/v1/${project}/drift-bucket/o.txt`, { headers: auth, body: 'data' });
@@ -156,6 +174,7 @@ describe('local cloud: control API', () => {
       { service: 'object-storage', kind: 'bucket', id: 'drift-bucket', projectId: project },
       { service: 'object-storage', kind: 'bucket-cors', id: 'drift-bucket', projectId: project },
       { service: 'object-storage', kind: 'bucket-lifecycle', id: 'drift-bucket', projectId: project },
+      { service: 'object-storage', kind: 'object', id: 'drift-bucket/o.txt', projectId: project },
     ]);
     expect((await control(cloud, 'PATCH', resource, { lifecycle: null, cors: null })).status).toBe(200);
     expect((await call('GET', `${base}/v1_ext/bucket/drift-bucket/lifecycle`, { headers: auth })).status).toBe(404);
@@ -172,6 +191,46 @@ describe('local cloud: control API', () => {
     expect((await control(cloud, 'GET', resource)).status).toBe(404);
     expect((await control(cloud, 'GET', '/resources/object-storage/widget/x')).status).toBe(404);
     expect((await control(cloud, 'GET', '/resources/nope/bucket/x')).status).toBe(404);
+    expect((await control(cloud, 'GET', '/inventory')).json().resources).toEqual([]);
+  });
+
+  test('inventory lists objects and unfinished multipart uploads until they are truly gone', async () => {
+    const swift = (path: string): string => `${base}/v1/${project}${path}`;
+    const uploadIdOf = (xml: string): string => /<UploadId>([^<]+)<\/UploadId>/.exec(xml)![1]!;
+    const os = (kind: string, id: string) => ({ service: 'object-storage', kind, id, projectId: project });
+    await createBucket('inv-bucket');
+    await call('PUT', swift('/inv-bucket/z.txt'), { headers: auth, body: 'z' });
+    await call('PUT', swift('/inv-bucket/a/b.txt'), { headers: auth, body: 'b' });
+    const done = uploadIdOf((await call('POST', swift('/inv-bucket/big/k.bin?uploads'), { headers: auth })).text);
+    const left = uploadIdOf((await call('POST', swift('/inv-bucket/left.bin?uploads'), { headers: auth })).text);
+    const part = await call('PUT', swift(`/inv-bucket/big/k.bin?uploadId=${done}&partNumber=1`), { headers: auth, body: 'part' });
+    expect((await control(cloud, 'GET', '/inventory')).json().resources).toEqual([
+      os('bucket', 'inv-bucket'),
+      os('object', 'inv-bucket/a/b.txt'),
+      os('object', 'inv-bucket/z.txt'),
+      os('multipart-upload', `inv-bucket/big/k.bin/${done}`),
+      os('multipart-upload', `inv-bucket/left.bin/${left}`),
+    ]);
+    const upload = await control(cloud, 'GET', `/resources/object-storage/multipart-upload/inv-bucket/big/k.bin/${done}`);
+    expect(upload.json()).toMatchObject({ bucket: 'inv-bucket', key: 'big/k.bin', upload_id: done, parts: [{ part_number: 1, bytes: 4 }] });
+
+    // Completing turns the upload into an object; a drift DELETE aborts the other one behind the API.
+    await call('PUT', swift(`/inv-bucket/big/k.bin?uploadId=${done}`), {
+      headers: { ...auth, 'Content-Type': 'application/xml' },
+      body: `<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>${part.headers.etag as string}</ETag></Part></CompleteMultipartUpload>`,
+    });
+    expect((await control(cloud, 'DELETE', `/resources/object-storage/multipart-upload/inv-bucket/left.bin/${left}`)).status).toBe(204);
+    expect((await call('GET', swift(`/inv-bucket/left.bin?uploadId=${left}`), { headers: auth })).status).toBe(404);
+    expect((await control(cloud, 'GET', '/inventory')).json().resources).toEqual([
+      os('bucket', 'inv-bucket'),
+      os('object', 'inv-bucket/a/b.txt'),
+      os('object', 'inv-bucket/big/k.bin'),
+      os('object', 'inv-bucket/z.txt'),
+    ]);
+
+    for (const key of ['a/b.txt', 'big/k.bin', 'z.txt']) expect((await call('DELETE', swift(`/inv-bucket/${key}`), { headers: auth })).status).toBe(204);
+    expect((await control(cloud, 'GET', '/inventory')).json().resources).toEqual([os('bucket', 'inv-bucket')]);
+    expect((await call('DELETE', `${base}/v1_ext/bucket/inv-bucket`, { headers: auth })).status).toBe(204);
     expect((await control(cloud, 'GET', '/inventory')).json().resources).toEqual([]);
   });
 
@@ -238,7 +297,10 @@ describe('local cloud: persistence and separate ports', () => {
         expect([got.status, got.text]).toEqual([200, 'binary\u0000data']);
         const meta = await call('GET', `${base2}/v1_ext/bucket/kept-bucket`, { headers: auth });
         expect(meta.headers['x-container-meta-color']).toBe('blue');
-        expect(second.control.inventory()).toEqual([{ service: 'object-storage', kind: 'bucket', id: 'kept-bucket', projectId: 'persisted' }]);
+        expect(second.control.inventory()).toEqual([
+          { service: 'object-storage', kind: 'bucket', id: 'kept-bucket', projectId: 'persisted' },
+          { service: 'object-storage', kind: 'object', id: 'kept-bucket/bin.dat', projectId: 'persisted' },
+        ]);
         expect(second.control.now() - Date.now()).toBeGreaterThan(3 * 86_400_000 - 60_000);
       } finally {
         await second.close();

@@ -322,13 +322,19 @@ describe('local cloud: object storage (seed 01)', () => {
         [2, p2.headers.etag as string],
       ]);
       expect(done.status).toBe(201);
+      // S3's multipart ETag, computed here from the part bytes: MD5 of the binary part MD5s, "-", part count.
+      const binaryMd5 = (data: Buffer): Buffer => createHash('md5').update(data).digest();
+      const multipartEtag = `"${md5(Buffer.concat([binaryMd5(part1), binaryMd5(part2)]))}-2"`;
+      expect(done.headers.etag).toBe(multipartEtag);
+      expect(done.text).toContain(`<ETag>${multipartEtag.replace(/"/g, '&quot;')}</ETag>`);
       const whole = Buffer.concat([part1, part2]);
       const got = await call('GET', swift('/mp-bucket/big.bin'), { headers: auth });
       expect(got.body.equals(whole)).toBe(true);
-      // S3-style multipart ETag: the MD5 of the parts' binary MD5s, then the part count (not the content's MD5).
-      const partsMd5 = createHash('md5').update(Buffer.concat([createHash('md5').update(part1).digest(), createHash('md5').update(part2).digest()])).digest('hex');
-      expect(got.headers.etag).toBe(`${partsMd5}-2`);
-      expect(got.headers.etag).not.toBe(md5(whole));
+      expect(got.headers.etag).toBe(multipartEtag);
+      expect(got.headers.etag).not.toContain(md5(whole));
+      expect((await call('HEAD', swift('/mp-bucket/big.bin'), { headers: auth })).headers.etag).toBe(multipartEtag);
+      const listed = (await call('GET', swift('/mp-bucket?format=json'), { headers: auth })).json();
+      expect(listed).toEqual([expect.objectContaining({ name: 'big.bin', hash: multipartEtag.slice(1, -1), bytes: whole.length })]);
       expect(got.headers['content-type']).toBe('application/x-test');
       expect((await complete([[1, p1.headers.etag as string]])).status).toBe(404);
 
@@ -365,13 +371,21 @@ describe('local cloud: object storage (seed 01)', () => {
         { path: 'slo-bucket/seg/2', etag: null, size_bytes: null },
       ]);
       expect(ok.status).toBe(201);
+      // Swift's SLO ETag: MD5 of the segment ETags concatenated as hex text, quoted.
+      const sloEtag = `"${md5(md5('first-') + md5('second'))}"`;
+      expect(ok.headers.etag).toBe(sloEtag);
       const got = await call('GET', swift('/slo-bucket/whole'), { headers: auth });
-      expect([got.status, got.text, got.headers['x-static-large-object']]).toEqual([200, 'first-second', 'True']);
+      expect([got.status, got.text, got.headers['x-static-large-object'], got.headers.etag]).toEqual([200, 'first-second', 'True', sloEtag]);
+      expect((await call('HEAD', swift('/slo-bucket/whole'), { headers: auth })).headers.etag).toBe(sloEtag);
+      // A range across the segment boundary is cut from both segments' bodies.
+      const ranged = await call('GET', swift('/slo-bucket/whole'), { headers: { ...auth, Range: 'bytes=4-8' } });
+      expect([ranged.status, ranged.text, ranged.headers['content-range']]).toEqual([206, 't-sec', 'bytes 4-8/12']);
       const raw = await call('GET', swift('/slo-bucket/whole?multipart-manifest=get'), { headers: auth });
       expect(raw.json()).toEqual([
         { path: 'slo-bucket/seg/1', etag: md5('first-'), size_bytes: 6 },
         { path: 'slo-bucket/seg/2', etag: md5('second'), size_bytes: 6 },
       ]);
+      expect(raw.headers.etag).toBe(md5(raw.body));
       const deleted = await call('DELETE', swift('/slo-bucket/whole?multipart-manifest=delete'), { headers: auth });
       expect(deleted.json()['Number Deleted']).toBe(3);
       expect((await call('GET', swift('/slo-bucket'), { headers: auth })).text).toBe('');
@@ -385,7 +399,10 @@ describe('local cloud: object storage (seed 01)', () => {
       await put('/dlo-bucket/movie-parts/010', 'CCC');
       const got = await call('GET', swift('/dlo-bucket/movie'), { headers: auth });
       expect([got.status, got.text, got.headers['x-object-manifest']]).toEqual([200, 'AAABBBCCC', 'dlo-bucket/movie-parts/']);
-      expect(got.headers.etag).toBe(md5('AAABBBCCC'));
+      // Swift's DLO ETag: MD5 of the current segments' ETags in name order, quoted; it follows the segments.
+      expect(got.headers.etag).toBe(`"${md5(md5('AAA') + md5('BBB') + md5('CCC'))}"`);
+      await put('/dlo-bucket/movie-parts/011', 'DD');
+      expect((await call('HEAD', swift('/dlo-bucket/movie'), { headers: auth })).headers.etag).toBe(`"${md5(md5('AAA') + md5('BBB') + md5('CCC') + md5('DD'))}"`);
       await createBucket('enc-dlo', { encryption_configuration: { type: 'managed' } });
       expect((await put('/enc-dlo/m', '', { 'X-Object-Manifest': 'enc-dlo/p/' })).status).toBe(400);
     });

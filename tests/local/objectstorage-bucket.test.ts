@@ -234,7 +234,7 @@ test("forceDestroy: false on a non-empty bucket fails the delete with a message 
   const err = await rejection(tc.bucket.destroy(state));
   expect(err.message).toMatch(/not empty/);
   expect(err.message).toMatch(/forceDestroy/);
-  expect(inventory()).toEqual(["bucket:full-bucket"]);
+  expect(inventory()).toEqual(["bucket:full-bucket", "object:full-bucket/a.txt", "object:full-bucket/dir/b.txt"]);
 
   // forceDestroy is provider-only: turning it on writes nothing to the cloud.
   const before = tc.counts();

@@ -85,6 +85,21 @@ describe('VirtualClock', () => {
     expect(() => clock.advance(-1)).toThrow(RangeError);
     expect(dayStart(Date.UTC(2025, 4, 6, 23, 59))).toBe(Date.UTC(2025, 4, 6));
   });
+
+  test('sleep(ms) ends when advances add up to ms, without waiting real time', async () => {
+    const clock = new VirtualClock(() => 1000);
+    let woke = false;
+    const sleeping = clock.sleep(60_000).then(() => {
+      woke = true;
+    });
+    clock.advance(59_999);
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    clock.advance(1);
+    await sleeping;
+    expect(woke).toBe(true);
+    await clock.sleep(0);
+  });
 });
 
 describe('FaultInjector', () => {

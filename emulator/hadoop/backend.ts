@@ -199,7 +199,7 @@ export class HadoopBackend {
     const c = this.cluster(caller.projectId, id);
     this.checkApiKey(c, apiKey);
     const status = this.status(c);
-    if (!isTerminated(status) || c.phase !== 'terminated') throw new ClusterNotTerminated(c.name, status);
+    if (status !== STATUS.terminated || c.phase !== 'terminated') throw new ClusterNotTerminated(c.name, status);
     applyRerun(c, input);
     this.lifecycle.provision(c);
     const request: StoredRequest = { requestId: this.lifecycle.newRequestId(), createdAt: this.now(), settings: runSettings(c) };

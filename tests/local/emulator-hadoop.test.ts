@@ -372,6 +372,10 @@ describe('local cloud: Hadoop cluster service (seed 03 C)', () => {
       expect((await api('GET', `/${id}/requests/${requestId}`)).status).toBe(401);
       expect((await api('GET', `/${id}/requests/nope`, undefined, key)).status).toBe(404);
       expect((await api('GET', `/${id}/requests/${requestId}?verbose=yes`, undefined, key)).status).toBe(400);
+      const deleted = await create({ name: 'deleted', ...job('never') });
+      const deletedKey = { 'Hadoop-Service-Api-Key': control('api-key', deleted, {}).apiKey as string };
+      await api('DELETE', `/${deleted}`);
+      expect((await api('POST', `/${deleted}`, undefined, deletedKey)).json()).toMatchObject({ code: 'ClusterNotTerminated', message: expect.stringMatching(/Terminated\(User\)/) });
     });
 
     test('a re-run made to fail: request Failure with the reason, cluster Terminated; long-running clusters cannot get a key', async () => {

@@ -23,13 +23,13 @@ function integerParam(value: string | null, name: string, min: number, max: numb
 export function parsePageRequest(query: URLSearchParams, sortable: readonly string[]): PageRequest {
   const size = integerParam(query.get('size'), 'size', 1, LIMITS.pageSizeMax, LIMITS.pageSizeDefault);
   const page = integerParam(query.get('page'), 'page', 0, 1_000_000, 0);
-  const sort = query.getAll('sort').map((raw) => {
+  const sort = query.getAll('sort').map((raw): PageRequest['sort'][number] => {
     const [field = '', direction = 'asc', ...rest] = raw.split(',');
     const dir = direction.toLowerCase();
     if (!sortable.includes(field) || rest.length > 0 || (dir !== 'asc' && dir !== 'desc')) {
       throw new InvalidParameter('sort', `"${raw.slice(0, 100)}" must be field,asc or field,desc with a field of ${sortable.join(', ')}`);
     }
-    return { field, direction: dir as 'asc' | 'desc' };
+    return { field, direction: dir === 'desc' ? 'desc' : 'asc' };
   });
   return { page, size, sort };
 }
@@ -40,8 +40,8 @@ function compare(a: unknown, b: unknown): number {
   if (b === null || b === undefined) return 1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  const x = String(a);
-  const y = String(b);
+  const x = typeof a === 'string' ? a : JSON.stringify(a);
+  const y = typeof b === 'string' ? b : JSON.stringify(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
 

@@ -84,7 +84,7 @@ describe('local cloud: Hadoop cluster service (seed 03 C)', () => {
       const none = await call('GET', `${base}${CLUSTERS}`);
       expect(none.status).toBe(401);
       expect(none.json()).toEqual({ code: 'CredentialAuthenticationFailed', message: expect.any(String), requestId: none.headers['x-trans-id'] });
-      expect((await call('GET', `${base}${CLUSTERS}`, { headers: { 'Credential-ID': auth['Credential-ID']!, 'Credential-Secret': 'nope' } })).status).toBe(401);
+      expect((await call('GET', `${base}${CLUSTERS}`, { headers: { 'Credential-ID': auth['Credential-ID'], 'Credential-Secret': 'nope' } })).status).toBe(401);
       expect((await call('GET', `${base}${CLUSTERS}`, { headers: { 'X-Auth-Token': token } })).status).toBe(401);
       const id = await create();
       const reader = cloud.control.issueCredentials({ projectId: PROJECT, kind: 'access-key', permissions: ['hadoop.clusters.get'] });
@@ -213,7 +213,7 @@ describe('local cloud: Hadoop cluster service (seed 03 C)', () => {
       expect((await api('GET', '?apiKeyStatus=possible')).json().content.map((c: any) => c.name)).toEqual(['gamma-job']);
       expect((await api('GET', '')).json()).toMatchObject({ size: 20, totalElements: 3 });
       for (const [q, field] of [['?sort=flavor,asc', 'sort'], ['?sort=name,up', 'sort'], ['?size=0', 'size'], ['?page=-1', 'page'], ['?includeTerminated=1', 'includeTerminated'], ['?apiKeyStatus=maybe', 'apiKeyStatus']]) {
-        const r = await api('GET', q!);
+        const r = await api('GET', q);
         expect(r.status).toBe(400);
         expect(r.json().message).toMatch(new RegExp(`^${field}`));
       }
@@ -395,7 +395,7 @@ describe('local cloud: Hadoop cluster service (seed 03 C)', () => {
 
   describe('job logs in object storage', () => {
     test('the log is written under hadoop-service/<cluster>/ in logBucketName and readable through the object storage API; no bucket, no log', async () => {
-      const os = cloud.endpoints['object-storage']!;
+      const os = cloud.endpoints['object-storage'];
       const tokenAuth = { 'X-Auth-Token': token };
       expect((await call('PUT', `${os}/v1_ext/bucket`, { headers: { ...tokenAuth, ...json }, body: JSON.stringify({ name: 'pipeline-logs', type: 'STANDARD' }) })).status).toBe(200);
       const id = await create({ name: 'nightly', ...job('onSuccess', { logBucketName: 'pipeline-logs' }) });

@@ -1,223 +1,302 @@
 /**
- * Hadoop cluster service (seed 03 C). Lifecycle by managed state (kind `cluster`):
- * Initializing -> Running; a job cluster (`userTask`) then runs its job (kind `job`) and ends by its
- * termination policy (`onSuccess`: Terminated on success, Running on failure; `always`: Terminated;
- * `never`: Running), writing the job's log into `logBucketName` under `hadoop-service/<cluster>/`.
- * Delete and scale, "not shown" in the seed, are DELETE and PATCH `{workerCnt}` on the cluster's path
- * (docs/api-assumptions.md). Re-runs need the cluster's API key (issued through the control API) and
- * a Terminated cluster; each has a request (kind `rerun`: Processing -> Success).
+ * Hadoop cluster service state (seed 03 C): one method per API operation. Routes have already
+ * authenticated the caller and parsed the body; statuses move through managed state (lifecycle.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, BadRequest, Conflict, NotFound } from '../core/errors';
-import type { InventoryEntry } from '../core/http';
 import type { ManagedState } from '../core/managed-state';
 import type { ObjectStoreBridge } from '../core/server';
+import {
+  ApiKeyRequired,
+  ClusterNameExists,
+  ClusterNotFound,
+  ClusterNotRunning,
+  ClusterNotScalable,
+  ClusterNotTerminated,
+  InvalidApiKey,
+  InvalidParameter,
+  RequestNotFound,
+} from './errors';
+import { Lifecycle } from './lifecycle';
+import {
+  BUNDLE_COMPONENTS,
+  CUSTOM_ALWAYS,
+  KIND,
+  REQUEST,
+  REQUEST_OK_RESULT,
+  SERVICE,
+  STATUS,
+  isTerminated,
+  masterCount,
+  type StoredCluster,
+  type StoredRequest,
+} from './model';
+import { likeMatch, pageEnvelope, sortItems, type PageRequest } from './paging';
+import type { CreateClusterInput, RerunInput } from './validate';
+import { clusterDetail, clusterSummary, runSettings, vmView } from './views';
 
-export const SERVICE = 'hadoop';
-export const LOG_FOLDER = 'hadoop-service';
-
-export interface StoredCluster {
-  id: string;
+export interface Caller {
   projectId: string;
   owner: string;
-  body: Record<string, unknown>;
-  name: string;
-  clusterType: string;
-  clusterVersion: string;
-  isHa: boolean;
-  workerCnt: number;
-  createdAt: number;
-  runningAt?: number;
-  apiKey?: string;
-  jobStarted: boolean;
-  jobDone: boolean;
-  logUrl?: string;
-  reason?: string;
-  requests: Map<string, { id: string; createdAt: number }>;
 }
 
-export class Forbidden extends ApiError {
-  constructor(message: string) {
-    super(403, 'Forbidden', message);
-  }
+export interface ListClustersFilter {
+  name: string | null;
+  includeTerminated: boolean;
+  apiKeyStatus: string | null;
 }
+
+export interface ListVmsFilter {
+  ip: string | null;
+  name: string | null;
+  instanceId: string | null;
+}
+
+const shortId = (id: string): string => id.replace(/-/g, '').slice(0, 12);
 
 export class HadoopBackend {
-  clusters = new Map<string, StoredCluster>();
-  /** Cluster names whose create fails (control API), with the reason. */
-  failCreate = new Map<string, string>();
-  /** Clusters whose next job fails (control API). */
-  failJob = new Set<string>();
+  readonly clusters = new Map<string, StoredCluster>();
+  /** Control API: cluster names whose creates end Terminated, with the reason. */
+  readonly createFailures = new Map<string, string>();
+  readonly lifecycle: Lifecycle;
+  /** Creation counter (IP ranges per cluster). */
+  sequence = 0;
 
   constructor(
-    private readonly now: () => number,
-    private readonly state: ManagedState,
-    private readonly objects: () => ObjectStoreBridge | undefined,
-  ) {}
+    readonly now: () => number,
+    readonly state: ManagedState,
+    objects: () => ObjectStoreBridge | undefined,
+  ) {
+    this.lifecycle = new Lifecycle(now, state, objects);
+  }
 
   reset(): void {
     this.clusters.clear();
-    this.failCreate.clear();
-    this.failJob.clear();
+    this.createFailures.clear();
+    this.sequence = 0;
   }
 
-  create(projectId: string, owner: string, b: Record<string, unknown>): StoredCluster {
-    const name = b.name as string;
-    if ([...this.clusters.values()].some((c) => c.projectId === projectId && c.name === name && !this.terminated(c))) throw new Conflict(`A cluster named "${name}" exists.`, 'DuplicateName');
-    const c: StoredCluster = {
-      id: randomUUID(),
-      projectId,
-      owner,
-      body: b,
-      name,
-      clusterType: b.clusterType as string,
-      clusterVersion: (b.clusterVersion as string).toLowerCase(),
-      isHa: b.isHa === true,
-      workerCnt: b.workerCnt as number,
-      createdAt: this.now(),
-      jobStarted: false,
-      jobDone: false,
-      requests: new Map(),
-    };
-    this.clusters.set(c.id, c);
-    const failure = this.failCreate.get(name);
-    if (failure !== undefined) c.reason = failure;
-    this.state.begin(SERVICE, 'cluster', c.id, 'Initializing', failure !== undefined ? 'Terminated' : 'Running');
-    return c;
-  }
-
+  /** A cluster of this project; another project's is as invisible as a missing one. */
   cluster(projectId: string, id: string): StoredCluster {
     const c = this.clusters.get(id);
-    if (!c || c.projectId !== projectId) throw new NotFound(`No cluster "${id}".`, 'ClusterNotFound');
+    if (!c || c.projectId !== projectId) throw new ClusterNotFound(id);
     return c;
   }
 
-  private terminated(c: StoredCluster): boolean {
-    return (this.state.peek(SERVICE, 'cluster', c.id) ?? '').startsWith('Terminated');
+  status(c: StoredCluster, count = false): string {
+    return this.lifecycle.settle(c, count);
   }
 
-  /** The status as served; it also moves the job along (started on Running, ended by its transition). */
-  status(c: StoredCluster): string {
-    let st = this.state.read(SERVICE, 'cluster', c.id) ?? 'Running';
-    if (st === 'Running' && c.runningAt === undefined) c.runningAt = this.now();
-    const task = c.body.userTask as { terminationPolicy?: string; logBucketName?: string } | undefined;
-    if (task && st === 'Running' && !c.jobStarted) {
-      c.jobStarted = true;
-      this.state.begin(SERVICE, 'job', c.id, 'RUNNING', 'DONE');
-    }
-    if (task && c.jobStarted && !c.jobDone && this.state.read(SERVICE, 'job', c.id) === 'DONE') {
-      c.jobDone = true;
-      const ok = !this.failJob.has(c.id);
-      this.writeLog(c, ok, task.logBucketName);
-      const policy = task.terminationPolicy ?? 'never';
-      if (policy === 'always' || (policy === 'onSuccess' && ok)) {
-        this.state.set(SERVICE, 'cluster', c.id, 'Terminated');
-        st = 'Terminated';
-      }
-      if (!ok) c.reason = 'The job failed.';
-    }
-    return st;
+  private reference(c: StoredCluster): { id: string; name: string; status: string } {
+    return { id: c.id, name: c.name, status: this.status(c) };
   }
 
-  private writeLog(c: StoredCluster, ok: boolean, bucket: string | undefined): void {
-    if (!bucket) return;
-    const objects = this.objects();
-    if (!objects?.bucketExists(c.projectId, bucket)) return;
-    const key = `${LOG_FOLDER}/${c.name}/${new Date(this.now()).toISOString().replace(/[:.]/g, '-')}.log`;
-    objects.putObject(c.projectId, bucket, key, Buffer.from(`cluster ${c.name} (${c.id}): job ${ok ? 'succeeded' : 'failed'}\n`), 'text/plain');
-    c.logUrl = `${bucket}/${key}`;
-  }
-
-  delete(c: StoredCluster): void {
-    if (!this.terminated(c)) this.state.set(SERVICE, 'cluster', c.id, 'Terminated(User)');
-  }
-
-  scale(c: StoredCluster, workerCnt: number): void {
-    if (this.status(c) !== 'Running') throw new Conflict(`Cluster "${c.name}" is ${this.status(c)}; it scales only while Running.`, 'InvalidState');
-    if (workerCnt < ((c.body.config as { hdfsReplication?: number })?.hdfsReplication ?? 1)) throw new BadRequest('workerCnt: at least config.hdfsReplication.');
-    c.workerCnt = workerCnt;
-    this.state.begin(SERVICE, 'cluster', c.id, 'Updating', 'Running');
-  }
-
-  rerun(c: StoredCluster, apiKey: string | undefined): { clusterId: string; clusterName: string; requestId: string } {
-    if (!c.apiKey || apiKey !== c.apiKey) throw new Forbidden('Hadoop-Service-Api-Key: not this cluster\'s API key.');
-    if (!this.terminated(c)) throw new Conflict(`Cluster "${c.name}" is ${this.status(c)}; only a Terminated cluster can be re-run.`, 'InvalidState');
+  createCluster(caller: Caller, input: CreateClusterInput): { id: string; name: string; status: string } {
+    const clash = [...this.clusters.values()].some((c) => c.projectId === caller.projectId && c.name === input.name && !isTerminated(this.status(c)));
+    if (clash) throw new ClusterNameExists(input.name);
     const id = randomUUID();
-    c.requests.set(id, { id, createdAt: this.now() });
-    c.jobStarted = false;
-    c.jobDone = false;
-    c.reason = undefined;
-    this.state.begin(SERVICE, 'rerun', id, 'Processing', 'Success');
-    this.state.begin(SERVICE, 'cluster', c.id, 'Initializing', 'Running');
-    return { clusterId: c.id, clusterName: c.name, requestId: id };
+    const now = this.now();
+    const components =
+      input.clusterType === 'custom'
+        ? [...new Set([...(input.installComponents ?? []).map((x) => x.toLowerCase()), ...CUSTOM_ALWAYS])].sort()
+        : [...BUNDLE_COMPONENTS[input.clusterType]];
+    const version = input.clusterVersion.toLowerCase();
+    const c: StoredCluster = {
+      id,
+      projectId: caller.projectId,
+      owner: caller.owner,
+      seq: this.sequence++,
+      name: input.name,
+      clusterType: input.clusterType,
+      clusterVersion: version,
+      installComponents: components,
+      isHa: input.isHa,
+      isScalable: input.userTask === undefined,
+      keypairName: input.keypairName,
+      monitoring: input.monitoring,
+      vpcId: input.vpcId,
+      subnetId: input.subnetId,
+      securityGroupIds: input.securityGroupIds,
+      defaultSecurityGroupId: `sg-hadoop-${shortId(id)}`,
+      imageName: `${version}-ubuntu-22.04`,
+      master: { instanceGroupId: randomUUID(), flavorId: `flavor-${input.masterFlavorName}`, flavorName: input.masterFlavorName, volumeSize: input.masterVolumeSize, nodeCnt: masterCount(input.isHa) },
+      worker: { instanceGroupId: randomUUID(), flavorId: `flavor-${input.workerFlavorName}`, flavorName: input.workerFlavorName, volumeSize: input.workerVolumeSize, nodeCnt: input.workerCnt },
+      adminUserId: input.adminUserId ?? caller.owner,
+      config: input.config,
+      ...(input.userTask ? { userTask: input.userTask } : {}),
+      ...(input.mySql || input.dataCatalogId ? { hiveMetastoreInfo: metastore(input) } : {}),
+      ...(input.redis ? { redisInfo: redis(input) } : {}),
+      createdAt: now,
+      phase: 'provisioning',
+      statusKind: KIND.cluster,
+      phaseStartedAt: now,
+      phaseProgression: { mode: 'immediate' },
+      vms: [],
+      retiredVmUptime: 0,
+      nextVmHost: 0,
+      requests: [],
+    };
+    const failure = this.createFailures.get(input.name);
+    if (failure !== undefined) c.failCreate = failure;
+    this.clusters.set(id, c);
+    this.lifecycle.provision(c);
+    return this.reference(c);
   }
 
-  request(c: StoredCluster, id: string, apiKey: string | undefined): Record<string, unknown> {
-    if (!c.apiKey || apiKey !== c.apiKey) throw new Forbidden('Hadoop-Service-Api-Key: not this cluster\'s API key.');
-    if (!c.requests.has(id)) throw new NotFound(`No request "${id}".`, 'RequestNotFound');
-    const st = this.state.read(SERVICE, 'rerun', id) ?? 'Success';
-    return { clusterId: c.id, clusterName: c.name, requestId: id, requestStatus: st, requestResult: st === 'Success' ? 'The cluster was re-run.' : '' };
+  getCluster(caller: Caller, id: string): Record<string, unknown> {
+    const c = this.cluster(caller.projectId, id);
+    return clusterDetail(c, this.status(c, true), this.now());
   }
 
-  apiKeyStatus(c: StoredCluster): string {
-    return c.apiKey ? 'applied' : c.body.userTask ? 'possible' : 'impossible';
+  listClusters(caller: Caller, filter: ListClustersFilter, request: PageRequest): Record<string, unknown> {
+    const now = this.now();
+    const items = [...this.clusters.values()]
+      .filter((c) => c.projectId === caller.projectId && likeMatch(c.name, filter.name))
+      .sort((a, b) => b.createdAt - a.createdAt || b.seq - a.seq)
+      .map((c) => clusterSummary(c, this.status(c, true), now))
+      .filter((s) => (filter.includeTerminated || !isTerminated(String(s.status))) && (filter.apiKeyStatus === null || s.apiKeyStatus === filter.apiKeyStatus));
+    return pageEnvelope(sortItems(items, request.sort), request);
   }
 
-  vms(c: StoredCluster): Record<string, unknown>[] {
-    if (this.terminated(c)) return [];
-    const masters = c.isHa ? 3 : 1;
-    const out: Record<string, unknown>[] = [];
-    const subnet = parseInt(c.id.slice(0, 2), 16) % 200;
-    for (let i = 0; i < masters; i++) out.push({ name: `HadoopMST-${c.name}-${i + 1}`, instanceId: `${c.id.slice(0, 8)}-m${i}`, index: i, isMaster: true, status: 'Running', flavorName: c.body.masterFlavorName, ip: `10.${subnet}.0.${10 + i}`, floatingIp: '', createdAt: c.createdAt });
-    for (let i = 0; i < c.workerCnt; i++) out.push({ name: `HadoopWRK-${c.name}-${i + 1}`, instanceId: `${c.id.slice(0, 8)}-w${i}`, index: i, isMaster: false, status: 'Running', flavorName: c.body.workerFlavorName, ip: `10.${subnet}.1.${10 + i}`, floatingIp: '', createdAt: c.createdAt });
-    return out;
+  listVms(caller: Caller, id: string, filter: ListVmsFilter, request: PageRequest): Record<string, unknown> {
+    const c = this.cluster(caller.projectId, id);
+    this.status(c, true);
+    const order = { MASTER: 0, WORKER: 1, TASK: 2 } as const;
+    const items = [...c.vms]
+      .sort((a, b) => order[a.group] - order[b.group] || a.index - b.index)
+      .filter((vm) => likeMatch(vm.ip, filter.ip) && likeMatch(vm.name, filter.name) && likeMatch(vm.instanceId, filter.instanceId))
+      .map((vm) => vmView(vm, this.lifecycle.vmStatus(c, vm)));
+    return pageEnvelope(sortItems(items, request.sort), request);
   }
 
-  detail(c: StoredCluster): Record<string, unknown> {
-    const b = c.body;
-    const config = (b.config ?? {}) as Record<string, unknown>;
+  /** Terminated(User) through the `terminate` transition; a terminated or terminating cluster is left as it is. */
+  deleteCluster(caller: Caller, id: string): { id: string; name: string; status: string } {
+    const c = this.cluster(caller.projectId, id);
     const status = this.status(c);
-    const masters = c.isHa ? 3 : 1;
+    if (!isTerminated(status) && c.phase !== 'terminating') {
+      this.lifecycle.cancelJob(c);
+      c.phase = 'terminating';
+      this.lifecycle.begin(c, KIND.terminate, STATUS.terminating, STATUS.terminatedUser);
+    }
+    return this.reference(c);
+  }
+
+  scaleCluster(caller: Caller, id: string, workerCnt: number): { id: string; name: string; status: string } {
+    const c = this.cluster(caller.projectId, id);
+    const status = this.status(c);
+    if (status !== STATUS.running || c.phase !== 'running') throw new ClusterNotRunning(c.name, status);
+    if (!c.isScalable) throw new ClusterNotScalable(c.name);
+    if (workerCnt < c.config.hdfsReplication) throw new InvalidParameter('workerCnt', `must be at least config.hdfsReplication (${c.config.hdfsReplication})`);
+    this.lifecycle.startScale(c, workerCnt);
+    return this.reference(c);
+  }
+
+  private checkApiKey(c: StoredCluster, apiKey: string | undefined): void {
+    if (apiKey === undefined || apiKey === '') throw new ApiKeyRequired();
+    if (c.apiKey === undefined || apiKey !== c.apiKey) throw new InvalidApiKey(c.name);
+  }
+
+  rerunCluster(caller: Caller, id: string, apiKey: string | undefined, input: RerunInput): { clusterId: string; clusterName: string; requestId: string } {
+    const c = this.cluster(caller.projectId, id);
+    this.checkApiKey(c, apiKey);
+    const status = this.status(c);
+    if (status !== STATUS.terminated || c.phase !== 'terminated') throw new ClusterNotTerminated(c.name, status);
+    applyRerun(c, input);
+    this.lifecycle.provision(c);
+    const request: StoredRequest = { requestId: this.lifecycle.newRequestId(), createdAt: this.now(), settings: runSettings(c) };
+    if (c.provisionFailure !== undefined) request.failure = c.provisionFailure;
+    c.requests.push(request);
+    this.state.begin(SERVICE, KIND.rerun, request.requestId, REQUEST.processing, request.failure === undefined ? REQUEST.success : REQUEST.failure);
+    this.status(c);
+    return { clusterId: c.id, clusterName: c.name, requestId: request.requestId };
+  }
+
+  getRerunRequest(caller: Caller, id: string, requestId: string, apiKey: string | undefined, verbose: boolean): Record<string, unknown> {
+    const c = this.cluster(caller.projectId, id);
+    this.checkApiKey(c, apiKey);
+    const request = c.requests.find((r) => r.requestId === requestId);
+    if (!request) throw new RequestNotFound(requestId);
+    this.status(c);
+    const requestStatus = this.state.read(SERVICE, KIND.rerun, requestId) ?? REQUEST.success;
+    const requestResult =
+      requestStatus === REQUEST.success ? REQUEST_OK_RESULT : requestStatus === REQUEST.failure ? `The re-run failed: ${request.failure ?? 'unknown reason'}` : '';
+    const base = { clusterId: c.id, clusterName: c.name, requestId, requestStatus, requestResult };
+    if (!verbose) return base;
+    const latest = c.requests[c.requests.length - 1] === request;
+    const settings = structuredClone(request.settings);
+    const task = settings.userTask as { logUrl?: string | null } | null;
+    if (task && latest) task.logUrl = c.logUrl ?? null;
+    return { ...base, ...settings };
+  }
+}
+
+function metastore(input: CreateClusterInput): Record<string, unknown> {
+  if (input.mySql) {
+    const m = input.mySql;
     return {
-      id: c.id,
-      name: c.name,
-      owner: c.owner,
-      clusterType: c.clusterType,
-      clusterVersion: c.clusterVersion,
-      installComponents: b.installComponents ?? [],
-      isHa: c.isHa,
-      isScalable: !b.userTask,
-      status,
-      apiKeyStatus: this.apiKeyStatus(c),
-      masterCnt: masters,
-      workerCnt: c.workerCnt,
-      nodeCnt: masters + c.workerCnt,
-      vpcId: b.vpcId,
-      subnetId: b.subnetId,
-      securityGroupIds: b.securityGroupIds ?? [],
-      keypairName: b.keypairName,
-      monitoring: b.monitoring,
-      imageName: `hde-${c.clusterVersion}`,
-      createdAt: c.createdAt,
-      runningAt: c.runningAt,
-      elapsedTime: this.now() - c.createdAt,
-      masterInfo: [{ flavorId: b.masterFlavorName, flavorName: b.masterFlavorName, volumeSize: b.masterVolumeSize }],
-      workerInfo: [{ flavorId: b.workerFlavorName, flavorName: b.workerFlavorName, volumeSize: b.workerVolumeSize }],
-      adminInfo: { userId: (b.adminInfo as { userId?: string } | undefined)?.userId ?? c.owner },
-      config: { hdfsBlockSize: config.hdfsBlockSize ?? config.BlockSize, hdfsReplication: config.hdfsReplication, configText: config.configText, configFileUrl: config.fileUrl ?? config.configFileUrl },
-      ...(b.userTask ? { userTask: { ...(b.userTask as object), ...(c.logUrl ? { logUrl: c.logUrl } : {}) } } : {}),
-      componentUrl: status === 'Running' ? { nameNodeUrl: `http://${c.name}.hadoop.local:9870`, resourceManagerUrl: `http://${c.name}.hadoop.local:8088`, hueUrl: `http://${c.name}.hadoop.local:8888` } : {},
-      ...(c.reason ? { statusReason: c.reason } : {}),
+      mySqlInfo: { objectId: m.objectId, subnetId: input.subnetId, name: `mysql-${shortId(m.objectId)}`, host: `${m.objectId}.mysql.kr-central-2.local`, port: 3306, dbName: m.dbName, userId: m.userId },
     };
   }
+  const catalogId = input.dataCatalogId!;
+  return {
+    dataCatalogInfo: {
+      metastoreUri: `thrift://${catalogId}.catalog.kr-central-2.local:9083`,
+      catalogId,
+      catalogName: `catalog-${shortId(catalogId)}`,
+      vpcId: input.vpcId,
+      vpcName: `vpc-${shortId(input.vpcId)}`,
+      subnetId: input.subnetId,
+      subnetName: `subnet-${shortId(input.subnetId)}`,
+    },
+  };
+}
 
-  summary(c: StoredCluster): Record<string, unknown> {
-    const d = this.detail(c);
-    const pick = ['id', 'name', 'status', 'owner', 'clusterType', 'clusterVersion', 'isScalable', 'apiKeyStatus', 'masterCnt', 'workerCnt', 'nodeCnt', 'createdAt', 'runningAt', 'elapsedTime'];
-    return Object.fromEntries(pick.map((k) => [k, d[k]]));
-  }
+function redis(input: CreateClusterInput): Record<string, unknown> {
+  const r = input.redis!;
+  const host = `${r.objectId}.redis.kr-central-2.local`;
+  return {
+    objectId: r.objectId,
+    name: `redis-${shortId(r.objectId)}`,
+    subnetId: input.subnetId,
+    primaryEndpoint: `primary.${host}`,
+    readEndpoint: `read.${host}`,
+    clusterEnabled: false,
+    port: 6379,
+    dbIdSupersetCelery: r.dbIdSupersetCelery,
+    dbIdSupersetResults: r.dbIdSupersetResults,
+  };
+}
 
-  inventory(): InventoryEntry[] {
-    return [...this.clusters.values()].filter((c) => !this.terminated(c)).map((c) => ({ service: SERVICE, kind: 'cluster', id: c.id, projectId: c.projectId }));
+/** The re-run body's overrides (seed C.4), checked against the cluster they apply to. */
+function applyRerun(c: StoredCluster, input: RerunInput): void {
+  const replication = input.config?.hdfsReplication ?? c.config.hdfsReplication;
+  let workers = c.worker.nodeCnt;
+  input.instanceSpecs.forEach((spec, i) => {
+    if (spec.type === 'MASTER' && spec.nodeCnt !== undefined && spec.nodeCnt !== masterCount(c.isHa)) {
+      throw new InvalidParameter(`instanceSpecs[${i}].nodeCnt`, `a ${c.isHa ? 'HA ' : ''}cluster has ${masterCount(c.isHa)} master node(s)`);
+    }
+    if (spec.type === 'WORKER' && spec.nodeCnt !== undefined) workers = spec.nodeCnt;
+  });
+  if (workers < replication) throw new InvalidParameter('instanceSpecs.WORKER.nodeCnt', `must be at least config.hdfsReplication (${replication})`);
+  if (c.userTask?.type === 'hive' && input.userTaskInfo?.deployMode !== undefined) throw new InvalidParameter('userTaskInfo.deployMode', 'applies to spark jobs only');
+  for (const spec of input.instanceSpecs) {
+    if (spec.type === 'MASTER' && spec.volumeSize !== undefined) c.master.volumeSize = spec.volumeSize;
+    if (spec.type === 'WORKER') {
+      if (spec.nodeCnt !== undefined) c.worker.nodeCnt = spec.nodeCnt;
+      if (spec.volumeSize !== undefined) c.worker.volumeSize = spec.volumeSize;
+    }
+    if (spec.type === 'TASK') {
+      c.task ??= { instanceGroupId: randomUUID(), flavorId: c.worker.flavorId, flavorName: c.worker.flavorName, volumeSize: c.worker.volumeSize, nodeCnt: 1 };
+      if (spec.nodeCnt !== undefined) c.task.nodeCnt = spec.nodeCnt;
+      if (spec.volumeSize !== undefined) c.task.volumeSize = spec.volumeSize;
+    }
   }
+  if (input.config?.hdfsBlockSize !== undefined) c.config.hdfsBlockSize = input.config.hdfsBlockSize;
+  c.config.hdfsReplication = replication;
+  if (c.userTask && input.userTaskInfo) {
+    const t = input.userTaskInfo;
+    if (t.deployMode !== undefined) c.userTask.deployMode = t.deployMode;
+    if (t.execOpts !== undefined) c.userTask.execOpts = t.execOpts;
+    if (t.execParams !== undefined) c.userTask.execParams = t.execParams;
+  }
+  if (input.securityGroupIds) c.securityGroupIds = [...input.securityGroupIds];
 }

@@ -1,52 +1,30 @@
-import { BadRequest, NotFound } from '../core/errors';
 import type { ServiceDefinition } from '../core/http';
 import type { CoreContext } from '../core/server';
-import { HadoopBackend, SERVICE, type StoredCluster } from './backend';
+import { HadoopBackend } from './backend';
+import { HadoopControl } from './control';
+import { SERVICE } from './model';
 import { hadoopRoutes } from './routes';
 
 /**
- * Hadoop clusters (seed 03 C). Control API, `PATCH /_control/resources/hadoop/<kind>/<id>`:
- * `cluster/{id}` with `{apiKey: '<key>'}` issues the cluster's API key (apiKeyStatus: applied),
- * `{failJob: true}` makes its next job fail, `{workerCnt}` / `{status}` drift;
- * `create-failure/{clusterName}` with `{reason}` makes the next create of that name end Terminated.
+ * Hadoop cluster service (seed 03 C) under `/hadoop`: `/v2/hadoop-service/clusters...` with
+ * access-key auth. Job logs reach object storage through `core.objectStore`, read at use (the object
+ * storage service fills it when mounted). Readings and control API: docs/local-cloud-hadoop.md.
  */
 export function createHadoopService(core: CoreContext): ServiceDefinition {
   const backend = new HadoopBackend(() => core.clock.now(), core.state, () => core.objectStore);
+  const control = new HadoopControl(backend);
   return {
     name: SERVICE,
     routes: hadoopRoutes(backend),
     errorFormat: () => 'json',
-    inventory: () => backend.inventory(),
-    getResource: (_kind, id) => {
-      const c = backend.clusters.get(id);
-      if (!c) throw new NotFound(`No cluster "${id}".`, 'NoSuchResource');
-      return backend.detail(c);
-    },
-    patchResource: (kind, id, patch) => {
-      const p = (patch ?? {}) as Record<string, unknown>;
-      if (kind === 'create-failure') {
-        backend.failCreate.set(id, String(p.reason ?? 'failed to create'));
-        return { name: id, reason: p.reason };
-      }
-      const c = backend.clusters.get(id);
-      if (!c) throw new NotFound(`No cluster "${id}".`, 'NoSuchResource');
-      if (typeof p.apiKey === 'string') c.apiKey = p.apiKey;
-      if (p.failJob === true) backend.failJob.add(c.id);
-      if (typeof p.workerCnt === 'number') c.workerCnt = p.workerCnt;
-      if (typeof p.status === 'string') core.state.set(SERVICE, 'cluster', c.id, p.status);
-      if (Object.keys(p).length === 0) throw new BadRequest('Nothing to change.');
-      return backend.detail(c);
-    },
-    deleteResource: (_kind, id) => {
-      if (!backend.clusters.delete(id)) throw new NotFound(`No cluster "${id}".`, 'NoSuchResource');
-    },
+    inventory: () => control.inventory(),
+    getResource: (kind, id) => control.getResource(kind, id),
+    patchResource: (kind, id, patch) => control.patchResource(kind, id, patch),
+    deleteResource: (kind, id) => control.deleteResource(kind, id),
     reset: () => backend.reset(),
-    snapshot: () => [...backend.clusters.values()].map((c) => ({ ...c, requests: [...c.requests.values()] })),
-    restore: (data) => {
-      backend.reset();
-      for (const c of (data as Array<Record<string, unknown>> | undefined) ?? []) {
-        backend.clusters.set(c.id as string, { ...(c as unknown as StoredCluster), requests: new Map(((c.requests ?? []) as { id: string; createdAt: number }[]).map((r) => [r.id, r])) });
-      }
-    },
+    snapshot: () => control.snapshot(),
+    restore: (data) => control.restore(data),
   };
 }
+
+export { HadoopBackend } from './backend';

@@ -1,169 +1,139 @@
-/** Hadoop cluster routes (seed 03 C.4): `/v2/hadoop-service/clusters...`, access-key auth. */
-import { BadRequest, Unauthorized } from '../core/errors';
-import { header, jsonResponse, parseJsonBody, type RequestContext, type RouteDefinition } from '../core/http';
-import type { HadoopBackend } from './backend';
+/**
+ * Hadoop cluster routes (seed 03 C.4) under `/v2/hadoop-service/clusters`: authenticate, parse and
+ * validate, then one backend call. Delete and scale ("not shown") follow the provider team's
+ * readings (docs/local-cloud-hadoop.md).
+ */
+import { hasPermission, type Identity } from '../core/credentials';
+import { header, jsonResponse, parseJsonBody, requireMediaType, type RequestContext, type RouteDefinition } from '../core/http';
+import type { Caller, HadoopBackend } from './backend';
+import { CredentialAuthFailed, InvalidParameter, PermissionDenied } from './errors';
+import { API_KEY_STATUSES } from './model';
+import { parsePageRequest } from './paging';
+import { booleanParam, parseCreate, parseRerun, parseScale } from './validate';
+import { CLUSTER_SORT_FIELDS, VM_SORT_FIELDS } from './views';
 
 const BASE = '/v2/hadoop-service/clusters';
-const TYPES = ['hadoop', 'hbase', 'trino', 'dataflow', 'custom'];
-const VERSION = /^[A-Za-z]{3}-\d+\.\d+\.\d+$/;
-const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const JSON_TYPES = ['application/json'];
 
-function caller(ctx: RequestContext): { projectId: string; owner: string } {
-  const p = ctx.presented;
-  if (p.kind === 'invalid') throw new Unauthorized('Credential authentication failed.');
-  if (p.kind !== 'valid' || p.identity.kind !== 'access-key') throw new Unauthorized('The Hadoop service authenticates with Credential-ID and Credential-Secret.');
-  return { projectId: p.identity.projectId, owner: header(ctx, 'credential-id') ?? 'unknown' };
-}
-
-function body(ctx: RequestContext): Record<string, unknown> {
-  const b = parseJsonBody(ctx);
-  if (b === null || typeof b !== 'object' || Array.isArray(b)) throw new BadRequest('The body must be a JSON object.');
-  return b as Record<string, unknown>;
-}
-
-const need = (cond: boolean, message: string): void => {
-  if (!cond) throw new BadRequest(message);
+/** The seed names no roles for this service; these names let tests exercise 403. */
+export const OPERATION_PERMISSIONS: Readonly<Record<string, string>> = {
+  CreateCluster: 'hadoop.clusters.create',
+  GetCluster: 'hadoop.clusters.get',
+  ListClusters: 'hadoop.clusters.list',
+  ListClusterVms: 'hadoop.clusters.get',
+  DeleteCluster: 'hadoop.clusters.delete',
+  ScaleCluster: 'hadoop.clusters.update',
+  RerunCluster: 'hadoop.clusters.rerun',
+  GetRerunRequest: 'hadoop.clusters.get',
 };
-const isInt = (v: unknown, lo: number, hi: number): boolean => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
 
-function validateCreate(b: Record<string, unknown>): void {
-  for (const k of ['name', 'clusterVersion', 'clusterType', 'keypairName', 'masterFlavorName', 'workerFlavorName', 'vpcId', 'subnetId']) need(typeof b[k] === 'string' && b[k] !== '', `${k}: required.`);
-  need(VERSION.test(b.clusterVersion as string), 'clusterVersion: <PREFIX>-X.X.X, e.g. HDE-2.0.0.');
-  need(TYPES.includes(b.clusterType as string), `clusterType: one of ${TYPES.join(', ')}.`);
-  need(b.installComponents === undefined || b.clusterType === 'custom', 'installComponents: only for clusterType custom.');
-  for (const k of ['isHa', 'monitoring']) need(typeof b[k] === 'boolean', `${k}: a boolean is required.`);
-  for (const k of ['masterVolumeSize', 'workerVolumeSize']) need(isInt(b[k], 100, 16384), `${k}: an integer from 100 to 16384 (GB).`);
-  need(isInt(b.workerCnt, 1, 1000), 'workerCnt: an integer from 1 to 1000.');
-  const config = (b.config ?? {}) as Record<string, unknown>;
-  const block = config.hdfsBlockSize ?? config.BlockSize;
-  need(isInt(config.hdfsReplication, 1, 500), 'config.hdfsReplication: an integer from 1 to 500.');
-  need(isInt(block, 1, 1024), 'config.hdfsBlockSize: an integer from 1 to 1024 (MB).');
-  need((b.workerCnt as number) >= (config.hdfsReplication as number), 'workerCnt: at least config.hdfsReplication.');
-  for (const k of ['configText', 'userScript']) need(config[k] === undefined || (typeof config[k] === 'string' && B64.test(config[k])), `config.${k}: must be Base64.`);
-  const admin = b.adminInfo as { userPw?: unknown } | undefined;
-  need(admin?.userPw === undefined || (typeof admin.userPw === 'string' && B64.test(admin.userPw)), 'adminInfo.userPw: must be Base64.');
-  const task = b.userTask as Record<string, unknown> | undefined;
-  if (task) {
-    need(task.type === 'hive' || task.type === 'spark', 'userTask.type: hive or spark.');
-    need(['never', 'onSuccess', 'always'].includes(task.terminationPolicy as string), 'userTask.terminationPolicy: never, onSuccess or always.');
-  }
-  const meta = b.hiveMetastoreInfo as { mySqlInfo?: Record<string, unknown>; dataCatalogInfo?: unknown; dataCatalog?: unknown } | undefined;
-  if (meta?.mySqlInfo) need(typeof meta.mySqlInfo.userPw === 'string' && B64.test(meta.mySqlInfo.userPw), 'hiveMetastoreInfo.mySqlInfo.userPw: must be Base64.');
-  const redis = b.redisInfo as Record<string, unknown> | undefined;
-  if (redis) {
-    need(typeof redis.objectId === 'string', 'redisInfo.objectId: required.');
-    for (const k of ['dbIdSupersetCelery', 'dbIdSupersetResults']) need(redis[k] === undefined || isInt(redis[k], 0, 15), `redisInfo.${k}: an integer from 0 to 15.`);
-  }
+/** Access keys only (C.5): no or a bad credential, or a token, is 401; a missing permission 403. */
+function authorize(ctx: RequestContext, operation: string): Caller {
+  const presented = ctx.presented;
+  if (presented.kind === 'none') throw new CredentialAuthFailed();
+  if (presented.kind === 'invalid') throw new CredentialAuthFailed('Credential authentication failed: the Credential-ID and Credential-Secret do not match an access key.');
+  const identity: Identity = presented.identity;
+  if (identity.kind !== 'access-key') throw new CredentialAuthFailed('The Hadoop service authenticates with Credential-ID and Credential-Secret; X-Auth-Token is not accepted.');
+  const permission = OPERATION_PERMISSIONS[operation];
+  if (permission && !hasPermission(identity, permission)) throw new PermissionDenied(permission, operation);
+  return { projectId: identity.projectId, owner: header(ctx, 'credential-id') ?? 'unknown' };
 }
 
-/** A page of the C.2 envelope. */
-function page<T>(items: T[], ctx: RequestContext): Record<string, unknown> {
-  const size = Number(ctx.query.get('size') ?? 20);
-  const number = Number(ctx.query.get('page') ?? 0);
-  need(Number.isInteger(size) && size >= 1 && size <= 1000, 'size: an integer from 1 to 1000.');
-  need(Number.isInteger(number) && number >= 0, 'page: a non-negative integer.');
-  const content = items.slice(number * size, number * size + size);
-  const totalPages = Math.max(1, Math.ceil(items.length / size));
-  return { content, pageable: { pageNumber: number, pageSize: size, offset: number * size, paged: true, unpaged: false }, totalPages, totalElements: items.length, last: number + 1 >= totalPages, first: number === 0, size, number, numberOfElements: content.length, empty: content.length === 0 };
+function jsonObject(ctx: RequestContext, optional = false): unknown {
+  if (optional && ctx.body.length === 0) return {};
+  requireMediaType(ctx, JSON_TYPES);
+  const body = parseJsonBody(ctx);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new InvalidParameter('(body)', 'must be a JSON object');
+  return body;
 }
 
-function sorted(items: Record<string, unknown>[], ctx: RequestContext, fields: string[]): Record<string, unknown>[] {
-  const sorts = ctx.query.getAll('sort').map((s) => s.split(','));
-  for (const [f, d] of sorts) need(fields.includes(f ?? '') && (d === 'asc' || d === 'desc'), `sort: field,asc|desc with a field of ${fields.join(', ')}.`);
-  const out = [...items];
-  for (const [f, d] of [...sorts].reverse()) out.sort((a, b) => (String(a[f!]) < String(b[f!]) ? -1 : String(a[f!]) > String(b[f!]) ? 1 : 0) * (d === 'desc' ? -1 : 1));
-  return out;
+function clusterId(ctx: RequestContext): string {
+  return ctx.params.clusterId ?? '';
 }
 
-export function hadoopRoutes(be: HadoopBackend): RouteDefinition[] {
-  const ok = (v: unknown) => jsonResponse(200, v);
+function apiKey(ctx: RequestContext): string | undefined {
+  return header(ctx, 'hadoop-service-api-key');
+}
+
+export function hadoopRoutes(backend: HadoopBackend): RouteDefinition[] {
+  const ok = (value: unknown) => jsonResponse(200, value);
+  const scale = (ctx: RequestContext, operation: string) => {
+    const caller = authorize(ctx, operation);
+    const workerCnt = parseScale(jsonObject(ctx));
+    return ok(backend.scaleCluster(caller, clusterId(ctx), workerCnt));
+  };
   return [
     {
       methods: ['POST'],
       path: BASE,
       operation: 'CreateCluster',
-      handler: (ctx) => {
-        const { projectId, owner } = caller(ctx);
-        const b = body(ctx);
-        validateCreate(b);
-        const c = be.create(projectId, owner, b);
-        return ok({ id: c.id, name: c.name, status: 'Initializing' });
+      handler: (ctx, operation) => {
+        const caller = authorize(ctx, operation);
+        return ok(backend.createCluster(caller, parseCreate(jsonObject(ctx))));
       },
     },
-    { methods: ['GET'], path: `${BASE}/:id`, operation: 'GetCluster', handler: (ctx) => ok(be.detail(be.cluster(caller(ctx).projectId, ctx.params.id!))) },
     {
       methods: ['GET'],
       path: BASE,
       operation: 'ListClusters',
-      handler: (ctx) => {
-        const { projectId } = caller(ctx);
-        const name = ctx.query.get('name');
-        const includeTerminated = ctx.query.get('includeTerminated') !== 'false';
+      handler: (ctx, operation) => {
+        const caller = authorize(ctx, operation);
+        const page = parsePageRequest(ctx.query, CLUSTER_SORT_FIELDS);
         const apiKeyStatus = ctx.query.get('apiKeyStatus');
-        const items = [...be.clusters.values()]
-          .filter((c) => c.projectId === projectId && (!name || c.name.includes(name)))
-          .map((c) => be.summary(c))
-          .filter((s) => (includeTerminated || !String(s.status).startsWith('Terminated')) && (!apiKeyStatus || s.apiKeyStatus === apiKeyStatus));
-        return ok(page(sorted(items, ctx, ['id', 'name', 'status', 'owner', 'clusterType', 'clusterVersion', 'apiKeyStatus', 'masterCnt', 'workerCnt', 'createdAt', 'runningAt', 'elapsedTime']), ctx));
+        if (apiKeyStatus !== null && !(API_KEY_STATUSES as readonly string[]).includes(apiKeyStatus)) {
+          throw new InvalidParameter('apiKeyStatus', `must be one of ${API_KEY_STATUSES.join(', ')}`);
+        }
+        const filter = { name: ctx.query.get('name'), includeTerminated: booleanParam(ctx.query.get('includeTerminated'), 'includeTerminated') ?? true, apiKeyStatus };
+        return ok(backend.listClusters(caller, filter, page));
       },
     },
     {
       methods: ['GET'],
-      path: `${BASE}/:id/vms`,
+      path: `${BASE}/:clusterId`,
+      operation: 'GetCluster',
+      handler: (ctx, operation) => {
+        const caller = authorize(ctx, operation);
+        booleanParam(ctx.query.get('retainMetadata'), 'retainMetadata');
+        return ok(backend.getCluster(caller, clusterId(ctx)));
+      },
+    },
+    {
+      methods: ['GET'],
+      path: `${BASE}/:clusterId/vms`,
       operation: 'ListClusterVms',
-      handler: (ctx) => {
-        const c = be.cluster(caller(ctx).projectId, ctx.params.id!);
-        const like = (k: string) => ctx.query.get(k);
-        const items = be.vms(c).filter((v) => (!like('name') || String(v.name).includes(like('name')!)) && (!like('instanceId') || String(v.instanceId).includes(like('instanceId')!)) && (!like('ip') || String(v.ip).includes(like('ip')!)));
-        return ok(page(sorted(items, ctx, ['name', 'instanceId', 'isMaster', 'flavorName', 'ip', 'floatingIp', 'createdAt']), ctx));
+      handler: (ctx, operation) => {
+        const caller = authorize(ctx, operation);
+        const page = parsePageRequest(ctx.query, VM_SORT_FIELDS);
+        const filter = { ip: ctx.query.get('ip'), name: ctx.query.get('name'), instanceId: ctx.query.get('instanceId') };
+        return ok(backend.listVms(caller, clusterId(ctx), filter, page));
       },
     },
     {
       methods: ['DELETE'],
-      path: `${BASE}/:id`,
+      path: `${BASE}/:clusterId`,
       operation: 'DeleteCluster',
-      handler: (ctx) => {
-        const c = be.cluster(caller(ctx).projectId, ctx.params.id!);
-        be.delete(c);
-        return ok({ id: c.id, name: c.name, status: be.status(c) });
-      },
+      handler: (ctx, operation) => ok(backend.deleteCluster(authorize(ctx, operation), clusterId(ctx))),
     },
-    ...(['PATCH', 'PUT'] as const).map(
-      (method): RouteDefinition => ({
-        methods: [method],
-        path: method === 'PATCH' ? `${BASE}/:id` : `${BASE}/:id/scale`,
-        operation: 'ScaleCluster',
-        handler: (ctx) => {
-          const c = be.cluster(caller(ctx).projectId, ctx.params.id!);
-          const b = body(ctx);
-          need(isInt(b.workerCnt, 1, 1000), 'workerCnt: an integer from 1 to 1000.');
-          be.scale(c, b.workerCnt as number);
-          return ok({ id: c.id, name: c.name, status: 'Updating' });
-        },
-      }),
-    ),
+    { methods: ['PATCH'], path: `${BASE}/:clusterId`, operation: 'ScaleCluster', handler: scale },
+    { methods: ['PUT'], path: `${BASE}/:clusterId/scale`, operation: 'ScaleCluster', handler: scale },
     {
       methods: ['POST'],
-      path: `${BASE}/:id`,
+      path: `${BASE}/:clusterId`,
       operation: 'RerunCluster',
-      handler: (ctx) => {
-        const c = be.cluster(caller(ctx).projectId, ctx.params.id!);
-        const b = ctx.body.length ? body(ctx) : {};
-        for (const [i, s] of ((b.instanceSpecs ?? []) as Record<string, unknown>[]).entries()) {
-          need(s.nodeCnt === undefined || isInt(s.nodeCnt, 1, 1000), `instanceSpecs[${i}].nodeCnt: 1 to 1000.`);
-          need(s.volumeSize === undefined || isInt(s.volumeSize, 100, 16384), `instanceSpecs[${i}].volumeSize: 100 to 16384.`);
-        }
-        return jsonResponse(202, be.rerun(c, header(ctx, 'hadoop-service-api-key')));
+      handler: (ctx, operation) => {
+        const caller = authorize(ctx, operation);
+        const input = parseRerun(jsonObject(ctx, true));
+        return jsonResponse(202, backend.rerunCluster(caller, clusterId(ctx), apiKey(ctx), input));
       },
     },
     {
       methods: ['GET'],
-      path: `${BASE}/:id/requests/:request`,
+      path: `${BASE}/:clusterId/requests/:requestId`,
       operation: 'GetRerunRequest',
-      handler: (ctx) => {
-        const c = be.cluster(caller(ctx).projectId, ctx.params.id!);
-        const r = be.request(c, ctx.params.request!, header(ctx, 'hadoop-service-api-key'));
-        return ok(ctx.query.get('verbose') === 'true' ? { ...r, clusterType: c.clusterType, clusterVersion: c.clusterVersion, isHa: c.isHa, owner: c.owner } : r);
+      handler: (ctx, operation) => {
+        const caller = authorize(ctx, operation);
+        const verbose = booleanParam(ctx.query.get('verbose'), 'verbose') ?? false;
+        return ok(backend.getRerunRequest(caller, clusterId(ctx), ctx.params.requestId ?? '', apiKey(ctx), verbose));
       },
     },
   ];

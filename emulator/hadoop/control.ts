@@ -1,0 +1,193 @@
+/**
+ * The Hadoop service's part of the control API (`/_control/resources/hadoop/{kind}/{id}`, and the
+ * generic inventory/reset/snapshot/restore). Kinds: `cluster`, `api-key`, `create-failure`,
+ * `request`. Documented in docs/local-cloud-hadoop.md.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { BadRequest } from '../core/errors';
+import { describeIssues, type InventoryEntry } from '../core/http';
+import type { HadoopBackend } from './backend';
+import { ApiKeyImpossible, NoSuchKind, NoSuchResource } from './errors';
+import { KIND, SERVICE, STATUS, apiKeyStatus, isTerminated, type StoredCluster } from './model';
+import { clusterDetail } from './views';
+
+const DEFAULT_CREATE_FAILURE = 'The cluster could not be created (failure injected through the control API).';
+const DEFAULT_JOB_FAILURE = 'The job exited with an error (failure injected through the control API).';
+
+const clusterPatch = z.strictObject({
+  status: z.string().min(1).optional(),
+  statusReason: z.string().nullable().optional(),
+  workerCnt: z.number().int().min(0).max(1000).optional(),
+  isScalable: z.boolean().optional(),
+  apiKey: z.string().min(1).nullable().optional(),
+  failJob: z.union([z.boolean(), z.string().min(1), z.null()]).optional(),
+  failCreate: z.union([z.string().min(1), z.null()]).optional(),
+});
+const apiKeyPatch = z.strictObject({ apiKey: z.string().min(1).optional() });
+const createFailurePatch = z.strictObject({ reason: z.string().min(1).optional() });
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw new BadRequest(describeIssues(result.error.issues));
+  return result.data;
+}
+
+export class HadoopControl {
+  constructor(private readonly backend: HadoopBackend) {}
+
+  private find(id: string): StoredCluster {
+    const c = this.backend.clusters.get(id);
+    if (!c) throw new NoSuchResource('cluster', id);
+    return c;
+  }
+
+  inventory(): InventoryEntry[] {
+    return [...this.backend.clusters.values()]
+      .filter((c) => !isTerminated(this.backend.status(c)))
+      .map((c) => ({ service: SERVICE, kind: 'cluster', id: c.id, projectId: c.projectId }));
+  }
+
+  /** The record as the API shows it (no status read counted), plus what only the control API sees. */
+  clusterRecord(c: StoredCluster): Record<string, unknown> {
+    return {
+      ...clusterDetail(c, this.backend.status(c), this.backend.now()),
+      projectId: c.projectId,
+      phase: c.phase,
+      apiKey: c.apiKey ?? null,
+      apiKeySecurityGroupId: c.apiKeySecurityGroupId ?? null,
+      failJob: c.failJob ?? null,
+      failCreate: c.failCreate ?? null,
+      job: c.job ? { ...c.job } : null,
+      requests: c.requests.map((r) => ({ requestId: r.requestId, createdAt: r.createdAt, requestStatus: this.backend.state.peek(SERVICE, KIND.rerun, r.requestId) ?? null })),
+    };
+  }
+
+  issueApiKey(c: StoredCluster, key?: string): Record<string, unknown> {
+    if (apiKeyStatus(c) === 'impossible') throw new ApiKeyImpossible(c.name);
+    c.apiKey = key ?? `hsk-${randomBytes(24).toString('base64url')}`;
+    c.apiKeySecurityGroupId ??= `sg-hadoop-apikey-${c.id.replace(/-/g, '').slice(0, 12)}`;
+    return this.apiKeyRecord(c);
+  }
+
+  private apiKeyRecord(c: StoredCluster): Record<string, unknown> {
+    return { clusterId: c.id, clusterName: c.name, apiKey: c.apiKey ?? null, apiKeyStatus: apiKeyStatus(c), securityGroupId: c.apiKeySecurityGroupId ?? null };
+  }
+
+  private revokeApiKey(c: StoredCluster): void {
+    delete c.apiKey;
+    delete c.apiKeySecurityGroupId;
+  }
+
+  getResource(kind: string, id: string): unknown {
+    switch (kind) {
+      case 'cluster':
+        return this.clusterRecord(this.find(id));
+      case 'api-key': {
+        const c = this.find(id);
+        if (c.apiKey === undefined) throw new NoSuchResource('api-key', id);
+        return this.apiKeyRecord(c);
+      }
+      case 'create-failure': {
+        const reason = this.backend.createFailures.get(id);
+        if (reason === undefined) throw new NoSuchResource('create-failure', id);
+        return { name: id, reason };
+      }
+      case 'request': {
+        for (const c of this.backend.clusters.values()) {
+          const r = c.requests.find((x) => x.requestId === id);
+          if (r) return { clusterId: c.id, ...r, requestStatus: this.backend.state.peek(SERVICE, KIND.rerun, id) ?? null };
+        }
+        throw new NoSuchResource('request', id);
+      }
+      default:
+        throw new NoSuchKind(kind);
+    }
+  }
+
+  patchResource(kind: string, id: string, patch: unknown): unknown {
+    switch (kind) {
+      case 'cluster':
+        return this.patchCluster(this.find(id), parse(clusterPatch, patch));
+      case 'api-key':
+        return this.issueApiKey(this.find(id), parse(apiKeyPatch, patch).apiKey);
+      case 'create-failure': {
+        const reason = parse(createFailurePatch, patch).reason ?? DEFAULT_CREATE_FAILURE;
+        this.backend.createFailures.set(id, reason);
+        return { name: id, reason };
+      }
+      case 'request':
+        throw new BadRequest('Re-run requests are read-only through the control API.');
+      default:
+        throw new NoSuchKind(kind);
+    }
+  }
+
+  private patchCluster(c: StoredCluster, p: z.infer<typeof clusterPatch>): Record<string, unknown> {
+    if (Object.keys(p).length === 0) throw new BadRequest('Nothing to change: give status, statusReason, workerCnt, isScalable, apiKey, failJob or failCreate.');
+    if (p.apiKey === null) this.revokeApiKey(c);
+    else if (p.apiKey !== undefined) this.issueApiKey(c, p.apiKey);
+    if (p.failJob !== undefined) {
+      if (p.failJob === false || p.failJob === null) delete c.failJob;
+      else c.failJob = p.failJob === true ? DEFAULT_JOB_FAILURE : p.failJob;
+    }
+    if (p.failCreate !== undefined) this.patchFailCreate(c, p.failCreate);
+    if (p.isScalable !== undefined) c.isScalable = p.isScalable;
+    if (p.workerCnt !== undefined) this.backend.lifecycle.driftWorkers(c, p.workerCnt);
+    if (p.status !== undefined) this.backend.lifecycle.force(c, p.status);
+    if (p.statusReason === null) delete c.statusReason;
+    else if (p.statusReason !== undefined) c.statusReason = p.statusReason;
+    return this.clusterRecord(c);
+  }
+
+  /** A cluster still Initializing fails now (its transition restarts towards Terminated); otherwise its next re-run does. */
+  private patchFailCreate(c: StoredCluster, reason: string | null): void {
+    if (reason === null) {
+      delete c.failCreate;
+      return;
+    }
+    if (c.phase === 'provisioning') {
+      c.provisionFailure = reason;
+      this.backend.lifecycle.begin(c, KIND.cluster, STATUS.initializing, STATUS.terminated);
+    } else {
+      c.failCreate = reason;
+    }
+  }
+
+  deleteResource(kind: string, id: string): void {
+    switch (kind) {
+      case 'cluster': {
+        const c = this.find(id);
+        for (const k of Object.values(KIND)) if (k !== KIND.rerun) this.backend.state.remove(SERVICE, k, id);
+        for (const r of c.requests) this.backend.state.remove(SERVICE, KIND.rerun, r.requestId);
+        this.backend.clusters.delete(id);
+        return;
+      }
+      case 'api-key': {
+        const c = this.find(id);
+        if (c.apiKey === undefined) throw new NoSuchResource('api-key', id);
+        this.revokeApiKey(c);
+        return;
+      }
+      case 'create-failure':
+        if (!this.backend.createFailures.delete(id)) throw new NoSuchResource('create-failure', id);
+        return;
+      case 'request':
+        throw new BadRequest('Re-run requests are read-only through the control API.');
+      default:
+        throw new NoSuchKind(kind);
+    }
+  }
+
+  snapshot(): unknown {
+    return { clusters: structuredClone([...this.backend.clusters.values()]), createFailures: [...this.backend.createFailures], seq: this.backend.sequence };
+  }
+
+  restore(data: unknown): void {
+    this.backend.reset();
+    const d = data as { clusters?: StoredCluster[]; createFailures?: Array<[string, string]>; seq?: number } | undefined;
+    for (const c of d?.clusters ?? []) this.backend.clusters.set(c.id, structuredClone(c));
+    for (const [name, reason] of d?.createFailures ?? []) this.backend.createFailures.set(name, reason);
+    this.backend.sequence = d?.seq ?? this.backend.clusters.size;
+  }
+}

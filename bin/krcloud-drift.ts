@@ -94,7 +94,7 @@ export function analyzeEvents(events: readonly EngineEvent[]): DriftedResource[]
       continue;
     }
     const row: DriftedResource = { urn: m.urn, name: logicalName(m.urn), type: displayType(m.type), operation, properties: propertiesOf(m) };
-    const note = noteFor(m.op as OpType, gone.has(m.urn));
+    const note = noteFor(m.op, gone.has(m.urn));
     if (note) row.note = note;
     byUrn.set(m.urn, row);
   }
@@ -245,8 +245,8 @@ export function formatTable(reports: readonly StackReport[]): string {
     }
   }
   const head = ["STACK", "RESOURCE", "TYPE", "OPERATION", "DRIFTED PROPERTIES"];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ");
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ");
   const out = [line(head), ...rows.map(line)];
 
   for (const r of reports) {

@@ -107,12 +107,12 @@ export function pascal(s: string): string {
   return s
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
-    .map((p) => p[0].toUpperCase() + p.slice(1))
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
     .join("");
 }
 
 function lowerFirst(s: string): string {
-  return s ? s[0].toLowerCase() + s.slice(1) : s;
+  return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
 /** Element name of a list: `Rules` -> `Rule`; names that are not plural get `Item`. */
@@ -126,7 +126,8 @@ function singular(name: string): string {
 export function parseToken(token: string): { pkg: string; module: string; name: string } {
   const m = /^([^:]+):([^:]+):([^:]+)$/.exec(token);
   if (!m) throw new Error(`malformed token "${token}" (expected ${PACKAGE_NAME}:<module>:<Name>)`);
-  return { pkg: m[1], module: m[2], name: m[3] };
+  const [, pkg = "", module = "", name = ""] = m;
+  return { pkg, module, name };
 }
 
 /** Token of a named type: `krcloud:objectstorage/bucketAcl:BucketAcl` (moduleFormat strips the last segment). */
@@ -215,15 +216,16 @@ function deref(node: Json, ctx: Ctx): { node: Json; defName?: string } {
   let n = node;
   let defName: string | undefined;
   for (let i = 0; typeof n.$ref === "string" && i < 32; i++) {
-    const ref = n.$ref as string;
+    const ref = n.$ref;
     if (ref === "#") {
       n = ctx.root;
       continue;
     }
     const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-    const target = m ? ((ctx.root[m[1]] as Json | undefined)?.[m[2]] as Json | undefined) : undefined;
-    if (!target) throw new Error(`unresolvable JSON Schema reference ${ref}`);
-    defName = m![2];
+    const [, section, def] = m ?? [];
+    const target = section && def ? ((ctx.root[section] as Json | undefined)?.[def] as Json | undefined) : undefined;
+    if (!target || !def) throw new Error(`unresolvable JSON Schema reference ${ref}`);
+    defName = def;
     n = target;
   }
   return { node: n, defName };
@@ -271,7 +273,7 @@ export function typeSpec(node0: Json, name: string, ctx: Ctx): TypeSpec {
   const variants = (node.anyOf ?? node.oneOf) as Json[] | undefined;
   if (Array.isArray(variants)) {
     const vs = nonNull(variants);
-    if (vs.length === 1) return typeSpec(vs[0], name, ctx);
+    if (vs.length === 1) return typeSpec(vs[0]!, name, ctx);
     const lits = vs.map((v) => literalValues(deref(v, ctx).node));
     if (vs.length > 0 && lits.every((l) => l !== undefined)) {
       const spec = enumSpec(lits.flat(), name, node, ctx);
@@ -358,7 +360,7 @@ export function propertySpec(node: Json, name: string, ctx: Ctx): PropertySpec {
 }
 
 function toJson(schema: z.ZodType, io: "input" | "output"): Json {
-  return z.toJSONSchema(schema, { io, unrepresentable: "any", cycles: "ref", reused: "inline" }) as Json;
+  return z.toJSONSchema(schema, { io, unrepresentable: "any", cycles: "ref", reused: "inline" });
 }
 
 /** Properties and required list of a zod object schema, in one direction. */
@@ -845,7 +847,7 @@ export function generateSchema(registry: Readonly<Record<string, () => AnyDefini
 export function sortKeys(v: unknown, key?: string): unknown {
   if (Array.isArray(v)) {
     const items = v.map((x) => sortKeys(x));
-    return (key === "required" || key === "requiredInputs") && items.every((x) => typeof x === "string") ? [...(items as string[])].sort() : items;
+    return (key === "required" || key === "requiredInputs") && items.every((x) => typeof x === "string") ? [...(items)].sort() : items;
   }
   if (v && typeof v === "object") {
     const out: Record<string, unknown> = {};

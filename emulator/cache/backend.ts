@@ -420,7 +420,7 @@ export class CacheBackend {
     };
   }
 
-  shardView(c: StoredCluster, s: StoredShard): Record<string, unknown> {
+  shardView(_c: StoredCluster, s: StoredShard): Record<string, unknown> {
     const nodes = s.nodes.map((n) => this.nodeView(n, 'node'));
     return {
       id: s.id,

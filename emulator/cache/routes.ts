@@ -73,9 +73,9 @@ function common(b: Body, nameKey: string): CommonBody {
     securityGroups: refs(b, 'securityGroups'),
     tlsEnabled: b.tlsEnabled === true,
     backupSchedule: bs ? { cron: bs.cron as string, ...(typeof bs.retentionLimit === 'number' ? { retentionLimit: bs.retentionLimit } : {}) } : undefined,
-    user: typeof (b.user as Body | undefined)?.name === 'string' ? { name: (b.user as Body).name as string, password: String((b.user as Body).password ?? '') } : undefined,
+    user: typeof (b.user as Body | undefined)?.name === 'string' ? { name: (b.user as Body).name as string, password: typeof (b.user as Body).password === 'string' ? ((b.user as Body).password as string) : '' } : undefined,
     // The seed spells it backupName and backupNames: either is read.
-    restoreSource: rs ? String(rs.backupName ?? rs.backupNames ?? (Array.isArray(rs.files) ? rs.files.join(',') : '')) : undefined,
+    restoreSource: rs ? [rs.backupName, rs.backupNames, Array.isArray(rs.files) ? rs.files.join(',') : ''].find((v): v is string => typeof v === 'string') : undefined,
   };
 }
 
@@ -218,7 +218,7 @@ function updateBody(b: Body): Parameters<CacheBackend['update']>[2] {
   if (bs !== undefined && typeof bs?.cron !== 'string') throw new BadRequest('backupSchedule.cron: a string is required (empty turns backups off).');
   return {
     description: typeof b.description === 'string' ? b.description : undefined,
-    parameterGroupId: b.parameterGroupId as string | undefined,
+    parameterGroupId: b.parameterGroupId,
     securityGroups: b.securityGroups === undefined ? undefined : refs(b, 'securityGroups'),
     backupSchedule: bs ? { cron: bs.cron as string, ...(typeof bs.retentionLimit === 'number' ? { retentionLimit: bs.retentionLimit } : {}) } : undefined,
   };

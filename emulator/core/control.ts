@@ -221,7 +221,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
         return jsonResponse(200, setting);
       },
     ],
-    ['POST', '/_control/faults', ({ body }) => jsonResponse(201, control.addFault(parse(faultBody, body) as FaultSpec))],
+    ['POST', '/_control/faults', ({ body }) => jsonResponse(201, control.addFault(parse<FaultSpec>(faultBody, body)))],
     ['GET', '/_control/faults', () => jsonResponse(200, { faults: control.faults() })],
     [
       'DELETE',
@@ -301,7 +301,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
         throw allowed.length > 0 ? new MethodNotAllowed(method, allowed) : new NotFound(`No control route ${method} ${path.slice(0, 200)}.`);
       }
       const { handler } = found.store as { handler: ControlHandler };
-      response = handler({ body, params: found.params as Record<string, string | undefined>, query: new URLSearchParams(rawQuery) });
+      response = handler({ body, params: found.params, query: new URLSearchParams(rawQuery) });
     } catch (error) {
       response = renderError(
         isApiError(error) ? error : error instanceof RangeError ? new BadRequest(error.message) : new InternalError(String((error as Error)?.message ?? error)),

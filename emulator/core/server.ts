@@ -408,7 +408,7 @@ export class LocalCloudServer {
     this.tick();
     const now = this.clock.now();
 
-    let found: FindMyWay.FindResult<FindMyWay.HTTPVersion.V1> | null = null;
+    let found: FindMyWay.FindResult<FindMyWay.HTTPVersion.V1> | null;
     try {
       found = mounted.router.find(method as FindMyWay.HTTPMethod, path);
     } catch {

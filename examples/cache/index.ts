@@ -21,19 +21,19 @@ const maxmemoryPolicy = config.get("maxmemoryPolicy") ?? "allkeys-lru";
 /** The newest engine version the service offers, and the smallest flavor. */
 const catalogue = pulumi.output(Promise.all([krcloud.cache.getVersions(), krcloud.cache.getFlavors()])).apply(([v, f]) => ({
   version: [...v.versions].sort((a, b) => a.localeCompare(b, "en", { numeric: true })).at(-1)!,
-  flavorId: [...f.flavors].sort((a, b) => (a.memory ?? 0) - (b.memory ?? 0))[0]!.id,
+  flavorId: [...f.flavors].sort((a, b) => (a.memory ?? 0) - (b.memory ?? 0))[0].id,
 }));
 const defaultGroup = (clusterMode: "enabled" | "disabled") =>
   catalogue.version.apply(async (engineVersion) => {
     const { parameterGroups } = await krcloud.cache.getParameterGroups({ parameterGroupType: "default", clusterMode, engineVersion });
     if (parameterGroups.length === 0) throw new Error(`no default ${clusterMode === "enabled" ? "cluster" : "instance set"} parameter group for engine ${engineVersion}`);
-    return parameterGroups[0]!.id;
+    return parameterGroups[0].id;
   });
 
 // Placement: shard i's primary in subnet i, its replicas in the following subnets (round robin).
 const placement = (i: number) => ({
-  primarySubnetId: subnets[i % subnets.length]!,
-  replicaSubnetIds: Array.from({ length: replicasPerShard }, (_, r) => subnets[(i + r + 1) % subnets.length]!),
+  primarySubnetId: subnets[i % subnets.length],
+  replicaSubnetIds: Array.from({ length: replicasPerShard }, (_, r) => subnets[(i + r + 1) % subnets.length]),
 });
 
 const params = new krcloud.cache.ParameterGroup("sessions-params", {
@@ -59,8 +59,8 @@ const queue = new krcloud.cache.InstanceSet("jobs-queue", {
   parameterGroupId: defaultGroup("disabled"),
   subnetIds: subnets,
   securityGroupIds: [securityGroup],
-  primarySubnetId: subnets[0]!,
-  replicaSubnetIds: [subnets[1 % subnets.length]!, subnets[2 % subnets.length]!],
+  primarySubnetId: subnets[0],
+  replicaSubnetIds: [subnets[1 % subnets.length], subnets[2 % subnets.length]],
   highAvailability: true,
   backupSchedule: { hour: 3, retentionDays: 7 },
 });

@@ -18,7 +18,7 @@ import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } fr
 import { cache } from "./client";
 import { deleteAndWait, settingsPatch } from "./settings";
 import { waitClusterSynced } from "./parameter-group";
-import { alignTo, formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus, type Placement } from "./topology";
+import { alignTo, formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus } from "./topology";
 import { cacheName, description, keepAutomaticBackups, port, user } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, type ClusterSnapshot } from "./waiters";
 
@@ -259,7 +259,7 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
     parameterGroupId: r.parameterGroupId ?? prior.parameterGroupId ?? "",
     subnetIds: alignTo(prior.subnetIds, r.subnets.map((x) => x.id)),
     securityGroupIds: alignTo(prior.securityGroupIds, r.securityGroups.map((x) => x.id)),
-    shards: managed.map((sh, i) => placementOf(sh, desired[i] as Placement | undefined)),
+    shards: managed.map((sh, i) => placementOf(sh, desired[i])),
     tlsEnabled: r.tlsEnabled ?? prior.tlsEnabled ?? false,
     // The password cannot be read back: the user is compared by what the program declared.
     user: prior.user && r.userName === prior.user.name ? prior.user : r.userName ? { name: r.userName, password: "" } : undefined,
@@ -286,5 +286,5 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
 async function bestKnown(c: CacheClient, id: string, prior: ClusterInputs | ClusterOutputs, managedIds: readonly string[] | undefined): Promise<ClusterOutputs> {
   const s = await clusterSnapshot(c, id).catch(() => undefined);
   if (s) return flatten(s, prior, managedIds ?? s.topology.shards.map((sh) => sh.id));
-  return { ...(prior as ClusterInputs), status: "unknown", shardDetails: [], managedShardIds: [...(managedIds ?? [])] };
+  return { ...(prior), status: "unknown", shardDetails: [], managedShardIds: [...(managedIds ?? [])] };
 }

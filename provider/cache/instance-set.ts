@@ -251,5 +251,5 @@ function flatten(s: InstanceSetSnapshot, prior: Partial<InstanceSetInputs>): Ins
 async function bestKnown(c: CacheClient, setId: string, prior: InstanceSetInputs | InstanceSetOutputs): Promise<InstanceSetOutputs> {
   const s = await instanceSetSnapshot(c, setId).catch(() => undefined);
   if (s) return flatten(s, prior);
-  return { ...(prior as InstanceSetInputs), status: "unknown", instances: [] };
+  return { ...(prior), status: "unknown", instances: [] };
 }

@@ -9,7 +9,7 @@ import { LOGICAL_NAME_KEY } from "./resource";
  */
 export function moduleAndType(token: string): [string, string] {
   const [pkg, mod, type] = token.split(":");
-  return [`${pkg}/${mod}`, type];
+  return [`${pkg}/${mod}`, type ?? ""];
 }
 
 /**

@@ -25,5 +25,5 @@ export function outputForm<A extends object, R>(fn: (args: A) => Promise<R>): (a
         if (pulumi.runtime.isDryRun() && isNotFound(e)) return pulumi.unknown as unknown as R;
         throw e;
       }
-    }) as unknown as pulumi.Output<R>;
+    });
 }

@@ -131,7 +131,7 @@ export function inputsFromOutputs(def: AnyDefinition, outs: Record<string, unkno
  */
 export function assertAdoptable(def: AnyDefinition, id: string, existing: Record<string, unknown>, inputs: Record<string, unknown>): void {
   const show = (v: unknown): string => (v === undefined ? "not set" : JSON.stringify(v));
-  const diffs = (def.replaceOn as readonly string[])
+  const diffs = (def.replaceOn)
     .filter((k) => !jsonEqual(toPlain(existing[k]), toPlain(inputs[k])))
     .map((k) => `${k} is ${show(existing[k])} there but ${show(inputs[k])} in the program`);
   if (diffs.length === 0) return;
@@ -205,8 +205,8 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
         const differs = containsUnknown(n) || !jsonEqual(n, o);
         if (!differs) continue;
         changed.push(key);
-        const replaceIf = (def.replaceIf as Record<string, ((o: unknown, n: unknown) => boolean) | undefined> | undefined)?.[key];
-        if ((def.replaceOn as readonly string[]).includes(key) || (replaceIf !== undefined && (containsUnknown(n) || replaceIf(o, n)))) replaces.push(key);
+        const replaceIf = (def.replaceIf)?.[key];
+        if ((def.replaceOn).includes(key) || (replaceIf !== undefined && (containsUnknown(n) || replaceIf(o, n)))) replaces.push(key);
       }
       return {
         changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,

@@ -15,7 +15,7 @@ function clean(v: unknown): unknown {
   if (Buffer.isBuffer(v)) return v.toString("base64");
   if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : clean(x)));
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v as object).sort()) {
+  for (const k of Object.keys(v).sort()) {
     const c = clean((v as Record<string, unknown>)[k]);
     if (c !== undefined) out[k] = c;
   }

@@ -70,7 +70,7 @@ export const getBucketsOutput = outputForm(getBuckets);
 
 /** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
 export async function getObjectStorageInfo(): Promise<Record<string, unknown>> {
-  return (await client().getInfo()) as Record<string, unknown>;
+  return (await client().getInfo());
 }
 
 export interface GetTempUrlArgs {
@@ -108,5 +108,5 @@ export async function getTempUrl(args: GetTempUrlArgs): Promise<GetTempUrlResult
 /** `getTempUrl` for Inputs; the URL is a secret Output (its signature grants access). */
 export function getTempUrlOutput(args: { [K in keyof GetTempUrlArgs]: pulumi.Input<GetTempUrlArgs[K]> }): pulumi.Output<GetTempUrlResult> {
   const r = outputForm(getTempUrl)(args);
-  return pulumi.output({ url: pulumi.secret(r.url), expiresAt: r.expiresAt }) as pulumi.Output<GetTempUrlResult>;
+  return pulumi.output({ url: pulumi.secret(r.url), expiresAt: r.expiresAt });
 }

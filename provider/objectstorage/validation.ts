@@ -29,7 +29,7 @@ export function objectKey() {
 export function isIpOrCidr(s: string): boolean {
   const [addr, bits, extra] = s.split("/");
   if (extra !== undefined) return false;
-  const family = isIP(addr);
+  const family = isIP(addr ?? "");
   if (family === 0) return false;
   if (bits === undefined) return true;
   if (!/^\d{1,3}$/.test(bits)) return false;

@@ -6,7 +6,7 @@
  * unusable answers use core's InvalidArgumentError and ResponseFormatError.
  */
 
-import { apiErrorFor, isApiError, redactError, redactText, type ApiError } from "../core";
+import { apiErrorFor, isApiError, redactError, redactText } from "../core";
 
 /** Core's shared classes, under the names this module has always exported. */
 export { InvalidArgumentError as CacheInvalidArgumentError, ResponseFormatError as CacheResponseFormatError, isInvalidArgument, isResponseFormatError } from "../core";
@@ -66,7 +66,7 @@ export function parseCacheErrorBody(text: string): ParsedErrorBody | undefined {
  */
 export function refineApiError(e: unknown, action: string, secrets: readonly string[]): unknown {
   if (!isApiError(e)) return e;
-  const err = e as ApiError;
+  const err = e;
   const parsed = err.apiCode === undefined && err.apiMessage !== undefined ? parseCacheErrorBody(err.apiMessage) : undefined;
   const leaks = err.apiMessage !== undefined && secrets.some((s) => s.length >= 4 && err.apiMessage!.includes(s));
   if (!parsed && !leaks) return redactError(e, secrets);

@@ -241,7 +241,7 @@ export function flattenClusterRecord(body: unknown, action: string): CacheCluste
     parameterGroupSyncStatus: d.parameterGroupSyncStatus,
     parameterGroupSyncState: normalizeStatus(d.parameterGroupSyncStatus),
     createdAt: d.createdAt,
-    raw: input as Record<string, unknown>,
+    raw: input,
   }, ["backupSchedule"]);
 }
 
@@ -282,7 +282,7 @@ export function flattenNode(body: unknown, action: string): CacheNode {
     status: d.status,
     state: normalizeStatus(d.status),
     createdAt: d.createdAt,
-    raw: input as Record<string, unknown>,
+    raw: input,
   });
 }
 
@@ -318,7 +318,7 @@ export function flattenShard(body: unknown, action: string): CacheShard {
     status: d.status,
     state: normalizeStatus(d.status),
     createdAt: d.createdAt,
-    raw: input as Record<string, unknown>,
+    raw: input,
   });
 }
 
@@ -369,7 +369,7 @@ export function flattenInstance(body: unknown, action: string): CacheInstance {
     createdAt: d.createdAt,
     status: d.status,
     state: normalizeStatus(d.status),
-    raw: input as Record<string, unknown>,
+    raw: input,
   });
 }
 
@@ -404,7 +404,7 @@ export function flattenFlavors(body: unknown, action: string): Flavor[] {
     const r = schema.safeParse(item);
     if (!r.success) return fail(action, "flavor", r.error);
     const d = r.data;
-    return compact<Flavor>({ id: d.id, name: d.name, vcpus: d.vcpus ?? d.vcpu, memory: d.memory, raw: item as Record<string, unknown> });
+    return compact<Flavor>({ id: d.id, name: d.name, vcpus: d.vcpus ?? d.vcpu, memory: d.memory, raw: item });
   });
 }
 
@@ -446,7 +446,7 @@ function summaryFields(d: SummaryData, id: string, input: unknown): ParameterGro
     existErrorSync: d.existErrorSync,
     clusterSize: d.clusterSize,
     createdAt: d.createdAt,
-    raw: raw as Record<string, unknown>,
+    raw: raw,
   });
 }
 

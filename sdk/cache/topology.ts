@@ -4,7 +4,7 @@
  * reads records the client returned and never calls the API (waiters live in the provider).
  */
 
-import type { CacheInstance, CacheNode, CacheShard, NodeRole, SlotRange } from "./types";
+import type { CacheInstance, CacheNode, CacheShard, SlotRange } from "./types";
 
 /** Redis Cluster hash slots (0 to 16383). */
 export const HASH_SLOTS = 16384;
@@ -25,7 +25,7 @@ export function normalizeStatus(status: string | null | undefined): string | und
 }
 
 /** `primary` / `replica`; Redis' `master` / `slave` and other casings read as the same. */
-export function normalizeRole(role: string | null | undefined): NodeRole | string | undefined {
+export function normalizeRole(role: string | null | undefined): string | undefined {
   const r = normalizeStatus(role);
   if (r === undefined) return undefined;
   if (r === "primary" || r === "master") return "primary";

@@ -98,7 +98,8 @@ export interface CacheNode {
   /** Private IP. */
   endpoint?: string;
   /** Normalised: `primary` / `replica` (also read from `master` / `slave`); other values kept as received. */
-  role?: NodeRole | string;
+  /** Usually a NodeRole; other spellings the service may use are kept as given. */
+  role?: string;
   status?: string;
   state?: string;
   createdAt?: string;
@@ -129,7 +130,8 @@ export interface CacheInstance {
   instanceName?: string;
   description?: string;
   projectId?: string;
-  role?: NodeRole | string;
+  /** Usually a NodeRole; other spellings the service may use are kept as given. */
+  role?: string;
   flavorId?: string;
   version?: string;
   port?: number;

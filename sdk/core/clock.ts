@@ -1,9 +1,9 @@
 /** Time, sleep and randomness, injectable so retries and waiters are tested without real sleeps. */
 
 export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  random(): number;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
   /**
    * A signal that fires once `ms` of this clock's time have passed (a waiter's deadline). Optional
    * so that simple fake clocks stay simple: without it, `timeoutSignal` uses real time.

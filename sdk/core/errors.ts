@@ -219,7 +219,7 @@ export function withAction<E>(e: E, action: string): E {
   const err = e as { message?: unknown };
   if (typeof err !== "object" || err === null || typeof err.message !== "string") return e;
   if (err.message.startsWith(action)) return e;
-  const subject = action.split(": ")[0];
+  const subject = action.split(": ")[0] ?? action;
   const rest = err.message.startsWith(`${subject}: `) ? err.message.slice(subject.length + 2) : err.message;
   err.message = `${action}: ${rest}`;
   return e;

@@ -223,10 +223,10 @@ export class Transport {
       const progress = { answerStarted: false };
       try {
         const res = await watched(poolFor(this.origin, this.timeouts), progress).request({
-          method: method as never,
+          method: method,
           path: fullPath,
           headers,
-          body: (typeof spec.body === "function" ? spec.body() : spec.body) as never,
+          body: (typeof spec.body === "function" ? spec.body() : spec.body),
           signal: spec.signal,
         });
         const body = Buffer.from(await res.body.arrayBuffer());

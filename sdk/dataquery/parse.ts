@@ -113,7 +113,7 @@ export function resultPage(v: unknown, action: string): QueryResultPage {
 /** One page of the list: Spring-style `{content, totalPages, last, number}`; a bare array read as the only page. */
 export function listPage(v: unknown, action: string): { items: QuerySummary[]; last: boolean } {
   const o = obj(v);
-  const content = Array.isArray(v) ? v : Array.isArray(o?.content) ? (o!.content as unknown[]) : undefined;
+  const content = Array.isArray(v) ? v : Array.isArray(o?.content) ? (o.content as unknown[]) : undefined;
   if (!content) throw new ResponseFormatError(`${action}: the answer has no content[]`);
   const items = content.map((c) => {
     const i = obj(c) ?? {};
@@ -129,7 +129,7 @@ export function listPage(v: unknown, action: string): { items: QuerySummary[]; l
 /** "JSON array of data source objects" (an object with `dataSources` or `content` read too). */
 export function dataSources(v: unknown, action: string): DataSource[] {
   const o = obj(v);
-  const list = Array.isArray(v) ? v : Array.isArray(o?.dataSources) ? (o!.dataSources as unknown[]) : Array.isArray(o?.content) ? (o!.content as unknown[]) : undefined;
+  const list = Array.isArray(v) ? v : Array.isArray(o?.dataSources) ? (o.dataSources as unknown[]) : Array.isArray(o?.content) ? (o.content as unknown[]) : undefined;
   if (!list) throw new ResponseFormatError(`${action}: the answer is not a list of data sources`);
   return list.map((d) => {
     const s = obj(d) ?? {};

@@ -24,7 +24,7 @@ export function parseEnvelope(body: Buffer, action: string): Envelope & { raw: u
     const e = raw as Record<string, unknown>;
     return {
       raw,
-      code: e.code === undefined ? undefined : String(e.code),
+      code: typeof e.code === "string" || typeof e.code === "number" ? String(e.code) : undefined,
       message: typeof e.message === "string" ? e.message : undefined,
       data: "data" in e ? e.data : undefined,
       requestId: typeof e.requestId === "string" ? e.requestId : undefined,

@@ -96,7 +96,7 @@ export function flattenBucket(body: unknown, headers: Record<string, string>, fa
     name: fields.name ?? fallback.name,
     project: fields.project ?? fallback.project ?? "",
     metadata: metadataFromHeaders(CONTAINER_META, headers),
-    raw: parsed.data as Record<string, unknown>,
+    raw: parsed.data,
   };
 }
 

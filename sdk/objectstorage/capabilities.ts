@@ -70,7 +70,7 @@ export function flattenCapabilities(body: unknown): Capabilities {
       maxAccountNameLength: s.max_Account_name_length ?? s.max_account_name_length ?? undefined,
       policies: s.policies?.map((x) => (x.default == null ? { name: x.name } : { name: x.name, default: x.default })),
     }),
-    raw: p.data as Record<string, unknown>,
+    raw: p.data,
   };
   if (p.data.tempurl) caps.tempurl = defined({ methods: p.data.tempurl.methods ?? undefined });
   if (p.data.slo) {

@@ -17,6 +17,8 @@
 import { XMLBuilder, XMLParser } from "fast-xml-parser";
 import { InvalidArgumentError } from "./errors";
 
+// Characters XML 1.0 cannot carry (control characters among them, on purpose).
+// eslint-disable-next-line no-control-regex
 const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function isXmlRepresentable(s: string): boolean {
@@ -71,7 +73,7 @@ export function buildXml(doc: Record<string, unknown>, opts: { quotes?: boolean 
     processEntities: false,
     tagValueProcessor: (_name: string, value: unknown) => escapeXmlText(String(value), opts.quotes ?? true),
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>${builder.build(doc) as string}`;
+  return `<?xml version="1.0" encoding="UTF-8"?>${builder.build(doc)}`;
 }
 
 export function parseXml(text: string, arrays: readonly string[] = []): Record<string, unknown> {
@@ -94,7 +96,7 @@ export function textOf(v: unknown): string | undefined {
   if (typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   if (typeof v === "object" && "#text" in (v as Record<string, unknown>)) return textOf((v as Record<string, unknown>)["#text"]);
-  if (typeof v === "object" && Object.keys(v as object).length === 0) return "";
+  if (typeof v === "object" && Object.keys(v).length === 0) return "";
   return undefined;
 }
 

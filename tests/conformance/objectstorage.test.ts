@@ -46,7 +46,7 @@ interface Target {
   /** Why the target is skipped; undefined when it runs. */
   skip?: string;
   expect: Expectations;
-  start(): Promise<{ settings: Settings; stop(): Promise<void> }>;
+  start(): Promise<{ settings: Settings; stop: () => Promise<void> }>;
 }
 
 const localCloud: Target = {

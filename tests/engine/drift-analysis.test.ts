@@ -64,7 +64,7 @@ test("an update reports the leaf paths that differ, cloud and program values, an
 test("secret values are flagged, not compared; provider-reported diffs are used when present", () => {
   expect(diffPaths({ metadata: "[secret]", a: 1 }, { metadata: "[secret]", a: 1 }, "")).toEqual([{ path: "metadata", secret: true }]);
   const [row] = analyzeEvents([step("update", "b", { x: 1, y: { z: 1 } }, { x: 1, y: { z: 2 } }, { diffs: ["y"] })]);
-  expect(row.properties).toEqual([{ path: "y.z", cloud: 1, program: 2 }]);
+  expect(row?.properties).toEqual([{ path: "y.z", cloud: 1, program: 2 }]);
 });
 
 test("a resource deleted outside Pulumi shows as create with a note; replacements collapse into one row", () => {

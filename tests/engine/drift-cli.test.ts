@@ -58,8 +58,8 @@ test("exits 0 and says so on a clean stack", async () => {
 
 test("exits 1 after drift, naming the resource and the property, in the table and in --json", async () => {
   const deployment = await stack.exportStack();
-  const bucket = resourcesOfType(deployment, "krcloud:objectstorage:Bucket")[0];
-  const cors = resourcesOfType(deployment, "krcloud:objectstorage:BucketCors")[0];
+  const bucket = resourcesOfType(deployment, "krcloud:objectstorage:Bucket")[0]!;
+  const cors = resourcesOfType(deployment, "krcloud:objectstorage:BucketCors")[0]!;
   expect(bucket).toBeDefined();
   expect(cors).toBeDefined();
   await recipeFor(bucket.type)!.drift(project.control, bucket);

@@ -84,7 +84,7 @@ describe('local cloud: Hadoop cluster service (seed 03 C)', () => {
       const none = await call('GET', `${base}${CLUSTERS}`);
       expect(none.status).toBe(401);
       expect(none.json()).toEqual({ code: 'CredentialAuthenticationFailed', message: expect.any(String), requestId: none.headers['x-trans-id'] });
-      expect((await call('GET', `${base}${CLUSTERS}`, { headers: { 'Credential-ID': auth['Credential-ID'], 'Credential-Secret': 'nope' } })).status).toBe(401);
+      expect((await call('GET', `${base}${CLUSTERS}`, { headers: { 'Credential-ID': auth['Credential-ID']!, 'Credential-Secret': 'nope' } })).status).toBe(401);
       expect((await call('GET', `${base}${CLUSTERS}`, { headers: { 'X-Auth-Token': token } })).status).toBe(401);
       const id = await create();
       const reader = cloud.control.issueCredentials({ projectId: PROJECT, kind: 'access-key', permissions: ['hadoop.clusters.get'] });
@@ -212,7 +212,7 @@ describe('local cloud: Hadoop cluster service (seed 03 C)', () => {
       expect((await api('GET', '?includeTerminated=false')).json().totalElements).toBe(2);
       expect((await api('GET', '?apiKeyStatus=possible')).json().content.map((c: any) => c.name)).toEqual(['gamma-job']);
       expect((await api('GET', '')).json()).toMatchObject({ size: 20, totalElements: 3 });
-      for (const [q, field] of [['?sort=flavor,asc', 'sort'], ['?sort=name,up', 'sort'], ['?size=0', 'size'], ['?page=-1', 'page'], ['?includeTerminated=1', 'includeTerminated'], ['?apiKeyStatus=maybe', 'apiKeyStatus']]) {
+      for (const [q, field] of [['?sort=flavor,asc', 'sort'], ['?sort=name,up', 'sort'], ['?size=0', 'size'], ['?page=-1', 'page'], ['?includeTerminated=1', 'includeTerminated'], ['?apiKeyStatus=maybe', 'apiKeyStatus']] as const) {
         const r = await api('GET', q);
         expect(r.status).toBe(400);
         expect(r.json().message).toMatch(new RegExp(`^${field}`));

@@ -102,7 +102,7 @@ describe('local cloud: robustness', () => {
         const path = `${p}${rest}${q}`;
         if (path.startsWith('/_control') && m !== 'GET') return;
         const sent: Record<string, string> = {};
-        for (const [k, v] of Object.entries(h)) sent[k] = v as string;
+        for (const [k, v] of Object.entries(h)) sent[k] = v;
         if (t !== undefined) sent['x-auth-token'] = t === '__valid__' ? token : t;
         const res = await request(`${base}${path}`, {
           method: m as 'GET',

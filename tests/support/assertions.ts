@@ -1,5 +1,5 @@
 /** The rejection of a promise; fails the test when the promise resolves. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 export async function rejection(p: Promise<unknown>): Promise<Error & Record<string, any>> {
   try {
     await p;

@@ -72,7 +72,7 @@ export function discoverExamples(root = path.join(REPO_ROOT, "examples")): Examp
     if (fs.existsSync(yaml)) {
       const m = /^name:\s*["']?([^"'\s#]+)/m.exec(fs.readFileSync(yaml, "utf8"));
       if (!m) throw new Error(`${yaml} has no name:`);
-      found.push({ name: path.relative(root, dir), dir, project: m[1] });
+      found.push({ name: path.relative(root, dir), dir, project: m[1]! });
       return;
     }
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -344,7 +344,7 @@ export interface StateResource {
 }
 
 export function stateResources(d: Deployment): StateResource[] {
-  return ((d.deployment as { resources?: StateResource[] }).resources ?? []) as StateResource[];
+  return ((d.deployment as { resources?: StateResource[] }).resources ?? []);
 }
 
 export function resourcesOfType(d: Deployment, token: string): StateResource[] {

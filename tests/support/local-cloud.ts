@@ -61,13 +61,15 @@ const PROGRESS: string[] = [];
 
 /** Runs one provider call with stdout captured into PROGRESS (provider calls are sequential in these tests). */
 async function capturingProgress<T>(call: () => Promise<T>): Promise<T> {
+  // Restored as it was; never called unbound.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const write = process.stdout.write;
   process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
     PROGRESS.push(...String(chunk).split("\n").filter((l) => l !== ""));
     const cb = rest.find((r) => typeof r === "function") as (() => void) | undefined;
     cb?.();
     return true;
-  }) as typeof process.stdout.write;
+  });
   try {
     return await call();
   } finally {

@@ -30,7 +30,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
+    const respond = async (): Promise<void> => {
       const r: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
       seen.push(r);
       let reply: Reply;
@@ -41,7 +41,8 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       }
       res.writeHead(reply.status, reply.headers ?? {});
       res.end(reply.body ?? "");
-    });
+    };
+    req.on("end", () => void respond());
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {

@@ -110,7 +110,7 @@ describe("numeric formats: values, ranges with ~, alternatives with |", () => {
 describe("per data type", () => {
   test("NUMBER (a sample) and INTEGER (the table) are checked the same way", () => {
     for (const dataType of ["NUMBER", "INTEGER", "number"]) {
-      const d = def({ dataType, valueKind: undefined as never, validationValueFormat: "5|10|11~100" });
+      const d = def({ dataType, valueKind: undefined, validationValueFormat: "5|10|11~100" });
       expect(checkParameterValue(d, "11")).toBeUndefined();
       expect(checkParameterValue(d, "7")).toMatch(/an integer: 5 or 10 or 11 to 100/);
     }

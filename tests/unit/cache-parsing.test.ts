@@ -121,7 +121,7 @@ describe("statuses (§3: the seed writes Running, PROVISIONING, Failed and FAILE
     ["", undefined],
     [undefined, undefined],
   ])("%p -> %p", (input, out) => {
-    expect(normalizeStatus(input as string | undefined)).toBe(out);
+    expect(normalizeStatus(input)).toBe(out);
   });
 
   test("roles: primary/replica, master/slave and casing", () => {

@@ -192,7 +192,7 @@ describe("whole inputs", () => {
     expect(validateCreateInstanceSetInput(set)).toEqual([]);
     expect(validateCreateInstanceSetInput({ ...set, restoreSource: { backupName: "bk" } })).toEqual([]);
     expect(validateCreateInstanceSetInput({ ...set, restoreSource: { files: ["b/f.rdb"] } })).toEqual([]);
-    expect(props(validateCreateInstanceSetInput({ ...set, restoreSource: { backupName: "bk", files: ["b/f"] } as never }))).toEqual(["restoreSource"]);
+    expect(props(validateCreateInstanceSetInput({ ...set, restoreSource: { backupName: "bk", files: ["b/f"] } }))).toEqual(["restoreSource"]);
     expect(props(validateCreateInstanceSetInput({ ...set, replicas: 1, subnetAssignments: [{ primary: { id: "a" }, replicas: [] }] }))).toEqual(["replicas"]);
     expect(validateCreateInstanceSetInput({ ...set, recoveryEnabled: false, replicas: 1, subnetAssignments: [{ primary: { id: "a" }, replicas: [] }] })).toEqual([]);
     expect(props(validateCreateInstanceSetInput({ ...set, replicas: 7 }))).toEqual(["replicas", "subnetAssignments"]);

@@ -31,7 +31,7 @@ beforeAll(async () => {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
+    const respond = async (): Promise<void> => {
       const r: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
       seen.push(r);
       let reply: Reply;
@@ -47,7 +47,8 @@ beforeAll(async () => {
       }
       res.writeHead(reply.status, reply.headers ?? {});
       res.end(reply.body ?? "");
-    });
+    };
+    req.on("end", () => void respond());
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/object-storage`;

@@ -51,7 +51,7 @@ describe("check", () => {
   const p = buildProvider(fakeDefinition(new Map()));
 
   test("rejects bad input with the property path and the rule, before any request", async () => {
-    const r = await p.check!({}, { name: "ab", size: 0, __provider: PROVIDER });
+    const r = await p.check({}, { name: "ab", size: 0, __provider: PROVIDER });
     expect(r.failures).toEqual([
       { property: "name", reason: "name: must be at least 4 characters" },
       { property: "size", reason: "size: must be at least 1" },
@@ -59,22 +59,22 @@ describe("check", () => {
   });
 
   test("applies defaults and keeps __provider", async () => {
-    const r = await p.check!({}, { name: "abcd", size: 2, __provider: PROVIDER });
+    const r = await p.check({}, { name: "abcd", size: 2, __provider: PROVIDER });
     expect(r.failures).toBeUndefined();
     expect(r.inputs).toEqual({ name: "abcd", size: 2, tags: {}, adopt: false, __provider: PROVIDER });
   });
 
   test("unknown values during preview: not validated, kept as unknown, and every default still applied", async () => {
-    const r = await p.check!({}, { name: UNKNOWN, size: UNKNOWN, __provider: PROVIDER });
+    const r = await p.check({}, { name: UNKNOWN, size: UNKNOWN, __provider: PROVIDER });
     expect(r.failures).toBeUndefined();
     expect(r.inputs).toEqual({ name: UNKNOWN, size: UNKNOWN, tags: {}, adopt: false, __provider: PROVIDER });
   });
 
   test("an unknown inside a map keeps the map's known entries validated and the other defaults applied", async () => {
-    const ok = await p.check!({}, { name: "abcd", size: 1, tags: { a: UNKNOWN, b: "x" }, __provider: PROVIDER });
+    const ok = await p.check({}, { name: "abcd", size: 1, tags: { a: UNKNOWN, b: "x" }, __provider: PROVIDER });
     expect(ok.failures).toBeUndefined();
     expect(ok.inputs).toEqual({ name: "abcd", size: 1, tags: { a: UNKNOWN, b: "x" }, adopt: false, __provider: PROVIDER });
-    const bad = await p.check!({}, { name: "ab", size: UNKNOWN, tags: { a: UNKNOWN, b: 5 }, bogus: 1, __provider: PROVIDER });
+    const bad = await p.check({}, { name: "ab", size: UNKNOWN, tags: { a: UNKNOWN, b: 5 }, bogus: 1, __provider: PROVIDER });
     expect(bad.failures).toEqual([
       { property: "bogus", reason: 'bogus: unrecognized key "bogus"' },
       { property: "name", reason: "name: must be at least 4 characters" },
@@ -88,20 +88,20 @@ describe("check", () => {
     const withDigest = buildProvider({
       ...def,
       inputs: () => (def.inputs() as unknown as z.ZodObject).extend({ digest: z.string().optional() }) as never,
-      derive: [{ from: ["tags"], to: "digest" as never, compute: (i) => (computed.push(i.tags), `d:${Object.keys(i.tags).length}`) }],
+      derive: [{ from: ["tags"], to: "digest", compute: (i) => (computed.push(i.tags), `d:${Object.keys(i.tags).length}`) }],
     });
-    const unknown = await withDigest.check!({}, { name: "abcd", size: 1, tags: { a: UNKNOWN }, __provider: PROVIDER });
+    const unknown = await withDigest.check({}, { name: "abcd", size: 1, tags: { a: UNKNOWN }, __provider: PROVIDER });
     expect(unknown.inputs.digest).toBe(UNKNOWN);
     expect(computed).toEqual([]);
-    const known = await withDigest.check!({}, { name: "abcd", size: 1, tags: { a: "1" }, __provider: PROVIDER });
+    const known = await withDigest.check({}, { name: "abcd", size: 1, tags: { a: "1" }, __provider: PROVIDER });
     expect(known.inputs.digest).toBe("d:1");
     expect(computed).toEqual([{ a: "1" }]);
   });
 
   test("auto-names from the logical name with a random suffix, and keeps the name on later runs", async () => {
-    const first = await p.check!({}, { size: 1, __logicalName: "My_Thing", __provider: PROVIDER });
+    const first = await p.check({}, { size: 1, __logicalName: "My_Thing", __provider: PROVIDER });
     expect(first.inputs.name).toMatch(/^my-thing-[0-9a-f]{7}$/);
-    const again = await p.check!(first.inputs, { size: 2, __logicalName: "My_Thing", __provider: PROVIDER });
+    const again = await p.check(first.inputs, { size: 2, __logicalName: "My_Thing", __provider: PROVIDER });
     expect(again.inputs.name).toBe(first.inputs.name);
     expect(again.inputs).not.toHaveProperty("__logicalName");
   });
@@ -122,14 +122,14 @@ describe("diff", () => {
   const olds = { name: "abcd", size: 1, tags: {}, adopt: false, createdAt: "x", __provider: PROVIDER };
 
   test("no changes when inputs match outputs; computed outputs never cause a diff", async () => {
-    const d = await p.diff!("abcd", { ...olds, createdAt: "changed" }, { name: "abcd", size: 1, tags: {}, adopt: false, __provider: "other-stub" });
+    const d = await p.diff("abcd", { ...olds, createdAt: "changed" }, { name: "abcd", size: 1, tags: {}, adopt: false, __provider: "other-stub" });
     expect(d.changes).toBe(false);
     expect(d.replaces).toEqual([]);
   });
 
   test("an in-place change and a replacing change", async () => {
-    expect(await p.diff!("abcd", olds, { ...olds, size: 2 })).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(await p.diff!("abcd", olds, { ...olds, name: "efgh" })).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
+    expect(await p.diff("abcd", olds, { ...olds, size: 2 })).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await p.diff("abcd", olds, { ...olds, name: "efgh" })).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
   });
 
   test("an unknown non-string input plans an update, not a replacement: defaults of replace-on keys are applied", async () => {
@@ -145,16 +145,16 @@ describe("diff", () => {
             adopt: z.boolean().default(false),
           })
           .strict() as never,
-      replaceOn: ["name", "kind" as never],
+      replaceOn: ["name", "kind"],
     });
     const old = { name: "abcd", kind: "STANDARD", size: 1, tags: {}, adopt: false, __provider: PROVIDER };
-    const { inputs } = await withType.check!(old, { name: "abcd", size: UNKNOWN, __provider: PROVIDER });
-    expect(await withType.diff!("abcd", old, inputs)).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const { inputs } = await withType.check(old, { name: "abcd", size: UNKNOWN, __provider: PROVIDER });
+    expect(await withType.diff("abcd", old, inputs)).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 
   test("an unknown value is a change (and a replacement for replace-on keys)", async () => {
-    expect(await p.diff!("abcd", olds, { ...olds, tags: { a: UNKNOWN } })).toMatchObject({ changes: true, replaces: [] });
-    expect(await p.diff!("abcd", olds, { ...olds, name: UNKNOWN })).toMatchObject({ changes: true, replaces: ["name"] });
+    expect(await p.diff("abcd", olds, { ...olds, tags: { a: UNKNOWN } })).toMatchObject({ changes: true, replaces: [] });
+    expect(await p.diff("abcd", olds, { ...olds, name: UNKNOWN })).toMatchObject({ changes: true, replaces: ["name"] });
   });
 });
 
@@ -162,7 +162,7 @@ describe("create, read, update, delete", () => {
   test("a create that fails after the cloud accepted it raises an error the engine records: id, properties with __provider, reasons", async () => {
     const store = new Map<string, Out>();
     const p = buildProvider(fakeDefinition(store, true));
-    const err = await p.create!({ name: "abcd", size: 1, tags: {}, adopt: false, __provider: PROVIDER }).catch((e) => e);
+    const err = await p.create({ name: "abcd", size: 1, tags: {}, adopt: false, __provider: PROVIDER }).catch((e) => e);
     expect(err.id).toBe("abcd");
     expect(err.properties.__provider).toBe(PROVIDER);
     expect(err.properties.size).toBe(1);
@@ -173,26 +173,26 @@ describe("create, read, update, delete", () => {
   test("read of a resource gone behind our back returns an empty id; inputs mirror the cloud", async () => {
     const store = new Map<string, Out>();
     const p = buildProvider(fakeDefinition(store));
-    await p.create!({ name: "abcd", size: 1, tags: {}, adopt: true, __provider: PROVIDER });
+    await p.create({ name: "abcd", size: 1, tags: {}, adopt: true, __provider: PROVIDER });
     store.get("abcd")!.size = 7;
-    const r = await p.read!("abcd", { name: "abcd", size: 1, tags: {}, adopt: true, createdAt: "x" });
+    const r = await p.read("abcd", { name: "abcd", size: 1, tags: {}, adopt: true, createdAt: "x" });
     expect(r.props).toMatchObject({ size: 7, adopt: true });
     expect(r.inputs).toEqual({ name: "abcd", size: 7, tags: {}, adopt: true });
     store.delete("abcd");
-    expect(await p.read!("abcd", { name: "abcd" })).toEqual({ id: "", props: {} });
+    expect(await p.read("abcd", { name: "abcd" })).toEqual({ id: "", props: {} });
   });
 
   test("update converges from what the cloud has now; outputs are plain JSON", async () => {
     const store = new Map<string, Out>();
     const p = buildProvider(fakeDefinition(store));
-    await p.create!({ name: "abcd", size: 1, tags: {}, adopt: false, __provider: PROVIDER });
-    const r = await p.update!("abcd", { name: "abcd", size: 99, createdAt: "stale" }, { name: "abcd", size: 3, tags: { a: "b" }, adopt: false, __provider: PROVIDER });
+    await p.create({ name: "abcd", size: 1, tags: {}, adopt: false, __provider: PROVIDER });
+    const r = await p.update("abcd", { name: "abcd", size: 99, createdAt: "stale" }, { name: "abcd", size: 3, tags: { a: "b" }, adopt: false, __provider: PROVIDER });
     expect(r.outs).toEqual({ name: "abcd", size: 3, tags: { a: "b" }, adopt: false, createdAt: "2026-01-01T00:00:00Z" });
   });
 
   test("update of a resource deleted behind our back says to refresh", async () => {
     const p = buildProvider(fakeDefinition(new Map()));
-    const err = await p.update!("gone", { name: "gone" }, { name: "gone", size: 1, __provider: PROVIDER }).catch((e) => e);
+    const err = await p.update("gone", { name: "gone" }, { name: "gone", size: 1, __provider: PROVIDER }).catch((e) => e);
     expect(err.message).toContain('thing "gone" no longer exists');
   });
 });
@@ -208,7 +208,7 @@ describe("waitWithProgress", () => {
       { progress: (m) => lines.push(m) },
       {
         resource: 'cluster "web"',
-        status: async () => ({ s: states[i++] }),
+        status: async () => ({ s: states[i++]! }),
         stateOf: (x) => x.s,
         target: ["Running"],
         minDelayMs: 4000,

@@ -78,8 +78,8 @@ test("GET is retried on 503 until it succeeds, with jittered exponential backoff
   expect(received).toHaveLength(4);
   // base 200 ms, equal jitter with random()=0.5: half the ceiling plus 0.5 of the other half (200, 400, 800)
   expect(clock.sleeps).toEqual([150, 300, 600]);
-  expect(received[0].url).toBe("/svc/x");
-  expect(received[0].headers["x-auth-token"]).toBe("tok-SECRET-1234");
+  expect(received[0]!.url).toBe("/svc/x");
+  expect(received[0]!.headers["x-auth-token"]).toBe("tok-SECRET-1234");
 });
 
 test("Retry-After (seconds) is honoured instead of the backoff", async () => {
@@ -178,7 +178,7 @@ test("a refused connection is retried even for POST: it provably never reached t
 test("credentials never appear in error messages or debug lines", async () => {
   handler = (req, res) => {
     res.writeHead(400, { "content-type": "application/json" });
-    res.end(JSON.stringify({ code: "Bad", message: `token ${req.headers["x-auth-token"]} rejected` }));
+    res.end(JSON.stringify({ code: "Bad", message: `token ${String(req.headers["x-auth-token"])} rejected` }));
   };
   const lines: string[] = [];
   const err = await transport(fakeClock(), { debug: (l) => lines.push(l) })

@@ -11,7 +11,7 @@ function sequence(states: string[]) {
   let i = 0;
   const polls: string[] = [];
   const fn = async () => {
-    const s = states[Math.min(i++, states.length - 1)];
+    const s = states[Math.min(i++, states.length - 1)]!;
     polls.push(s);
     return s === "-" ? undefined : { status: s };
   };

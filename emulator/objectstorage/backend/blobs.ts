@@ -89,7 +89,7 @@ export class BlobStore {
    * opened only when the stream is read, so an unread stream holds no descriptor.
    */
   stream(pieces: readonly BlobRef[], start: number, end: number): Readable {
-    const store = this;
+    const pathOf = (blob: string): string => this.path(blob);
     async function* read(): AsyncGenerator<Buffer> {
       let offset = 0;
       for (const piece of pieces) {
@@ -98,7 +98,7 @@ export class BlobStore {
         if (offset <= start || pieceStart > end || piece.size === 0) continue;
         const from = Math.max(0, start - pieceStart);
         const to = Math.min(piece.size - 1, end - pieceStart);
-        for await (const chunk of createReadStream(store.path(piece.blob), { start: from, end: to, highWaterMark: 256 * 1024 })) yield chunk as Buffer;
+        for await (const chunk of createReadStream(pathOf(piece.blob), { start: from, end: to, highWaterMark: 256 * 1024 })) yield chunk as Buffer;
       }
     }
     return Readable.from(read(), { objectMode: false });

@@ -81,7 +81,7 @@ export async function deleteSlo(c: Ops, bucket: string, key: string): Promise<Sl
         method: "DELETE",
         path: c.transport.fullPath(path),
         status: status !== undefined && status >= 300 ? status : 400,
-        apiMessage: `${String(report["Response Body"] ?? "")} ${JSON.stringify(errors)}`.trim(),
+        apiMessage: `${typeof report["Response Body"] === "string" ? report["Response Body"] : ""} ${JSON.stringify(errors)}`.trim(),
         requestId: res.requestId,
         action,
       }),

@@ -1,7 +1,7 @@
 /**
  * Resource waiter: polls a status function until the resource reaches a target state.
  *
- * An acceptor per observed state: target -> success, failure -> error, pending (or a state the
+ * An acceptor per observed state: target -> success, failure -> error, anything else (a state the
  * seeds never listed) -> poll again. The seeds say the full list of states is "not shown", so an
  * unknown state is treated as pending and reported through `onProgress`, never as a failure.
  * Between polls the delay grows exponentially from `minDelayMs` to `maxDelayMs` with jitter (a
@@ -40,7 +40,6 @@ export interface WaiterOptions<T> {
   status: (ctx: PollContext) => Promise<T | undefined>;
   /** The state of a found resource. */
   stateOf: (value: T) => string;
-  pending?: readonly string[];
   target: readonly string[];
   failure?: readonly string[];
   /** Not-found is the goal (deletion). */

@@ -45,7 +45,6 @@ test("polls until the target state with the exact sleep sequence", async () => {
     resource: 'cluster "web"',
     status: fn,
     stateOf: (x) => x.status,
-    pending: ["Creating", "Modifying"],
     target: ["Running"],
     minDelayMs: 1000,
     maxDelayMs: 8000,

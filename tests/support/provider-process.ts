@@ -1,7 +1,7 @@
 /**
  * Runs one BucketObject check + create in a process of its own, as the engine's provider process
- * would, and reports its memory: the local cloud (which holds uploaded objects in memory) stays in
- * the test's process, so what is measured here is the provider alone.
+ * would, and reports its memory: the local cloud stays in the caller's process, so what is measured
+ * here is the provider alone.
  *
  * argv[2]: JSON `{config, args}`. Prints progress lines, then one line `RESULT {...}`.
  */

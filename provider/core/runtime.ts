@@ -27,14 +27,28 @@ export function provider(token: string): ReturnType<typeof buildProvider> {
 
 type Method = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
 
-/** Which provider method a stub call is (see stub.ts for why some calls share a function). */
+/**
+ * Which provider method a stub call is (see stub.ts for why the methods share functions). The
+ * labels of earlier stubs ("configure|create", "check|read", and one per method) stay understood:
+ * state written by an earlier version holds those stubs, and refresh and destroy run them.
+ */
 export function methodOf(m: string, args: readonly unknown[]): Method {
-  if (m === "configure|create") {
-    const first = args[0] as Record<string, unknown> | undefined;
-    return first !== undefined && first !== null && "__provider" in first ? "create" : "configure";
+  const first = args[0];
+  const hasProvider = typeof first === "object" && first !== null && "__provider" in first;
+  switch (m) {
+    case "configure|create|check|read|update":
+      if (args.length >= 3) return "update";
+      if (args.length === 2) return typeof first === "string" ? "read" : "check";
+      return hasProvider ? "create" : "configure";
+    case "diff|delete":
+      return args.length >= 3 ? "diff" : "delete";
+    case "configure|create":
+      return hasProvider ? "create" : "configure";
+    case "check|read":
+      return typeof first === "string" ? "read" : "check";
+    default:
+      return m as Method;
   }
-  if (m === "check|read") return typeof args[0] === "string" ? "read" : "check";
-  return m as Method;
 }
 
 /** Entry point of the serialized stub: `require("pulumi-krcloud/runtime").call(token, method, args)`. */

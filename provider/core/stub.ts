@@ -26,27 +26,22 @@ export function stubProvider(token: string): dynamic.ResourceProvider {
 }
 
 // Pulumi serializes every function with ~190 bytes of wrapper, and this text is stored twice in
-// each resource's state. To stay well under 2 KB, methods whose calls the dynamic provider host
-// makes distinguishable share one function, and `runtime.call` tells them apart:
-//   configure(req) / create(props): create's props always carry `__provider`;
-//   check(olds, news) / read(id, props): read's first argument is the id, a string.
-// diff/update and read/delete take the same arguments and stay separate.
+// each resource's state. To stay under 1 KB, the seven methods share two functions, and
+// `runtime.methodOf` tells the calls apart by their arguments, which the dynamic provider host
+// makes distinguishable:
+//   configure(req)             one object without `__provider`
+//   create(props)              one object with `__provider`
+//   check(olds, news)          two arguments, the first an object
+//   read(id, props)            two arguments, the first the id (a string)
+//   update(id, olds, news)     three arguments
+//   diff(id, olds, news)       three arguments  } the second function
+//   delete(id, props)          two arguments    }
 function makeStub(token: string): dynamic.ResourceProvider {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const r = (m: string, a: any[]): any => require("pulumi-krcloud/runtime").call(token, m, a);
+  const one = (...a: any[]): any => require("pulumi-krcloud/runtime").call(token, "configure|create|check|read|update", a);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const one = (...a: any[]) => r("configure|create", a);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const two = (...a: any[]) => r("check|read", a);
-  return {
-    configure: one,
-    create: one,
-    check: two,
-    read: two,
-    diff: (...a) => r("diff", a),
-    update: (...a) => r("update", a),
-    delete: (...a) => r("delete", a),
-  };
+  const two = (...a: any[]): any => require("pulumi-krcloud/runtime").call(token, "diff|delete", a);
+  return { configure: one, create: one, check: one, read: one, update: one, diff: two, delete: two };
 }
 
 /**

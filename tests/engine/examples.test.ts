@@ -100,7 +100,7 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
     await stack.preview({ refresh: true, expectNoChanges: true, color: "never" });
   });
 
-  test("state holds no plaintext secret, and each __provider is under 2048 bytes", async () => {
+  test("state holds no plaintext secret, and each __provider is under 1024 bytes", async () => {
     const secrets = [project.token, project.credentialSecret, siteVerification, dbPassword];
     const deployment = await stack.exportStack();
     // exportStack() decrypts (it is `pulumi stack export --show-secrets`): each secret is there, but
@@ -122,7 +122,7 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
       for (const props of [r.inputs, r.outputs]) {
         const provider = props?.__provider;
         expect(typeof provider).toBe("string");
-        expect(Buffer.byteLength(provider as string)).toBeLessThan(2048);
+        expect(Buffer.byteLength(provider as string)).toBeLessThan(1024);
       }
     }
 

@@ -79,8 +79,8 @@ demo: build pulumi local-cloud-start
 demo-destroy: build pulumi local-cloud-start
 	bash scripts/demo.sh destroy
 
-bench: build
-	node dist/tools/bench.js
+bench: build pulumi
+	node --expose-gc dist/tools/bench.js
 
 clean:
 	rm -rf dist

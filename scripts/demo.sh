@@ -13,7 +13,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-STATE="$ROOT/.state"
+STATE="${KRCLOUD_STATE_DIR:-$ROOT/.state}"
 EXAMPLES="${DEMO_EXAMPLES:-static-site cache data-pipeline}"
 STACK=dev
 LOCAL_CLOUD_STATE="$STATE/local-cloud.json"

@@ -4,7 +4,7 @@
 # State (pid, log, persisted resources, issued credentials) lives in .state/ of the work tree.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-STATE="$ROOT/.state"
+STATE="${KRCLOUD_STATE_DIR:-$ROOT/.state}"
 PORT="${LOCAL_CLOUD_PORT:-8790}"
 PIDFILE="$STATE/local-cloud.pid"
 mkdir -p "$STATE"

@@ -20,7 +20,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../emulator";
 import { closeAllPools, resolveSettings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
-import { applyLocalCloudSetup, discoverExamples, newProject, providerConfig, REPO_ROOT, runNode, Sandbox, stateResources, type CloudProject } from "../tests/support/engine";
+import { applyLocalCloudSetup, discoverExamples, newProject, providerConfig, pulumiBinDir, REPO_ROOT, runNode, Sandbox, stateResources, type CloudProject } from "../tests/support/engine";
 
 export interface Row {
   figure: string;
@@ -215,8 +215,10 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The engine's default `--parallel`, as the CLI itself states it. */
 function defaultParallelism(): string {
-  return "8 (4 per CPU)";
+  const help = execFileSync(path.join(pulumiBinDir(), "pulumi"), ["up", "--help"], { encoding: "utf8" });
+  return /--parallel int32 .*\(default (\d+)\)/.exec(help)?.[1] ?? "unknown";
 }
 
 /** Spawns `krcloud-local-cloud --port 0` and times until its first answer to GET /_control/... */

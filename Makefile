@@ -15,7 +15,7 @@ export PULUMI_SKIP_UPDATE_CHECK := true
 export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
 
-.PHONY: help install build test test-unit test-local test-engine test-conformance pulumi swift \
+.PHONY: help install build lint format test test-unit test-local test-engine test-conformance pulumi swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema clean
 
 help:
@@ -23,6 +23,7 @@ help:
 	@echo "make test        install everything and run every test (unit, local cloud, conformance, engine)"
 	@echo "make local-cloud run the local cloud in the foreground (port $(LOCAL_CLOUD_PORT))"
 	@echo "make bench       run the benchmarks and print their figures"
+	@echo "make lint        eslint (type-aware) and prettier --check"
 	@echo "make schema      regenerate schema.json"
 
 # npm ci from the committed lockfile, re-run only when the lockfile changes.
@@ -36,6 +37,14 @@ install: node_modules/.installed
 
 build: install
 	node node_modules/.bin/tsc -p tsconfig.json
+
+# Type-aware eslint (no-floating-promises, no-misused-promises, unused code, ...) and prettier on the code.
+lint: install
+	node node_modules/.bin/eslint .
+	node node_modules/.bin/prettier --check --log-level warn .
+
+format: install
+	node node_modules/.bin/prettier --write --log-level warn .
 
 schema: build
 	node dist/tools/gen-schema.js > schema.json

@@ -26,6 +26,22 @@ function totalVmUptime(c: StoredCluster, now: number): number {
   return c.retiredVmUptime + c.vms.reduce((sum, vm) => sum + Math.max(0, now - vm.createdAt), 0);
 }
 
+/** The job as the API shows it; `extra` adds the fields only some views carry. */
+function userTaskView(c: StoredCluster, extra: Record<string, string | null>): Record<string, unknown> | null {
+  const t = c.userTask;
+  if (!t) return null;
+  return {
+    type: t.type,
+    terminationPolicy: t.terminationPolicy,
+    fileUrl: t.fileUrl ?? null,
+    hiveQuery: t.hiveQuery ?? null,
+    deployMode: t.deployMode ?? null,
+    execOpts: t.execOpts ?? null,
+    execParams: t.execParams ?? null,
+    ...extra,
+  };
+}
+
 export function securityGroups(c: StoredCluster): string[] {
   return [...c.securityGroupIds, c.defaultSecurityGroupId, ...(c.apiKeySecurityGroupId ? [c.apiKeySecurityGroupId] : [])];
 }
@@ -65,19 +81,7 @@ export function clusterDetail(c: StoredCluster, status: string, now: number): Re
       configText: c.config.configText ?? null,
       configFileUrl: c.config.configFileUrl ?? null,
     },
-    userTask: c.userTask
-      ? {
-          type: c.userTask.type,
-          terminationPolicy: c.userTask.terminationPolicy,
-          fileUrl: c.userTask.fileUrl ?? null,
-          hiveQuery: c.userTask.hiveQuery ?? null,
-          deployMode: c.userTask.deployMode ?? null,
-          execOpts: c.userTask.execOpts ?? null,
-          execParams: c.userTask.execParams ?? null,
-          logBucketName: c.userTask.logBucketName ?? null,
-          logUrl: c.logUrl ?? null,
-        }
-      : null,
+    userTask: userTaskView(c, { logBucketName: c.userTask?.logBucketName ?? null, logUrl: c.logUrl ?? null }),
     hiveMetastoreInfo: c.hiveMetastoreInfo ?? null,
     redisInfo: c.redisInfo ?? null,
     componentUrl: componentUrl(c, status),
@@ -138,17 +142,6 @@ export function runSettings(c: StoredCluster): Record<string, unknown> {
       configText: c.config.configText ?? null,
       userScript: c.config.userScript ?? null,
     },
-    userTask: c.userTask
-      ? {
-          type: c.userTask.type,
-          terminationPolicy: c.userTask.terminationPolicy,
-          fileUrl: c.userTask.fileUrl ?? null,
-          hiveQuery: c.userTask.hiveQuery ?? null,
-          deployMode: c.userTask.deployMode ?? null,
-          execOpts: c.userTask.execOpts ?? null,
-          execParams: c.userTask.execParams ?? null,
-          logUrl: null as string | null,
-        }
-      : null,
+    userTask: userTaskView(c, { logUrl: null }),
   };
 }

@@ -1,7 +1,7 @@
 /** The cache resource classes users instantiate: `new krcloud.cache.Cluster("sessions", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretInputs, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
+import { resourceArgs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
 import { clusterOutputs, type clusterInputs, type ClusterOutputs } from "./cluster";
 import { instanceSetOutputs, type instanceSetInputs, type InstanceSetOutputs } from "./instance-set";
 import { parameterGroupOutputs, type parameterGroupInputs, type ParameterGroupOutputs } from "./parameter-group";
@@ -17,7 +17,7 @@ export type InstanceSetArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof inst
 export class ParameterGroup extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:cache:ParameterGroup";
   constructor(name: string, args: ParameterGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(ParameterGroup.token), name, dynamicProps(name, args, outputKeys(parameterGroupOutputs())), opts, ...moduleAndType(ParameterGroup.token));
+    super(...resourceArgs(ParameterGroup.token, name, args, parameterGroupOutputs(), opts));
   }
 }
 export interface ParameterGroup extends ResourceOutputs<ParameterGroupOutputs> {}
@@ -26,7 +26,7 @@ export interface ParameterGroup extends ResourceOutputs<ParameterGroupOutputs> {
 export class Cluster extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:cache:Cluster";
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(Cluster.token), name, dynamicProps(name, withSecretInputs(args, ["user"]), outputKeys(clusterOutputs())), withSecretOutputs(opts, ["user"]), ...moduleAndType(Cluster.token));
+    super(...resourceArgs(Cluster.token, name, args, clusterOutputs(), opts, { inputs: ["user"], outputs: ["user"] }));
   }
 }
 export interface Cluster extends ResourceOutputs<ClusterOutputs> {}
@@ -35,7 +35,7 @@ export interface Cluster extends ResourceOutputs<ClusterOutputs> {}
 export class Shard extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:cache:Shard";
   constructor(name: string, args: ShardArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(Shard.token), name, dynamicProps(name, args, outputKeys(shardOutputs())), opts, ...moduleAndType(Shard.token));
+    super(...resourceArgs(Shard.token, name, args, shardOutputs(), opts));
   }
 }
 export interface Shard extends ResourceOutputs<ShardOutputs> {}
@@ -44,7 +44,7 @@ export interface Shard extends ResourceOutputs<ShardOutputs> {}
 export class InstanceSet extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:cache:InstanceSet";
   constructor(name: string, args: InstanceSetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(InstanceSet.token), name, dynamicProps(name, withSecretInputs(args, ["user"]), outputKeys(instanceSetOutputs())), withSecretOutputs(opts, ["user"]), ...moduleAndType(InstanceSet.token));
+    super(...resourceArgs(InstanceSet.token, name, args, instanceSetOutputs(), opts, { inputs: ["user"], outputs: ["user"] }));
   }
 }
 export interface InstanceSet extends ResourceOutputs<InstanceSetOutputs> {}

@@ -1,6 +1,7 @@
 /** Helpers for the resource classes users instantiate (`new krcloud.objectstorage.Bucket(...)`). */
 import * as pulumi from "@pulumi/pulumi";
 import { LOGICAL_NAME_KEY } from "./resource";
+import { stubProvider } from "./stub";
 
 /**
  * `krcloud:objectstorage:Bucket` -> module and type for `pulumi.dynamic.Resource`. Dynamic resources
@@ -40,4 +41,21 @@ export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined
 export function outputKeys(schema: unknown): string[] {
   const s = schema as { shape?: Record<string, unknown> };
   return Object.keys(s.shape ?? {});
+}
+
+/**
+ * The arguments of `pulumi.dynamic.Resource`'s constructor for a krcloud resource class: the stub
+ * provider of `token`, the props (`args` with the named inputs made secret, every output key, the
+ * logical name) and the options with the named outputs made secret.
+ */
+export function resourceArgs<A extends object>(
+  token: string,
+  name: string,
+  args: A,
+  outputs: unknown,
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: { inputs?: readonly (keyof A & string)[]; outputs?: readonly string[] } = {},
+): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  const props = dynamicProps(name, withSecretInputs(args, secrets.inputs ?? []), outputKeys(outputs));
+  return [stubProvider(token), name, props, withSecretOutputs(opts, secrets.outputs ?? []), ...moduleAndType(token)];
 }

@@ -1,7 +1,7 @@
 /** The data query resource classes users instantiate: `new krcloud.dataquery.Query("daily", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretInputs, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
+import { resourceArgs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
 import { dataSourceOutputs, type dataSourceInputs, type DataSourceOutputs } from "./data-source";
 import { queryOutputs, type queryInputs, type QueryOutputs } from "./query";
 
@@ -13,13 +13,7 @@ export type QueryArgs = InputArgs<z.input<ReturnType<typeof queryInputs>>>;
 export class DataSource extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:dataquery:DataSource";
   constructor(name: string, args: DataSourceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      stubProvider(DataSource.token),
-      name,
-      dynamicProps(name, withSecretInputs(args, ["password"]), outputKeys(dataSourceOutputs())),
-      withSecretOutputs(opts, ["password"]),
-      ...moduleAndType(DataSource.token),
-    );
+    super(...resourceArgs(DataSource.token, name, args, dataSourceOutputs(), opts, { inputs: ["password"], outputs: ["password"] }));
   }
 }
 export interface DataSource extends ResourceOutputs<DataSourceOutputs> {}
@@ -28,7 +22,7 @@ export interface DataSource extends ResourceOutputs<DataSourceOutputs> {}
 export class Query extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:dataquery:Query";
   constructor(name: string, args: QueryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(Query.token), name, dynamicProps(name, args, outputKeys(queryOutputs())), opts, ...moduleAndType(Query.token));
+    super(...resourceArgs(Query.token, name, args, queryOutputs(), opts));
   }
 }
 export interface Query extends ResourceOutputs<QueryOutputs> {}

@@ -1,7 +1,7 @@
 /** The key management resource classes users instantiate: `new krcloud.kms.Ciphertext("db-password", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretInputs, withSecretOutputs, type InputArgs, type ResourceOutputs } from "../core";
+import { resourceArgs, type InputArgs, type ResourceOutputs } from "../core";
 import { ciphertextOutputs, type ciphertextInputs, type CiphertextOutputs } from "./ciphertext";
 import { dataKeyOutputs, type dataKeyInputs, type DataKeyOutputs } from "./data-key";
 
@@ -16,13 +16,7 @@ export type DataKeyArgs = InputArgs<z.input<ReturnType<typeof dataKeyInputs>>>;
 export class Ciphertext extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:kms:Ciphertext";
   constructor(name: string, args: CiphertextArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      stubProvider(Ciphertext.token),
-      name,
-      dynamicProps(name, withSecretInputs(args, ["plaintext"]), outputKeys(ciphertextOutputs())),
-      withSecretOutputs(opts, ["plaintext"]),
-      ...moduleAndType(Ciphertext.token),
-    );
+    super(...resourceArgs(Ciphertext.token, name, args, ciphertextOutputs(), opts, { inputs: ["plaintext"], outputs: ["plaintext"] }));
   }
 }
 export interface Ciphertext extends ResourceOutputs<CiphertextOutputs> {}
@@ -31,7 +25,7 @@ export interface Ciphertext extends ResourceOutputs<CiphertextOutputs> {}
 export class DataKey extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:kms:DataKey";
   constructor(name: string, args: DataKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(DataKey.token), name, dynamicProps(name, args, outputKeys(dataKeyOutputs())), withSecretOutputs(opts, ["plaintext"]), ...moduleAndType(DataKey.token));
+    super(...resourceArgs(DataKey.token, name, args, dataKeyOutputs(), opts, { outputs: ["plaintext"] }));
   }
 }
 export interface DataKey extends ResourceOutputs<DataKeyOutputs> {}

@@ -1,7 +1,7 @@
 /** The resource classes users instantiate: `new krcloud.objectstorage.Bucket("logs", {...})`. */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { dynamicProps, moduleAndType, outputKeys, stubProvider, withSecretOutputs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
+import { resourceArgs, type AutoNamed, type InputArgs, type ResourceOutputs } from "../core";
 import { bucketOutputs, type bucketInputs, type BucketOutputs } from "./bucket";
 import { bucketCorsOutputs, type bucketCorsInputs, type BucketCorsOutputs } from "./bucket-cors";
 import { bucketLifecycleOutputs, type bucketLifecycleInputs, type BucketLifecycleOutputs } from "./bucket-lifecycle";
@@ -19,7 +19,7 @@ export type BucketObjectArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketOb
 export class Bucket extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:objectstorage:Bucket";
   constructor(name: string, args: BucketArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(Bucket.token), name, dynamicProps(name, args, outputKeys(bucketOutputs())), opts, ...moduleAndType(Bucket.token));
+    super(...resourceArgs(Bucket.token, name, args, bucketOutputs(), opts));
   }
 }
 export interface Bucket extends ResourceOutputs<BucketOutputs> {}
@@ -28,7 +28,7 @@ export interface Bucket extends ResourceOutputs<BucketOutputs> {}
 export class BucketCors extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:objectstorage:BucketCors";
   constructor(name: string, args: BucketCorsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(BucketCors.token), name, dynamicProps(name, args, outputKeys(bucketCorsOutputs())), opts, ...moduleAndType(BucketCors.token));
+    super(...resourceArgs(BucketCors.token, name, args, bucketCorsOutputs(), opts));
   }
 }
 export interface BucketCors extends ResourceOutputs<BucketCorsOutputs> {}
@@ -37,7 +37,7 @@ export interface BucketCors extends ResourceOutputs<BucketCorsOutputs> {}
 export class BucketLifecycle extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:objectstorage:BucketLifecycle";
   constructor(name: string, args: BucketLifecycleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(stubProvider(BucketLifecycle.token), name, dynamicProps(name, args, outputKeys(bucketLifecycleOutputs())), opts, ...moduleAndType(BucketLifecycle.token));
+    super(...resourceArgs(BucketLifecycle.token, name, args, bucketLifecycleOutputs(), opts));
   }
 }
 export interface BucketLifecycle extends ResourceOutputs<BucketLifecycleOutputs> {}
@@ -58,13 +58,7 @@ export function contentDerivedSecrets(args: Pick<BucketObjectArgs, "content" | "
 export class BucketObject extends pulumi.dynamic.Resource {
   static readonly token = "krcloud:objectstorage:BucketObject";
   constructor(name: string, args: BucketObjectArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      stubProvider(BucketObject.token),
-      name,
-      dynamicProps(name, args, outputKeys(bucketObjectOutputs())),
-      withSecretOutputs(opts, contentDerivedSecrets(args)),
-      ...moduleAndType(BucketObject.token),
-    );
+    super(...resourceArgs(BucketObject.token, name, args, bucketObjectOutputs(), opts, { outputs: contentDerivedSecrets(args) }));
   }
 }
 export interface BucketObject extends ResourceOutputs<BucketObjectOutputs> {}

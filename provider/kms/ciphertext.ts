@@ -51,20 +51,21 @@ export const ciphertext: ResourceDefinition<CiphertextInputs, CiphertextOutputs>
     return { id: stableId(r.ciphertext), outs: { ...inputs, ciphertext: r.ciphertext, keyVersion: r.version } };
   },
 
-  // The ciphertext is what was recorded: nothing in the service can tell it apart or lose it.
-  async read(_ctx, _id, olds) {
-    return olds;
-  },
-
-  // Every input replaces; nothing is left to change in place.
-  async update(_ctx, _id, current, news) {
-    return { ...current, ...news };
-  },
-
-  async delete() {
-    return;
-  },
+  ...recordedOnly<CiphertextInputs, CiphertextOutputs>(),
 };
+
+/**
+ * Read, update and delete of what the service keeps no record of (a ciphertext, a data key): read
+ * returns what was recorded, since nothing in the service can tell it apart or lose it; every input
+ * replaces, so an update only records; delete has nothing to remove.
+ */
+export function recordedOnly<I extends Record<string, unknown>, O extends I>(): Pick<ResourceDefinition<I, O>, "read" | "update" | "delete"> {
+  return {
+    read: async (_ctx, _id, olds) => olds,
+    update: async (_ctx, _id, current, news) => ({ ...current, ...news }),
+    delete: async () => undefined,
+  };
+}
 
 /** A stable id from the ciphertext (never a timestamp, as aws_kms_ciphertext's is). */
 export function stableId(cipher: string): string {

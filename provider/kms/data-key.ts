@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { rethrowAs } from "../../sdk/core";
 import type { ResourceDefinition } from "../core";
-import { stableId } from "./ciphertext";
+import { recordedOnly, stableId } from "./ciphertext";
 import { kms } from "./client";
 import { keyId, triggers } from "./validation";
 
@@ -46,15 +46,5 @@ export const dataKey: ResourceDefinition<DataKeyInputs, DataKeyOutputs> = {
     return { id: stableId(k.ciphertext), outs: { ...inputs, plaintext: k.plaintext, ciphertext: k.ciphertext, keyVersion: k.keyVersion } };
   },
 
-  async read(_ctx, _id, olds) {
-    return olds;
-  },
-
-  async update(_ctx, _id, current, news) {
-    return { ...current, ...news };
-  },
-
-  async delete() {
-    return;
-  },
+  ...recordedOnly<DataKeyInputs, DataKeyOutputs>(),
 };

@@ -13,8 +13,9 @@
  */
 import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
-import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
+import { isConflict, rethrowAs, withAction } from "../../sdk/core";
+import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
+import { adoptInput, findClusterByName } from "./adopt";
 import { cache } from "./client";
 import { deleteAndWait, settingsPatch } from "./settings";
 import { waitClusterSynced } from "./parameter-group";
@@ -62,6 +63,7 @@ function clusterShape() {
       restoreFromBackup: z.string().min(1, "must not be empty").optional().describe("Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster."),
       keepAutomaticBackups: keepAutomaticBackups(),
       timeouts: timeoutsInput(CACHE_TIMEOUTS),
+      adopt: adoptInput("a cluster"),
     })
     .strict();
 }
@@ -119,13 +121,24 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
   replaceIf: { shards: placementsReplace },
   deleteBeforeReplace: true,
-  localInputs: ["keepAutomaticBackups", "timeouts"],
+  localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
   autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   describe: (id) => `cache cluster "${id}"`,
 
   async create(ctx, inputs) {
     const c = cache(ctx);
     const what = `cache cluster "${inputs.name}"`;
+    const existing = inputs.adopt ? await findClusterByName(c, inputs.name, true) : undefined;
+    if (existing) {
+      const s = await clusterSnapshot(c, existing).catch(rethrowAs(`adopting ${what}`));
+      if (s) {
+        // Every shard of an adopted cluster is this resource's.
+        const current = flatten(s, inputs, s.topology.shards.map((sh) => sh.id));
+        assertAdoptable(cluster, existing, current, inputs);
+        ctx.progress(`adopting existing ${what} (${existing})`);
+        return { id: existing, outs: await cluster.update(ctx, existing, current, inputs) };
+      }
+    }
     const replicas = inputs.shards[0]!.replicaSubnetIds.length;
     const { id } = await c.clusters
       .create({
@@ -145,7 +158,10 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
         user: inputs.user,
         restoreSource: inputs.restoreFromBackup ? { backupName: inputs.restoreFromBackup } : undefined,
       })
-      .catch(rethrowAs(`creating ${what}`));
+      .catch((e: unknown) => {
+        if (isConflict(e)) throw withAction(e, `creating ${what}: it already exists (set adopt: true to manage the existing cluster)`);
+        throw withAction(e, `creating ${what}`);
+      });
     // The cluster exists from here on: whatever fails below leaves it in state, and the next up resumes.
     try {
       const s = await waitClusterSettled(ctx, c, id, `${what} (${id})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
@@ -267,6 +283,7 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
     restoreFromBackup: prior.restoreFromBackup,
     keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
     timeouts: prior.timeouts,
+    adopt: prior.adopt ?? false,
     status: r.status ?? "unknown",
     parameterGroupSyncStatus: r.parameterGroupSyncStatus,
     primaryEndpoint: r.endpoints.primaryEndpoint,

@@ -11,8 +11,9 @@
  */
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
-import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
+import { isConflict, rethrowAs, withAction } from "../../sdk/core";
+import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
+import { adoptInput, findClusterByName } from "./adopt";
 import { cache } from "./client";
 import { deleteAndWait, settingsPatch } from "./settings";
 import { waitClusterSynced } from "./parameter-group";
@@ -57,6 +58,7 @@ function instanceSetShape() {
         .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
       keepAutomaticBackups: keepAutomaticBackups(),
       timeouts: timeoutsInput(CACHE_TIMEOUTS),
+      adopt: adoptInput("an instance set"),
     })
     .strict();
 }
@@ -103,13 +105,23 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
   outputs: instanceSetOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
   deleteBeforeReplace: true,
-  localInputs: ["keepAutomaticBackups", "timeouts"],
+  localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
   autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   describe: (i) => `cache instance set "${i}"`,
 
   async create(ctx, inputs) {
     const c = cache(ctx);
     const what = `cache instance set "${inputs.name}"`;
+    const existing = inputs.adopt ? await findClusterByName(c, inputs.name, false) : undefined;
+    if (existing) {
+      const s = await instanceSetSnapshot(c, existing).catch(rethrowAs(`adopting ${what}`));
+      if (s) {
+        const current = flatten(s, inputs);
+        assertAdoptable(instanceSet, existing, current, inputs);
+        ctx.progress(`adopting existing ${what} (${existing})`);
+        return { id: existing, outs: await instanceSet.update(ctx, existing, current, inputs) };
+      }
+    }
     const r = inputs.restoreFrom;
     const { id: setId } = await c.instanceSets
       .create({
@@ -129,7 +141,10 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
         version: inputs.version,
         restoreSource: r?.backupName !== undefined ? { backupName: r.backupName } : r?.files !== undefined ? { files: r.files } : undefined,
       })
-      .catch(rethrowAs(`creating ${what}`));
+      .catch((e: unknown) => {
+        if (isConflict(e)) throw withAction(e, `creating ${what}: it already exists (set adopt: true to manage the existing instance set)`);
+        throw withAction(e, `creating ${what}`);
+      });
     try {
       const s = await waitInstanceSetSettled(ctx, c, setId, `${what} (${setId})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
       return { id: setId, outs: flatten(s, inputs) };
@@ -239,6 +254,7 @@ function flatten(s: InstanceSetSnapshot, prior: Partial<InstanceSetInputs>): Ins
     restoreFrom: prior.restoreFrom,
     keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
     timeouts: prior.timeouts,
+    adopt: prior.adopt ?? false,
     status: r.status ?? "unknown",
     parameterGroupSyncStatus: r.parameterGroupSyncStatus,
     primaryEndpoint: r.endpoints.primaryEndpoint,

@@ -17,8 +17,9 @@ import {
   type ParameterGroup,
   type ParameterGroupEvent,
 } from "../../sdk/cache";
-import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { adoptInput, findParameterGroupByName } from "./adopt";
+import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition } from "../core";
 import { cache } from "./client";
 import { description } from "./validation";
 import { CACHE_TIMEOUTS, SettleFailedError } from "./waiters";
@@ -38,6 +39,7 @@ export function parameterGroupInputs() {
         .describe("Parameter values by name, as strings. Only these are managed; removing one sets it back to its default."),
       applyMode: z.enum(APPLY_MODES).default("sequential").describe("How changed parameters reach the clusters using the group: `sequential` (one at a time, the default) or `parallel`."),
       timeouts: timeoutsInput(CACHE_TIMEOUTS),
+      adopt: adoptInput("a custom parameter group"),
     })
     .strict();
 }
@@ -63,7 +65,7 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
   outputs: parameterGroupOutputs,
   replaceOn: ["name", "baseParameterGroupId"],
   deleteBeforeReplace: true,
-  localInputs: ["applyMode", "timeouts"],
+  localInputs: ["applyMode", "timeouts", "adopt"],
   autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
   describe: (id) => `cache parameter group "${id}"`,
 
@@ -71,9 +73,21 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
     const c = cache(ctx);
     const base = await c.parameterGroups.get(inputs.baseParameterGroupId).catch(rethrowAs(`creating cache parameter group "${inputs.name}": reading the base group "${inputs.baseParameterGroupId}"`));
     assertValuesAllowed(inputs.name, base.parameters, inputs.parameters);
+    const existing = inputs.adopt ? await findParameterGroupByName(c, inputs.name) : undefined;
+    const current = existing ? await readGroup(c, existing, { ...inputs, baseParameterGroupId: undefined }) : undefined;
+    if (existing && current) {
+      // The base is declared by id or name; the group records the base's id.
+      if (current.baseParameterGroupId === base.id || current.baseParameterGroupId === base.name) current.baseParameterGroupId = inputs.baseParameterGroupId;
+      assertAdoptable(parameterGroup, existing, current, inputs);
+      ctx.progress(`adopting existing cache parameter group "${inputs.name}" (${existing})`);
+      return { id: existing, outs: await parameterGroup.update(ctx, existing, current, inputs) };
+    }
     const { id } = await c.parameterGroups
       .create({ parameterGroupId: inputs.baseParameterGroupId, name: inputs.name, description: inputs.description })
-      .catch(rethrowAs(`creating cache parameter group "${inputs.name}"`));
+      .catch((e: unknown) => {
+        if (isConflict(e)) throw withAction(e, `creating cache parameter group "${inputs.name}": it already exists (set adopt: true to manage the existing group)`);
+        throw withAction(e, `creating cache parameter group "${inputs.name}"`);
+      });
     // The group exists from here on: a failure below must leave it in state.
     try {
       if (Object.keys(inputs.parameters).length > 0) {
@@ -176,6 +190,7 @@ async function readGroup(c: CacheClient, id: string, prior: Partial<ParameterGro
     parameters: managedParameters(group, prior.parameters),
     applyMode: prior.applyMode ?? "sequential",
     timeouts: prior.timeouts,
+    adopt: prior.adopt ?? false,
     engineVersion: group.engineVersion,
     clusterModeEnabled: group.clusterModeEnabled,
     syncStatus: syncStatusOf(users),

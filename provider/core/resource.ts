@@ -131,13 +131,22 @@ export function inputsFromOutputs(def: AnyDefinition, outs: Record<string, unkno
  */
 export function assertAdoptable(def: AnyDefinition, id: string, existing: Record<string, unknown>, inputs: Record<string, unknown>): void {
   const show = (v: unknown): string => (v === undefined ? "not set" : JSON.stringify(v));
-  const diffs = (def.replaceOn)
-    .filter((k) => !jsonEqual(toPlain(existing[k]), toPlain(inputs[k])))
-    .map((k) => `${k} is ${show(existing[k])} there but ${show(inputs[k])} in the program`);
+  const replaceIf = (def.replaceIf ?? {}) as Record<string, ((old: unknown, next: unknown) => boolean) | undefined>;
+  const diffs = [
+    ...def.replaceOn.filter((k) => !jsonEqual(toPlain(existing[k]), toPlain(inputs[k]))),
+    ...Object.keys(replaceIf).filter((k) => replaceIf[k]?.(toPlain(existing[k]), toPlain(inputs[k])) === true),
+  ].map((k) => `${k} is ${show(existing[k])} there but ${show(inputs[k])} in the program`);
   if (diffs.length === 0) return;
   throw new Error(
     `adopting ${def.describe(id)}: ${diffs.join("; ")}. A change of ${diffs.length > 1 ? "these properties replaces" : "this property replaces"} the resource, so adopting it would lead the next update to delete it; declare the existing values to adopt it, or use another name`,
   );
+}
+
+/** The value an input takes when the program omits it (undefined when it has no default). */
+function defaultOf(def: AnyDefinition, key: string): unknown {
+  const field = (def.inputs() as unknown as { shape?: Record<string, { safeParse?: (v: unknown) => { success: boolean; data?: unknown } }> }).shape?.[key];
+  const r = field?.safeParse?.(undefined);
+  return r?.success ? toPlain(r.data) : undefined;
 }
 
 export function inputKeys(def: AnyDefinition): string[] {
@@ -203,7 +212,8 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
         const o = olds[key];
         // An unknown value may turn out different: for a replace-on key that is a (possible) replacement.
         const differs = containsUnknown(n) || !jsonEqual(n, o);
-        if (!differs) continue;
+        // State written before an input existed lacks it: its default there is no change.
+        if (!differs || (o === undefined && jsonEqual(n, defaultOf(def, key)))) continue;
         changed.push(key);
         const replaceIf = (def.replaceIf)?.[key];
         if ((def.replaceOn).includes(key) || (replaceIf !== undefined && (containsUnknown(n) || replaceIf(o, n)))) replaces.push(key);

@@ -114,6 +114,12 @@ describe("diff", () => {
   test("no change when the inputs match", async () => {
     expect(await plan({})).toMatchObject({ changes: false, replaces: [] });
   });
+
+  test("state written before an input existed (no `adopt` in it) shows no change for its default, but does for another value", async () => {
+    expect("adopt" in olds).toBe(false);
+    expect(await plan({ adopt: false })).toMatchObject({ changes: false });
+    expect(await plan({ adopt: true })).toMatchObject({ changes: true, replaces: [] });
+  });
 });
 
 describe("update arithmetic", () => {

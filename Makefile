@@ -15,7 +15,7 @@ export PULUMI_SKIP_UPDATE_CHECK := true
 export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
 
-.PHONY: help install build lint format test test-unit test-local test-engine test-conformance pulumi swift \
+.PHONY: help install build lint format sql-peers test test-unit test-local test-engine test-conformance pulumi swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema clean
 
 help:
@@ -55,15 +55,21 @@ pulumi:
 swift:
 	bash scripts/swift-peer.sh start
 
+# Real PostgreSQL 15 and MariaDB 10.11 on loopback for the data query real-server tests (installed by apt if missing).
+sql-peers:
+	bash scripts/sql-peers.sh start >/dev/null
+
 # The whole suite. Swift and the Pulumi CLI are installed/started first; the last line is "N passed, N failed".
-test: build pulumi swift
+test: build pulumi swift sql-peers
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
+	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci
 
 test-unit: build
 	node node_modules/.bin/jest --ci dist/tests/unit
 
-test-local: build
+test-local: build sql-peers
+	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci dist/tests/local
 
 test-conformance: build swift

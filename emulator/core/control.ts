@@ -38,6 +38,7 @@ export interface LocalCloudControl {
   clearFaults(): void;
   inventory(): InventoryEntry[];
   getResource(service: string, kind: string, id: string): unknown;
+  /** The patched resource; a Promise of it where the service applies the patch asynchronously. */
   patchResource(service: string, kind: string, id: string, patch: unknown): unknown;
   deleteResource(service: string, kind: string, id: string): void;
   requests(since?: number): RequestLogEntry[];
@@ -134,6 +135,13 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
     },
     patchResource(service, kind, id, patch) {
       const result = serviceOf(service).patchResource(kind, id, patch);
+      // A service may need to reach something outside to apply a patch (a real database server).
+      if (result instanceof Promise) {
+        return result.then((r: unknown) => {
+          server.changed();
+          return r;
+        });
+      }
       server.changed();
       return result;
     },
@@ -188,7 +196,7 @@ const faultBody = z.strictObject({
 const clockBody = z.strictObject({ ms: z.number().nonnegative().optional(), days: z.number().nonnegative().optional() });
 const resetBody = z.strictObject({ credentials: z.boolean().optional() });
 
-type ControlHandler = (input: { body: unknown; params: Record<string, string | undefined>; query: URLSearchParams }) => ApiResponse;
+type ControlHandler = (input: { body: unknown; params: Record<string, string | undefined>; query: URLSearchParams }) => ApiResponse | Promise<ApiResponse>;
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -244,7 +252,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
     [
       'PATCH',
       '/_control/resources/:service/:kind/*',
-      ({ params, body }) => jsonResponse(200, control.patchResource(params.service!, params.kind!, params['*'] ?? '', body)),
+      async ({ params, body }) => jsonResponse(200, await control.patchResource(params.service!, params.kind!, params['*'] ?? '', body)),
     ],
     [
       'DELETE',
@@ -301,7 +309,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
         throw allowed.length > 0 ? new MethodNotAllowed(method, allowed) : new NotFound(`No control route ${method} ${path.slice(0, 200)}.`);
       }
       const { handler } = found.store as { handler: ControlHandler };
-      response = handler({ body, params: found.params, query: new URLSearchParams(rawQuery) });
+      response = await handler({ body, params: found.params, query: new URLSearchParams(rawQuery) });
     } catch (error) {
       response = renderError(
         isApiError(error) ? error : error instanceof RangeError ? new BadRequest(error.message) : new InternalError(String((error as Error)?.message ?? error)),

@@ -11,6 +11,7 @@ import type { InventoryEntry } from '../core/http';
 import type { ManagedState } from '../core/managed-state';
 import type { ObjectStoreBridge } from '../core/server';
 import type { QueryOutcome, SqlEngine } from './engine';
+import { checkServerUrl, runOnServer, seedServer } from './real-server';
 
 export const SERVICE = 'data-query';
 export const NAME = /^[a-z0-9_]{3,72}$/;
@@ -21,6 +22,8 @@ export interface Instance {
   engine: 'mysql' | 'postgresql';
   /** Database name -> seed SQL. */
   databases: Record<string, string>;
+  /** A real PostgreSQL or MariaDB server on loopback that holds the databases (real-server.ts). */
+  url?: string;
 }
 
 export interface DataSource {
@@ -61,6 +64,8 @@ export class DataQueryBackend {
   queries = new Map<string, Query>();
   /** Queries the control API made fail, with the message. */
   failures = new Map<string, string>();
+  /** Statements running on a real server, by query id. */
+  private readonly cancels = new Map<string, () => Promise<void>>();
 
   constructor(
     private readonly now: () => number,
@@ -79,15 +84,31 @@ export class DataQueryBackend {
 
   // ---- instances (control API) -------------------------------------------------------------------
 
-  putInstance(id: string, patch: Record<string, unknown>): Instance {
+  /** An embedded instance at once; one on a real server (`url`) once its databases are seeded there. */
+  putInstance(id: string, patch: Record<string, unknown>): Instance | Promise<Instance> {
     const engine = patch.engine;
     if (engine !== 'mysql' && engine !== 'postgresql') throw new BadRequest('engine: mysql or postgresql.');
     if (typeof patch.projectId !== 'string') throw new BadRequest('projectId: required.');
     const dbs = (patch.databases ?? {}) as Record<string, unknown>;
     for (const [k, v] of Object.entries(dbs)) if (!NAME.test(k) || typeof v !== 'string') throw new BadRequest(`databases.${k}: a name of lower-case letters, digits, _ and its seed SQL.`);
-    const inst: Instance = { id, projectId: patch.projectId, engine, databases: dbs as Record<string, string> };
-    this.instances.set(id, inst);
-    return inst;
+    if (patch.url !== undefined) {
+      const bad = typeof patch.url === 'string' ? checkServerUrl(engine, patch.url) : 'url: a string.';
+      if (bad) throw new BadRequest(bad);
+    }
+    const inst: Instance = { id, projectId: patch.projectId, engine, databases: dbs as Record<string, string>, ...(typeof patch.url === 'string' ? { url: patch.url } : {}) };
+    if (inst.url === undefined) {
+      this.instances.set(id, inst);
+      return inst;
+    }
+    return seedServer(engine, inst.url, inst.databases).then(
+      () => {
+        this.instances.set(id, inst);
+        return inst;
+      },
+      (e: unknown) => {
+        throw new BadRequest(`url: seeding the ${engine} server failed: ${(e as Error).message}`);
+      },
+    );
   }
 
   // ---- data sources -------------------------------------------------------------------------------
@@ -108,7 +129,7 @@ export class DataQueryBackend {
     if (!inst || inst.projectId !== projectId) throw new BadRequest(`instanceId: no database instance "${b.instanceId as string}" in this project.`);
     if (inst.engine !== (type === 'MYSQL' ? 'mysql' : 'postgresql')) throw new BadRequest(`instanceId: "${inst.id}" is a ${inst.engine} instance.`);
     if (this.sources.has(key(projectId, b.name))) throw new Conflict(`A data source named "${b.name}" exists.`, 'DuplicateName');
-    await this.engine.attach(attachName(key(projectId, b.name)), inst.databases);
+    if (inst.url === undefined) await this.engine.attach(attachName(key(projectId, b.name)), inst.databases);
     this.sources.set(key(projectId, b.name), {
       name: b.name,
       projectId,
@@ -176,12 +197,33 @@ export class DataQueryBackend {
     }
     try {
       const reused = q.reusedFrom ? this.queries.get(q.reusedFrom) : undefined;
-      q.outcome = reused?.outcome ?? (await this.engine.run(q.sql, q.dataSource ? attachName(key(q.projectId, q.dataSource)) : undefined, q.database));
+      q.outcome = reused?.outcome ?? (await this.runSql(q));
       q.completedAt = this.now();
       this.store(q);
     } catch (e) {
       q.error = (e as Error).message;
       q.completedAt = this.now();
+    }
+  }
+
+  /**
+   * On the embedded engine, or on the real server of the instance the query's data sources name
+   * (by the X-Data-Source default or as the first part of three-part names); a query cannot join
+   * a real server's data with another instance's.
+   */
+  private async runSql(q: Query): Promise<QueryOutcome> {
+    const sources = this.listSources(q.projectId);
+    const named = sources.filter((s) => s.name === q.dataSource || new RegExp(`(^|[^A-Za-z0-9_.])${s.name}\\.[A-Za-z_"\`]`, 'i').test(q.sql));
+    const real = [...new Set(named.map((s) => this.instances.get(s.instanceId)).filter((i) => i?.url !== undefined))];
+    if (real.length === 0) return this.engine.run(q.sql, q.dataSource ? attachName(key(q.projectId, q.dataSource)) : undefined, q.database);
+    const inst = real[0]!;
+    if (real.length > 1 || named.some((s) => s.instanceId !== inst.id)) throw new Error('the local cloud runs a query on one real database server: its data sources must all be on that instance');
+    const running = await runOnServer(inst.engine, inst.url!, q.sql, named.map((s) => s.name), q.database);
+    this.cancels.set(q.id, running.cancel);
+    try {
+      return await running.result;
+    } finally {
+      this.cancels.delete(q.id);
     }
   }
 
@@ -201,6 +243,8 @@ export class DataQueryBackend {
   abort(q: Query, state: string): void {
     if (state === 'FINISHED' || state === 'FAILED' || state === 'ABORTED') throw new Conflict(`Query "${q.id}" has already ended (${state}).`, 'QueryTerminated');
     q.aborted = true;
+    // A statement running on a real server is cancelled there.
+    void this.cancels.get(q.id)?.().catch(() => undefined);
     this.state.set(SERVICE, 'query', q.id, 'ABORTED');
   }
 
@@ -218,7 +262,7 @@ export class DataQueryBackend {
     for (const s of d?.sources ?? []) {
       this.sources.set(key(s.projectId, s.name), s);
       const inst = this.instances.get(s.instanceId);
-      if (inst) await this.engine.attach(attachName(key(s.projectId, s.name)), inst.databases);
+      if (inst && inst.url === undefined) await this.engine.attach(attachName(key(s.projectId, s.name)), inst.databases);
     }
   }
 }

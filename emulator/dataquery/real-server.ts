@@ -145,7 +145,8 @@ function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString();
   if (Buffer.isBuffer(v)) return v.toString('utf8');
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v) ?? '';
 }
 
 const pgIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;

@@ -68,6 +68,8 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
   inputs: bucketObjectInputs,
   outputs: bucketObjectOutputs,
   replaceOn: ["bucket", "key", "folder"],
+  // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
+  secretWith: { content: ["etag", "size", "contentMd5"] },
   describe: (id) => `object "${id}"`,
 
   // A source file's content is not an input the engine can compare: its MD5 is. Inline content is
@@ -101,7 +103,12 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
     }
   },
 
-  async read(ctx, _id, olds) {
+  async read(ctx, id, olds) {
+    // An import reads from the id alone (`bucket/key`, folders `bucket/key/`).
+    if (olds.bucket === undefined || olds.key === undefined) {
+      const { bucket, key, folder } = parseObjectId(id);
+      return readObject(objectStorage(ctx), bucket, key, { folder } as BucketObjectInputs);
+    }
     return readObject(objectStorage(ctx), olds.bucket, olds.key, olds);
   },
 
@@ -134,6 +141,15 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
 
 function objectId(o: Pick<BucketObjectInputs, "bucket" | "key" | "folder">): string {
   return `${o.bucket}/${objectPath(o)}`;
+}
+
+/** The inverse of objectId. */
+export function parseObjectId(id: string): { bucket: string; key: string; folder: boolean } {
+  const slash = id.indexOf("/");
+  if (slash <= 0 || slash === id.length - 1) throw new Error(`object id "${id}" is not of the form <bucket>/<key>`);
+  const path = id.slice(slash + 1);
+  const folder = path.endsWith("/");
+  return { bucket: id.slice(0, slash), key: folder ? path.replace(/\/+$/, "") : path, folder };
 }
 
 /** Folders are stored under their name with a trailing slash (section 4.3). */

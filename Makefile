@@ -16,7 +16,7 @@ export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
 
 .PHONY: help install build test test-unit test-local test-engine test-conformance pulumi swift \
-        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema clean
+        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema plugin clean
 
 help:
 	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
@@ -24,6 +24,7 @@ help:
 	@echo "make local-cloud run the local cloud in the foreground (port $(LOCAL_CLOUD_PORT))"
 	@echo "make bench       run the benchmarks and print their figures"
 	@echo "make schema      regenerate schema.json"
+	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
 
 # npm ci from the committed lockfile, re-run only when the lockfile changes.
 node_modules/.installed: package-lock.json package.json
@@ -39,6 +40,11 @@ build: install
 
 schema: build
 	node dist/tools/gen-schema.js > schema.json
+
+# The native provider plugin, runnable without the repository; install it with
+# `pulumi plugin install resource krcloud <version> -f <absolute path to the tarball>`.
+plugin: build
+	node dist/tools/pack-plugin.js
 
 pulumi:
 	bash scripts/install-pulumi.sh

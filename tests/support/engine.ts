@@ -173,6 +173,67 @@ export class Sandbox {
   }
 }
 
+/**
+ * A project directory holding the program and a node_modules with a COPY of pulumi-krcloud from this
+ * working tree (package.json + dist without tests) and links to the other dependencies, as a user's
+ * installed project has it. Returns the copy's directory.
+ */
+export function installProject(programDir: string, dest: string): string {
+  fs.cpSync(programDir, dest, { recursive: true, filter: (p) => path.basename(p) !== "node_modules" && !/^Pulumi\..+\.ya?ml$/.test(path.basename(p)) });
+  const nm = path.join(dest, "node_modules");
+  fs.mkdirSync(nm);
+  const repoModules = path.join(REPO_ROOT, "node_modules");
+  for (const entry of fs.readdirSync(repoModules)) {
+    if (entry === "pulumi-krcloud" || entry.startsWith(".")) continue;
+    fs.symlinkSync(path.join(repoModules, entry), path.join(nm, entry), "dir");
+  }
+  const pkg = path.join(nm, "pulumi-krcloud");
+  fs.mkdirSync(pkg);
+  fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
+  const dist = path.join(REPO_ROOT, "dist");
+  fs.cpSync(dist, path.join(pkg, "dist"), { recursive: true, filter: (p) => !p.startsWith(path.join(dist, "tests")) });
+  return pkg;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The native provider plugin
+
+export const PACKAGE_VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).version;
+
+/** Runs the pulumi CLI with the sandbox's environment; rejects with the output on a non-zero exit. */
+export function runPulumi(sandbox: Sandbox, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(path.join(pulumiBinDir(), "pulumi"), args, { cwd, env: { ...process.env, ...sandbox.env() }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err) reject(Object.assign(new Error(`pulumi ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`), { stdout, stderr }));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Installs the native plugin of this working tree into the sandbox's PULUMI_HOME the way users do
+ * (`pulumi plugin install resource krcloud <version> -f <dir>`): a directory whose launcher runs
+ * dist/bin/pulumi-resource-krcloud.js of this tree (the packed, repository-free plugin is tested
+ * in native-package.test.ts).
+ */
+export async function installNativePlugin(sandbox: Sandbox): Promise<void> {
+  const dir = path.join(sandbox.root, "plugin-src");
+  fs.mkdirSync(dir, { recursive: true });
+  const entry = path.join(REPO_ROOT, "dist", "bin", "pulumi-resource-krcloud.js");
+  fs.writeFileSync(path.join(dir, "pulumi-resource-krcloud"), `#!/bin/sh\nexec node ${JSON.stringify(entry)} "$@"\n`, { mode: 0o755 });
+  await runPulumi(sandbox, ["plugin", "install", "resource", "krcloud", PACKAGE_VERSION, "-f", dir], sandbox.root);
+}
+
+/** The test program served by the native plugin (tests/programs/native-site). */
+export function nativeSiteProgram(): string {
+  return path.join(REPO_ROOT, "tests", "programs", "native-site");
+}
+
+/** Resources of a native-plugin stack of type `token` (the krcloud token itself). */
+export function nativeResourcesOfType(d: Deployment, token: string): StateResource[] {
+  return stateResources(d).filter((r) => r.type === token);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The local cloud and its control API (over HTTP, as documented in docs/local-cloud.md)
 

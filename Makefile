@@ -9,13 +9,14 @@ STATE       := $(ROOT)/.state
 NODE24_BIN  := $(ROOT)/node_modules/node/bin
 TOOLS_DIR   ?= $(HOME)/.cache/krcloud
 PULUMI_BIN  := $(TOOLS_DIR)/pulumi-v3.259.0/bin
+PULUMI_YAML_BIN := $(TOOLS_DIR)/pulumi-language-yaml-v1.13.0/bin
 LOCAL_CLOUD_PORT ?= 8790
-export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
+export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(PULUMI_YAML_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
 export PULUMI_SKIP_UPDATE_CHECK := true
 export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
 
-.PHONY: help install build test test-unit test-local test-engine test-conformance pulumi swift \
+.PHONY: help install build test test-unit test-local test-engine test-conformance pulumi pulumi-yaml swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema plugin clean
 
 help:
@@ -49,11 +50,15 @@ plugin: build
 pulumi:
 	bash scripts/install-pulumi.sh
 
+# The YAML language host, for YAML programs on the native plugin (built once, cached in $(TOOLS_DIR)).
+pulumi-yaml:
+	bash scripts/install-pulumi-yaml.sh
+
 swift:
 	bash scripts/swift-peer.sh start
 
 # The whole suite. Swift and the Pulumi CLI are installed/started first; the last line is "N passed, N failed".
-test: build pulumi swift
+test: build pulumi pulumi-yaml swift
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	node node_modules/.bin/jest --ci
 
@@ -67,7 +72,7 @@ test-conformance: build swift
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	node node_modules/.bin/jest --ci dist/tests/conformance
 
-test-engine: build pulumi
+test-engine: build pulumi pulumi-yaml
 	node node_modules/.bin/jest --ci dist/tests/engine
 
 local-cloud: build

@@ -51,9 +51,23 @@ export function pulumiBinDir(): string {
   return dir;
 }
 
+export const PULUMI_YAML_VERSION = "v1.13.0";
+
+/**
+ * The directory holding `pulumi-language-yaml`, as scripts/install-pulumi-yaml.sh leaves it
+ * (`make test` builds it); undefined when it is not built. KRCLOUD_PULUMI_YAML_BIN overrides.
+ */
+export function pulumiYamlBinDir(): string | undefined {
+  const dir =
+    process.env.KRCLOUD_PULUMI_YAML_BIN ??
+    path.join(process.env.KRCLOUD_TOOLS_DIR ?? path.join(os.homedir(), ".cache", "krcloud"), `pulumi-language-yaml-${PULUMI_YAML_VERSION}`, "bin");
+  return fs.existsSync(path.join(dir, "pulumi-language-yaml")) ? dir : undefined;
+}
+
 /** The Node that runs the tests (Node >= 22 is required by @pulumi/pulumi 3.260) goes first on PATH. */
 export function toolPath(): string {
-  return [path.dirname(process.execPath), pulumiBinDir(), path.join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(path.delimiter);
+  const yaml = pulumiYamlBinDir();
+  return [path.dirname(process.execPath), pulumiBinDir(), ...(yaml ? [yaml] : []), path.join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(path.delimiter);
 }
 
 export interface ExampleProgram {
@@ -62,6 +76,8 @@ export interface ExampleProgram {
   dir: string;
   /** `name:` from Pulumi.yaml (the config namespace of the program). */
   project: string;
+  /** `runtime:` from Pulumi.yaml: `nodejs` or `yaml`. */
+  runtime: string;
 }
 
 /** Every example program: each directory under examples/ holding a Pulumi.yaml (examples/ci is not one). */
@@ -70,9 +86,12 @@ export function discoverExamples(root = path.join(REPO_ROOT, "examples")): Examp
   const visit = (dir: string): void => {
     const yaml = path.join(dir, "Pulumi.yaml");
     if (fs.existsSync(yaml)) {
-      const m = /^name:\s*["']?([^"'\s#]+)/m.exec(fs.readFileSync(yaml, "utf8"));
+      const text = fs.readFileSync(yaml, "utf8");
+      const m = /^name:\s*["']?([^"'\s#]+)/m.exec(text);
       if (!m) throw new Error(`${yaml} has no name:`);
-      found.push({ name: path.relative(root, dir), dir, project: m[1] });
+      const runtime = /^runtime:\s*(?:\n\s+name:\s*)?["']?([a-z]+)/m.exec(text)?.[1];
+      if (!runtime) throw new Error(`${yaml} has no runtime:`);
+      found.push({ name: path.relative(root, dir), dir, project: m[1], runtime });
       return;
     }
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

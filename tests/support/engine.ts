@@ -89,7 +89,7 @@ export function discoverExamples(root = path.join(REPO_ROOT, "examples")): Examp
       const text = fs.readFileSync(yaml, "utf8");
       const m = /^name:\s*["']?([^"'\s#]+)/m.exec(text);
       if (!m) throw new Error(`${yaml} has no name:`);
-      const runtime = /^runtime:\s*(?:\n\s+name:\s*)?["']?([a-z]+)/m.exec(text)?.[1];
+      const runtime = /^runtime:[ \t]*(?:\n[ \t]+name:[ \t]*)?["']?([a-z]+)/m.exec(text)?.[1];
       if (!runtime) throw new Error(`${yaml} has no runtime:`);
       found.push({ name: path.relative(root, dir), dir, project: m[1], runtime });
       return;

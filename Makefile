@@ -9,14 +9,15 @@ STATE       := $(ROOT)/.state
 NODE24_BIN  := $(ROOT)/node_modules/node/bin
 TOOLS_DIR   ?= $(HOME)/.cache/krcloud
 PULUMI_BIN  := $(TOOLS_DIR)/pulumi-v3.259.0/bin
+PULUMI_YAML_BIN := $(TOOLS_DIR)/pulumi-language-yaml-v1.13.0/bin
 LOCAL_CLOUD_PORT ?= 8790
-export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
+export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(PULUMI_YAML_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
 export PULUMI_SKIP_UPDATE_CHECK := true
 export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
 
-.PHONY: help install build lint format sql-peers test test-unit test-local test-engine test-conformance pulumi swift \
-        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema clean
+.PHONY: help install build lint format sql-peers test test-unit test-local test-engine test-conformance pulumi pulumi-yaml swift \
+        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema plugin clean
 
 help:
 	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
@@ -25,6 +26,7 @@ help:
 	@echo "make bench       run the benchmarks and print their figures"
 	@echo "make lint        eslint (type-aware) and prettier --check"
 	@echo "make schema      regenerate schema.json"
+	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
 
 # npm ci from the committed lockfile, re-run only when the lockfile changes.
 node_modules/.installed: package-lock.json package.json
@@ -49,8 +51,17 @@ format: install
 schema: build
 	node dist/tools/gen-schema.js > schema.json
 
+# The native provider plugin, runnable without the repository; install it with
+# `pulumi plugin install resource krcloud <version> -f <absolute path to the tarball>`.
+plugin: build
+	node dist/tools/pack-plugin.js
+
 pulumi:
 	bash scripts/install-pulumi.sh
+
+# The YAML language host, for YAML programs on the native plugin (built once, cached in $(TOOLS_DIR)).
+pulumi-yaml:
+	bash scripts/install-pulumi-yaml.sh
 
 swift:
 	bash scripts/swift-peer.sh start
@@ -60,7 +71,7 @@ sql-peers:
 	bash scripts/sql-peers.sh start >/dev/null
 
 # The whole suite. Swift and the Pulumi CLI are installed/started first; the last line is "N passed, N failed".
-test: build pulumi swift sql-peers
+test: build pulumi pulumi-yaml swift sql-peers
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci
@@ -76,7 +87,7 @@ test-conformance: build swift
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	node node_modules/.bin/jest --ci dist/tests/conformance
 
-test-engine: build pulumi
+test-engine: build pulumi pulumi-yaml
 	node node_modules/.bin/jest --ci dist/tests/engine
 
 local-cloud: build

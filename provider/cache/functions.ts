@@ -4,10 +4,10 @@
  */
 import { CacheClient, type ParameterGroupSummary } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { outputForm, programSettings } from "../core";
+import { lookupSettings, outputForm, type LookupOptions } from "../core";
 
-function client(): CacheClient {
-  return new CacheClient({ settings: programSettings() });
+function client(opts: LookupOptions): CacheClient {
+  return new CacheClient({ settings: lookupSettings(opts) });
 }
 
 export interface GetVersionsResult {
@@ -15,8 +15,8 @@ export interface GetVersionsResult {
 }
 
 /** Engine versions the service offers. */
-export async function getVersions(): Promise<GetVersionsResult> {
-  return { versions: await client().catalogue.listVersions().catch(rethrowAs("getVersions")) };
+export async function getVersions(_args: Record<string, never> = {}, opts: LookupOptions = {}): Promise<GetVersionsResult> {
+  return { versions: await client(opts).catalogue.listVersions().catch(rethrowAs("getVersions")) };
 }
 
 export interface GetFlavorsResult {
@@ -24,8 +24,8 @@ export interface GetFlavorsResult {
 }
 
 /** Node sizes (flavors): vCPUs and memory in GiB. */
-export async function getFlavors(): Promise<GetFlavorsResult> {
-  const flavors = await client().catalogue.listFlavors().catch(rethrowAs("getFlavors"));
+export async function getFlavors(_args: Record<string, never> = {}, opts: LookupOptions = {}): Promise<GetFlavorsResult> {
+  const flavors = await client(opts).catalogue.listFlavors().catch(rethrowAs("getFlavors"));
   return { flavors: flavors.map((f) => ({ id: f.id, name: f.name, vcpus: f.vcpus, memory: f.memory })) };
 }
 
@@ -66,8 +66,8 @@ function summaryOf(g: ParameterGroupSummary): ParameterGroupSummaryResult {
 }
 
 /** Parameter groups, filtered. */
-export async function getParameterGroups(args: GetParameterGroupsArgs = {}): Promise<GetParameterGroupsResult> {
-  const list = await client().parameterGroups.list(args).catch(rethrowAs("getParameterGroups"));
+export async function getParameterGroups(args: GetParameterGroupsArgs = {}, opts: LookupOptions = {}): Promise<GetParameterGroupsResult> {
+  const list = await client(opts).parameterGroups.list(args).catch(rethrowAs("getParameterGroups"));
   return {
     parameterGroups: list.map(summaryOf),
   };
@@ -83,8 +83,8 @@ export interface GetParameterGroupResult extends ParameterGroupSummaryResult {
 }
 
 /** One parameter group with its parameter catalogue. */
-export async function getParameterGroup(args: GetParameterGroupArgs): Promise<GetParameterGroupResult> {
-  const g = await client().parameterGroups.get(args.idOrName).catch(rethrowAs("getParameterGroup"));
+export async function getParameterGroup(args: GetParameterGroupArgs, opts: LookupOptions = {}): Promise<GetParameterGroupResult> {
+  const g = await client(opts).parameterGroups.get(args.idOrName).catch(rethrowAs("getParameterGroup"));
   return {
     ...summaryOf(g),
     parameters: g.parameters.map((p) => ({
@@ -138,8 +138,8 @@ function clusterResult(r: Awaited<ReturnType<CacheClient["clusters"]["get"]>>): 
 }
 
 /** Clusters and instance sets, optionally only those using a parameter group. */
-export async function getClusters(args: GetClustersArgs = {}): Promise<GetClustersResult> {
-  return { clusters: (await client().clusters.list(args).catch(rethrowAs("getClusters"))).map(clusterResult) };
+export async function getClusters(args: GetClustersArgs = {}, opts: LookupOptions = {}): Promise<GetClustersResult> {
+  return { clusters: (await client(opts).clusters.list(args).catch(rethrowAs("getClusters"))).map(clusterResult) };
 }
 export const getClustersOutput = outputForm(getClusters);
 
@@ -149,8 +149,8 @@ export interface GetClusterArgs {
 }
 
 /** One cluster or instance set. */
-export async function getCluster(args: GetClusterArgs): Promise<ClusterResult> {
-  return clusterResult(await client().clusters.get(args.id).catch(rethrowAs("getCluster")));
+export async function getCluster(args: GetClusterArgs, opts: LookupOptions = {}): Promise<ClusterResult> {
+  return clusterResult(await client(opts).clusters.get(args.id).catch(rethrowAs("getCluster")));
 }
 export const getClusterOutput = outputForm(getCluster);
 
@@ -163,8 +163,8 @@ export interface GetInstancesResult {
 }
 
 /** The instances of an instance set. */
-export async function getInstances(args: GetInstancesArgs): Promise<GetInstancesResult> {
-  const list = await client().instanceSets.listInstances(args.instanceSetId).catch(rethrowAs("getInstances"));
+export async function getInstances(args: GetInstancesArgs, opts: LookupOptions = {}): Promise<GetInstancesResult> {
+  const list = await client(opts).instanceSets.listInstances(args.instanceSetId).catch(rethrowAs("getInstances"));
   return { instances: list.instances.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, status: i.status, endpoint: i.endpoint, subnetId: i.subnetId })) };
 }
 export const getInstancesOutput = outputForm(getInstances);

@@ -9,6 +9,16 @@ export function programSettings(): Settings {
   return resolveSettings({}, (k) => pulumi.runtime.getConfig(`krcloud:${k}`), process.env);
 }
 
+/** Where a lookup runs outside the program's process (the native plugin's invoke): its provider's settings. */
+export interface LookupOptions {
+  settings?: Settings;
+}
+
+/** The settings a lookup uses: the plugin's provider's when it runs an invoke, else the program's. */
+export function lookupSettings(opts: LookupOptions = {}): Settings {
+  return opts.settings ?? programSettings();
+}
+
 /**
  * `fooOutput(args)` for a `foo(args)`: accepts Inputs, returns an Output.
  *

@@ -37,10 +37,36 @@ export interface Context {
   /** The Pulumi logical name when known (create), for messages. */
   logicalName?: string;
   /**
-   * The engine's time limit for this operation in ms, when it gives one (the native plugin passes
-   * `customTimeouts`); it takes precedence over a resource's `timeouts` input and its defaults.
+   * Set when the engine gave the operation a timeout (`customTimeouts`, native plugin only): every
+   * wait ends by then (see wait.ts). Without it, waits use their own defaults.
    */
-  timeoutMs?: number;
+  deadline?: Deadline;
+}
+
+export interface Deadline {
+  /** Milliseconds since the epoch. */
+  at: number;
+  /** Aborted at `at`. */
+  signal: AbortSignal;
+  /** For messages: `the create timeout of 2s (customTimeouts)`. */
+  description: string;
+}
+
+/** Per-call options the native plugin passes (the dynamic provider host never does). */
+export interface OperationOptions {
+  /** The engine's timeout for this operation in seconds (`customTimeouts`); 0 or absent: none. */
+  timeoutSeconds?: number;
+}
+
+export interface CheckOptions {
+  /** Random hex of length n for auto-naming; the native plugin derives it from the engine's seed, so preview and up agree. */
+  random?: (n: number) => string;
+}
+
+/** `diff` as the dynamic host sees it, plus the changed keys for the native plugin's detailed diff. */
+export interface DiffResult extends dynamic.DiffResult {
+  /** Every input key whose value differs (or may differ: unknown); `replaces` is a subset. */
+  diffs: string[];
 }
 
 /** Thrown by a derivation (`derive`) for an input that fails a local check (a missing source file). */
@@ -86,6 +112,12 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   localInputs?: readonly (keyof I & string)[];
   /** Output keys that hold secrets. */
   secretOutputs?: readonly (keyof O & string)[];
+  /**
+   * Output keys that reveal something of an input (a digest, a size): secret whenever that input is.
+   * The native plugin applies it; the resource classes of the dynamic path pass the same keys as
+   * `additionalSecretOutputs` (they cannot tell whether an Output is secret).
+   */
+  secretWith?: Partial<Record<keyof I & string, readonly (keyof O & string)[]>>;
   autoName?: AutoNameRule;
   /**
    * Inputs derived in `check` from other inputs and local facts (no network), e.g. the MD5 of a
@@ -154,12 +186,17 @@ export function inputKeys(def: AnyDefinition): string[] {
   return Object.keys(schema.shape ?? {});
 }
 
-function makeContext(logicalName?: string): Context {
-  return {
+function makeContext(operation: "create" | "read" | "update" | "delete", opts?: OperationOptions): Context {
+  const ctx: Context = {
     settings: currentSettings(),
     progress: (m) => process.stdout.write(`${m}\n`),
-    logicalName,
   };
+  const seconds = opts?.timeoutSeconds ?? 0;
+  if (seconds > 0) {
+    const ms = Math.round(seconds * 1000);
+    ctx.deadline = { at: Date.now() + ms, signal: AbortSignal.timeout(ms), description: `the ${operation} timeout of ${seconds}s (customTimeouts)` };
+  }
+  return ctx;
 }
 
 function stripProvider(p: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -172,7 +209,21 @@ function clean<E>(e: E): E {
   return redactError(e, secretValues(currentSettings()));
 }
 
-export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.ResourceProvider, "check" | "diff" | "create" | "read" | "update" | "delete">> & { configure: NonNullable<dynamic.ResourceProvider["configure"]> } {
+/**
+ * The provider of one definition. The dynamic host calls each method with its usual arguments; the
+ * native plugin (provider/native) also passes the trailing options, which the host never does.
+ */
+export interface BuiltProvider {
+  configure(req: dynamic.ConfigureRequest): Promise<void>;
+  check(olds: Record<string, unknown>, news: Record<string, unknown>, opts?: CheckOptions): Promise<dynamic.CheckResult>;
+  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<DiffResult>;
+  create(inputs: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.CreateResult>;
+  read(id: string, props: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.ReadResult>;
+  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.UpdateResult>;
+  delete(id: string, props: Record<string, unknown>, opts?: OperationOptions): Promise<void>;
+}
+
+export function buildProvider(def: AnyDefinition): BuiltProvider {
   const local = new Set<string>(def.localInputs ?? []);
 
   return {
@@ -180,14 +231,14 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
       setStackConfig(req.config);
     },
 
-    async check(olds, news) {
+    async check(olds, news, opts) {
       const provider = news[PROVIDER_KEY];
       const input = stripProvider(news);
       const old = stripProvider(olds);
       if (def.autoName && (input[def.autoName.property] === undefined || input[def.autoName.property] === null)) {
         const prev = old[def.autoName.property];
         input[def.autoName.property] =
-          typeof prev === "string" && prev !== "" ? prev : autoName(String(news[LOGICAL_NAME_KEY] ?? def.token.split(":")[2]), def.autoName);
+          typeof prev === "string" && prev !== "" ? prev : autoName(typeof news[LOGICAL_NAME_KEY] === "string" ? news[LOGICAL_NAME_KEY] : (def.token.split(":")[2] ?? ""), def.autoName, opts?.random);
       }
       const parsed = parseKnown(def.inputs(), input);
       if (!parsed.ok) {
@@ -221,14 +272,15 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
       return {
         changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,
         replaces,
+        diffs: changed,
         deleteBeforeReplace: replaces.length > 0 && def.deleteBeforeReplace === true,
       };
     },
 
-    async create(inputs) {
+    async create(inputs, opts) {
       const provider = inputs[PROVIDER_KEY];
       const news = stripProvider(inputs);
-      const ctx = makeContext();
+      const ctx = makeContext("create", opts);
       try {
         const { id, outs } = await def.create(ctx, news);
         return { id, outs: toPlain(outs) };
@@ -237,8 +289,8 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
       }
     },
 
-    async read(id, props) {
-      const ctx = makeContext();
+    async read(id, props, opts) {
+      const ctx = makeContext("read", opts);
       const olds = stripProvider(props);
       try {
         const outs = await def.read(ctx, id, olds);
@@ -253,10 +305,10 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
       }
     },
 
-    async update(id, olds, news) {
+    async update(id, olds, news, opts) {
       const provider = news[PROVIDER_KEY];
       const desired = stripProvider(news);
-      const ctx = makeContext();
+      const ctx = makeContext("update", opts);
       try {
         // Converge against the cloud as it is now, not the recorded outputs: after a partial
         // failure or drift the state is not what the cloud has.
@@ -272,8 +324,8 @@ export function buildProvider(def: AnyDefinition): Required<Pick<dynamic.Resourc
       }
     },
 
-    async delete(id, props) {
-      const ctx = makeContext();
+    async delete(id, props, opts) {
+      const ctx = makeContext("delete", opts);
       try {
         await def.delete(ctx, id, stripProvider(props));
       } catch (e) {

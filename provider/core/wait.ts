@@ -1,33 +1,72 @@
 /**
  * Waiting inside a provider call: the SDK waiter plus progress lines on stdout, which the
  * `pulumi up` display shows, so a long create does not look hung.
+ *
+ * When the context carries a deadline (the engine's `customTimeouts`, native plugin), the wait ends
+ * at it whatever its own timeout, including in the middle of a slow poll, with an error naming the
+ * resource and the timeout. The definition's own timeout still applies when it is shorter.
  */
 import { z } from "zod";
 import { GONE, waitFor, type WaiterOptions } from "../../sdk/core";
-import type { Context } from "./resource";
+import type { Context, Deadline } from "./resource";
 
 /** Minimum time between two progress lines for the same wait. */
 export const PROGRESS_EVERY_MS = 10_000;
 
-export async function waitWithProgress<T>(ctx: Pick<Context, "progress">, o: WaiterOptions<T>): Promise<T | undefined> {
+/** Thrown when a wait reaches the operation's deadline. */
+export class DeadlineExceededError extends Error {
+  readonly code = "KRCLOUD_DEADLINE_EXCEEDED";
+  override readonly name = "DeadlineExceededError";
+}
+
+export async function waitWithProgress<T>(ctx: Pick<Context, "progress" | "deadline">, o: WaiterOptions<T>): Promise<T | undefined> {
   let lastLine = -Infinity;
   let lastState: string | undefined;
-  return waitFor({
-    ...o,
-    onProgress: (p) => {
-      o.onProgress?.(p);
-      // Reaching the target: a closing line after a wait that printed any; nothing when it was there at once.
-      if (p.state !== undefined && (o.targetGone ? p.state === GONE : o.target.includes(p.state))) {
-        if (lastState !== undefined) ctx.progress(`${p.resource}: ${p.state} after ${Math.round(p.elapsedMs / 1000)}s`);
-        return;
-      }
-      if (p.state !== lastState || p.elapsedMs - lastLine >= PROGRESS_EVERY_MS) {
-        const target = o.targetGone ? "gone" : o.target.join(" or ");
-        ctx.progress(`${p.resource}: ${p.state ?? "unknown"}, waiting for ${target} (${Math.round(p.elapsedMs / 1000)}s)`);
-        lastLine = p.elapsedMs;
+  const deadline = ctx.deadline;
+  const target = o.targetGone ? "gone" : o.target.join(" or ");
+  const expired = (state: string | undefined): DeadlineExceededError =>
+    new DeadlineExceededError(`${o.resource} was not ${target} within ${deadline!.description}; last state: ${state ?? "none"}`);
+  try {
+    return await waitFor({
+      ...o,
+      signal: deadline ? (o.signal ? AbortSignal.any([o.signal, deadline.signal]) : deadline.signal) : o.signal,
+      status: deadline ? (pc) => beforeDeadline(o.status(pc), deadline, () => expired(lastState)) : o.status,
+      onProgress: (p) => {
+        o.onProgress?.(p);
+        // Reaching the target: a closing line after a wait that printed any; nothing when it was there at once.
+        if (p.state !== undefined && (o.targetGone ? p.state === GONE : o.target.includes(p.state))) {
+          if (lastState !== undefined) ctx.progress(`${p.resource}: ${p.state} after ${Math.round(p.elapsedMs / 1000)}s`);
+          return;
+        }
+        if (p.state !== lastState || p.elapsedMs - lastLine >= PROGRESS_EVERY_MS) {
+          ctx.progress(`${p.resource}: ${p.state ?? "unknown"}, waiting for ${target} (${Math.round(p.elapsedMs / 1000)}s)`);
+          lastLine = p.elapsedMs;
+        }
         lastState = p.state;
-      }
-    },
+      },
+    });
+  } catch (e) {
+    if (deadline?.signal.aborted && (e as { code?: unknown })?.code !== "KRCLOUD_DEADLINE_EXCEEDED") throw expired(lastState);
+    throw e;
+  }
+}
+
+/** `p`, or the deadline's error when the deadline comes first (a poll hung on a slow answer). */
+function beforeDeadline<T>(p: Promise<T>, deadline: Deadline, error: () => Error): Promise<T> {
+  if (deadline.signal.aborted) return Promise.reject(error());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(error());
+    deadline.signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        deadline.signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        deadline.signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
   });
 }
 
@@ -66,8 +105,8 @@ export function timeoutsInput(defaults: Readonly<Record<Operation, number>>) {
 }
 
 /** The time limit of one operation: the engine's (native plugin), else the input's, else the default. */
-export function timeoutFor(ctx: Pick<Context, "timeoutMs">, timeouts: Timeouts | undefined, op: Operation, defaults: Readonly<Record<Operation, number>>): number {
-  if (ctx.timeoutMs !== undefined && ctx.timeoutMs > 0) return ctx.timeoutMs;
+export function timeoutFor(ctx: Pick<Context, "deadline">, timeouts: Timeouts | undefined, op: Operation, defaults: Readonly<Record<Operation, number>>): number {
+  if (ctx.deadline) return Math.max(1, ctx.deadline.at - Date.now());
   const given = timeouts?.[op];
   return (given === undefined ? undefined : parseDuration(given)) ?? defaults[op];
 }

@@ -1,10 +1,10 @@
 /** Data query lookups: the data sources, and a query's result (one page, or every page up to 1000 rows). */
 import { rethrowAs } from "../../sdk/core";
 import { DataQueryClient } from "../../sdk/dataquery";
-import { outputForm, programSettings } from "../core";
+import { lookupSettings, outputForm, type LookupOptions } from "../core";
 
-function client(): DataQueryClient {
-  return new DataQueryClient({ settings: programSettings() });
+function client(opts: LookupOptions): DataQueryClient {
+  return new DataQueryClient({ settings: lookupSettings(opts) });
 }
 
 export interface GetDataSourcesResult {
@@ -12,8 +12,8 @@ export interface GetDataSourcesResult {
 }
 
 /** Every data source of the project (MySQL, PostgreSQL and data-catalog ones). */
-export async function getDataSources(): Promise<GetDataSourcesResult> {
-  const list = await client().listDataSources().catch(rethrowAs("getDataSources"));
+export async function getDataSources(_args: Record<string, never> = {}, opts: LookupOptions = {}): Promise<GetDataSourcesResult> {
+  const list = await client(opts).listDataSources().catch(rethrowAs("getDataSources"));
   return { dataSources: list.map((d) => ({ name: d.name, type: d.type, scope: d.scope, creatorName: d.creatorName, description: d.description })) };
 }
 
@@ -32,8 +32,8 @@ export interface GetQueryResultResult {
 }
 
 /** A query's state, result location, columns and rows. */
-export async function getQueryResult(args: GetQueryResultArgs): Promise<GetQueryResultResult> {
-  const c = client();
+export async function getQueryResult(args: GetQueryResultArgs, opts: LookupOptions = {}): Promise<GetQueryResultResult> {
+  const c = client(opts);
   const first = await c.getQueryResult(args.queryId, args.page ?? 0).catch(rethrowAs("getQueryResult"));
   const rows = args.page === undefined ? (await c.getRows(args.queryId).catch(rethrowAs("getQueryResult"))).rows : first.rows;
   return {

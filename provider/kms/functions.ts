@@ -9,10 +9,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { rethrowAs } from "../../sdk/core";
 import { KmsClient } from "../../sdk/kms";
-import { outputForm, programSettings } from "../core";
+import { lookupSettings, outputForm, type LookupOptions } from "../core";
 
-function client(): KmsClient {
-  return new KmsClient({ settings: programSettings() });
+function client(opts: LookupOptions): KmsClient {
+  return new KmsClient({ settings: lookupSettings(opts) });
 }
 
 export interface DecryptArgs {
@@ -28,8 +28,8 @@ export interface DecryptResult {
 }
 
 /** Decrypts a ciphertext. Works with an `Active` or `Deactivated` key version. */
-export async function decrypt(args: DecryptArgs): Promise<DecryptResult> {
-  const plaintext = await client()
+export async function decrypt(args: DecryptArgs, opts: LookupOptions = {}): Promise<DecryptResult> {
+  const plaintext = await client(opts)
     .decrypt(args.keyId, { ciphertext: args.ciphertext, aad: args.aad })
     .catch(rethrowAs(`decrypt with KMS key "${args.keyId}"`));
   return { plaintext };
@@ -50,8 +50,8 @@ export interface SignResult {
   signature: string;
 }
 
-export async function sign(args: SignArgs): Promise<SignResult> {
-  return { signature: await client().sign(args.keyId, args.content).catch(rethrowAs(`sign with KMS key "${args.keyId}"`)) };
+export async function sign(args: SignArgs, opts: LookupOptions = {}): Promise<SignResult> {
+  return { signature: await client(opts).sign(args.keyId, args.content).catch(rethrowAs(`sign with KMS key "${args.keyId}"`)) };
 }
 export const signOutput = outputForm(sign);
 
@@ -66,8 +66,8 @@ export interface VerifyResult {
   valid: boolean;
 }
 
-export async function verifySignature(args: VerifyArgs): Promise<VerifyResult> {
-  return { valid: await client().verifySignature(args.keyId, { input: args.input, output: args.output }).catch(rethrowAs(`verifySignature with KMS key "${args.keyId}"`)) };
+export async function verifySignature(args: VerifyArgs, opts: LookupOptions = {}): Promise<VerifyResult> {
+  return { valid: await client(opts).verifySignature(args.keyId, { input: args.input, output: args.output }).catch(rethrowAs(`verifySignature with KMS key "${args.keyId}"`)) };
 }
 export const verifySignatureOutput = outputForm(verifySignature);
 
@@ -81,15 +81,15 @@ export interface CreateHmacResult {
   hmac: string;
 }
 
-export async function createHmac(args: CreateHmacArgs): Promise<CreateHmacResult> {
-  return { hmac: await client().createHmac(args.keyId, args.content).catch(rethrowAs(`createHmac with KMS key "${args.keyId}"`)) };
+export async function createHmac(args: CreateHmacArgs, opts: LookupOptions = {}): Promise<CreateHmacResult> {
+  return { hmac: await client(opts).createHmac(args.keyId, args.content).catch(rethrowAs(`createHmac with KMS key "${args.keyId}"`)) };
 }
 /** `createHmac` for Inputs; the HMAC is a secret Output (it authenticates as the key would). */
 export function createHmacOutput(args: { [K in keyof CreateHmacArgs]: pulumi.Input<CreateHmacArgs[K]> }): pulumi.Output<CreateHmacResult> {
   return pulumi.secret(outputForm(createHmac)(args));
 }
 
-export async function verifyHmac(args: VerifyArgs): Promise<VerifyResult> {
-  return { valid: await client().verifyHmac(args.keyId, { input: args.input, output: args.output }).catch(rethrowAs(`verifyHmac with KMS key "${args.keyId}"`)) };
+export async function verifyHmac(args: VerifyArgs, opts: LookupOptions = {}): Promise<VerifyResult> {
+  return { valid: await client(opts).verifyHmac(args.keyId, { input: args.input, output: args.output }).catch(rethrowAs(`verifyHmac with KMS key "${args.keyId}"`)) };
 }
 export const verifyHmacOutput = outputForm(verifyHmac);

@@ -94,6 +94,8 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
   inputs: bucketObjectInputs,
   outputs: bucketObjectOutputs,
   replaceOn: ["bucket", "key", "folder"],
+  // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
+  secretWith: { content: ["etag", "size", "contentMd5"] },
   describe: (id) => `object "${id}"`,
 
   derive: [

@@ -109,7 +109,7 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
     }
     // The bucket exists from here on: a failure below must leave it in state, not orphan it.
     try {
-      const current = (await readBucket(ctx, c, name, inputs))!;
+      const current = await waitBucketReadable(ctx, c, name, inputs);
       return { id: name, outs: await converge(ctx, c, current, inputs) };
     } catch (e) {
       throw new PartialFailure(name, { ...inputs, acl: { public: "deny" }, metadata: {} }, e);
@@ -187,7 +187,28 @@ async function converge(ctx: Context, c: ObjectStorageClient, current: BucketOut
 }
 
 // ---------------------------------------------------------------------------------------------
-// Flatteners and finders
+// Flatteners, finders and waiters
+
+/** How long a new bucket may take to answer reads; `customTimeouts.create` shortens it. */
+export const BUCKET_READABLE_TIMEOUT_MS = 60_000;
+
+/**
+ * A new bucket as soon as it answers reads. Swift container listings and HEADs are eventually
+ * consistent, so a bucket may be missing for a moment after its create succeeded.
+ */
+async function waitBucketReadable(ctx: Context, c: ObjectStorageClient, name: string, prior: BucketInputs): Promise<BucketOutputs> {
+  const b = await waitWithProgress(ctx, {
+    resource: `bucket "${name}"`,
+    status: () => readBucket(ctx, c, name, prior),
+    stateOf: () => "readable",
+    target: ["readable"],
+    notFoundTolerance: 5,
+    minDelayMs: 200,
+    maxDelayMs: 2_000,
+    timeoutMs: BUCKET_READABLE_TIMEOUT_MS,
+  });
+  return b!;
+}
 
 function normalizeAcl(acl: BucketInputs["acl"] | undefined): BucketInputs["acl"] {
   if (!acl || acl.public !== "read-only") return { public: "deny" };

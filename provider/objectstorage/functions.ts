@@ -2,10 +2,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { rethrowAs } from "../../sdk/core";
-import { outputForm, programSettings } from "../core";
+import { lookupSettings, outputForm, type LookupOptions } from "../core";
 
-function client(): ObjectStorageClient {
-  return new ObjectStorageClient({ settings: programSettings() });
+function client(opts: LookupOptions): ObjectStorageClient {
+  return new ObjectStorageClient({ settings: lookupSettings(opts) });
 }
 
 export interface GetBucketArgs {
@@ -26,8 +26,8 @@ export interface GetBucketResult {
 }
 
 /** Looks up an existing bucket by name; fails when it does not exist. */
-export async function getBucket(args: GetBucketArgs): Promise<GetBucketResult> {
-  const c = client();
+export async function getBucket(args: GetBucketArgs, opts: LookupOptions = {}): Promise<GetBucketResult> {
+  const c = client(opts);
   const b = await c.getBucket(args.name).catch(rethrowAs("getBucket"));
   return {
     name: b.name,
@@ -56,9 +56,9 @@ export interface GetBucketsResult {
 }
 
 /** Lists buckets, every page. */
-export async function getBuckets(args: GetBucketsArgs = {}): Promise<GetBucketsResult> {
+export async function getBuckets(args: GetBucketsArgs = {}, opts: LookupOptions = {}): Promise<GetBucketsResult> {
   if (args.prefix && args.include) throw new Error("getBuckets: prefix and include cannot be combined (seed section 4.1)");
-  const all = (await client().listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
+  const all = (await client(opts).listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
     (b): b is typeof b & { name: string } => typeof b.name === "string",
   );
   return {
@@ -69,8 +69,8 @@ export async function getBuckets(args: GetBucketsArgs = {}): Promise<GetBucketsR
 export const getBucketsOutput = outputForm(getBuckets);
 
 /** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
-export async function getObjectStorageInfo(): Promise<Record<string, unknown>> {
-  return (await client().getInfo());
+export async function getObjectStorageInfo(_args: Record<string, never> = {}, opts: LookupOptions = {}): Promise<Record<string, unknown>> {
+  return (await client(opts).getInfo());
 }
 
 export interface GetTempUrlArgs {
@@ -97,11 +97,11 @@ export function stableExpiry(nowSeconds: number, period: number): number {
 }
 
 /** Creates a temporary signed URL for token-less download of an object. */
-export async function getTempUrl(args: GetTempUrlArgs): Promise<GetTempUrlResult> {
+export async function getTempUrl(args: GetTempUrlArgs, opts: LookupOptions = {}): Promise<GetTempUrlResult> {
   const period = args.expiresIn ?? 3600;
   if (!Number.isInteger(period) || period < 1) throw new Error(`getTempUrl: expiresIn must be a whole number of seconds >= 1, got ${period}`);
   const expiresAt = args.expiresAt ?? stableExpiry(Math.floor(Date.now() / 1000), period);
-  const t = await client().createTempUrl(args.bucket, args.key, expiresAt);
+  const t = await client(opts).createTempUrl(args.bucket, args.key, expiresAt);
   return { url: t.absoluteUrl, expiresAt };
 }
 

@@ -15,9 +15,9 @@ import type { LocalCloud } from "../../emulator";
 import {
   staticSite,
   ENGINE_TEST_TIMEOUT_MS,
+  installProject,
   newProject,
   providerConfig,
-  REPO_ROOT,
   Sandbox,
   startCloud,
   stateResources,
@@ -32,24 +32,6 @@ let project: CloudProject;
 let stack: Stack;
 let installed: string;
 let marker: string;
-
-/** A project directory with the program and a node_modules holding a copy of pulumi-krcloud. */
-function installProject(programDir: string, dest: string): string {
-  fs.cpSync(programDir, dest, { recursive: true, filter: (p) => path.basename(p) !== "node_modules" && !/^Pulumi\..+\.ya?ml$/.test(path.basename(p)) });
-  const nm = path.join(dest, "node_modules");
-  fs.mkdirSync(nm);
-  const repoModules = path.join(REPO_ROOT, "node_modules");
-  for (const entry of fs.readdirSync(repoModules)) {
-    if (entry === "pulumi-krcloud" || entry.startsWith(".")) continue;
-    fs.symlinkSync(path.join(repoModules, entry), path.join(nm, entry), "dir");
-  }
-  const pkg = path.join(nm, "pulumi-krcloud");
-  fs.mkdirSync(pkg);
-  fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
-  const dist = path.join(REPO_ROOT, "dist");
-  fs.cpSync(dist, path.join(pkg, "dist"), { recursive: true, filter: (p) => !p.startsWith(path.join(dist, "tests")) });
-  return pkg;
-}
 
 function markerLines(): { token: string; method: string }[] {
   if (!fs.existsSync(marker)) return [];

@@ -51,9 +51,23 @@ export function pulumiBinDir(): string {
   return dir;
 }
 
+export const PULUMI_YAML_VERSION = "v1.13.0";
+
+/**
+ * The directory holding `pulumi-language-yaml`, as scripts/install-pulumi-yaml.sh leaves it
+ * (`make test` builds it); undefined when it is not built. KRCLOUD_PULUMI_YAML_BIN overrides.
+ */
+export function pulumiYamlBinDir(): string | undefined {
+  const dir =
+    process.env.KRCLOUD_PULUMI_YAML_BIN ??
+    path.join(process.env.KRCLOUD_TOOLS_DIR ?? path.join(os.homedir(), ".cache", "krcloud"), `pulumi-language-yaml-${PULUMI_YAML_VERSION}`, "bin");
+  return fs.existsSync(path.join(dir, "pulumi-language-yaml")) ? dir : undefined;
+}
+
 /** The Node that runs the tests (Node >= 22 is required by @pulumi/pulumi 3.260) goes first on PATH. */
 export function toolPath(): string {
-  return [path.dirname(process.execPath), pulumiBinDir(), path.join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(path.delimiter);
+  const yaml = pulumiYamlBinDir();
+  return [path.dirname(process.execPath), pulumiBinDir(), ...(yaml ? [yaml] : []), path.join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(path.delimiter);
 }
 
 export interface ExampleProgram {
@@ -62,6 +76,8 @@ export interface ExampleProgram {
   dir: string;
   /** `name:` from Pulumi.yaml (the config namespace of the program). */
   project: string;
+  /** `runtime:` from Pulumi.yaml: `nodejs` or `yaml`. */
+  runtime: string;
 }
 
 /** Every example program: each directory under examples/ holding a Pulumi.yaml (examples/ci is not one). */
@@ -70,9 +86,12 @@ export function discoverExamples(root = path.join(REPO_ROOT, "examples")): Examp
   const visit = (dir: string): void => {
     const yaml = path.join(dir, "Pulumi.yaml");
     if (fs.existsSync(yaml)) {
-      const m = /^name:\s*["']?([^"'\s#]+)/m.exec(fs.readFileSync(yaml, "utf8"));
+      const text = fs.readFileSync(yaml, "utf8");
+      const m = /^name:\s*["']?([^"'\s#]+)/m.exec(text);
       if (!m) throw new Error(`${yaml} has no name:`);
-      found.push({ name: path.relative(root, dir), dir, project: m[1]! });
+      const runtime = /^runtime:[ \t]*(?:\n[ \t]+name:[ \t]*)?["']?([a-z]+)/m.exec(text)?.[1];
+      if (!runtime) throw new Error(`${yaml} has no runtime:`);
+      found.push({ name: path.relative(root, dir), dir, project: m[1]!, runtime });
       return;
     }
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -170,6 +189,67 @@ export class Sandbox {
   cleanup(): void {
     fs.rmSync(this.root, { recursive: true, force: true });
   }
+}
+
+/**
+ * A project directory holding the program and a node_modules with a COPY of pulumi-krcloud from this
+ * working tree (package.json + dist without tests) and links to the other dependencies, as a user's
+ * installed project has it. Returns the copy's directory.
+ */
+export function installProject(programDir: string, dest: string): string {
+  fs.cpSync(programDir, dest, { recursive: true, filter: (p) => path.basename(p) !== "node_modules" && !/^Pulumi\..+\.ya?ml$/.test(path.basename(p)) });
+  const nm = path.join(dest, "node_modules");
+  fs.mkdirSync(nm);
+  const repoModules = path.join(REPO_ROOT, "node_modules");
+  for (const entry of fs.readdirSync(repoModules)) {
+    if (entry === "pulumi-krcloud" || entry.startsWith(".")) continue;
+    fs.symlinkSync(path.join(repoModules, entry), path.join(nm, entry), "dir");
+  }
+  const pkg = path.join(nm, "pulumi-krcloud");
+  fs.mkdirSync(pkg);
+  fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
+  const dist = path.join(REPO_ROOT, "dist");
+  fs.cpSync(dist, path.join(pkg, "dist"), { recursive: true, filter: (p) => !p.startsWith(path.join(dist, "tests")) });
+  return pkg;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The native provider plugin
+
+export const PACKAGE_VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).version;
+
+/** Runs the pulumi CLI with the sandbox's environment; rejects with the output on a non-zero exit. */
+export function runPulumi(sandbox: Sandbox, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(path.join(pulumiBinDir(), "pulumi"), args, { cwd, env: { ...process.env, ...sandbox.env() }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err) reject(Object.assign(new Error(`pulumi ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`), { stdout, stderr }));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Installs the native plugin of this working tree into the sandbox's PULUMI_HOME the way users do
+ * (`pulumi plugin install resource krcloud <version> -f <dir>`): a directory whose launcher runs
+ * dist/bin/pulumi-resource-krcloud.js of this tree (the packed, repository-free plugin is tested
+ * in native-package.test.ts).
+ */
+export async function installNativePlugin(sandbox: Sandbox): Promise<void> {
+  const dir = path.join(sandbox.root, "plugin-src");
+  fs.mkdirSync(dir, { recursive: true });
+  const entry = path.join(REPO_ROOT, "dist", "bin", "pulumi-resource-krcloud.js");
+  fs.writeFileSync(path.join(dir, "pulumi-resource-krcloud"), `#!/bin/sh\nexec node ${JSON.stringify(entry)} "$@"\n`, { mode: 0o755 });
+  await runPulumi(sandbox, ["plugin", "install", "resource", "krcloud", PACKAGE_VERSION, "-f", dir], sandbox.root);
+}
+
+/** The test program served by the native plugin (tests/programs/native-site). */
+export function nativeSiteProgram(): string {
+  return path.join(REPO_ROOT, "tests", "programs", "native-site");
+}
+
+/** Resources of a native-plugin stack of type `token` (the krcloud token itself). */
+export function nativeResourcesOfType(d: Deployment, token: string): StateResource[] {
+  return stateResources(d).filter((r) => r.type === token);
 }
 
 // ---------------------------------------------------------------------------------------------

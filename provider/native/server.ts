@@ -1,0 +1,325 @@
+/**
+ * The native provider plugin `pulumi-resource-krcloud`: a gRPC ResourceProvider server on the
+ * protocol stubs shipped with @pulumi/pulumi, serving the same built providers the dynamic stub
+ * reaches (`runtime.provider(token)`) and the lookups of `LOOKUPS`. See docs/architecture.md
+ * ("The native provider plugin") for why this is a server of our own and not the SDK's.
+ *
+ * What it adds over the dynamic path: the engine's resource name and random seed for auto-naming,
+ * a detailed diff, the operation timeouts (`customTimeouts`), reads from the id alone (import),
+ * invoke, the schema, explicit provider configuration, and secrets kept secret end to end.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as anyproto from "google-protobuf/google/protobuf/any_pb";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { redactError, secretValues } from "../../sdk/core";
+import { currentSettings, setStackConfig } from "../core/config";
+import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition } from "../core/resource";
+import { toPlain } from "../core/sanitize";
+import { LOOKUPS } from "../registry";
+import { definition, provider } from "../core/runtime";
+import { nameOfUrn, revealProps, seededRandom, typeOfUrn, wrapSecrets, type Props } from "./properties";
+
+export const PACKAGE = "krcloud";
+
+/** The package root (holding package.json and schema.json), from dist/provider/native or provider/native. */
+export function packageRoot(start = __dirname): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, "package.json");
+    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "pulumi-krcloud") return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no pulumi-krcloud package.json above ${start}`);
+  }
+}
+
+export function packageVersion(): string {
+  return JSON.parse(fs.readFileSync(path.join(packageRoot(), "package.json"), "utf8")).version;
+}
+
+type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
+
+function unimplemented(method: string): Unary<unknown, unknown> {
+  return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${method} is not implemented by the krcloud provider` }, null);
+}
+
+/** Runs `fn` and answers with its result, or with its error (secrets removed from the message). */
+function handle<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
+  return (call, callback) => {
+    fn(call.request).then(
+      (res) => callback(null, res),
+      (e: unknown) => callback(grpcError(e), null),
+    );
+  };
+}
+
+function toStruct(props: Props): structproto.Struct {
+  return structproto.Struct.fromJavaScript(toPlain(props) as Record<string, structproto.JavaScriptValue>);
+}
+
+function fromStruct(s: structproto.Struct | undefined): Props {
+  return (s?.toJavaScript() ?? {});
+}
+
+/** The token of the resource a request is about: the request's type, else its URN's. */
+function tokenOf(req: { getUrn(): string; getType?(): string }): string {
+  return req.getType?.() || typeOfUrn(req.getUrn());
+}
+
+/** Outputs to return as secrets: those of secret inputs, the definition's secret outputs, and what reveals a secret input. */
+function secretKeys(def: AnyDefinition, secretInputs: Iterable<string>): Set<string> {
+  const keys = new Set<string>(def.secretOutputs ?? []);
+  const follow = (def.secretWith ?? {}) as Record<string, readonly string[] | undefined>;
+  for (const k of secretInputs) {
+    keys.add(k);
+    for (const o of follow[k] ?? []) keys.add(o);
+  }
+  return keys;
+}
+
+/** Strips what only the dynamic path uses (`__provider` in state written by the dynamic classes). */
+function withoutDynamicKeys(props: Props): Props {
+  const { [PROVIDER_KEY]: _p, [LOGICAL_NAME_KEY]: _n, ...rest } = props;
+  return rest;
+}
+
+/**
+ * A gRPC error the engine understands. A create or update that failed after the cloud accepted it
+ * carries `id` and `properties` (see PartialFailure): it becomes ErrorResourceInitFailed, so the
+ * engine keeps the resource in state.
+ */
+function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefinition): grpc.StatusObject {
+  const err = redactError(e, secretValues(currentSettings())) as Error & { id?: string; properties?: Props; reasons?: string[] };
+  const message = err?.message ?? String(err);
+  const metadata = new grpc.Metadata();
+  if (err?.id) {
+    const detail = new provproto.ErrorResourceInitFailed();
+    detail.setId(err.id);
+    const props = withoutDynamicKeys(err.properties ?? {});
+    detail.setProperties(toStruct(def ? wrapSecrets(props, secretKeys(def, secrets)) : props));
+    detail.setReasonsList(err.reasons ?? [message]);
+    const any = new anyproto.Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusproto.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpc.status.UNKNOWN, details: message, metadata };
+}
+
+const DIFF_KIND = provproto.PropertyDiff.Kind;
+
+export class KrcloudProviderService {
+  /** The engine's address (argv, then Attach); unused for now: no callbacks to the engine. */
+  engineAddress: string | undefined;
+
+  constructor(engineAddress?: string) {
+    this.engineAddress = engineAddress;
+  }
+
+  getPluginInfo = handle(async (_req: emptyproto.Empty) => {
+    const info = new plugproto.PluginInfo();
+    info.setVersion(packageVersion());
+    return info;
+  });
+
+  getSchema = handle(async (req: provproto.GetSchemaRequest) => {
+    if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+    const res = new provproto.GetSchemaResponse();
+    res.setSchema(fs.readFileSync(path.join(packageRoot(), "schema.json"), "utf8"));
+    return res;
+  });
+
+  /**
+   * Provider configuration: the default provider gets the stack's `krcloud:*` config, an explicit
+   * provider resource its inputs. Secrets arrive decrypted and stay in this process's memory.
+   */
+  configure = handle(async (req: provproto.ConfigureRequest) => {
+    const args = revealProps(fromStruct(req.getArgs())).props;
+    // Engines that send no args send `variables`: `krcloud:config:<key>` -> value.
+    for (const [k, v] of req.getVariablesMap().entries()) {
+      const key = k.replace(/^krcloud:(config:)?/, "");
+      if (args[key] === undefined) args[key] = v;
+    }
+    setStackConfig({
+      get(key: string) {
+        const v = args[key.replace(/^krcloud:/, "")];
+        if (v === undefined || v === null) return undefined;
+        return typeof v === "string" ? v : JSON.stringify(v);
+      },
+    });
+    const res = new provproto.ConfigureResponse();
+    res.setAcceptsecrets(true);
+    res.setSupportspreview(false);
+    res.setAcceptresources(false);
+    res.setAcceptoutputs(false);
+    return res;
+  });
+
+  check = handle(async (req: provproto.CheckRequest) => {
+    const token = tokenOf(req);
+    const olds = revealProps(fromStruct(req.getOlds()));
+    const news = revealProps(fromStruct(req.getNews()));
+    const name = req.getName() || nameOfUrn(req.getUrn());
+    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { random: seededRandom(req.getRandomseed_asU8()) });
+    const res = new provproto.CheckResponse();
+    res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), news.secrets)));
+    res.setFailuresList(
+      (result.failures ?? []).map((f) => {
+        const failure = new provproto.CheckFailure();
+        failure.setProperty(f.property);
+        failure.setReason(f.reason);
+        return failure;
+      }),
+    );
+    return res;
+  });
+
+  /** Compares the recorded outputs with the new inputs, as the dynamic path does, and says per property what changes. */
+  diff = handle(async (req: provproto.DiffRequest) => {
+    const token = tokenOf(req);
+    const olds = revealProps(fromStruct(req.getOlds())).props;
+    const news = revealProps(fromStruct(req.getNews())).props;
+    const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news);
+    const res = new provproto.DiffResponse();
+    res.setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    res.setReplacesList(d.replaces ?? []);
+    res.setDeletebeforereplace(d.deleteBeforeReplace === true);
+    res.setDiffsList(d.diffs);
+    const replaces = new Set(d.replaces ?? []);
+    const detailed = res.getDetaileddiffMap();
+    for (const key of d.diffs) {
+      const pd = new provproto.PropertyDiff();
+      const replace = replaces.has(key);
+      if (olds[key] === undefined) pd.setKind(replace ? DIFF_KIND.ADD_REPLACE : DIFF_KIND.ADD);
+      else if (news[key] === undefined) pd.setKind(replace ? DIFF_KIND.DELETE_REPLACE : DIFF_KIND.DELETE);
+      else pd.setKind(replace ? DIFF_KIND.UPDATE_REPLACE : DIFF_KIND.UPDATE);
+      pd.setInputdiff(true);
+      detailed.set(key, pd);
+    }
+    res.setHasdetaileddiff(true);
+    return res;
+  });
+
+  create = async (call: grpc.ServerUnaryCall<provproto.CreateRequest, provproto.CreateResponse>, callback: grpc.sendUnaryData<provproto.CreateResponse>) => {
+    const req = call.request;
+    const token = tokenOf(req);
+    const inputs = revealProps(fromStruct(req.getProperties()));
+    let def: AnyDefinition | undefined;
+    try {
+      def = definition(token);
+      const res = new provproto.CreateResponse();
+      if (req.getPreview()) {
+        res.setProperties(req.getProperties());
+        return callback(null, res);
+      }
+      const { id, outs } = await provider(token).create(withoutDynamicKeys(inputs.props), { timeoutSeconds: req.getTimeout() });
+      res.setId(id);
+      res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets))));
+      callback(null, res);
+    } catch (e) {
+      callback(grpcError(e, inputs.secrets, def), null);
+    }
+  };
+
+  /**
+   * Refresh (state given), `pulumi import` and the `import` option (id only: the definitions' read
+   * gets `olds` = {}). Returns inputs, so the next up of a program declaring the same values shows
+   * no diff. An empty id says the resource is gone.
+   */
+  read = handle(async (req: provproto.ReadRequest) => {
+    const token = tokenOf(req);
+    const def = definition(token);
+    const state = revealProps(fromStruct(req.getProperties()));
+    const oldInputs = revealProps(fromStruct(req.getInputs()));
+    const r = await provider(token).read(req.getId(), withoutDynamicKeys(state.props), { timeoutSeconds: req.getTimeout() });
+    const res = new provproto.ReadResponse();
+    if (!r.id) return res;
+    const secrets = secretKeys(def, [...state.secrets, ...oldInputs.secrets]);
+    res.setId(r.id);
+    res.setProperties(toStruct(wrapSecrets((r.props ?? {}) as Props, secrets)));
+    res.setInputs(toStruct(wrapSecrets((r.inputs ?? {}) as Props, secrets)));
+    return res;
+  });
+
+  update = async (call: grpc.ServerUnaryCall<provproto.UpdateRequest, provproto.UpdateResponse>, callback: grpc.sendUnaryData<provproto.UpdateResponse>) => {
+    const req = call.request;
+    const token = tokenOf(req);
+    const news = revealProps(fromStruct(req.getNews()));
+    let def: AnyDefinition | undefined;
+    try {
+      def = definition(token);
+      const olds = revealProps(fromStruct(req.getOlds())).props;
+      const r = await provider(token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), { timeoutSeconds: req.getTimeout() });
+      const res = new provproto.UpdateResponse();
+      res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets))));
+      callback(null, res);
+    } catch (e) {
+      callback(grpcError(e, news.secrets, def), null);
+    }
+  };
+
+  delete = handle(async (req: provproto.DeleteRequest) => {
+    const token = tokenOf(req);
+    const props = revealProps(fromStruct(req.getProperties())).props;
+    await provider(token).delete(req.getId(), withoutDynamicKeys(props), { timeoutSeconds: req.getTimeout() });
+    return new emptyproto.Empty();
+  });
+
+  /** Lookups (`fn::invoke`, SDK functions), with this provider's settings. */
+  invoke = handle(async (req: provproto.InvokeRequest) => {
+    const load = LOOKUPS[req.getTok()];
+    if (!load) throw new Error(`unknown krcloud function ${req.getTok()}`);
+    const lookup = load();
+    const args = revealProps(fromStruct(req.getArgs()));
+    const result = toPlain((await lookup.run(args.props, { settings: currentSettings() })) ?? {}) as Props;
+    // A secret argument may show in any part of the result.
+    const secrets = args.secrets.size > 0 ? Object.keys(result) : (lookup.secretResults ?? []);
+    const res = new provproto.InvokeResponse();
+    res.setReturn(toStruct(wrapSecrets(result, secrets)));
+    return res;
+  });
+
+  cancel = handle(async (_req: emptyproto.Empty) => new emptyproto.Empty());
+
+  attach = handle(async (req: plugproto.PluginAttach) => {
+    this.engineAddress = req.getAddress();
+    return new emptyproto.Empty();
+  });
+
+  // Left unimplemented on purpose. DiffConfig: the engine then never replaces resources because
+  // their provider changed, which is what lets a stack move from the dynamic provider to this one
+  // with aliases (docs/architecture.md). CheckConfig: configuration is checked when it is used.
+  handshake = unimplemented("Handshake");
+  checkConfig = unimplemented("CheckConfig");
+  diffConfig = unimplemented("DiffConfig");
+  parameterize = unimplemented("Parameterize");
+  construct = unimplemented("Construct");
+  call = unimplemented("Call");
+  getMapping = unimplemented("GetMapping");
+  getMappings = unimplemented("GetMappings");
+  list = (call: grpc.ServerWritableStream<unknown, unknown>) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented by the krcloud provider" });
+}
+
+/** The server on a free loopback port. */
+export async function listen(engineAddress?: string): Promise<{ server: grpc.Server; port: number }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(provrpc.ResourceProviderService, new KrcloudProviderService(engineAddress) as unknown as grpc.UntypedServiceImplementation);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return { server, port };
+}
+
+/** The plugin's main: listens and prints the port, as the engine expects (argv: engine address, then flags). */
+export async function serve(args: readonly string[]): Promise<grpc.Server> {
+  const { server, port } = await listen(args.find((a) => !a.startsWith("-")));
+  process.stdout.write(`${port}\n`);
+  return server;
+}

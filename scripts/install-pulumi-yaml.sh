@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Make the YAML language host (pulumi-language-yaml) available, for YAML programs using the native
+# plugin pulumi-resource-krcloud. Built with Go from the module proxy like the CLI
+# (scripts/install-pulumi.sh), into ${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}/pulumi-language-yaml-<ver>/bin
+# (outside the work tree), and reused by later runs.
+#
+#   BIN=$(scripts/install-pulumi-yaml.sh | tail -n1)
+#   export PATH="$BIN:$PATH"
+#
+# Progress goes to stderr; stdout is exactly one line: the directory to put on PATH.
+#
+# Why v1.13.0: the module proxy answers 403 for github.com/pulumi/pulumi-yaml v1.14.0 and later;
+# v1.13.0 (2024-12) is the newest it serves. The checksum database has no entry for it (404), so the
+# module is fetched with GONOSUMDB=github.com/pulumi/pulumi-yaml: its content is pinned by
+# scripts/pulumi-yaml/go.sum instead (every other module is verified against sum.golang.org as usual).
+# `go install …@v1.13.0` does not work (it lists versions, which the proxy refuses), hence the wrapper
+# module in scripts/pulumi-yaml/.
+set -euo pipefail
+
+YAML_VERSION=v1.13.0 # keep in sync with scripts/pulumi-yaml/go.mod
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+MODULE_DIR=$SCRIPT_DIR/pulumi-yaml
+TOOLS_DIR=${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}
+PREFIX=$TOOLS_DIR/pulumi-language-yaml-$YAML_VERSION
+BIN_DIR=$PREFIX/bin
+HOST=pulumi-language-yaml
+
+log() { printf 'install-pulumi-yaml: %s\n' "$*" >&2; }
+die() {
+	log "error: $*"
+	exit 1
+}
+
+version_ge() { [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]; }
+
+source_hash=$(cd "$MODULE_DIR" && cat go.mod go.sum | sha256sum | cut -d' ' -f1)
+STAMP=$PREFIX/.source-sha256
+
+# 1. Already built by an earlier run?
+if [[ -x $BIN_DIR/$HOST && -f $STAMP && $(<"$STAMP") == "$source_hash" ]]; then
+	log "reusing $BIN_DIR/$HOST ($YAML_VERSION)"
+	printf '%s\n' "$BIN_DIR"
+	exit 0
+fi
+
+mkdir -p "$BIN_DIR"
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$PREFIX/.lock"
+	flock 9
+	rm -rf "$PREFIX"/.build.*
+fi
+
+# 2. Build from the Go module proxy.
+command -v go >/dev/null 2>&1 || die "go is not installed (need Go >= 1.25.11)"
+go_version=$(go env GOVERSION)
+[[ $go_version =~ ^go([0-9]+\.[0-9]+(\.[0-9]+)?) ]] && version_ge "${BASH_REMATCH[1]}" 1.25.11 ||
+	die "$go_version is too old: need Go >= 1.25.11 (GOTOOLCHAIN downloads are not possible here)"
+
+build_dir=$(mktemp -d "$PREFIX/.build.XXXXXX")
+trap 'rm -rf "$build_dir"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+log "building $HOST $YAML_VERSION with $go_version (GOPROXY=$(go env GOPROXY)); several minutes on a cold cache"
+start=$SECONDS
+(
+	cd "$MODULE_DIR"
+	export GOTOOLCHAIN=local GONOSUMDB=github.com/pulumi/pulumi-yaml GOFLAGS=-mod=readonly
+	go build -buildvcs=false -trimpath -ldflags "-s -w" -o "$build_dir/$HOST" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
+)
+mv -f "$build_dir/$HOST" "$BIN_DIR/$HOST"
+printf '%s\n' "$source_hash" >"$build_dir/stamp"
+mv -f "$build_dir/stamp" "$STAMP"
+log "built in $((SECONDS - start))s into $BIN_DIR"
+printf '%s\n' "$BIN_DIR"

@@ -1,0 +1,105 @@
+/**
+ * Moving a stack from the dynamic classes to the native plugin, with the real CLI: the program
+ * switches its resources to the krcloud types with `aliases` of their dynamic types; preview and up
+ * show no replacement (nothing is deleted or created in the cloud), the state then holds the plugin's
+ * types, and refresh (which drops the leftover `__provider`) and destroy run through the plugin.
+ *
+ * The project holds a copy of this working tree's package (installProject), so the dynamic classes
+ * and the stub's `require("pulumi-krcloud/runtime")` are this tree's code.
+ */
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import type { LocalCloud } from "../../emulator";
+import {
+  changedSteps,
+  ENGINE_TEST_TIMEOUT_MS,
+  eventCollector,
+  installNativePlugin,
+  installProject,
+  nativeSiteProgram,
+  newProject,
+  providerConfig,
+  Sandbox,
+  startCloud,
+  stateResources,
+  withoutSecrets,
+  type CloudProject,
+} from "../support/engine";
+
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
+
+const NS = "krcloud-test-native-site";
+const OWNER = `owner-secret-${Date.now().toString(36)}`;
+const CONTENT = `<h1>secret page ${Date.now().toString(36)}</h1>`;
+
+let cloud: LocalCloud;
+let sandbox: Sandbox;
+let project: CloudProject;
+let stack: Stack;
+
+beforeAll(async () => {
+  cloud = await startCloud();
+  sandbox = new Sandbox({ label: "native-migration" });
+  project = await newProject(cloud, "migration");
+  await installNativePlugin(sandbox);
+  const dir = path.join(sandbox.root, "programs", "migration");
+  installProject(nativeSiteProgram(), dir);
+  stack = await sandbox.createStack(
+    dir,
+    "migration",
+    providerConfig(project, {
+      [`${NS}:mode`]: { value: "dynamic" },
+      [`${NS}:owner`]: { value: OWNER, secret: true },
+      [`${NS}:content`]: { value: CONTENT, secret: true },
+    }),
+  );
+});
+
+afterAll(async () => {
+  await cloud?.close();
+  sandbox?.cleanup();
+});
+
+test("a stack made with the dynamic classes moves to the plugin with aliases and no replacement; refresh and destroy then run through the plugin", async () => {
+  const first = await stack.up({ color: "never" });
+  expect(first.summary.result).toBe("succeeded");
+  const before = stateResources(await stack.exportStack());
+  expect(before.map((r) => r.type)).toEqual(expect.arrayContaining(["pulumi-nodejs:dynamic/krcloud/objectstorage:Bucket", "pulumi-nodejs:dynamic/krcloud/objectstorage:BucketObject"]));
+  const bucketName = first.outputs.bucketName!.value as string;
+  const createdAt = (await project.control.getResource("object-storage", "bucket", bucketName))?.created_at;
+
+  await stack.setAllConfig({ [`${NS}:mode`]: { value: "native" }, [`${NS}:aliasDynamic`]: { value: "true" } });
+  // Only the default providers change: the plugin's comes, the dynamic host's goes.
+  const providerSteps = [
+    { urn: expect.stringContaining("::pulumi:providers:krcloud::default"), op: "create" },
+    { urn: expect.stringContaining("::pulumi:providers:pulumi-nodejs::default"), op: "delete" },
+  ];
+  const { events, onEvent } = eventCollector();
+  await stack.preview({ color: "never", onEvent });
+  expect(changedSteps(events)).toEqual(providerSteps);
+
+  const up = eventCollector();
+  const moved = await stack.up({ color: "never", onEvent: up.onEvent });
+  expect(moved.summary.result).toBe("succeeded");
+  expect(changedSteps(up.events)).toEqual(providerSteps);
+  expect(moved.outputs.bucketName!.value).toBe(bucketName);
+  // The same bucket, never deleted and created again.
+  expect((await project.control.getResource("object-storage", "bucket", bucketName))?.created_at).toBe(createdAt);
+
+  const state = await stack.exportStack();
+  const types = stateResources(state).map((r) => r.type);
+  expect(types).toEqual(expect.arrayContaining(["pulumi:providers:krcloud", "krcloud:objectstorage:Bucket", "krcloud:objectstorage:BucketObject"]));
+  expect(types.filter((t) => t.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
+  const visible = JSON.stringify(withoutSecrets(state.deployment));
+  for (const secret of [OWNER, CONTENT, project.token]) expect(visible.includes(secret)).toBe(false);
+
+  // Refresh runs through the plugin and drops the `__provider` the unchanged resources still carry
+  // (a `same` step keeps the recorded outputs); the dynamic host could not serve state without it.
+  const refresh = eventCollector();
+  await stack.refresh({ color: "never", onEvent: refresh.onEvent });
+  expect(changedSteps(refresh.events).filter((s) => s.op !== "refresh")).toEqual([]);
+  expect(JSON.stringify(await stack.exportStack())).not.toContain("__provider");
+  const destroyed = await stack.destroy({ color: "never" });
+  expect(destroyed.summary.result).toBe("succeeded");
+  expect(await project.control.inventory(project.projectId)).toEqual([]);
+});

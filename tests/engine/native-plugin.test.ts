@@ -1,0 +1,170 @@
+/**
+ * The native plugin pulumi-resource-krcloud with the real CLI: a program's resources served by the
+ * plugin (state without `__provider` and without plaintext secrets), `preview --diff` with
+ * per-property changes and the property that forces replacement, `pulumi import` of a bucket made
+ * behind Pulumi's back and the `import` option (the next up shows no changes), destroy.
+ */
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import type { LocalCloud } from "../../emulator";
+import { resolveSettings } from "../../sdk/core";
+import { ObjectStorageClient } from "../../sdk/objectstorage";
+import {
+  backendFiles,
+  changedSteps,
+  ENGINE_TEST_TIMEOUT_MS,
+  eventCollector,
+  installNativePlugin,
+  isSecret,
+  nativeResourcesOfType,
+  nativeSiteProgram,
+  newProject,
+  providerConfig,
+  runPulumi,
+  Sandbox,
+  startCloud,
+  stateResources,
+  type CloudProject,
+} from "../support/engine";
+
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
+
+const NS = "krcloud-test-native-site";
+const OWNER = `owner-secret-${Date.now().toString(36)}`;
+const CONTENT = `<h1>secret page ${Date.now().toString(36)}</h1>`;
+
+let cloud: LocalCloud;
+let sandbox: Sandbox;
+let project: CloudProject;
+let stack: Stack;
+let workDir: string;
+let sdk: ObjectStorageClient;
+
+beforeAll(async () => {
+  cloud = await startCloud();
+  sandbox = new Sandbox({ label: "native" });
+  project = await newProject(cloud, "native");
+  await installNativePlugin(sandbox);
+  workDir = sandbox.copyProgram(nativeSiteProgram());
+  stack = await sandbox.createStack(
+    workDir,
+    "native",
+    providerConfig(project, {
+      [`${NS}:owner`]: { value: OWNER, secret: true },
+      [`${NS}:content`]: { value: CONTENT, secret: true },
+    }),
+  );
+  sdk = new ObjectStorageClient({ settings: resolveSettings({ localCloudUrl: cloud.url, authToken: project.token, projectId: project.projectId }) });
+});
+
+afterAll(async () => {
+  await cloud?.close();
+  sandbox?.cleanup();
+});
+
+test("up creates the resources through the plugin; state holds no __provider and no plaintext secret", async () => {
+  const up = await stack.up({ color: "never" });
+  expect(up.summary.result).toBe("succeeded");
+  const name = up.outputs.bucketName!.value as string;
+  // Auto-named by the plugin from the engine's resource name and seed.
+  expect(name).toMatch(/^site-[0-9a-f]{7}$/);
+  expect(await sdk.findBucket(name)).toBeDefined();
+
+  const state = await stack.exportStack();
+  const types = stateResources(state).map((r) => r.type);
+  expect(types).toEqual(expect.arrayContaining(["pulumi:providers:krcloud", "krcloud:objectstorage:Bucket", "krcloud:objectstorage:BucketObject"]));
+  expect(types.filter((t) => t.startsWith("pulumi-nodejs:"))).toEqual([]);
+  expect(JSON.stringify(state)).not.toContain("__provider");
+
+  const [obj] = nativeResourcesOfType(state, "krcloud:objectstorage:BucketObject");
+  for (const k of ["content", "etag", "size"]) expect([k, isSecret(obj!.outputs?.[k])]).toEqual([k, true]);
+  const [bucket] = nativeResourcesOfType(state, "krcloud:objectstorage:Bucket");
+  expect(isSecret(bucket!.outputs?.metadata)).toBe(true);
+
+  // At rest (checkpoints, history, backups): none of the secrets in plaintext.
+  for (const { file, text } of backendFiles(sandbox.backendDir)) {
+    for (const secret of [project.token, project.credentialSecret, OWNER, CONTENT]) {
+      expect([file, text.includes(secret)]).toEqual([file, false]);
+    }
+  }
+});
+
+test("preview of an unchanged program shows no changes", async () => {
+  const { events, onEvent } = eventCollector();
+  await stack.preview({ color: "never", onEvent });
+  expect(changedSteps(events)).toEqual([]);
+});
+
+test("preview --diff shows per-property changes and which property forces replacement", async () => {
+  try {
+    await previewDiffs();
+  } finally {
+    await stack.removeConfig(`${NS}:acl`);
+    await stack.removeConfig(`${NS}:bucketName`);
+  }
+});
+
+async function previewDiffs(): Promise<void> {
+  await stack.setConfig(`${NS}:acl`, { value: "read-only" });
+  const { events, onEvent } = eventCollector();
+  const inPlace = await stack.preview({ color: "never", diff: true, onEvent });
+  const step = events.map((e) => e.resourcePreEvent?.metadata).find((m) => m?.type === "krcloud:objectstorage:Bucket");
+  expect(step?.op).toBe("update");
+  expect(step?.detailedDiff).toEqual({ acl: { diffKind: "update", inputDiff: true } });
+  expect(inPlace.stdout).toMatch(/~ acl\s*: \{\s*~ public: "deny" => "read-only"/);
+
+  await stack.setConfig(`${NS}:bucketName`, { value: "renamed-site" });
+  const replace = eventCollector();
+  const replaced = await stack.preview({ color: "never", diff: true, onEvent: replace.onEvent });
+  const meta = replace.events.map((e) => e.resourcePreEvent?.metadata).find((m) => m?.type === "krcloud:objectstorage:Bucket" && m.op !== "same");
+  expect(meta?.op).toBe("delete-replaced");
+  const replaceStep = replace.events.map((e) => e.resourcePreEvent?.metadata).find((m) => m?.type === "krcloud:objectstorage:Bucket" && m.op === "replace");
+  expect(replaceStep?.detailedDiff).toEqual({ acl: { diffKind: "update", inputDiff: true }, name: { diffKind: "update-replace", inputDiff: true } });
+  expect(replaceStep?.keys).toEqual(["name"]);
+  expect(replaced.stdout).toContain("+-krcloud:objectstorage:Bucket: (replace)");
+  expect(replaced.stdout).toMatch(/~ acl\s*: \{\s*~ public: "deny" => "read-only"/);
+  expect(replaced.stdout).toMatch(/~ name\s*: "site-[0-9a-f]{7}" => "renamed-site"/);
+}
+
+test("pulumi import adopts a bucket made behind Pulumi's back; the declaring program then shows no changes", async () => {
+  const name = `adopt-${project.projectId.slice(-8)}`;
+  await sdk.createBucket({ name });
+  await sdk.updateContainerMetadata(name, { team: "ops" }, []);
+  // Imported with the metadata it has: declare the same.
+  await runPulumi(
+    sandbox,
+    ["import", "krcloud:objectstorage:Bucket", "adopted", name, "--yes", "--generate-code=false", "--protect=false", "--non-interactive", "--stack", "native"],
+    workDir,
+  );
+  const state = await stack.exportStack();
+  const adopted = nativeResourcesOfType(state, "krcloud:objectstorage:Bucket").find((r) => r.urn.endsWith("::adopted"));
+  expect(adopted?.id).toBe(name);
+  expect(adopted?.inputs).toMatchObject({ name, metadata: { team: "ops" } });
+
+  await stack.setConfig(`${NS}:adoptName`, { value: name });
+  const { events, onEvent } = eventCollector();
+  await stack.preview({ color: "never", onEvent });
+  expect(changedSteps(events)).toEqual([]);
+  const up = await stack.up({ color: "never" });
+  expect(up.summary.resourceChanges).toEqual({ same: expect.any(Number) });
+  expect((await sdk.findBucket(name))?.metadata).toEqual({ team: "ops" });
+});
+
+test("the import option adopts an existing bucket with no changes", async () => {
+  const name = `imp-${project.projectId.slice(-8)}`;
+  await sdk.createBucket({ name });
+  await stack.setConfig(`${NS}:importId`, { value: name });
+  const up = await stack.up({ color: "never" });
+  expect(up.summary.resourceChanges).toEqual({ same: expect.any(Number), import: 1 });
+  const { events, onEvent } = eventCollector();
+  await stack.preview({ color: "never", onEvent });
+  expect(changedSteps(events)).toEqual([]);
+});
+
+test("destroy removes everything through the plugin", async () => {
+  // Imported and adopted buckets are deleted too: they are managed now.
+  const destroyed = await stack.destroy({ color: "never" });
+  expect(destroyed.summary.result).toBe("succeeded");
+  expect(await project.control.inventory(project.projectId)).toEqual([]);
+  expect(path.isAbsolute(workDir)).toBe(true);
+});

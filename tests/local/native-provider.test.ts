@@ -1,0 +1,278 @@
+/**
+ * The native provider plugin's gRPC server (provider/native), driven over real gRPC as the engine
+ * drives it, against the in-process local cloud: configuration with secrets, auto-naming from the
+ * engine's name and seed, detailed diffs, reads from the id alone (import), secrets kept secret,
+ * state written by the dynamic classes, operation timeouts, lookups and the schema.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import type * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import { listen, packageRoot } from "../../provider/native/server";
+import { SECRET_SIG, SIG_KEY } from "../../provider/native/properties";
+import { LOOKUPS } from "../../provider/registry";
+import { startTestCloud, TOKENS, type TestCloud } from "../support/local-cloud";
+
+type Props = Record<string, unknown>;
+
+let tc: TestCloud;
+let server: grpc.Server;
+let client: provrpc.ResourceProviderClient;
+
+const secret = (value: unknown): Props => ({ [SIG_KEY]: SECRET_SIG, value });
+const isSecret = (v: unknown): boolean => v !== null && typeof v === "object" && (v as Props)[SIG_KEY] === SECRET_SIG;
+const struct = (p: Props): structproto.Struct => structproto.Struct.fromJavaScript(p as Record<string, structproto.JavaScriptValue>);
+const urn = (token: string, name: string): string => `urn:pulumi:test::native::${token}::${name}`;
+
+/** One unary call as a promise. */
+function rpc<Req, Res>(method: string, req: Req): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, r: Res) => void) => void>)[method]!(req, (e, r) => (e ? reject(e) : resolve(r)));
+  });
+}
+
+async function check(token: string, name: string, news: Props, olds: Props = {}, seed = "seed-1"): Promise<provproto.CheckResponse> {
+  const req = new provproto.CheckRequest();
+  req.setUrn(urn(token, name));
+  req.setName(name);
+  req.setType(token);
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  req.setRandomseed(Buffer.from(seed));
+  return rpc("check", req);
+}
+
+async function checked(token: string, name: string, news: Props, olds: Props = {}): Promise<Props> {
+  const r = await check(token, name, news, olds);
+  expect(r.getFailuresList().map((f) => f.getReason())).toEqual([]);
+  return r.getInputs()!.toJavaScript();
+}
+
+async function create(token: string, name: string, inputs: Props, timeout = 0): Promise<{ id: string; outs: Props }> {
+  const req = new provproto.CreateRequest();
+  req.setUrn(urn(token, name));
+  req.setType(token);
+  req.setName(name);
+  req.setProperties(struct(inputs));
+  req.setTimeout(timeout);
+  const r = await rpc<provproto.CreateRequest, provproto.CreateResponse>("create", req);
+  return { id: r.getId(), outs: r.getProperties()!.toJavaScript() };
+}
+
+async function read(token: string, name: string, id: string, props?: Props): Promise<{ id: string; props: Props; inputs: Props }> {
+  const req = new provproto.ReadRequest();
+  req.setUrn(urn(token, name));
+  req.setType(token);
+  req.setName(name);
+  req.setId(id);
+  if (props) req.setProperties(struct(props));
+  const r = await rpc<provproto.ReadRequest, provproto.ReadResponse>("read", req);
+  return { id: r.getId(), props: (r.getProperties()?.toJavaScript() ?? {}), inputs: (r.getInputs()?.toJavaScript() ?? {}) };
+}
+
+async function diff(token: string, name: string, id: string, olds: Props, news: Props): Promise<provproto.DiffResponse> {
+  const req = new provproto.DiffRequest();
+  req.setUrn(urn(token, name));
+  req.setType(token);
+  req.setName(name);
+  req.setId(id);
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  return rpc("diff", req);
+}
+
+async function remove(token: string, name: string, id: string, props: Props): Promise<void> {
+  const req = new provproto.DeleteRequest();
+  req.setUrn(urn(token, name));
+  req.setType(token);
+  req.setName(name);
+  req.setId(id);
+  req.setProperties(struct(props));
+  await rpc("delete", req);
+}
+
+async function invoke(tok: string, args: Props): Promise<Props> {
+  const req = new provproto.InvokeRequest();
+  req.setTok(tok);
+  req.setArgs(struct(args));
+  const r = await rpc<provproto.InvokeRequest, provproto.InvokeResponse>("invoke", req);
+  return r.getReturn()!.toJavaScript();
+}
+
+function detailed(d: provproto.DiffResponse): Record<string, string> {
+  const kinds = Object.fromEntries(Object.entries(provproto.PropertyDiff.Kind).map(([k, v]) => [v, k]));
+  const out: Record<string, string> = {};
+  d.getDetaileddiffMap().forEach((v, k) => (out[k] = kinds[v.getKind()]!));
+  return out;
+}
+
+beforeAll(async () => {
+  tc = await startTestCloud();
+  const l = await listen();
+  server = l.server;
+  client = new provrpc.ResourceProviderClient(`127.0.0.1:${l.port}`, grpc.credentials.createInsecure());
+  const req = new provproto.ConfigureRequest();
+  // As the engine sends stack config: plain values, the token as a secret.
+  req.setArgs(
+    struct({
+      localCloudUrl: tc.config["krcloud:localCloudUrl"],
+      projectId: tc.projectId,
+      authToken: secret(tc.config["krcloud:authToken"]),
+      credentialId: tc.config["krcloud:credentialId"],
+      credentialSecret: secret(tc.config["krcloud:credentialSecret"]),
+      version: "0.1.0",
+    }),
+  );
+  const res = await rpc<provproto.ConfigureRequest, provproto.ConfigureResponse>("configure", req);
+  expect(res.getAcceptsecrets()).toBe(true);
+});
+
+afterAll(async () => {
+  client?.close();
+  server?.forceShutdown();
+  await tc?.close();
+});
+
+beforeEach(() => tc.reset());
+
+test("plugin info and schema come from package.json and schema.json", async () => {
+  const info = await rpc<emptyproto.Empty, plugproto.PluginInfo>("getPluginInfo", new emptyproto.Empty());
+  expect(info.getVersion()).toBe(JSON.parse(fs.readFileSync(path.join(packageRoot(), "package.json"), "utf8")).version);
+  const res = await rpc<provproto.GetSchemaRequest, provproto.GetSchemaResponse>("getSchema", new provproto.GetSchemaRequest());
+  const schema = JSON.parse(res.getSchema());
+  expect(schema.name).toBe("krcloud");
+  expect(Object.keys(schema.resources)).toEqual(expect.arrayContaining(Object.values(TOKENS)));
+});
+
+test("check auto-names from the engine's name and seed: the same seed gives the same name, another seed another", async () => {
+  const a = await checked(TOKENS.bucket, "Site-Assets", {});
+  const again = await checked(TOKENS.bucket, "Site-Assets", {});
+  const other = (await check(TOKENS.bucket, "Site-Assets", {}, {}, "seed-2")).getInputs()!.toJavaScript() as Props;
+  expect(a.name).toMatch(/^site-assets-[0-9a-f]{7}$/);
+  expect(again.name).toBe(a.name);
+  expect(other.name).not.toBe(a.name);
+  expect(a).not.toHaveProperty("__logicalName");
+  // An existing name is kept.
+  expect((await checked(TOKENS.bucket, "Site-Assets", {}, { name: "kept-name" })).name).toBe("kept-name");
+});
+
+test("check reports invalid inputs with property paths", async () => {
+  const r = await check(TOKENS.bucket, "b", { name: "Not_Valid" });
+  expect(r.getFailuresList().map((f) => f.getProperty())).toEqual(["name"]);
+});
+
+test("secret inputs stay secret in checked inputs and outputs, and what reveals them is secret too", async () => {
+  const bucket = await create(TOKENS.bucket, "b", await checked(TOKENS.bucket, "b", { name: "native-secrets" }));
+  const inputs = await checked(TOKENS.object, "o", { bucket: bucket.id, key: "k.txt", content: secret("hush") });
+  expect(isSecret(inputs.content)).toBe(true);
+  const { outs } = await create(TOKENS.object, "o", inputs);
+  for (const k of ["content", "etag", "size"]) expect([k, isSecret(outs[k])]).toEqual([k, true]);
+  expect(outs.url).toEqual(expect.any(String));
+  // Without a secret input nothing but the definition's secret outputs is secret.
+  const plain = await create(TOKENS.object, "p", await checked(TOKENS.object, "p", { bucket: bucket.id, key: "p.txt", content: "open" }));
+  expect(isSecret(plain.outs.etag)).toBe(false);
+});
+
+test("diff says per property what changes and which change replaces", async () => {
+  const inputs = await checked(TOKENS.bucket, "b", { name: "native-diff" });
+  const { id, outs } = await create(TOKENS.bucket, "b", inputs);
+  const none = await diff(TOKENS.bucket, "b", id, outs, inputs);
+  expect(none.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+  expect(none.getHasdetaileddiff()).toBe(true);
+
+  const acl = await diff(TOKENS.bucket, "b", id, outs, await checked(TOKENS.bucket, "b", { name: "native-diff", acl: { public: "read-only" } }, inputs));
+  expect(acl.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_SOME);
+  expect(acl.getReplacesList()).toEqual([]);
+  expect(detailed(acl)).toEqual({ acl: "UPDATE" });
+
+  const renamed = await diff(TOKENS.bucket, "b", id, outs, await checked(TOKENS.bucket, "b", { name: "native-diff-2", metadata: { team: "web" } }, inputs));
+  expect(renamed.getReplacesList()).toEqual(["name"]);
+  expect(renamed.getDeletebeforereplace()).toBe(true);
+  expect(detailed(renamed)).toEqual({ name: "UPDATE_REPLACE", metadata: "UPDATE" });
+});
+
+test("import: read from the id alone returns inputs under which the declaring program shows no diff", async () => {
+  await tc.sdk.createBucket({ name: "made-elsewhere" });
+  await tc.sdk.updateContainerMetadata("made-elsewhere", { owner: "ops" }, []);
+  await tc.sdk.putCors("made-elsewhere", [{ allowedOrigins: ["https://example.com"], allowedMethods: ["GET"] }]);
+  await tc.sdk.putObject("made-elsewhere", "docs/readme.txt", "hello");
+
+  const b = await read(TOKENS.bucket, "b", "made-elsewhere");
+  expect(b.id).toBe("made-elsewhere");
+  expect(b.inputs).toMatchObject({ name: "made-elsewhere", metadata: { owner: "ops" } });
+  const declared = await checked(TOKENS.bucket, "b", { name: "made-elsewhere", metadata: { owner: "ops" } }, b.inputs);
+  expect((await diff(TOKENS.bucket, "b", b.id, b.props, declared)).getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+
+  const cors = await read(TOKENS.cors, "c", "made-elsewhere");
+  expect(cors.inputs).toMatchObject({ bucket: "made-elsewhere" });
+  const obj = await read(TOKENS.object, "o", "made-elsewhere/docs/readme.txt");
+  expect(obj.props).toMatchObject({ bucket: "made-elsewhere", key: "docs/readme.txt", size: 5 });
+
+  expect((await read(TOKENS.bucket, "b", "no-such-bucket")).id).toBe("");
+});
+
+test("state written by the dynamic classes (with __provider) is accepted, and what the plugin writes has none", async () => {
+  const inputs = await checked(TOKENS.bucket, "b", { name: "native-from-dynamic" });
+  const { id, outs } = await create(TOKENS.bucket, "b", inputs);
+  const dynamicOuts = { ...outs, __provider: "exports.handler = ..." };
+  const rechecked = await checked(TOKENS.bucket, "b", { name: "native-from-dynamic" }, { ...inputs, __provider: "exports.handler = ..." });
+  expect(rechecked).not.toHaveProperty("__provider");
+  expect((await diff(TOKENS.bucket, "b", id, dynamicOuts, rechecked)).getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+  const refreshed = await read(TOKENS.bucket, "b", id, dynamicOuts);
+  expect(refreshed.props).not.toHaveProperty("__provider");
+  expect(refreshed.inputs).not.toHaveProperty("__provider");
+  await remove(TOKENS.bucket, "b", id, dynamicOuts);
+  expect(await tc.sdk.findBucket(id)).toBeUndefined();
+});
+
+test("a create slower than its timeout fails at the deadline, naming the resource, and reports the bucket as created", async () => {
+  tc.cloud.control.addFault({ service: "object-storage", operation: "GetBucketMeta", action: "latency", latencyMs: 6000, times: 1 });
+  const inputs = await checked(TOKENS.bucket, "slow", { name: "native-slow" });
+  const started = Date.now();
+  const err = (await create(TOKENS.bucket, "slow", inputs, 1).catch((e) => e)) as grpc.ServiceError;
+  const elapsed = Date.now() - started;
+  expect(elapsed).toBeLessThan(4000);
+  expect(err.details).toContain('bucket "native-slow" was not readable within the create timeout of 1s (customTimeouts)');
+  // ErrorResourceInitFailed: the engine keeps the bucket in state.
+  const status = statusproto.Status.deserializeBinary(err.metadata.get("grpc-status-details-bin")[0] as Buffer);
+  const detail = provproto.ErrorResourceInitFailed.deserializeBinary(status.getDetailsList()[0]!.getValue_asU8());
+  expect(detail.getId()).toBe("native-slow");
+  expect(await tc.sdk.findBucket("native-slow")).toBeDefined();
+});
+
+test("invoke serves the lookups with the provider's settings; a temp URL comes back secret", async () => {
+  await tc.sdk.createBucket({ name: "native-lookup" });
+  await tc.sdk.putObject("native-lookup", "a.txt", "a");
+  expect(await invoke("krcloud:objectstorage:getBucket", { name: "native-lookup" })).toMatchObject({ name: "native-lookup", objectCount: 1 });
+  expect((await invoke("krcloud:objectstorage:getBuckets", { prefix: "native-" })).names).toEqual(["native-lookup"]);
+  const url = await invoke("krcloud:objectstorage:getTempUrl", { bucket: "native-lookup", key: "a.txt" });
+  expect(isSecret(url.url)).toBe(true);
+  expect(url.expiresAt).toEqual(expect.any(Number));
+  const err = (await invoke("krcloud:objectstorage:getNothing", {}).catch((e) => e)) as grpc.ServiceError;
+  expect(err.details).toContain("unknown krcloud function krcloud:objectstorage:getNothing");
+});
+
+test("invoke serves every lookup of schema.json, from the one registry, with each service's settings; an HMAC comes back secret", async () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(packageRoot(), "schema.json"), "utf8")) as { functions: Record<string, unknown> };
+  expect(Object.keys(LOOKUPS).sort()).toEqual(Object.keys(schema.functions).sort());
+  expect(((await invoke("krcloud:cache:getVersions", {})).versions as string[]).length).toBeGreaterThan(0);
+  expect(await invoke("krcloud:dataquery:getDataSources", {})).toEqual({ dataSources: [] });
+  expect(await invoke("krcloud:hadoop:getClusters", {})).toMatchObject({ clusters: [] });
+  expect((await tc.controlApi("PATCH", "/resources/kms/key/mac-1", { projectId: tc.projectId, type: "mac" })).status).toBe(200);
+  const mac = await invoke("krcloud:kms:createHmac", { keyId: "mac-1", content: "aGVsbG8=" });
+  expect(isSecret(mac.hmac)).toBe(true);
+  const hmac = (mac.hmac as Props).value as string;
+  expect(await invoke("krcloud:kms:verifyHmac", { keyId: "mac-1", input: "aGVsbG8=", output: hmac })).toEqual({ valid: true });
+});
+
+test("errors carry no secret: the token never appears in a message", async () => {
+  tc.cloud.control.addFault({ service: "object-storage", operation: "CreateBucket", action: "error", status: 400, body: `bad token ${tc.config["krcloud:authToken"]}` });
+  const err = (await create(TOKENS.bucket, "b", await checked(TOKENS.bucket, "b", { name: "native-err" })).catch((e) => e)) as grpc.ServiceError;
+  expect(err.details).toContain('creating bucket "native-err"');
+  expect(err.details).not.toContain(tc.config["krcloud:authToken"]);
+});

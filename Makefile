@@ -17,7 +17,7 @@ export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
 
 .PHONY: help install build lint format sql-peers test test-unit test-local test-engine test-conformance pulumi pulumi-yaml swift \
-        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema plugin clean
+        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema plugin sdks clean
 
 help:
 	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
@@ -26,6 +26,7 @@ help:
 	@echo "make bench       run the benchmarks and print their figures"
 	@echo "make lint        eslint (type-aware) and prettier --check"
 	@echo "make schema      regenerate schema.json"
+	@echo "make sdks        generate the Python and Go SDKs from schema.json into sdk-gen/"
 	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
 
 # npm ci from the committed lockfile, re-run only when the lockfile changes.
@@ -104,6 +105,10 @@ demo: build pulumi local-cloud-start
 
 demo-destroy: build pulumi local-cloud-start
 	bash scripts/demo.sh destroy
+
+# Python and Go SDKs generated from schema.json into sdk-gen/ (ignored).
+sdks: schema
+	bash scripts/gen-sdks.sh
 
 bench: build pulumi
 	node --expose-gc dist/tools/bench.js

@@ -825,7 +825,8 @@ export function generateSchema(registry: Readonly<Record<string, () => AnyDefini
     ...(repository ? { repository } : {}),
     license: pkg.license,
     publisher: "pulumi-krcloud",
-    meta: { moduleFormat: "(.*)(?:/[^/]*)" },
+    // Modules: `cache` of `krcloud:cache:Cluster`, `objectstorage` of `krcloud:objectstorage/bucketAcl:BucketAcl`.
+    meta: { moduleFormat: "^(.*?)(?:/[^/]*)?$" },
     config: { variables: configVariables() },
     types: types.toJSON(),
     resources,

@@ -51,6 +51,7 @@ format: install
 
 schema: build
 	node dist/tools/gen-schema.js > schema.json
+	node dist/tools/gen-reference.js
 
 # The native provider plugin, runnable without the repository; install it with
 # `pulumi plugin install resource krcloud <version> -f <absolute path to the tarball>`.

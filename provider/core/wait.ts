@@ -106,7 +106,9 @@ export function timeoutsInput(defaults: Readonly<Record<Operation, number>>) {
 
 /** The time limit of one operation: the engine's (native plugin), else the input's, else the default. */
 export function timeoutFor(ctx: Pick<Context, "deadline">, timeouts: Timeouts | undefined, op: Operation, defaults: Readonly<Record<Operation, number>>): number {
-  if (ctx.deadline) return Math.max(1, ctx.deadline.at - Date.now());
+  // A second past the engine's deadline: the deadline ends the wait first, with its own message
+  // (which names customTimeouts), not the waiter's.
+  if (ctx.deadline) return Math.max(1, ctx.deadline.at - Date.now()) + 1000;
   const given = timeouts?.[op];
   return (given === undefined ? undefined : parseDuration(given)) ?? defaults[op];
 }

@@ -1,13 +1,16 @@
 /**
- * customTimeouts through the native plugin, with the real CLI: a bucket whose create settles slowly
- * (a local-cloud latency fault on the read that waits for the new bucket) fails at its
- * `customTimeouts.create` of 2s, long before the slow answer, with a message naming the resource;
- * the bucket stays in state, and the next up finishes it.
+ * customTimeouts through the native plugin, with the real CLI: a cache instance set that settles in
+ * 10 s (a duration transition on the local cloud) with `customTimeouts.create` of 2s fails at the
+ * timeout, naming the resource, and stays in state; a bucket whose create waits on a slow answer
+ * (a latency fault) fails at its 2s too, mid-poll; the next up finishes each.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../emulator";
+import * as path from "node:path";
 import {
   changedSteps,
+  pulumiYamlBinDir,
+  REPO_ROOT,
   ENGINE_TEST_TIMEOUT_MS,
   eventCollector,
   expectFailure,
@@ -80,4 +83,39 @@ test("the next up finishes the resource, then nothing is left to change", async 
   expect(changedSteps(events)).toEqual([]);
   await stack.destroy({ color: "never" });
   expect(await project.control.inventory(project.projectId)).toEqual([]);
+});
+
+describe("a settling resource: a cache instance set that takes 10 s", () => {
+  let cacheProject: CloudProject;
+  let cacheStack: Stack;
+
+  beforeAll(async () => {
+    if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
+    cacheProject = await newProject(cloud, "cachetimeouts");
+    cacheStack = await sandbox.createStack(sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "native-cache")), "cache", providerConfig(cacheProject));
+  });
+
+  test("customTimeouts.create of 2s fails at the timeout, naming the resource, long before it settles, and it stays in state", async () => {
+    await cacheProject.control.setTransition({ service: "cache", kind: "instance", mode: "duration", ms: 10_000 });
+    const { events, onEvent } = eventCollector();
+    const text = await expectFailure(() => cacheStack.up({ color: "never", onEvent }));
+    expect(text).toContain("krcloud:cache:InstanceSet (queue)");
+    expect(text).toMatch(/cache instance set "slow-queue" \(\S+\) was not Running[^;]* within the create timeout of 2s \(customTimeouts\)/);
+    const started = events.find((e) => e.resourcePreEvent?.metadata.type === "krcloud:cache:InstanceSet")?.timestamp;
+    const failed = events.find((e) => e.resOpFailedEvent?.metadata.type === "krcloud:cache:InstanceSet")?.timestamp;
+    expect(failed! - started!).toBeLessThanOrEqual(6);
+    const [set] = nativeResourcesOfType(await cacheStack.exportStack(), "krcloud:cache:InstanceSet");
+    expect(set?.id).toEqual(expect.any(String));
+    expect((await cacheProject.control.inventory(cacheProject.projectId)).map((e) => e.id)).toContain(set!.id);
+  });
+
+  test("once it settles, the next up finishes it with the same id; destroy leaves nothing", async () => {
+    const [before] = nativeResourcesOfType(await cacheStack.exportStack(), "krcloud:cache:InstanceSet");
+    await cacheProject.control.setTransition({ service: "cache", kind: "instance", mode: "immediate" });
+    const up = await cacheStack.up({ color: "never" });
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.outputs.instanceSetId!.value).toBe(before!.id);
+    await cacheStack.destroy({ color: "never" });
+    expect(await cacheProject.control.inventory(cacheProject.projectId)).toEqual([]);
+  });
 });

@@ -333,6 +333,11 @@ export class Control {
     await this.call("DELETE", this.resourcePath(service, kind, id));
   }
 
+  /** How a kind of resource settles (`PUT /transitions`): at once, after N reads, or after a duration. */
+  async setTransition(t: { service: string; kind: string; mode: "immediate" | "reads" | "duration"; reads?: number; ms?: number }): Promise<void> {
+    await this.call("PUT", "/transitions", t);
+  }
+
   async addFault(spec: FaultSpec): Promise<{ id: string; fired: number }> {
     return this.call("POST", "/faults", spec);
   }

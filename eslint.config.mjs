@@ -4,7 +4,19 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "examples/**/node_modules/**", "tests/programs/**", "sdk-gen/**", ".state/**", "tests/support/summary-reporter.js", "jest.config.js", "eslint.config.mjs"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "examples/**/node_modules/**",
+      "tests/programs/**",
+      "sdk-gen/**",
+      ".state/**",
+      "tests/support/summary-reporter.js",
+      "jest.config.js",
+      "eslint.config.mjs",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -12,7 +24,10 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" },
+      ],
       // The SDK and the local cloud read untyped JSON on purpose and narrow it with zod or checks.
       "@typescript-eslint/no-unsafe-assignment": "off",
       "@typescript-eslint/no-unsafe-member-access": "off",

@@ -174,7 +174,12 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (isRecord(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  if (isRecord(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys(v[k])]),
+    );
   return v;
 }
 
@@ -217,11 +222,16 @@ export function errorSummary(e: unknown): string {
   const diag = lines.findIndex((l) => /^\s*Diagnostics:\s*$/.test(l));
   if (diag >= 0) {
     const end = lines.findIndex((l, i) => i > diag && /^\s*(Resources:|Duration:|err\?:)/.test(l));
-    return dedent(lines.slice(diag + 1, end < 0 ? undefined : end).filter((l) => l.trim() !== "")).slice(0, 20).join("\n");
+    return dedent(lines.slice(diag + 1, end < 0 ? undefined : end).filter((l) => l.trim() !== ""))
+      .slice(0, 20)
+      .join("\n");
   }
   const errors = [...new Set(lines.filter((l) => /^\s*error:/.test(l)).map((l) => l.trim()))];
   if (errors.length > 0) return errors.join("\n");
-  return lines.filter((l) => l.trim() !== "").slice(0, 10).join("\n");
+  return lines
+    .filter((l) => l.trim() !== "")
+    .slice(0, 10)
+    .join("\n");
 }
 
 function dedent(lines: string[]): string[] {

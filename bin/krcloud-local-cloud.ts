@@ -5,30 +5,30 @@
  * and an access key for a default project (kept across restarts with --persist), prints the
  * endpoints and credentials, and writes them as JSON to --state-file.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
-import { startLocalCloud } from '../emulator';
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { parseArgs } from "node:util";
+import { startLocalCloud } from "../emulator";
 
-const DEFAULT_PROJECT = 'krcloudlocal0000000000000000000a';
+const DEFAULT_PROJECT = "krcloudlocal0000000000000000000a";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '8790' },
-      'separate-ports': { type: 'boolean', default: false },
-      persist: { type: 'string' },
-      'state-file': { type: 'string' },
-      'trust-forwarded-for': { type: 'boolean', default: false },
-      project: { type: 'string', default: DEFAULT_PROJECT },
-      help: { type: 'boolean', short: 'h', default: false },
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "8790" },
+      "separate-ports": { type: "boolean", default: false },
+      persist: { type: "string" },
+      "state-file": { type: "string" },
+      "trust-forwarded-for": { type: "boolean", default: false },
+      project: { type: "string", default: DEFAULT_PROJECT },
+      help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   });
   if (values.help) {
     process.stdout.write(
-      'usage: krcloud-local-cloud [--port 8790] [--host 127.0.0.1] [--separate-ports] [--persist FILE] [--state-file FILE] [--trust-forwarded-for] [--project ID]\n',
+      "usage: krcloud-local-cloud [--port 8790] [--host 127.0.0.1] [--separate-ports] [--persist FILE] [--state-file FILE] [--trust-forwarded-for] [--project ID]\n",
     );
     return;
   }
@@ -36,22 +36,22 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.port}`);
 
   const servicePorts: Record<string, number> = {};
-  if (values['separate-ports'] && port !== 0) servicePorts['object-storage'] = port + 1;
+  if (values["separate-ports"] && port !== 0) servicePorts["object-storage"] = port + 1;
 
   const cloud = await startLocalCloud({
     host: values.host,
     port,
-    separatePorts: values['separate-ports'],
+    separatePorts: values["separate-ports"],
     servicePorts,
     ...(values.persist ? { persistPath: values.persist } : {}),
-    trustForwardedFor: values['trust-forwarded-for'],
+    trustForwardedFor: values["trust-forwarded-for"],
   });
 
   // The default credentials are re-issued only when no credential exists for the default project
   // yet, so a persisted local cloud keeps handing out the same ones.
   const existing = cloud.control.existingCredentials(values.project);
-  const token = existing.token ?? cloud.control.issueCredentials({ projectId: values.project, kind: 'token' });
-  const accessKey = existing.accessKey ?? cloud.control.issueCredentials({ projectId: values.project, kind: 'access-key' });
+  const token = existing.token ?? cloud.control.issueCredentials({ projectId: values.project, kind: "token" });
+  const accessKey = existing.accessKey ?? cloud.control.issueCredentials({ projectId: values.project, kind: "access-key" });
   cloud.control.flush();
 
   const state = {
@@ -59,26 +59,26 @@ async function main(): Promise<void> {
     controlUrl: cloud.controlUrl,
     endpoints: cloud.endpoints,
     projectId: values.project,
-    token: token.kind === 'token' ? token.token : undefined,
-    credentialId: accessKey.kind === 'access-key' ? accessKey.credentialId : undefined,
-    credentialSecret: accessKey.kind === 'access-key' ? accessKey.credentialSecret : undefined,
+    token: token.kind === "token" ? token.token : undefined,
+    credentialId: accessKey.kind === "access-key" ? accessKey.credentialId : undefined,
+    credentialSecret: accessKey.kind === "access-key" ? accessKey.credentialSecret : undefined,
   };
-  if (values['state-file']) {
-    mkdirSync(dirname(values['state-file']), { recursive: true });
-    writeFileSync(values['state-file'], `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  if (values["state-file"]) {
+    mkdirSync(dirname(values["state-file"]), { recursive: true });
+    writeFileSync(values["state-file"], `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   }
   const lines = [
     `krcloud local cloud listening on ${cloud.url}`,
     `  control API: ${cloud.controlUrl}`,
     ...Object.entries(cloud.endpoints).map(([name, url]) => `  ${name}: ${url}`),
     `  project: ${state.projectId}`,
-    `  X-Auth-Token: ${state.token ?? ''}`,
-    `  Credential-ID: ${state.credentialId ?? ''}`,
-    `  Credential-Secret: ${state.credentialSecret ?? ''}`,
-    ...(values['state-file'] ? [`  state written to ${values['state-file']}`] : []),
+    `  X-Auth-Token: ${state.token ?? ""}`,
+    `  Credential-ID: ${state.credentialId ?? ""}`,
+    `  Credential-Secret: ${state.credentialSecret ?? ""}`,
+    ...(values["state-file"] ? [`  state written to ${values["state-file"]}`] : []),
     ...(values.persist ? [`  persisting to ${values.persist} (object bodies in ${cloud.dataDir})`] : []),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.join("\n")}\n`);
 
   let stopping = false;
   const stop = (signal: string): void => {
@@ -93,8 +93,8 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
 main().catch((error: unknown) => {

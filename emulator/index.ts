@@ -3,23 +3,29 @@
  * /work/shared/seeds). It never imports sdk/ or provider/: it is an independent reading of the
  * seeds, so the two catch each other's mistakes. Documentation: docs/local-cloud.md.
  */
-import { installControl, type LocalCloudControl } from './core/control';
-import { LocalCloudServer, type LocalCloudOptions, type ServiceFactory } from './core/server';
-import { createObjectStorageService } from './objectstorage';
-import { createCacheService } from './cache';
-import { createKmsService } from './kms';
-import { createDataQueryService } from './dataquery';
-import { createHadoopService } from './hadoop';
+import { installControl, type LocalCloudControl } from "./core/control";
+import { LocalCloudServer, type LocalCloudOptions, type ServiceFactory } from "./core/server";
+import { createObjectStorageService } from "./objectstorage";
+import { createCacheService } from "./cache";
+import { createKmsService } from "./kms";
+import { createDataQueryService } from "./dataquery";
+import { createHadoopService } from "./hadoop";
 
-export type { LocalCloudOptions } from './core/server';
-export type { LocalCloudControl, IssuedCredential, TransitionSetting } from './core/control';
-export type { FaultSpec, Fault, FaultAction } from './core/faults';
-export type { RequestLogEntry } from './core/request-log';
-export type { InventoryEntry } from './core/http';
-export { ManagedState, type Progression } from './core/managed-state';
+export type { LocalCloudOptions } from "./core/server";
+export type { LocalCloudControl, IssuedCredential, TransitionSetting } from "./core/control";
+export type { FaultSpec, Fault, FaultAction } from "./core/faults";
+export type { RequestLogEntry } from "./core/request-log";
+export type { InventoryEntry } from "./core/http";
+export { ManagedState, type Progression } from "./core/managed-state";
 
 /** Services in mount order; each is served under `/<name>` on the main port. */
-export const SERVICE_FACTORIES: ServiceFactory[] = [createObjectStorageService, createCacheService, createKmsService, createDataQueryService, createHadoopService];
+export const SERVICE_FACTORIES: ServiceFactory[] = [
+  createObjectStorageService,
+  createCacheService,
+  createKmsService,
+  createDataQueryService,
+  createHadoopService,
+];
 
 export interface LocalCloud {
   /** Main URL, e.g. http://127.0.0.1:8790 (services under path prefixes, control under /_control). */

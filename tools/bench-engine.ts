@@ -21,7 +21,19 @@ import { startLocalCloud } from "../emulator";
 import { closeAllPools, resolveSettings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
 import { CacheClient } from "../sdk/cache";
-import { applyLocalCloudSetup, discoverExamples, installNativePlugin, newProject, providerConfig, pulumiBinDir, REPO_ROOT, runNode, Sandbox, stateResources, type CloudProject } from "../tests/support/engine";
+import {
+  applyLocalCloudSetup,
+  discoverExamples,
+  installNativePlugin,
+  newProject,
+  providerConfig,
+  pulumiBinDir,
+  REPO_ROOT,
+  runNode,
+  Sandbox,
+  stateResources,
+  type CloudProject,
+} from "../tests/support/engine";
 
 export interface Row {
   figure: string;
@@ -91,7 +103,11 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
     fs.writeFileSync(path.join(src, "index.js"), PROGRAM);
     const dir = sandbox.copyProgram(src);
     const stackOf = async (name: string, shape: string, count = 0): Promise<Stack> => {
-      const stack = await sandbox.createStack(dir, name, providerConfig(project, { "krcloud-bench:shape": { value: shape }, "krcloud-bench:count": { value: String(count) } }));
+      const stack = await sandbox.createStack(
+        dir,
+        name,
+        providerConfig(project, { "krcloud-bench:shape": { value: shape }, "krcloud-bench:count": { value: String(count) } }),
+      );
       return stack;
     };
 
@@ -118,7 +134,9 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
       settle(0);
       await stack.destroy({ color: "never", parallel: 64 });
     }
-    notes.push(`- Parallel convergence: the engine's default parallelism on this machine is ${defaultParallelism()} (\`pulumi up --help\`); the program with no resources (same lookups) takes ${(emptyMs / 1000).toFixed(1)} s.`);
+    notes.push(
+      `- Parallel convergence: the engine's default parallelism on this machine is ${defaultParallelism()} (\`pulumi up --help\`); the program with no resources (same lookups) takes ${(emptyMs / 1000).toFixed(1)} s.`,
+    );
 
     // 2. Drift check cost and 3. state size, on a 50-resource stack.
     const mixed = await stackOf("mixed", "mixed");
@@ -127,7 +145,9 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
     const deployment = await mixed.exportStack();
     const resources = stateResources(deployment).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/krcloud/"));
     const before = cloud.control.counters();
-    const [driftMs, drift] = await timed(() => runNode(path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), ["--cwd", dir, "--stack", "mixed"], sandbox.env()));
+    const [driftMs, drift] = await timed(() =>
+      runNode(path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), ["--cwd", dir, "--stack", "mixed"], sandbox.env()),
+    );
     if (drift.code !== 0) throw new Error(`krcloud-drift found drift or failed (${drift.code}): ${drift.stdout}${drift.stderr}`);
     const after = cloud.control.counters();
     const requests = requestsSince(after, before);
@@ -180,7 +200,13 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
       const stack = await sandbox.createStack(edir, name, providerConfig(p));
       const [first] = await timed(() => stack.up({ color: "never" }));
       const [second] = await timed(() => stack.up({ color: "never" }));
-      rows.push({ figure: `pulumi up of examples/${name} (s)`, ours: `first ${(first / 1000).toFixed(1)}, unchanged ${(second / 1000).toFixed(1)}`, baseline: "-", ratio: "-", goal: "-" });
+      rows.push({
+        figure: `pulumi up of examples/${name} (s)`,
+        ours: `first ${(first / 1000).toFixed(1)}, unchanged ${(second / 1000).toFixed(1)}`,
+        baseline: "-",
+        ratio: "-",
+        goal: "-",
+      });
       await stack.destroy({ color: "never" });
     }
     rows.push(await demoTimes(sandbox.root));
@@ -203,14 +229,48 @@ async function nativeStateBytes(sandbox: Sandbox, project: CloudProject): Promis
   const lines = ["name: krcloud-bench-native", "runtime: yaml", "resources:"];
   for (let b = 0; b < 8; b++) {
     lines.push(`  bucket${b}:`, "    type: krcloud:objectstorage:Bucket");
-    lines.push(`  cors${b}:`, "    type: krcloud:objectstorage:BucketCors", "    properties:", `      bucket: \${bucket${b}.name}`, '      rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: [GET] }]');
-    lines.push(`  lifecycle${b}:`, "    type: krcloud:objectstorage:BucketLifecycle", "    properties:", `      bucket: \${bucket${b}.name}`, "      rules: [{ id: logs, prefix: logs/, expirationDays: 30 }]");
+    lines.push(
+      `  cors${b}:`,
+      "    type: krcloud:objectstorage:BucketCors",
+      "    properties:",
+      `      bucket: \${bucket${b}.name}`,
+      '      rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: [GET] }]',
+    );
+    lines.push(
+      `  lifecycle${b}:`,
+      "    type: krcloud:objectstorage:BucketLifecycle",
+      "    properties:",
+      `      bucket: \${bucket${b}.name}`,
+      "      rules: [{ id: logs, prefix: logs/, expirationDays: 30 }]",
+    );
     for (let o = 0; o < 3; o++) {
-      lines.push(`  object${b}x${o}:`, "    type: krcloud:objectstorage:BucketObject", "    properties:", `      bucket: \${bucket${b}.name}`, `      key: file-${o}.txt`, `      content: "object ${o} of bucket ${b}"`);
+      lines.push(
+        `  object${b}x${o}:`,
+        "    type: krcloud:objectstorage:BucketObject",
+        "    properties:",
+        `      bucket: \${bucket${b}.name}`,
+        `      key: file-${o}.txt`,
+        `      content: "object ${o} of bucket ${b}"`,
+      );
     }
   }
-  lines.push("  params:", "    type: krcloud:cache:ParameterGroup", "    properties:", `      baseParameterGroupId: ${base}`, '      parameters: { timeout: "300" }');
-  lines.push("  cluster:", "    type: krcloud:cache:Cluster", "    properties:", `      version: "${version}"`, `      flavorId: ${flavor}`, "      parameterGroupId: ${params.id}", "      subnetIds: [sn-a, sn-b, sn-c]", "      securityGroupIds: [sg-default]");
+  lines.push(
+    "  params:",
+    "    type: krcloud:cache:ParameterGroup",
+    "    properties:",
+    `      baseParameterGroupId: ${base}`,
+    '      parameters: { timeout: "300" }',
+  );
+  lines.push(
+    "  cluster:",
+    "    type: krcloud:cache:Cluster",
+    "    properties:",
+    `      version: "${version}"`,
+    `      flavorId: ${flavor}`,
+    "      parameterGroupId: ${params.id}",
+    "      subnetIds: [sn-a, sn-b, sn-c]",
+    "      securityGroupIds: [sg-default]",
+  );
   lines.push("      shards:", ...[0, 1, 2].map((i) => `        - { primarySubnetId: sn-${"abc"[i]}, replicaSubnetIds: [sn-${"abc"[(i + 1) % 3]}] }`));
   const src = path.join(sandbox.root, "src", "bench-native");
   fs.mkdirSync(src, { recursive: true });
@@ -220,7 +280,10 @@ async function nativeStateBytes(sandbox: Sandbox, project: CloudProject): Promis
   if (up.summary.result !== "succeeded") throw new Error(`up of the native 50-resource stack: ${up.summary.result}`);
   const deployment = await stack.exportStack();
   const text = JSON.stringify(deployment);
-  const providerBytes = stateResources(deployment).reduce((n, r) => n + Buffer.byteLength(String((r as unknown as { inputs?: { __provider?: string } }).inputs?.__provider ?? "")), 0);
+  const providerBytes = stateResources(deployment).reduce(
+    (n, r) => n + Buffer.byteLength(String((r as unknown as { inputs?: { __provider?: string } }).inputs?.__provider ?? "")),
+    0,
+  );
   await stack.destroy({ color: "never", parallel: 64 });
   return { bytes: Buffer.byteLength(text), providerBytes };
 }
@@ -242,7 +305,13 @@ export async function demoTimes(root: string): Promise<Row> {
     const first = run();
     const second = run();
     sh("demo.sh", "destroy");
-    return { figure: "make demo, warm machine (s)", ours: `first ${(first / 1000).toFixed(1)}, second ${(second / 1000).toFixed(1)}`, baseline: "-", ratio: "-", goal: "-" };
+    return {
+      figure: "make demo, warm machine (s)",
+      ours: `first ${(first / 1000).toFixed(1)}, second ${(second / 1000).toFixed(1)}`,
+      baseline: "-",
+      ratio: "-",
+      goal: "-",
+    };
   } finally {
     sh("local-cloud.sh", "stop");
   }
@@ -268,7 +337,9 @@ function defaultParallelism(): string {
 /** Spawns `krcloud-local-cloud --port 0` and times until its first answer to GET /_control/... */
 function localCloudFirstAnswer(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "bin", "krcloud-local-cloud.js"), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "bin", "krcloud-local-cloud.js"), "--port", "0"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();

@@ -33,7 +33,6 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [Number(process.hrtime.bigint() - t) / 1e6, v];
 }
 
-
 /** A fresh connection per request, closed after it: what a client without a pool does. */
 async function naive(url: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; text: string }> {
   const agent = new Agent({ pipelining: 0 });
@@ -64,7 +63,13 @@ async function main(): Promise<void> {
     const [fresh] = await time(async () => {
       for (let i = 0; i < N; i++) await naive(`${endpoint}/info`);
     });
-    rows.push({ figure: `${N} small requests (req/s)`, ours: `${((N / pooled) * 1000).toFixed(0)}`, baseline: `${((N / fresh) * 1000).toFixed(0)}`, ratio: `${(fresh / pooled).toFixed(2)}x faster`, goal: "keep-alive faster" });
+    rows.push({
+      figure: `${N} small requests (req/s)`,
+      ours: `${((N / pooled) * 1000).toFixed(0)}`,
+      baseline: `${((N / fresh) * 1000).toFixed(0)}`,
+      ratio: `${(fresh / pooled).toFixed(2)}x faster`,
+      goal: "keep-alive faster",
+    });
 
     // 2. Bulk paths on a 1,500-object bucket.
     const c = new ObjectStorageClient({ settings });
@@ -82,7 +87,7 @@ async function main(): Promise<void> {
     const [list] = await time(() => c.listAllObjects("bench-sdk"));
     const [listNaive] = await time(async () => {
       const names: string[] = [];
-      for (let marker = ""; ; ) {
+      for (let marker = ""; ;) {
         const page = (await naive(`${base}/bench-naive?format=json${marker ? `&marker=${encodeURIComponent(marker)}` : ""}`, { headers: auth })).text;
         const got = (JSON.parse(page || "[]") as { name: string }[]).map((o) => o.name);
         if (got.length === 0) break;
@@ -95,8 +100,20 @@ async function main(): Promise<void> {
     const [emptyNaive] = await time(async () => {
       for (const k of keys) await naive(`${base}/bench-naive/${k}`, { method: "DELETE", headers: auth });
     });
-    rows.push({ figure: "list 1,500 objects (ms)", ours: list.toFixed(0), baseline: listNaive.toFixed(0), ratio: `${(listNaive / list).toFixed(2)}x faster`, goal: "-" });
-    rows.push({ figure: "empty 1,500 objects (ms)", ours: empty.toFixed(0), baseline: emptyNaive.toFixed(0), ratio: `${(emptyNaive / empty).toFixed(2)}x faster`, goal: "-" });
+    rows.push({
+      figure: "list 1,500 objects (ms)",
+      ours: list.toFixed(0),
+      baseline: listNaive.toFixed(0),
+      ratio: `${(listNaive / list).toFixed(2)}x faster`,
+      goal: "-",
+    });
+    rows.push({
+      figure: "empty 1,500 objects (ms)",
+      ours: empty.toFixed(0),
+      baseline: emptyNaive.toFixed(0),
+      ratio: `${(emptyNaive / empty).toFixed(2)}x faster`,
+      goal: "-",
+    });
 
     // 3. Settle detection: a cache cluster that settles after 2, 20 and 120 s, waited for by our
     // waiter (first poll at once, 1 s growing to 15 s) and by a conventional one (30 s initial delay,
@@ -117,7 +134,11 @@ async function main(): Promise<void> {
       return c;
     };
     const settle = async (settleMs: number, conventional: boolean): Promise<{ lag: number; calls: number }> => {
-      await fetch(`${cloud.controlUrl}/transitions`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ service: "cache", kind: "cluster", mode: "duration", ms: settleMs }) });
+      await fetch(`${cloud.controlUrl}/transitions`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ service: "cache", kind: "cluster", mode: "duration", ms: settleMs }),
+      });
       const name = `bench-${settleMs / 1000}-${conventional ? "c" : "o"}`;
       const { id } = await cacheClient.clusters.create({
         name,
@@ -159,7 +180,9 @@ async function main(): Promise<void> {
     }
 
     // 4. State size: code stored per resource.
-    const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure") as { serializeFunction: (f: () => unknown, o: object) => Promise<{ text: string }> };
+    const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure") as {
+      serializeFunction: (f: () => unknown, o: object) => Promise<{ text: string }>;
+    };
     let largestStub = 0;
     for (const token of Object.keys(REGISTRY)) {
       const p = stubProvider(token);
@@ -198,7 +221,10 @@ async function main(): Promise<void> {
       ratio: Number.isNaN(zodCapture.bytes) ? "-" : `${(zodCapture.bytes / largestStub).toFixed(0)}x smaller`,
       goal: `stub < 1024: ${largestStub < 1024 ? "met" : "missed"}`,
     });
-    notes.push(`- A naive provider closing over the SDK client class: ${sdkCapture}.`, `- A naive provider closing over zod with an inline fetch: ${zodCapture.text}.`);
+    notes.push(
+      `- A naive provider closing over the SDK client class: ${sdkCapture}.`,
+      `- A naive provider closing over zod with an inline fetch: ${zodCapture.text}.`,
+    );
 
     // 5. A 3 GiB sparse file uploaded by BucketObject (multipart, streamed), in a provider process
     // of its own as the engine runs it, so that its memory is the provider's alone (the local cloud
@@ -225,7 +251,7 @@ async function main(): Promise<void> {
         figure: "3 GiB sparse file up by BucketObject (s; provider peak rss growth)",
         ours: `${(r.ms / 1000).toFixed(1)} s; +${(growth / 2 ** 20).toFixed(0)} MB (peak ${(r.peakRss / 2 ** 20).toFixed(0)} MB)`,
         baseline: "file 3,072 MB",
-        ratio: `memory ${(3 * GiB / Math.max(growth, 1)).toFixed(0)}x smaller than the file; ${((3 * 1024) / (r.ms / 1000)).toFixed(0)} MB/s`,
+        ratio: `memory ${((3 * GiB) / Math.max(growth, 1)).toFixed(0)}x smaller than the file; ${((3 * 1024) / (r.ms / 1000)).toFixed(0)} MB/s`,
         goal: "memory independent of file size",
       });
     } finally {
@@ -239,7 +265,11 @@ async function main(): Promise<void> {
   await engineBenchmarks(rows, notes);
   await closeAllPools();
 
-  const table = ["| figure | ours | baseline | ratio | goal |", "|---|---|---|---|---|", ...rows.map((r) => `| ${r.figure} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.goal} |`)].join("\n");
+  const table = [
+    "| figure | ours | baseline | ratio | goal |",
+    "|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.figure} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.goal} |`),
+  ].join("\n");
   console.log(table);
   const doc = `# Benchmarks
 

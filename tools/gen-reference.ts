@@ -70,13 +70,17 @@ const cell = (s: string | undefined): string => (s ?? "").replace(/\|/g, "\\|").
 function propertyTable(props: Record<string, PropertySpec> | undefined, required: readonly string[], withReplace: boolean): string {
   const names = Object.keys(props ?? {}).sort();
   if (names.length === 0) return "None.\n";
-  const head = withReplace ? "| name | type | required | replaces | description |\n|---|---|---|---|---|" : "| name | type | required | description |\n|---|---|---|---|";
+  const head = withReplace
+    ? "| name | type | required | replaces | description |\n|---|---|---|---|---|"
+    : "| name | type | required | description |\n|---|---|---|---|";
   const rows = names.map((n) => {
     const p = props![n]!;
     const flags = [p.secret ? "secret" : "", p.default !== undefined ? `default \`${JSON.stringify(p.default)}\`` : ""].filter(Boolean).join("; ");
     const desc = cell([p.description, flags ? `(${flags})` : ""].filter(Boolean).join(" "));
     const req = required.includes(n) ? "yes" : "";
-    return withReplace ? `| \`${n}\` | ${typeName(p)} | ${req} | ${p.replaceOnChanges ? "yes" : ""} | ${desc} |` : `| \`${n}\` | ${typeName(p)} | ${req} | ${desc} |`;
+    return withReplace
+      ? `| \`${n}\` | ${typeName(p)} | ${req} | ${p.replaceOnChanges ? "yes" : ""} | ${desc} |`
+      : `| \`${n}\` | ${typeName(p)} | ${req} | ${desc} |`;
   });
   return `${head}\n${rows.join("\n")}\n`;
 }
@@ -190,7 +194,14 @@ export function generate(schema: Schema): Map<string, string> {
     entry(mod).functions.push(name);
   }
   for (const [mod, e] of [...modules].sort(([a], [b]) => a.localeCompare(b))) {
-    index.push(`## ${mod}`, "", `Resources: ${e.resources.map((t) => `[${t}](${mod}/${t}.md)`).join(", ") || "none"}.`, "", `Functions: ${e.functions.map((t) => `[${t}](${mod}/${t}.md)`).join(", ") || "none"}.`, "");
+    index.push(
+      `## ${mod}`,
+      "",
+      `Resources: ${e.resources.map((t) => `[${t}](${mod}/${t}.md)`).join(", ") || "none"}.`,
+      "",
+      `Functions: ${e.functions.map((t) => `[${t}](${mod}/${t}.md)`).join(", ") || "none"}.`,
+      "",
+    );
   }
   files.set("README.md", index.join("\n"));
   return files;

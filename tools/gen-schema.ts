@@ -354,7 +354,8 @@ export function propertySpec(node: Json, name: string, ctx: Ctx): PropertySpec {
   if (typeof description === "string" && description.trim() !== "") p.description = description;
   const dflt = "default" in node ? node.default : inner.default;
   // Pulumi defaults are primitives only; object/array/map defaults (`{}`) stay in the provider.
-  const primitiveType = (t.type !== undefined && PRIMITIVES.has(t.type)) || (t.$ref?.startsWith("#/types/") && "enum" in (ctx.types.types.get(t.$ref.slice(8)) ?? {}));
+  const primitiveType =
+    (t.type !== undefined && PRIMITIVES.has(t.type)) || (t.$ref?.startsWith("#/types/") && "enum" in (ctx.types.types.get(t.$ref.slice(8)) ?? {}));
   if (primitiveType && (typeof dflt === "string" || typeof dflt === "number" || typeof dflt === "boolean")) p.default = dflt;
   return p;
 }
@@ -465,7 +466,9 @@ const getTempUrlArgs = () =>
     expiresIn: z
       .number()
       .optional()
-      .describe("How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set."),
+      .describe(
+        "How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set.",
+      ),
     expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
   });
 const getTempUrlResult = () =>
@@ -482,7 +485,8 @@ const decryptArgs = () =>
     aad: z.string().optional().describe("The AAD given at encryption, if any."),
   });
 const decryptResult = () => z.object({ plaintext: z.string().describe("The decrypted text (secret).") });
-const signArgs = () => z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") });
+const signArgs = () =>
+  z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") });
 const signResult = () => z.object({ signature: z.string().describe("The signature.") });
 const verifyArgs = () =>
   z.object({
@@ -557,14 +561,25 @@ const getInstancesArgs = () => z.object({ instanceSetId: z.string().describe("Th
 const getInstancesResult = () =>
   z.object({
     instances: z
-      .array(z.object({ id: z.string(), name: z.string().optional(), role: z.string().optional(), status: z.string().optional(), endpoint: z.string().optional(), subnetId: z.string().optional() }))
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string().optional(),
+          role: z.string().optional(),
+          status: z.string().optional(),
+          endpoint: z.string().optional(),
+          subnetId: z.string().optional(),
+        }),
+      )
       .describe("The instances."),
   });
 
 const getDataSourcesResult = () =>
   z.object({
     dataSources: z
-      .array(z.object({ name: z.string(), type: z.string(), scope: z.string().optional(), creatorName: z.string().optional(), description: z.string().optional() }))
+      .array(
+        z.object({ name: z.string(), type: z.string(), scope: z.string().optional(), creatorName: z.string().optional(), description: z.string().optional() }),
+      )
       .describe("The project's data sources."),
   });
 const getQueryResultArgs = () =>
@@ -659,12 +674,20 @@ export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
   "krcloud:cache:getVersions": { description: "Engine versions the cache service offers.", outputs: getVersionsResult },
   "krcloud:cache:getFlavors": { description: "Cache node sizes (flavors).", outputs: getFlavorsResult },
   "krcloud:cache:getParameterGroups": { description: "Cache parameter groups, filtered.", inputs: getParameterGroupsArgs, outputs: getParameterGroupsResult },
-  "krcloud:cache:getParameterGroup": { description: "One cache parameter group with its parameter catalogue.", inputs: getParameterGroupArgs, outputs: getParameterGroupResult },
+  "krcloud:cache:getParameterGroup": {
+    description: "One cache parameter group with its parameter catalogue.",
+    inputs: getParameterGroupArgs,
+    outputs: getParameterGroupResult,
+  },
   "krcloud:cache:getClusters": { description: "Cache clusters and instance sets.", inputs: getClustersArgs, outputs: getClustersResult },
   "krcloud:cache:getCluster": { description: "One cache cluster or instance set.", inputs: getClusterArgs, outputs: clusterResult },
   "krcloud:cache:getInstances": { description: "The instances of a cache instance set.", inputs: getInstancesArgs, outputs: getInstancesResult },
   "krcloud:dataquery:getDataSources": { description: "The project's data sources.", outputs: getDataSourcesResult },
-  "krcloud:dataquery:getQueryResult": { description: "A data query's state, result location, columns and rows.", inputs: getQueryResultArgs, outputs: getQueryResultResult },
+  "krcloud:dataquery:getQueryResult": {
+    description: "A data query's state, result location, columns and rows.",
+    inputs: getQueryResultArgs,
+    outputs: getQueryResultResult,
+  },
   "krcloud:hadoop:getClusters": { description: "Hadoop clusters, every page.", inputs: hGetClustersArgs, outputs: hGetClustersResult },
   "krcloud:hadoop:getCluster": { description: "One Hadoop cluster.", inputs: hGetClusterArgs, outputs: hGetClusterResult },
   "krcloud:hadoop:getClusterVms": { description: "A Hadoop cluster's VMs, every page.", inputs: hGetClusterVmsArgs, outputs: hGetClusterVmsResult },
@@ -750,7 +773,8 @@ const CONFIG_DOCS: Record<string, string> = {
   credentialId: "Access key ID (`Credential-ID`) for data query and Hadoop.",
   credentialSecret: "Access key secret (`Credential-Secret`) for data query and Hadoop.",
   hadoopApiKey: "`Hadoop-Service-Api-Key`, for Hadoop re-runs.",
-  localCloudUrl: "Base URL of a local cloud (e.g. `http://127.0.0.1:8790`); every service without an endpoint goes to it, under the service's prefix. Never implied: without it or an endpoint, a service's resources fail naming the missing setting.",
+  localCloudUrl:
+    "Base URL of a local cloud (e.g. `http://127.0.0.1:8790`); every service without an endpoint goes to it, under the service's prefix. Never implied: without it or an endpoint, a service's resources fail naming the missing setting.",
 };
 const CONFIG_DEFAULTS: Record<string, string> = {
   region: DEFAULT_REGION,
@@ -802,7 +826,10 @@ interface PackageJson {
   dependencies?: Record<string, string>;
 }
 
-export function generateSchema(registry: Readonly<Record<string, () => AnyDefinition>> = REGISTRY, functions: Readonly<Record<string, FunctionEntry>> = FUNCTIONS): Record<string, unknown> {
+export function generateSchema(
+  registry: Readonly<Record<string, () => AnyDefinition>> = REGISTRY,
+  functions: Readonly<Record<string, FunctionEntry>> = FUNCTIONS,
+): Record<string, unknown> {
   const pkg = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as PackageJson;
   const types = new TypeRegistry();
   const resources: Record<string, ResourceSpec> = {};
@@ -848,7 +875,7 @@ export function generateSchema(registry: Readonly<Record<string, () => AnyDefini
 export function sortKeys(v: unknown, key?: string): unknown {
   if (Array.isArray(v)) {
     const items = v.map((x) => sortKeys(x));
-    return (key === "required" || key === "requiredInputs") && items.every((x) => typeof x === "string") ? [...(items)].sort() : items;
+    return (key === "required" || key === "requiredInputs") && items.every((x) => typeof x === "string") ? [...items].sort() : items;
   }
   if (v && typeof v === "object") {
     const out: Record<string, unknown> = {};

@@ -4,24 +4,24 @@
  * once, after N reads, or after a duration on the virtual clock, and can force FAILED or Error-Sync.
  * Endpoints are simulated (`10.0.<n>.<m>:port`): this local cloud runs no Redis processes.
  */
-import { randomBytes } from 'node:crypto';
-import { ApiError, BadRequest, Conflict, NotFound } from '../core/errors';
-import type { InventoryEntry } from '../core/http';
-import type { ManagedState } from '../core/managed-state';
-import { defaultGroupId, FLAVORS, invalidValue, PARAMETERS, VERSIONS } from './catalogue';
-import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from './model';
+import { randomBytes } from "node:crypto";
+import { ApiError, BadRequest, Conflict, NotFound } from "../core/errors";
+import type { InventoryEntry } from "../core/http";
+import type { ManagedState } from "../core/managed-state";
+import { defaultGroupId, FLAVORS, invalidValue, PARAMETERS, VERSIONS } from "./catalogue";
+import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
 
-export const SERVICE = 'cache';
+export const SERVICE = "cache";
 const SLOTS = 16384;
 
 /** 422: syntactically valid, but the service cannot do it (an unknown version or flavor, a mismatched group). */
 export class Unprocessable extends ApiError {
   constructor(message: string) {
-    super(422, 'Unprocessable', message);
+    super(422, "Unprocessable", message);
   }
 }
 
-const id = (prefix: string): string => `${prefix}-${randomBytes(6).toString('hex')}`;
+const id = (prefix: string): string => `${prefix}-${randomBytes(6).toString("hex")}`;
 
 export class CacheBackend {
   groups = new Map<string, StoredParameterGroup>();
@@ -50,13 +50,13 @@ export class CacheBackend {
         const gid = defaultGroupId(v, clusterMode);
         this.groups.set(gid, {
           id: gid,
-          projectId: '',
+          projectId: "",
           name: gid,
-          description: `Default parameters for Redis ${v} (${clusterMode ? 'cluster mode' : 'instance sets'})`,
+          description: `Default parameters for Redis ${v} (${clusterMode ? "cluster mode" : "instance sets"})`,
           engineVersion: v,
           clusterMode,
           isDefault: true,
-          defaultParameterGroupId: '',
+          defaultParameterGroupId: "",
           values: Object.fromEntries(PARAMETERS.map((p) => [p.parameterKey, p.defaultParameterValue])),
           events: [],
           createdAt: new Date(0).toISOString(),
@@ -79,16 +79,29 @@ export class CacheBackend {
 
   group(projectId: string, idOrName: string): StoredParameterGroup {
     const g = this.groups.get(idOrName) ?? [...this.groups.values()].find((x) => x.name === idOrName && (x.isDefault || x.projectId === projectId));
-    if (!g || (!g.isDefault && g.projectId !== projectId)) throw new NotFound(`No parameter group "${idOrName}".`, 'ParameterGroupNotFound');
+    if (!g || (!g.isDefault && g.projectId !== projectId)) throw new NotFound(`No parameter group "${idOrName}".`, "ParameterGroupNotFound");
     return g;
   }
 
   createGroup(projectId: string, body: { parameterGroupId: string; name: string; description?: string }): string {
     const base = this.group(projectId, body.parameterGroupId);
-    if (!base.isDefault) throw new BadRequest('parameterGroupId: must name a default parameter group.', 'InvalidParameterGroup');
-    if ([...this.groups.values()].some((g) => g.name === body.name && (g.isDefault || g.projectId === projectId))) throw new Conflict(`A parameter group named "${body.name}" exists.`, 'DuplicateName');
-    const gid = id('pg');
-    this.groups.set(gid, { ...base, id: gid, projectId, name: body.name, description: body.description ?? '', isDefault: false, defaultParameterGroupId: base.id, values: { ...base.values }, previous: undefined, events: [], createdAt: this.iso() });
+    if (!base.isDefault) throw new BadRequest("parameterGroupId: must name a default parameter group.", "InvalidParameterGroup");
+    if ([...this.groups.values()].some((g) => g.name === body.name && (g.isDefault || g.projectId === projectId)))
+      throw new Conflict(`A parameter group named "${body.name}" exists.`, "DuplicateName");
+    const gid = id("pg");
+    this.groups.set(gid, {
+      ...base,
+      id: gid,
+      projectId,
+      name: body.name,
+      description: body.description ?? "",
+      isDefault: false,
+      defaultParameterGroupId: base.id,
+      values: { ...base.values },
+      previous: undefined,
+      events: [],
+      createdAt: this.iso(),
+    });
     return gid;
   }
 
@@ -96,12 +109,17 @@ export class CacheBackend {
     return [...this.clusters.values()].filter((c) => c.parameterGroupId === g.id);
   }
 
-  modifyGroup(projectId: string, idOrName: string, body: { description?: string; parameters?: { parameterKey: string; parameterValue: string }[]; applyMode?: string }): string {
+  modifyGroup(
+    projectId: string,
+    idOrName: string,
+    body: { description?: string; parameters?: { parameterKey: string; parameterValue: string }[]; applyMode?: string },
+  ): string {
     const g = this.group(projectId, idOrName);
-    if (g.isDefault) throw new BadRequest('A default parameter group cannot be modified.', 'DefaultParameterGroup');
+    if (g.isDefault) throw new BadRequest("A default parameter group cannot be modified.", "DefaultParameterGroup");
     if (body.description !== undefined) g.description = body.description;
     if (body.parameters && body.parameters.length > 0) {
-      if (body.applyMode !== 'sequential' && body.applyMode !== 'parallel') throw new BadRequest('applyMode: required with parameters, sequential or parallel.');
+      if (body.applyMode !== "sequential" && body.applyMode !== "parallel")
+        throw new BadRequest("applyMode: required with parameters, sequential or parallel.");
       const bad: string[] = [];
       for (const p of body.parameters) {
         const def = PARAMETERS.find((d) => d.parameterKey === p.parameterKey);
@@ -112,10 +130,14 @@ export class CacheBackend {
           if (why) bad.push(`${p.parameterKey}: ${why}`);
         }
       }
-      if (bad.length) throw new BadRequest(`parameters: ${bad.join('; ')}`, 'InvalidParameterValue');
+      if (bad.length) throw new BadRequest(`parameters: ${bad.join("; ")}`, "InvalidParameterValue");
       g.previous = { ...g.values };
       for (const p of body.parameters) g.values[p.parameterKey] = String(p.parameterValue);
-      g.events.push({ eventName: 'Update Parameter', message: body.parameters.map((p) => `${p.parameterKey}=${p.parameterValue}`).join(', '), createdAt: this.iso() });
+      g.events.push({
+        eventName: "Update Parameter",
+        message: body.parameters.map((p) => `${p.parameterKey}=${p.parameterValue}`).join(", "),
+        createdAt: this.iso(),
+      });
       this.apply(g);
     }
     return g.id;
@@ -123,28 +145,28 @@ export class CacheBackend {
 
   resetGroup(projectId: string, idOrName: string, applyMode: unknown): string {
     const g = this.group(projectId, idOrName);
-    if (applyMode !== 'sequential' && applyMode !== 'parallel') throw new BadRequest('applyMode: required, sequential or parallel.');
+    if (applyMode !== "sequential" && applyMode !== "parallel") throw new BadRequest("applyMode: required, sequential or parallel.");
     g.previous = { ...g.values };
     g.values = Object.fromEntries(PARAMETERS.map((p) => [p.parameterKey, p.defaultParameterValue]));
-    g.events.push({ eventName: 'Update Parameter', message: 'reset to the default values', createdAt: this.iso() });
+    g.events.push({ eventName: "Update Parameter", message: "reset to the default values", createdAt: this.iso() });
     this.apply(g);
     return g.id;
   }
 
   rollbackGroup(projectId: string, idOrName: string): string {
     const g = this.group(projectId, idOrName);
-    if (!g.previous) throw new Conflict('Nothing to roll back to.', 'RollbackUnavailable');
+    if (!g.previous) throw new Conflict("Nothing to roll back to.", "RollbackUnavailable");
     [g.values, g.previous] = [g.previous, undefined];
-    g.events.push({ eventName: 'Update Parameter', message: 'rolled back to the previous values', createdAt: this.iso() });
+    g.events.push({ eventName: "Update Parameter", message: "rolled back to the previous values", createdAt: this.iso() });
     this.apply(g);
     return g.id;
   }
 
   deleteGroup(projectId: string, idOrName: string): string {
     const g = this.group(projectId, idOrName);
-    if (g.isDefault) throw new BadRequest('A default parameter group cannot be deleted.', 'DefaultParameterGroup');
+    if (g.isDefault) throw new BadRequest("A default parameter group cannot be deleted.", "DefaultParameterGroup");
     const users = this.usersOf(g);
-    if (users.length) throw new Conflict(`Parameter group "${g.name}" is used by ${users.map((u) => u.name).join(', ')}.`, 'ParameterGroupInUse');
+    if (users.length) throw new Conflict(`Parameter group "${g.name}" is used by ${users.map((u) => u.name).join(", ")}.`, "ParameterGroupInUse");
     this.groups.delete(g.id);
     return g.id;
   }
@@ -152,20 +174,25 @@ export class CacheBackend {
   /** The group's values reach the clusters using it: their sync goes Applying -> In-Sync. */
   private apply(g: StoredParameterGroup): void {
     for (const c of this.usersOf(g)) this.beginSync(c);
-    if (this.usersOf(g).length) g.events.push({ eventName: 'Apply Parameter', message: `applying to ${this.usersOf(g).length} cluster(s)`, createdAt: this.iso() });
+    if (this.usersOf(g).length)
+      g.events.push({ eventName: "Apply Parameter", message: `applying to ${this.usersOf(g).length} cluster(s)`, createdAt: this.iso() });
   }
 
   private beginSync(c: StoredCluster): void {
-    if (this.stickySyncErrors.has(c.id)) this.state.set(SERVICE, 'sync', c.id, 'Error-Sync');
-    else this.state.begin(SERVICE, 'sync', c.id, 'Applying', 'In-Sync');
+    if (this.stickySyncErrors.has(c.id)) this.state.set(SERVICE, "sync", c.id, "Error-Sync");
+    else this.state.begin(SERVICE, "sync", c.id, "Applying", "In-Sync");
   }
 
   retryApply(projectId: string, clusterId: string): string {
     const c = this.cluster(projectId, clusterId);
-    const sync = this.state.peek(SERVICE, 'sync', c.id) ?? 'In-Sync';
-    if (sync === 'In-Sync') throw new Conflict('The parameter group is in sync; nothing to retry.', 'NothingToRetry');
+    const sync = this.state.peek(SERVICE, "sync", c.id) ?? "In-Sync";
+    if (sync === "In-Sync") throw new Conflict("The parameter group is in sync; nothing to retry.", "NothingToRetry");
     const g = this.groups.get(c.parameterGroupId);
-    g?.events.push({ eventName: 'Apply Parameter', message: `retry on ${c.name}${this.stickySyncErrors.has(c.id) ? ': failed (value refused by the engine)' : ''}`, createdAt: this.iso() });
+    g?.events.push({
+      eventName: "Apply Parameter",
+      message: `retry on ${c.name}${this.stickySyncErrors.has(c.id) ? ": failed (value refused by the engine)" : ""}`,
+      createdAt: this.iso(),
+    });
     this.beginSync(c);
     return c.id;
   }
@@ -174,83 +201,102 @@ export class CacheBackend {
 
   cluster(projectId: string, clusterId: string): StoredCluster {
     const c = this.clusters.get(clusterId);
-    if (!c || c.projectId !== projectId) throw new NotFound(`No cluster or instance set "${clusterId}".`, 'ClusterNotFound');
+    if (!c || c.projectId !== projectId) throw new NotFound(`No cluster or instance set "${clusterId}".`, "ClusterNotFound");
     return c;
   }
 
   private checkCommon(projectId: string, b: { name: string; version: string; flavorId: string; parameterGroupId: string }, clusterMode: boolean): void {
-    if ([...this.clusters.values()].some((c) => c.projectId === projectId && c.name === b.name)) throw new Conflict(`A cluster or instance set named "${b.name}" exists.`, 'DuplicateName');
-    if (!(VERSIONS as readonly string[]).includes(b.version)) throw new Unprocessable(`version: ${b.version} is not offered (${VERSIONS.join(', ')}).`);
+    if ([...this.clusters.values()].some((c) => c.projectId === projectId && c.name === b.name))
+      throw new Conflict(`A cluster or instance set named "${b.name}" exists.`, "DuplicateName");
+    if (!(VERSIONS as readonly string[]).includes(b.version)) throw new Unprocessable(`version: ${b.version} is not offered (${VERSIONS.join(", ")}).`);
     if (!FLAVORS.some((f) => f.id === b.flavorId)) throw new Unprocessable(`flavorId: ${b.flavorId} is not offered.`);
     const g = this.group(projectId, b.parameterGroupId);
-    if (g.clusterMode !== clusterMode) throw new Unprocessable(`parameterGroupId: ${g.name} is for ${g.clusterMode ? 'clusters' : 'instance sets'}.`);
-    if (g.engineVersion.split('.').slice(0, 2).join('.') !== b.version.split('.').slice(0, 2).join('.')) throw new Unprocessable(`parameterGroupId: ${g.name} is for engine ${g.engineVersion}.`);
+    if (g.clusterMode !== clusterMode) throw new Unprocessable(`parameterGroupId: ${g.name} is for ${g.clusterMode ? "clusters" : "instance sets"}.`);
+    if (g.engineVersion.split(".").slice(0, 2).join(".") !== b.version.split(".").slice(0, 2).join("."))
+      throw new Unprocessable(`parameterGroupId: ${g.name} is for engine ${g.engineVersion}.`);
   }
 
-  private node(subnetId: string, role: 'primary' | 'replica', kind: 'node' | 'instance'): StoredNode {
-    const n: StoredNode = { id: id(kind === 'node' ? 'node' : 'inst'), name: '', subnetId, endpoint: `10.0.${(this.ipSeq >> 8) & 255}.${this.ipSeq++ & 255}`, role, createdAt: this.iso() };
+  private node(subnetId: string, role: "primary" | "replica", kind: "node" | "instance"): StoredNode {
+    const n: StoredNode = {
+      id: id(kind === "node" ? "node" : "inst"),
+      name: "",
+      subnetId,
+      endpoint: `10.0.${(this.ipSeq >> 8) & 255}.${this.ipSeq++ & 255}`,
+      role,
+      createdAt: this.iso(),
+    };
     n.name = n.id;
-    this.state.begin(SERVICE, kind, n.id, 'PROVISIONING', 'Running');
+    this.state.begin(SERVICE, kind, n.id, "PROVISIONING", "Running");
     return n;
   }
 
   createCluster(projectId: string, b: CreateClusterBody): string {
     this.checkCommon(projectId, b, true);
     if (b.restoreSource) throw new Unprocessable(`restoreSource: no backup named "${b.restoreSource}" in this project.`);
-    const cid = id('cluster');
+    const cid = id("cluster");
     const shards: StoredShard[] = b.subnetAssignments.map((a, i) => ({
-      id: `${cid}-shard-${String(i + 1).padStart(4, '0')}`,
+      id: `${cid}-shard-${String(i + 1).padStart(4, "0")}`,
       name: `shard-${i + 1}`,
       slots: [],
-      nodes: [this.node(a.primary.id, 'primary', 'node'), ...a.replicas.map((r) => this.node(r.id, 'replica', 'node'))],
+      nodes: [this.node(a.primary.id, "primary", "node"), ...a.replicas.map((r) => this.node(r.id, "replica", "node"))],
       createdAt: this.iso(),
     }));
     rebalance(shards);
     this.clusters.set(cid, { ...base(b, projectId, this.iso()), id: cid, clusterEnabled: true, recoveryEnabled: true, shards });
-    this.state.begin(SERVICE, 'cluster', cid, 'Creating', 'Running');
-    this.state.set(SERVICE, 'sync', cid, 'In-Sync');
+    this.state.begin(SERVICE, "cluster", cid, "Creating", "Running");
+    this.state.set(SERVICE, "sync", cid, "In-Sync");
     return cid;
   }
 
   createInstanceSet(projectId: string, b: CreateInstanceSetBody): string {
     this.checkCommon(projectId, { ...b, name: b.instanceSetName }, false);
-    if (b.restoreSource) throw new Unprocessable('restoreSource: no such backup in this project.');
-    const sid = id('iset');
+    if (b.restoreSource) throw new Unprocessable("restoreSource: no such backup in this project.");
+    const sid = id("iset");
     const a = b.subnetAssignments[0]!;
-    const instances = [this.node(a.primary.id, 'primary', 'instance'), ...a.replicas.map((r) => this.node(r.id, 'replica', 'instance'))];
-    this.clusters.set(sid, { ...base({ ...b, name: b.instanceSetName }, projectId, this.iso()), id: sid, clusterEnabled: false, recoveryEnabled: b.recoveryEnabled, shards: [{ id: `${sid}-group`, name: 'instances', slots: [], nodes: instances, createdAt: this.iso() }] });
-    this.state.begin(SERVICE, 'cluster', sid, 'Creating', 'Running');
-    this.state.set(SERVICE, 'sync', sid, 'In-Sync');
+    const instances = [this.node(a.primary.id, "primary", "instance"), ...a.replicas.map((r) => this.node(r.id, "replica", "instance"))];
+    this.clusters.set(sid, {
+      ...base({ ...b, name: b.instanceSetName }, projectId, this.iso()),
+      id: sid,
+      clusterEnabled: false,
+      recoveryEnabled: b.recoveryEnabled,
+      shards: [{ id: `${sid}-group`, name: "instances", slots: [], nodes: instances, createdAt: this.iso() }],
+    });
+    this.state.begin(SERVICE, "cluster", sid, "Creating", "Running");
+    this.state.set(SERVICE, "sync", sid, "In-Sync");
     return sid;
   }
 
   /** Description, parameter group, security groups, backup schedule (empty cron: off). */
-  update(projectId: string, clusterId: string, b: { description?: string; parameterGroupId?: string; securityGroups?: { id: string }[]; backupSchedule?: { cron: string; retentionLimit?: number } }): string {
+  update(
+    projectId: string,
+    clusterId: string,
+    b: { description?: string; parameterGroupId?: string; securityGroups?: { id: string }[]; backupSchedule?: { cron: string; retentionLimit?: number } },
+  ): string {
     const c = this.cluster(projectId, clusterId);
     if (b.parameterGroupId !== undefined) {
       const g = this.group(projectId, b.parameterGroupId);
-      if (g.clusterMode !== c.clusterEnabled) throw new BadRequest(`parameterGroupId: ${g.name} is for ${g.clusterMode ? 'clusters' : 'instance sets'}.`);
+      if (g.clusterMode !== c.clusterEnabled) throw new BadRequest(`parameterGroupId: ${g.name} is for ${g.clusterMode ? "clusters" : "instance sets"}.`);
       c.parameterGroupId = g.id;
       this.beginSync(c);
     }
     if (b.description !== undefined) c.description = b.description;
     if (b.securityGroups !== undefined) c.securityGroups = b.securityGroups.map((s) => s.id);
-    if (b.backupSchedule !== undefined) c.backupSchedule = b.backupSchedule.cron === '' ? null : { ...b.backupSchedule };
-    this.state.begin(SERVICE, 'cluster', c.id, 'Modifying', 'Running');
+    if (b.backupSchedule !== undefined) c.backupSchedule = b.backupSchedule.cron === "" ? null : { ...b.backupSchedule };
+    this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     return c.id;
   }
 
   delete(projectId: string, clusterId: string, keepAutomaticBackups: string | null): string {
     const c = this.cluster(projectId, clusterId);
-    if (c.backupSchedule && keepAutomaticBackups === null) throw new BadRequest('keepAutomaticBackups: required when automatic backups exist.');
+    if (c.backupSchedule && keepAutomaticBackups === null) throw new BadRequest("keepAutomaticBackups: required when automatic backups exist.");
     this.remove(c);
     return c.id;
   }
 
   private remove(c: StoredCluster): void {
-    for (const s of c.shards) for (const n of s.nodes) this.state.remove(SERVICE, c.clusterEnabled ? 'node' : 'instance', n.id);
-    this.state.remove(SERVICE, 'cluster', c.id);
-    this.state.remove(SERVICE, 'sync', c.id);
+    for (const s of c.shards) for (const n of s.nodes) this.state.remove(SERVICE, c.clusterEnabled ? "node" : "instance", n.id);
+    this.state.remove(SERVICE, "cluster", c.id);
+    this.state.remove(SERVICE, "sync", c.id);
     this.stickySyncErrors.delete(c.id);
     this.clusters.delete(c.id);
   }
@@ -259,62 +305,63 @@ export class CacheBackend {
 
   private clusterOnly(projectId: string, clusterId: string): StoredCluster {
     const c = this.cluster(projectId, clusterId);
-    if (!c.clusterEnabled) throw new BadRequest(`"${clusterId}" is an instance set: it has no shards.`, 'NotACluster');
+    if (!c.clusterEnabled) throw new BadRequest(`"${clusterId}" is an instance set: it has no shards.`, "NotACluster");
     return c;
   }
 
   shard(projectId: string, clusterId: string, shardId: string): StoredShard {
     const s = this.clusterOnly(projectId, clusterId).shards.find((x) => x.id === shardId);
-    if (!s) throw new NotFound(`No shard "${shardId}" in cluster "${clusterId}".`, 'ShardNotFound');
+    if (!s) throw new NotFound(`No shard "${shardId}" in cluster "${clusterId}".`, "ShardNotFound");
     return s;
   }
 
   addShard(projectId: string, clusterId: string, b: { nodeCount: number; subnetAssignment: { primary: { id: string }; replicas: { id: string }[] } }): string {
     const c = this.clusterOnly(projectId, clusterId);
-    if (c.shards.length >= 12) throw new BadRequest('A cluster has at most 12 shards.', 'ShardLimit');
-    if (b.subnetAssignment.replicas.length + 1 !== b.nodeCount) throw new BadRequest('nodeCount: must equal the primary plus the replicas of subnetAssignment.');
+    if (c.shards.length >= 12) throw new BadRequest("A cluster has at most 12 shards.", "ShardLimit");
+    if (b.subnetAssignment.replicas.length + 1 !== b.nodeCount)
+      throw new BadRequest("nodeCount: must equal the primary plus the replicas of subnetAssignment.");
     const last = Math.max(0, ...c.shards.map((s) => Number(s.id.slice(-4))));
     const shard: StoredShard = {
-      id: `${c.id}-shard-${String(last + 1).padStart(4, '0')}`,
+      id: `${c.id}-shard-${String(last + 1).padStart(4, "0")}`,
       name: `shard-${last + 1}`,
       slots: [],
-      nodes: [this.node(b.subnetAssignment.primary.id, 'primary', 'node'), ...b.subnetAssignment.replicas.map((r) => this.node(r.id, 'replica', 'node'))],
+      nodes: [this.node(b.subnetAssignment.primary.id, "primary", "node"), ...b.subnetAssignment.replicas.map((r) => this.node(r.id, "replica", "node"))],
       createdAt: this.iso(),
     };
     c.shards.push(shard);
     rebalance(c.shards);
-    this.state.begin(SERVICE, 'cluster', c.id, 'Modifying', 'Running');
+    this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     return shard.id;
   }
 
   deleteShard(projectId: string, clusterId: string, shardId: string): string {
     const c = this.clusterOnly(projectId, clusterId);
     const s = this.shard(projectId, clusterId, shardId);
-    if (c.shards.length === 1) throw new BadRequest('The last shard of a cluster cannot be deleted.', 'LastShard');
-    for (const n of s.nodes) this.state.remove(SERVICE, 'node', n.id);
+    if (c.shards.length === 1) throw new BadRequest("The last shard of a cluster cannot be deleted.", "LastShard");
+    for (const n of s.nodes) this.state.remove(SERVICE, "node", n.id);
     c.shards = c.shards.filter((x) => x.id !== s.id);
     rebalance(c.shards);
-    this.state.begin(SERVICE, 'cluster', c.id, 'Modifying', 'Running');
+    this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     return s.id;
   }
 
   addReplica(projectId: string, clusterId: string, shardId: string, subnetId: string): string {
     const s = this.shard(projectId, clusterId, shardId);
-    if (s.nodes.length >= 6) throw new BadRequest('A shard has at most 5 replicas.', 'ReplicaLimit');
-    const n = this.node(subnetId, 'replica', 'node');
+    if (s.nodes.length >= 6) throw new BadRequest("A shard has at most 5 replicas.", "ReplicaLimit");
+    const n = this.node(subnetId, "replica", "node");
     s.nodes.push(n);
-    this.state.begin(SERVICE, 'cluster', clusterId, 'Modifying', 'Running');
+    this.state.begin(SERVICE, "cluster", clusterId, "Modifying", "Running");
     return n.id;
   }
 
   deleteNode(projectId: string, clusterId: string, shardId: string, nodeId: string): string {
     const s = this.shard(projectId, clusterId, shardId);
     const n = s.nodes.find((x) => x.id === nodeId);
-    if (!n) throw new NotFound(`No node "${nodeId}".`, 'NodeNotFound');
-    if (n.role === 'primary') throw new BadRequest('A primary node cannot be deleted.', 'PrimaryNode');
+    if (!n) throw new NotFound(`No node "${nodeId}".`, "NodeNotFound");
+    if (n.role === "primary") throw new BadRequest("A primary node cannot be deleted.", "PrimaryNode");
     s.nodes = s.nodes.filter((x) => x.id !== nodeId);
-    this.state.remove(SERVICE, 'node', nodeId);
-    this.state.begin(SERVICE, 'cluster', clusterId, 'Modifying', 'Running');
+    this.state.remove(SERVICE, "node", nodeId);
+    this.state.begin(SERVICE, "cluster", clusterId, "Modifying", "Running");
     return nodeId;
   }
 
@@ -322,7 +369,7 @@ export class CacheBackend {
 
   private instanceSet(projectId: string, setId: string): StoredCluster {
     const c = this.cluster(projectId, setId);
-    if (c.clusterEnabled) throw new BadRequest(`"${setId}" is a cluster, not an instance set.`, 'NotAnInstanceSet');
+    if (c.clusterEnabled) throw new BadRequest(`"${setId}" is a cluster, not an instance set.`, "NotAnInstanceSet");
     return c;
   }
 
@@ -330,17 +377,17 @@ export class CacheBackend {
     return this.instanceSet(projectId, setId).shards[0]!.nodes;
   }
 
-  private status(kind: 'cluster' | 'node' | 'instance', nid: string): string {
-    return this.state.peek(SERVICE, kind, nid) ?? 'Running';
+  private status(kind: "cluster" | "node" | "instance", nid: string): string {
+    return this.state.peek(SERVICE, kind, nid) ?? "Running";
   }
 
   addInstanceReplica(projectId: string, setId: string, subnetId: string): string {
     const c = this.instanceSet(projectId, setId);
     const group = c.shards[0]!;
-    if (group.nodes.length - 1 >= 5) throw new BadRequest('An instance set has at most 5 replicas.', 'ReplicaLimit');
-    const n = this.node(subnetId, 'replica', 'instance');
+    if (group.nodes.length - 1 >= 5) throw new BadRequest("An instance set has at most 5 replicas.", "ReplicaLimit");
+    const n = this.node(subnetId, "replica", "instance");
     group.nodes.push(n);
-    this.state.begin(SERVICE, 'cluster', c.id, 'Modifying', 'Running');
+    this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     return n.id;
   }
 
@@ -348,34 +395,37 @@ export class CacheBackend {
     const c = this.instanceSet(projectId, setId);
     const group = c.shards[0]!;
     const n = group.nodes.find((x) => x.id === instanceId);
-    if (!n) throw new NotFound(`No instance "${instanceId}".`, 'InstanceNotFound');
-    const st = this.status('instance', n.id);
-    if (group.nodes.length === 2 && c.backupSchedule) throw new BadRequest('An instance set of 2 nodes with automatic backups keeps both.', 'BackupPolicy');
-    if (c.recoveryEnabled && (n.role === 'primary' || st !== 'Running')) throw new BadRequest('With high availability, only a Running replica may be deleted.', 'InvalidInstanceState');
-    if (!c.recoveryEnabled && n.role === 'primary' && st !== 'FAILED' && st !== 'Failed') throw new BadRequest('The primary may be deleted only when it has failed.', 'InvalidInstanceState');
+    if (!n) throw new NotFound(`No instance "${instanceId}".`, "InstanceNotFound");
+    const st = this.status("instance", n.id);
+    if (group.nodes.length === 2 && c.backupSchedule) throw new BadRequest("An instance set of 2 nodes with automatic backups keeps both.", "BackupPolicy");
+    if (c.recoveryEnabled && (n.role === "primary" || st !== "Running"))
+      throw new BadRequest("With high availability, only a Running replica may be deleted.", "InvalidInstanceState");
+    if (!c.recoveryEnabled && n.role === "primary" && st !== "FAILED" && st !== "Failed")
+      throw new BadRequest("The primary may be deleted only when it has failed.", "InvalidInstanceState");
     group.nodes = group.nodes.filter((x) => x.id !== n.id);
-    this.state.remove(SERVICE, 'instance', n.id);
-    this.state.begin(SERVICE, 'cluster', c.id, 'Modifying', 'Running');
+    this.state.remove(SERVICE, "instance", n.id);
+    this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     return n.id;
   }
 
   promote(projectId: string, setId: string, primaryId: string): string {
     const c = this.instanceSet(projectId, setId);
-    if (c.recoveryEnabled) throw new BadRequest('Promote needs high availability off.', 'HighAvailabilityEnabled');
+    if (c.recoveryEnabled) throw new BadRequest("Promote needs high availability off.", "HighAvailabilityEnabled");
     const group = c.shards[0]!;
     const target = group.nodes.find((x) => x.id === primaryId);
-    if (!target) throw new NotFound(`No instance "${primaryId}".`, 'InstanceNotFound');
-    for (const n of group.nodes) n.role = n.id === primaryId ? 'primary' : 'replica';
-    this.state.begin(SERVICE, 'cluster', c.id, 'Modifying', 'Running');
+    if (!target) throw new NotFound(`No instance "${primaryId}".`, "InstanceNotFound");
+    for (const n of group.nodes) n.role = n.id === primaryId ? "primary" : "replica";
+    this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     return c.id;
   }
 
   setRecovery(projectId: string, setId: string, enabled: boolean): string {
     const c = this.instanceSet(projectId, setId);
-    if (this.status('cluster', c.id) !== 'Running') throw new BadRequest('High availability can be set only while the instance set is Running.', 'InvalidState');
-    if (enabled && c.shards[0]!.nodes.length < 2) throw new BadRequest('High availability needs a replica.', 'NoReplica');
+    if (this.status("cluster", c.id) !== "Running")
+      throw new BadRequest("High availability can be set only while the instance set is Running.", "InvalidState");
+    if (enabled && c.shards[0]!.nodes.length < 2) throw new BadRequest("High availability needs a replica.", "NoReplica");
     c.recoveryEnabled = enabled;
-    this.state.begin(SERVICE, 'cluster', c.id, 'Modifying', 'Running');
+    this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     return c.id;
   }
 
@@ -386,7 +436,7 @@ export class CacheBackend {
     const flavor = FLAVORS.find((f) => f.id === c.flavorId);
     const g = this.groups.get(c.parameterGroupId);
     const nodes = c.shards.reduce((n, s) => n + s.nodes.length, 0);
-    const primary = c.shards[0]?.nodes.find((n) => n.role === 'primary');
+    const primary = c.shards[0]?.nodes.find((n) => n.role === "primary");
     return {
       projectId: c.projectId,
       objectId: c.id,
@@ -401,39 +451,52 @@ export class CacheBackend {
       flavorId: c.flavorId,
       vcpu: flavor?.vcpus,
       memory: flavor?.memory,
-      endpoints: c.clusterEnabled ? { primaryEndpoint: `${c.name}.cache.local:${c.port}` } : { primaryEndpoint: `${c.name}.primary.cache.local:${c.port}`, readEndpoint: `${c.name}.read.cache.local:${c.port}` },
-      userName: c.userName || '-',
+      endpoints: c.clusterEnabled
+        ? { primaryEndpoint: `${c.name}.cache.local:${c.port}` }
+        : { primaryEndpoint: `${c.name}.primary.cache.local:${c.port}`, readEndpoint: `${c.name}.read.cache.local:${c.port}` },
+      userName: c.userName || "-",
       subnets: c.subnets.map((s) => ({ id: s })),
       subnetAssignments: c.clusterEnabled
-        ? c.shards.map((s) => ({ primary: { id: s.nodes.find((n) => n.role === 'primary')?.subnetId ?? '' }, replicas: s.nodes.filter((n) => n.role === 'replica').map((n) => ({ id: n.subnetId })) }))
-        : [{ primary: { id: primary?.subnetId ?? '' }, replicas: c.shards[0]!.nodes.filter((n) => n.role === 'replica').map((n) => ({ id: n.subnetId })) }],
+        ? c.shards.map((s) => ({
+            primary: { id: s.nodes.find((n) => n.role === "primary")?.subnetId ?? "" },
+            replicas: s.nodes.filter((n) => n.role === "replica").map((n) => ({ id: n.subnetId })),
+          }))
+        : [{ primary: { id: primary?.subnetId ?? "" }, replicas: c.shards[0]!.nodes.filter((n) => n.role === "replica").map((n) => ({ id: n.subnetId })) }],
       securityGroups: c.securityGroups.map((s) => ({ id: s })),
       backupSchedule: c.backupSchedule,
       tlsEnabled: c.tlsEnabled,
       creator: c.projectId,
-      license: 'BSD-3-Clause',
-      status: this.state.read(SERVICE, 'cluster', c.id) ?? 'Running',
+      license: "BSD-3-Clause",
+      status: this.state.read(SERVICE, "cluster", c.id) ?? "Running",
       parameterGroupId: c.parameterGroupId,
-      parameterGroupName: g?.name ?? '',
-      parameterGroupSyncStatus: this.state.read(SERVICE, 'sync', c.id) ?? 'In-Sync',
+      parameterGroupName: g?.name ?? "",
+      parameterGroupSyncStatus: this.state.read(SERVICE, "sync", c.id) ?? "In-Sync",
       createdAt: c.createdAt,
     };
   }
 
   shardView(_c: StoredCluster, s: StoredShard): Record<string, unknown> {
-    const nodes = s.nodes.map((n) => this.nodeView(n, 'node'));
+    const nodes = s.nodes.map((n) => this.nodeView(n, "node"));
     return {
       id: s.id,
       name: s.name,
-      slots: s.slots.map(([a, b]) => `${a}-${b}`).join(','),
+      slots: s.slots.map(([a, b]) => `${a}-${b}`).join(","),
       nodes,
-      status: nodes.every((n) => n.status === 'Running') ? 'Running' : 'Modifying',
+      status: nodes.every((n) => n.status === "Running") ? "Running" : "Modifying",
       createdAt: s.createdAt,
     };
   }
 
-  nodeView(n: StoredNode, kind: 'node' | 'instance'): Record<string, unknown> & { status: string } {
-    return { id: n.id, name: n.name, subnet: { id: n.subnetId }, endpoint: n.endpoint, role: n.role, status: this.state.read(SERVICE, kind, n.id) ?? 'Running', createdAt: n.createdAt };
+  nodeView(n: StoredNode, kind: "node" | "instance"): Record<string, unknown> & { status: string } {
+    return {
+      id: n.id,
+      name: n.name,
+      subnet: { id: n.subnetId },
+      endpoint: n.endpoint,
+      role: n.role,
+      status: this.state.read(SERVICE, kind, n.id) ?? "Running",
+      createdAt: n.createdAt,
+    };
   }
 
   instanceView(c: StoredCluster, n: StoredNode): Record<string, unknown> {
@@ -449,9 +512,9 @@ export class CacheBackend {
       creator: c.projectId,
       objectId: n.id,
       endpoint: n.endpoint,
-      license: 'BSD-3-Clause',
+      license: "BSD-3-Clause",
       createdAt: n.createdAt,
-      status: this.state.read(SERVICE, 'instance', n.id) ?? 'Running',
+      status: this.state.read(SERVICE, "instance", n.id) ?? "Running",
     };
   }
 
@@ -466,7 +529,7 @@ export class CacheBackend {
       defaultParameterGroupId: g.defaultParameterGroupId,
       rollbackAvailable: g.previous !== undefined,
       clusterModeEnabled: g.clusterMode,
-      existErrorSync: users.some((u) => this.state.peek(SERVICE, 'sync', u.id) === 'Error-Sync'),
+      existErrorSync: users.some((u) => this.state.peek(SERVICE, "sync", u.id) === "Error-Sync"),
       clusterSize: users.length,
       createdAt: g.createdAt,
     };
@@ -476,43 +539,44 @@ export class CacheBackend {
 
   inventory(): InventoryEntry[] {
     const out: InventoryEntry[] = [];
-    for (const g of this.groups.values()) if (!g.isDefault) out.push({ service: SERVICE, kind: 'parameter-group', id: g.id, projectId: g.projectId });
-    for (const c of this.clusters.values()) out.push({ service: SERVICE, kind: c.clusterEnabled ? 'cluster' : 'instance-set', id: c.id, projectId: c.projectId });
+    for (const g of this.groups.values()) if (!g.isDefault) out.push({ service: SERVICE, kind: "parameter-group", id: g.id, projectId: g.projectId });
+    for (const c of this.clusters.values())
+      out.push({ service: SERVICE, kind: c.clusterEnabled ? "cluster" : "instance-set", id: c.id, projectId: c.projectId });
     return out;
   }
 
   /** Control API: drift and failures. */
   patch(kind: string, rid: string, patch: Record<string, unknown>): unknown {
-    if (kind === 'parameter-group') {
+    if (kind === "parameter-group") {
       const g = this.groups.get(rid);
-      if (!g || g.isDefault) throw new NotFound(`No custom parameter group "${rid}".`, 'NoSuchResource');
+      if (!g || g.isDefault) throw new NotFound(`No custom parameter group "${rid}".`, "NoSuchResource");
       const values = (patch.values ?? {}) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(values)) if (typeof v === 'string') g.values[k] = v;
-      if (typeof patch.description === 'string') g.description = patch.description;
+      for (const [k, v] of Object.entries(values)) if (typeof v === "string") g.values[k] = v;
+      if (typeof patch.description === "string") g.description = patch.description;
       return this.groupView(g, true);
     }
-    if (kind === 'node' || kind === 'instance') {
-      if (typeof patch.status !== 'string') throw new BadRequest('status: a string is required.');
+    if (kind === "node" || kind === "instance") {
+      if (typeof patch.status !== "string") throw new BadRequest("status: a string is required.");
       this.state.set(SERVICE, kind, rid, patch.status);
       return { id: rid, status: patch.status };
     }
     const c = this.clusters.get(rid);
-    if (!c) throw new NotFound(`No cluster or instance set "${rid}".`, 'NoSuchResource');
-    if (typeof patch.status === 'string') this.state.set(SERVICE, 'cluster', c.id, patch.status);
-    if (typeof patch.parameterGroupSyncStatus === 'string') this.state.set(SERVICE, 'sync', c.id, patch.parameterGroupSyncStatus);
+    if (!c) throw new NotFound(`No cluster or instance set "${rid}".`, "NoSuchResource");
+    if (typeof patch.status === "string") this.state.set(SERVICE, "cluster", c.id, patch.status);
+    if (typeof patch.parameterGroupSyncStatus === "string") this.state.set(SERVICE, "sync", c.id, patch.parameterGroupSyncStatus);
     if (patch.stickySyncError === true) this.stickySyncErrors.add(c.id);
     if (patch.stickySyncError === false) this.stickySyncErrors.delete(c.id);
-    if (typeof patch.description === 'string') c.description = patch.description;
+    if (typeof patch.description === "string") c.description = patch.description;
     return this.record(c);
   }
 
   deleteResource(kind: string, rid: string): void {
-    if (kind === 'parameter-group') {
-      if (!this.groups.delete(rid)) throw new NotFound(`No parameter group "${rid}".`, 'NoSuchResource');
+    if (kind === "parameter-group") {
+      if (!this.groups.delete(rid)) throw new NotFound(`No parameter group "${rid}".`, "NoSuchResource");
       return;
     }
     const c = this.clusters.get(rid);
-    if (!c) throw new NotFound(`No cluster or instance set "${rid}".`, 'NoSuchResource');
+    if (!c) throw new NotFound(`No cluster or instance set "${rid}".`, "NoSuchResource");
     this.remove(c);
   }
 
@@ -545,13 +609,13 @@ export interface CommonBody {
   restoreSource?: string;
 }
 export type CreateClusterBody = CommonBody & { shardCount: number; nodeCountPerShard: number };
-export type CreateInstanceSetBody = Omit<CommonBody, 'name'> & { instanceSetName: string; replicas: number; recoveryEnabled: boolean };
+export type CreateInstanceSetBody = Omit<CommonBody, "name"> & { instanceSetName: string; replicas: number; recoveryEnabled: boolean };
 
-function base(b: CommonBody, projectId: string, now: string): Omit<StoredCluster, 'id' | 'clusterEnabled' | 'recoveryEnabled' | 'shards'> {
+function base(b: CommonBody, projectId: string, now: string): Omit<StoredCluster, "id" | "clusterEnabled" | "recoveryEnabled" | "shards"> {
   return {
     projectId,
     name: b.name,
-    description: b.description ?? '',
+    description: b.description ?? "",
     version: b.version,
     port: b.port,
     flavorId: b.flavorId,
@@ -560,7 +624,7 @@ function base(b: CommonBody, projectId: string, now: string): Omit<StoredCluster
     securityGroups: b.securityGroups.map((s) => s.id),
     backupSchedule: b.backupSchedule ?? null,
     tlsEnabled: b.tlsEnabled ?? false,
-    userName: b.user?.name ?? '',
+    userName: b.user?.name ?? "",
     parameterGroupId: b.parameterGroupId,
     createdAt: now,
   };

@@ -1,8 +1,8 @@
-import { NotFound } from '../core/errors';
-import type { ServiceDefinition } from '../core/http';
-import type { CoreContext } from '../core/server';
-import { CacheBackend, SERVICE } from './backend';
-import { cacheRoutes } from './routes';
+import { NotFound } from "../core/errors";
+import type { ServiceDefinition } from "../core/http";
+import type { CoreContext } from "../core/server";
+import { CacheBackend, SERVICE } from "./backend";
+import { cacheRoutes } from "./routes";
 
 /** Managed cache (seed 02): parameter groups, clusters with shards and nodes, instance sets. Simulated endpoints. */
 export function createCacheService(core: CoreContext): ServiceDefinition {
@@ -10,12 +10,12 @@ export function createCacheService(core: CoreContext): ServiceDefinition {
   return {
     name: SERVICE,
     routes: cacheRoutes(backend),
-    errorFormat: () => 'json',
+    errorFormat: () => "json",
     inventory: () => backend.inventory(),
     getResource: (kind, id) => {
-      if (kind === 'parameter-group') return backend.groupView(backend.groups.get(id) ?? backend.group('', id), true);
+      if (kind === "parameter-group") return backend.groupView(backend.groups.get(id) ?? backend.group("", id), true);
       const c = backend.clusters.get(id);
-      if (!c) throw new NotFound(`No ${kind} "${id}".`, 'NoSuchResource');
+      if (!c) throw new NotFound(`No ${kind} "${id}".`, "NoSuchResource");
       return backend.record(c);
     },
     patchResource: (kind, id, patch) => backend.patch(kind, id, (patch ?? {}) as Record<string, unknown>),
@@ -26,4 +26,4 @@ export function createCacheService(core: CoreContext): ServiceDefinition {
   };
 }
 
-export { CacheBackend } from './backend';
+export { CacheBackend } from "./backend";

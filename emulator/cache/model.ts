@@ -21,7 +21,7 @@ export interface StoredNode {
   name: string;
   subnetId: string;
   endpoint: string;
-  role: 'primary' | 'replica';
+  role: "primary" | "replica";
   createdAt: string;
 }
 

@@ -17,7 +17,7 @@ export class VirtualClock {
   private readonly sleepers = new Set<Sleeper>();
 
   constructor(source: ClockSource = Date.now) {
-    this.source = typeof source === 'function' ? source : () => source.now();
+    this.source = typeof source === "function" ? source : () => source.now();
   }
 
   now(): number {
@@ -34,7 +34,7 @@ export class VirtualClock {
   }
 
   advance(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the clock only moves forward');
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError("the clock only moves forward");
     this.offsetMs += ms;
     this.wakeDue();
   }

@@ -1,24 +1,24 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import FindMyWay from 'find-my-way';
-import { z } from 'zod';
-import { DAY_MS } from './clock';
-import type { CredentialRecord } from './credentials';
-import { isValidProjectId } from './credentials';
-import { ApiError, BadRequest, InternalError, MalformedJson, MethodNotAllowed, NotFound, isApiError } from './errors';
-import type { Fault, FaultSpec } from './faults';
-import { describeIssues, jsonResponse, type ApiResponse, type InventoryEntry } from './http';
-import type { Progression } from './managed-state';
-import type { RequestLogEntry } from './request-log';
-import { renderError, type LocalCloudServer } from './server';
+import type { IncomingMessage, ServerResponse } from "node:http";
+import FindMyWay from "find-my-way";
+import { z } from "zod";
+import { DAY_MS } from "./clock";
+import type { CredentialRecord } from "./credentials";
+import { isValidProjectId } from "./credentials";
+import { ApiError, BadRequest, InternalError, MalformedJson, MethodNotAllowed, NotFound, isApiError } from "./errors";
+import type { Fault, FaultSpec } from "./faults";
+import { describeIssues, jsonResponse, type ApiResponse, type InventoryEntry } from "./http";
+import type { Progression } from "./managed-state";
+import type { RequestLogEntry } from "./request-log";
+import { renderError, type LocalCloudServer } from "./server";
 
 export type IssuedCredential =
-  | { kind: 'token'; projectId: string; token: string; permissions: string[] }
-  | { kind: 'access-key'; projectId: string; credentialId: string; credentialSecret: string; permissions: string[] };
+  | { kind: "token"; projectId: string; token: string; permissions: string[] }
+  | { kind: "access-key"; projectId: string; credentialId: string; credentialSecret: string; permissions: string[] };
 
 export interface TransitionSetting {
   service: string;
   kind: string;
-  mode: Progression['mode'];
+  mode: Progression["mode"];
   reads?: number;
   ms?: number;
 }
@@ -27,7 +27,7 @@ export interface TransitionSetting {
 export interface LocalCloudControl {
   /** Clears resources, faults, transitions, the request log and the clock offset; credentials survive unless asked. */
   reset(options?: { credentials?: boolean }): void;
-  issueCredentials(request?: { projectId?: string; kind?: 'token' | 'access-key'; permissions?: string[] }): IssuedCredential;
+  issueCredentials(request?: { projectId?: string; kind?: "token" | "access-key"; permissions?: string[] }): IssuedCredential;
   /** The first token and access key already issued for a project, if any (the CLI reuses them). */
   existingCredentials(projectId: string): { token?: IssuedCredential; accessKey?: IssuedCredential };
   setTransition(setting: TransitionSetting): void;
@@ -51,10 +51,10 @@ export interface LocalCloudControl {
 }
 
 function credentialView(record: CredentialRecord): IssuedCredential {
-  return record.kind === 'token'
-    ? { kind: 'token', projectId: record.projectId, token: record.token, permissions: [...record.permissions] }
+  return record.kind === "token"
+    ? { kind: "token", projectId: record.projectId, token: record.token, permissions: [...record.permissions] }
     : {
-        kind: 'access-key',
+        kind: "access-key",
         projectId: record.projectId,
         credentialId: record.credentialId,
         credentialSecret: record.credentialSecret,
@@ -64,23 +64,24 @@ function credentialView(record: CredentialRecord): IssuedCredential {
 
 function progressionOf(setting: TransitionSetting): Progression {
   switch (setting.mode) {
-    case 'immediate':
-      return { mode: 'immediate' };
-    case 'reads':
-      if (setting.reads === undefined || !Number.isInteger(setting.reads) || setting.reads < 0) throw new BadRequest('mode "reads" needs a non-negative integer "reads".');
-      return { mode: 'reads', reads: setting.reads };
-    case 'duration':
+    case "immediate":
+      return { mode: "immediate" };
+    case "reads":
+      if (setting.reads === undefined || !Number.isInteger(setting.reads) || setting.reads < 0)
+        throw new BadRequest('mode "reads" needs a non-negative integer "reads".');
+      return { mode: "reads", reads: setting.reads };
+    case "duration":
       if (setting.ms === undefined || !Number.isFinite(setting.ms) || setting.ms < 0) throw new BadRequest('mode "duration" needs a non-negative "ms".');
-      return { mode: 'duration', ms: setting.ms };
+      return { mode: "duration", ms: setting.ms };
     default:
-      throw new BadRequest('mode must be immediate, reads or duration.');
+      throw new BadRequest("mode must be immediate, reads or duration.");
   }
 }
 
 export function createControl(server: LocalCloudServer): LocalCloudControl {
   const serviceOf = (name: string) => {
     const mounted = server.services.get(name);
-    if (!mounted) throw new NotFound(`Unknown service "${name}".`, 'NoSuchService');
+    if (!mounted) throw new NotFound(`Unknown service "${name}".`, "NoSuchService");
     return mounted.definition;
   };
   return {
@@ -97,8 +98,8 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
     },
     existingCredentials(projectId) {
       const mine = server.credentials.list().filter((c) => c.projectId === projectId);
-      const token = mine.find((c) => c.kind === 'token');
-      const accessKey = mine.find((c) => c.kind === 'access-key');
+      const token = mine.find((c) => c.kind === "token");
+      const accessKey = mine.find((c) => c.kind === "access-key");
       return { ...(token ? { token: credentialView(token) } : {}), ...(accessKey ? { accessKey: credentialView(accessKey) } : {}) };
     },
     setTransition(setting) {
@@ -114,11 +115,11 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
         try {
           new RegExp(spec.pathRegex);
         } catch {
-          throw new BadRequest('pathRegex is not a valid regular expression.');
+          throw new BadRequest("pathRegex is not a valid regular expression.");
         }
       }
       if (spec.service !== undefined) serviceOf(spec.service);
-      if (spec.action === 'latency' && (spec.latencyMs === undefined || spec.latencyMs <= 0)) {
+      if (spec.action === "latency" && (spec.latencyMs === undefined || spec.latencyMs <= 0)) {
         throw new BadRequest('action "latency" needs a positive latencyMs.');
       }
       return server.faults.add(spec);
@@ -153,7 +154,7 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
     counters: () => server.log.counters(),
     advanceClock({ ms, days }) {
       const total = (ms ?? 0) + (days ?? 0) * DAY_MS;
-      if (!Number.isFinite(total) || total < 0) throw new BadRequest('The clock only moves forward: ms and days must be non-negative numbers.');
+      if (!Number.isFinite(total) || total < 0) throw new BadRequest("The clock only moves forward: ms and days must be non-negative numbers.");
       server.clock.advance(total);
       server.tick();
       server.changed();
@@ -166,14 +167,14 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
 
 const credentialsBody = z.strictObject({
   projectId: z.string().optional(),
-  kind: z.enum(['token', 'access-key']).optional(),
+  kind: z.enum(["token", "access-key"]).optional(),
   permissions: z.array(z.string()).optional(),
 });
 
 const transitionBody = z.strictObject({
   service: z.string(),
   kind: z.string(),
-  mode: z.enum(['immediate', 'reads', 'duration']),
+  mode: z.enum(["immediate", "reads", "duration"]),
   reads: z.number().int().nonnegative().optional(),
   ms: z.number().nonnegative().optional(),
 });
@@ -185,7 +186,7 @@ const faultBody = z.strictObject({
   pathRegex: z.string().optional(),
   probability: z.number().min(0).max(1).optional(),
   times: z.number().int().positive().optional(),
-  action: z.enum(['error', 'latency', 'drop', 'lose-response']),
+  action: z.enum(["error", "latency", "drop", "lose-response"]),
   status: z.number().int().min(100).max(599).optional(),
   body: z.unknown().optional(),
   headers: z.record(z.string(), z.string()).optional(),
@@ -209,89 +210,89 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
   const control = createControl(server);
   const router = FindMyWay({ maxParamLength: 4096 });
   const routes: Array<[FindMyWay.HTTPMethod, string, ControlHandler]> = [
-    ['GET', '/_control', () => jsonResponse(200, { url: server.url, endpoints: server.endpoints, services: [...server.services.keys()] })],
+    ["GET", "/_control", () => jsonResponse(200, { url: server.url, endpoints: server.endpoints, services: [...server.services.keys()] })],
     [
-      'POST',
-      '/_control/reset',
+      "POST",
+      "/_control/reset",
       ({ body }) => {
         control.reset(parse(resetBody, body ?? {}));
         return jsonResponse(200, { reset: true });
       },
     ],
-    ['POST', '/_control/credentials', ({ body }) => jsonResponse(201, control.issueCredentials(parse(credentialsBody, body ?? {})))],
-    ['GET', '/_control/transitions', () => jsonResponse(200, { transitions: control.transitions() })],
+    ["POST", "/_control/credentials", ({ body }) => jsonResponse(201, control.issueCredentials(parse(credentialsBody, body ?? {})))],
+    ["GET", "/_control/transitions", () => jsonResponse(200, { transitions: control.transitions() })],
     [
-      'PUT',
-      '/_control/transitions',
+      "PUT",
+      "/_control/transitions",
       ({ body }) => {
         const setting = parse(transitionBody, body);
         control.setTransition(setting);
         return jsonResponse(200, setting);
       },
     ],
-    ['POST', '/_control/faults', ({ body }) => jsonResponse(201, control.addFault(parse<FaultSpec>(faultBody, body)))],
-    ['GET', '/_control/faults', () => jsonResponse(200, { faults: control.faults() })],
+    ["POST", "/_control/faults", ({ body }) => jsonResponse(201, control.addFault(parse<FaultSpec>(faultBody, body)))],
+    ["GET", "/_control/faults", () => jsonResponse(200, { faults: control.faults() })],
     [
-      'DELETE',
-      '/_control/faults',
+      "DELETE",
+      "/_control/faults",
       () => {
         control.clearFaults();
         return { status: 204 };
       },
     ],
     [
-      'DELETE',
-      '/_control/faults/:id',
+      "DELETE",
+      "/_control/faults/:id",
       ({ params }) => {
-        if (!control.removeFault(params.id ?? '')) throw new NotFound(`No fault "${params.id ?? ''}".`, 'NoSuchFault');
+        if (!control.removeFault(params.id ?? "")) throw new NotFound(`No fault "${params.id ?? ""}".`, "NoSuchFault");
         return { status: 204 };
       },
     ],
-    ['GET', '/_control/inventory', () => jsonResponse(200, { resources: control.inventory() })],
-    ['GET', '/_control/resources/:service/:kind/*', ({ params }) => jsonResponse(200, control.getResource(params.service!, params.kind!, params['*'] ?? ''))],
+    ["GET", "/_control/inventory", () => jsonResponse(200, { resources: control.inventory() })],
+    ["GET", "/_control/resources/:service/:kind/*", ({ params }) => jsonResponse(200, control.getResource(params.service!, params.kind!, params["*"] ?? ""))],
     [
-      'PATCH',
-      '/_control/resources/:service/:kind/*',
-      async ({ params, body }) => jsonResponse(200, await control.patchResource(params.service!, params.kind!, params['*'] ?? '', body)),
+      "PATCH",
+      "/_control/resources/:service/:kind/*",
+      async ({ params, body }) => jsonResponse(200, await control.patchResource(params.service!, params.kind!, params["*"] ?? "", body)),
     ],
     [
-      'DELETE',
-      '/_control/resources/:service/:kind/*',
+      "DELETE",
+      "/_control/resources/:service/:kind/*",
       ({ params }) => {
-        control.deleteResource(params.service!, params.kind!, params['*'] ?? '');
+        control.deleteResource(params.service!, params.kind!, params["*"] ?? "");
         return { status: 204 };
       },
     ],
     [
-      'GET',
-      '/_control/requests',
+      "GET",
+      "/_control/requests",
       ({ query }) => {
-        const since = query.get('since');
-        if (since !== null && !/^\d+$/.test(since)) throw new BadRequest('since must be a non-negative integer.');
+        const since = query.get("since");
+        if (since !== null && !/^\d+$/.test(since)) throw new BadRequest("since must be a non-negative integer.");
         return jsonResponse(200, { requests: control.requests(since === null ? 0 : Number(since)), lastSeq: server.log.lastSeq });
       },
     ],
-    ['GET', '/_control/counters', () => jsonResponse(200, control.counters())],
-    ['GET', '/_control/clock', () => jsonResponse(200, { now: new Date(control.now()).toISOString(), offsetMs: server.clock.offset })],
-    ['POST', '/_control/clock/advance', ({ body }) => jsonResponse(200, control.advanceClock(parse(clockBody, body ?? {})))],
+    ["GET", "/_control/counters", () => jsonResponse(200, control.counters())],
+    ["GET", "/_control/clock", () => jsonResponse(200, { now: new Date(control.now()).toISOString(), offsetMs: server.clock.offset })],
+    ["POST", "/_control/clock/advance", ({ body }) => jsonResponse(200, control.advanceClock(parse(clockBody, body ?? {})))],
   ];
   for (const [method, path, handler] of routes) router.on(method, path, () => undefined, { handler });
 
   server.controlHandler = async (req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string) => {
-    const requestId = String(res.getHeader('X-Trans-Id') ?? '');
-    const method = (req.method ?? 'GET').toUpperCase();
+    const requestId = String(res.getHeader("X-Trans-Id") ?? "");
+    const method = (req.method ?? "GET").toUpperCase();
     let response: ApiResponse;
     try {
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of req as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > 16 * 1024 * 1024) throw new ApiError(413, 'EntityTooLarge', 'Control request bodies are limited to 16 MiB.');
+        if (size > 16 * 1024 * 1024) throw new ApiError(413, "EntityTooLarge", "Control request bodies are limited to 16 MiB.");
         chunks.push(chunk);
       }
-      const text = Buffer.concat(chunks).toString('utf8');
+      const text = Buffer.concat(chunks).toString("utf8");
       let body: unknown;
-      if (text.trim() !== '') {
+      if (text.trim() !== "") {
         try {
           body = JSON.parse(text) as unknown;
         } catch {
@@ -305,7 +306,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
         found = null;
       }
       if (!found) {
-        const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => router.find(m as FindMyWay.HTTPMethod, path) !== null);
+        const allowed = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => router.find(m as FindMyWay.HTTPMethod, path) !== null);
         throw allowed.length > 0 ? new MethodNotAllowed(method, allowed) : new NotFound(`No control route ${method} ${path.slice(0, 200)}.`);
       }
       const { handler } = found.store as { handler: ControlHandler };
@@ -313,14 +314,14 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
     } catch (error) {
       response = renderError(
         isApiError(error) ? error : error instanceof RangeError ? new BadRequest(error.message) : new InternalError(String((error as Error)?.message ?? error)),
-        'json',
+        "json",
         requestId,
       );
     }
     if (res.headersSent || res.destroyed) return;
     for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
     const payload = response.body === undefined ? undefined : Buffer.from(response.body);
-    if (payload && response.status !== 204) res.setHeader('Content-Length', payload.length);
+    if (payload && response.status !== 204) res.setHeader("Content-Length", payload.length);
     res.writeHead(response.status);
     res.end(response.status === 204 ? undefined : payload);
   };

@@ -1,7 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { randomHex, randomToken } from './ids';
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomHex, randomToken } from "./ids";
 
-export type CredentialKind = 'token' | 'access-key';
+export type CredentialKind = "token" | "access-key";
 
 export interface Identity {
   projectId: string;
@@ -17,14 +17,14 @@ export interface Project {
 }
 
 export interface TokenRecord {
-  kind: 'token';
+  kind: "token";
   token: string;
   projectId: string;
   permissions: string[];
 }
 
 export interface AccessKeyRecord {
-  kind: 'access-key';
+  kind: "access-key";
   credentialId: string;
   credentialSecret: string;
   projectId: string;
@@ -38,7 +38,7 @@ export interface CredentialSnapshot {
   credentials: CredentialRecord[];
 }
 
-export const ALL_PERMISSIONS = '*';
+export const ALL_PERMISSIONS = "*";
 const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 
 export function isValidProjectId(id: string): boolean {
@@ -50,10 +50,7 @@ export function isValidProjectId(id: string): boolean {
  */
 export function hasPermission(identity: Identity, permission: string): boolean {
   return identity.permissions.some(
-    (granted) =>
-      granted === ALL_PERMISSIONS ||
-      granted === permission ||
-      (granted.endsWith('.*') && permission.startsWith(granted.slice(0, -1))),
+    (granted) => granted === ALL_PERMISSIONS || granted === permission || (granted.endsWith(".*") && permission.startsWith(granted.slice(0, -1))),
   );
 }
 
@@ -76,7 +73,7 @@ export class CredentialStore {
   ensureProject(id: string): Project {
     let project = this.projects.get(id);
     if (!project) {
-      project = { id, createdAt: this.now(), tempUrlKey: randomBytes(32).toString('hex') };
+      project = { id, createdAt: this.now(), tempUrlKey: randomBytes(32).toString("hex") };
       this.projects.set(id, project);
     }
     return project;
@@ -88,18 +85,18 @@ export class CredentialStore {
 
   issue(request: { projectId?: string; kind?: CredentialKind; permissions?: string[] }): CredentialRecord {
     const projectId = request.projectId ?? randomHex(32);
-    if (!isValidProjectId(projectId)) throw new RangeError('projectId must be 1-32 characters of letters, digits, - and _');
+    if (!isValidProjectId(projectId)) throw new RangeError("projectId must be 1-32 characters of letters, digits, - and _");
     this.ensureProject(projectId);
     const permissions = [...(request.permissions ?? [ALL_PERMISSIONS])];
-    if ((request.kind ?? 'token') === 'token') {
-      const record: TokenRecord = { kind: 'token', token: randomToken(), projectId, permissions };
+    if ((request.kind ?? "token") === "token") {
+      const record: TokenRecord = { kind: "token", token: randomToken(), projectId, permissions };
       this.tokens.set(record.token, record);
       return record;
     }
     const record: AccessKeyRecord = {
-      kind: 'access-key',
+      kind: "access-key",
       credentialId: randomHex(32),
-      credentialSecret: randomBytes(32).toString('base64url'),
+      credentialSecret: randomBytes(32).toString("base64url"),
       projectId,
       permissions,
     };
@@ -109,13 +106,13 @@ export class CredentialStore {
 
   resolveToken(token: string): Identity | undefined {
     const record = this.tokens.get(token);
-    return record && { projectId: record.projectId, permissions: record.permissions, kind: 'token' };
+    return record && { projectId: record.projectId, permissions: record.permissions, kind: "token" };
   }
 
   resolveAccessKey(credentialId: string, secret: string): Identity | undefined {
     const record = this.accessKeys.get(credentialId);
     if (!record || !sameSecret(record.credentialSecret, secret)) return undefined;
-    return { projectId: record.projectId, permissions: record.permissions, kind: 'access-key' };
+    return { projectId: record.projectId, permissions: record.permissions, kind: "access-key" };
   }
 
   list(): CredentialRecord[] {
@@ -137,7 +134,7 @@ export class CredentialStore {
     if (!snapshot) return;
     for (const p of snapshot.projects ?? []) this.projects.set(p.id, { ...p });
     for (const c of snapshot.credentials ?? []) {
-      if (c.kind === 'token') this.tokens.set(c.token, { ...c });
+      if (c.kind === "token") this.tokens.set(c.token, { ...c });
       else this.accessKeys.set(c.credentialId, { ...c });
     }
   }

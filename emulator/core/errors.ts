@@ -10,7 +10,7 @@ export class ApiError extends Error {
 
   constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
     super(message);
-    this.name = 'ApiError';
+    this.name = "ApiError";
     this.status = status;
     this.code = code;
     this.headers = headers;
@@ -21,70 +21,70 @@ export class ApiError extends Error {
 export function isApiError(value: unknown): value is ApiError {
   return (
     value instanceof ApiError ||
-    (typeof value === 'object' &&
+    (typeof value === "object" &&
       value !== null &&
-      (value as { name?: unknown }).name === 'ApiError' &&
-      typeof (value as { status?: unknown }).status === 'number' &&
-      typeof (value as { code?: unknown }).code === 'string')
+      (value as { name?: unknown }).name === "ApiError" &&
+      typeof (value as { status?: unknown }).status === "number" &&
+      typeof (value as { code?: unknown }).code === "string")
   );
 }
 
 export class BadRequest extends ApiError {
-  constructor(message: string, code = 'BadRequest') {
+  constructor(message: string, code = "BadRequest") {
     super(400, code, message);
   }
 }
 
 export class MalformedJson extends ApiError {
-  constructor(message = 'The request body is not valid JSON.') {
-    super(400, 'MalformedJSON', message);
+  constructor(message = "The request body is not valid JSON.") {
+    super(400, "MalformedJSON", message);
   }
 }
 
 export class Unauthorized extends ApiError {
-  constructor(message = 'Authentication failed: a valid credential is required.') {
-    super(401, 'Unauthorized', message);
+  constructor(message = "Authentication failed: a valid credential is required.") {
+    super(401, "Unauthorized", message);
   }
 }
 
 export class AccessDenied extends ApiError {
-  constructor(message = 'Access denied.') {
-    super(403, 'AccessDenied', message);
+  constructor(message = "Access denied.") {
+    super(403, "AccessDenied", message);
   }
 }
 
 export class NotFound extends ApiError {
-  constructor(message = 'The resource could not be found.', code = 'NotFound') {
+  constructor(message = "The resource could not be found.", code = "NotFound") {
     super(404, code, message);
   }
 }
 
 export class MethodNotAllowed extends ApiError {
   constructor(method: string, allowed: string[]) {
-    super(405, 'MethodNotAllowed', `Method ${method} is not allowed on this path.`, { Allow: allowed.join(', ') });
+    super(405, "MethodNotAllowed", `Method ${method} is not allowed on this path.`, { Allow: allowed.join(", ") });
   }
 }
 
 export class Conflict extends ApiError {
-  constructor(message: string, code = 'Conflict') {
+  constructor(message: string, code = "Conflict") {
     super(409, code, message);
   }
 }
 
 export class PayloadTooLarge extends ApiError {
   constructor(limit: number) {
-    super(413, 'EntityTooLarge', `The request body exceeds the local cloud limit of ${limit} bytes.`);
+    super(413, "EntityTooLarge", `The request body exceeds the local cloud limit of ${limit} bytes.`);
   }
 }
 
 export class UnsupportedMediaType extends ApiError {
   constructor(expected: string) {
-    super(415, 'UnsupportedMediaType', `Content-Type must be ${expected}.`);
+    super(415, "UnsupportedMediaType", `Content-Type must be ${expected}.`);
   }
 }
 
 export class InternalError extends ApiError {
-  constructor(message = 'Internal error in the local cloud.') {
-    super(500, 'InternalError', message);
+  constructor(message = "Internal error in the local cloud.") {
+    super(500, "InternalError", message);
   }
 }

@@ -1,6 +1,6 @@
-import { randomHex } from './ids';
+import { randomHex } from "./ids";
 
-export type FaultAction = 'error' | 'latency' | 'drop' | 'lose-response';
+export type FaultAction = "error" | "latency" | "drop" | "lose-response";
 
 export interface FaultSpec {
   service?: string;

@@ -1,7 +1,7 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
-import { BadRequest, MalformedJson, UnsupportedMediaType } from './errors';
-import type { Identity } from './credentials';
+import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
+import { BadRequest, MalformedJson, UnsupportedMediaType } from "./errors";
+import type { Identity } from "./credentials";
 
 export type HeaderValue = string | string[];
 
@@ -18,10 +18,7 @@ export interface ApiResponse {
 }
 
 /** Authentication as presented by the request, resolved once by the server. */
-export type Presented =
-  | { kind: 'none' }
-  | { kind: 'invalid'; scheme: 'token' | 'access-key' }
-  | { kind: 'valid'; identity: Identity };
+export type Presented = { kind: "none" } | { kind: "invalid"; scheme: "token" | "access-key" } | { kind: "valid"; identity: Identity };
 
 export interface RequestContext {
   readonly requestId: string;
@@ -57,7 +54,7 @@ export interface InventoryEntry {
   projectId: string;
 }
 
-export type ErrorFormat = 'json' | 'text';
+export type ErrorFormat = "json" | "text";
 
 /** Everything the core needs from a service. Services own their state; the core owns HTTP. */
 export interface ServiceDefinition {
@@ -84,17 +81,17 @@ export function header(ctx: { headers: IncomingHttpHeaders }, name: string): str
 export function jsonResponse(status: number, value: unknown, headers: Record<string, HeaderValue> = {}): ApiResponse {
   return {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
     body: JSON.stringify(value),
   };
 }
 
 export function xmlResponse(status: number, xml: string, headers: Record<string, HeaderValue> = {}): ApiResponse {
-  return { status, headers: { 'Content-Type': 'application/xml; charset=utf-8', ...headers }, body: xml };
+  return { status, headers: { "Content-Type": "application/xml; charset=utf-8", ...headers }, body: xml };
 }
 
 export function textResponse(status: number, text: string, headers: Record<string, HeaderValue> = {}): ApiResponse {
-  return { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers }, body: text };
+  return { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers }, body: text };
 }
 
 export function emptyResponse(status: number, headers: Record<string, HeaderValue> = {}): ApiResponse {
@@ -102,17 +99,17 @@ export function emptyResponse(status: number, headers: Record<string, HeaderValu
 }
 
 function mediaType(ctx: RequestContext): string {
-  return (header(ctx, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  return (header(ctx, "content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
 export function requireMediaType(ctx: RequestContext, accepted: string[]): void {
-  if (!accepted.includes(mediaType(ctx))) throw new UnsupportedMediaType(accepted.join(' or '));
+  if (!accepted.includes(mediaType(ctx))) throw new UnsupportedMediaType(accepted.join(" or "));
 }
 
 /** Parses a JSON body; an empty or malformed body is a 400. */
 export function parseJsonBody(ctx: RequestContext): unknown {
-  if (ctx.body.length === 0) throw new MalformedJson('A JSON request body is required.');
-  const text = ctx.body.toString('utf8');
+  if (ctx.body.length === 0) throw new MalformedJson("A JSON request body is required.");
+  const text = ctx.body.toString("utf8");
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -124,20 +121,16 @@ export function parseJsonBody(ctx: RequestContext): unknown {
 export function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
   return issues
     .slice(0, 5)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(body)'}: ${issue.message}`)
-    .join('; ');
+    .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)"}: ${issue.message}`)
+    .join("; ");
 }
 
-export function parseIntegerParam(
-  value: string | null,
-  name: string,
-  { min, max, fallback }: { min: number; max: number; fallback: number },
-): number {
+export function parseIntegerParam(value: string | null, name: string, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
   if (value === null) return fallback;
-  if (!/^-?\d{1,15}$/.test(value)) throw new BadRequest(`Query parameter ${name} must be an integer.`, 'InvalidArgument');
+  if (!/^-?\d{1,15}$/.test(value)) throw new BadRequest(`Query parameter ${name} must be an integer.`, "InvalidArgument");
   const n = Number(value);
   if (n < min || n > max) {
-    throw new BadRequest(`Query parameter ${name} must be between ${min} and ${max}.`, 'InvalidArgument');
+    throw new BadRequest(`Query parameter ${name} must be between ${min} and ${max}.`, "InvalidArgument");
   }
   return n;
 }

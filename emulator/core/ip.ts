@@ -1,4 +1,4 @@
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP } from "node:net";
 
 /** Strips the IPv4-mapped IPv6 prefix node reports for IPv4 peers on dual-stack sockets. */
 export function normalizeIp(address: string): string {
@@ -8,7 +8,7 @@ export function normalizeIp(address: string): string {
 
 /** An IPv4/IPv6 address or CIDR range (prefix 0-32 / 0-128). */
 export function isIpOrCidr(entry: string): boolean {
-  const slash = entry.indexOf('/');
+  const slash = entry.indexOf("/");
   if (slash < 0) return isIP(entry) !== 0;
   const address = entry.slice(0, slash);
   const prefix = entry.slice(slash + 1);
@@ -23,19 +23,19 @@ export function ipAllowed(clientIp: string, entries: readonly string[]): boolean
   if (family === 0) return false;
   const list = new BlockList();
   for (const entry of entries) {
-    const slash = entry.indexOf('/');
+    const slash = entry.indexOf("/");
     const address = normalizeIp(slash < 0 ? entry : entry.slice(0, slash));
-    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    const type = isIP(address) === 6 ? "ipv6" : "ipv4";
     if (slash < 0) list.addAddress(address, type);
     else list.addSubnet(address, Number(entry.slice(slash + 1)), type);
   }
-  return list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
+  return list.check(ip, family === 6 ? "ipv6" : "ipv4");
 }
 
 /** 127.0.0.0/8, ::1 and localhost. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 /**

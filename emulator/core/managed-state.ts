@@ -3,10 +3,7 @@
  * status to the next either immediately, after N status reads, or after a duration on the local
  * cloud's clock. The progression is chosen per (service, kind) and can be switched by tests.
  */
-export type Progression =
-  | { mode: 'immediate' }
-  | { mode: 'reads'; reads: number }
-  | { mode: 'duration'; ms: number };
+export type Progression = { mode: "immediate" } | { mode: "reads"; reads: number } | { mode: "duration"; ms: number };
 
 interface PendingTransition {
   to: string;
@@ -25,24 +22,24 @@ export interface ManagedStateSnapshot {
   entries: Array<{ service: string; kind: string; id: string; entry: ManagedEntry }>;
 }
 
-const IMMEDIATE: Progression = { mode: 'immediate' };
+const IMMEDIATE: Progression = { mode: "immediate" };
 
 function key(...parts: string[]): string {
-  return parts.join('\u0000');
+  return parts.join("\u0000");
 }
 
 export function validateProgression(value: Progression): Progression {
   switch (value.mode) {
-    case 'immediate':
-      return { mode: 'immediate' };
-    case 'reads':
-      if (!Number.isInteger(value.reads) || value.reads < 0) throw new RangeError('reads must be a non-negative integer');
-      return { mode: 'reads', reads: value.reads };
-    case 'duration':
-      if (!Number.isFinite(value.ms) || value.ms < 0) throw new RangeError('ms must be a non-negative number');
-      return { mode: 'duration', ms: value.ms };
+    case "immediate":
+      return { mode: "immediate" };
+    case "reads":
+      if (!Number.isInteger(value.reads) || value.reads < 0) throw new RangeError("reads must be a non-negative integer");
+      return { mode: "reads", reads: value.reads };
+    case "duration":
+      if (!Number.isFinite(value.ms) || value.ms < 0) throw new RangeError("ms must be a non-negative number");
+      return { mode: "duration", ms: value.ms };
     default:
-      throw new RangeError('unknown progression mode');
+      throw new RangeError("unknown progression mode");
   }
 }
 
@@ -143,14 +140,14 @@ export class ManagedState {
     if (!pending) return;
     let done: boolean;
     switch (pending.progression.mode) {
-      case 'immediate':
+      case "immediate":
         done = true;
         break;
-      case 'reads':
+      case "reads":
         if (countRead) pending.readsSeen += 1;
         done = pending.readsSeen > pending.progression.reads;
         break;
-      case 'duration':
+      case "duration":
         done = this.clock.now() >= pending.startedAt + pending.progression.ms;
         break;
     }

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 /**
  * Where services keep bulk data (object bodies) outside the JSON snapshot: `{persistPath}.data/`
@@ -13,7 +13,7 @@ export class DataDirectory {
 
   constructor(persistPath: string | undefined) {
     this.temporary = persistPath === undefined;
-    this.path = persistPath === undefined ? mkdtempSync(join(tmpdir(), 'krcloud-local-cloud-')) : `${persistPath}.data`;
+    this.path = persistPath === undefined ? mkdtempSync(join(tmpdir(), "krcloud-local-cloud-")) : `${persistPath}.data`;
     mkdirSync(this.path, { recursive: true });
   }
 
@@ -41,8 +41,8 @@ export class Persister {
 
   load(): unknown {
     if (!existsSync(this.path)) return undefined;
-    const text = readFileSync(this.path, 'utf8');
-    if (text.trim() === '') return undefined;
+    const text = readFileSync(this.path, "utf8");
+    if (text.trim() === "") return undefined;
     return JSON.parse(text) as unknown;
   }
 

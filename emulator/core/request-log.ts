@@ -1,4 +1,4 @@
-import type { FaultAction } from './faults';
+import type { FaultAction } from "./faults";
 
 export interface RequestLogEntry {
   seq: number;
@@ -28,7 +28,7 @@ export class RequestLog {
     this.capacity = capacity;
   }
 
-  record(entry: Omit<RequestLogEntry, 'seq'>): RequestLogEntry {
+  record(entry: Omit<RequestLogEntry, "seq">): RequestLogEntry {
     this.seq += 1;
     const full = { seq: this.seq, ...entry };
     this.entries.push(full);

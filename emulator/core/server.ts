@@ -1,25 +1,18 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import FindMyWay from 'find-my-way';
-import { VirtualClock, dayStart, type ClockSource } from './clock';
-import { CredentialStore, type CredentialSnapshot } from './credentials';
-import {
-  ApiError,
-  InternalError,
-  MethodNotAllowed,
-  NotFound,
-  PayloadTooLarge,
-  isApiError,
-} from './errors';
-import { FaultInjector, type Fault } from './faults';
-import type { ApiResponse, ErrorFormat, Presented, RequestContext, RouteDefinition, ServiceDefinition } from './http';
-import { newRequestId } from './ids';
-import { bindWarning, normalizeIp } from './ip';
-import { ManagedState, type ManagedStateSnapshot } from './managed-state';
-import { DataDirectory, Persister } from './persistence';
-import { RequestLog } from './request-log';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import FindMyWay from "find-my-way";
+import { VirtualClock, dayStart, type ClockSource } from "./clock";
+import { CredentialStore, type CredentialSnapshot } from "./credentials";
+import { ApiError, InternalError, MethodNotAllowed, NotFound, PayloadTooLarge, isApiError } from "./errors";
+import { FaultInjector, type Fault } from "./faults";
+import type { ApiResponse, ErrorFormat, Presented, RequestContext, RouteDefinition, ServiceDefinition } from "./http";
+import { newRequestId } from "./ids";
+import { bindWarning, normalizeIp } from "./ip";
+import { ManagedState, type ManagedStateSnapshot } from "./managed-state";
+import { DataDirectory, Persister } from "./persistence";
+import { RequestLog } from "./request-log";
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
@@ -87,11 +80,11 @@ class ClientGone extends Error {}
 
 type RouteStore = { route: RouteDefinition };
 
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
+    const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > limit) {
       reject(new PayloadTooLarge(limit));
       return;
@@ -104,7 +97,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       settled = true;
       fn();
     };
-    req.on('data', (chunk: Buffer) => {
+    req.on("data", (chunk: Buffer) => {
       if (settled) return;
       size += chunk.length;
       if (size > limit) {
@@ -114,24 +107,24 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => finish(() => resolve(Buffer.concat(chunks))));
-    req.on('error', () => finish(() => reject(new ClientGone())));
-    req.on('close', () => finish(() => (req.complete ? resolve(Buffer.concat(chunks)) : reject(new ClientGone()))));
+    req.on("end", () => finish(() => resolve(Buffer.concat(chunks))));
+    req.on("error", () => finish(() => reject(new ClientGone())));
+    req.on("close", () => finish(() => (req.complete ? resolve(Buffer.concat(chunks)) : reject(new ClientGone()))));
   });
 }
 
 export function renderError(error: ApiError, format: ErrorFormat, requestId: string): ApiResponse {
   const headers: Record<string, string> = { ...error.headers };
-  if (format === 'json') {
+  if (format === "json") {
     return {
       status: error.status,
-      headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
+      headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
       body: JSON.stringify({ code: error.code, message: error.message, requestId }),
     };
   }
   return {
     status: error.status,
-    headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
+    headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
     body: `${error.message}\n`,
   };
 }
@@ -144,16 +137,16 @@ function send(res: ServerResponse, response: ApiResponse, method: string): void 
   if (res.headersSent || res.destroyed) return;
   const body = response.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
   for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
-  const noBody = method === 'HEAD' || response.status === 204 || response.status === 304;
-  if (!noBody) res.setHeader('Content-Length', body.length);
-  else if (method === 'HEAD' && !res.hasHeader('Content-Length')) res.setHeader('Content-Length', body.length);
+  const noBody = method === "HEAD" || response.status === 204 || response.status === 304;
+  if (!noBody) res.setHeader("Content-Length", body.length);
+  else if (method === "HEAD" && !res.hasHeader("Content-Length")) res.setHeader("Content-Length", body.length);
   res.writeHead(response.status);
   res.end(noBody ? undefined : body);
 }
 
 /** A streamed body (large downloads): the route sets Content-Length; a failing stream aborts the connection. */
 function sendStream(res: ServerResponse, response: ApiResponse, body: Readable, method: string): void {
-  if (res.headersSent || res.destroyed || method === 'HEAD' || response.status === 204 || response.status === 304) {
+  if (res.headersSent || res.destroyed || method === "HEAD" || response.status === 204 || response.status === 304) {
     body.destroy();
     if (!res.headersSent && !res.destroyed) send(res, { status: response.status, headers: response.headers ?? {} }, method);
     return;
@@ -180,7 +173,7 @@ export class LocalCloudServer {
   /** Control API handler, installed by the control module. */
   controlHandler: ((req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string) => Promise<void>) | undefined;
   readonly endpoints: Record<string, string> = {};
-  url = '';
+  url = "";
 
   constructor(options: LocalCloudOptions, factories: ServiceFactory[]) {
     this.options = options;
@@ -216,17 +209,17 @@ export class LocalCloudServer {
   }
 
   async listen(): Promise<void> {
-    const host = this.options.host ?? '127.0.0.1';
+    const host = this.options.host ?? "127.0.0.1";
     const warning = bindWarning(host);
     if (warning) (this.options.onWarning ?? ((m: string) => process.stderr.write(`${m}\n`)))(warning);
     this.mainServer = await this.startHttp(host, this.options.port ?? 0, undefined);
     const port = (this.mainServer.address() as AddressInfo).port;
-    this.url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    this.url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     for (const mounted of this.services.values()) {
       if (this.options.separatePorts) {
         const server = await this.startHttp(host, this.options.servicePorts?.[mounted.definition.name] ?? 0, mounted);
         const servicePort = (server.address() as AddressInfo).port;
-        this.endpoints[mounted.definition.name] = `http://${host.includes(':') ? `[${host}]` : host}:${servicePort}`;
+        this.endpoints[mounted.definition.name] = `http://${host.includes(":") ? `[${host}]` : host}:${servicePort}`;
       } else {
         this.endpoints[mounted.definition.name] = `${this.url}${mounted.prefix}`;
       }
@@ -237,7 +230,7 @@ export class LocalCloudServer {
     const server = createServer({ requireHostHeader: false }, (req, res) => {
       this.dispatch(req, res, bound).catch(() => {
         if (!res.headersSent && !res.destroyed) {
-          send(res, renderError(new InternalError(), 'json', String(res.getHeader('X-Trans-Id') ?? '')), req.method ?? 'GET');
+          send(res, renderError(new InternalError(), "json", String(res.getHeader("X-Trans-Id") ?? "")), req.method ?? "GET");
         } else {
           res.destroy();
         }
@@ -246,9 +239,9 @@ export class LocalCloudServer {
     server.keepAliveTimeout = 5_000;
     this.servers.push(server);
     return new Promise((resolve, reject) => {
-      server.once('error', reject);
+      server.once("error", reject);
       server.listen(port, host, () => {
-        server.off('error', reject);
+        server.off("error", reject);
         resolve(server);
       });
     });
@@ -325,41 +318,41 @@ export class LocalCloudServer {
       const v = req.headers[name];
       return Array.isArray(v) ? v[0] : v;
     };
-    const token = first('x-auth-token');
+    const token = first("x-auth-token");
     if (token !== undefined) {
       const identity = this.credentials.resolveToken(token);
-      return identity ? { kind: 'valid', identity } : { kind: 'invalid', scheme: 'token' };
+      return identity ? { kind: "valid", identity } : { kind: "invalid", scheme: "token" };
     }
-    const id = first('credential-id');
-    const secret = first('credential-secret');
+    const id = first("credential-id");
+    const secret = first("credential-secret");
     if (id !== undefined || secret !== undefined) {
       const identity = id !== undefined && secret !== undefined ? this.credentials.resolveAccessKey(id, secret) : undefined;
-      return identity ? { kind: 'valid', identity } : { kind: 'invalid', scheme: 'access-key' };
+      return identity ? { kind: "valid", identity } : { kind: "invalid", scheme: "access-key" };
     }
-    return { kind: 'none' };
+    return { kind: "none" };
   }
 
   private clientIp(req: IncomingMessage): string {
     if (this.options.trustForwardedFor) {
-      const forwarded = req.headers['x-forwarded-for'];
+      const forwarded = req.headers["x-forwarded-for"];
       const value = Array.isArray(forwarded) ? forwarded[0] : forwarded;
-      const first = value?.split(',')[0]?.trim();
+      const first = value?.split(",")[0]?.trim();
       if (first) return normalizeIp(first);
     }
-    return normalizeIp(req.socket.remoteAddress ?? '');
+    return normalizeIp(req.socket.remoteAddress ?? "");
   }
 
   private async dispatch(req: IncomingMessage, res: ServerResponse, bound: MountedService | undefined): Promise<void> {
-    const method = (req.method ?? 'GET').toUpperCase();
+    const method = (req.method ?? "GET").toUpperCase();
     const requestId = newRequestId(this.clock.now());
-    res.setHeader('X-Trans-Id', requestId);
-    res.setHeader('X-Openstack-Request-Id', requestId);
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
+    res.setHeader("X-Trans-Id", requestId);
+    res.setHeader("X-Openstack-Request-Id", requestId);
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
     const rawPath = q < 0 ? url : url.slice(0, q);
-    const rawQuery = q < 0 ? '' : url.slice(q + 1);
+    const rawQuery = q < 0 ? "" : url.slice(q + 1);
 
-    if (!bound && (rawPath === '/_control' || rawPath.startsWith('/_control/'))) {
+    if (!bound && (rawPath === "/_control" || rawPath.startsWith("/_control/"))) {
       if (this.controlHandler) await this.controlHandler(req, res, rawPath, rawQuery);
       return;
     }
@@ -377,7 +370,7 @@ export class LocalCloudServer {
     }
     if (!mounted) {
       req.resume();
-      send(res, renderError(new NotFound(`No service is mounted at ${rawPath.slice(0, 200)}.`), 'json', requestId), method);
+      send(res, renderError(new NotFound(`No service is mounted at ${rawPath.slice(0, 200)}.`), "json", requestId), method);
       return;
     }
     const service = mounted.definition;
@@ -388,12 +381,12 @@ export class LocalCloudServer {
       body = await readBody(req, this.maxBodyBytes);
     } catch (error) {
       if (error instanceof ClientGone) return;
-      res.setHeader('Connection', 'close');
+      res.setHeader("Connection", "close");
       const apiError = isApiError(error) ? error : new InternalError();
       this.log.record({
         time: new Date(this.clock.now()).toISOString(),
         service: service.name,
-        operation: 'Unknown',
+        operation: "Unknown",
         method,
         path,
         query: rawQuery,
@@ -437,15 +430,15 @@ export class LocalCloudServer {
       presented: this.resolvePresented(req),
     };
 
-    let operation = 'Unknown';
+    let operation = "Unknown";
     try {
-      if (route) operation = typeof route.operation === 'string' ? route.operation : route.operation(ctx);
+      if (route) operation = typeof route.operation === "string" ? route.operation : route.operation(ctx);
     } catch {
-      operation = 'Unknown';
+      operation = "Unknown";
     }
 
     const fault = this.faults.match({ service: service.name, operation, method, path });
-    const logEntry = (status: number, faultAction?: Fault['action']): void => {
+    const logEntry = (status: number, faultAction?: Fault["action"]): void => {
       this.log.record({
         time: new Date(now).toISOString(),
         service: service.name,
@@ -459,28 +452,32 @@ export class LocalCloudServer {
       });
     };
 
-    if (fault?.action === 'drop') {
-      logEntry(0, 'drop');
+    if (fault?.action === "drop") {
+      logEntry(0, "drop");
       req.socket.destroy();
       return;
     }
-    if (fault?.action === 'error') {
+    if (fault?.action === "error") {
       const status = fault.status ?? 503;
       let response: ApiResponse;
       if (fault.body === undefined) {
-        response = renderError(new ApiError(status, 'InjectedFault', `Injected fault ${fault.id}.`), format, requestId);
-      } else if (typeof fault.body === 'string') {
-        response = { status, headers: { 'Content-Type': format === 'json' ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8' }, body: fault.body };
+        response = renderError(new ApiError(status, "InjectedFault", `Injected fault ${fault.id}.`), format, requestId);
+      } else if (typeof fault.body === "string") {
+        response = {
+          status,
+          headers: { "Content-Type": format === "json" ? "application/json; charset=utf-8" : "text/plain; charset=utf-8" },
+          body: fault.body,
+        };
       } else {
-        response = { status, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(fault.body) };
+        response = { status, headers: { "Content-Type": "application/json; charset=utf-8" }, body: JSON.stringify(fault.body) };
       }
       response.headers = { ...response.headers, ...(fault.headers ?? {}) };
-      if (fault.retryAfter !== undefined) response.headers['Retry-After'] = String(fault.retryAfter);
-      logEntry(status, 'error');
+      if (fault.retryAfter !== undefined) response.headers["Retry-After"] = String(fault.retryAfter);
+      logEntry(status, "error");
       send(res, response, method);
       return;
     }
-    if (fault?.action === 'latency' && fault.latencyMs !== undefined && fault.latencyMs > 0) {
+    if (fault?.action === "latency" && fault.latencyMs !== undefined && fault.latencyMs > 0) {
       // On the local cloud's clock: a test advances it instead of waiting (docs/local-cloud.md).
       await this.clock.sleep(fault.latencyMs);
     }
@@ -507,8 +504,8 @@ export class LocalCloudServer {
     }
     if (!READ_METHODS.has(method)) this.changed();
 
-    if (fault?.action === 'lose-response') {
-      logEntry(response.status, 'lose-response');
+    if (fault?.action === "lose-response") {
+      logEntry(response.status, "lose-response");
       req.socket.destroy();
       return;
     }

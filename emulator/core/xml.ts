@@ -1,5 +1,5 @@
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { BadRequest } from './errors';
+import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+import { BadRequest } from "./errors";
 
 /**
  * XML escaping for text and attribute values: the five predefined entities, plus character
@@ -11,16 +11,16 @@ export function escapeXml(value: string): string {
   // eslint-disable-next-line no-control-regex
   return value.replace(/[&<>'"\u0000-\u0008\u000a-\u001f]/g, (ch) => {
     switch (ch) {
-      case '&':
-        return '&amp;';
-      case '<':
-        return '&lt;';
-      case '>':
-        return '&gt;';
+      case "&":
+        return "&amp;";
+      case "<":
+        return "&lt;";
+      case ">":
+        return "&gt;";
       case "'":
-        return '&apos;';
+        return "&apos;";
       case '"':
-        return '&quot;';
+        return "&quot;";
       default:
         return `&#${ch.charCodeAt(0)};`;
     }
@@ -30,7 +30,7 @@ export function escapeXml(value: string): string {
 const builder = new XMLBuilder({
   format: false,
   ignoreAttributes: false,
-  attributeNamePrefix: '@_',
+  attributeNamePrefix: "@_",
   suppressEmptyNode: false,
   suppressBooleanAttributes: false,
   processEntities: false,
@@ -51,9 +51,9 @@ export type XmlNode = string | { [name: string]: XmlNode | XmlNode[] };
  * refused outright (no entity expansion games).
  */
 export function parseXml(text: string, repeated: (path: string) => boolean = () => false): Record<string, unknown> {
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new BadRequest('DOCTYPE and ENTITY declarations are not accepted.', 'MalformedXML');
+  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new BadRequest("DOCTYPE and ENTITY declarations are not accepted.", "MalformedXML");
   const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new BadRequest(`The XML is not well-formed: ${valid.err.msg}`, 'MalformedXML');
+  if (valid !== true) throw new BadRequest(`The XML is not well-formed: ${valid.err.msg}`, "MalformedXML");
   const parser = new XMLParser({
     ignoreAttributes: true,
     removeNSPrefix: true,
@@ -63,16 +63,16 @@ export function parseXml(text: string, repeated: (path: string) => boolean = () 
     htmlEntities: true,
     ignoreDeclaration: true,
     ignorePiTags: true,
-    isArray: (_name: string, jpath: unknown) => typeof jpath === 'string' && repeated(jpath),
+    isArray: (_name: string, jpath: unknown) => typeof jpath === "string" && repeated(jpath),
   });
   try {
     return parser.parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new BadRequest(`The XML could not be parsed: ${(error as Error).message}`, 'MalformedXML');
+    throw new BadRequest(`The XML could not be parsed: ${(error as Error).message}`, "MalformedXML");
   }
 }
 
 /** Element children of a parsed node (drops `#text` whitespace). */
 export function elementKeys(node: Record<string, unknown>): string[] {
-  return Object.keys(node).filter((k) => !k.startsWith('#'));
+  return Object.keys(node).filter((k) => !k.startsWith("#"));
 }

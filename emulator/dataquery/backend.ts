@@ -5,21 +5,21 @@
  * first reads RUNNING, and its result is written as `.csv` and `.metadata` into the named bucket of
  * the local object storage under `path/YYYY/MM/DD`.
  */
-import { randomUUID } from 'node:crypto';
-import { BadRequest, Conflict, NotFound } from '../core/errors';
-import type { InventoryEntry } from '../core/http';
-import type { ManagedState } from '../core/managed-state';
-import type { ObjectStoreBridge } from '../core/server';
-import type { QueryOutcome, SqlEngine } from './engine';
-import { checkServerUrl, runOnServer, seedServer } from './real-server';
+import { randomUUID } from "node:crypto";
+import { BadRequest, Conflict, NotFound } from "../core/errors";
+import type { InventoryEntry } from "../core/http";
+import type { ManagedState } from "../core/managed-state";
+import type { ObjectStoreBridge } from "../core/server";
+import type { QueryOutcome, SqlEngine } from "./engine";
+import { checkServerUrl, runOnServer, seedServer } from "./real-server";
 
-export const SERVICE = 'data-query';
+export const SERVICE = "data-query";
 export const NAME = /^[a-z0-9_]{3,72}$/;
 
 export interface Instance {
   id: string;
   projectId: string;
-  engine: 'mysql' | 'postgresql';
+  engine: "mysql" | "postgresql";
   /** Database name -> seed SQL. */
   databases: Record<string, string>;
   /** A real PostgreSQL or MariaDB server on loopback that holds the databases (real-server.ts). */
@@ -29,8 +29,8 @@ export interface Instance {
 export interface DataSource {
   name: string;
   projectId: string;
-  type: 'MYSQL' | 'POSTGRESQL';
-  scope: 'PRIVATE' | 'PUBLIC';
+  type: "MYSQL" | "POSTGRESQL";
+  scope: "PRIVATE" | "PUBLIC";
   description?: string;
   instanceId: string;
   username: string;
@@ -87,15 +87,22 @@ export class DataQueryBackend {
   /** An embedded instance at once; one on a real server (`url`) once its databases are seeded there. */
   putInstance(id: string, patch: Record<string, unknown>): Instance | Promise<Instance> {
     const engine = patch.engine;
-    if (engine !== 'mysql' && engine !== 'postgresql') throw new BadRequest('engine: mysql or postgresql.');
-    if (typeof patch.projectId !== 'string') throw new BadRequest('projectId: required.');
+    if (engine !== "mysql" && engine !== "postgresql") throw new BadRequest("engine: mysql or postgresql.");
+    if (typeof patch.projectId !== "string") throw new BadRequest("projectId: required.");
     const dbs = (patch.databases ?? {}) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(dbs)) if (!NAME.test(k) || typeof v !== 'string') throw new BadRequest(`databases.${k}: a name of lower-case letters, digits, _ and its seed SQL.`);
+    for (const [k, v] of Object.entries(dbs))
+      if (!NAME.test(k) || typeof v !== "string") throw new BadRequest(`databases.${k}: a name of lower-case letters, digits, _ and its seed SQL.`);
     if (patch.url !== undefined) {
-      const bad = typeof patch.url === 'string' ? checkServerUrl(engine, patch.url) : 'url: a string.';
+      const bad = typeof patch.url === "string" ? checkServerUrl(engine, patch.url) : "url: a string.";
       if (bad) throw new BadRequest(bad);
     }
-    const inst: Instance = { id, projectId: patch.projectId, engine, databases: dbs as Record<string, string>, ...(typeof patch.url === 'string' ? { url: patch.url } : {}) };
+    const inst: Instance = {
+      id,
+      projectId: patch.projectId,
+      engine,
+      databases: dbs as Record<string, string>,
+      ...(typeof patch.url === "string" ? { url: patch.url } : {}),
+    };
     if (inst.url === undefined) {
       this.instances.set(id, inst);
       return inst;
@@ -119,33 +126,33 @@ export class DataQueryBackend {
 
   async createSource(projectId: string, creator: string, b: Record<string, unknown>): Promise<void> {
     const type = b.type;
-    if (type !== 'MYSQL' && type !== 'POSTGRESQL') throw new BadRequest('type: MYSQL or POSTGRESQL.');
-    if (typeof b.name !== 'string' || !NAME.test(b.name)) throw new BadRequest('name: 3 to 72 lower-case letters, digits or underscores.');
-    if (b.scope !== 'PRIVATE' && b.scope !== 'PUBLIC') throw new BadRequest('scope: PRIVATE or PUBLIC.');
-    for (const k of ['instanceId', 'username', 'password']) if (typeof b[k] !== 'string' || b[k] === '') throw new BadRequest(`${k}: required.`);
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b.password as string)) throw new BadRequest('password: must be Base64-encoded.');
-    if (type === 'POSTGRESQL' && (typeof b.databaseName !== 'string' || b.databaseName === '')) throw new BadRequest('databaseName: required for PostgreSQL.');
+    if (type !== "MYSQL" && type !== "POSTGRESQL") throw new BadRequest("type: MYSQL or POSTGRESQL.");
+    if (typeof b.name !== "string" || !NAME.test(b.name)) throw new BadRequest("name: 3 to 72 lower-case letters, digits or underscores.");
+    if (b.scope !== "PRIVATE" && b.scope !== "PUBLIC") throw new BadRequest("scope: PRIVATE or PUBLIC.");
+    for (const k of ["instanceId", "username", "password"]) if (typeof b[k] !== "string" || b[k] === "") throw new BadRequest(`${k}: required.`);
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b.password as string)) throw new BadRequest("password: must be Base64-encoded.");
+    if (type === "POSTGRESQL" && (typeof b.databaseName !== "string" || b.databaseName === "")) throw new BadRequest("databaseName: required for PostgreSQL.");
     const inst = this.instances.get(b.instanceId as string);
     if (!inst || inst.projectId !== projectId) throw new BadRequest(`instanceId: no database instance "${b.instanceId as string}" in this project.`);
-    if (inst.engine !== (type === 'MYSQL' ? 'mysql' : 'postgresql')) throw new BadRequest(`instanceId: "${inst.id}" is a ${inst.engine} instance.`);
-    if (this.sources.has(key(projectId, b.name))) throw new Conflict(`A data source named "${b.name}" exists.`, 'DuplicateName');
+    if (inst.engine !== (type === "MYSQL" ? "mysql" : "postgresql")) throw new BadRequest(`instanceId: "${inst.id}" is a ${inst.engine} instance.`);
+    if (this.sources.has(key(projectId, b.name))) throw new Conflict(`A data source named "${b.name}" exists.`, "DuplicateName");
     if (inst.url === undefined) await this.engine.attach(attachName(key(projectId, b.name)), inst.databases);
     this.sources.set(key(projectId, b.name), {
       name: b.name,
       projectId,
       type,
       scope: b.scope,
-      description: typeof b.description === 'string' ? b.description : undefined,
+      description: typeof b.description === "string" ? b.description : undefined,
       instanceId: inst.id,
       username: b.username as string,
-      databaseName: type === 'POSTGRESQL' ? (b.databaseName as string) : undefined,
+      databaseName: type === "POSTGRESQL" ? (b.databaseName as string) : undefined,
       creatorName: creator,
     });
   }
 
   async deleteSource(projectId: string, name: string): Promise<void> {
     const s = this.sources.get(key(projectId, name));
-    if (!s) throw new NotFound(`No data source "${name}".`, 'DataSourceNotFound');
+    if (!s) throw new NotFound(`No data source "${name}".`, "DataSourceNotFound");
     this.sources.delete(key(projectId, name));
     await this.engine.detach(attachName(key(projectId, name)));
   }
@@ -154,13 +161,33 @@ export class DataQueryBackend {
 
   run(projectId: string, b: { sql: string; dataSource?: string; database?: string; bucketName: string; path: string; reuse?: number }): Query {
     const objects = this.objects();
-    if (!objects?.bucketExists(projectId, b.bucketName)) throw new NotFound(`No bucket "${b.bucketName}" for the result.`, 'BucketNotFound');
+    if (!objects?.bucketExists(projectId, b.bucketName)) throw new NotFound(`No bucket "${b.bucketName}" for the result.`, "BucketNotFound");
     if (b.dataSource && !this.sources.has(key(projectId, b.dataSource))) throw new BadRequest(`X-Data-Source: no data source "${b.dataSource}".`);
     const now = this.now();
-    const q: Query = { id: randomUUID(), projectId, sql: b.sql, dataSource: b.dataSource, database: b.database, bucketName: b.bucketName, path: b.path, reuse: b.reuse !== undefined, createdAt: now, aborted: false };
+    const q: Query = {
+      id: randomUUID(),
+      projectId,
+      sql: b.sql,
+      dataSource: b.dataSource,
+      database: b.database,
+      bucketName: b.bucketName,
+      path: b.path,
+      reuse: b.reuse !== undefined,
+      createdAt: now,
+      aborted: false,
+    };
     if (b.reuse !== undefined) {
       const previous = [...this.queries.values()]
-        .filter((p) => p.projectId === projectId && p.sql === b.sql && p.dataSource === b.dataSource && p.database === b.database && p.outcome && p.completedAt && now - p.completedAt <= b.reuse! * 60_000)
+        .filter(
+          (p) =>
+            p.projectId === projectId &&
+            p.sql === b.sql &&
+            p.dataSource === b.dataSource &&
+            p.database === b.database &&
+            p.outcome &&
+            p.completedAt &&
+            now - p.completedAt <= b.reuse! * 60_000,
+        )
         .sort((x, y) => y.completedAt! - x.completedAt!)[0];
       if (previous) {
         q.reusedFrom = previous.id;
@@ -168,23 +195,23 @@ export class DataQueryBackend {
       }
     }
     this.queries.set(q.id, q);
-    this.state.begin(SERVICE, 'query', q.id, 'QUEUED', 'RUNNING');
+    this.state.begin(SERVICE, "query", q.id, "QUEUED", "RUNNING");
     return q;
   }
 
   query(projectId: string, id: string): Query {
     const q = this.queries.get(id);
-    if (!q || q.projectId !== projectId) throw new NotFound(`No query "${id}".`, 'QueryNotFound');
+    if (!q || q.projectId !== projectId) throw new NotFound(`No query "${id}".`, "QueryNotFound");
     return q;
   }
 
   /** The state as served; a query that just reached RUNNING runs now, and one that ran settles by its transition. */
   async stateOf(q: Query): Promise<string> {
-    let st = this.state.read(SERVICE, 'query', q.id) ?? 'FINISHED';
-    if (st === 'RUNNING' && q.outcome === undefined && q.error === undefined && !q.aborted) {
+    let st = this.state.read(SERVICE, "query", q.id) ?? "FINISHED";
+    if (st === "RUNNING" && q.outcome === undefined && q.error === undefined && !q.aborted) {
       await this.execute(q);
-      this.state.begin(SERVICE, 'query', q.id, 'RUNNING', q.error !== undefined ? 'FAILED' : 'FINISHED');
-      st = this.state.read(SERVICE, 'query', q.id) ?? st;
+      this.state.begin(SERVICE, "query", q.id, "RUNNING", q.error !== undefined ? "FAILED" : "FINISHED");
+      st = this.state.read(SERVICE, "query", q.id) ?? st;
     }
     return st;
   }
@@ -213,12 +240,19 @@ export class DataQueryBackend {
    */
   private async runSql(q: Query): Promise<QueryOutcome> {
     const sources = this.listSources(q.projectId);
-    const named = sources.filter((s) => s.name === q.dataSource || new RegExp(`(^|[^A-Za-z0-9_.])${s.name}\\.[A-Za-z_"\`]`, 'i').test(q.sql));
+    const named = sources.filter((s) => s.name === q.dataSource || new RegExp(`(^|[^A-Za-z0-9_.])${s.name}\\.[A-Za-z_"\`]`, "i").test(q.sql));
     const real = [...new Set(named.map((s) => this.instances.get(s.instanceId)).filter((i) => i?.url !== undefined))];
     if (real.length === 0) return this.engine.run(q.sql, q.dataSource ? attachName(key(q.projectId, q.dataSource)) : undefined, q.database);
     const inst = real[0]!;
-    if (real.length > 1 || named.some((s) => s.instanceId !== inst.id)) throw new Error('the local cloud runs a query on one real database server: its data sources must all be on that instance');
-    const running = await runOnServer(inst.engine, inst.url!, q.sql, named.map((s) => s.name), q.database);
+    if (real.length > 1 || named.some((s) => s.instanceId !== inst.id))
+      throw new Error("the local cloud runs a query on one real database server: its data sources must all be on that instance");
+    const running = await runOnServer(
+      inst.engine,
+      inst.url!,
+      q.sql,
+      named.map((s) => s.name),
+      q.database,
+    );
     this.cancels.set(q.id, running.cancel);
     try {
       return await running.result;
@@ -230,26 +264,35 @@ export class DataQueryBackend {
   /** `path/YYYY/MM/DD/<queryId>.csv` and `.metadata` in the result bucket. */
   private store(q: Query): void {
     const d = new Date(q.createdAt);
-    const day = `${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}`;
-    const folder = [q.path.replace(/^\/+|\/+$/g, ''), day].filter(Boolean).join('/');
+    const day = `${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${String(d.getUTCDate()).padStart(2, "0")}`;
+    const folder = [q.path.replace(/^\/+|\/+$/g, ""), day].filter(Boolean).join("/");
     q.storageUrl = `${q.bucketName}/${folder}`;
     if (!q.outcome || q.outcome.columns.length === 0) return;
-    const csv = [q.outcome.columns.map((c) => csvCell(c.name)).join(','), ...q.outcome.rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
+    const csv = [q.outcome.columns.map((c) => csvCell(c.name)).join(","), ...q.outcome.rows.map((r) => r.map(csvCell).join(","))].join("\n") + "\n";
     const objects = this.objects();
-    objects?.putObject(q.projectId, q.bucketName, `${folder}/${q.id}.csv`, Buffer.from(csv), 'text/csv');
-    objects?.putObject(q.projectId, q.bucketName, `${folder}/${q.id}.metadata`, Buffer.from(JSON.stringify({ queryId: q.id, columns: q.outcome.columns, rows: q.outcome.rows.length })), 'application/json');
+    objects?.putObject(q.projectId, q.bucketName, `${folder}/${q.id}.csv`, Buffer.from(csv), "text/csv");
+    objects?.putObject(
+      q.projectId,
+      q.bucketName,
+      `${folder}/${q.id}.metadata`,
+      Buffer.from(JSON.stringify({ queryId: q.id, columns: q.outcome.columns, rows: q.outcome.rows.length })),
+      "application/json",
+    );
   }
 
   abort(q: Query, state: string): void {
-    if (state === 'FINISHED' || state === 'FAILED' || state === 'ABORTED') throw new Conflict(`Query "${q.id}" has already ended (${state}).`, 'QueryTerminated');
+    if (state === "FINISHED" || state === "FAILED" || state === "ABORTED")
+      throw new Conflict(`Query "${q.id}" has already ended (${state}).`, "QueryTerminated");
     q.aborted = true;
     // A statement running on a real server is cancelled there.
-    void this.cancels.get(q.id)?.().catch(() => undefined);
-    this.state.set(SERVICE, 'query', q.id, 'ABORTED');
+    void this.cancels
+      .get(q.id)?.()
+      .catch(() => undefined);
+    this.state.set(SERVICE, "query", q.id, "ABORTED");
   }
 
   inventory(): InventoryEntry[] {
-    return [...this.sources.values()].map((s) => ({ service: SERVICE, kind: 'data-source', id: s.name, projectId: s.projectId }));
+    return [...this.sources.values()].map((s) => ({ service: SERVICE, kind: "data-source", id: s.name, projectId: s.projectId }));
   }
 
   snapshot(): unknown {
@@ -273,7 +316,7 @@ const key = (projectId: string, name: string): string => `${projectId}/${name}`;
  * One engine serves every project of a local cloud: two projects' data sources of the same name
  * share it (docs/local-cloud.md).
  */
-const attachName = (k: string): string => k.split('/')[1]!;
+const attachName = (k: string): string => k.split("/")[1]!;
 
 function csvCell(v: string): string {
   return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;

@@ -6,7 +6,7 @@
  * `X-Data-Source` / `X-Database` defaults. Loaded lazily: a local cloud that runs no query never
  * loads the native binding.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 
 export interface QueryOutcome {
   columns: { name: string; type: string }[];
@@ -18,7 +18,7 @@ export class SqlEngine {
   private readonly attached = new Set<string>();
 
   private async connect(): Promise<DuckDBConnection> {
-    this.instance ??= import('@duckdb/node-api').then((m) => m.DuckDBInstance.create(':memory:'));
+    this.instance ??= import("@duckdb/node-api").then((m) => m.DuckDBInstance.create(":memory:"));
     return (await this.instance).connect();
   }
 
@@ -58,8 +58,8 @@ export class SqlEngine {
       const r = await c.runAndReadAll(sql);
       const names = r.columnNames();
       const types = r.columnTypes().map((t) => String(t));
-      const rows = r.getRowsJson().map((row) => row.map((v) => (v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v))));
-      return { columns: names.map((name, i) => ({ name, type: types[i] ?? '' })), rows };
+      const rows = r.getRowsJson().map((row) => row.map((v) => (v === null ? "" : typeof v === "string" ? v : JSON.stringify(v))));
+      return { columns: names.map((name, i) => ({ name, type: types[i] ?? "" })), rows };
     } finally {
       c.closeSync();
     }

@@ -1,9 +1,9 @@
-import { BadRequest, NotFound } from '../core/errors';
-import type { ServiceDefinition } from '../core/http';
-import type { CoreContext } from '../core/server';
-import { DataQueryBackend, SERVICE } from './backend';
-import { SqlEngine } from './engine';
-import { dataQueryRoutes } from './routes';
+import { BadRequest, NotFound } from "../core/errors";
+import type { ServiceDefinition } from "../core/http";
+import type { CoreContext } from "../core/server";
+import { DataQueryBackend, SERVICE } from "./backend";
+import { SqlEngine } from "./engine";
+import { dataQueryRoutes } from "./routes";
 
 /**
  * Data query (seed 03 B) over an in-process DuckDB. Control API:
@@ -14,22 +14,28 @@ import { dataQueryRoutes } from './routes';
  */
 export function createDataQueryService(core: CoreContext): ServiceDefinition {
   const engine = new SqlEngine();
-  const backend = new DataQueryBackend(() => core.clock.now(), core.state, engine, () => core.objectStore);
+  const backend = new DataQueryBackend(
+    () => core.clock.now(),
+    core.state,
+    engine,
+    () => core.objectStore,
+  );
   return {
     name: SERVICE,
     routes: dataQueryRoutes(backend),
-    errorFormat: () => 'json',
+    errorFormat: () => "json",
     inventory: () => backend.inventory(),
     getResource: (kind, id) => {
-      const found = kind === 'instance' ? backend.instances.get(id) : kind === 'query' ? backend.queries.get(id) : [...backend.sources.values()].find((s) => s.name === id);
-      if (!found) throw new NotFound(`No ${kind} "${id}".`, 'NoSuchResource');
+      const found =
+        kind === "instance" ? backend.instances.get(id) : kind === "query" ? backend.queries.get(id) : [...backend.sources.values()].find((s) => s.name === id);
+      if (!found) throw new NotFound(`No ${kind} "${id}".`, "NoSuchResource");
       return found;
     },
     patchResource: (kind, id, patch) => {
       const p = (patch ?? {}) as Record<string, unknown>;
-      if (kind === 'instance') return backend.putInstance(id, p);
-      if (kind === 'query') {
-        if (typeof p.fail !== 'string') throw new BadRequest('fail: the failure message.');
+      if (kind === "instance") return backend.putInstance(id, p);
+      if (kind === "query") {
+        if (typeof p.fail !== "string") throw new BadRequest("fail: the failure message.");
         backend.failures.set(id, p.fail);
         return { queryId: id, fail: p.fail };
       }
@@ -37,7 +43,7 @@ export function createDataQueryService(core: CoreContext): ServiceDefinition {
     },
     deleteResource: (kind, id) => {
       const s = [...backend.sources.values()].find((x) => x.name === id);
-      if (kind !== 'data-source' || !s) throw new NotFound(`No ${kind} "${id}".`, 'NoSuchResource');
+      if (kind !== "data-source" || !s) throw new NotFound(`No ${kind} "${id}".`, "NoSuchResource");
       void backend.deleteSource(s.projectId, id);
     },
     reset: () => backend.reset(),

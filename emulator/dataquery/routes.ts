@@ -1,23 +1,23 @@
 /** Data query routes (seed 03 B.4): `/v1/data-query/...`, access-key auth, the statuses of B.7. */
-import { BadRequest, Unauthorized } from '../core/errors';
-import { header, jsonResponse, parseJsonBody, type ApiResponse, type RequestContext, type RouteDefinition } from '../core/http';
-import type { DataQueryBackend, Query } from './backend';
+import { BadRequest, Unauthorized } from "../core/errors";
+import { header, jsonResponse, parseJsonBody, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import type { DataQueryBackend, Query } from "./backend";
 
 function project(ctx: RequestContext): { projectId: string; creator: string } {
   const p = ctx.presented;
-  if (p.kind === 'invalid') throw new Unauthorized('Credential authentication failed.');
-  if (p.kind !== 'valid' || p.identity.kind !== 'access-key') throw new Unauthorized('Data query authenticates with Credential-ID and Credential-Secret.');
-  return { projectId: p.identity.projectId, creator: header(ctx, 'credential-id') ?? 'unknown' };
+  if (p.kind === "invalid") throw new Unauthorized("Credential authentication failed.");
+  if (p.kind !== "valid" || p.identity.kind !== "access-key") throw new Unauthorized("Data query authenticates with Credential-ID and Credential-Secret.");
+  return { projectId: p.identity.projectId, creator: header(ctx, "credential-id") ?? "unknown" };
 }
 
 function body(ctx: RequestContext): Record<string, unknown> {
   const b = parseJsonBody(ctx);
-  if (b === null || typeof b !== 'object' || Array.isArray(b)) throw new BadRequest('The body must be a JSON object.');
+  if (b === null || typeof b !== "object" || Array.isArray(b)) throw new BadRequest("The body must be a JSON object.");
   return b as Record<string, unknown>;
 }
 
-const STATES = ['QUEUED', 'RUNNING', 'FINISHED', 'ABORTED', 'FAILED'];
-const SORTABLE = ['queryId', 'queryTextPreview', 'state', 'createdAt', 'elapsedTime', 'inputDataSize', 'creatorName', 'storageUrl'];
+const STATES = ["QUEUED", "RUNNING", "FINISHED", "ABORTED", "FAILED"];
+const SORTABLE = ["queryId", "queryTextPreview", "state", "createdAt", "elapsedTime", "inputDataSize", "creatorName", "storageUrl"];
 
 export function dataQueryRoutes(be: DataQueryBackend): RouteDefinition[] {
   const info = async (q: Query) => {
@@ -27,60 +27,70 @@ export function dataQueryRoutes(be: DataQueryBackend): RouteDefinition[] {
       queryId: q.id,
       state,
       queryStats: {
-        progressPercentage: state === 'FINISHED' ? 100 : state === 'RUNNING' ? 50 : 0,
+        progressPercentage: state === "FINISHED" ? 100 : state === "RUNNING" ? 50 : 0,
         inputRows: rows,
         inputDataSize: `${rows * 16}B`,
         outputRows: rows,
         outputDataSize: `${rows * 16}B`,
         createdAt: q.createdAt,
-        ...(q.completedAt ? { completedAt: q.completedAt, elapsedTime: `${q.completedAt - q.createdAt}ms`, queryExecutionTime: `${q.completedAt - q.createdAt}ms` } : {}),
+        ...(q.completedAt
+          ? { completedAt: q.completedAt, elapsedTime: `${q.completedAt - q.createdAt}ms`, queryExecutionTime: `${q.completedAt - q.createdAt}ms` }
+          : {}),
       },
       queryTextPreview: q.sql.slice(0, 300),
-      isScanned: state === 'FINISHED',
-      ...(state === 'FAILED' && q.error ? { errorMessage: q.error } : {}),
+      isScanned: state === "FINISHED",
+      ...(state === "FAILED" && q.error ? { errorMessage: q.error } : {}),
     };
   };
   return [
     {
-      methods: ['POST'],
-      path: '/v1/data-query/query',
-      operation: 'RunQuery',
+      methods: ["POST"],
+      path: "/v1/data-query/query",
+      operation: "RunQuery",
       handler: (ctx): ApiResponse => {
         const { projectId } = project(ctx);
         const b = body(ctx);
-        if (typeof b.query !== 'string' || b.query.trim() === '') throw new BadRequest('query: the SQL text is required.');
+        if (typeof b.query !== "string" || b.query.trim() === "") throw new BadRequest("query: the SQL text is required.");
         const rc = (b.resultConfig ?? {}) as Record<string, unknown>;
         // The field table nests bucketName under resultConfig; one sample puts it at the top level.
         const bucketName = rc.bucketName ?? b.bucketName;
-        if (typeof bucketName !== 'string' || bucketName === '') throw new BadRequest('resultConfig.bucketName: required.');
-        const path = typeof rc.path === 'string' ? rc.path : typeof b.path === 'string' ? b.path : '';
+        if (typeof bucketName !== "string" || bucketName === "") throw new BadRequest("resultConfig.bucketName: required.");
+        const path = typeof rc.path === "string" ? rc.path : typeof b.path === "string" ? b.path : "";
         const reuse = (b.reuseConfig ?? {}) as Record<string, unknown>;
         let maxAge: number | undefined;
         if (reuse.reuse === true) {
-          if (typeof reuse.maxReuseAge !== 'number' || !Number.isInteger(reuse.maxReuseAge) || reuse.maxReuseAge < 1 || reuse.maxReuseAge > 1440) throw new BadRequest('reuseConfig.maxReuseAge: an integer from 1 to 1440 is required when reuse is true.');
+          if (typeof reuse.maxReuseAge !== "number" || !Number.isInteger(reuse.maxReuseAge) || reuse.maxReuseAge < 1 || reuse.maxReuseAge > 1440)
+            throw new BadRequest("reuseConfig.maxReuseAge: an integer from 1 to 1440 is required when reuse is true.");
           maxAge = reuse.maxReuseAge;
         }
-        const q = be.run(projectId, { sql: b.query, dataSource: header(ctx, 'x-data-source'), database: header(ctx, 'x-database'), bucketName, path, reuse: maxAge });
-        return jsonResponse(202, { queryInfo: { queryId: q.id, state: 'QUEUED' } });
+        const q = be.run(projectId, {
+          sql: b.query,
+          dataSource: header(ctx, "x-data-source"),
+          database: header(ctx, "x-database"),
+          bucketName,
+          path,
+          reuse: maxAge,
+        });
+        return jsonResponse(202, { queryInfo: { queryId: q.id, state: "QUEUED" } });
       },
     },
     {
-      methods: ['GET'],
-      path: '/v1/data-query/query/:id',
-      operation: 'GetQueryResult',
+      methods: ["GET"],
+      path: "/v1/data-query/query/:id",
+      operation: "GetQueryResult",
       handler: async (ctx) => {
         const q = be.query(project(ctx).projectId, ctx.params.id!);
-        const pageParam = ctx.query.get('page');
+        const pageParam = ctx.query.get("page");
         const page = pageParam === null ? 0 : Number(pageParam);
-        if (!Number.isInteger(page) || page < 0 || page > 9) throw new BadRequest('page: an integer from 0 to 9.');
+        if (!Number.isInteger(page) || page < 0 || page > 9) throw new BadRequest("page: an integer from 0 to 9.");
         const qi = await info(q);
         const all = (q.outcome?.rows ?? []).slice(0, 1000);
-        const rows = qi.state === 'FINISHED' ? all.slice(page * 100, page * 100 + 100) : [];
+        const rows = qi.state === "FINISHED" ? all.slice(page * 100, page * 100 + 100) : [];
         return jsonResponse(200, {
           queryInfo: qi,
-          resultConfig: { bucketName: q.bucketName, path: q.path, storageUrl: q.storageUrl ?? '', storeType: 'BASIC', isStored: q.storageUrl !== undefined },
+          resultConfig: { bucketName: q.bucketName, path: q.path, storageUrl: q.storageUrl ?? "", storeType: "BASIC", isStored: q.storageUrl !== undefined },
           reuseConfig: { reuse: q.reuse, ...(q.reuseExpireAt ? { expireAt: q.reuseExpireAt } : {}) },
-          columnData: qi.state === 'FINISHED' ? (q.outcome?.columns ?? []).map((c, i) => ({ name: c.name, index: i + 1, type: c.type.toLowerCase() })) : [],
+          columnData: qi.state === "FINISHED" ? (q.outcome?.columns ?? []).map((c, i) => ({ name: c.name, index: i + 1, type: c.type.toLowerCase() })) : [],
           queryData: rows,
           totalPages: Math.max(1, Math.ceil(all.length / 100)),
           totalElements: all.length,
@@ -91,52 +101,101 @@ export function dataQueryRoutes(be: DataQueryBackend): RouteDefinition[] {
       },
     },
     {
-      methods: ['GET'],
-      path: '/v1/data-query/query',
-      operation: 'ListQueries',
+      methods: ["GET"],
+      path: "/v1/data-query/query",
+      operation: "ListQueries",
       handler: async (ctx) => {
         const { projectId, creator } = project(ctx);
-        const states = ctx.query.getAll('states');
-        for (const s of states) if (!STATES.includes(s)) throw new BadRequest(`states: ${s} is not one of ${STATES.join(', ')}.`);
-        const size = Number(ctx.query.get('size') ?? 20);
-        const page = Number(ctx.query.get('page') ?? 0);
-        if (!Number.isInteger(size) || size < 1 || size > 1000) throw new BadRequest('size: an integer from 1 to 1000.');
-        if (!Number.isInteger(page) || page < 0) throw new BadRequest('page: a non-negative integer.');
-        const sorts = ctx.query.getAll('sort').map((s) => s.split(','));
-        for (const [f, dir] of sorts) if (!SORTABLE.includes(f ?? '') || (dir !== 'asc' && dir !== 'desc')) throw new BadRequest(`sort: field,asc|desc with a field of ${SORTABLE.join(', ')}.`);
-        type Item = { queryInfo: Awaited<ReturnType<typeof info>> & { queryStats: { scannedDataSize: string; createdAt: number; elapsedTime?: string } }; resultConfig: { storageUrl: string }; reuseConfig: { reuse: boolean }; creatorName: string };
+        const states = ctx.query.getAll("states");
+        for (const s of states) if (!STATES.includes(s)) throw new BadRequest(`states: ${s} is not one of ${STATES.join(", ")}.`);
+        const size = Number(ctx.query.get("size") ?? 20);
+        const page = Number(ctx.query.get("page") ?? 0);
+        if (!Number.isInteger(size) || size < 1 || size > 1000) throw new BadRequest("size: an integer from 1 to 1000.");
+        if (!Number.isInteger(page) || page < 0) throw new BadRequest("page: a non-negative integer.");
+        const sorts = ctx.query.getAll("sort").map((s) => s.split(","));
+        for (const [f, dir] of sorts)
+          if (!SORTABLE.includes(f ?? "") || (dir !== "asc" && dir !== "desc"))
+            throw new BadRequest(`sort: field,asc|desc with a field of ${SORTABLE.join(", ")}.`);
+        type Item = {
+          queryInfo: Awaited<ReturnType<typeof info>> & { queryStats: { scannedDataSize: string; createdAt: number; elapsedTime?: string } };
+          resultConfig: { storageUrl: string };
+          reuseConfig: { reuse: boolean };
+          creatorName: string;
+        };
         const items: Item[] = [];
         for (const q of [...be.queries.values()].filter((x) => x.projectId === projectId)) {
           const i = await info(q);
           if (states.length && !states.includes(i.state)) continue;
-          if (ctx.query.get('queryId') && q.id !== ctx.query.get('queryId')) continue;
-          if (ctx.query.get('creatorName') && creator !== ctx.query.get('creatorName')) continue;
-          items.push({ queryInfo: { ...i, queryStats: { scannedDataSize: i.queryStats.inputDataSize, createdAt: q.createdAt, elapsedTime: i.queryStats.elapsedTime } } as Item['queryInfo'], resultConfig: { storageUrl: q.storageUrl ?? '' }, reuseConfig: { reuse: q.reuse }, creatorName: creator });
+          if (ctx.query.get("queryId") && q.id !== ctx.query.get("queryId")) continue;
+          if (ctx.query.get("creatorName") && creator !== ctx.query.get("creatorName")) continue;
+          items.push({
+            queryInfo: {
+              ...i,
+              queryStats: { scannedDataSize: i.queryStats.inputDataSize, createdAt: q.createdAt, elapsedTime: i.queryStats.elapsedTime },
+            } as Item["queryInfo"],
+            resultConfig: { storageUrl: q.storageUrl ?? "" },
+            reuseConfig: { reuse: q.reuse },
+            creatorName: creator,
+          });
         }
         for (const [f, dir] of [...sorts].reverse()) {
-          const get = (x: Item): string | number => (f === 'createdAt' ? x.queryInfo.queryStats.createdAt : f === 'state' ? x.queryInfo.state : f === 'queryTextPreview' ? x.queryInfo.queryTextPreview : x.queryInfo.queryId);
-          items.sort((a, b) => (get(a) < get(b) ? -1 : get(a) > get(b) ? 1 : 0) * (dir === 'desc' ? -1 : 1));
+          const get = (x: Item): string | number =>
+            f === "createdAt"
+              ? x.queryInfo.queryStats.createdAt
+              : f === "state"
+                ? x.queryInfo.state
+                : f === "queryTextPreview"
+                  ? x.queryInfo.queryTextPreview
+                  : x.queryInfo.queryId;
+          items.sort((a, b) => (get(a) < get(b) ? -1 : get(a) > get(b) ? 1 : 0) * (dir === "desc" ? -1 : 1));
         }
         const content = items.slice(page * size, page * size + size);
         const totalPages = Math.max(1, Math.ceil(items.length / size));
-        return jsonResponse(200, { content, totalPages, totalElements: items.length, number: page, size, numberOfElements: content.length, first: page === 0, last: page + 1 >= totalPages, empty: content.length === 0 });
+        return jsonResponse(200, {
+          content,
+          totalPages,
+          totalElements: items.length,
+          number: page,
+          size,
+          numberOfElements: content.length,
+          first: page === 0,
+          last: page + 1 >= totalPages,
+          empty: content.length === 0,
+        });
       },
     },
     {
-      methods: ['PUT'],
-      path: '/v1/data-query/query/:id/abort',
-      operation: 'AbortQuery',
+      methods: ["PUT"],
+      path: "/v1/data-query/query/:id/abort",
+      operation: "AbortQuery",
       handler: async (ctx) => {
         const q = be.query(project(ctx).projectId, ctx.params.id!);
         be.abort(q, await be.stateOf(q));
-        return jsonResponse(200, { queryId: q.id, state: 'ABORTED' });
+        return jsonResponse(200, { queryId: q.id, state: "ABORTED" });
       },
     },
-    { methods: ['GET'], path: '/v1/data-query/data-source', operation: 'ListDataSources', handler: (ctx) => jsonResponse(200, be.listSources(project(ctx).projectId).map((s) => ({ name: s.name, type: s.type, scope: s.scope, creatorName: s.creatorName, ...(s.description !== undefined ? { description: s.description } : {}) }))) },
     {
-      methods: ['POST'],
-      path: '/v1/data-query/data-source',
-      operation: 'CreateDataSource',
+      methods: ["GET"],
+      path: "/v1/data-query/data-source",
+      operation: "ListDataSources",
+      handler: (ctx) =>
+        jsonResponse(
+          200,
+          be
+            .listSources(project(ctx).projectId)
+            .map((s) => ({
+              name: s.name,
+              type: s.type,
+              scope: s.scope,
+              creatorName: s.creatorName,
+              ...(s.description !== undefined ? { description: s.description } : {}),
+            })),
+        ),
+    },
+    {
+      methods: ["POST"],
+      path: "/v1/data-query/data-source",
+      operation: "CreateDataSource",
       handler: async (ctx) => {
         const { projectId, creator } = project(ctx);
         const b = body(ctx);
@@ -145,9 +204,9 @@ export function dataQueryRoutes(be: DataQueryBackend): RouteDefinition[] {
       },
     },
     {
-      methods: ['DELETE'],
-      path: '/v1/data-query/data-source/:name',
-      operation: 'DeleteDataSource',
+      methods: ["DELETE"],
+      path: "/v1/data-query/data-source/:name",
+      operation: "DeleteDataSource",
       handler: async (ctx) => {
         await be.deleteSource(project(ctx).projectId, ctx.params.name!);
         return jsonResponse(200, { name: ctx.params.name });

@@ -2,9 +2,9 @@
  * Hadoop cluster service state (seed 03 C): one method per API operation. Routes have already
  * authenticated the caller and parsed the body; statuses move through managed state (lifecycle.ts).
  */
-import { randomUUID } from 'node:crypto';
-import type { ManagedState } from '../core/managed-state';
-import type { ObjectStoreBridge } from '../core/server';
+import { randomUUID } from "node:crypto";
+import type { ManagedState } from "../core/managed-state";
+import type { ObjectStoreBridge } from "../core/server";
 import {
   ApiKeyRequired,
   ClusterNameExists,
@@ -15,8 +15,8 @@ import {
   InvalidApiKey,
   InvalidParameter,
   RequestNotFound,
-} from './errors';
-import { Lifecycle } from './lifecycle';
+} from "./errors";
+import { Lifecycle } from "./lifecycle";
 import {
   BUNDLE_COMPONENTS,
   CUSTOM_ALWAYS,
@@ -29,10 +29,10 @@ import {
   masterCount,
   type StoredCluster,
   type StoredRequest,
-} from './model';
-import { likeMatch, pageEnvelope, sortItems, type PageRequest } from './paging';
-import type { CreateClusterInput, RerunInput } from './validate';
-import { clusterDetail, clusterSummary, runSettings, vmView } from './views';
+} from "./model";
+import { likeMatch, pageEnvelope, sortItems, type PageRequest } from "./paging";
+import type { CreateClusterInput, RerunInput } from "./validate";
+import { clusterDetail, clusterSummary, runSettings, vmView } from "./views";
 
 export interface Caller {
   projectId: string;
@@ -51,7 +51,7 @@ export interface ListVmsFilter {
   instanceId: string | null;
 }
 
-const shortId = (id: string): string => id.replace(/-/g, '').slice(0, 12);
+const shortId = (id: string): string => id.replace(/-/g, "").slice(0, 12);
 
 export class HadoopBackend {
   readonly clusters = new Map<string, StoredCluster>();
@@ -96,7 +96,7 @@ export class HadoopBackend {
     const id = randomUUID();
     const now = this.now();
     const components =
-      input.clusterType === 'custom'
+      input.clusterType === "custom"
         ? [...new Set([...(input.installComponents ?? []).map((x) => x.toLowerCase()), ...CUSTOM_ALWAYS])].sort()
         : [...BUNDLE_COMPONENTS[input.clusterType]];
     const version = input.clusterVersion.toLowerCase();
@@ -118,18 +118,30 @@ export class HadoopBackend {
       securityGroupIds: input.securityGroupIds,
       defaultSecurityGroupId: `sg-hadoop-${shortId(id)}`,
       imageName: `${version}-ubuntu-22.04`,
-      master: { instanceGroupId: randomUUID(), flavorId: `flavor-${input.masterFlavorName}`, flavorName: input.masterFlavorName, volumeSize: input.masterVolumeSize, nodeCnt: masterCount(input.isHa) },
-      worker: { instanceGroupId: randomUUID(), flavorId: `flavor-${input.workerFlavorName}`, flavorName: input.workerFlavorName, volumeSize: input.workerVolumeSize, nodeCnt: input.workerCnt },
+      master: {
+        instanceGroupId: randomUUID(),
+        flavorId: `flavor-${input.masterFlavorName}`,
+        flavorName: input.masterFlavorName,
+        volumeSize: input.masterVolumeSize,
+        nodeCnt: masterCount(input.isHa),
+      },
+      worker: {
+        instanceGroupId: randomUUID(),
+        flavorId: `flavor-${input.workerFlavorName}`,
+        flavorName: input.workerFlavorName,
+        volumeSize: input.workerVolumeSize,
+        nodeCnt: input.workerCnt,
+      },
       adminUserId: input.adminUserId ?? caller.owner,
       config: input.config,
       ...(input.userTask ? { userTask: input.userTask } : {}),
       ...(input.mySql || input.dataCatalogId ? { hiveMetastoreInfo: metastore(input) } : {}),
       ...(input.redis ? { redisInfo: redis(input) } : {}),
       createdAt: now,
-      phase: 'provisioning',
+      phase: "provisioning",
       statusKind: KIND.cluster,
       phaseStartedAt: now,
-      phaseProgression: { mode: 'immediate' },
+      phaseProgression: { mode: "immediate" },
       vms: [],
       retiredVmUptime: 0,
       nextVmHost: 0,
@@ -172,9 +184,9 @@ export class HadoopBackend {
   deleteCluster(caller: Caller, id: string): { id: string; name: string; status: string } {
     const c = this.cluster(caller.projectId, id);
     const status = this.status(c);
-    if (!isTerminated(status) && c.phase !== 'terminating') {
+    if (!isTerminated(status) && c.phase !== "terminating") {
       this.lifecycle.cancelJob(c);
-      c.phase = 'terminating';
+      c.phase = "terminating";
       this.lifecycle.begin(c, KIND.terminate, STATUS.terminating, STATUS.terminatedUser);
     }
     return this.reference(c);
@@ -183,15 +195,15 @@ export class HadoopBackend {
   scaleCluster(caller: Caller, id: string, workerCnt: number): { id: string; name: string; status: string } {
     const c = this.cluster(caller.projectId, id);
     const status = this.status(c);
-    if (status !== STATUS.running || c.phase !== 'running') throw new ClusterNotRunning(c.name, status);
+    if (status !== STATUS.running || c.phase !== "running") throw new ClusterNotRunning(c.name, status);
     if (!c.isScalable) throw new ClusterNotScalable(c.name);
-    if (workerCnt < c.config.hdfsReplication) throw new InvalidParameter('workerCnt', `must be at least config.hdfsReplication (${c.config.hdfsReplication})`);
+    if (workerCnt < c.config.hdfsReplication) throw new InvalidParameter("workerCnt", `must be at least config.hdfsReplication (${c.config.hdfsReplication})`);
     this.lifecycle.startScale(c, workerCnt);
     return this.reference(c);
   }
 
   private checkApiKey(c: StoredCluster, apiKey: string | undefined): void {
-    if (apiKey === undefined || apiKey === '') throw new ApiKeyRequired();
+    if (apiKey === undefined || apiKey === "") throw new ApiKeyRequired();
     if (c.apiKey === undefined || apiKey !== c.apiKey) throw new InvalidApiKey(c.name);
   }
 
@@ -199,7 +211,7 @@ export class HadoopBackend {
     const c = this.cluster(caller.projectId, id);
     this.checkApiKey(c, apiKey);
     const status = this.status(c);
-    if (status !== STATUS.terminated || c.phase !== 'terminated') throw new ClusterNotTerminated(c.name, status);
+    if (status !== STATUS.terminated || c.phase !== "terminated") throw new ClusterNotTerminated(c.name, status);
     applyRerun(c, input);
     this.lifecycle.provision(c);
     const request: StoredRequest = { requestId: this.lifecycle.newRequestId(), createdAt: this.now(), settings: runSettings(c) };
@@ -218,7 +230,11 @@ export class HadoopBackend {
     this.status(c);
     const requestStatus = this.state.read(SERVICE, KIND.rerun, requestId) ?? REQUEST.success;
     const requestResult =
-      requestStatus === REQUEST.success ? REQUEST_OK_RESULT : requestStatus === REQUEST.failure ? `The re-run failed: ${request.failure ?? 'unknown reason'}` : '';
+      requestStatus === REQUEST.success
+        ? REQUEST_OK_RESULT
+        : requestStatus === REQUEST.failure
+          ? `The re-run failed: ${request.failure ?? "unknown reason"}`
+          : "";
     const base = { clusterId: c.id, clusterName: c.name, requestId, requestStatus, requestResult };
     if (!verbose) return base;
     const latest = c.requests[c.requests.length - 1] === request;
@@ -233,7 +249,15 @@ function metastore(input: CreateClusterInput): Record<string, unknown> {
   if (input.mySql) {
     const m = input.mySql;
     return {
-      mySqlInfo: { objectId: m.objectId, subnetId: input.subnetId, name: `mysql-${shortId(m.objectId)}`, host: `${m.objectId}.mysql.kr-central-2.local`, port: 3306, dbName: m.dbName, userId: m.userId },
+      mySqlInfo: {
+        objectId: m.objectId,
+        subnetId: input.subnetId,
+        name: `mysql-${shortId(m.objectId)}`,
+        host: `${m.objectId}.mysql.kr-central-2.local`,
+        port: 3306,
+        dbName: m.dbName,
+        userId: m.userId,
+      },
     };
   }
   const catalogId = input.dataCatalogId!;
@@ -271,20 +295,21 @@ function applyRerun(c: StoredCluster, input: RerunInput): void {
   const replication = input.config?.hdfsReplication ?? c.config.hdfsReplication;
   let workers = c.worker.nodeCnt;
   input.instanceSpecs.forEach((spec, i) => {
-    if (spec.type === 'MASTER' && spec.nodeCnt !== undefined && spec.nodeCnt !== masterCount(c.isHa)) {
-      throw new InvalidParameter(`instanceSpecs[${i}].nodeCnt`, `a ${c.isHa ? 'HA ' : ''}cluster has ${masterCount(c.isHa)} master node(s)`);
+    if (spec.type === "MASTER" && spec.nodeCnt !== undefined && spec.nodeCnt !== masterCount(c.isHa)) {
+      throw new InvalidParameter(`instanceSpecs[${i}].nodeCnt`, `a ${c.isHa ? "HA " : ""}cluster has ${masterCount(c.isHa)} master node(s)`);
     }
-    if (spec.type === 'WORKER' && spec.nodeCnt !== undefined) workers = spec.nodeCnt;
+    if (spec.type === "WORKER" && spec.nodeCnt !== undefined) workers = spec.nodeCnt;
   });
-  if (workers < replication) throw new InvalidParameter('instanceSpecs.WORKER.nodeCnt', `must be at least config.hdfsReplication (${replication})`);
-  if (c.userTask?.type === 'hive' && input.userTaskInfo?.deployMode !== undefined) throw new InvalidParameter('userTaskInfo.deployMode', 'applies to spark jobs only');
+  if (workers < replication) throw new InvalidParameter("instanceSpecs.WORKER.nodeCnt", `must be at least config.hdfsReplication (${replication})`);
+  if (c.userTask?.type === "hive" && input.userTaskInfo?.deployMode !== undefined)
+    throw new InvalidParameter("userTaskInfo.deployMode", "applies to spark jobs only");
   for (const spec of input.instanceSpecs) {
-    if (spec.type === 'MASTER' && spec.volumeSize !== undefined) c.master.volumeSize = spec.volumeSize;
-    if (spec.type === 'WORKER') {
+    if (spec.type === "MASTER" && spec.volumeSize !== undefined) c.master.volumeSize = spec.volumeSize;
+    if (spec.type === "WORKER") {
       if (spec.nodeCnt !== undefined) c.worker.nodeCnt = spec.nodeCnt;
       if (spec.volumeSize !== undefined) c.worker.volumeSize = spec.volumeSize;
     }
-    if (spec.type === 'TASK') {
+    if (spec.type === "TASK") {
       c.task ??= { instanceGroupId: randomUUID(), flavorId: c.worker.flavorId, flavorName: c.worker.flavorName, volumeSize: c.worker.volumeSize, nodeCnt: 1 };
       if (spec.nodeCnt !== undefined) c.task.nodeCnt = spec.nodeCnt;
       if (spec.volumeSize !== undefined) c.task.volumeSize = spec.volumeSize;

@@ -3,17 +3,17 @@
  * generic inventory/reset/snapshot/restore). Kinds: `cluster`, `api-key`, `create-failure`,
  * `request`. Documented in docs/local-cloud-hadoop.md.
  */
-import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import { BadRequest } from '../core/errors';
-import { describeIssues, type InventoryEntry } from '../core/http';
-import type { HadoopBackend } from './backend';
-import { ApiKeyImpossible, NoSuchKind, NoSuchResource } from './errors';
-import { KIND, SERVICE, STATUS, apiKeyStatus, isTerminated, type StoredCluster } from './model';
-import { clusterDetail } from './views';
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { BadRequest } from "../core/errors";
+import { describeIssues, type InventoryEntry } from "../core/http";
+import type { HadoopBackend } from "./backend";
+import { ApiKeyImpossible, NoSuchKind, NoSuchResource } from "./errors";
+import { KIND, SERVICE, STATUS, apiKeyStatus, isTerminated, type StoredCluster } from "./model";
+import { clusterDetail } from "./views";
 
-const DEFAULT_CREATE_FAILURE = 'The cluster could not be created (failure injected through the control API).';
-const DEFAULT_JOB_FAILURE = 'The job exited with an error (failure injected through the control API).';
+const DEFAULT_CREATE_FAILURE = "The cluster could not be created (failure injected through the control API).";
+const DEFAULT_JOB_FAILURE = "The job exited with an error (failure injected through the control API).";
 
 const clusterPatch = z.strictObject({
   status: z.string().min(1).optional(),
@@ -38,14 +38,14 @@ export class HadoopControl {
 
   private find(id: string): StoredCluster {
     const c = this.backend.clusters.get(id);
-    if (!c) throw new NoSuchResource('cluster', id);
+    if (!c) throw new NoSuchResource("cluster", id);
     return c;
   }
 
   inventory(): InventoryEntry[] {
     return [...this.backend.clusters.values()]
       .filter((c) => !isTerminated(this.backend.status(c)))
-      .map((c) => ({ service: SERVICE, kind: 'cluster', id: c.id, projectId: c.projectId }));
+      .map((c) => ({ service: SERVICE, kind: "cluster", id: c.id, projectId: c.projectId }));
   }
 
   /** The record as the API shows it (no status read counted), plus what only the control API sees. */
@@ -59,14 +59,18 @@ export class HadoopControl {
       failJob: c.failJob ?? null,
       failCreate: c.failCreate ?? null,
       job: c.job ? { ...c.job } : null,
-      requests: c.requests.map((r) => ({ requestId: r.requestId, createdAt: r.createdAt, requestStatus: this.backend.state.peek(SERVICE, KIND.rerun, r.requestId) ?? null })),
+      requests: c.requests.map((r) => ({
+        requestId: r.requestId,
+        createdAt: r.createdAt,
+        requestStatus: this.backend.state.peek(SERVICE, KIND.rerun, r.requestId) ?? null,
+      })),
     };
   }
 
   issueApiKey(c: StoredCluster, key?: string): Record<string, unknown> {
-    if (apiKeyStatus(c) === 'impossible') throw new ApiKeyImpossible(c.name);
-    c.apiKey = key ?? `hsk-${randomBytes(24).toString('base64url')}`;
-    c.apiKeySecurityGroupId ??= `sg-hadoop-apikey-${c.id.replace(/-/g, '').slice(0, 12)}`;
+    if (apiKeyStatus(c) === "impossible") throw new ApiKeyImpossible(c.name);
+    c.apiKey = key ?? `hsk-${randomBytes(24).toString("base64url")}`;
+    c.apiKeySecurityGroupId ??= `sg-hadoop-apikey-${c.id.replace(/-/g, "").slice(0, 12)}`;
     return this.apiKeyRecord(c);
   }
 
@@ -81,24 +85,24 @@ export class HadoopControl {
 
   getResource(kind: string, id: string): unknown {
     switch (kind) {
-      case 'cluster':
+      case "cluster":
         return this.clusterRecord(this.find(id));
-      case 'api-key': {
+      case "api-key": {
         const c = this.find(id);
-        if (c.apiKey === undefined) throw new NoSuchResource('api-key', id);
+        if (c.apiKey === undefined) throw new NoSuchResource("api-key", id);
         return this.apiKeyRecord(c);
       }
-      case 'create-failure': {
+      case "create-failure": {
         const reason = this.backend.createFailures.get(id);
-        if (reason === undefined) throw new NoSuchResource('create-failure', id);
+        if (reason === undefined) throw new NoSuchResource("create-failure", id);
         return { name: id, reason };
       }
-      case 'request': {
+      case "request": {
         for (const c of this.backend.clusters.values()) {
           const r = c.requests.find((x) => x.requestId === id);
           if (r) return { clusterId: c.id, ...r, requestStatus: this.backend.state.peek(SERVICE, KIND.rerun, id) ?? null };
         }
-        throw new NoSuchResource('request', id);
+        throw new NoSuchResource("request", id);
       }
       default:
         throw new NoSuchKind(kind);
@@ -107,24 +111,25 @@ export class HadoopControl {
 
   patchResource(kind: string, id: string, patch: unknown): unknown {
     switch (kind) {
-      case 'cluster':
+      case "cluster":
         return this.patchCluster(this.find(id), parse(clusterPatch, patch));
-      case 'api-key':
+      case "api-key":
         return this.issueApiKey(this.find(id), parse(apiKeyPatch, patch).apiKey);
-      case 'create-failure': {
+      case "create-failure": {
         const reason = parse(createFailurePatch, patch).reason ?? DEFAULT_CREATE_FAILURE;
         this.backend.createFailures.set(id, reason);
         return { name: id, reason };
       }
-      case 'request':
-        throw new BadRequest('Re-run requests are read-only through the control API.');
+      case "request":
+        throw new BadRequest("Re-run requests are read-only through the control API.");
       default:
         throw new NoSuchKind(kind);
     }
   }
 
   private patchCluster(c: StoredCluster, p: z.infer<typeof clusterPatch>): Record<string, unknown> {
-    if (Object.keys(p).length === 0) throw new BadRequest('Nothing to change: give status, statusReason, workerCnt, isScalable, apiKey, failJob or failCreate.');
+    if (Object.keys(p).length === 0)
+      throw new BadRequest("Nothing to change: give status, statusReason, workerCnt, isScalable, apiKey, failJob or failCreate.");
     if (p.apiKey === null) this.revokeApiKey(c);
     else if (p.apiKey !== undefined) this.issueApiKey(c, p.apiKey);
     if (p.failJob !== undefined) {
@@ -146,7 +151,7 @@ export class HadoopControl {
       delete c.failCreate;
       return;
     }
-    if (c.phase === 'provisioning') {
+    if (c.phase === "provisioning") {
       c.provisionFailure = reason;
       this.backend.lifecycle.begin(c, KIND.cluster, STATUS.initializing, STATUS.terminated);
     } else {
@@ -156,24 +161,24 @@ export class HadoopControl {
 
   deleteResource(kind: string, id: string): void {
     switch (kind) {
-      case 'cluster': {
+      case "cluster": {
         const c = this.find(id);
         for (const k of Object.values(KIND)) if (k !== KIND.rerun) this.backend.state.remove(SERVICE, k, id);
         for (const r of c.requests) this.backend.state.remove(SERVICE, KIND.rerun, r.requestId);
         this.backend.clusters.delete(id);
         return;
       }
-      case 'api-key': {
+      case "api-key": {
         const c = this.find(id);
-        if (c.apiKey === undefined) throw new NoSuchResource('api-key', id);
+        if (c.apiKey === undefined) throw new NoSuchResource("api-key", id);
         this.revokeApiKey(c);
         return;
       }
-      case 'create-failure':
-        if (!this.backend.createFailures.delete(id)) throw new NoSuchResource('create-failure', id);
+      case "create-failure":
+        if (!this.backend.createFailures.delete(id)) throw new NoSuchResource("create-failure", id);
         return;
-      case 'request':
-        throw new BadRequest('Re-run requests are read-only through the control API.');
+      case "request":
+        throw new BadRequest("Re-run requests are read-only through the control API.");
       default:
         throw new NoSuchKind(kind);
     }

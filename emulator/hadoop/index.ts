@@ -1,9 +1,9 @@
-import type { ServiceDefinition } from '../core/http';
-import type { CoreContext } from '../core/server';
-import { HadoopBackend } from './backend';
-import { HadoopControl } from './control';
-import { SERVICE } from './model';
-import { hadoopRoutes } from './routes';
+import type { ServiceDefinition } from "../core/http";
+import type { CoreContext } from "../core/server";
+import { HadoopBackend } from "./backend";
+import { HadoopControl } from "./control";
+import { SERVICE } from "./model";
+import { hadoopRoutes } from "./routes";
 
 /**
  * Hadoop cluster service (seed 03 C) under `/hadoop`: `/v2/hadoop-service/clusters...` with
@@ -11,12 +11,16 @@ import { hadoopRoutes } from './routes';
  * storage service fills it when mounted). Readings and control API: docs/local-cloud-hadoop.md.
  */
 export function createHadoopService(core: CoreContext): ServiceDefinition {
-  const backend = new HadoopBackend(() => core.clock.now(), core.state, () => core.objectStore);
+  const backend = new HadoopBackend(
+    () => core.clock.now(),
+    core.state,
+    () => core.objectStore,
+  );
   const control = new HadoopControl(backend);
   return {
     name: SERVICE,
     routes: hadoopRoutes(backend),
-    errorFormat: () => 'json',
+    errorFormat: () => "json",
     inventory: () => control.inventory(),
     getResource: (kind, id) => control.getResource(kind, id),
     patchResource: (kind, id, patch) => control.patchResource(kind, id, patch),
@@ -27,4 +31,4 @@ export function createHadoopService(core: CoreContext): ServiceDefinition {
   };
 }
 
-export { HadoopBackend } from './backend';
+export { HadoopBackend } from "./backend";

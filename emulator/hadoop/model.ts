@@ -2,11 +2,11 @@
  * Hadoop cluster service (seed 03 C): stored records, constants and the seed's limits. Readings of
  * the seed are listed in docs/local-cloud-hadoop.md.
  */
-import type { Progression } from '../core/managed-state';
+import type { Progression } from "../core/managed-state";
 
-export const SERVICE = 'hadoop';
+export const SERVICE = "hadoop";
 /** Fixed service folder of job logs inside `userTask.logBucketName` (seed C.4 "a fixed service folder"). */
-export const LOG_FOLDER = 'hadoop-service';
+export const LOG_FOLDER = "hadoop-service";
 
 /**
  * Managed-state kinds. The cluster's status lives under the kind of its current phase, so each
@@ -14,21 +14,21 @@ export const LOG_FOLDER = 'hadoop-service';
  * is made to fail), `scale` (Updating -> Running), `terminate` (Terminating -> Terminated(User)).
  * `job` is the job run (Running -> Done), `rerun` a re-run request (Processing -> Success | Failure).
  */
-export const KIND = { cluster: 'cluster', scale: 'scale', terminate: 'terminate', job: 'job', rerun: 'rerun' } as const;
+export const KIND = { cluster: "cluster", scale: "scale", terminate: "terminate", job: "job", rerun: "rerun" } as const;
 export type StatusKind = typeof KIND.cluster | typeof KIND.scale | typeof KIND.terminate;
 
 export const STATUS = {
-  initializing: 'Initializing',
-  running: 'Running',
-  updating: 'Updating',
-  terminating: 'Terminating',
-  terminated: 'Terminated',
-  terminatedUser: 'Terminated(User)',
+  initializing: "Initializing",
+  running: "Running",
+  updating: "Updating",
+  terminating: "Terminating",
+  terminated: "Terminated",
+  terminatedUser: "Terminated(User)",
 } as const;
 
-export const JOB_DONE = 'Done';
-export const REQUEST = { processing: 'Processing', success: 'Success', failure: 'Failure' } as const;
-export const REQUEST_OK_RESULT = 'The cluster was re-run.';
+export const JOB_DONE = "Done";
+export const REQUEST = { processing: "Processing", success: "Success", failure: "Failure" } as const;
+export const REQUEST_OK_RESULT = "The cluster was re-run.";
 
 /** Seed section 8 plus the create limits read from it (docs/local-cloud-hadoop.md). */
 export const LIMITS = {
@@ -41,43 +41,43 @@ export const LIMITS = {
   pageSizeMax: 1000,
 } as const;
 
-export const CLUSTER_TYPES = ['hadoop', 'hbase', 'trino', 'dataflow', 'custom'] as const;
+export const CLUSTER_TYPES = ["hadoop", "hbase", "trino", "dataflow", "custom"] as const;
 export type ClusterType = (typeof CLUSTER_TYPES)[number];
-export const TERMINATION_POLICIES = ['never', 'onSuccess', 'always'] as const;
+export const TERMINATION_POLICIES = ["never", "onSuccess", "always"] as const;
 export type TerminationPolicy = (typeof TERMINATION_POLICIES)[number];
-export const API_KEY_STATUSES = ['possible', 'impossible', 'applied'] as const;
+export const API_KEY_STATUSES = ["possible", "impossible", "applied"] as const;
 
 /** `<PREFIX>-X.X.X` with a three-letter prefix; compared case-insensitively, answered in lower case. */
 export const CLUSTER_VERSION = /^[A-Za-z]{3}-\d+\.\d+\.\d+$/;
 
 /** Components each bundle installs; `custom` installs the listed ones plus hadoop and zookeeper. */
-export const BUNDLE_COMPONENTS: Readonly<Record<Exclude<ClusterType, 'custom'>, readonly string[]>> = {
-  hadoop: ['hadoop', 'hive', 'hue', 'oozie', 'spark', 'tez', 'zookeeper'],
-  hbase: ['hadoop', 'hbase', 'hue', 'zookeeper'],
-  trino: ['hadoop', 'hive', 'hue', 'trino', 'zookeeper'],
-  dataflow: ['hadoop', 'druid', 'kafka', 'superset', 'zookeeper'],
+export const BUNDLE_COMPONENTS: Readonly<Record<Exclude<ClusterType, "custom">, readonly string[]>> = {
+  hadoop: ["hadoop", "hive", "hue", "oozie", "spark", "tez", "zookeeper"],
+  hbase: ["hadoop", "hbase", "hue", "zookeeper"],
+  trino: ["hadoop", "hive", "hue", "trino", "zookeeper"],
+  dataflow: ["hadoop", "druid", "kafka", "superset", "zookeeper"],
 };
-export const CUSTOM_ALWAYS = ['hadoop', 'zookeeper'] as const;
+export const CUSTOM_ALWAYS = ["hadoop", "zookeeper"] as const;
 
 /** componentUrl keys, the component that serves each, and its port. */
 export const COMPONENT_URLS: ReadonlyArray<readonly [key: string, component: string, port: number]> = [
-  ['druidUrl', 'druid', 8888],
-  ['nameNodeUrl', 'hadoop', 9870],
-  ['resourceManagerUrl', 'hadoop', 8088],
-  ['jobHistoryServerUrl', 'hadoop', 19888],
-  ['timelineServerUrl', 'hadoop', 8188],
-  ['hiveServerUrl', 'hive', 10002],
-  ['hueUrl', 'hue', 8888],
-  ['oozieUrl', 'oozie', 11000],
-  ['sparkHistoryServerUrl', 'spark', 18082],
-  ['supersetUrl', 'superset', 4000],
-  ['tezUIUrl', 'tez', 9999],
-  ['trinoUrl', 'trino', 8780],
-  ['zeppelinUrl', 'zeppelin', 8180],
-  ['hMasterUrl', 'hbase', 16010],
+  ["druidUrl", "druid", 8888],
+  ["nameNodeUrl", "hadoop", 9870],
+  ["resourceManagerUrl", "hadoop", 8088],
+  ["jobHistoryServerUrl", "hadoop", 19888],
+  ["timelineServerUrl", "hadoop", 8188],
+  ["hiveServerUrl", "hive", 10002],
+  ["hueUrl", "hue", 8888],
+  ["oozieUrl", "oozie", 11000],
+  ["sparkHistoryServerUrl", "spark", 18082],
+  ["supersetUrl", "superset", 4000],
+  ["tezUIUrl", "tez", 9999],
+  ["trinoUrl", "trino", 8780],
+  ["zeppelinUrl", "zeppelin", 8180],
+  ["hMasterUrl", "hbase", 16010],
 ];
 
-export type Group = 'MASTER' | 'WORKER' | 'TASK';
+export type Group = "MASTER" | "WORKER" | "TASK";
 
 export interface InstanceGroup {
   instanceGroupId: string;
@@ -97,15 +97,15 @@ export interface StoredVm {
   floatingIp: string | null;
   createdAt: number;
   /** `adding`/`removing` while a scale is in flight; `active` otherwise. */
-  change: 'active' | 'adding' | 'removing';
+  change: "active" | "adding" | "removing";
 }
 
 export interface UserTask {
-  type: 'hive' | 'spark';
+  type: "hive" | "spark";
   terminationPolicy: TerminationPolicy;
   fileUrl?: string;
   hiveQuery?: string;
-  deployMode?: 'cluster' | 'client';
+  deployMode?: "cluster" | "client";
   execOpts?: string;
   execParams?: string;
   logBucketName?: string;
@@ -124,8 +124,8 @@ export interface ClusterConfig {
 
 export interface JobRun {
   run: number;
-  phase: 'waiting' | 'running' | 'done' | 'cancelled';
-  outcome?: 'succeeded' | 'failed';
+  phase: "waiting" | "running" | "done" | "cancelled";
+  outcome?: "succeeded" | "failed";
   startedAt?: number;
   endedAt?: number;
   /** Progression captured when the run began (to date its end on the virtual clock). */
@@ -141,7 +141,7 @@ export interface StoredRequest {
   settings: Record<string, unknown>;
 }
 
-export type Phase = 'provisioning' | 'running' | 'scaling' | 'terminating' | 'terminated';
+export type Phase = "provisioning" | "running" | "scaling" | "terminating" | "terminated";
 
 export interface StoredCluster {
   id: string;
@@ -198,12 +198,12 @@ export const isTerminated = (status: string): boolean => status.startsWith(STATU
 
 /** When a transition begun at `startedAt` completed, as well as the local cloud can tell. */
 export function completedAt(startedAt: number, progression: Progression | undefined, now: number): number {
-  return progression?.mode === 'duration' ? Math.min(now, startedAt + progression.ms) : now;
+  return progression?.mode === "duration" ? Math.min(now, startedAt + progression.ms) : now;
 }
 
 export function apiKeyStatus(c: StoredCluster): string {
-  if (c.apiKey !== undefined) return 'applied';
-  return c.userTask ? 'possible' : 'impossible';
+  if (c.apiKey !== undefined) return "applied";
+  return c.userTask ? "possible" : "impossible";
 }
 
 export function masterCount(isHa: boolean): number {

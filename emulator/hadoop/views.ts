@@ -1,16 +1,32 @@
 /** What the API answers for clusters, VMs and re-run requests (seed 03 C.2 and C.4). */
-import { COMPONENT_URLS, apiKeyStatus, type InstanceGroup, type StoredCluster, type StoredVm } from './model';
+import { COMPONENT_URLS, apiKeyStatus, type InstanceGroup, type StoredCluster, type StoredVm } from "./model";
 
-export const CLUSTER_SORT_FIELDS = ['id', 'name', 'status', 'owner', 'clusterType', 'clusterVersion', 'apiKeyStatus', 'masterCnt', 'workerCnt', 'createdAt', 'runningAt', 'elapsedTime'] as const;
-export const VM_SORT_FIELDS = ['name', 'instanceId', 'isMaster', 'flavorName', 'ip', 'floatingIp', 'createdAt'] as const;
+export const CLUSTER_SORT_FIELDS = [
+  "id",
+  "name",
+  "status",
+  "owner",
+  "clusterType",
+  "clusterVersion",
+  "apiKeyStatus",
+  "masterCnt",
+  "workerCnt",
+  "createdAt",
+  "runningAt",
+  "elapsedTime",
+] as const;
+export const VM_SORT_FIELDS = ["name", "instanceId", "isMaster", "flavorName", "ip", "floatingIp", "createdAt"] as const;
 
 const volume = (g: InstanceGroup) => ({ flavorId: g.flavorId, flavorName: g.flavorName, volumeSize: g.volumeSize });
 
 function componentUrl(c: StoredCluster, status: string): Record<string, string | null> {
-  const master = c.vms.find((v) => v.group === 'MASTER');
-  const live = master !== undefined && (status === 'Running' || status === 'Updating');
+  const master = c.vms.find((v) => v.group === "MASTER");
+  const live = master !== undefined && (status === "Running" || status === "Updating");
   return Object.fromEntries(
-    COMPONENT_URLS.map(([key, component, port]) => [key, live && c.installComponents.includes(component) ? `http://${master.floatingIp ?? master.ip}:${port}` : null]),
+    COMPONENT_URLS.map(([key, component, port]) => [
+      key,
+      live && c.installComponents.includes(component) ? `http://${master.floatingIp ?? master.ip}:${port}` : null,
+    ]),
   );
 }
 
@@ -112,7 +128,7 @@ export function vmView(vm: StoredVm, status: string): Record<string, unknown> {
     name: vm.name,
     instanceId: vm.instanceId,
     index: vm.index,
-    isMaster: vm.group === 'MASTER',
+    isMaster: vm.group === "MASTER",
     status,
     flavorName: vm.flavorName,
     ip: vm.ip,

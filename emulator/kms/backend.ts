@@ -6,13 +6,25 @@
  * The default version's state decides what is allowed (A.3): data key, encrypt, sign and HMAC need
  * `Active`; decrypt and the verifications also take `Deactivated`.
  */
-import { createCipheriv, createDecipheriv, createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
-import { BadRequest, NotFound } from '../core/errors';
-import type { InventoryEntry } from '../core/http';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  timingSafeEqual,
+  verify,
+  type KeyObject,
+} from "node:crypto";
+import { BadRequest, NotFound } from "../core/errors";
+import type { InventoryEntry } from "../core/http";
 
-export const SERVICE = 'kms';
-export type KeyType = 'symmetric' | 'asymmetric' | 'mac';
-export type VersionState = 'Active' | 'Deactivated';
+export const SERVICE = "kms";
+export type KeyType = "symmetric" | "asymmetric" | "mac";
+export type VersionState = "Active" | "Deactivated";
 
 interface Version {
   version: number;
@@ -46,8 +58,9 @@ export class KmsBackend {
     let k = this.keys.get(id);
     if (!k) {
       const type = patch.type;
-      if (type !== 'symmetric' && type !== 'asymmetric' && type !== 'mac') throw new BadRequest('type: symmetric, asymmetric or mac is required to create a key.');
-      if (typeof patch.projectId !== 'string' || !patch.projectId) throw new BadRequest('projectId: required to create a key.');
+      if (type !== "symmetric" && type !== "asymmetric" && type !== "mac")
+        throw new BadRequest("type: symmetric, asymmetric or mac is required to create a key.");
+      if (typeof patch.projectId !== "string" || !patch.projectId) throw new BadRequest("projectId: required to create a key.");
       k = { id, projectId: patch.projectId, type, versions: [], defaultVersion: 0 };
       this.keys.set(id, k);
       this.rotate(k);
@@ -55,7 +68,7 @@ export class KmsBackend {
       this.rotate(k);
     }
     if (patch.state !== undefined) {
-      if (patch.state !== 'Active' && patch.state !== 'Deactivated') throw new BadRequest('state: Active or Deactivated.');
+      if (patch.state !== "Active" && patch.state !== "Deactivated") throw new BadRequest("state: Active or Deactivated.");
       this.defaultVersion(k).state = patch.state;
     }
     return this.view(k);
@@ -63,9 +76,9 @@ export class KmsBackend {
 
   private rotate(k: Key): void {
     const version = k.versions.length + 1;
-    const v: Version = { version, state: 'Active' };
-    if (k.type === 'asymmetric') {
-      const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const v: Version = { version, state: "Active" };
+    if (k.type === "asymmetric") {
+      const pair = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
       v.privateKey = pair.privateKey;
       v.publicKey = pair.publicKey;
     } else {
@@ -76,7 +89,13 @@ export class KmsBackend {
   }
 
   view(k: Key): Record<string, unknown> {
-    return { id: k.id, projectId: k.projectId, type: k.type, defaultVersion: k.defaultVersion, versions: k.versions.map((v) => ({ version: v.version, state: v.state })) };
+    return {
+      id: k.id,
+      projectId: k.projectId,
+      type: k.type,
+      defaultVersion: k.defaultVersion,
+      versions: k.versions.map((v) => ({ version: v.version, state: v.state })),
+    };
   }
 
   find(id: string): Key | undefined {
@@ -84,20 +103,21 @@ export class KmsBackend {
   }
 
   remove(id: string): void {
-    if (!this.keys.delete(id)) throw new NotFound(`No key "${id}".`, 'NoSuchResource');
+    if (!this.keys.delete(id)) throw new NotFound(`No key "${id}".`, "NoSuchResource");
   }
 
   inventory(): InventoryEntry[] {
-    return [...this.keys.values()].map((k) => ({ service: SERVICE, kind: 'key', id: k.id, projectId: k.projectId }));
+    return [...this.keys.values()].map((k) => ({ service: SERVICE, kind: "key", id: k.id, projectId: k.projectId }));
   }
 
   // ---- the API ------------------------------------------------------------------------------------
 
-  private key(projectId: string, id: string, type: KeyType, needs: 'active' | 'any'): Key {
+  private key(projectId: string, id: string, type: KeyType, needs: "active" | "any"): Key {
     const k = this.keys.get(id);
-    if (!k || k.projectId !== projectId) throw new NotFound(`No key "${id}" in this project.`, 'KeyNotFound');
-    if (k.type !== type) throw new BadRequest(`Key "${id}" is a ${k.type} key; this operation needs a ${type} key.`, 'InvalidKeyUsage');
-    if (needs === 'active' && this.defaultVersion(k).state !== 'Active') throw new BadRequest(`The default version of key "${id}" is ${this.defaultVersion(k).state}; this operation needs Active.`, 'KeyNotActive');
+    if (!k || k.projectId !== projectId) throw new NotFound(`No key "${id}" in this project.`, "KeyNotFound");
+    if (k.type !== type) throw new BadRequest(`Key "${id}" is a ${k.type} key; this operation needs a ${type} key.`, "InvalidKeyUsage");
+    if (needs === "active" && this.defaultVersion(k).state !== "Active")
+      throw new BadRequest(`The default version of key "${id}" is ${this.defaultVersion(k).state}; this operation needs Active.`, "KeyNotActive");
     return k;
   }
 
@@ -106,64 +126,64 @@ export class KmsBackend {
   }
 
   dataKey(projectId: string, id: string): { plaintext: string; ciphertext: string } {
-    const k = this.key(projectId, id, 'symmetric', 'active');
+    const k = this.key(projectId, id, "symmetric", "active");
     const dk = randomBytes(32);
-    return { plaintext: dk.toString('base64'), ciphertext: seal(this.defaultVersion(k), dk, undefined) };
+    return { plaintext: dk.toString("base64"), ciphertext: seal(this.defaultVersion(k), dk, undefined) };
   }
 
   encrypt(projectId: string, id: string, input: string, aad: string | undefined): { ciphertext: string; version: number } {
-    if (Buffer.byteLength(input, 'utf8') > LIMITS.input) throw new BadRequest(`input: at most ${LIMITS.input} bytes.`, 'InputTooLarge');
-    if (aad !== undefined && Buffer.byteLength(aad, 'utf8') > LIMITS.aad) throw new BadRequest(`aad: at most ${LIMITS.aad} bytes.`, 'AadTooLarge');
-    const k = this.key(projectId, id, 'symmetric', 'active');
+    if (Buffer.byteLength(input, "utf8") > LIMITS.input) throw new BadRequest(`input: at most ${LIMITS.input} bytes.`, "InputTooLarge");
+    if (aad !== undefined && Buffer.byteLength(aad, "utf8") > LIMITS.aad) throw new BadRequest(`aad: at most ${LIMITS.aad} bytes.`, "AadTooLarge");
+    const k = this.key(projectId, id, "symmetric", "active");
     const v = this.defaultVersion(k);
-    return { ciphertext: seal(v, Buffer.from(input, 'utf8'), aad), version: v.version };
+    return { ciphertext: seal(v, Buffer.from(input, "utf8"), aad), version: v.version };
   }
 
   decrypt(projectId: string, id: string, ciphertext: string, aad: string | undefined): string {
-    const k = this.key(projectId, id, 'symmetric', 'any');
+    const k = this.key(projectId, id, "symmetric", "any");
     const m = /^kms:(\d+):([A-Za-z0-9+/=]+)$/.exec(ciphertext);
-    if (!m) throw new BadRequest('ciphertext: not a ciphertext of this service (kms:<version>:<data>).', 'InvalidCiphertext');
+    if (!m) throw new BadRequest("ciphertext: not a ciphertext of this service (kms:<version>:<data>).", "InvalidCiphertext");
     const v = k.versions[Number(m[1]) - 1];
-    if (!v) throw new BadRequest(`ciphertext: key "${id}" has no version ${m[1]}.`, 'InvalidCiphertext');
-    const raw = Buffer.from(m[2]!, 'base64');
-    if (raw.length < 28) throw new BadRequest('ciphertext: too short.', 'InvalidCiphertext');
-    const d = createDecipheriv('aes-256-gcm', v.secret!, raw.subarray(0, 12));
+    if (!v) throw new BadRequest(`ciphertext: key "${id}" has no version ${m[1]}.`, "InvalidCiphertext");
+    const raw = Buffer.from(m[2]!, "base64");
+    if (raw.length < 28) throw new BadRequest("ciphertext: too short.", "InvalidCiphertext");
+    const d = createDecipheriv("aes-256-gcm", v.secret!, raw.subarray(0, 12));
     d.setAuthTag(raw.subarray(12, 28));
-    if (aad !== undefined) d.setAAD(Buffer.from(aad, 'utf8'));
+    if (aad !== undefined) d.setAAD(Buffer.from(aad, "utf8"));
     try {
-      return Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString('utf8');
+      return Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString("utf8");
     } catch {
-      throw new BadRequest('Decryption failed: the ciphertext, key or AAD does not match.', 'DecryptionFailed');
+      throw new BadRequest("Decryption failed: the ciphertext, key or AAD does not match.", "DecryptionFailed");
     }
   }
 
   sign(projectId: string, id: string, content: string): string {
-    const data = base64(content, 'content');
-    const v = this.defaultVersion(this.key(projectId, id, 'asymmetric', 'active'));
-    return `${v.version}:${sign('sha256', data, v.privateKey!).toString('base64')}`;
+    const data = base64(content, "content");
+    const v = this.defaultVersion(this.key(projectId, id, "asymmetric", "active"));
+    return `${v.version}:${sign("sha256", data, v.privateKey!).toString("base64")}`;
   }
 
   verifySignature(projectId: string, id: string, input: string, output: string): boolean {
-    const data = base64(input, 'input');
-    const k = this.key(projectId, id, 'asymmetric', 'any');
+    const data = base64(input, "input");
+    const k = this.key(projectId, id, "asymmetric", "any");
     const m = /^(\d+):([A-Za-z0-9+/=]+)$/.exec(output);
     const v = m ? k.versions[Number(m[1]) - 1] : undefined;
     if (!m || !v) return false;
-    return verify('sha256', data, v.publicKey!, Buffer.from(m[2]!, 'base64'));
+    return verify("sha256", data, v.publicKey!, Buffer.from(m[2]!, "base64"));
   }
 
   hmac(projectId: string, id: string, content: string): string {
-    const data = base64(content, 'content');
-    const v = this.defaultVersion(this.key(projectId, id, 'mac', 'active'));
-    return createHmac('sha256', v.secret!).update(data).digest('base64');
+    const data = base64(content, "content");
+    const v = this.defaultVersion(this.key(projectId, id, "mac", "active"));
+    return createHmac("sha256", v.secret!).update(data).digest("base64");
   }
 
   verifyHmac(projectId: string, id: string, input: string, output: string): boolean {
-    const data = base64(input, 'input');
-    const k = this.key(projectId, id, 'mac', 'any');
-    const given = Buffer.from(output, 'base64');
+    const data = base64(input, "input");
+    const k = this.key(projectId, id, "mac", "any");
+    const given = Buffer.from(output, "base64");
     return k.versions.some((v) => {
-      const mac = createHmac('sha256', v.secret!).update(data).digest();
+      const mac = createHmac("sha256", v.secret!).update(data).digest();
       return mac.length === given.length && timingSafeEqual(mac, given);
     });
   }
@@ -174,23 +194,25 @@ export class KmsBackend {
       versions: k.versions.map((v) => ({
         version: v.version,
         state: v.state,
-        secret: v.secret?.toString('base64'),
-        privateKey: v.privateKey?.export({ type: 'pkcs8', format: 'pem' }),
-        publicKey: v.publicKey?.export({ type: 'spki', format: 'pem' }),
+        secret: v.secret?.toString("base64"),
+        privateKey: v.privateKey?.export({ type: "pkcs8", format: "pem" }),
+        publicKey: v.publicKey?.export({ type: "spki", format: "pem" }),
       })),
     }));
   }
 
   restore(data: unknown): void {
     this.keys.clear();
-    type Saved = Omit<Key, 'versions'> & { versions: Array<{ version: number; state: VersionState; secret?: string; privateKey?: string; publicKey?: string }> };
+    type Saved = Omit<Key, "versions"> & {
+      versions: Array<{ version: number; state: VersionState; secret?: string; privateKey?: string; publicKey?: string }>;
+    };
     for (const k of (data as Saved[] | undefined) ?? []) {
       this.keys.set(k.id, {
         ...k,
         versions: k.versions.map((v) => ({
           version: v.version,
           state: v.state,
-          secret: v.secret ? Buffer.from(v.secret, 'base64') : undefined,
+          secret: v.secret ? Buffer.from(v.secret, "base64") : undefined,
           privateKey: v.privateKey ? createPrivateKey(v.privateKey) : undefined,
           publicKey: v.publicKey ? createPublicKey(v.publicKey) : undefined,
         })),
@@ -201,15 +223,15 @@ export class KmsBackend {
 
 function seal(v: Version, plain: Buffer, aad: string | undefined): string {
   const iv = randomBytes(12);
-  const c = createCipheriv('aes-256-gcm', v.secret!, iv);
-  if (aad !== undefined) c.setAAD(Buffer.from(aad, 'utf8'));
+  const c = createCipheriv("aes-256-gcm", v.secret!, iv);
+  if (aad !== undefined) c.setAAD(Buffer.from(aad, "utf8"));
   const body = Buffer.concat([c.update(plain), c.final()]);
-  return `kms:${v.version}:${Buffer.concat([iv, c.getAuthTag(), body]).toString('base64')}`;
+  return `kms:${v.version}:${Buffer.concat([iv, c.getAuthTag(), body]).toString("base64")}`;
 }
 
 function base64(value: string, field: string): Buffer {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) throw new BadRequest(`${field}: must be Base64.`, 'InvalidBase64');
-  const data = Buffer.from(value, 'base64');
-  if (data.length > LIMITS.content) throw new BadRequest(`${field}: at most ${LIMITS.content} bytes.`, 'InputTooLarge');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) throw new BadRequest(`${field}: must be Base64.`, "InvalidBase64");
+  const data = Buffer.from(value, "base64");
+  if (data.length > LIMITS.content) throw new BadRequest(`${field}: at most ${LIMITS.content} bytes.`, "InputTooLarge");
   return data;
 }

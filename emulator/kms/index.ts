@@ -1,8 +1,8 @@
-import { NotFound } from '../core/errors';
-import type { ServiceDefinition } from '../core/http';
-import type { CoreContext } from '../core/server';
-import { KmsBackend, SERVICE } from './backend';
-import { kmsRoutes } from './routes';
+import { NotFound } from "../core/errors";
+import type { ServiceDefinition } from "../core/http";
+import type { CoreContext } from "../core/server";
+import { KmsBackend, SERVICE } from "./backend";
+import { kmsRoutes } from "./routes";
 
 /**
  * Key management (seed 03 A). Keys are made through the control API:
@@ -15,11 +15,11 @@ export function createKmsService(_core: CoreContext): ServiceDefinition {
   return {
     name: SERVICE,
     routes: kmsRoutes(backend),
-    errorFormat: () => 'json',
+    errorFormat: () => "json",
     inventory: () => backend.inventory(),
     getResource: (_kind, id) => {
       const k = backend.find(id);
-      if (!k) throw new NotFound(`No key "${id}".`, 'NoSuchResource');
+      if (!k) throw new NotFound(`No key "${id}".`, "NoSuchResource");
       return backend.view(k);
     },
     patchResource: (_kind, id, patch) => backend.upsert(id, (patch ?? {}) as Record<string, unknown>),

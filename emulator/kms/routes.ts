@@ -1,59 +1,59 @@
 /** Key management routes (seed 03 A.4): POST /api/v1/keys/{key_id}/..., X-Auth-Token, the envelope. */
-import { BadRequest, Unauthorized } from '../core/errors';
-import { jsonResponse, parseJsonBody, requireMediaType, type ApiResponse, type RequestContext, type RouteDefinition } from '../core/http';
-import type { KmsBackend } from './backend';
+import { BadRequest, Unauthorized } from "../core/errors";
+import { jsonResponse, parseJsonBody, requireMediaType, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import type { KmsBackend } from "./backend";
 
 function project(ctx: RequestContext): string {
   const p = ctx.presented;
-  if (p.kind === 'invalid') throw new Unauthorized('Authentication failed: the X-Auth-Token is not valid.');
-  if (p.kind !== 'valid' || p.identity.kind !== 'token') throw new Unauthorized('Key management authenticates with X-Auth-Token.');
+  if (p.kind === "invalid") throw new Unauthorized("Authentication failed: the X-Auth-Token is not valid.");
+  if (p.kind !== "valid" || p.identity.kind !== "token") throw new Unauthorized("Key management authenticates with X-Auth-Token.");
   return p.identity.projectId;
 }
 
 function body(ctx: RequestContext, optional = false): Record<string, unknown> {
   if (optional && ctx.body.length === 0) return {};
-  requireMediaType(ctx, ['application/json']);
+  requireMediaType(ctx, ["application/json"]);
   const b = parseJsonBody(ctx);
-  if (b === null || typeof b !== 'object' || Array.isArray(b)) throw new BadRequest('The body must be a JSON object.');
+  if (b === null || typeof b !== "object" || Array.isArray(b)) throw new BadRequest("The body must be a JSON object.");
   return b as Record<string, unknown>;
 }
 
 function field(b: Record<string, unknown>, k: string, required: boolean): string | undefined {
   const v = b[k];
   if (v === undefined && !required) return undefined;
-  if (typeof v !== 'string') throw new BadRequest(`${k}: a string is required.`);
+  if (typeof v !== "string") throw new BadRequest(`${k}: a string is required.`);
   return v;
 }
 
 /** The envelope of every answer: `{code, message, data, requestId}`. */
-const envelope = (ctx: RequestContext, data: unknown): ApiResponse => jsonResponse(200, { code: 'SUCCESS', message: 'OK', data, requestId: ctx.requestId });
+const envelope = (ctx: RequestContext, data: unknown): ApiResponse => jsonResponse(200, { code: "SUCCESS", message: "OK", data, requestId: ctx.requestId });
 
 export function kmsRoutes(be: KmsBackend): RouteDefinition[] {
   const r = (suffix: string, operation: string, handler: (ctx: RequestContext, projectId: string, keyId: string) => unknown): RouteDefinition => ({
-    methods: ['POST'],
+    methods: ["POST"],
     path: `/api/v1/keys/:keyId${suffix}`,
     operation,
     handler: (ctx) => envelope(ctx, handler(ctx, project(ctx), ctx.params.keyId!)),
   });
   return [
-    r('/data-key', 'GenerateDataKey', (ctx, p, k) => (body(ctx, true), be.dataKey(p, k))),
-    r('/encrypt', 'Encrypt', (ctx, p, k) => {
+    r("/data-key", "GenerateDataKey", (ctx, p, k) => (body(ctx, true), be.dataKey(p, k))),
+    r("/encrypt", "Encrypt", (ctx, p, k) => {
       const b = body(ctx);
-      return be.encrypt(p, k, field(b, 'input', true)!, field(b, 'aad', false));
+      return be.encrypt(p, k, field(b, "input", true)!, field(b, "aad", false));
     }),
-    r('/decrypt', 'Decrypt', (ctx, p, k) => {
+    r("/decrypt", "Decrypt", (ctx, p, k) => {
       const b = body(ctx);
-      return { plaintext: be.decrypt(p, k, field(b, 'ciphertext', true)!, field(b, 'aad', false)) };
+      return { plaintext: be.decrypt(p, k, field(b, "ciphertext", true)!, field(b, "aad", false)) };
     }),
-    r('/sign', 'Sign', (ctx, p, k) => ({ signature: be.sign(p, k, field(body(ctx), 'content', true)!) })),
-    r('/sign/verify', 'VerifySignature', (ctx, p, k) => {
+    r("/sign", "Sign", (ctx, p, k) => ({ signature: be.sign(p, k, field(body(ctx), "content", true)!) })),
+    r("/sign/verify", "VerifySignature", (ctx, p, k) => {
       const b = body(ctx);
-      return be.verifySignature(p, k, field(b, 'input', true)!, field(b, 'output', true)!);
+      return be.verifySignature(p, k, field(b, "input", true)!, field(b, "output", true)!);
     }),
-    r('/hmac', 'CreateHmac', (ctx, p, k) => ({ hmac: be.hmac(p, k, field(body(ctx), 'content', true)!) })),
-    r('/hmac/verify', 'VerifyHmac', (ctx, p, k) => {
+    r("/hmac", "CreateHmac", (ctx, p, k) => ({ hmac: be.hmac(p, k, field(body(ctx), "content", true)!) })),
+    r("/hmac/verify", "VerifyHmac", (ctx, p, k) => {
       const b = body(ctx);
-      return be.verifyHmac(p, k, field(b, 'input', true)!, field(b, 'output', true)!);
+      return be.verifyHmac(p, k, field(b, "input", true)!, field(b, "output", true)!);
     }),
   ];
 }

@@ -1,12 +1,15 @@
-import { createHash } from 'node:crypto';
+import { createHash } from "node:crypto";
 
 export function md5Hex(data: Buffer): string {
-  return createHash('md5').update(data).digest('hex');
+  return createHash("md5").update(data).digest("hex");
 }
 
 /** An ETag as clients send it (quoted or not, any case) in the stored form: unquoted lowercase. */
 export function stripQuotes(etag: string): string {
-  return etag.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  return etag
+    .trim()
+    .replace(/^"(.*)"$/, "$1")
+    .toLowerCase();
 }
 
 /**
@@ -14,9 +17,9 @@ export function stripQuotes(etag: string): string {
  * the parts, then `-` and the part count (stored unquoted, sent quoted).
  */
 export function multipartEtag(partEtags: string[]): string {
-  const hash = createHash('md5');
-  for (const etag of partEtags) hash.update(Buffer.from(stripQuotes(etag), 'hex'));
-  return `${hash.digest('hex')}-${partEtags.length}`;
+  const hash = createHash("md5");
+  for (const etag of partEtags) hash.update(Buffer.from(stripQuotes(etag), "hex"));
+  return `${hash.digest("hex")}-${partEtags.length}`;
 }
 
 /**
@@ -24,9 +27,9 @@ export function multipartEtag(partEtags: string[]): string {
  * ETags as hex text, in segment order (stored unquoted, sent quoted).
  */
 export function manifestEtag(segmentEtags: string[]): string {
-  const hash = createHash('md5');
-  for (const etag of segmentEtags) hash.update(stripQuotes(etag), 'utf8');
-  return hash.digest('hex');
+  const hash = createHash("md5");
+  for (const etag of segmentEtags) hash.update(stripQuotes(etag), "utf8");
+  return hash.digest("hex");
 }
 
 /**

@@ -1,8 +1,8 @@
-import { join } from 'node:path';
-import type { CoreContext } from '../core/server';
-import type { ServiceDefinition } from '../core/http';
-import { ObjectStorageBackend, SERVICE } from './backend';
-import { objectStorageRoutes } from './routes';
+import { join } from "node:path";
+import type { CoreContext } from "../core/server";
+import type { ServiceDefinition } from "../core/http";
+import { ObjectStorageBackend, SERVICE } from "./backend";
+import { objectStorageRoutes } from "./routes";
 
 /** Object storage (seed 01): extension API under /v1_ext, Swift API under /v1, /info. */
 export function createObjectStorageService(core: CoreContext): ServiceDefinition {
@@ -18,7 +18,7 @@ export function createObjectStorageService(core: CoreContext): ServiceDefinition
   return {
     name: SERVICE,
     routes: objectStorageRoutes(backend),
-    errorFormat: (path) => (path.startsWith('/v1_ext') || path === '/info' ? 'json' : 'text'),
+    errorFormat: (path) => (path.startsWith("/v1_ext") || path === "/info" ? "json" : "text"),
     inventory: () => backend.drift.inventory(),
     getResource: (kind, id) => backend.drift.getResource(kind, id),
     patchResource: (kind, id, patch) => backend.drift.patchResource(kind, id, patch),
@@ -32,4 +32,4 @@ export function createObjectStorageService(core: CoreContext): ServiceDefinition
   };
 }
 
-export { ObjectStorageBackend } from './backend';
+export { ObjectStorageBackend } from "./backend";

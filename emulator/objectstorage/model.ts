@@ -1,6 +1,6 @@
-import { InvalidBucketName, InvalidMetadata, InvalidObjectName } from './errors';
-import type { CorsPolicy } from './cors';
-import type { LifecycleConfiguration } from './lifecycle';
+import { InvalidBucketName, InvalidMetadata, InvalidObjectName } from "./errors";
+import type { CorsPolicy } from "./cors";
+import type { LifecycleConfiguration } from "./lifecycle";
 
 /** Seed 01 section 8 (and 2.5) limits. */
 export const LIMITS = {
@@ -27,9 +27,9 @@ export const LIMITS = {
   maxLifecycleId: 255,
 } as const;
 
-export const FOLDER_CONTENT_TYPE = 'application/directory';
-export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
-export const STORAGE_POLICY = 'default-placement';
+export const FOLDER_CONTENT_TYPE = "application/directory";
+export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
+export const STORAGE_POLICY = "default-placement";
 
 export interface SloSegment {
   /** `{bucket}/{object}` without a leading slash. */
@@ -80,14 +80,14 @@ export interface MultipartUpload {
 }
 
 export interface BucketAcl {
-  public: 'read-only' | 'deny';
+  public: "read-only" | "deny";
   ipList: string[] | null;
 }
 
 export interface Bucket {
   name: string;
   projectId: string;
-  type: 'STANDARD';
+  type: "STANDARD";
   createdAt: number;
   lastModified: number;
   encrypted: boolean;
@@ -119,7 +119,7 @@ export interface BucketRecord {
 
 /** RFC 3339 without fractional seconds, e.g. 2025-01-02T03:04:05Z. */
 export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** Swift X-Timestamp: Unix seconds with five decimals. */
@@ -129,7 +129,7 @@ export function swiftTimestamp(ms: number): string {
 
 /** Byte-wise (UTF-8) name order, as Swift lists. */
 export function compareNames(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9-]*[a-z0-9]$/;
@@ -148,7 +148,7 @@ export function validateObjectName(name: string): void {
   if (length < LIMITS.minObjectName || length > LIMITS.maxObjectName) {
     throw new InvalidObjectName(`length must be ${LIMITS.minObjectName} to ${LIMITS.maxObjectName} characters (got ${length})`);
   }
-  if (name.includes('\u0000')) throw new InvalidObjectName('NUL characters are not allowed');
+  if (name.includes("\u0000")) throw new InvalidObjectName("NUL characters are not allowed");
 }
 
 /** Validates one metadata entry (key without its header prefix) against seed section 8. */
@@ -158,13 +158,13 @@ export function validateMetadataEntry(key: string, value: string): void {
   if (key.length < LIMITS.minMetaName || key.length > LIMITS.maxMetaName) {
     throw new InvalidMetadata(`name "${key.slice(0, 80)}" must be ${LIMITS.minMetaName} to ${LIMITS.maxMetaName} characters`);
   }
-  if (Buffer.byteLength(value, 'utf8') > LIMITS.maxMetaValue) {
+  if (Buffer.byteLength(value, "utf8") > LIMITS.maxMetaValue) {
     throw new InvalidMetadata(`value of "${key}" exceeds ${LIMITS.maxMetaValue} bytes`);
   }
 }
 
 export function validateMetadataTotal(metadata: Record<string, string>): void {
   let total = 0;
-  for (const [k, v] of Object.entries(metadata)) total += Buffer.byteLength(k, 'utf8') + Buffer.byteLength(v, 'utf8');
+  for (const [k, v] of Object.entries(metadata)) total += Buffer.byteLength(k, "utf8") + Buffer.byteLength(v, "utf8");
   if (total > LIMITS.maxMetaTotal) throw new InvalidMetadata(`total size of names and values is ${total} bytes; the limit is ${LIMITS.maxMetaTotal}`);
 }

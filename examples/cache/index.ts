@@ -26,7 +26,8 @@ const catalogue = pulumi.output(Promise.all([krcloud.cache.getVersions(), krclou
 const defaultGroup = (clusterMode: "enabled" | "disabled") =>
   catalogue.version.apply(async (engineVersion) => {
     const { parameterGroups } = await krcloud.cache.getParameterGroups({ parameterGroupType: "default", clusterMode, engineVersion });
-    if (parameterGroups.length === 0) throw new Error(`no default ${clusterMode === "enabled" ? "cluster" : "instance set"} parameter group for engine ${engineVersion}`);
+    if (parameterGroups.length === 0)
+      throw new Error(`no default ${clusterMode === "enabled" ? "cluster" : "instance set"} parameter group for engine ${engineVersion}`);
     return parameterGroups[0].id;
   });
 

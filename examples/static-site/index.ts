@@ -36,9 +36,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 const bucket = new krcloud.objectstorage.Bucket("site", {
   acl: { public: "read-only" },
-  metadata: pulumi
-    .output(siteVerification)
-    .apply((v) => ({ purpose: "static-site", ...(v ? { "site-verification": v } : {}) })),
+  metadata: pulumi.output(siteVerification).apply((v) => ({ purpose: "static-site", ...(v ? { "site-verification": v } : {}) })),
   // Access logs land under logs/ without Pulumi knowing them; deleting the stack deletes them too.
   forceDestroy: true,
 });

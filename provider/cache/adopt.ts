@@ -12,7 +12,9 @@ export function adoptInput(what: string) {
   return z
     .boolean()
     .default(false)
-    .describe(`If ${what} with this name already exists, manage it instead of creating one (its replace-on properties must match; the rest is updated in place).`);
+    .describe(
+      `If ${what} with this name already exists, manage it instead of creating one (its replace-on properties must match; the rest is updated in place).`,
+    );
 }
 
 /** The id of the cluster (clusterMode true) or instance set (false) named `name`, if any. */
@@ -23,6 +25,8 @@ export async function findClusterByName(c: CacheClient, name: string, clusterMod
 
 /** The id of the custom parameter group named `name`, if any. */
 export async function findParameterGroupByName(c: CacheClient, name: string): Promise<string | undefined> {
-  const all = await c.parameterGroups.list({ parameterGroupType: "custom" }).catch(rethrowAs(`looking for an existing cache parameter group "${name}" to adopt`));
+  const all = await c.parameterGroups
+    .list({ parameterGroupType: "custom" })
+    .catch(rethrowAs(`looking for an existing cache parameter group "${name}" to adopt`));
   return all.find((g) => g.name === name && g.isDefault !== true)?.id;
 }

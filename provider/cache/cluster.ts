@@ -29,7 +29,11 @@ export function placement() {
   return z
     .object({
       primarySubnetId: subnetId().describe("Subnet of the shard's primary node. Changing it for an existing shard replaces the cluster."),
-      replicaSubnetIds: z.array(subnetId()).max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas per shard`).default([]).describe("One subnet per replica node of the shard; replicas are added and removed in place."),
+      replicaSubnetIds: z
+        .array(subnetId())
+        .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas per shard`)
+        .default([])
+        .describe("One subnet per replica node of the shard; replicas are added and removed in place."),
     })
     .strict();
 }
@@ -55,12 +59,23 @@ function clusterShape() {
       backupSchedule: z
         .object({
           cron: z.string().describe("5-field cron expression (KST)."),
-          retentionDays: z.number().int("must be a whole number of days").min(1, "must be at least 1 day").optional().describe("Days to keep automatic backups."),
+          retentionDays: z
+            .number()
+            .int("must be a whole number of days")
+            .min(1, "must be at least 1 day")
+            .optional()
+            .describe("Days to keep automatic backups."),
         })
         .strict()
         .optional()
         .describe("Automatic backups; omitted: none. Changed in place."),
-      restoreFromBackup: z.string().min(1, "must not be empty").optional().describe("Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster."),
+      restoreFromBackup: z
+        .string()
+        .min(1, "must not be empty")
+        .optional()
+        .describe(
+          "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",
+        ),
       keepAutomaticBackups: keepAutomaticBackups(),
       timeouts: timeoutsInput(CACHE_TIMEOUTS),
       adopt: adoptInput("a cluster"),
@@ -70,21 +85,30 @@ function clusterShape() {
 
 export function clusterInputs() {
   return clusterShape().superRefine((c, ctx) => {
-      const allowed = new Set(c.subnetIds);
-      c.shards.forEach((s, i) => {
-        if (s.replicaSubnetIds.length !== c.shards[0]!.replicaSubnetIds.length) {
-          ctx.addIssue({ code: "custom", path: ["shards", i, "replicaSubnetIds"], message: "every shard must have the same number of replicas (the service sets one node count per shard)" });
-        }
-        for (const [j, id] of [s.primarySubnetId, ...s.replicaSubnetIds].entries()) {
-          if (!allowed.has(id)) ctx.addIssue({ code: "custom", path: ["shards", i, j === 0 ? "primarySubnetId" : "replicaSubnetIds"], message: `subnet "${id}" is not in subnetIds` });
-        }
-      });
-      if (c.backupSchedule) {
-        for (const f of validateBackupSchedule({ cron: c.backupSchedule.cron, retentionLimit: c.backupSchedule.retentionDays }, "cluster")) {
-          ctx.addIssue({ code: "custom", path: ["backupSchedule", f.property.endsWith("retentionLimit") ? "retentionDays" : "cron"], message: f.reason });
-        }
+    const allowed = new Set(c.subnetIds);
+    c.shards.forEach((s, i) => {
+      if (s.replicaSubnetIds.length !== c.shards[0]!.replicaSubnetIds.length) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["shards", i, "replicaSubnetIds"],
+          message: "every shard must have the same number of replicas (the service sets one node count per shard)",
+        });
+      }
+      for (const [j, id] of [s.primarySubnetId, ...s.replicaSubnetIds].entries()) {
+        if (!allowed.has(id))
+          ctx.addIssue({
+            code: "custom",
+            path: ["shards", i, j === 0 ? "primarySubnetId" : "replicaSubnetIds"],
+            message: `subnet "${id}" is not in subnetIds`,
+          });
       }
     });
+    if (c.backupSchedule) {
+      for (const f of validateBackupSchedule({ cron: c.backupSchedule.cron, retentionLimit: c.backupSchedule.retentionDays }, "cluster")) {
+        ctx.addIssue({ code: "custom", path: ["backupSchedule", f.property.endsWith("retentionLimit") ? "retentionDays" : "cron"], message: f.reason });
+      }
+    }
+  });
 }
 export type ClusterInputs = z.infer<ReturnType<typeof clusterInputs>>;
 
@@ -115,7 +139,8 @@ export type ClusterOutputs = z.infer<ReturnType<typeof clusterOutputs>>;
 
 export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   token: "krcloud:cache:Cluster",
-  description: "A Redis cluster (cluster mode) with a declared topology, reconciled in place: shards and replicas are added and removed with a wait until every shard and node is Running.",
+  description:
+    "A Redis cluster (cluster mode) with a declared topology, reconciled in place: shards and replicas are added and removed with a wait until every shard and node is Running.",
   inputs: clusterInputs,
   outputs: clusterOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
@@ -133,7 +158,11 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
       const s = await clusterSnapshot(c, existing).catch(rethrowAs(`adopting ${what}`));
       if (s) {
         // Every shard of an adopted cluster is this resource's.
-        const current = flatten(s, inputs, s.topology.shards.map((sh) => sh.id));
+        const current = flatten(
+          s,
+          inputs,
+          s.topology.shards.map((sh) => sh.id),
+        );
         assertAdoptable(cluster, existing, current, inputs);
         ctx.progress(`adopting existing ${what} (${existing})`);
         return { id: existing, outs: await cluster.update(ctx, existing, current, inputs) };
@@ -165,7 +194,14 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
     // The cluster exists from here on: whatever fails below leaves it in state, and the next up resumes.
     try {
       const s = await waitClusterSettled(ctx, c, id, `${what} (${id})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
-      return { id, outs: flatten(s, inputs, s.topology.shards.map((sh) => sh.id)) };
+      return {
+        id,
+        outs: flatten(
+          s,
+          inputs,
+          s.topology.shards.map((sh) => sh.id),
+        ),
+      };
     } catch (e) {
       throw new PartialFailure(id, await bestKnown(c, id, inputs, undefined), e);
     }
@@ -192,7 +228,10 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
         const p = news.shards[i]!;
         ctx.progress(`${what}: adding shard ${i + 1} of ${news.shards.length}`);
         const { id: shardId } = await c.shards
-          .add(id, { nodeCount: p.replicaSubnetIds.length + 1, subnetAssignment: { primary: { id: p.primarySubnetId }, replicas: p.replicaSubnetIds.map((r) => ({ id: r })) } })
+          .add(id, {
+            nodeCount: p.replicaSubnetIds.length + 1,
+            subnetAssignment: { primary: { id: p.primarySubnetId }, replicas: p.replicaSubnetIds.map((r) => ({ id: r })) },
+          })
           .catch(rethrowAs(`${what}: adding a shard`));
         managed.push(shardId);
         s = await settle();
@@ -273,13 +312,21 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
     port: r.port ?? prior.port ?? 6379,
     flavorId: r.flavorId ?? prior.flavorId ?? "",
     parameterGroupId: r.parameterGroupId ?? prior.parameterGroupId ?? "",
-    subnetIds: alignTo(prior.subnetIds, r.subnets.map((x) => x.id)),
-    securityGroupIds: alignTo(prior.securityGroupIds, r.securityGroups.map((x) => x.id)),
+    subnetIds: alignTo(
+      prior.subnetIds,
+      r.subnets.map((x) => x.id),
+    ),
+    securityGroupIds: alignTo(
+      prior.securityGroupIds,
+      r.securityGroups.map((x) => x.id),
+    ),
     shards: managed.map((sh, i) => placementOf(sh, desired[i])),
     tlsEnabled: r.tlsEnabled ?? prior.tlsEnabled ?? false,
     // The password cannot be read back: the user is compared by what the program declared.
     user: prior.user && r.userName === prior.user.name ? prior.user : r.userName ? { name: r.userName, password: "" } : undefined,
-    backupSchedule: r.backupSchedule ? { cron: r.backupSchedule.cron, ...(r.backupSchedule.retentionLimit !== undefined ? { retentionDays: r.backupSchedule.retentionLimit } : {}) } : undefined,
+    backupSchedule: r.backupSchedule
+      ? { cron: r.backupSchedule.cron, ...(r.backupSchedule.retentionLimit !== undefined ? { retentionDays: r.backupSchedule.retentionLimit } : {}) }
+      : undefined,
     restoreFromBackup: prior.restoreFromBackup,
     keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
     timeouts: prior.timeouts,
@@ -300,8 +347,13 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
 }
 
 /** What to record after a partial failure: the cloud as it is now when it can be read, else the inputs. */
-async function bestKnown(c: CacheClient, id: string, prior: ClusterInputs | ClusterOutputs, managedIds: readonly string[] | undefined): Promise<ClusterOutputs> {
+async function bestKnown(
+  c: CacheClient,
+  id: string,
+  prior: ClusterInputs | ClusterOutputs,
+  managedIds: readonly string[] | undefined,
+): Promise<ClusterOutputs> {
   const s = await clusterSnapshot(c, id).catch(() => undefined);
   if (s) return flatten(s, prior, managedIds ?? s.topology.shards.map((sh) => sh.id));
-  return { ...(prior), status: "unknown", shardDetails: [], managedShardIds: [...(managedIds ?? [])] };
+  return { ...prior, status: "unknown", shardDetails: [], managedShardIds: [...(managedIds ?? [])] };
 }

@@ -79,7 +79,15 @@ export interface GetParameterGroupArgs {
   idOrName: string;
 }
 export interface GetParameterGroupResult extends ParameterGroupSummaryResult {
-  parameters: { key: string; value?: string; defaultValue?: string; dataType?: string; editable?: boolean; validationValueFormat?: string; parameterType?: string }[];
+  parameters: {
+    key: string;
+    value?: string;
+    defaultValue?: string;
+    dataType?: string;
+    editable?: boolean;
+    validationValueFormat?: string;
+    parameterType?: string;
+  }[];
 }
 
 /** One parameter group with its parameter catalogue. */
@@ -165,6 +173,8 @@ export interface GetInstancesResult {
 /** The instances of an instance set. */
 export async function getInstances(args: GetInstancesArgs, opts: LookupOptions = {}): Promise<GetInstancesResult> {
   const list = await client(opts).instanceSets.listInstances(args.instanceSetId).catch(rethrowAs("getInstances"));
-  return { instances: list.instances.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, status: i.status, endpoint: i.endpoint, subnetId: i.subnetId })) };
+  return {
+    instances: list.instances.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, status: i.status, endpoint: i.endpoint, subnetId: i.subnetId })),
+  };
 }
 export const getInstancesOutput = outputForm(getInstances);

@@ -35,14 +35,23 @@ function instanceSetShape() {
       subnetIds: z.array(id()).min(1, "at least one subnet").describe("Subnets the instances may be placed in. Changing them replaces the instance set."),
       securityGroupIds: z.array(id()).min(1, "at least one security group").describe("Security groups; changed in place."),
       primarySubnetId: id().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
-      replicaSubnetIds: z.array(id()).max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas (seed 02 §8)`).default([]).describe("One subnet per replica; replicas are added and removed in place."),
+      replicaSubnetIds: z
+        .array(id())
+        .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas (seed 02 §8)`)
+        .default([])
+        .describe("One subnet per replica; replicas are added and removed in place."),
       highAvailability: z.boolean().default(false).describe("High availability mode (automatic failover); needs at least one replica. Toggled in place."),
       primaryInstanceId: id().optional().describe("With high availability off: the instance that must be primary; another one is promoted to it in place."),
       tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the instance set."),
       user: user(),
       backupSchedule: z
         .object({
-          hour: z.number().int("must be a whole hour").min(0, "must be from 0 to 23").max(23, "must be from 0 to 23").describe("Hour of the daily automatic backup, KST (the only settable field)."),
+          hour: z
+            .number()
+            .int("must be a whole hour")
+            .min(0, "must be from 0 to 23")
+            .max(23, "must be from 0 to 23")
+            .describe("Hour of the daily automatic backup, KST (the only settable field)."),
           retentionDays: retentionDays().describe("Days to keep automatic backups, 1 to 35."),
         })
         .strict()
@@ -66,19 +75,27 @@ function instanceSetShape() {
 export function instanceSetInputs() {
   return instanceSetShape().superRefine((s, ctx) => {
     const allowed = new Set(s.subnetIds);
-    if (!allowed.has(s.primarySubnetId)) ctx.addIssue({ code: "custom", path: ["primarySubnetId"], message: `subnet "${s.primarySubnetId}" is not in subnetIds` });
+    if (!allowed.has(s.primarySubnetId))
+      ctx.addIssue({ code: "custom", path: ["primarySubnetId"], message: `subnet "${s.primarySubnetId}" is not in subnetIds` });
     s.replicaSubnetIds.forEach((r, i) => {
       if (!allowed.has(r)) ctx.addIssue({ code: "custom", path: ["replicaSubnetIds", i], message: `subnet "${r}" is not in subnetIds` });
     });
-    if (s.highAvailability && s.replicaSubnetIds.length === 0) ctx.addIssue({ code: "custom", path: ["highAvailability"], message: "needs at least one replica (replicaSubnetIds)" });
+    if (s.highAvailability && s.replicaSubnetIds.length === 0)
+      ctx.addIssue({ code: "custom", path: ["highAvailability"], message: "needs at least one replica (replicaSubnetIds)" });
     if (s.highAvailability && s.primaryInstanceId !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["primaryInstanceId"], message: "can only be chosen with highAvailability off (the service promotes only then; with HA on it fails over by itself)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["primaryInstanceId"],
+        message: "can only be chosen with highAvailability off (the service promotes only then; with HA on it fails over by itself)",
+      });
     }
     if (s.restoreFrom) {
       const both = s.restoreFrom.backupName !== undefined && s.restoreFrom.files !== undefined;
       const none = s.restoreFrom.backupName === undefined && s.restoreFrom.files === undefined;
       if (both || none) ctx.addIssue({ code: "custom", path: ["restoreFrom"], message: "set exactly one of backupName and files" });
-      if (s.restoreFrom.files) for (const f of validateRestoreFiles(s.restoreFrom.files, "restoreFrom.files")) ctx.addIssue({ code: "custom", path: ["restoreFrom", "files"], message: f.reason });
+      if (s.restoreFrom.files)
+        for (const f of validateRestoreFiles(s.restoreFrom.files, "restoreFrom.files"))
+          ctx.addIssue({ code: "custom", path: ["restoreFrom", "files"], message: f.reason });
     }
   });
 }
@@ -92,7 +109,16 @@ export function instanceSetOutputs() {
     readEndpoint: z.string().optional().describe("Endpoint for reads from the replicas."),
     currentPrimaryInstanceId: z.string().optional().describe("The instance that is primary now."),
     instances: z
-      .array(z.object({ id: z.string(), name: z.string().optional(), role: z.string().optional(), subnetId: z.string().optional(), endpoint: z.string().optional(), status: z.string().optional() }))
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string().optional(),
+          role: z.string().optional(),
+          subnetId: z.string().optional(),
+          endpoint: z.string().optional(),
+          status: z.string().optional(),
+        }),
+      )
       .describe("Every instance, primary first."),
   });
 }
@@ -100,7 +126,8 @@ export type InstanceSetOutputs = z.infer<ReturnType<typeof instanceSetOutputs>>;
 
 export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutputs> = {
   token: "krcloud:cache:InstanceSet",
-  description: "A Redis primary with replicas (cluster mode disabled): replica count, high availability and the primary reconciled in place, each step waiting until every instance is Running.",
+  description:
+    "A Redis primary with replicas (cluster mode disabled): replica count, high availability and the primary reconciled in place, each step waiting until every instance is Running.",
   inputs: instanceSetInputs,
   outputs: instanceSetOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
@@ -133,7 +160,9 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
         subnets: inputs.subnetIds.map((s) => ({ id: s })),
         subnetAssignments: [{ primary: { id: inputs.primarySubnetId }, replicas: inputs.replicaSubnetIds.map((s) => ({ id: s })) }],
         securityGroups: inputs.securityGroupIds.map((s) => ({ id: s })),
-        backupSchedule: inputs.backupSchedule ? { cron: backupCronForHour(inputs.backupSchedule.hour), retentionLimit: inputs.backupSchedule.retentionDays } : undefined,
+        backupSchedule: inputs.backupSchedule
+          ? { cron: backupCronForHour(inputs.backupSchedule.hour), retentionLimit: inputs.backupSchedule.retentionDays }
+          : undefined,
         user: inputs.user,
         tlsEnabled: inputs.tlsEnabled,
         parameterGroupId: inputs.parameterGroupId,
@@ -242,15 +271,22 @@ function flatten(s: InstanceSetSnapshot, prior: Partial<InstanceSetInputs>): Ins
     port: r.port ?? prior.port ?? 6379,
     flavorId: r.flavorId ?? prior.flavorId ?? "",
     parameterGroupId: r.parameterGroupId ?? prior.parameterGroupId ?? "",
-    subnetIds: alignTo(prior.subnetIds, r.subnets.map((x) => x.id)),
-    securityGroupIds: alignTo(prior.securityGroupIds, r.securityGroups.map((x) => x.id)),
+    subnetIds: alignTo(
+      prior.subnetIds,
+      r.subnets.map((x) => x.id),
+    ),
+    securityGroupIds: alignTo(
+      prior.securityGroupIds,
+      r.securityGroups.map((x) => x.id),
+    ),
     primarySubnetId: primarySubnet,
     replicaSubnetIds: alignTo(prior.replicaSubnetIds, rest),
     highAvailability: r.recoveryEnabled ?? false,
     primaryInstanceId: prior.primaryInstanceId === undefined ? undefined : t.primary?.id,
     tlsEnabled: r.tlsEnabled ?? prior.tlsEnabled ?? false,
     user: prior.user && r.userName === prior.user.name ? prior.user : r.userName ? { name: r.userName, password: "" } : undefined,
-    backupSchedule: r.backupSchedule && hour !== undefined && Number.isInteger(hour) ? { hour, retentionDays: r.backupSchedule.retentionLimit ?? 1 } : undefined,
+    backupSchedule:
+      r.backupSchedule && hour !== undefined && Number.isInteger(hour) ? { hour, retentionDays: r.backupSchedule.retentionLimit ?? 1 } : undefined,
     restoreFrom: prior.restoreFrom,
     keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
     timeouts: prior.timeouts,
@@ -267,5 +303,5 @@ function flatten(s: InstanceSetSnapshot, prior: Partial<InstanceSetInputs>): Ins
 async function bestKnown(c: CacheClient, setId: string, prior: InstanceSetInputs | InstanceSetOutputs): Promise<InstanceSetOutputs> {
   const s = await instanceSetSnapshot(c, setId).catch(() => undefined);
   if (s) return flatten(s, prior);
-  return { ...(prior), status: "unknown", instances: [] };
+  return { ...prior, status: "unknown", instances: [] };
 }

@@ -31,13 +31,19 @@ export function parameterGroupInputs() {
         .string()
         .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter")
         .describe("Group name. When omitted: the logical name plus a random suffix. Changing it replaces the group."),
-      baseParameterGroupId: z.string().min(1, "must not be empty").describe("The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group."),
+      baseParameterGroupId: z
+        .string()
+        .min(1, "must not be empty")
+        .describe("The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group."),
       description: description(),
       parameters: z
         .record(z.string().min(1, "parameter names must not be empty"), z.string())
         .default({})
         .describe("Parameter values by name, as strings. Only these are managed; removing one sets it back to its default."),
-      applyMode: z.enum(APPLY_MODES).default("sequential").describe("How changed parameters reach the clusters using the group: `sequential` (one at a time, the default) or `parallel`."),
+      applyMode: z
+        .enum(APPLY_MODES)
+        .default("sequential")
+        .describe("How changed parameters reach the clusters using the group: `sequential` (one at a time, the default) or `parallel`."),
       timeouts: timeoutsInput(CACHE_TIMEOUTS),
       adopt: adoptInput("a custom parameter group"),
     })
@@ -51,7 +57,9 @@ export function parameterGroupOutputs() {
   return parameterGroupInputs().extend({
     engineVersion: z.string().optional().describe("Engine version of the group."),
     clusterModeEnabled: z.boolean().optional().describe("Whether the group is for clusters (true) or instance sets (false)."),
-    syncStatus: z.string().describe("`In-Sync` when every cluster using the group has applied it; otherwise the first other status (`Applying`, `Error-Sync`, `Suspended`)."),
+    syncStatus: z
+      .string()
+      .describe("`In-Sync` when every cluster using the group has applied it; otherwise the first other status (`Applying`, `Error-Sync`, `Suspended`)."),
     clusterIds: z.array(z.string()).describe("Clusters and instance sets using the group."),
     recentEvents: z.array(event()).describe("The group's events of the past 7 days, newest first (at most 10)."),
   });
@@ -60,7 +68,8 @@ export type ParameterGroupOutputs = z.infer<ReturnType<typeof parameterGroupOutp
 
 export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterGroupOutputs> = {
   token: "krcloud:cache:ParameterGroup",
-  description: "A custom cache parameter group created from a default group. Only the parameters the program sets are managed; changes wait until the clusters using the group are In-Sync.",
+  description:
+    "A custom cache parameter group created from a default group. Only the parameters the program sets are managed; changes wait until the clusters using the group are In-Sync.",
   inputs: parameterGroupInputs,
   outputs: parameterGroupOutputs,
   replaceOn: ["name", "baseParameterGroupId"],
@@ -71,7 +80,9 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
 
   async create(ctx, inputs) {
     const c = cache(ctx);
-    const base = await c.parameterGroups.get(inputs.baseParameterGroupId).catch(rethrowAs(`creating cache parameter group "${inputs.name}": reading the base group "${inputs.baseParameterGroupId}"`));
+    const base = await c.parameterGroups
+      .get(inputs.baseParameterGroupId)
+      .catch(rethrowAs(`creating cache parameter group "${inputs.name}": reading the base group "${inputs.baseParameterGroupId}"`));
     assertValuesAllowed(inputs.name, base.parameters, inputs.parameters);
     const existing = inputs.adopt ? await findParameterGroupByName(c, inputs.name) : undefined;
     const current = existing ? await readGroup(c, existing, { ...inputs, baseParameterGroupId: undefined }) : undefined;
@@ -85,13 +96,16 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
     const { id } = await c.parameterGroups
       .create({ parameterGroupId: inputs.baseParameterGroupId, name: inputs.name, description: inputs.description })
       .catch((e: unknown) => {
-        if (isConflict(e)) throw withAction(e, `creating cache parameter group "${inputs.name}": it already exists (set adopt: true to manage the existing group)`);
+        if (isConflict(e))
+          throw withAction(e, `creating cache parameter group "${inputs.name}": it already exists (set adopt: true to manage the existing group)`);
         throw withAction(e, `creating cache parameter group "${inputs.name}"`);
       });
     // The group exists from here on: a failure below must leave it in state.
     try {
       if (Object.keys(inputs.parameters).length > 0) {
-        await c.parameterGroups.modify(id, { parameters: inputs.parameters, applyMode: inputs.applyMode }).catch(rethrowAs(`setting the parameters of cache parameter group "${inputs.name}"`));
+        await c.parameterGroups
+          .modify(id, { parameters: inputs.parameters, applyMode: inputs.applyMode })
+          .catch(rethrowAs(`setting the parameters of cache parameter group "${inputs.name}"`));
       }
       return { id, outs: (await readGroup(c, id, inputs))! };
     } catch (e) {
@@ -106,7 +120,9 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
   async update(ctx, id, current, news) {
     const c = cache(ctx);
     const group = await c.parameterGroups.get(id).catch(rethrowAs(`updating cache parameter group "${news.name}"`));
-    const base = await c.parameterGroups.get(news.baseParameterGroupId).catch(rethrowAs(`updating cache parameter group "${news.name}": reading the base group`));
+    const base = await c.parameterGroups
+      .get(news.baseParameterGroupId)
+      .catch(rethrowAs(`updating cache parameter group "${news.name}": reading the base group`));
     assertValuesAllowed(news.name, base.parameters, news.parameters);
     const changes = parameterChanges(current.parameters, news.parameters, group.parameters);
     const descriptionChanged = (news.description ?? "") !== (current.description ?? "");
@@ -130,7 +146,9 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
 
   async delete(ctx, id, olds) {
     const c = cache(ctx);
-    const users = await c.clusters.list({ parameterGroup: id }).catch(rethrowAs(`deleting cache parameter group "${olds.name}": listing the clusters using it`));
+    const users = await c.clusters
+      .list({ parameterGroup: id })
+      .catch(rethrowAs(`deleting cache parameter group "${olds.name}": listing the clusters using it`));
     if (users.length > 0) {
       throw new Error(
         `deleting cache parameter group "${olds.name}": it is used by ${users.map((u) => `"${u.name ?? u.id}" (${u.id})`).join(", ")}; move them to another group first`,
@@ -152,7 +170,11 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
  * What to send: new and changed values, and removed parameters set back to their default value
  * (the service's reset would reset every parameter, including ones others set).
  */
-export function parameterChanges(current: Record<string, string>, desired: Record<string, string>, catalogue: readonly ParameterDefinition[]): Record<string, string> {
+export function parameterChanges(
+  current: Record<string, string>,
+  desired: Record<string, string>,
+  catalogue: readonly ParameterDefinition[],
+): Record<string, string> {
   const defaults = new Map(catalogue.map((p) => [p.parameterKey, p.defaultParameterValue]));
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(desired)) if (current[k] !== v) out[k] = v;
@@ -224,7 +246,14 @@ const FAILING = new Set(["error-sync", "suspended"]);
 
 /** Until every cluster using the group is In-Sync (see waitInSync). */
 export function waitGroupInSync(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
-  return waitInSync(ctx, c, what, () => c.clusters.list({ parameterGroup: id }), () => c.parameterGroups.events(id), timeoutMs);
+  return waitInSync(
+    ctx,
+    c,
+    what,
+    () => c.clusters.list({ parameterGroup: id }),
+    () => c.parameterGroups.events(id),
+    timeoutMs,
+  );
 }
 
 /** Until one cluster or instance set has applied its parameter group (see waitInSync). */

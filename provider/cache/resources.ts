@@ -7,7 +7,6 @@ import { instanceSetOutputs, type instanceSetInputs, type InstanceSetOutputs } f
 import { parameterGroupOutputs, type parameterGroupInputs, type ParameterGroupOutputs } from "./parameter-group";
 import { shardOutputs, type shardInputs, type ShardOutputs } from "./shard";
 
-
 export type ParameterGroupArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof parameterGroupInputs>>>>;
 export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof clusterInputs>>>>;
 export type ShardArgs = InputArgs<z.input<ReturnType<typeof shardInputs>>>;

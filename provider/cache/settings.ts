@@ -19,7 +19,8 @@ export function settingsPatch<S>(current: Settings<S>, news: Settings<S>, schedu
   const patch: UpdateClusterInput = {};
   if ((current.description ?? "") !== (news.description ?? "")) patch.description = news.description ?? "";
   if (current.parameterGroupId !== news.parameterGroupId) patch.parameterGroupId = news.parameterGroupId;
-  if ([...current.securityGroupIds].sort().join() !== [...news.securityGroupIds].sort().join()) patch.securityGroups = news.securityGroupIds.map((s) => ({ id: s }));
+  if ([...current.securityGroupIds].sort().join() !== [...news.securityGroupIds].sort().join())
+    patch.securityGroups = news.securityGroupIds.map((s) => ({ id: s }));
   if (JSON.stringify(current.backupSchedule ?? null) !== JSON.stringify(news.backupSchedule ?? null)) {
     patch.backupSchedule = news.backupSchedule ? schedule(news.backupSchedule) : null;
   }

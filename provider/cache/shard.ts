@@ -18,7 +18,11 @@ export function shardInputs() {
     .object({
       clusterId: z.string().min(1, "must not be empty").describe("The cluster to add the shard to. Changing it replaces the shard."),
       primarySubnetId: z.string().min(1, "must not be empty").describe("Subnet of the shard's primary. Changing it replaces the shard."),
-      replicaSubnetIds: z.array(z.string().min(1, "must not be empty")).max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas`).default([]).describe("One subnet per replica; added and removed in place."),
+      replicaSubnetIds: z
+        .array(z.string().min(1, "must not be empty"))
+        .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas`)
+        .default([])
+        .describe("One subnet per replica; added and removed in place."),
       timeouts: timeoutsInput(CACHE_TIMEOUTS),
     })
     .strict();
@@ -32,7 +36,17 @@ export function shardOutputs() {
     slots: z.string().describe("Hash slot ranges the shard serves, e.g. `0-4095`."),
     slotCount: z.number().describe("Number of hash slots."),
     status: z.string().optional().describe("The shard's status."),
-    nodes: z.array(z.object({ id: z.string(), subnetId: z.string().optional(), endpoint: z.string().optional(), role: z.string().optional(), status: z.string().optional() })).describe("The shard's nodes, primary first."),
+    nodes: z
+      .array(
+        z.object({
+          id: z.string(),
+          subnetId: z.string().optional(),
+          endpoint: z.string().optional(),
+          role: z.string().optional(),
+          status: z.string().optional(),
+        }),
+      )
+      .describe("The shard's nodes, primary first."),
   });
 }
 export type ShardOutputs = z.infer<ReturnType<typeof shardOutputs>>;
@@ -52,7 +66,10 @@ export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
     const timeoutMs = timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS);
     await waitClusterSettled(ctx, c, inputs.clusterId, `cache cluster "${inputs.clusterId}"`, { timeoutMs });
     const { id: shardId } = await c.shards
-      .add(inputs.clusterId, { nodeCount: inputs.replicaSubnetIds.length + 1, subnetAssignment: { primary: { id: inputs.primarySubnetId }, replicas: inputs.replicaSubnetIds.map((r) => ({ id: r })) } })
+      .add(inputs.clusterId, {
+        nodeCount: inputs.replicaSubnetIds.length + 1,
+        subnetAssignment: { primary: { id: inputs.primarySubnetId }, replicas: inputs.replicaSubnetIds.map((r) => ({ id: r })) },
+      })
       .catch(rethrowAs(`adding ${what}`));
     const id = `${inputs.clusterId}/${shardId}`;
     try {
@@ -112,9 +129,11 @@ export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
       throw withAction(e, `removing ${what}`);
     }
     // Draining moves the shard's slots to the others: done when the cluster has settled without it.
-    await waitClusterSettled(ctx, c, clusterId, `${what} being removed`, { timeoutMs: timeoutFor(ctx, olds.timeouts, "delete", CACHE_TIMEOUTS) }).catch((e: unknown) => {
-      if (!isNotFound(e)) throw e;
-    });
+    await waitClusterSettled(ctx, c, clusterId, `${what} being removed`, { timeoutMs: timeoutFor(ctx, olds.timeouts, "delete", CACHE_TIMEOUTS) }).catch(
+      (e: unknown) => {
+        if (!isNotFound(e)) throw e;
+      },
+    );
   },
 };
 
@@ -133,7 +152,8 @@ async function readShard(c: CacheClient, id: string, prior: Partial<ShardInputs>
     if (isNotFound(e)) return undefined;
     throw withAction(e, `reading cache cluster "${clusterId}", shard ${shardId}`);
   }
-  if (s.nodes.length === 0 && s.raw.nodes === undefined) s.nodes = await c.nodes.list(clusterId, shardId).catch(rethrowAs(`listing the nodes of shard ${shardId}`));
+  if (s.nodes.length === 0 && s.raw.nodes === undefined)
+    s.nodes = await c.nodes.list(clusterId, shardId).catch(rethrowAs(`listing the nodes of shard ${shardId}`));
   const t = flattenClusterTopology([s]).shards[0]!;
   const p = placementOf(t, prior.replicaSubnetIds ? { primarySubnetId: "", replicaSubnetIds: prior.replicaSubnetIds } : undefined);
   return {

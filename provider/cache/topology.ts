@@ -63,5 +63,11 @@ export function formatSlots(ranges: readonly SlotRange[]): string {
 
 /** A shard's nodes for the outputs, primary first. */
 export function nodeOutputs(shard: ShardTopology): { id: string; subnetId?: string; endpoint?: string; role?: string; status?: string }[] {
-  return [...(shard.primary ? [shard.primary] : []), ...shard.replicas].map((n) => ({ id: n.id, subnetId: n.subnetId, endpoint: n.endpoint, role: n.role, status: n.status }));
+  return [...(shard.primary ? [shard.primary] : []), ...shard.replicas].map((n) => ({
+    id: n.id,
+    subnetId: n.subnetId,
+    endpoint: n.endpoint,
+    role: n.role,
+    status: n.status,
+  }));
 }

@@ -4,9 +4,14 @@ import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, cont
 
 /** Instance set (and, by the same rule, cluster) names: seed 02 §4.3. */
 export function cacheName(what: string) {
-  return z.string().superRefine((v, ctx) => {
-    for (const f of validateInstanceSetName(v, "")) ctx.addIssue({ code: "custom", message: f.reason });
-  }).describe(`${what} name: 4 to 20 characters, lower-case letters, digits and \`-\`, starting with a letter, ending with a letter or digit, no \`--\`. When omitted: the logical name plus a random suffix. Changing it replaces the resource.`);
+  return z
+    .string()
+    .superRefine((v, ctx) => {
+      for (const f of validateInstanceSetName(v, "")) ctx.addIssue({ code: "custom", message: f.reason });
+    })
+    .describe(
+      `${what} name: 4 to 20 characters, lower-case letters, digits and \`-\`, starting with a letter, ending with a letter or digit, no \`--\`. When omitted: the logical name plus a random suffix. Changing it replaces the resource.`,
+    );
 }
 
 export function description() {
@@ -33,7 +38,10 @@ export function user() {
   return z
     .object({
       name: z.string().min(1, "must not be empty").describe("Database user name."),
-      password: z.string().min(1, "must not be empty").describe("The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret."),
+      password: z
+        .string()
+        .min(1, "must not be empty")
+        .describe("The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret."),
     })
     .strict()
     .optional()
@@ -44,7 +52,9 @@ export function keepAutomaticBackups() {
   return z
     .boolean()
     .default(true)
-    .describe("On delete: keep automatic backups until they expire (true, the default) or delete them with the resource. Read at delete time only; never read back.");
+    .describe(
+      "On delete: keep automatic backups until they expire (true, the default) or delete them with the resource. Read at delete time only; never read back.",
+    );
 }
 
 export const retentionDays = () =>

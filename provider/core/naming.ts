@@ -38,5 +38,7 @@ export function autoName(logical: string, rule: AutoNameRule, random: (n: number
 }
 
 function randomHex(n: number): string {
-  return randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n);
+  return randomBytes(Math.ceil(n / 2))
+    .toString("hex")
+    .slice(0, n);
 }

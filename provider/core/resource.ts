@@ -238,7 +238,9 @@ export function buildProvider(def: AnyDefinition): BuiltProvider {
       if (def.autoName && (input[def.autoName.property] === undefined || input[def.autoName.property] === null)) {
         const prev = old[def.autoName.property];
         input[def.autoName.property] =
-          typeof prev === "string" && prev !== "" ? prev : autoName(typeof news[LOGICAL_NAME_KEY] === "string" ? news[LOGICAL_NAME_KEY] : (def.token.split(":")[2] ?? ""), def.autoName, opts?.random);
+          typeof prev === "string" && prev !== ""
+            ? prev
+            : autoName(typeof news[LOGICAL_NAME_KEY] === "string" ? news[LOGICAL_NAME_KEY] : (def.token.split(":")[2] ?? ""), def.autoName, opts?.random);
       }
       const parsed = parseKnown(def.inputs(), input);
       if (!parsed.ok) {
@@ -266,8 +268,8 @@ export function buildProvider(def: AnyDefinition): BuiltProvider {
         // State written before an input existed lacks it: its default there is no change.
         if (!differs || (o === undefined && jsonEqual(n, defaultOf(def, key)))) continue;
         changed.push(key);
-        const replaceIf = (def.replaceIf)?.[key];
-        if ((def.replaceOn).includes(key) || (replaceIf !== undefined && (containsUnknown(n) || replaceIf(o, n)))) replaces.push(key);
+        const replaceIf = def.replaceIf?.[key];
+        if (def.replaceOn.includes(key) || (replaceIf !== undefined && (containsUnknown(n) || replaceIf(o, n)))) replaces.push(key);
       }
       return {
         changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,

@@ -105,7 +105,12 @@ export function timeoutsInput(defaults: Readonly<Record<Operation, number>>) {
 }
 
 /** The time limit of one operation: the engine's (native plugin), else the input's, else the default. */
-export function timeoutFor(ctx: Pick<Context, "deadline">, timeouts: Timeouts | undefined, op: Operation, defaults: Readonly<Record<Operation, number>>): number {
+export function timeoutFor(
+  ctx: Pick<Context, "deadline">,
+  timeouts: Timeouts | undefined,
+  op: Operation,
+  defaults: Readonly<Record<Operation, number>>,
+): number {
   // A second past the engine's deadline: the deadline ends the wait first, with its own message
   // (which names customTimeouts), not the waiter's.
   if (ctx.deadline) return Math.max(1, ctx.deadline.at - Date.now()) + 1000;

@@ -14,7 +14,10 @@ import { dataQuery } from "./client";
 function dataSourceShape() {
   return z
     .object({
-      name: z.string().regex(DATA_SOURCE_NAME, "must be 3 to 72 lower-case letters, digits or underscores").describe("Data source name, unique in the project: 3 to 72 lower-case letters, digits, `_`. When omitted: the logical name plus a random suffix."),
+      name: z
+        .string()
+        .regex(DATA_SOURCE_NAME, "must be 3 to 72 lower-case letters, digits or underscores")
+        .describe("Data source name, unique in the project: 3 to 72 lower-case letters, digits, `_`. When omitted: the logical name plus a random suffix."),
       type: z.enum(["MYSQL", "POSTGRESQL"]).describe("`MYSQL` or `POSTGRESQL`."),
       scope: z.enum(["PRIVATE", "PUBLIC"]).default("PRIVATE").describe("`PRIVATE` (default) or `PUBLIC`."),
       description: z.string().optional().describe("Description."),
@@ -22,15 +25,20 @@ function dataSourceShape() {
       username: z.string().min(1, "must not be empty").describe("Database user name."),
       password: z.string().min(1, "must not be empty").describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown."),
       databaseName: z.string().min(1, "must not be empty").optional().describe("Database name; required for PostgreSQL."),
-      adopt: z.boolean().default(false).describe("If a data source with this name exists, manage it instead of failing (its type, scope and description must match)."),
+      adopt: z
+        .boolean()
+        .default(false)
+        .describe("If a data source with this name exists, manage it instead of failing (its type, scope and description must match)."),
     })
     .strict();
 }
 
 export function dataSourceInputs() {
   return dataSourceShape().superRefine((d, ctx) => {
-    if (d.type === "POSTGRESQL" && d.databaseName === undefined) ctx.addIssue({ code: "custom", path: ["databaseName"], message: "is required for a PostgreSQL data source" });
-    if (d.type === "MYSQL" && d.databaseName !== undefined) ctx.addIssue({ code: "custom", path: ["databaseName"], message: "applies to PostgreSQL data sources only" });
+    if (d.type === "POSTGRESQL" && d.databaseName === undefined)
+      ctx.addIssue({ code: "custom", path: ["databaseName"], message: "is required for a PostgreSQL data source" });
+    if (d.type === "MYSQL" && d.databaseName !== undefined)
+      ctx.addIssue({ code: "custom", path: ["databaseName"], message: "applies to PostgreSQL data sources only" });
   });
 }
 export type DataSourceInputs = z.infer<ReturnType<typeof dataSourceInputs>>;

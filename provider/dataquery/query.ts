@@ -33,16 +33,37 @@ const statsShape = () =>
 export function queryInputs() {
   return z
     .object({
-      query: z.string().refine((q) => q.trim() !== "", "must not be empty").describe("The SQL to run. Changing it runs it again (a replacement)."),
-      dataSource: z.string().min(1, "must not be empty").optional().describe("Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again."),
+      query: z
+        .string()
+        .refine((q) => q.trim() !== "", "must not be empty")
+        .describe("The SQL to run. Changing it runs it again (a replacement)."),
+      dataSource: z
+        .string()
+        .min(1, "must not be empty")
+        .optional()
+        .describe(
+          "Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again.",
+        ),
       database: z.string().min(1, "must not be empty").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
       bucketName: z.string().min(1, "must not be empty").describe("Object storage bucket for the result. Changing it runs the query again."),
-      path: z.string().default("").describe("Path in the bucket; the result goes to `path/YYYY/MM/DD` as a `.csv` and a `.metadata` file. Changing it runs the query again."),
+      path: z
+        .string()
+        .default("")
+        .describe("Path in the bucket; the result goes to `path/YYYY/MM/DD` as a `.csv` and a `.metadata` file. Changing it runs the query again."),
       reuse: z
-        .object({ maxReuseAge: z.number().int("must be whole minutes").min(DATA_QUERY_LIMITS.minReuseAge, "must be from 1 to 1440 minutes").max(DATA_QUERY_LIMITS.maxReuseAge, "must be from 1 to 1440 minutes").describe("Minutes, 1 to 1440.") })
+        .object({
+          maxReuseAge: z
+            .number()
+            .int("must be whole minutes")
+            .min(DATA_QUERY_LIMITS.minReuseAge, "must be from 1 to 1440 minutes")
+            .max(DATA_QUERY_LIMITS.maxReuseAge, "must be from 1 to 1440 minutes")
+            .describe("Minutes, 1 to 1440."),
+        })
         .strict()
         .optional()
-        .describe("Reuse a previous identical query's result no older than maxReuseAge minutes. Only steers the run: changing it does not run the query again."),
+        .describe(
+          "Reuse a previous identical query's result no older than maxReuseAge minutes. Only steers the run: changing it does not run the query again.",
+        ),
       triggers: z.record(z.string(), z.string()).optional().describe("Any values; changing them runs the query again (a replacement)."),
       captureRows: z
         .number()
@@ -50,7 +71,9 @@ export function queryInputs() {
         .min(0, "must be from 0 to 1000")
         .max(DATA_QUERY_LIMITS.maxRows, "must be from 0 to 1000 (the API serves at most 1000 rows)")
         .default(0)
-        .describe("How many result rows to keep in the `rows` output (0, the default, keeps none; at most 1000). Changing it reads the rows again without running the query."),
+        .describe(
+          "How many result rows to keep in the `rows` output (0, the default, keeps none; at most 1000). Changing it reads the rows again without running the query.",
+        ),
       timeouts: timeoutsInput(QUERY_TIMEOUTS),
     })
     .strict();
@@ -82,7 +105,14 @@ export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
   async create(ctx, inputs) {
     const c = dataQuery(ctx);
     const started = await c
-      .runQuery({ query: inputs.query, dataSource: inputs.dataSource, database: inputs.database, bucketName: inputs.bucketName, path: inputs.path, reuse: inputs.reuse })
+      .runQuery({
+        query: inputs.query,
+        dataSource: inputs.dataSource,
+        database: inputs.database,
+        bucketName: inputs.bucketName,
+        path: inputs.path,
+        reuse: inputs.reuse,
+      })
       .catch(rethrowAs("running the data query"));
     const id = started.queryId;
     // Accepted: whatever happens next, the query is recorded and not run a second time by itself.
@@ -116,7 +146,9 @@ export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
   async update(ctx, id, current, news) {
     const c = dataQuery(ctx);
     try {
-      const page = TERMINAL_STATES.includes(current.state as never) ? await c.getQueryResult(id) : await waitFinished(ctx, c, id, timeoutFor(ctx, news.timeouts, "update", QUERY_TIMEOUTS));
+      const page = TERMINAL_STATES.includes(current.state as never)
+        ? await c.getQueryResult(id)
+        : await waitFinished(ctx, c, id, timeoutFor(ctx, news.timeouts, "update", QUERY_TIMEOUTS));
       if (page.queryInfo.state !== "FINISHED") throw failed(id, page);
       const rowsChanged = news.captureRows !== current.captureRows || current.rows.length < Math.min(news.captureRows, current.stats?.outputRows ?? Infinity);
       return await flatten(c, page, news, rowsChanged ? undefined : current);

@@ -5,7 +5,6 @@ import { resourceArgs, type AutoNamed, type InputArgs, type ResourceOutputs } fr
 import { dataSourceOutputs, type dataSourceInputs, type DataSourceOutputs } from "./data-source";
 import { queryOutputs, type queryInputs, type QueryOutputs } from "./query";
 
-
 export type DataSourceArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof dataSourceInputs>>>>;
 export type QueryArgs = InputArgs<z.input<ReturnType<typeof queryInputs>>>;
 

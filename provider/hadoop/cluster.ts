@@ -14,7 +14,15 @@
  * Seed: 03-kms-dataquery-hadoop.md sections C.2, C.3, C.4, C.5, C.7, C.8.
  */
 import { z } from "zod";
-import { CLUSTER_TYPES, CLUSTER_VERSION, HADOOP_LIMITS, type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../sdk/hadoop";
+import {
+  CLUSTER_TYPES,
+  CLUSTER_VERSION,
+  HADOOP_LIMITS,
+  type CreateHadoopClusterInput,
+  type HadoopClient,
+  type HadoopCluster,
+  type RerunRequest,
+} from "../../sdk/hadoop";
 import { isApiError, isConflict, rethrowAs, withAction } from "../../sdk/core";
 import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition } from "../core";
 import { hadoop } from "./client";
@@ -23,14 +31,17 @@ import { hadoop } from "./client";
 export const HADOOP_TIMEOUTS = Object.freeze({ create: 75 * 60_000, update: 60 * 60_000, delete: 30 * 60_000 });
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
-const range = ([lo, hi]: readonly number[], what: string) => z.number().int(`must be a whole number`).min(lo!, `must be from ${lo} to ${hi} ${what}`).max(hi!, `must be from ${lo} to ${hi} ${what}`);
+const range = ([lo, hi]: readonly number[], what: string) =>
+  z.number().int(`must be a whole number`).min(lo!, `must be from ${lo} to ${hi} ${what}`).max(hi!, `must be from ${lo} to ${hi} ${what}`);
 const dbId = () => range(HADOOP_LIMITS.redisDbId, "(Redis database ids)");
 
 function userTask() {
   return z
     .object({
       type: z.enum(["hive", "spark"]).describe("`hive` or `spark`."),
-      terminationPolicy: z.enum(["never", "onSuccess", "always"]).describe("`never`: the cluster keeps running; `onSuccess`: it terminates when the job succeeds; `always`: it terminates when the job ends."),
+      terminationPolicy: z
+        .enum(["never", "onSuccess", "always"])
+        .describe("`never`: the cluster keeps running; `onSuccess`: it terminates when the job succeeds; `always`: it terminates when the job ends."),
       hiveQuery: z.string().optional().describe("Hive: the query."),
       fileUrl: z.string().optional().describe("Hive query file or Spark JAR URL."),
       deployMode: z.enum(["cluster", "client"]).optional().describe("Spark: `cluster` or `client`."),
@@ -82,10 +93,19 @@ function rerun() {
 function hadoopShape() {
   return z
     .object({
-      name: z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,62}$/, "must be 1 to 63 letters, digits or `-`, starting with a letter").describe("Cluster name, unique in the project. When omitted: the logical name plus a random suffix. Changing it replaces the cluster."),
-      clusterVersion: z.string().regex(CLUSTER_VERSION, "must look like HDE-2.0.0 (<PREFIX>-X.X.X)").describe("`<PREFIX>-X.X.X`, compared case-insensitively. Changing it replaces the cluster."),
+      name: z
+        .string()
+        .regex(/^[A-Za-z][A-Za-z0-9-]{0,62}$/, "must be 1 to 63 letters, digits or `-`, starting with a letter")
+        .describe("Cluster name, unique in the project. When omitted: the logical name plus a random suffix. Changing it replaces the cluster."),
+      clusterVersion: z
+        .string()
+        .regex(CLUSTER_VERSION, "must look like HDE-2.0.0 (<PREFIX>-X.X.X)")
+        .describe("`<PREFIX>-X.X.X`, compared case-insensitively. Changing it replaces the cluster."),
       clusterType: z.enum(CLUSTER_TYPES as unknown as [string, ...string[]]).describe("`hadoop`, `hbase`, `trino`, `dataflow` or `custom`."),
-      installComponents: z.array(nonEmpty()).optional().describe("Only for `custom`: components such as hive, hue, spark, tez (hadoop and zookeeper are always installed)."),
+      installComponents: z
+        .array(nonEmpty())
+        .optional()
+        .describe("Only for `custom`: components such as hive, hue, spark, tez (hadoop and zookeeper are always installed)."),
       isHa: z.boolean().default(false).describe("High availability (3 masters)."),
       keypairName: nonEmpty().describe("Key pair for the VMs."),
       masterFlavorName: nonEmpty().describe("Flavor of the master nodes."),
@@ -111,7 +131,9 @@ function hadoopShape() {
             .strict(),
         )
         .optional()
-        .describe("Configuration as data (`core-site`, `hive-site`, `spark-defaults`, `user-env:ubuntu`, ...): canonicalised and Base64-encoded by the provider, so key order never causes a diff."),
+        .describe(
+          "Configuration as data (`core-site`, `hive-site`, `spark-defaults`, `user-env:ubuntu`, ...): canonicalised and Base64-encoded by the provider, so key order never causes a diff.",
+        ),
       configFileUrl: nonEmpty().optional().describe("Object storage URL of a configuration JSON."),
       userScript: z.string().optional().describe("Bash script run when the VMs are created; line endings are normalised (CRLF and LF are the same script)."),
       userTask: userTask().optional().describe("A job run after creation: makes this a job cluster, whose normal end may be `Terminated`."),
@@ -133,7 +155,11 @@ function hadoopShape() {
         .optional()
         .describe("Hive metastore: an existing MySQL database, or a data catalog."),
       redis: z
-        .object({ instanceSetId: nonEmpty().describe("A cache instance set (its id)."), dbIdSupersetCelery: dbId().default(0).describe("Superset Celery database id, 0 to 15 (default 0)."), dbIdSupersetResults: dbId().default(1).describe("Superset results database id, 0 to 15 (default 1).") })
+        .object({
+          instanceSetId: nonEmpty().describe("A cache instance set (its id)."),
+          dbIdSupersetCelery: dbId().default(0).describe("Superset Celery database id, 0 to 15 (default 0)."),
+          dbIdSupersetResults: dbId().default(1).describe("Superset results database id, 0 to 15 (default 1)."),
+        })
         .strict()
         .optional()
         .describe("Superset's Redis: a cache instance set."),
@@ -145,11 +171,16 @@ function hadoopShape() {
 
 export function hadoopClusterInputs() {
   return hadoopShape().superRefine((c, ctx) => {
-    if (c.installComponents !== undefined && c.clusterType !== "custom") ctx.addIssue({ code: "custom", path: ["installComponents"], message: "applies to clusterType custom only" });
-    if (c.workerCnt < c.hdfsReplication) ctx.addIssue({ code: "custom", path: ["workerCnt"], message: `must be at least hdfsReplication (${c.hdfsReplication})` });
-    if (c.metastore && (c.metastore.mysql === undefined) === (c.metastore.dataCatalogId === undefined)) ctx.addIssue({ code: "custom", path: ["metastore"], message: "set exactly one of mysql and dataCatalogId" });
-    if (c.userTask?.type === "hive" && c.userTask.hiveQuery === undefined && c.userTask.fileUrl === undefined) ctx.addIssue({ code: "custom", path: ["userTask", "hiveQuery"], message: "a hive task needs hiveQuery or fileUrl" });
-    if (c.userTask?.type === "spark" && c.userTask.fileUrl === undefined) ctx.addIssue({ code: "custom", path: ["userTask", "fileUrl"], message: "a spark task needs the JAR's fileUrl" });
+    if (c.installComponents !== undefined && c.clusterType !== "custom")
+      ctx.addIssue({ code: "custom", path: ["installComponents"], message: "applies to clusterType custom only" });
+    if (c.workerCnt < c.hdfsReplication)
+      ctx.addIssue({ code: "custom", path: ["workerCnt"], message: `must be at least hdfsReplication (${c.hdfsReplication})` });
+    if (c.metastore && (c.metastore.mysql === undefined) === (c.metastore.dataCatalogId === undefined))
+      ctx.addIssue({ code: "custom", path: ["metastore"], message: "set exactly one of mysql and dataCatalogId" });
+    if (c.userTask?.type === "hive" && c.userTask.hiveQuery === undefined && c.userTask.fileUrl === undefined)
+      ctx.addIssue({ code: "custom", path: ["userTask", "hiveQuery"], message: "a hive task needs hiveQuery or fileUrl" });
+    if (c.userTask?.type === "spark" && c.userTask.fileUrl === undefined)
+      ctx.addIssue({ code: "custom", path: ["userTask", "fileUrl"], message: "a spark task needs the JAR's fileUrl" });
     if (c.rerun && !c.userTask) ctx.addIssue({ code: "custom", path: ["rerun"], message: "applies to job clusters (with a userTask) only" });
   });
 }
@@ -163,7 +194,17 @@ export function hadoopClusterOutputs() {
     componentUrls: z.record(z.string(), z.string()).describe("Web UIs: nameNodeUrl, resourceManagerUrl, hueUrl, ..."),
     masterCount: z.number().optional(),
     vms: z
-      .array(z.object({ name: z.string().optional(), instanceId: z.string().optional(), isMaster: z.boolean().optional(), index: z.number().optional(), ip: z.string().optional(), floatingIp: z.string().optional(), status: z.string().optional() }))
+      .array(
+        z.object({
+          name: z.string().optional(),
+          instanceId: z.string().optional(),
+          isMaster: z.boolean().optional(),
+          index: z.number().optional(),
+          ip: z.string().optional(),
+          floatingIp: z.string().optional(),
+          status: z.string().optional(),
+        }),
+      )
       .describe("The cluster's VMs."),
     logUrl: z.string().optional().describe("Where the job's log lies."),
     rerunRequestId: z.string().optional(),
@@ -179,7 +220,8 @@ const isJobCluster = (i: Partial<HadoopClusterInputs>) => i.userTask !== undefin
 
 export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopClusterOutputs> = {
   token: "krcloud:hadoop:Cluster",
-  description: "A Hadoop cluster, long-running or a job cluster. Workers scale in place; a terminated job cluster stays in state and re-runs in place through `rerun`; everything else replaces.",
+  description:
+    "A Hadoop cluster, long-running or a job cluster. Workers scale in place; a terminated job cluster stays in state and re-runs in place through `rerun`; everything else replaces.",
   inputs: hadoopClusterInputs,
   outputs: hadoopClusterOutputs,
   replaceOn: [
@@ -218,7 +260,10 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
   async create(ctx, inputs) {
     const c = hadoop(ctx);
     const { id } = await c.createCluster(expand(inputs)).catch((e: unknown) => {
-      throw withAction(e, isConflict(e) ? `creating Hadoop cluster "${inputs.name}": a cluster with this name already exists` : `creating Hadoop cluster "${inputs.name}"`);
+      throw withAction(
+        e,
+        isConflict(e) ? `creating Hadoop cluster "${inputs.name}": a cluster with this name already exists` : `creating Hadoop cluster "${inputs.name}"`,
+      );
     });
     const what = `Hadoop cluster "${inputs.name}" (${id})`;
     try {
@@ -226,7 +271,11 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
       return { id, outs: await flatten(c, cl, inputs) };
     } catch (e) {
       const cl = await c.findCluster(id).catch(() => undefined);
-      throw new PartialFailure(id, cl ? await flatten(c, cl, inputs).catch(() => ({ ...inputs, ...minimal(cl) })) : { ...inputs, status: "unknown", componentUrls: {}, vms: [] }, e);
+      throw new PartialFailure(
+        id,
+        cl ? await flatten(c, cl, inputs).catch(() => ({ ...inputs, ...minimal(cl) })) : { ...inputs, status: "unknown", componentUrls: {}, vms: [] },
+        e,
+      );
     }
   },
 
@@ -254,7 +303,8 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
         cl = await waitStatus(ctx, c, id, what, [RUNNING], timeoutMs);
       }
       if (news.rerun && news.rerun.trigger !== current.rerun?.trigger) {
-        if (!isTerminated(cl.status)) throw new Error(`${what}: a re-run needs a terminated job cluster; it is ${cl.status} (wait for the job to end, or change the trigger later)`);
+        if (!isTerminated(cl.status))
+          throw new Error(`${what}: a re-run needs a terminated job cluster; it is ${cl.status} (wait for the job to end, or change the trigger later)`);
         const { trigger: _t, ...body } = news.rerun;
         request = await c.rerunCluster(id, body).catch(rethrowAs(`re-running ${what}`));
         ctx.progress(`${what}: re-run requested (${request.requestId})`);
@@ -322,18 +372,30 @@ function expand(i: HadoopClusterInputs): CreateHadoopClusterInput {
     },
     userTask: i.userTask,
     hiveMetastoreInfo: i.metastore?.mysql
-      ? { mySqlInfo: { objectId: i.metastore.mysql.objectId, dbName: i.metastore.mysql.dbName, userId: i.metastore.mysql.userId, userPw: i.metastore.mysql.password } }
+      ? {
+          mySqlInfo: {
+            objectId: i.metastore.mysql.objectId,
+            dbName: i.metastore.mysql.dbName,
+            userId: i.metastore.mysql.userId,
+            userPw: i.metastore.mysql.password,
+          },
+        }
       : i.metastore?.dataCatalogId
         ? { dataCatalogInfo: { catalogId: i.metastore.dataCatalogId } }
         : undefined,
-    redisInfo: i.redis ? { objectId: i.redis.instanceSetId, dbIdSupersetCelery: i.redis.dbIdSupersetCelery, dbIdSupersetResults: i.redis.dbIdSupersetResults } : undefined,
+    redisInfo: i.redis
+      ? { objectId: i.redis.instanceSetId, dbIdSupersetCelery: i.redis.dbIdSupersetCelery, dbIdSupersetResults: i.redis.dbIdSupersetResults }
+      : undefined,
   };
 }
 
 /** `{configurations: [...]}` with sorted property keys, compact: the same data is the same text. */
 export function canonicalConfig(configurations: NonNullable<HadoopClusterInputs["configurations"]>): string {
   return JSON.stringify({
-    configurations: configurations.map((c) => ({ classification: c.classification, properties: Object.fromEntries(Object.entries(c.properties).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) })),
+    configurations: configurations.map((c) => ({
+      classification: c.classification,
+      properties: Object.fromEntries(Object.entries(c.properties).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    })),
   });
 }
 
@@ -348,7 +410,10 @@ async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<Hadoop
     ...(prior as HadoopClusterInputs),
     name: cl.name ?? prior.name ?? "",
     // Responses may spell the version in lower case: the program's spelling stands when they agree.
-    clusterVersion: prior.clusterVersion && cl.clusterVersion?.toLowerCase() === prior.clusterVersion.toLowerCase() ? prior.clusterVersion : (cl.clusterVersion ?? prior.clusterVersion ?? ""),
+    clusterVersion:
+      prior.clusterVersion && cl.clusterVersion?.toLowerCase() === prior.clusterVersion.toLowerCase()
+        ? prior.clusterVersion
+        : (cl.clusterVersion ?? prior.clusterVersion ?? ""),
     workerCnt: cl.workerCnt ?? prior.workerCnt ?? 0,
     isHa: cl.isHa ?? prior.isHa ?? false,
     status: cl.status ?? "unknown",
@@ -356,7 +421,15 @@ async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<Hadoop
     apiKeyStatus: cl.apiKeyStatus,
     componentUrls: cl.componentUrl,
     masterCount: cl.masterCnt,
-    vms: vms.map((v) => ({ name: v.name, instanceId: v.instanceId, isMaster: v.isMaster, index: v.index, ip: v.ip, floatingIp: v.floatingIp, status: v.status })),
+    vms: vms.map((v) => ({
+      name: v.name,
+      instanceId: v.instanceId,
+      isMaster: v.isMaster,
+      index: v.index,
+      ip: v.ip,
+      floatingIp: v.floatingIp,
+      status: v.status,
+    })),
     logUrl: cl.userTask?.logUrl,
   };
 }
@@ -366,7 +439,14 @@ async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<Hadoop
  * keeps running); `Terminated` for a job cluster that terminates (its normal end). A terminated
  * long-running cluster, or `Terminated(User)`, is a failure with the service's reason.
  */
-async function waitSettled(ctx: Context, c: HadoopClient, id: string, what: string, i: Partial<HadoopClusterInputs>, timeoutMs: number): Promise<HadoopCluster> {
+async function waitSettled(
+  ctx: Context,
+  c: HadoopClient,
+  id: string,
+  what: string,
+  i: Partial<HadoopClusterInputs>,
+  timeoutMs: number,
+): Promise<HadoopCluster> {
   return isJobCluster(i) ? waitStatus(ctx, c, id, what, ["Terminated"], timeoutMs) : waitStatus(ctx, c, id, what, [RUNNING], timeoutMs);
 }
 
@@ -398,7 +478,8 @@ async function waitRerun(ctx: Context, c: HadoopClient, id: string, requestId: s
     stateOf: (x) => {
       const s = x.requestStatus ?? "";
       if (REQUEST_DONE.test(s) || (x.requestResult !== undefined && x.requestResult !== "")) {
-        if (REQUEST_FAILED.test(s) || REQUEST_FAILED.test(x.requestResult ?? "")) throw new Error(`${what}: the re-run request ${requestId} ended ${s}: ${x.requestResult ?? ""}`);
+        if (REQUEST_FAILED.test(s) || REQUEST_FAILED.test(x.requestResult ?? ""))
+          throw new Error(`${what}: the re-run request ${requestId} ended ${s}: ${x.requestResult ?? ""}`);
         return "done";
       }
       return s || "pending";

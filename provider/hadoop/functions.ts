@@ -19,7 +19,17 @@ export interface GetClustersResult {
 
 export async function getClusters(args: GetClustersArgs = {}, opts: LookupOptions = {}): Promise<GetClustersResult> {
   const list = await client(opts).listClusters(args).catch(rethrowAs("getClusters"));
-  return { clusters: list.map((c) => ({ id: c.id, name: c.name, status: c.status, clusterType: c.clusterType, clusterVersion: c.clusterVersion, apiKeyStatus: c.apiKeyStatus, workerCnt: c.workerCnt })) };
+  return {
+    clusters: list.map((c) => ({
+      id: c.id,
+      name: c.name,
+      status: c.status,
+      clusterType: c.clusterType,
+      clusterVersion: c.clusterVersion,
+      apiKeyStatus: c.apiKeyStatus,
+      workerCnt: c.workerCnt,
+    })),
+  };
 }
 export const getClustersOutput = outputForm(getClusters);
 
@@ -40,7 +50,17 @@ export interface GetClusterResult {
 
 export async function getCluster(args: GetClusterArgs, opts: LookupOptions = {}): Promise<GetClusterResult> {
   const c = await client(opts).getCluster(args.id).catch(rethrowAs("getCluster"));
-  return { id: c.id, name: c.name, status: c.status, clusterType: c.clusterType, clusterVersion: c.clusterVersion, workerCnt: c.workerCnt, masterCnt: c.masterCnt, apiKeyStatus: c.apiKeyStatus, componentUrls: c.componentUrl };
+  return {
+    id: c.id,
+    name: c.name,
+    status: c.status,
+    clusterType: c.clusterType,
+    clusterVersion: c.clusterVersion,
+    workerCnt: c.workerCnt,
+    masterCnt: c.masterCnt,
+    apiKeyStatus: c.apiKeyStatus,
+    componentUrls: c.componentUrl,
+  };
 }
 export const getClusterOutput = outputForm(getCluster);
 
@@ -53,6 +73,17 @@ export interface GetClusterVmsResult {
 
 export async function getClusterVms(args: GetClusterVmsArgs, opts: LookupOptions = {}): Promise<GetClusterVmsResult> {
   const vms = await client(opts).listVms(args.clusterId).catch(rethrowAs("getClusterVms"));
-  return { vms: vms.map((v) => ({ name: v.name, instanceId: v.instanceId, isMaster: v.isMaster, index: v.index, ip: v.ip, floatingIp: v.floatingIp, status: v.status, flavorName: v.flavorName })) };
+  return {
+    vms: vms.map((v) => ({
+      name: v.name,
+      instanceId: v.instanceId,
+      isMaster: v.isMaster,
+      index: v.index,
+      ip: v.ip,
+      floatingIp: v.floatingIp,
+      status: v.status,
+      flavorName: v.flavorName,
+    })),
+  };
 }
 export const getClusterVmsOutput = outputForm(getClusterVms);

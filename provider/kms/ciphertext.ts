@@ -17,10 +17,10 @@ export function ciphertextInputs() {
   return z
     .object({
       keyId: keyId().describe("The symmetric KMS key to encrypt with. Changing it replaces the ciphertext."),
-      plaintext: plaintext().describe("The text to encrypt, at most 4 KB. Secret: stored encrypted in state, never shown. Changing it replaces the ciphertext."),
-      aad: aad()
-        .optional()
-        .describe("Additional authenticated data, at most 64 KB: decryption needs the same value. Changing it replaces the ciphertext."),
+      plaintext: plaintext().describe(
+        "The text to encrypt, at most 4 KB. Secret: stored encrypted in state, never shown. Changing it replaces the ciphertext.",
+      ),
+      aad: aad().optional().describe("Additional authenticated data, at most 64 KB: decryption needs the same value. Changing it replaces the ciphertext."),
       triggers: triggers(),
     })
     .strict();
@@ -37,7 +37,8 @@ export type CiphertextOutputs = z.infer<ReturnType<typeof ciphertextOutputs>>;
 
 export const ciphertext: ResourceDefinition<CiphertextInputs, CiphertextOutputs> = {
   token: "krcloud:kms:Ciphertext",
-  description: "A plaintext encrypted once with a KMS key. Re-encrypted only when the plaintext, key, AAD or triggers change (each a replacement); refresh and delete make no call.",
+  description:
+    "A plaintext encrypted once with a KMS key. Re-encrypted only when the plaintext, key, AAD or triggers change (each a replacement); refresh and delete make no call.",
   inputs: ciphertextInputs,
   outputs: ciphertextOutputs,
   replaceOn: ["keyId", "plaintext", "aad", "triggers"],

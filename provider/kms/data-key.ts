@@ -32,7 +32,8 @@ export type DataKeyOutputs = z.infer<ReturnType<typeof dataKeyOutputs>>;
 
 export const dataKey: ResourceDefinition<DataKeyInputs, DataKeyOutputs> = {
   token: "krcloud:kms:DataKey",
-  description: "A data key generated once with a KMS key: a secret Base64 plaintext key and its ciphertext. A new key only when the KMS key or triggers change.",
+  description:
+    "A data key generated once with a KMS key: a secret Base64 plaintext key and its ciphertext. A new key only when the KMS key or triggers change.",
   inputs: dataKeyInputs,
   outputs: dataKeyOutputs,
   replaceOn: ["keyId", "triggers"],

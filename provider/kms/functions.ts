@@ -51,7 +51,11 @@ export interface SignResult {
 }
 
 export async function sign(args: SignArgs, opts: LookupOptions = {}): Promise<SignResult> {
-  return { signature: await client(opts).sign(args.keyId, args.content).catch(rethrowAs(`sign with KMS key "${args.keyId}"`)) };
+  return {
+    signature: await client(opts)
+      .sign(args.keyId, args.content)
+      .catch(rethrowAs(`sign with KMS key "${args.keyId}"`)),
+  };
 }
 export const signOutput = outputForm(sign);
 
@@ -67,7 +71,11 @@ export interface VerifyResult {
 }
 
 export async function verifySignature(args: VerifyArgs, opts: LookupOptions = {}): Promise<VerifyResult> {
-  return { valid: await client(opts).verifySignature(args.keyId, { input: args.input, output: args.output }).catch(rethrowAs(`verifySignature with KMS key "${args.keyId}"`)) };
+  return {
+    valid: await client(opts)
+      .verifySignature(args.keyId, { input: args.input, output: args.output })
+      .catch(rethrowAs(`verifySignature with KMS key "${args.keyId}"`)),
+  };
 }
 export const verifySignatureOutput = outputForm(verifySignature);
 
@@ -82,7 +90,11 @@ export interface CreateHmacResult {
 }
 
 export async function createHmac(args: CreateHmacArgs, opts: LookupOptions = {}): Promise<CreateHmacResult> {
-  return { hmac: await client(opts).createHmac(args.keyId, args.content).catch(rethrowAs(`createHmac with KMS key "${args.keyId}"`)) };
+  return {
+    hmac: await client(opts)
+      .createHmac(args.keyId, args.content)
+      .catch(rethrowAs(`createHmac with KMS key "${args.keyId}"`)),
+  };
 }
 /** `createHmac` for Inputs; the HMAC is a secret Output (it authenticates as the key would). */
 export function createHmacOutput(args: { [K in keyof CreateHmacArgs]: pulumi.Input<CreateHmacArgs[K]> }): pulumi.Output<CreateHmacResult> {
@@ -90,6 +102,10 @@ export function createHmacOutput(args: { [K in keyof CreateHmacArgs]: pulumi.Inp
 }
 
 export async function verifyHmac(args: VerifyArgs, opts: LookupOptions = {}): Promise<VerifyResult> {
-  return { valid: await client(opts).verifyHmac(args.keyId, { input: args.input, output: args.output }).catch(rethrowAs(`verifyHmac with KMS key "${args.keyId}"`)) };
+  return {
+    valid: await client(opts)
+      .verifyHmac(args.keyId, { input: args.input, output: args.output })
+      .catch(rethrowAs(`verifyHmac with KMS key "${args.keyId}"`)),
+  };
 }
 export const verifyHmacOutput = outputForm(verifyHmac);

@@ -5,7 +5,6 @@ import { resourceArgs, type InputArgs, type ResourceOutputs } from "../core";
 import { ciphertextOutputs, type ciphertextInputs, type CiphertextOutputs } from "./ciphertext";
 import { dataKeyOutputs, type dataKeyInputs, type DataKeyOutputs } from "./data-key";
 
-
 export type CiphertextArgs = InputArgs<z.input<ReturnType<typeof ciphertextInputs>>>;
 export type DataKeyArgs = InputArgs<z.input<ReturnType<typeof dataKeyInputs>>>;
 

@@ -70,7 +70,11 @@ export function wrapSecrets(props: Props, secrets: Iterable<string>): Props {
  * of the same resource) gives the same name. Without a seed (older engines): truly random.
  */
 export function seededRandom(seed: Uint8Array | undefined): (n: number) => string {
-  if (!seed || seed.length === 0) return (n) => randomBytes(Math.ceil(n / 2)).toString("hex").slice(0, n);
+  if (!seed || seed.length === 0)
+    return (n) =>
+      randomBytes(Math.ceil(n / 2))
+        .toString("hex")
+        .slice(0, n);
   let counter = 0;
   return (n) => {
     let out = "";

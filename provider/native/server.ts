@@ -62,7 +62,7 @@ function toStruct(props: Props): structproto.Struct {
 }
 
 function fromStruct(s: structproto.Struct | undefined): Props {
-  return (s?.toJavaScript() ?? {});
+  return s?.toJavaScript() ?? {};
 }
 
 /** The token of the resource a request is about: the request's type, else its URN's. */
@@ -304,7 +304,8 @@ export class KrcloudProviderService {
   call = unimplemented("Call");
   getMapping = unimplemented("GetMapping");
   getMappings = unimplemented("GetMappings");
-  list = (call: grpc.ServerWritableStream<unknown, unknown>) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented by the krcloud provider" });
+  list = (call: grpc.ServerWritableStream<unknown, unknown>) =>
+    call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented by the krcloud provider" });
 }
 
 /** The server on a free loopback port. */

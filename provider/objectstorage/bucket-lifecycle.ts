@@ -14,10 +14,20 @@ export { LIFECYCLE_DATE };
 export function lifecycleRule() {
   return z
     .object({
-      id: z.string().min(1).max(255, "rule ids are at most 255 characters").optional().describe("Rule ID, unique within the configuration, up to 255 characters."),
+      id: z
+        .string()
+        .min(1)
+        .max(255, "rule ids are at most 255 characters")
+        .optional()
+        .describe("Rule ID, unique within the configuration, up to 255 characters."),
       prefix: z.string().describe("Prefix of the object names the rule applies to (`logs/`); empty for every object."),
       status: z.enum(["Enabled", "Disabled"]).default("Enabled").describe("`Enabled` or `Disabled`."),
-      expirationDays: z.number().int("must be a whole number of days").positive("must be greater than 0").optional().describe("Delete objects this many days after creation. Exactly one of expirationDays and expirationDate."),
+      expirationDays: z
+        .number()
+        .int("must be a whole number of days")
+        .positive("must be greater than 0")
+        .optional()
+        .describe("Delete objects this many days after creation. Exactly one of expirationDays and expirationDate."),
       expirationDate: z
         .string()
         .regex(LIFECYCLE_DATE, "must be exactly YYYY-MM-DDThh:mm:ss.000Z")

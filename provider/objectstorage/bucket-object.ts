@@ -29,16 +29,20 @@ function bucketObjectShape() {
       source: z
         .union([z.string().min(1), assetInput()])
         .optional()
-        .describe("The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory."),
+        .describe(
+          "The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory.",
+        ),
       content: z.string().optional().describe("Inline UTF-8 content."),
       contentBase64: z.string().regex(BASE64, "must be Base64 (RFC 4648)").optional().describe("Inline binary content, Base64-encoded."),
       folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
       contentType: z
         .string()
         .optional()
-        .describe("Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that."),
+        .describe(
+          "Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that.",
+        ),
       cacheControl: z.string().optional().describe("`Cache-Control` stored with the object and answered on download."),
-      contentDisposition: z.string().optional().describe("`Content-Disposition` stored with the object, e.g. `attachment; filename=\"report.pdf\"`."),
+      contentDisposition: z.string().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
       contentEncoding: z.string().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
       metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
       multipartThreshold: z
@@ -58,7 +62,9 @@ function bucketObjectShape() {
       contentMd5: z
         .string()
         .optional()
-        .describe("Computed by the provider from a file `source`: a change of the file's content is a change of this value. For inline content, set only when the stored object no longer matches it (`etag:<etag>`), so that the drift shows."),
+        .describe(
+          "Computed by the provider from a file `source`: a change of the file's content is a change of this value. For inline content, set only when the stored object no longer matches it (`etag:<etag>`), so that the drift shows.",
+        ),
     })
     .strict();
 }
@@ -90,7 +96,8 @@ export type BucketObjectOutputs = z.infer<ReturnType<typeof bucketObjectOutputs>
 
 export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOutputs> = {
   token: "krcloud:objectstorage:BucketObject",
-  description: "A file or folder in a bucket, with content from a file, a Pulumi asset, text or Base64. Uploads larger than `multipartThreshold` use multipart upload.",
+  description:
+    "A file or folder in a bucket, with content from a file, a Pulumi asset, text or Base64. Uploads larger than `multipartThreshold` use multipart upload.",
   inputs: bucketObjectInputs,
   outputs: bucketObjectOutputs,
   replaceOn: ["bucket", "key", "folder"],
@@ -205,7 +212,13 @@ async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObject
     const r = inputs.source === undefined ? undefined : resolveSource(inputs.source);
     const changed = () => new Error(`the content of "${r?.kind === "file" ? r.path : "source"}" changed since it was checked; run again`);
     const data = byteSource(inputs);
-    const headers = { contentType: inputs.contentType, cacheControl: inputs.cacheControl, contentDisposition: inputs.contentDisposition, contentEncoding: inputs.contentEncoding, metadata: inputs.metadata };
+    const headers = {
+      contentType: inputs.contentType,
+      cacheControl: inputs.cacheControl,
+      contentDisposition: inputs.contentDisposition,
+      contentEncoding: inputs.contentEncoding,
+      metadata: inputs.metadata,
+    };
     if (data.size > inputs.multipartThreshold) {
       // Parts go up out of order and the multipart ETag is no MD5: the file is hashed again first.
       if (r?.kind === "file" && (await hashFile(r.path)) !== inputs.contentMd5) throw changed();

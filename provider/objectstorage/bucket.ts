@@ -18,7 +18,9 @@ export const BUCKET_DELETE_TIMEOUT_MS = 5 * 60_000;
 export function bucketInputs() {
   return z
     .object({
-      name: bucketName().describe("Bucket name, 4 to 63 characters. When omitted: the resource's logical name plus a random suffix. Changing it replaces the bucket."),
+      name: bucketName().describe(
+        "Bucket name, 4 to 63 characters. When omitted: the resource's logical name plus a random suffix. Changing it replaces the bucket.",
+      ),
       type: z.literal("STANDARD").default("STANDARD").describe("Bucket type; `STANDARD` is the only type."),
       encryption: z
         .object({ type: z.literal("managed").describe("Encryption type: `managed` (provider-managed keys).") })
@@ -40,9 +42,17 @@ export function bucketInputs() {
           path: ["publicReadAllowIpList"],
         })
         .describe("Public access. Defaults to `deny` (no token-less access)."),
-      metadata: metadata().default({}).describe("User metadata (`X-Container-Meta-*`): names 2 to 64 lower-case characters, values up to 512, 4096 bytes in all."),
-      forceDestroy: z.boolean().default(false).describe("On delete, first delete every object (all pages, including large-object segments). Without it, deleting a non-empty bucket fails."),
-      adopt: z.boolean().default(false).describe("If a bucket with this name already exists in the project, manage it instead of failing. Its ACL and metadata are then set to these inputs."),
+      metadata: metadata()
+        .default({})
+        .describe("User metadata (`X-Container-Meta-*`): names 2 to 64 lower-case characters, values up to 512, 4096 bytes in all."),
+      forceDestroy: z
+        .boolean()
+        .default(false)
+        .describe("On delete, first delete every object (all pages, including large-object segments). Without it, deleting a non-empty bucket fails."),
+      adopt: z
+        .boolean()
+        .default(false)
+        .describe("If a bucket with this name already exists in the project, manage it instead of failing. Its ACL and metadata are then set to these inputs."),
     })
     .strict();
 }
@@ -169,17 +179,13 @@ async function converge(ctx: Context, c: ObjectStorageClient, current: BucketOut
   const name = desired.name;
   if (JSON.stringify(normalizeAcl(current.acl)) !== JSON.stringify(normalizeAcl(desired.acl))) {
     const acl = normalizeAcl(desired.acl);
-    await c
-      .updateBucketAcl(name, acl.public === "deny" ? null : acl)
-      .catch(rethrowAs(`setting the ACL of bucket "${name}"`));
+    await c.updateBucketAcl(name, acl.public === "deny" ? null : acl).catch(rethrowAs(`setting the ACL of bucket "${name}"`));
   }
   const set: Record<string, string> = {};
   for (const [k, v] of Object.entries(desired.metadata)) if (current.metadata[k] !== v) set[k] = v;
   const remove = Object.keys(current.metadata).filter((k) => !(k in desired.metadata));
   if (Object.keys(set).length || remove.length) {
-    await c
-      .updateContainerMetadata(name, set, remove)
-      .catch(rethrowAs(`setting the metadata of bucket "${name}"`));
+    await c.updateContainerMetadata(name, set, remove).catch(rethrowAs(`setting the metadata of bucket "${name}"`));
   }
   const after = await readBucket(ctx, c, name, desired);
   if (!after) throw new Error(`bucket "${name}" disappeared while it was being updated`);

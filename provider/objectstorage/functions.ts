@@ -34,7 +34,10 @@ export async function getBucket(args: GetBucketArgs, opts: LookupOptions = {}): 
     project: b.project ?? "",
     type: b.type ?? "STANDARD",
     encrypted: Boolean(b.useEncryption),
-    acl: b.acl?.public === "read-only" ? { public: "read-only", ...(b.acl.publicReadAllowIpList?.length ? { publicReadAllowIpList: b.acl.publicReadAllowIpList } : {}) } : { public: "deny" },
+    acl:
+      b.acl?.public === "read-only"
+        ? { public: "read-only", ...(b.acl.publicReadAllowIpList?.length ? { publicReadAllowIpList: b.acl.publicReadAllowIpList } : {}) }
+        : { public: "deny" },
     metadata: b.metadata ?? {},
     createdAt: b.createdAt ?? "",
     bytes: b.bytes ?? 0,
@@ -70,7 +73,7 @@ export const getBucketsOutput = outputForm(getBuckets);
 
 /** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
 export async function getObjectStorageInfo(_args: Record<string, never> = {}, opts: LookupOptions = {}): Promise<Record<string, unknown>> {
-  return (await client(opts).getInfo());
+  return await client(opts).getInfo();
 }
 
 export interface GetTempUrlArgs {

@@ -64,7 +64,8 @@ export function canonicalSource(s: SourceInput | undefined): SourceInput | undef
  * elided (only `hash`): assets carrying hashes are compared by hash, anything else as JSON.
  */
 export function sameSource(a: SourceInput | undefined, b: SourceInput | undefined): boolean {
-  if (a !== undefined && b !== undefined && typeof a !== "string" && typeof b !== "string" && a.hash !== undefined && b.hash !== undefined) return a.hash === b.hash;
+  if (a !== undefined && b !== undefined && typeof a !== "string" && typeof b !== "string" && a.hash !== undefined && b.hash !== undefined)
+    return a.hash === b.hash;
   return JSON.stringify(canonicalSource(a)) === JSON.stringify(canonicalSource(b));
 }
 
@@ -98,7 +99,7 @@ export function statAndHashFile(path: string): { size: number; md5: string } {
   const buf = Buffer.allocUnsafe(1024 * 1024);
   const fd = openSync(path, "r");
   try {
-    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) h.update(buf.subarray(0, n));
   } finally {
     closeSync(fd);
   }
@@ -119,7 +120,8 @@ export async function hashFile(path: string): Promise<string> {
  */
 export function checkUploadLimits(size: number, multipartThreshold: number, partSize: number, property: string): void {
   if (size <= multipartThreshold) {
-    if (size > MAX_SINGLE_UPLOAD_BYTES) throw new CheckError(property, `${size} bytes exceed the single-upload limit of ${MAX_SINGLE_UPLOAD_BYTES} bytes (5 GiB)`);
+    if (size > MAX_SINGLE_UPLOAD_BYTES)
+      throw new CheckError(property, `${size} bytes exceed the single-upload limit of ${MAX_SINGLE_UPLOAD_BYTES} bytes (5 GiB)`);
     return;
   }
   const parts = Math.ceil(size / partSize);

@@ -12,8 +12,9 @@ export type BucketArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof bucketInp
 export type BucketCorsArgs = InputArgs<z.input<ReturnType<typeof bucketCorsInputs>>>;
 export type BucketLifecycleArgs = InputArgs<z.input<ReturnType<typeof bucketLifecycleInputs>>>;
 /** `source` takes a path or a Pulumi asset (FileAsset, StringAsset, file:// RemoteAsset). */
-export type BucketObjectArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketObjectInputs>>, "source">> & { source?: pulumi.Input<string | pulumi.asset.Asset> };
-
+export type BucketObjectArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketObjectInputs>>, "source">> & {
+  source?: pulumi.Input<string | pulumi.asset.Asset>;
+};
 
 /** An object storage bucket with encryption, public-read ACL and metadata. */
 export class Bucket extends pulumi.dynamic.Resource {
@@ -50,7 +51,8 @@ export interface BucketLifecycle extends ResourceOutputs<BucketLifecycleOutputs>
 export function contentDerivedSecrets(args: Pick<BucketObjectArgs, "content" | "contentBase64" | "source">): string[] {
   const inline = [args.content, args.contentBase64];
   // A StringAsset is inline text too; so may be an Output that resolves to one.
-  if (args.source !== undefined && typeof args.source !== "string" && !(pulumi.asset.Asset.isInstance(args.source) && !("text" in args.source))) inline.push(args.source as never);
+  if (args.source !== undefined && typeof args.source !== "string" && !(pulumi.asset.Asset.isInstance(args.source) && !("text" in args.source)))
+    inline.push(args.source as never);
   return inline.every((v) => v === undefined || typeof v === "string") ? [] : ["etag", "size", "contentMd5"];
 }
 

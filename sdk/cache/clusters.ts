@@ -30,14 +30,27 @@ export class ClusterApi {
    */
   async list(o: ListClustersOptions = {}): Promise<CacheClusterRecord[]> {
     const action = o.parameterGroup === undefined ? "listing cache clusters" : `listing cache clusters using parameter group "${o.parameterGroup}"`;
-    const body = await this.http.json({ operation: "ListClusters", method: "GET", path: "/v1/clusters", query: { parameterGroup: o.parameterGroup }, action, idempotent: true });
+    const body = await this.http.json({
+      operation: "ListClusters",
+      method: "GET",
+      path: "/v1/clusters",
+      query: { parameterGroup: o.parameterGroup },
+      action,
+      idempotent: true,
+    });
     return flattenClusterList(body, action);
   }
 
   /** GET /v1/clusters/{id}: a cluster or an instance set. */
   async get(id: string): Promise<CacheClusterRecord> {
     const action = `reading cache cluster "${id}"`;
-    const body = await this.http.json({ operation: "GetCluster", method: "GET", path: `/v1/clusters/${seg(id, "cluster id", action)}`, action, idempotent: true });
+    const body = await this.http.json({
+      operation: "GetCluster",
+      method: "GET",
+      path: `/v1/clusters/${seg(id, "cluster id", action)}`,
+      action,
+      idempotent: true,
+    });
     return flattenClusterRecord(body, action);
   }
 
@@ -48,7 +61,9 @@ export class ClusterApi {
 
   /** POST /v1/clusters: a new cluster, or a restored one when `input.restoreSource` is set. Not idempotent. */
   async create(input: CreateClusterInput): Promise<ObjectIdResult> {
-    const action = input.restoreSource ? `restoring cache cluster "${input.name}" from backup "${input.restoreSource.backupName}"` : `creating cache cluster "${input.name}"`;
+    const action = input.restoreSource
+      ? `restoring cache cluster "${input.name}" from backup "${input.restoreSource.backupName}"`
+      : `creating cache cluster "${input.name}"`;
     const body = await this.http.json({
       operation: input.restoreSource ? "RestoreCluster" : "CreateCluster",
       method: "POST",
@@ -74,14 +89,28 @@ export class ClusterApi {
   async update(id: string, input: UpdateClusterInput): Promise<ObjectIdResult> {
     const action = `updating cache cluster "${id}"`;
     rejectInvalidUpdate(action, input);
-    const body = await this.http.json({ operation: "UpdateCluster", method: "PATCH", path: `/v1/clusters/${seg(id, "cluster id", action)}`, body: expandUpdate(input), action, idempotent: true });
+    const body = await this.http.json({
+      operation: "UpdateCluster",
+      method: "PATCH",
+      path: `/v1/clusters/${seg(id, "cluster id", action)}`,
+      body: expandUpdate(input),
+      action,
+      idempotent: true,
+    });
     return flattenObjectId(body, action, id);
   }
 
   /** DELETE /v1/clusters/{id}?keepAutomaticBackups=… (the parameter is required when automatic backups exist). */
   async delete(id: string, o: DeleteOptions = {}): Promise<ObjectIdResult> {
     const action = `deleting cache cluster "${id}"`;
-    const body = await this.http.json({ operation: "DeleteCluster", method: "DELETE", path: `/v1/clusters/${seg(id, "cluster id", action)}`, query: keepBackupsQuery(o), action, idempotent: true });
+    const body = await this.http.json({
+      operation: "DeleteCluster",
+      method: "DELETE",
+      path: `/v1/clusters/${seg(id, "cluster id", action)}`,
+      query: keepBackupsQuery(o),
+      action,
+      idempotent: true,
+    });
     return flattenObjectId(body, action, id);
   }
 

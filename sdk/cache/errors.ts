@@ -9,7 +9,12 @@
 import { apiErrorFor, isApiError, redactError, redactText } from "../core";
 
 /** Core's shared classes, under the names this module has always exported. */
-export { InvalidArgumentError as CacheInvalidArgumentError, ResponseFormatError as CacheResponseFormatError, isInvalidArgument, isResponseFormatError } from "../core";
+export {
+  InvalidArgumentError as CacheInvalidArgumentError,
+  ResponseFormatError as CacheResponseFormatError,
+  isInvalidArgument,
+  isResponseFormatError,
+} from "../core";
 
 interface ParsedErrorBody {
   code?: string;
@@ -52,7 +57,12 @@ export function parseCacheErrorBody(text: string): ParsedErrorBody | undefined {
         : j;
   const code = str(inner.errorCode) ?? str(inner.error_code) ?? str(inner.code) ?? str(inner.title) ?? str(inner.status);
   const message =
-    str(inner.errorMessage) ?? str(inner.error_message) ?? str(inner.message) ?? str(inner.detail) ?? str(inner.msg) ?? (typeof j.error === "string" ? j.error : undefined);
+    str(inner.errorMessage) ??
+    str(inner.error_message) ??
+    str(inner.message) ??
+    str(inner.detail) ??
+    str(inner.msg) ??
+    (typeof j.error === "string" ? j.error : undefined);
   if (code === undefined && message === undefined && requestId === undefined) return undefined;
   return { code, message, requestId };
 }

@@ -62,14 +62,28 @@ export class InstanceSetApi {
   async update(id: string, input: UpdateInstanceSetInput): Promise<ObjectIdResult> {
     const action = `updating cache instance set "${id}"`;
     rejectInvalidUpdate(action, input);
-    const body = await this.http.json({ operation: "UpdateInstanceSet", method: "PATCH", path: setPath(id, action), body: expandUpdate(input), action, idempotent: true });
+    const body = await this.http.json({
+      operation: "UpdateInstanceSet",
+      method: "PATCH",
+      path: setPath(id, action),
+      body: expandUpdate(input),
+      action,
+      idempotent: true,
+    });
     return flattenObjectId(body, action, id);
   }
 
   /** DELETE /v1/instance-sets/{id}?keepAutomaticBackups=… */
   async delete(id: string, o: DeleteOptions = {}): Promise<ObjectIdResult> {
     const action = `deleting cache instance set "${id}"`;
-    const body = await this.http.json({ operation: "DeleteInstanceSet", method: "DELETE", path: setPath(id, action), query: keepBackupsQuery(o), action, idempotent: true });
+    const body = await this.http.json({
+      operation: "DeleteInstanceSet",
+      method: "DELETE",
+      path: setPath(id, action),
+      query: keepBackupsQuery(o),
+      action,
+      idempotent: true,
+    });
     return flattenObjectId(body, action, id);
   }
 
@@ -99,7 +113,14 @@ export class InstanceSetApi {
    */
   async promote(id: string, primaryId: string): Promise<ObjectIdResult> {
     const action = `promoting instance "${primaryId}" of cache instance set "${id}" to primary`;
-    const body = await this.http.json({ operation: "PromoteReplica", method: "PATCH", path: `${setPath(id, action)}/primary`, body: { primaryId }, action, idempotent: false });
+    const body = await this.http.json({
+      operation: "PromoteReplica",
+      method: "PATCH",
+      path: `${setPath(id, action)}/primary`,
+      body: { primaryId },
+      action,
+      idempotent: false,
+    });
     return flattenObjectId(body, action, id);
   }
 
@@ -121,7 +142,14 @@ export class InstanceSetApi {
   /** PATCH /v1/instance-sets/{id}/recovery `{enabled}`: set high availability (set must be Running). Idempotent. */
   async setHighAvailability(id: string, enabled: boolean): Promise<ObjectIdResult> {
     const action = `${enabled ? "enabling" : "disabling"} high availability of cache instance set "${id}"`;
-    const body = await this.http.json({ operation: "SetHighAvailability", method: "PATCH", path: `${setPath(id, action)}/recovery`, body: { enabled }, action, idempotent: true });
+    const body = await this.http.json({
+      operation: "SetHighAvailability",
+      method: "PATCH",
+      path: `${setPath(id, action)}/recovery`,
+      body: { enabled },
+      action,
+      idempotent: true,
+    });
     return flattenObjectId(body, action, id);
   }
 }

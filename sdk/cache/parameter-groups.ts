@@ -133,7 +133,13 @@ export class ParameterGroupApi {
   /** GET …/events: events of the past 7 days (`Apply Parameter`, `Update Parameter`, ...). */
   async events(idOrName: string): Promise<ParameterGroupEvent[]> {
     const action = `listing the events of cache parameter group "${idOrName}"`;
-    const body = await this.http.json({ operation: "ListParameterGroupEvents", method: "GET", path: `${groupPath(idOrName, action)}/events`, action, idempotent: true });
+    const body = await this.http.json({
+      operation: "ListParameterGroupEvents",
+      method: "GET",
+      path: `${groupPath(idOrName, action)}/events`,
+      action,
+      idempotent: true,
+    });
     return flattenParameterGroupEvents(body, action);
   }
 }

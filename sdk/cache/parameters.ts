@@ -89,7 +89,9 @@ export function matchesNumericFormat(value: string, format: NumericFormat): bool
   const v = parseNumericValue(value, format.fractional);
   if (!v) return false;
   return format.alternatives.some((a) =>
-    a.kind === "value" ? compareDecimal(v, a.value) === 0 : (a.min === undefined || compareDecimal(v, a.min) >= 0) && (a.max === undefined || compareDecimal(v, a.max) <= 0),
+    a.kind === "value"
+      ? compareDecimal(v, a.value) === 0
+      : (a.min === undefined || compareDecimal(v, a.min) >= 0) && (a.max === undefined || compareDecimal(v, a.max) <= 0),
   );
 }
 
@@ -136,7 +138,10 @@ export function checkParameterValue(def: ParameterDefinition, value: string): st
       return parseNumericValue(value, true) ? undefined : `must be a number (got ${JSON.stringify(value)})`;
     }
     case "enum": {
-      const options = format.split("|").map((o) => o.trim()).filter((o) => o !== "");
+      const options = format
+        .split("|")
+        .map((o) => o.trim())
+        .filter((o) => o !== "");
       if (options.length === 0 || options.includes(value)) return undefined;
       return `must be one of ${options.join(", ")} (got ${JSON.stringify(value)})`;
     }
@@ -178,7 +183,14 @@ export function validateParameterValues(catalogue: readonly ParameterDefinition[
       continue;
     }
     const reason = checkParameterValue(def, value);
-    if (reason) failures.push({ parameterKey: key, value, property, rule: def.editable === false && value !== def.parameterValue ? "not editable" : describeRule(def), reason });
+    if (reason)
+      failures.push({
+        parameterKey: key,
+        value,
+        property,
+        rule: def.editable === false && value !== def.parameterValue ? "not editable" : describeRule(def),
+        reason,
+      });
   }
   return failures;
 }

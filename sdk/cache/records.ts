@@ -44,7 +44,13 @@ function optStr() {
 /** A number or a numeric string; anything else is dropped. */
 function optNum() {
   return z
-    .union([z.number(), z.string().regex(/^\s*-?\d+(\.\d+)?\s*$/).transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\s*-?\d+(\.\d+)?\s*$/)
+        .transform(Number),
+    ])
     .nullish()
     .catch(undefined);
 }
@@ -210,39 +216,45 @@ export function flattenClusterRecord(body: unknown, action: string): CacheCluste
   const id = d.objectId ?? d.id;
   if (id === undefined) return fail(action, "cluster record", "no objectId");
   const userName = d.userName != null && d.userName.trim() !== "-" && d.userName.trim() !== "" ? d.userName : undefined;
-  return compact({
-    id,
-    projectId: d.projectId,
-    name: d.name,
-    description: d.description,
-    version: d.version,
-    port: d.port,
-    clusterEnabled: d.clusterEnabled,
-    recoveryEnabled: d.recoveryEnabled,
-    shardCount: d.shardCount,
-    totalNodeCount: d.totalNodeCount,
-    flavorId: d.flavorId,
-    vcpu: d.vcpu,
-    memory: d.memory,
-    endpoints: compact<CacheClusterRecord["endpoints"]>({ primaryEndpoint: d.endpoints?.primaryEndpoint ?? undefined, readEndpoint: d.endpoints?.readEndpoint ?? undefined }),
-    userName,
-    authEnabled: userName !== undefined,
-    subnets: d.subnets,
-    subnetAssignments: d.subnetAssignments,
-    securityGroups: d.securityGroups,
-    backupSchedule: d.backupSchedule,
-    tlsEnabled: d.tlsEnabled,
-    creator: d.creator,
-    license: d.license,
-    status: d.status,
-    state: normalizeStatus(d.status),
-    parameterGroupId: d.parameterGroupId,
-    parameterGroupName: d.parameterGroupName,
-    parameterGroupSyncStatus: d.parameterGroupSyncStatus,
-    parameterGroupSyncState: normalizeStatus(d.parameterGroupSyncStatus),
-    createdAt: d.createdAt,
-    raw: input,
-  }, ["backupSchedule"]);
+  return compact(
+    {
+      id,
+      projectId: d.projectId,
+      name: d.name,
+      description: d.description,
+      version: d.version,
+      port: d.port,
+      clusterEnabled: d.clusterEnabled,
+      recoveryEnabled: d.recoveryEnabled,
+      shardCount: d.shardCount,
+      totalNodeCount: d.totalNodeCount,
+      flavorId: d.flavorId,
+      vcpu: d.vcpu,
+      memory: d.memory,
+      endpoints: compact<CacheClusterRecord["endpoints"]>({
+        primaryEndpoint: d.endpoints?.primaryEndpoint ?? undefined,
+        readEndpoint: d.endpoints?.readEndpoint ?? undefined,
+      }),
+      userName,
+      authEnabled: userName !== undefined,
+      subnets: d.subnets,
+      subnetAssignments: d.subnetAssignments,
+      securityGroups: d.securityGroups,
+      backupSchedule: d.backupSchedule,
+      tlsEnabled: d.tlsEnabled,
+      creator: d.creator,
+      license: d.license,
+      status: d.status,
+      state: normalizeStatus(d.status),
+      parameterGroupId: d.parameterGroupId,
+      parameterGroupName: d.parameterGroupName,
+      parameterGroupSyncStatus: d.parameterGroupSyncStatus,
+      parameterGroupSyncState: normalizeStatus(d.parameterGroupSyncStatus),
+      createdAt: d.createdAt,
+      raw: input,
+    },
+    ["backupSchedule"],
+  );
 }
 
 export function flattenClusterList(body: unknown, action: string): CacheClusterRecord[] {

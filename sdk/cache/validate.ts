@@ -178,7 +178,8 @@ export function validateBackupSchedule(
     if (fields.length !== 5) out.push({ property: cronProp, reason: `must have 5 fields (got ${fields.length})` });
     else if (owner === "instance-set") {
       const hour = fields[1]!;
-      if (!/^\d{1,2}$/.test(hour) || Number(hour) > 23) out.push({ property: cronProp, reason: `hour must be a number from 0 to 23 without special characters (got "${hour}")` });
+      if (!/^\d{1,2}$/.test(hour) || Number(hour) > 23)
+        out.push({ property: cronProp, reason: `hour must be a number from 0 to 23 without special characters (got "${hour}")` });
       fields.forEach((f, i) => {
         if (i !== 1 && f !== "*") out.push({ property: cronProp, reason: `${CRON_FIELDS[i]!.name} must be '*' (only the hour is settable; times are KST)` });
       });
@@ -223,7 +224,8 @@ export function validateSubnetAssignments(
   if (!Array.isArray(assignments)) return [{ property, reason: "is required" }];
   const out: ValidationFailure[] = [];
   const allowed = new Set((subnets ?? []).map((s) => s?.id));
-  if (o.entries !== undefined && assignments.length !== o.entries) out.push({ property, reason: `must have ${o.entries} entries, one per shard (got ${assignments.length})` });
+  if (o.entries !== undefined && assignments.length !== o.entries)
+    out.push({ property, reason: `must have ${o.entries} entries, one per shard (got ${assignments.length})` });
   let total = 0;
   assignments.forEach((a, i) => {
     const p = `${property}[${i}]`;
@@ -291,7 +293,11 @@ export function validateCreateClusterInput(input: CreateClusterInput): Validatio
   ];
   const countsOk = Number.isInteger(input.shardCount) && Number.isInteger(input.nodeCountPerShard);
   out.push(
-    ...validateSubnetAssignments(input.subnets, input.subnetAssignments, countsOk ? { entries: input.shardCount, replicasEach: input.nodeCountPerShard - 1 } : {}),
+    ...validateSubnetAssignments(
+      input.subnets,
+      input.subnetAssignments,
+      countsOk ? { entries: input.shardCount, replicasEach: input.nodeCountPerShard - 1 } : {},
+    ),
   );
   if (input.restoreSource !== undefined) out.push(...required(input.restoreSource?.backupName, "restoreSource.backupName"));
   return out;
@@ -361,7 +367,8 @@ export function validateCreateParameterGroupInput(input: CreateParameterGroupInp
 export function validateModifyParameterGroupInput(input: ModifyParameterGroupInput): ValidationFailure[] {
   const out = validateDescription(input.description);
   const entries = parameterEntries(input.parameters);
-  if (entries.length > 0 && input.applyMode === undefined) out.push({ property: "applyMode", reason: "is required when modifying parameters (sequential or parallel)" });
+  if (entries.length > 0 && input.applyMode === undefined)
+    out.push({ property: "applyMode", reason: "is required when modifying parameters (sequential or parallel)" });
   if (input.applyMode !== undefined && !(APPLY_MODES as readonly string[]).includes(input.applyMode)) {
     out.push({ property: "applyMode", reason: `must be sequential or parallel (got "${String(input.applyMode)}")` });
   }

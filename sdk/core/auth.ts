@@ -24,9 +24,7 @@ export class MissingCredentialsError extends Error {
 export function authHeaders(service: ServiceName, s: Settings): Record<string, string> {
   if (AUTH_SCHEME[service] === "token") {
     if (!s.authToken) {
-      throw new MissingCredentialsError(
-        `no auth token for ${service}: set stack config krcloud:authToken (as a secret) or KRCLOUD_AUTH_TOKEN`,
-      );
+      throw new MissingCredentialsError(`no auth token for ${service}: set stack config krcloud:authToken (as a secret) or KRCLOUD_AUTH_TOKEN`);
     }
     return { "x-auth-token": s.authToken };
   }

@@ -126,13 +126,7 @@ export function shouldRetry(opts: RetryOptions, idempotent: boolean, outcome: Re
  * retry at once, which bunches clients behind a struggling server). A valid Retry-After takes
  * precedence (clamped to maxRetryAfterMs).
  */
-export function retryDelay(
-  opts: RetryOptions,
-  attempt: number,
-  random: () => number,
-  retryAfter?: string,
-  now: number = Date.now(),
-): number {
+export function retryDelay(opts: RetryOptions, attempt: number, random: () => number, retryAfter?: string, now: number = Date.now()): number {
   const ra = parseRetryAfter(retryAfter, now);
   if (ra !== undefined) return Math.min(ra, opts.maxRetryAfterMs);
   const ceiling = Math.min(opts.maxDelayMs, opts.baseDelayMs * 2 ** (attempt - 1));

@@ -84,11 +84,7 @@ export function endpointKeys(service: ServiceName): [string, string] {
 /** Names of the settings that hold secrets: never logged, never put in state. */
 export const SECRET_SETTINGS = ["authToken", "credentialSecret", "hadoopApiKey"] as const;
 
-export function resolveSettings(
-  explicit: SettingsInput = {},
-  config: ConfigSource = () => undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): Settings {
+export function resolveSettings(explicit: SettingsInput = {}, config: ConfigSource = () => undefined, env: NodeJS.ProcessEnv = process.env): Settings {
   const pick = (name: keyof typeof KEYS): string | undefined => {
     const e = (explicit as Record<string, unknown>)[name];
     if (typeof e === "string" && e !== "") return e;

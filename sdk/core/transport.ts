@@ -226,7 +226,7 @@ export class Transport {
           method: method,
           path: fullPath,
           headers,
-          body: (typeof spec.body === "function" ? spec.body() : spec.body),
+          body: typeof spec.body === "function" ? spec.body() : spec.body,
           signal: spec.signal,
         });
         const body = Buffer.from(await res.body.arrayBuffer());
@@ -264,8 +264,7 @@ export class Transport {
         // A keep-alive connection that had served an earlier request (it had read bytes) and
         // closed before any byte of this answer: the server closed it as idle while our request
         // was on its way, so it was not processed. Retried once even when not idempotent.
-        const stale =
-          staleRetryLeft && !progress.answerStarted && this.retry.staleConnectionCodes.includes(code ?? "") && (bytesReadBefore(e) ?? 0) > 0;
+        const stale = staleRetryLeft && !progress.answerStarted && this.retry.staleConnectionCodes.includes(code ?? "") && (bytesReadBefore(e) ?? 0) > 0;
         outcome = { kind: "network", code, staleConnection: stale };
         this.log(`${method} ${fullPath} -> network error ${code ?? "?"} (attempt ${attempt})`, headers, secrets);
         failure = () => {
@@ -290,8 +289,7 @@ export class Transport {
 
       // 429 and 503 with Retry-After say the request was not processed; a refused connection proves
       // it never arrived. Anything else may have been applied before the answer was lost.
-      const unapplied =
-        outcome.kind === "status" ? outcome.status < 500 || notProcessed(outcome, now) : this.retry.neverSentCodes.includes(outcome.code ?? "");
+      const unapplied = outcome.kind === "status" ? outcome.status < 500 || notProcessed(outcome, now) : this.retry.neverSentCodes.includes(outcome.code ?? "");
       // A stale connection is retried on the likely story that the server never read the request,
       // but that is not proven: a server may also have processed it and died before answering, so
       // a later error still says the earlier attempt may have applied.
@@ -389,6 +387,9 @@ export function parseErrorBody(body: Buffer): { code?: string; message?: string;
       /* fall through to text */
     }
   }
-  const plain = text.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+  const plain = text
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return { message: plain.slice(0, 500) };
 }

@@ -7,10 +7,28 @@
 import { InvalidArgumentError, orUndefined, transportFor, type ClientOptions, type HttpResponse, type RequestSpec, type Transport } from "../core";
 import "./secrets";
 import { dataSources, listPage, parseJson, resultPage, runAnswer } from "./parse";
-import { QUERY_STATES, type CreateDataSourceInput, type DataSource, type ListQueriesOptions, type QueryInfo, type QueryResultPage, type QuerySummary, type RunQueryInput } from "./types";
+import {
+  QUERY_STATES,
+  type CreateDataSourceInput,
+  type DataSource,
+  type ListQueriesOptions,
+  type QueryInfo,
+  type QueryResultPage,
+  type QuerySummary,
+  type RunQueryInput,
+} from "./types";
 
 /** Seed section 8. */
-export const DATA_QUERY_LIMITS = Object.freeze({ maxPage: 9, rowsPerPage: 100, maxRows: 1000, minReuseAge: 1, maxReuseAge: 1440, nameMin: 3, nameMax: 72, previewChars: 300 });
+export const DATA_QUERY_LIMITS = Object.freeze({
+  maxPage: 9,
+  rowsPerPage: 100,
+  maxRows: 1000,
+  minReuseAge: 1,
+  maxReuseAge: 1440,
+  nameMin: 3,
+  nameMax: 72,
+  previewChars: 300,
+});
 
 export const DATA_SOURCE_NAME = /^[a-z0-9_]{3,72}$/;
 
@@ -51,7 +69,14 @@ export class DataQueryClient {
     if (page !== undefined && (!Number.isInteger(page) || page < 0 || page > DATA_QUERY_LIMITS.maxPage)) {
       throw new InvalidArgumentError(`${action}: page must be from 0 to ${DATA_QUERY_LIMITS.maxPage} (100 rows each, at most 1000 rows)`);
     }
-    const res = await this.send({ operation: "GetQueryResult", method: "GET", path: `${BASE}/query/${seg(queryId, action)}`, query: { page }, action, idempotent: true });
+    const res = await this.send({
+      operation: "GetQueryResult",
+      method: "GET",
+      path: `${BASE}/query/${seg(queryId, action)}`,
+      query: { page },
+      action,
+      idempotent: true,
+    });
     return resultPage(parseJson(res.body, action), action);
   }
 
@@ -72,7 +97,8 @@ export class DataQueryClient {
   /** Every query matching the filters, all pages. */
   async listQueries(o: ListQueriesOptions = {}): Promise<QuerySummary[]> {
     const action = "listing data queries";
-    for (const s of o.states ?? []) if (!QUERY_STATES.includes(s)) throw new InvalidArgumentError(`${action}: unknown state "${s}" (${QUERY_STATES.join(", ")})`);
+    for (const s of o.states ?? [])
+      if (!QUERY_STATES.includes(s)) throw new InvalidArgumentError(`${action}: unknown state "${s}" (${QUERY_STATES.join(", ")})`);
     if (o.sort !== undefined && !/^[A-Za-z]+,(asc|desc)$/.test(o.sort)) throw new InvalidArgumentError(`${action}: sort must be "field,asc" or "field,desc"`);
     const out: QuerySummary[] = [];
     for (let page = 0; page < 10_000; page++) {
@@ -114,7 +140,14 @@ export class DataQueryClient {
     if (!DATA_SOURCE_NAME.test(input.name)) throw new InvalidArgumentError(`${action}: the name must be 3 to 72 lower-case letters, digits or underscores`);
     if (input.type === "POSTGRESQL" && !input.databaseName) throw new InvalidArgumentError(`${action}: databaseName is required for a PostgreSQL data source`);
     const encoded = Buffer.from(input.password, "utf8").toString("base64");
-    const body: Record<string, unknown> = { type: input.type, name: input.name, scope: input.scope, instanceId: input.instanceId, username: input.username, password: encoded };
+    const body: Record<string, unknown> = {
+      type: input.type,
+      name: input.name,
+      scope: input.scope,
+      instanceId: input.instanceId,
+      username: input.username,
+      password: encoded,
+    };
     if (input.description !== undefined) body.description = input.description;
     if (input.type === "POSTGRESQL") body.databaseName = input.databaseName;
     await this.send({

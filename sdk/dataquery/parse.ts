@@ -84,7 +84,9 @@ function columns(v: unknown): Column[] {
 
 function rows(v: unknown): string[][] {
   if (!Array.isArray(v)) return [];
-  return v.map((row) => (Array.isArray(row) ? row.map((cell) => (cell === null || cell === undefined ? "" : typeof cell === "string" ? cell : JSON.stringify(cell))) : []));
+  return v.map((row) =>
+    Array.isArray(row) ? row.map((cell) => (cell === null || cell === undefined ? "" : typeof cell === "string" ? cell : JSON.stringify(cell))) : [],
+  );
 }
 
 /** The run answer `{queryInfo: {queryId, state}}` (a bare `{queryId, state}` read too). */
@@ -117,7 +119,12 @@ export function listPage(v: unknown, action: string): { items: QuerySummary[]; l
   if (!content) throw new ResponseFormatError(`${action}: the answer has no content[]`);
   const items = content.map((c) => {
     const i = obj(c) ?? {};
-    return { queryInfo: queryInfo(i.queryInfo, action), resultConfig: resultConfig(i.resultConfig), reuseConfig: reuseConfig(i.reuseConfig), creatorName: str(i.creatorName) };
+    return {
+      queryInfo: queryInfo(i.queryInfo, action),
+      resultConfig: resultConfig(i.resultConfig),
+      reuseConfig: reuseConfig(i.reuseConfig),
+      creatorName: str(i.creatorName),
+    };
   });
   if (Array.isArray(v)) return { items, last: true };
   const last = bool(o!.last);
@@ -129,12 +136,25 @@ export function listPage(v: unknown, action: string): { items: QuerySummary[]; l
 /** "JSON array of data source objects" (an object with `dataSources` or `content` read too). */
 export function dataSources(v: unknown, action: string): DataSource[] {
   const o = obj(v);
-  const list = Array.isArray(v) ? v : Array.isArray(o?.dataSources) ? (o.dataSources as unknown[]) : Array.isArray(o?.content) ? (o.content as unknown[]) : undefined;
+  const list = Array.isArray(v)
+    ? v
+    : Array.isArray(o?.dataSources)
+      ? (o.dataSources as unknown[])
+      : Array.isArray(o?.content)
+        ? (o.content as unknown[])
+        : undefined;
   if (!list) throw new ResponseFormatError(`${action}: the answer is not a list of data sources`);
   return list.map((d) => {
     const s = obj(d) ?? {};
     const name = str(s.name);
     if (!name) throw new ResponseFormatError(`${action}: a data source without a name`);
-    return { name, type: (str(s.type) ?? "").toUpperCase(), scope: str(s.scope)?.toUpperCase(), creatorName: str(s.creatorName), description: str(s.description), raw: s };
+    return {
+      name,
+      type: (str(s.type) ?? "").toUpperCase(),
+      scope: str(s.scope)?.toUpperCase(),
+      creatorName: str(s.creatorName),
+      description: str(s.description),
+      raw: s,
+    };
   });
 }

@@ -5,10 +5,30 @@
  * re-run operations add `Hadoop-Service-Api-Key`. Passwords, configuration text and scripts are
  * Base64-encoded here; passwords are redacted from errors in both forms.
  */
-import { hadoopApiKeyHeader, InvalidArgumentError, isApiError, transportFor, type ClientOptions, type HttpResponse, type RequestSpec, type Settings, type Transport } from "../core";
+import {
+  hadoopApiKeyHeader,
+  InvalidArgumentError,
+  isApiError,
+  transportFor,
+  type ClientOptions,
+  type HttpResponse,
+  type RequestSpec,
+  type Settings,
+  type Transport,
+} from "../core";
 import { clusterDetail, clusterSummary, page, parseJson, rerunRequest, vm, obj } from "./parse";
 import "./secrets";
-import type { ClusterRef, ClusterSummary, CreateHadoopClusterInput, HadoopCluster, ListClustersOptions, ListVmsOptions, RerunInput, RerunRequest, Vm } from "./types";
+import type {
+  ClusterRef,
+  ClusterSummary,
+  CreateHadoopClusterInput,
+  HadoopCluster,
+  ListClustersOptions,
+  ListVmsOptions,
+  RerunInput,
+  RerunRequest,
+  Vm,
+} from "./types";
 
 const BASE = "/v2/hadoop-service/clusters";
 const JSON_TYPE = "application/json";
@@ -23,7 +43,14 @@ export const HADOOP_ROUTES = Object.freeze({
 });
 
 /** Seed section 8 and C.4. */
-export const HADOOP_LIMITS = Object.freeze({ rerunNodes: [1, 1000], volumeGb: [100, 16384], blockSizeMb: [1, 1024], replication: [1, 500], redisDbId: [0, 15], pageSize: 20 });
+export const HADOOP_LIMITS = Object.freeze({
+  rerunNodes: [1, 1000],
+  volumeGb: [100, 16384],
+  blockSizeMb: [1, 1024],
+  replication: [1, 500],
+  redisDbId: [0, 15],
+  pageSize: 20,
+});
 
 /** `<PREFIX>-X.X.X` with a three-letter prefix, compared case-insensitively. */
 export const CLUSTER_VERSION = /^[A-Za-z]{3}-\d+\.\d+\.\d+$/;
@@ -44,7 +71,17 @@ export class HadoopClient {
     const action = `creating Hadoop cluster "${input.name}"`;
     if (!CLUSTER_VERSION.test(input.clusterVersion)) throw new InvalidArgumentError(`${action}: clusterVersion must look like HDE-2.0.0 (<PREFIX>-X.X.X)`);
     const { body, secrets } = expandCreate(input);
-    const res = await this.send({ operation: "CreateCluster", method: "POST", path: BASE, headers: { "content-type": JSON_TYPE }, body: JSON.stringify(body), expect: [200, 201, 202], action, idempotent: false, secrets });
+    const res = await this.send({
+      operation: "CreateCluster",
+      method: "POST",
+      path: BASE,
+      headers: { "content-type": JSON_TYPE },
+      body: JSON.stringify(body),
+      expect: [200, 201, 202],
+      action,
+      idempotent: false,
+      secrets,
+    });
     const o = obj(parseJson(res.body, action)) ?? {};
     const id = o.id ?? o.clusterId;
     if (typeof id !== "string" || !id) throw new InvalidArgumentError(`${action}: the answer has no cluster id`);
@@ -53,7 +90,14 @@ export class HadoopClient {
 
   async getCluster(id: string, retainMetadata?: boolean): Promise<HadoopCluster> {
     const action = `reading Hadoop cluster "${id}"`;
-    const res = await this.send({ operation: "GetCluster", method: "GET", path: `${BASE}/${seg(id, action)}`, query: { retainMetadata: retainMetadata === undefined ? undefined : String(retainMetadata) }, action, idempotent: true });
+    const res = await this.send({
+      operation: "GetCluster",
+      method: "GET",
+      path: `${BASE}/${seg(id, action)}`,
+      query: { retainMetadata: retainMetadata === undefined ? undefined : String(retainMetadata) },
+      action,
+      idempotent: true,
+    });
     return clusterDetail(parseJson(res.body, action), action);
   }
 
@@ -138,8 +182,17 @@ export class HadoopClient {
     return rerunRequest(parseJson(res.body, action), action);
   }
 
-  private async allPages<T>(operation: string, path: string, q: URLSearchParams, sort: readonly string[] | undefined, size: number | undefined, action: string, item: (v: unknown, action: string) => T): Promise<T[]> {
-    for (const s of sort ?? []) if (!/^[A-Za-z]+,(asc|desc)$/.test(s)) throw new InvalidArgumentError(`${action}: sort must be "field,asc" or "field,desc" (got "${s}")`);
+  private async allPages<T>(
+    operation: string,
+    path: string,
+    q: URLSearchParams,
+    sort: readonly string[] | undefined,
+    size: number | undefined,
+    action: string,
+    item: (v: unknown, action: string) => T,
+  ): Promise<T[]> {
+    for (const s of sort ?? [])
+      if (!/^[A-Za-z]+,(asc|desc)$/.test(s)) throw new InvalidArgumentError(`${action}: sort must be "field,asc" or "field,desc" (got "${s}")`);
     const out: T[] = [];
     for (let n = 0; n < 10_000; n++) {
       const p = new URLSearchParams(q);
@@ -165,7 +218,8 @@ function seg(v: string, action: string): string {
 }
 
 function inRange(v: number | undefined, [lo, hi]: readonly number[], name: string, action: string): void {
-  if (v !== undefined && (!Number.isInteger(v) || v < lo! || v > hi!)) throw new InvalidArgumentError(`${action}: ${name} must be a whole number from ${lo} to ${hi}`);
+  if (v !== undefined && (!Number.isInteger(v) || v < lo! || v > hi!))
+    throw new InvalidArgumentError(`${action}: ${name} must be a whole number from ${lo} to ${hi}`);
 }
 
 function checkRerun(r: RerunInput, action: string): void {
@@ -189,7 +243,11 @@ export function expandCreate(input: CreateHadoopClusterInput): { body: Record<st
     secrets.push(s, e);
     return e;
   };
-  const config: Record<string, unknown> = { hdfsReplication: input.config.hdfsReplication, hdfsBlockSize: input.config.hdfsBlockSize, BlockSize: input.config.hdfsBlockSize };
+  const config: Record<string, unknown> = {
+    hdfsReplication: input.config.hdfsReplication,
+    hdfsBlockSize: input.config.hdfsBlockSize,
+    BlockSize: input.config.hdfsBlockSize,
+  };
   if (input.config.configText !== undefined) config.configText = b64(input.config.configText);
   if (input.config.fileUrl !== undefined) {
     config.fileUrl = input.config.fileUrl;
@@ -214,7 +272,11 @@ export function expandCreate(input: CreateHadoopClusterInput): { body: Record<st
   };
   if (input.installComponents) body.installComponents = input.installComponents;
   if (input.securityGroupIds) body.securityGroupIds = input.securityGroupIds;
-  if (input.adminInfo) body.adminInfo = { ...(input.adminInfo.userId !== undefined ? { userId: input.adminInfo.userId } : {}), ...(input.adminInfo.userPw !== undefined ? { userPw: secret(input.adminInfo.userPw) } : {}) };
+  if (input.adminInfo)
+    body.adminInfo = {
+      ...(input.adminInfo.userId !== undefined ? { userId: input.adminInfo.userId } : {}),
+      ...(input.adminInfo.userPw !== undefined ? { userPw: secret(input.adminInfo.userPw) } : {}),
+    };
   if (input.userTask) body.userTask = { ...input.userTask };
   const m = input.hiveMetastoreInfo;
   if (m && "mySqlInfo" in m) body.hiveMetastoreInfo = { mySqlInfo: { ...m.mySqlInfo, userPw: secret(m.mySqlInfo.userPw) } };

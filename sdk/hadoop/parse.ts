@@ -8,7 +8,8 @@ export function obj(v: unknown): Obj | undefined {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined;
 }
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined);
-const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined;
 const bool = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : v === "true" ? true : v === "false" ? false : undefined);
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
@@ -69,7 +70,12 @@ export function clusterDetail(v: unknown, action: string): HadoopCluster {
     masterInfo: volumes(o.masterInfo),
     workerInfo: volumes(o.workerInfo),
     adminUserId: str(obj(o.adminInfo)?.userId),
-    config: { hdfsBlockSize: num(config.hdfsBlockSize ?? config.BlockSize), hdfsReplication: num(config.hdfsReplication), configText: str(config.configText), configFileUrl: str(config.configFileUrl ?? config.fileUrl) },
+    config: {
+      hdfsBlockSize: num(config.hdfsBlockSize ?? config.BlockSize),
+      hdfsReplication: num(config.hdfsReplication),
+      configText: str(config.configText),
+      configFileUrl: str(config.configFileUrl ?? config.fileUrl),
+    },
     userTask: task
       ? {
           type: str(task.type) as "hive" | "spark" | undefined,
@@ -90,17 +96,43 @@ export function clusterSummary(v: unknown, action: string): ClusterSummary {
   const o = obj(v);
   const id = str(o?.id);
   if (!o || !id) throw new ResponseFormatError(`${action}: a cluster without an id`);
-  return { id, name: str(o.name), status: str(o.status), clusterType: str(o.clusterType), clusterVersion: str(o.clusterVersion), apiKeyStatus: str(o.apiKeyStatus), workerCnt: num(o.workerCnt), raw: o };
+  return {
+    id,
+    name: str(o.name),
+    status: str(o.status),
+    clusterType: str(o.clusterType),
+    clusterVersion: str(o.clusterVersion),
+    apiKeyStatus: str(o.apiKeyStatus),
+    workerCnt: num(o.workerCnt),
+    raw: o,
+  };
 }
 
 export function vm(v: unknown): Vm {
   const o = obj(v) ?? {};
-  return { name: str(o.name), instanceId: str(o.instanceId), index: num(o.index), isMaster: bool(o.isMaster), status: str(o.status), flavorName: str(o.flavorName), ip: str(o.ip), floatingIp: str(o.floatingIp), createdAt: num(o.createdAt) };
+  return {
+    name: str(o.name),
+    instanceId: str(o.instanceId),
+    index: num(o.index),
+    isMaster: bool(o.isMaster),
+    status: str(o.status),
+    flavorName: str(o.flavorName),
+    ip: str(o.ip),
+    floatingIp: str(o.floatingIp),
+    createdAt: num(o.createdAt),
+  };
 }
 
 export function rerunRequest(v: unknown, action: string): RerunRequest {
   const o = obj(v);
   const requestId = str(o?.requestId);
   if (!o || !requestId) throw new ResponseFormatError(`${action}: the answer has no requestId`);
-  return { clusterId: str(o.clusterId) ?? "", clusterName: str(o.clusterName), requestId, requestStatus: str(o.requestStatus), requestResult: str(o.requestResult), raw: o };
+  return {
+    clusterId: str(o.clusterId) ?? "",
+    clusterName: str(o.clusterName),
+    requestId,
+    requestStatus: str(o.requestStatus),
+    requestResult: str(o.requestResult),
+    raw: o,
+  };
 }

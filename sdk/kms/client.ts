@@ -41,7 +41,8 @@ export class KmsClient {
     const ciphertext = String(d.ciphertext);
     // `version` is stated as an integer; a numeric string, or only the ciphertext's prefix, is accepted too.
     const version = typeof d.version === "number" ? d.version : /^\d+$/.test(String(d.version)) ? Number(d.version) : keyVersionOf(ciphertext);
-    if (version === undefined) throw new ResponseFormatError(`${action}: the answer gives no key version, neither as data.version nor in the ciphertext prefix`);
+    if (version === undefined)
+      throw new ResponseFormatError(`${action}: the answer gives no key version, neither as data.version nor in the ciphertext prefix`);
     return { ciphertext, version };
   }
 

@@ -14,7 +14,13 @@ import type { Bucket, BucketAcl, BucketPage, BucketSummary } from "./types";
 
 /** An integer, or a string holding one. */
 export function looseInt() {
-  return z.union([z.number(), z.string().regex(/^\s*-?\d+(\.\d+)?\s*$/).transform(Number)]);
+  return z.union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\s*-?\d+(\.\d+)?\s*$/)
+      .transform(Number),
+  ]);
 }
 
 const aclSchema = once(() => {

@@ -27,5 +27,7 @@ export function bufferSource(data: Buffer): ByteSource {
 }
 
 export function isByteSource(v: unknown): v is ByteSource {
-  return typeof v === "object" && v !== null && !Buffer.isBuffer(v) && typeof (v as ByteSource).open === "function" && typeof (v as ByteSource).size === "number";
+  return (
+    typeof v === "object" && v !== null && !Buffer.isBuffer(v) && typeof (v as ByteSource).open === "function" && typeof (v as ByteSource).size === "number"
+  );
 }

@@ -37,9 +37,7 @@ const capabilitiesSchema = once(() => {
       })
       .nullish(),
     tempurl: z.looseObject({ methods: z.array(z.string()).nullish() }).nullish(),
-    slo: z
-      .looseObject({ max_manifest_segments: n(), min_segment_size: n(), max_manifest_size: n() })
-      .nullish(),
+    slo: z.looseObject({ max_manifest_segments: n(), min_segment_size: n(), max_manifest_size: n() }).nullish(),
   });
 });
 

@@ -263,7 +263,11 @@ export class ObjectStorageClient {
   // ---------------------------------------------------------------------------------------------
   // Multipart upload (seed 4.4)
 
-  initiateMultipartUpload(bucket: string, key: string, o: { contentType?: string; metadata?: Record<string, string> } & ContentHeaders = {}): Promise<MultipartUpload> {
+  initiateMultipartUpload(
+    bucket: string,
+    key: string,
+    o: { contentType?: string; metadata?: Record<string, string> } & ContentHeaders = {},
+  ): Promise<MultipartUpload> {
     return multipart.initiateMultipartUpload(this.ops, bucket, key, o);
   }
 

@@ -52,7 +52,16 @@ interface Target {
 const localCloud: Target = {
   name: "the local cloud",
   expect: {
-    status: { headContainer: 200, createExistingContainer: 202, postObject: 200, getDlo: 200, move: 201, sloMismatch: 400, createTempUrl: 200, initiateMultipart: 201 },
+    status: {
+      headContainer: 200,
+      createExistingContainer: 202,
+      postObject: 200,
+      getDlo: 200,
+      move: 201,
+      sloMismatch: 400,
+      createTempUrl: 200,
+      initiateMultipart: 201,
+    },
     storagePolicy: "default-placement",
     bytesUsedActual: true,
     accountListingLimit: 1000,
@@ -63,11 +72,19 @@ const localCloud: Target = {
   },
   async start() {
     const cloud: LocalCloud = await startLocalCloud({ port: 0 });
-    const res = await fetch(`${cloud.controlUrl}/credentials`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "token" }) });
+    const res = await fetch(`${cloud.controlUrl}/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "token" }),
+    });
     if (res.status !== 201) throw new Error(`issuing local cloud credentials: ${res.status} ${await res.text()}`);
     const cred = (await res.json()) as { projectId: string; token: string };
     return {
-      settings: resolveSettings({ projectId: cred.projectId, authToken: cred.token, endpoints: { objectstorage: cloud.endpoints["object-storage"] } }, () => undefined, {}),
+      settings: resolveSettings(
+        { projectId: cred.projectId, authToken: cred.token, endpoints: { objectstorage: cloud.endpoints["object-storage"] } },
+        () => undefined,
+        {},
+      ),
       stop: () => cloud.close(),
     };
   },
@@ -78,7 +95,16 @@ const swift: Target = {
   name: "OpenStack Swift 2.30",
   skip: swiftAuthUrl ? undefined : "KRCLOUD_SWIFT_AUTH_URL is not set; `make test` starts Swift (scripts/swift-peer.sh) and sets it",
   expect: {
-    status: { headContainer: 204, createExistingContainer: 202, postObject: 202, getDlo: 200, move: 405, sloMismatch: 400, createTempUrl: 401, initiateMultipart: 404 },
+    status: {
+      headContainer: 204,
+      createExistingContainer: 202,
+      postObject: 202,
+      getDlo: 200,
+      move: 405,
+      sloMismatch: 400,
+      createTempUrl: 401,
+      initiateMultipart: 404,
+    },
     storagePolicy: "Policy-0",
     bytesUsedActual: false,
     accountListingLimit: 10000,
@@ -99,7 +125,10 @@ const swift: Target = {
     const u = new URL(storage);
     const parts = u.pathname.split("/").filter(Boolean);
     const projectId = decodeURIComponent(parts.pop()!);
-    const prefix = parts.slice(0, -1).map((p) => `/${p}`).join("");
+    const prefix = parts
+      .slice(0, -1)
+      .map((p) => `/${p}`)
+      .join("");
     return {
       settings: resolveSettings({ projectId, authToken: token, endpoints: { objectstorage: `${u.origin}${prefix}` } }, () => undefined, {}),
       stop: async () => undefined,
@@ -130,7 +159,11 @@ function suite(t: Target): void {
   }
 
   /** Raw status of a request, for the differences the SDK smooths over. */
-  async function status(method: string, path: string, o: { query?: Record<string, string | boolean>; headers?: Record<string, string>; body?: string } = {}): Promise<number> {
+  async function status(
+    method: string,
+    path: string,
+    o: { query?: Record<string, string | boolean>; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<number> {
     const res = await c.transport.request({ operation: "Raw", method, path, idempotent: false, ...o, expect: Array.from({ length: 500 }, (_, i) => i + 100) });
     return res.status;
   }
@@ -198,13 +231,21 @@ function suite(t: Target): void {
     expect(put.etag).toBe(md5(body));
 
     const head = await c.headObject(b, "docs/readme.txt");
-    expect(head).toMatchObject({ contentType: "text/plain", contentLength: body.length, etag: md5(body), metadata: { color: "blue", size: "small" }, staticLargeObject: false });
+    expect(head).toMatchObject({
+      contentType: "text/plain",
+      contentLength: body.length,
+      etag: md5(body),
+      metadata: { color: "blue", size: "small" },
+      staticLargeObject: false,
+    });
     const got = await c.getObject(b, "docs/readme.txt");
     expect(got.body.equals(body)).toBe(true);
 
     await c.setObjectMetadata(b, "docs/readme.txt", { color: "red" });
     expect((await c.headObject(b, "docs/readme.txt")).metadata).toEqual({ color: "red" });
-    expect(await status("POST", objPath(b, "docs/readme.txt"), { headers: { "x-object-meta-color": "green", "content-length": "0" }, body: "" })).toBe(x.status.postObject);
+    expect(await status("POST", objPath(b, "docs/readme.txt"), { headers: { "x-object-meta-color": "green", "content-length": "0" }, body: "" })).toBe(
+      x.status.postObject,
+    );
 
     await c.deleteObject(b, "docs/readme.txt");
     expect(await c.findObject(b, "docs/readme.txt")).toBeUndefined();
@@ -334,14 +375,21 @@ function suite(t: Target): void {
 
   test("multipart upload (seed 4.4; not in native Swift)", async () => {
     const b = await bucket();
-    expect(await status("POST", objPath(b, "probe.bin"), { query: { uploads: true }, headers: { "content-length": "0" }, body: "" })).toBe(x.status.initiateMultipart);
+    expect(await status("POST", objPath(b, "probe.bin"), { query: { uploads: true }, headers: { "content-length": "0" }, body: "" })).toBe(
+      x.status.initiateMultipart,
+    );
     if (!x.multipart) {
       expect(isNotFound(await rejection(c.uploadLarge(b, "large.bin", Buffer.alloc(10))))).toBe(true);
       return;
     }
     const body = randomBytes(5 * 1024 * 1024 + 1234);
     const done: number[] = [];
-    await c.uploadLarge(b, "large.bin", body, { partSize: 5 * 1024 * 1024, contentType: "application/x-test", metadata: { kind: "mp" }, onProgress: (n) => done.push(n) });
+    await c.uploadLarge(b, "large.bin", body, {
+      partSize: 5 * 1024 * 1024,
+      contentType: "application/x-test",
+      metadata: { kind: "mp" },
+      onProgress: (n) => done.push(n),
+    });
     expect(done).toEqual([1, 2]);
     const got = await c.getObject(b, "large.bin");
     expect(got.body.equals(body)).toBe(true);

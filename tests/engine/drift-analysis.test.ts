@@ -88,8 +88,18 @@ test("a resource deleted outside Pulumi shows as create with a note; replacement
 
 test("exit codes: error wins over drift, drift over clean", () => {
   expect(exitCode([{ stack: "a", status: "clean", resources: [] }])).toBe(0);
-  expect(exitCode([{ stack: "a", status: "clean", resources: [] }, { stack: "b", status: "drift", resources: [] }])).toBe(1);
-  expect(exitCode([{ stack: "a", status: "drift", resources: [] }, { stack: "b", status: "error", resources: [] }])).toBe(2);
+  expect(
+    exitCode([
+      { stack: "a", status: "clean", resources: [] },
+      { stack: "b", status: "drift", resources: [] },
+    ]),
+  ).toBe(1);
+  expect(
+    exitCode([
+      { stack: "a", status: "drift", resources: [] },
+      { stack: "b", status: "error", resources: [] },
+    ]),
+  ).toBe(2);
 });
 
 test("errorSummary keeps the Diagnostics section of an Automation API error", () => {

@@ -64,7 +64,9 @@ test("a stack made with the dynamic classes moves to the plugin with aliases and
   const first = await stack.up({ color: "never" });
   expect(first.summary.result).toBe("succeeded");
   const before = stateResources(await stack.exportStack());
-  expect(before.map((r) => r.type)).toEqual(expect.arrayContaining(["pulumi-nodejs:dynamic/krcloud/objectstorage:Bucket", "pulumi-nodejs:dynamic/krcloud/objectstorage:BucketObject"]));
+  expect(before.map((r) => r.type)).toEqual(
+    expect.arrayContaining(["pulumi-nodejs:dynamic/krcloud/objectstorage:Bucket", "pulumi-nodejs:dynamic/krcloud/objectstorage:BucketObject"]),
+  );
   const bucketName = first.outputs.bucketName!.value as string;
   const createdAt = (await project.control.getResource("object-storage", "bucket", bucketName))?.created_at;
 

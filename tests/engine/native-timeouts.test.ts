@@ -92,7 +92,11 @@ describe("a settling resource: a cache instance set that takes 10 s", () => {
   beforeAll(async () => {
     if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
     cacheProject = await newProject(cloud, "cachetimeouts");
-    cacheStack = await sandbox.createStack(sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "native-cache")), "cache", providerConfig(cacheProject));
+    cacheStack = await sandbox.createStack(
+      sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "native-cache")),
+      "cache",
+      providerConfig(cacheProject),
+    );
   });
 
   test("customTimeouts.create of 2s fails at the timeout, naming the resource, long before it settles, and it stays in state", async () => {

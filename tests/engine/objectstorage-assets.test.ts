@@ -12,7 +12,18 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, eventCollector, krcloudOps, newProject, objectText, providerConfig, REPO_ROOT, Sandbox, startCloud, type CloudProject } from "../support/engine";
+import {
+  ENGINE_TEST_TIMEOUT_MS,
+  eventCollector,
+  krcloudOps,
+  newProject,
+  objectText,
+  providerConfig,
+  REPO_ROOT,
+  Sandbox,
+  startCloud,
+  type CloudProject,
+} from "../support/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

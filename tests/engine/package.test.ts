@@ -50,9 +50,7 @@ test("npm pack ships the compiled package, schema, README, LICENSE and CHANGELOG
   // No tests, no development tools, no TypeScript sources (declarations are fine).
   expect(files.filter((f) => /^dist\/(tests|tools)\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
   // Everything package.json points users at is inside.
-  const entries = [...Object.values(PKG.exports), ...Object.values(PKG.bin)]
-    .map((p) => p.replace(/^\.\//, ""))
-    .filter((p) => p !== "package.json");
+  const entries = [...Object.values(PKG.exports), ...Object.values(PKG.bin)].map((p) => p.replace(/^\.\//, "")).filter((p) => p !== "package.json");
   expect(entries.filter((p) => !files.includes(p))).toEqual([]);
 });
 

@@ -51,7 +51,10 @@ describe("a public-read bucket", () => {
   });
 
   async function bucketsInCloud(): Promise<string[]> {
-    return (await project.control.inventory(project.projectId)).filter((e) => e.kind === "bucket").map((e) => e.id).sort();
+    return (await project.control.inventory(project.projectId))
+      .filter((e) => e.kind === "bucket")
+      .map((e) => e.id)
+      .sort();
   }
 
   async function createBucketCount(): Promise<number> {

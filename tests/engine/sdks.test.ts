@@ -12,7 +12,10 @@ import { REPO_ROOT } from "../support/engine";
 jest.setTimeout(900_000);
 
 const GO = fs.existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : "go";
-const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8")) as { resources: Record<string, unknown>; functions: Record<string, unknown> };
+const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8")) as {
+  resources: Record<string, unknown>;
+  functions: Record<string, unknown>;
+};
 /** `krcloud:cache:Cluster` -> ["cache", "Cluster"]. */
 const parts = (token: string): [string, string] => [token.split(":")[1]!, token.split(":")[2]!];
 

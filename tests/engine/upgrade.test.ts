@@ -81,7 +81,10 @@ test("refresh and destroy of existing resources run the upgraded package", async
   expect(original).toContain(head);
   fs.writeFileSync(
     runtime,
-    original.replace(head, `${head}\n    require("node:fs").appendFileSync(${JSON.stringify(marker)}, JSON.stringify({ token, method: methodOf(m, args) }) + "\\n");`),
+    original.replace(
+      head,
+      `${head}\n    require("node:fs").appendFileSync(${JSON.stringify(marker)}, JSON.stringify({ token, method: methodOf(m, args) }) + "\\n");`,
+    ),
   );
 
   await stack.refresh({ color: "never" });

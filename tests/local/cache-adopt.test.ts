@@ -66,8 +66,22 @@ const mutationsSince = (cursor: number) =>
 
 describe.each([
   { type: "Cluster", res: () => cluster, args: clusterArgs, create: "CreateCluster", replaceOver: { flavorId: "redis.medium" }, replaceKey: "flavorId" },
-  { type: "InstanceSet", res: () => iset, args: isetArgs, create: "CreateInstanceSet", replaceOver: { primarySubnetId: "sn-c", replicaSubnetIds: ["sn-b"] }, replaceKey: "primarySubnetId" },
-  { type: "ParameterGroup", res: () => pg, args: pgArgs, create: "CreateParameterGroup", replaceOver: { baseParameterGroupId: "default.redis7.0.standalone" }, replaceKey: "baseParameterGroupId" },
+  {
+    type: "InstanceSet",
+    res: () => iset,
+    args: isetArgs,
+    create: "CreateInstanceSet",
+    replaceOver: { primarySubnetId: "sn-c", replicaSubnetIds: ["sn-b"] },
+    replaceKey: "primarySubnetId",
+  },
+  {
+    type: "ParameterGroup",
+    res: () => pg,
+    args: pgArgs,
+    create: "CreateParameterGroup",
+    replaceOver: { baseParameterGroupId: "default.redis7.0.standalone" },
+    replaceKey: "baseParameterGroupId",
+  },
 ])("$type", ({ res, args, create, replaceOver, replaceKey }) => {
   test("adopt: the existing resource is taken over (same id, no create), in-place differences updated, then no diff", async () => {
     // Made outside this stack (its state is not kept).

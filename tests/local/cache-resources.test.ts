@@ -30,7 +30,8 @@ afterAll(async () => {
 });
 beforeEach(() => tc.reset());
 
-const transitions = (kind: string, mode: "immediate" | "duration", ms = 0) => tc.controlApi("PUT", "/transitions", { service: "cache", kind, mode, ...(mode === "duration" ? { ms } : {}) });
+const transitions = (kind: string, mode: "immediate" | "duration", ms = 0) =>
+  tc.controlApi("PUT", "/transitions", { service: "cache", kind, mode, ...(mode === "duration" ? { ms } : {}) });
 
 const clusterArgs = (over: Record<string, unknown> = {}) => ({
   name: "sessions",
@@ -87,7 +88,10 @@ describe("Cluster", () => {
     // Shrink back to one shard: the highest ids go, never the last one.
     const cursor2 = tc.logCursor();
     const small = await cluster.apply(next, clusterArgs({ description: "grown", shards: [grown[0]] }));
-    const deleted = tc.requestsSince(cursor2).filter((e) => e.operation === "DeleteShard").map((e) => e.path.split("/").pop());
+    const deleted = tc
+      .requestsSince(cursor2)
+      .filter((e) => e.operation === "DeleteShard")
+      .map((e) => e.path.split("/").pop());
     expect(deleted).toEqual([expect.stringMatching(/shard-0003$/), expect.stringMatching(/shard-0002$/)]);
     expect(small.outputs.managedShardIds).toEqual([expect.stringMatching(/shard-0001$/)]);
     expect((await cluster.plan((await cluster.refresh(small))!, clusterArgs({ description: "grown", shards: [grown[0]] }))).diff.changes).toBe(false);
@@ -96,7 +100,9 @@ describe("Cluster", () => {
   test("replace: a new engine version or moving an existing shard's primary replaces, deleting first", async () => {
     const state = await cluster.up(clusterArgs());
     expect((await cluster.plan(state, clusterArgs({ version: "7.2.4" }))).diff).toMatchObject({ replaces: ["version"], deleteBeforeReplace: true });
-    expect((await cluster.plan(state, clusterArgs({ shards: [{ primarySubnetId: "sn-c", replicaSubnetIds: ["sn-b"] }, clusterArgs().shards[1]] }))).diff.replaces).toEqual(["shards"]);
+    expect(
+      (await cluster.plan(state, clusterArgs({ shards: [{ primarySubnetId: "sn-c", replicaSubnetIds: ["sn-b"] }, clusterArgs().shards[1]] }))).diff.replaces,
+    ).toEqual(["shards"]);
   });
 
   test("disappears: deleted behind Pulumi's back, read says gone and delete succeeds", async () => {
@@ -153,16 +159,39 @@ describe("Cluster", () => {
 
 describe("ParameterGroup", () => {
   test("basic: created from a default group; only the parameters set are managed; refresh shows no diff", async () => {
-    const state = await pg.up({ name: "sessions-params", baseParameterGroupId: BASE.cluster, parameters: { "maxmemory-policy": "allkeys-lru", timeout: "300" } });
-    expect(state.outputs).toMatchObject({ parameters: { "maxmemory-policy": "allkeys-lru", timeout: "300" }, syncStatus: "In-Sync", clusterIds: [], engineVersion: VERSION });
+    const state = await pg.up({
+      name: "sessions-params",
+      baseParameterGroupId: BASE.cluster,
+      parameters: { "maxmemory-policy": "allkeys-lru", timeout: "300" },
+    });
+    expect(state.outputs).toMatchObject({
+      parameters: { "maxmemory-policy": "allkeys-lru", timeout: "300" },
+      syncStatus: "In-Sync",
+      clusterIds: [],
+      engineVersion: VERSION,
+    });
     const refreshed = (await pg.refresh(state))!;
     expect(Object.keys(refreshed.outputs.parameters as object).sort()).toEqual(["maxmemory-policy", "timeout"]);
-    expect((await pg.plan(refreshed, { name: "sessions-params", baseParameterGroupId: BASE.cluster, parameters: { "maxmemory-policy": "allkeys-lru", timeout: "300" } })).diff.changes).toBe(false);
+    expect(
+      (
+        await pg.plan(refreshed, {
+          name: "sessions-params",
+          baseParameterGroupId: BASE.cluster,
+          parameters: { "maxmemory-policy": "allkeys-lru", timeout: "300" },
+        })
+      ).diff.changes,
+    ).toBe(false);
   });
 
   test("every bad value is listed in one failure, before any mutating request", async () => {
     const cursor = tc.logCursor();
-    const err = await rejection(pg.up({ name: "bad-params", baseParameterGroupId: BASE.cluster, parameters: { timeout: "-5", "maxmemory-policy": "lru", databases: "8", "no-such": "1" } }));
+    const err = await rejection(
+      pg.up({
+        name: "bad-params",
+        baseParameterGroupId: BASE.cluster,
+        parameters: { timeout: "-5", "maxmemory-policy": "lru", databases: "8", "no-such": "1" },
+      }),
+    );
     expect(err.message).toMatch(/4 parameters rejected by the base group's catalogue, nothing was changed/);
     for (const k of ["timeout", "maxmemory-policy", "databases", "no-such"]) expect(err.message).toContain(k);
     expect(tc.requestsSince(cursor).every((e) => e.method === "GET")).toBe(true);
@@ -181,7 +210,10 @@ describe("ParameterGroup", () => {
     await sdk.parameterGroups.modify(group.id, { parameters: { timeout: "42" }, applyMode: "parallel" });
     const refreshed = (await pg.refresh(next))!;
     expect(refreshed.outputs.parameters).toEqual({ timeout: "42" });
-    expect((await pg.plan(refreshed, { name: "shared-params", baseParameterGroupId: BASE.cluster, parameters: { timeout: "600" } })).diff).toMatchObject({ changes: true, replaces: [] });
+    expect((await pg.plan(refreshed, { name: "shared-params", baseParameterGroupId: BASE.cluster, parameters: { timeout: "600" } })).diff).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
 
     // In use: delete fails naming the cluster.
     const err = await rejection(pg.destroy(next));
@@ -244,7 +276,10 @@ describe("InstanceSet", () => {
     const replica = (off.outputs.instances as { id: string; role: string }[]).find((i) => i.role === "replica")!;
     const promoted = await iset.apply(off, isetArgs({ highAvailability: false, replicaSubnetIds: ["sn-b"], primaryInstanceId: replica.id }));
     expect(promoted.outputs).toMatchObject({ currentPrimaryInstanceId: replica.id, primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] });
-    expect((await iset.plan((await iset.refresh(promoted))!, isetArgs({ highAvailability: false, replicaSubnetIds: ["sn-b"], primaryInstanceId: replica.id }))).diff.changes).toBe(false);
+    expect(
+      (await iset.plan((await iset.refresh(promoted))!, isetArgs({ highAvailability: false, replicaSubnetIds: ["sn-b"], primaryInstanceId: replica.id }))).diff
+        .changes,
+    ).toBe(false);
   });
 
   test("check: HA needs a replica; no request sent", async () => {
@@ -279,7 +314,9 @@ describe("Shard", () => {
     // Replicas change in place; a new primary subnet replaces; read works from the id alone.
     const more = await shard.apply(s, { clusterId: c.id, primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c", "sn-a"] });
     expect(more.outputs.replicaSubnetIds).toEqual(["sn-c", "sn-a"]);
-    expect((await shard.plan(more, { clusterId: c.id, primarySubnetId: "sn-a", replicaSubnetIds: ["sn-c", "sn-a"] })).diff.replaces).toEqual(["primarySubnetId"]);
+    expect((await shard.plan(more, { clusterId: c.id, primarySubnetId: "sn-a", replicaSubnetIds: ["sn-c", "sn-a"] })).diff.replaces).toEqual([
+      "primarySubnetId",
+    ]);
     expect((await shard.read(more.id, {})).props).toMatchObject({ clusterId: c.id, primarySubnetId: "sn-b" });
 
     await shard.destroy(more);

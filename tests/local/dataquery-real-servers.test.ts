@@ -66,13 +66,32 @@ describe.each([
   test("a query over a data source on the real server returns the server's rows; the CSV equals them; a second up does not re-run it", async () => {
     const db = `shop_${randomBytes(3).toString("hex")}`;
     const ds = `sales_${engine === "mysql" ? "my" : "pg"}`;
-    const put = await tc.controlApi("PATCH", `/resources/data-query/instance/${ds}-server`, { projectId: tc.projectId, engine, databases: { [db]: SEED }, url: url() });
+    const put = await tc.controlApi("PATCH", `/resources/data-query/instance/${ds}-server`, {
+      projectId: tc.projectId,
+      engine,
+      databases: { [db]: SEED },
+      url: url(),
+    });
     expect(put.status).toBe(200);
     // Only the server has this row: the result proves where the query ran.
     await insertOnServer(engine, url(), db, "INSERT INTO orders VALUES (4, 'jp', 7)");
 
-    await source.up({ name: ds, type, instanceId: `${ds}-server`, username: "reader", password: "s3cret-Pw", ...(type === "POSTGRESQL" ? { databaseName: db } : {}) });
-    const args = { query: "select region, sum(amount) as total from orders group by region order by region", dataSource: ds, database: db, bucketName: "results", path: "real", captureRows: 10 };
+    await source.up({
+      name: ds,
+      type,
+      instanceId: `${ds}-server`,
+      username: "reader",
+      password: "s3cret-Pw",
+      ...(type === "POSTGRESQL" ? { databaseName: db } : {}),
+    });
+    const args = {
+      query: "select region, sum(amount) as total from orders group by region order by region",
+      dataSource: ds,
+      database: db,
+      bucketName: "results",
+      path: "real",
+      captureRows: 10,
+    };
     const state = await query.up(args);
     const expected = [
       ["jp", "7"],
@@ -99,7 +118,14 @@ describe.each([
     const db = `shop_${randomBytes(3).toString("hex")}`;
     const ds = `broken_${engine === "mysql" ? "my" : "pg"}`;
     await tc.controlApi("PATCH", `/resources/data-query/instance/${ds}-server`, { projectId: tc.projectId, engine, databases: { [db]: SEED }, url: url() });
-    await source.up({ name: ds, type, instanceId: `${ds}-server`, username: "reader", password: "s3cret-Pw", ...(type === "POSTGRESQL" ? { databaseName: db } : {}) });
+    await source.up({
+      name: ds,
+      type,
+      instanceId: `${ds}-server`,
+      username: "reader",
+      password: "s3cret-Pw",
+      ...(type === "POSTGRESQL" ? { databaseName: db } : {}),
+    });
     const err = await rejection(query.up({ query: "select * from no_such_table", dataSource: ds, database: db, bucketName: "results" }));
     expect(err.message).toMatch(/ended FAILED: .*no_such_table/);
     expect(err.properties.state).toBe("FAILED");
@@ -107,9 +133,19 @@ describe.each([
 });
 
 test("an instance URL must be a loopback server of the instance's engine", async () => {
-  const bad = await tc.controlApi("PATCH", "/resources/data-query/instance/x", { projectId: tc.projectId, engine: "postgresql", databases: {}, url: MARIADB_URL });
+  const bad = await tc.controlApi("PATCH", "/resources/data-query/instance/x", {
+    projectId: tc.projectId,
+    engine: "postgresql",
+    databases: {},
+    url: MARIADB_URL,
+  });
   expect(bad.status).toBe(400);
   expect(JSON.stringify(bad.body)).toContain("a postgresql instance needs postgresql:// or postgres://");
-  const remote = await tc.controlApi("PATCH", "/resources/data-query/instance/x", { projectId: tc.projectId, engine: "mysql", databases: {}, url: "mysql://u:p@db.example.com:3306/x" });
+  const remote = await tc.controlApi("PATCH", "/resources/data-query/instance/x", {
+    projectId: tc.projectId,
+    engine: "mysql",
+    databases: {},
+    url: "mysql://u:p@db.example.com:3306/x",
+  });
   expect(remote.status).toBe(400);
 });

@@ -30,7 +30,10 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   tc.reset();
-  for (const [id, engine] of [["mysql-1", "mysql"], ["pg-1", "postgresql"]]) {
+  for (const [id, engine] of [
+    ["mysql-1", "mysql"],
+    ["pg-1", "postgresql"],
+  ]) {
     expect((await tc.controlApi("PATCH", `/resources/data-query/instance/${id}`, { projectId: tc.projectId, engine, databases: SEED })).status).toBe(200);
   }
   await os.createBucket({ name: "results" });
@@ -64,11 +67,25 @@ test("DataSource: a duplicate fails unless adopt; adopt takes it over", async ()
 test("Query: runs once over a MySQL and a PostgreSQL data source; rows are right; the CSV lies in the bucket; refresh never re-runs it", async () => {
   await source.up(mysqlSource);
   await source.up(pgSource);
-  const args = { query: "select region, sum(amount) as total from orders group by region order by region", dataSource: "sales", database: "shop", bucketName: "results", path: "reports", captureRows: 10 };
+  const args = {
+    query: "select region, sum(amount) as total from orders group by region order by region",
+    dataSource: "sales",
+    database: "shop",
+    bucketName: "results",
+    path: "reports",
+    captureRows: 10,
+  };
   const runs = () => tc.counts().RunQuery ?? 0;
 
   const state = await query.up(args);
-  expect(state.outputs).toMatchObject({ state: "FINISHED", rows: [["kr", "15"], ["us", "20"]], columns: [{ name: "region" }, { name: "total" }] });
+  expect(state.outputs).toMatchObject({
+    state: "FINISHED",
+    rows: [
+      ["kr", "15"],
+      ["us", "20"],
+    ],
+    columns: [{ name: "region" }, { name: "total" }],
+  });
   expect(state.outputs.storageUrl).toMatch(/^results\/reports\/\d{4}\/\d{2}\/\d{2}$/);
   const prefix = (state.outputs.storageUrl as string).slice("results/".length);
   const csv = await os.getObject("results", `${prefix}/${state.id}.csv`);
@@ -84,7 +101,10 @@ test("Query: runs once over a MySQL and a PostgreSQL data source; rows are right
   expect(refreshed.outputs.query).toBe(args.query);
   expect(runs()).toBe(before);
   expect((await query.plan(refreshed, { ...args, query: `${args.query} limit 1` })).diff.replaces).toEqual(["query"]);
-  expect((await getQueryResult({ queryId: state.id })).rows).toEqual([["kr", "15"], ["us", "20"]]);
+  expect((await getQueryResult({ queryId: state.id })).rows).toEqual([
+    ["kr", "15"],
+    ["us", "20"],
+  ]);
 });
 
 test("Query: FAILED fails with the service's message and keeps the query in state; bad SQL fails the same way", async () => {

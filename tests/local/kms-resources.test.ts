@@ -23,7 +23,11 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   tc.reset();
-  for (const [id, type] of [["sym-1", "symmetric"], ["sign-1", "asymmetric"], ["mac-1", "mac"]]) {
+  for (const [id, type] of [
+    ["sym-1", "symmetric"],
+    ["sign-1", "asymmetric"],
+    ["mac-1", "mac"],
+  ]) {
     expect((await tc.controlApi("PATCH", `/resources/kms/key/${id}`, { projectId: tc.projectId, type })).status).toBe(200);
   }
 });

@@ -32,7 +32,9 @@ const urn = (token: string, name: string): string => `urn:pulumi:test::native::$
 /** One unary call as a promise. */
 function rpc<Req, Res>(method: string, req: Req): Promise<Res> {
   return new Promise((resolve, reject) => {
-    (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, r: Res) => void) => void>)[method]!(req, (e, r) => (e ? reject(e) : resolve(r)));
+    (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, r: Res) => void) => void>)[method]!(req, (e, r) =>
+      e ? reject(e) : resolve(r),
+    );
   });
 }
 
@@ -72,7 +74,7 @@ async function read(token: string, name: string, id: string, props?: Props): Pro
   req.setId(id);
   if (props) req.setProperties(struct(props));
   const r = await rpc<provproto.ReadRequest, provproto.ReadResponse>("read", req);
-  return { id: r.getId(), props: (r.getProperties()?.toJavaScript() ?? {}), inputs: (r.getInputs()?.toJavaScript() ?? {}) };
+  return { id: r.getId(), props: r.getProperties()?.toJavaScript() ?? {}, inputs: r.getInputs()?.toJavaScript() ?? {} };
 }
 
 async function diff(token: string, name: string, id: string, olds: Props, news: Props): Promise<provproto.DiffResponse> {
@@ -271,7 +273,13 @@ test("invoke serves every lookup of schema.json, from the one registry, with eac
 });
 
 test("errors carry no secret: the token never appears in a message", async () => {
-  tc.cloud.control.addFault({ service: "object-storage", operation: "CreateBucket", action: "error", status: 400, body: `bad token ${tc.config["krcloud:authToken"]}` });
+  tc.cloud.control.addFault({
+    service: "object-storage",
+    operation: "CreateBucket",
+    action: "error",
+    status: 400,
+    body: `bad token ${tc.config["krcloud:authToken"]}`,
+  });
   const err = (await create(TOKENS.bucket, "b", await checked(TOKENS.bucket, "b", { name: "native-err" })).catch((e) => e)) as grpc.ServiceError;
   expect(err.details).toContain('creating bucket "native-err"');
   expect(err.details).not.toContain(tc.config["krcloud:authToken"]);

@@ -121,7 +121,12 @@ describe("bad input is rejected in check with the property path, and no request 
     ["origin without protocol", [{ allowedOrigins: ["app.example.com"], allowedMethods: ["GET"] }], "rules[0].allowedOrigins[0]", /protocol/],
     ["two '*' in an origin", [APP, { allowedOrigins: ["https://*.*.example.com"], allowedMethods: ["GET"] }], "rules[1].allowedOrigins[0]", /at most one '\*'/],
     ["non-ASCII origin", [{ allowedOrigins: ["https://예시.kr"], allowedMethods: ["GET"] }], "rules[0].allowedOrigins[0]", /printable ASCII/],
-    ["header name with a space", [{ allowedOrigins: ["https://a.example.com"], allowedMethods: ["GET"], allowedHeaders: ["x bad"] }], "rules[0].allowedHeaders[0]", /header name/],
+    [
+      "header name with a space",
+      [{ allowedOrigins: ["https://a.example.com"], allowedMethods: ["GET"], allowedHeaders: ["x bad"] }],
+      "rules[0].allowedHeaders[0]",
+      /header name/,
+    ],
     ["bad method", [{ allowedOrigins: ["https://a.example.com"], allowedMethods: ["GET", "PATCH"] }], "rules[0].allowedMethods[1]", /PUT|POST|GET|DELETE/],
     ["no rules", [], "rules", /at least one rule/],
     ["negative max age", [{ ...APP, maxAgeSeconds: -1 }], "rules[0].maxAgeSeconds", /^rules\[0\]\.maxAgeSeconds: must be 0 or more seconds$/],

@@ -47,7 +47,13 @@ test("update in place: a changed rule rewrites the whole configuration in one re
   const state = await tc.lifecycle.up({ bucket: "log-archive", rules: [TMP] });
   const before = tc.counts();
 
-  const next = await tc.lifecycle.apply(state, { bucket: "log-archive", rules: [{ ...TMP, expirationDays: 30 }, { prefix: "", expirationDays: 365 }] });
+  const next = await tc.lifecycle.apply(state, {
+    bucket: "log-archive",
+    rules: [
+      { ...TMP, expirationDays: 30 },
+      { prefix: "", expirationDays: 365 },
+    ],
+  });
 
   expect(next.diff).toMatchObject({ changes: true, replaces: [] });
   expect(tc.countsSince(before).PutBucketLifecycleConfiguration).toBe(1);
@@ -57,7 +63,17 @@ test("update in place: a changed rule rewrites the whole configuration in one re
   ]);
   // No false diff against the rule without an id after a refresh.
   const refreshed = (await tc.lifecycle.refresh(next))!;
-  expect((await tc.lifecycle.plan(refreshed, { bucket: "log-archive", rules: [{ ...TMP, expirationDays: 30 }, { prefix: "", expirationDays: 365 }] })).diff.changes).toBe(false);
+  expect(
+    (
+      await tc.lifecycle.plan(refreshed, {
+        bucket: "log-archive",
+        rules: [
+          { ...TMP, expirationDays: 30 },
+          { prefix: "", expirationDays: 365 },
+        ],
+      })
+    ).diff.changes,
+  ).toBe(false);
 });
 
 test("replace: a different bucket replaces the configuration", async () => {

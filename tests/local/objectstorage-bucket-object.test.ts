@@ -130,7 +130,9 @@ test("replace: bucket, key or folder changes replace the object", async () => {
   const key = await tc.object.plan(state, { ...README, key: "docs/README.txt" });
   expect(key.diff).toMatchObject({ changes: true, replaces: ["key"], deleteBeforeReplace: false });
   expect((await tc.object.plan(state, { ...README, bucket: "other-bucket" })).diff.replaces).toEqual(["bucket"]);
-  expect((await tc.object.plan(state, { bucket: "site-files", key: "docs/readme.txt", folder: true })).diff.replaces).toEqual(expect.arrayContaining(["folder"]));
+  expect((await tc.object.plan(state, { bucket: "site-files", key: "docs/readme.txt", folder: true })).diff.replaces).toEqual(
+    expect.arrayContaining(["folder"]),
+  );
 
   // The engine's create-before-delete sequence.
   const replacement = await tc.object.create(key.inputs);
@@ -153,7 +155,12 @@ describe("bad input is rejected in check with the property path, and no request 
     ["both source and content", () => ({ source: join(dir, "x"), content: "x" }), "source", /exactly one of source and content/],
     ["neither source nor content", () => ({}), "source", /exactly one of source and content/],
     ["partSize under 5 MiB", () => ({ content: "x", partSize: 4 * 1024 * 1024 }), "partSize", /at least 5 MiB/],
-    ["multipartThreshold under 5 MiB", () => ({ content: "x", multipartThreshold: 1024 }), "multipartThreshold", /^multipartThreshold: must be at least 5 MiB \(5242880 bytes\)/],
+    [
+      "multipartThreshold under 5 MiB",
+      () => ({ content: "x", multipartThreshold: 1024 }),
+      "multipartThreshold",
+      /^multipartThreshold: must be at least 5 MiB \(5242880 bytes\)/,
+    ],
     ["missing source file", () => ({ source: join(dir, "does-not-exist.bin") }), "source", /does not exist/],
     ["source is a directory", () => ({ source: dir }), "source", /not a regular file/],
     ["folder with content", () => ({ folder: true, content: "x" }), "folder", /folder has no source or content/],

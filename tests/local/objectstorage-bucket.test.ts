@@ -142,7 +142,9 @@ test("adopt never leads to deleting what it adopted: a bucket whose replace-on p
 
   // Declaring the existing encryption adopts it, and the next plan is not a replacement.
   const state = await tc.bucket.up({ name: "encrypted-one", adopt: true, encryption: { type: "managed" }, metadata: { owner: "x" } });
-  expect((await tc.bucket.plan(state, { name: "encrypted-one", adopt: true, encryption: { type: "managed" }, metadata: { owner: "x" } })).diff.changes).toBe(false);
+  expect((await tc.bucket.plan(state, { name: "encrypted-one", adopt: true, encryption: { type: "managed" }, metadata: { owner: "x" } })).diff.changes).toBe(
+    false,
+  );
 });
 
 test("updates remove only the metadata keys this resource manages, never keys set by others", async () => {
@@ -183,7 +185,12 @@ describe("bad input is rejected in check with the property path, and no request 
     ["name too short", { name: "abc" }, "name", /4 to 63/],
     ["name with upper case", { name: "MyBucket" }, "name", /lower-case/],
     ["name over 63 characters", { name: "a".repeat(64) }, "name", /4 to 63/],
-    ["bad CIDR in the IP list", { name: "okname", acl: { public: "read-only", publicReadAllowIpList: ["10.0.0.0/8", "10.1.2.3/33"] } }, "acl.publicReadAllowIpList[1]", /IP address or CIDR/],
+    [
+      "bad CIDR in the IP list",
+      { name: "okname", acl: { public: "read-only", publicReadAllowIpList: ["10.0.0.0/8", "10.1.2.3/33"] } },
+      "acl.publicReadAllowIpList[1]",
+      /IP address or CIDR/,
+    ],
     ["IP list without read-only", { name: "okname", acl: { public: "deny", publicReadAllowIpList: ["10.0.0.1"] } }, "acl.publicReadAllowIpList", /read-only/],
     ["metadata name too long", { name: "okname", metadata: { ["k".repeat(65)]: "v" } }, `metadata.${"k".repeat(65)}`, /2 to 64/],
     ["metadata value too long", { name: "okname", metadata: { owner: "v".repeat(513) } }, "metadata.owner", /512/],

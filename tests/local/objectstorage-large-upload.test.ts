@@ -35,14 +35,28 @@ test("a 200 MB file is uploaded by multipart with provider memory growth under 6
   const args = { bucket: "big-files", key: "backups/200mb.bin", source: file, partSize: 8 * MB };
 
   const cursor = tc.logCursor();
-  const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", join(__dirname, "../support/provider-process.js"), JSON.stringify({ config: tc.config, args })], {
-    maxBuffer: 16 * MB,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--expose-gc", join(__dirname, "../support/provider-process.js"), JSON.stringify({ config: tc.config, args })],
+    {
+      maxBuffer: 16 * MB,
+    },
+  );
   const line = stdout.split("\n").find((l) => l.startsWith("RESULT "));
-  const r = JSON.parse(line!.slice(7)) as { inputs: Record<string, unknown>; id: string; outs: Record<string, unknown>; ms: number; before: { rss: number; arrayBuffers: number }; peakRss: number; peakArrayBuffers: number };
+  const r = JSON.parse(line!.slice(7)) as {
+    inputs: Record<string, unknown>;
+    id: string;
+    outs: Record<string, unknown>;
+    ms: number;
+    before: { rss: number; arrayBuffers: number };
+    peakRss: number;
+    peakArrayBuffers: number;
+  };
   const rssGrowth = r.peakRss - r.before.rss;
   const abGrowth = r.peakArrayBuffers - r.before.arrayBuffers;
-  process.stderr.write(`200 MB upload: ${r.ms} ms, provider rss growth ${(rssGrowth / MB).toFixed(1)} MB, arrayBuffers growth ${(abGrowth / MB).toFixed(1)} MB\n`);
+  process.stderr.write(
+    `200 MB upload: ${r.ms} ms, provider rss growth ${(rssGrowth / MB).toFixed(1)} MB, arrayBuffers growth ${(abGrowth / MB).toFixed(1)} MB\n`,
+  );
 
   const ops = tc.requestsSince(cursor).map((e) => e.operation);
   expect(ops.filter((o) => o === "UploadPart")).toHaveLength(25);

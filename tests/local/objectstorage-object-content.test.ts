@@ -43,7 +43,12 @@ const engineAsset = async (a: pulumi.asset.Asset, content: string | Buffer): Pro
 };
 /** The same asset as diff, read and update's olds get it: contents elided, the hash kept. */
 const elided = (props: Wire): Wire =>
-  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v !== null && typeof v === "object" && SIG in (v as Wire) ? { [SIG]: (v as Wire)[SIG], hash: (v as Wire).hash } : v]));
+  Object.fromEntries(
+    Object.entries(props).map(([k, v]) => [
+      k,
+      v !== null && typeof v === "object" && SIG in (v as Wire) ? { [SIG]: (v as Wire)[SIG], hash: (v as Wire).hash } : v,
+    ]),
+  );
 
 test("a folder with a contentType shows no diff after it is created and refreshed", async () => {
   const args = { bucket: "site-files", key: "assets", folder: true, contentType: "text/plain" };
@@ -78,8 +83,13 @@ test("FileAsset, file:// RemoteAsset and StringAsset sources upload their conten
 
 test("an http(s) RemoteAsset is refused in check, naming the property, with no request", async () => {
   const before = tc.totalRequests();
-  const { failures } = await tc.object.check({}, { bucket: "site-files", key: "r.txt", source: await wireAsset(new pulumi.asset.RemoteAsset("https://example.com/x")) });
-  expect(failures).toEqual([{ property: "source", reason: expect.stringMatching(/^source: RemoteAsset "https:\/\/example.com\/x" is not supported: only file:\/\/ URIs/) }]);
+  const { failures } = await tc.object.check(
+    {},
+    { bucket: "site-files", key: "r.txt", source: await wireAsset(new pulumi.asset.RemoteAsset("https://example.com/x")) },
+  );
+  expect(failures).toEqual([
+    { property: "source", reason: expect.stringMatching(/^source: RemoteAsset "https:\/\/example.com\/x" is not supported: only file:\/\/ URIs/) },
+  ]);
   expect(tc.totalRequests()).toBe(before);
 });
 
@@ -88,7 +98,9 @@ test("contentBase64 stores the decoded bytes; a change re-uploads; bad Base64 fa
   const state = await tc.object.up({ bucket: "site-files", key: "bin.dat", contentBase64: bytes.toString("base64") });
   expect((await tc.sdk.getObject("site-files", "bin.dat")).body.equals(bytes)).toBe(true);
   expect(state.outputs).toMatchObject({ size: 5, etag: md5(bytes) });
-  expect((await tc.object.plan((await tc.object.refresh(state))!, { bucket: "site-files", key: "bin.dat", contentBase64: bytes.toString("base64") })).diff.changes).toBe(false);
+  expect(
+    (await tc.object.plan((await tc.object.refresh(state))!, { bucket: "site-files", key: "bin.dat", contentBase64: bytes.toString("base64") })).diff.changes,
+  ).toBe(false);
   const { failures } = await tc.object.check({}, { bucket: "site-files", key: "x", contentBase64: "not base64!" });
   expect(failures[0]).toMatchObject({ property: "contentBase64", reason: "contentBase64: must be Base64 (RFC 4648)" });
 });
@@ -104,7 +116,15 @@ test("read from the id alone (import): bucket, key, folder and content type come
   const state = await tc.object.up({ bucket: "site-files", key: "docs/a.txt", content: "abc", contentType: "text/plain", metadata: { team: "web" } });
   const read = await tc.object.read(state.id, {});
   expect(read.id).toBe("site-files/docs/a.txt");
-  expect(read.props).toMatchObject({ bucket: "site-files", key: "docs/a.txt", folder: false, contentType: "text/plain", metadata: { team: "web" }, etag: md5("abc"), size: 3 });
+  expect(read.props).toMatchObject({
+    bucket: "site-files",
+    key: "docs/a.txt",
+    folder: false,
+    contentType: "text/plain",
+    metadata: { team: "web" },
+    etag: md5("abc"),
+    size: 3,
+  });
 
   const folder = await tc.object.up({ bucket: "site-files", key: "uploads", folder: true });
   expect((await tc.object.read(folder.id, {})).props).toMatchObject({ bucket: "site-files", key: "uploads", folder: true });
@@ -122,9 +142,15 @@ test("read from the id alone works for Bucket, BucketCors and BucketLifecycle, a
   const bucket = await tc.bucket.up({ name: "imported-b", metadata: { ab: "1" } });
   expect((await tc.bucket.read("imported-b", {})).props).toMatchObject({ name: "imported-b", metadata: { ab: "1" }, acl: { public: "deny" } });
   const cors = await tc.cors.up({ bucket: "imported-b", rules: [{ allowedOrigins: ["https://a.example"], allowedMethods: ["GET"] }] });
-  expect((await tc.cors.read("imported-b", {})).props).toMatchObject({ bucket: "imported-b", rules: [{ allowedOrigins: ["https://a.example"], allowedMethods: ["GET"] }] });
+  expect((await tc.cors.read("imported-b", {})).props).toMatchObject({
+    bucket: "imported-b",
+    rules: [{ allowedOrigins: ["https://a.example"], allowedMethods: ["GET"] }],
+  });
   const lc = await tc.lifecycle.up({ bucket: "imported-b", rules: [{ prefix: "logs/", expirationDays: 3 }] });
-  expect((await tc.lifecycle.read("imported-b", {})).props).toMatchObject({ bucket: "imported-b", rules: [{ prefix: "logs/", status: "Enabled", expirationDays: 3 }] });
+  expect((await tc.lifecycle.read("imported-b", {})).props).toMatchObject({
+    bucket: "imported-b",
+    rules: [{ prefix: "logs/", status: "Enabled", expirationDays: 3 }],
+  });
 
   const cursor = tc.logCursor();
   await tc.lifecycle.destroy(lc);
@@ -185,7 +211,14 @@ test("a file changed between check and create is refused by the service (ETag he
 
 test("the local cloud keeps the content headers: no diff after a refresh; a change is a POST, not an upload; a POST without them drops them", async () => {
   await tc.sdk.createBucket({ name: "header-files" }).catch(() => undefined);
-  const args = { bucket: "header-files", key: "report.csv.gz", content: "a,b\n", cacheControl: "max-age=60", contentDisposition: 'attachment; filename="report.csv"', contentEncoding: "gzip" };
+  const args = {
+    bucket: "header-files",
+    key: "report.csv.gz",
+    content: "a,b\n",
+    cacheControl: "max-age=60",
+    contentDisposition: 'attachment; filename="report.csv"',
+    contentEncoding: "gzip",
+  };
   const state = await tc.object.up(args);
   const head = await tc.sdk.headObject("header-files", "report.csv.gz");
   expect(head).toMatchObject({ cacheControl: "max-age=60", contentDisposition: 'attachment; filename="report.csv"', contentEncoding: "gzip" });

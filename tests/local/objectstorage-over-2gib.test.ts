@@ -57,7 +57,11 @@ test("a 2.1 GiB file: MD5 in check by chunks, one streamed PUT of every byte, th
   closeSync(fd);
 
   const object = new EngineResource(TOKENS.object);
-  await object.configure({ "krcloud:objectstorageEndpoint": `http://127.0.0.1:${(server.address() as AddressInfo).port}`, "krcloud:authToken": "tok", "krcloud:projectId": "p-1" });
+  await object.configure({
+    "krcloud:objectstorageEndpoint": `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    "krcloud:authToken": "tok",
+    "krcloud:projectId": "p-1",
+  });
   const state = await object.up({ bucket: "images", key: "disk.img", source: file, multipartThreshold: 3 * GIB });
 
   const got = stored.get("/v1/p-1/images/disk.img")!;

@@ -88,7 +88,11 @@ test("cacheControl, contentDisposition and contentEncoding are sent on upload, r
 
   const state = await object.up(ARGS);
   const put = server.seen.find((s) => s.method === "PUT")!;
-  expect(put.headers).toMatchObject({ "cache-control": "max-age=3600", "content-disposition": 'attachment; filename="report.pdf"', "content-encoding": "identity" });
+  expect(put.headers).toMatchObject({
+    "cache-control": "max-age=3600",
+    "content-disposition": 'attachment; filename="report.pdf"',
+    "content-encoding": "identity",
+  });
   expect(state.outputs).toMatchObject({ cacheControl: "max-age=3600", contentDisposition: 'attachment; filename="report.pdf"', contentEncoding: "identity" });
   const refreshed = (await object.refresh(state))!;
   expect((await object.plan(refreshed, ARGS)).diff.changes).toBe(false);
@@ -97,7 +101,12 @@ test("cacheControl, contentDisposition and contentEncoding are sent on upload, r
   const next = await object.apply(refreshed, { ...ARGS, cacheControl: "no-cache" });
   expect(next.diff).toMatchObject({ changes: true, replaces: [] });
   expect(server.seen.map((s) => s.method)).toEqual(["HEAD", "POST", "HEAD"]);
-  expect(server.seen[1]!.headers).toMatchObject({ "cache-control": "no-cache", "content-disposition": 'attachment; filename="report.pdf"', "content-encoding": "identity", "content-type": "application/pdf" });
+  expect(server.seen[1]!.headers).toMatchObject({
+    "cache-control": "no-cache",
+    "content-disposition": 'attachment; filename="report.pdf"',
+    "content-encoding": "identity",
+    "content-type": "application/pdf",
+  });
   expect(next.outputs.cacheControl).toBe("no-cache");
 
   store.get("/v1/p-1/web-site/report.pdf")!.headers["cache-control"] = "public";
@@ -115,7 +124,11 @@ test("delete waits while the service still shows the object, and ends when it is
 
   await object.destroy(state);
 
-  expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual(["DELETE /v1/p-1/web-site/a.txt", "HEAD /v1/p-1/web-site/a.txt", "HEAD /v1/p-1/web-site/a.txt"]);
+  expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+    "DELETE /v1/p-1/web-site/a.txt",
+    "HEAD /v1/p-1/web-site/a.txt",
+    "HEAD /v1/p-1/web-site/a.txt",
+  ]);
 });
 
 test("forceDestroy on a service without ListMultipartUploads (405) still empties and deletes the bucket, and waits for it to be gone", async () => {
@@ -127,7 +140,9 @@ test("forceDestroy on a service without ListMultipartUploads (405) still empties
         exists = false;
         return { status: 204 };
       }
-      return exists ? { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "old-logs", project: "p-1" }) } : { status: 404 };
+      return exists
+        ? { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "old-logs", project: "p-1" }) }
+        : { status: 404 };
     }
     if (r.url.includes("?uploads")) return { status: 405 };
     if (r.method === "GET") return { status: 200, headers: { "content-type": "application/json" }, body: "[]" };

@@ -1,5 +1,5 @@
 /** The rejection of a promise; fails the test when the promise resolves. */
- 
+
 export async function rejection(p: Promise<unknown>): Promise<Error & Record<string, any>> {
   try {
     await p;

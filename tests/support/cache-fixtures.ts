@@ -66,8 +66,22 @@ export const node = (id: string, role: string, status = "Running") => ({
 
 export const shards = {
   shards: [
-    { id: "s-0002", name: "shard-2", slots: "8192-16383", nodes: [node("n-21", "replica", "Modifying"), node("n-20", "primary")], status: "Modifying", createdAt: "2026-08-01T00:00:00Z" },
-    { id: "s-0001", name: "shard-1", slots: "0-8191", nodes: [node("n-10", "primary"), node("n-11", "replica")], status: "Running", createdAt: "2026-08-01T00:00:00Z" },
+    {
+      id: "s-0002",
+      name: "shard-2",
+      slots: "8192-16383",
+      nodes: [node("n-21", "replica", "Modifying"), node("n-20", "primary")],
+      status: "Modifying",
+      createdAt: "2026-08-01T00:00:00Z",
+    },
+    {
+      id: "s-0001",
+      name: "shard-1",
+      slots: "0-8191",
+      nodes: [node("n-10", "primary"), node("n-11", "replica")],
+      status: "Running",
+      createdAt: "2026-08-01T00:00:00Z",
+    },
   ],
 };
 
@@ -88,7 +102,10 @@ export const instance = (id: string, role: string, status: string) => ({
   status,
 });
 
-export const instances = { size: 3, data: [instance("i-1", "primary", "Running"), instance("i-2", "replica", "PROVISIONING"), instance("i-3", "replica", "FAILED")] };
+export const instances = {
+  size: 3,
+  data: [instance("i-1", "primary", "Running"), instance("i-2", "replica", "PROVISIONING"), instance("i-3", "replica", "FAILED")],
+};
 
 export const flavors = { flavors: [{ id: "fl-m2", name: "m2a.large", vcpus: 2, memory: 4 }] };
 
@@ -111,12 +128,57 @@ export const parameterGroupSummary = {
 export const parameterGroupDetail = {
   ...parameterGroupSummary,
   parameters: [
-    { parameterType: "DYNAMIC", parameterKey: "maxmemory-policy", parameterValue: "volatile-lru", defaultParameterValue: "volatile-lru", dataType: "ENUM", editable: true, validationValueFormat: "volatile-lru|allkeys-lru|noeviction" },
-    { parameterType: "DYNAMIC", parameterKey: "timeout", parameterValue: "0", defaultParameterValue: "0", dataType: "INTEGER", editable: true, validationValueFormat: "0~2147483647" },
-    { parameterType: "DYNAMIC", parameterKey: "hz", parameterValue: "10", defaultParameterValue: "10", dataType: "NUMBER", editable: true, validationValueFormat: "5|10|11~100" },
-    { parameterType: "DYNAMIC", parameterKey: "notify-keyspace-events", parameterValue: "", defaultParameterValue: "", dataType: "STRING", editable: true, validationValueFormat: "[KEg$lshzxentdmA]*" },
-    { parameterType: "STATIC", parameterKey: "databases", parameterValue: "16", defaultParameterValue: "16", dataType: "INTEGER", editable: false, validationValueFormat: "1~1200000" },
+    {
+      parameterType: "DYNAMIC",
+      parameterKey: "maxmemory-policy",
+      parameterValue: "volatile-lru",
+      defaultParameterValue: "volatile-lru",
+      dataType: "ENUM",
+      editable: true,
+      validationValueFormat: "volatile-lru|allkeys-lru|noeviction",
+    },
+    {
+      parameterType: "DYNAMIC",
+      parameterKey: "timeout",
+      parameterValue: "0",
+      defaultParameterValue: "0",
+      dataType: "INTEGER",
+      editable: true,
+      validationValueFormat: "0~2147483647",
+    },
+    {
+      parameterType: "DYNAMIC",
+      parameterKey: "hz",
+      parameterValue: "10",
+      defaultParameterValue: "10",
+      dataType: "NUMBER",
+      editable: true,
+      validationValueFormat: "5|10|11~100",
+    },
+    {
+      parameterType: "DYNAMIC",
+      parameterKey: "notify-keyspace-events",
+      parameterValue: "",
+      defaultParameterValue: "",
+      dataType: "STRING",
+      editable: true,
+      validationValueFormat: "[KEg$lshzxentdmA]*",
+    },
+    {
+      parameterType: "STATIC",
+      parameterKey: "databases",
+      parameterValue: "16",
+      defaultParameterValue: "16",
+      dataType: "INTEGER",
+      editable: false,
+      validationValueFormat: "1~1200000",
+    },
   ],
 };
 
-export const events = { events: [{ eventName: "Apply Parameter", message: "applied to c-100", createdAt: "2026-08-02T00:00:00Z" }, { eventName: "Update Parameter", message: "timeout 0 -> 300", createdAt: "2026-08-02T00:01:00Z" }] };
+export const events = {
+  events: [
+    { eventName: "Apply Parameter", message: "applied to c-100", createdAt: "2026-08-02T00:00:00Z" },
+    { eventName: "Update Parameter", message: "timeout 0 -> 300", createdAt: "2026-08-02T00:01:00Z" },
+  ],
+};

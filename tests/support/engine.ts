@@ -9,14 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import {
-  LocalWorkspace,
-  PulumiCommand,
-  type ConfigMap,
-  type Deployment,
-  type EngineEvent,
-  type Stack,
-} from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type ConfigMap, type Deployment, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
 
 // ---------------------------------------------------------------------------------------------
@@ -67,7 +60,9 @@ export function pulumiYamlBinDir(): string | undefined {
 /** The Node that runs the tests (Node >= 22 is required by @pulumi/pulumi 3.260) goes first on PATH. */
 export function toolPath(): string {
   const yaml = pulumiYamlBinDir();
-  return [path.dirname(process.execPath), pulumiBinDir(), ...(yaml ? [yaml] : []), path.join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(path.delimiter);
+  return [path.dirname(process.execPath), pulumiBinDir(), ...(yaml ? [yaml] : []), path.join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(
+    path.delimiter,
+  );
 }
 
 export interface ExampleProgram {
@@ -221,10 +216,15 @@ export const PACKAGE_VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO
 /** Runs the pulumi CLI with the sandbox's environment; rejects with the output on a non-zero exit. */
 export function runPulumi(sandbox: Sandbox, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(path.join(pulumiBinDir(), "pulumi"), args, { cwd, env: { ...process.env, ...sandbox.env() }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(Object.assign(new Error(`pulumi ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`), { stdout, stderr }));
-      else resolve({ stdout, stderr });
-    });
+    execFile(
+      path.join(pulumiBinDir(), "pulumi"),
+      args,
+      { cwd, env: { ...process.env, ...sandbox.env() }, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(Object.assign(new Error(`pulumi ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`), { stdout, stderr }));
+        else resolve({ stdout, stderr });
+      },
+    );
   });
 }
 
@@ -429,7 +429,7 @@ export interface StateResource {
 }
 
 export function stateResources(d: Deployment): StateResource[] {
-  return ((d.deployment as { resources?: StateResource[] }).resources ?? []);
+  return (d.deployment as { resources?: StateResource[] }).resources ?? [];
 }
 
 export function resourcesOfType(d: Deployment, token: string): StateResource[] {
@@ -519,10 +519,15 @@ export async function expectFailure(fn: () => Promise<unknown>): Promise<string>
 }
 
 /** Runs a node script (e.g. dist/bin/krcloud-drift.js) and returns its exit code and output. */
-export function runNode(script: string, args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = REPO_ROOT,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [script, ...args], { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 1) : 0;
+      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
   });
@@ -621,10 +626,12 @@ export const DRIFT_RECIPES: DriftRecipe[] = [
 
 const CACHE = "cache";
 const DRIFTED = "drifted behind Pulumi's back";
-const cacheDescriptionDrift = (kind: string) => async (control: Control, r: StateResource): Promise<string[]> => {
-  await control.patchResource(CACHE, kind, r.id!, { description: DRIFTED });
-  return ["description"];
-};
+const cacheDescriptionDrift =
+  (kind: string) =>
+  async (control: Control, r: StateResource): Promise<string[]> => {
+    await control.patchResource(CACHE, kind, r.id!, { description: DRIFTED });
+    return ["description"];
+  };
 
 DRIFT_RECIPES.push(
   {
@@ -632,7 +639,8 @@ DRIFT_RECIPES.push(
     service: CACHE,
     kind: "parameter-group",
     root: true,
-    snapshot: (rec) => Object.fromEntries((rec.parameters as { parameterKey: string; parameterValue: string }[]).map((p) => [p.parameterKey, p.parameterValue])),
+    snapshot: (rec) =>
+      Object.fromEntries((rec.parameters as { parameterKey: string; parameterValue: string }[]).map((p) => [p.parameterKey, p.parameterValue])),
     async drift(control, r) {
       await control.patchResource(CACHE, "parameter-group", r.id!, { values: { timeout: "1" } });
       return ["parameters"];
@@ -653,7 +661,12 @@ DRIFT_RECIPES.push(
     service: CACHE,
     kind: "instance-set",
     root: true,
-    snapshot: (rec) => ({ description: rec.description, totalNodeCount: rec.totalNodeCount, recoveryEnabled: rec.recoveryEnabled, backupSchedule: rec.backupSchedule }),
+    snapshot: (rec) => ({
+      description: rec.description,
+      totalNodeCount: rec.totalNodeCount,
+      recoveryEnabled: rec.recoveryEnabled,
+      backupSchedule: rec.backupSchedule,
+    }),
     drift: cacheDescriptionDrift("instance-set"),
     recorded: (outs) => outs.description === DRIFTED,
   },

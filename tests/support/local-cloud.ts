@@ -64,12 +64,16 @@ async function capturingProgress<T>(call: () => Promise<T>): Promise<T> {
   // Restored as it was; never called unbound.
   // eslint-disable-next-line @typescript-eslint/unbound-method
   const write = process.stdout.write;
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-    PROGRESS.push(...String(chunk).split("\n").filter((l) => l !== ""));
+  process.stdout.write = (chunk: unknown, ...rest: unknown[]) => {
+    PROGRESS.push(
+      ...String(chunk)
+        .split("\n")
+        .filter((l) => l !== ""),
+    );
     const cb = rest.find((r) => typeof r === "function") as (() => void) | undefined;
     cb?.();
     return true;
-  });
+  };
   try {
     return await call();
   } finally {
@@ -236,7 +240,13 @@ export async function startTestCloud(o: { service?: string } = {}): Promise<Test
   const savedProgramConfig = pulumi.runtime.allConfig();
   pulumi.runtime.setAllConfig({ ...savedProgramConfig, ...config });
 
-  const settings = resolveSettings({ localCloudUrl: cloud.url, authToken: cred.token, projectId: cred.projectId, credentialId: key.credentialId, credentialSecret: key.credentialSecret });
+  const settings = resolveSettings({
+    localCloudUrl: cloud.url,
+    authToken: cred.token,
+    projectId: cred.projectId,
+    credentialId: key.credentialId,
+    credentialSecret: key.credentialSecret,
+  });
   const resources = {
     bucket: new EngineResource(TOKENS.bucket),
     cors: new EngineResource(TOKENS.cors),

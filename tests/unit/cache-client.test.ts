@@ -6,7 +6,14 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { closeAllPools, isConflict, isNotFound, resolveSettings, type Clock, type RequestSpec } from "../../sdk/core";
-import { CacheClient, isInvalidArgument, isResponseFormatError, PARAMETER_GROUP_CREATE, type CreateClusterInput, type CreateInstanceSetInput } from "../../sdk/cache";
+import {
+  CacheClient,
+  isInvalidArgument,
+  isResponseFormatError,
+  PARAMETER_GROUP_CREATE,
+  type CreateClusterInput,
+  type CreateInstanceSetInput,
+} from "../../sdk/cache";
 import * as sdk from "../../sdk";
 import { rejection } from "../support/assertions";
 import * as fx from "../support/cache-fixtures";
@@ -56,8 +63,15 @@ beforeEach(() => {
 const TOKEN = "tok-SECRET-cache-1";
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
 const client = () =>
-  new CacheClient({ settings: resolveSettings({ projectId: "p-1", authToken: TOKEN, endpoints: { cache: base }, retry: { maxAttempts: 2 } }, () => undefined, {}), clock });
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({ status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  new CacheClient({
+    settings: resolveSettings({ projectId: "p-1", authToken: TOKEN, endpoints: { cache: base }, retry: { maxAttempts: 2 } }, () => undefined, {}),
+    clock,
+  });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+  status,
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(body),
+});
 const ok = (id: string, status = 200) => json(status, { objectId: id });
 const wire = (s: Seen) => {
   const u = new URL(s.url, "http://x");
@@ -122,11 +136,42 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: "list versions", call: (c) => c.catalogue.listVersions(), reply: json(200, fx.versions), method: "GET", path: "/v1/redis/versions", idempotent: true, result: ["6.2.14", "7.0.15"] },
+  {
+    name: "list versions",
+    call: (c) => c.catalogue.listVersions(),
+    reply: json(200, fx.versions),
+    method: "GET",
+    path: "/v1/redis/versions",
+    idempotent: true,
+    result: ["6.2.14", "7.0.15"],
+  },
   { name: "list flavors", call: (c) => c.catalogue.listFlavors(), reply: json(200, fx.flavors), method: "GET", path: "/v1/redis/flavors", idempotent: true },
-  { name: "list clusters", call: (c) => c.clusters.list(), reply: json(200, { clusters: [fx.clusterRecord] }), method: "GET", path: "/v1/clusters", idempotent: true },
-  { name: "list clusters by parameter group", call: (c) => c.clusters.list({ parameterGroup: "web params" }), reply: json(200, { clusters: [] }), method: "GET", path: "/v1/clusters", query: { parameterGroup: "web params" }, idempotent: true, result: [] },
-  { name: "get cluster", call: (c) => c.clusters.get("c-100"), reply: json(200, fx.clusterRecord), method: "GET", path: "/v1/clusters/c-100", idempotent: true },
+  {
+    name: "list clusters",
+    call: (c) => c.clusters.list(),
+    reply: json(200, { clusters: [fx.clusterRecord] }),
+    method: "GET",
+    path: "/v1/clusters",
+    idempotent: true,
+  },
+  {
+    name: "list clusters by parameter group",
+    call: (c) => c.clusters.list({ parameterGroup: "web params" }),
+    reply: json(200, { clusters: [] }),
+    method: "GET",
+    path: "/v1/clusters",
+    query: { parameterGroup: "web params" },
+    idempotent: true,
+    result: [],
+  },
+  {
+    name: "get cluster",
+    call: (c) => c.clusters.get("c-100"),
+    reply: json(200, fx.clusterRecord),
+    method: "GET",
+    path: "/v1/clusters/c-100",
+    idempotent: true,
+  },
   {
     name: "create cluster",
     call: (c) => c.clusters.create(clusterInput),
@@ -161,18 +206,65 @@ const cases: Case[] = [
   },
   {
     name: "update cluster",
-    call: (c) => c.clusters.update("c-100", { description: "d", parameterGroupId: "pg-2", securityGroups: [{ id: "sg-2" }], backupSchedule: { cron: "* 4 * * *", retentionLimit: 3 } }),
+    call: (c) =>
+      c.clusters.update("c-100", {
+        description: "d",
+        parameterGroupId: "pg-2",
+        securityGroups: [{ id: "sg-2" }],
+        backupSchedule: { cron: "* 4 * * *", retentionLimit: 3 },
+      }),
     reply: ok("c-100"),
     method: "PATCH",
     path: "/v1/clusters/c-100",
     body: { description: "d", parameterGroupId: "pg-2", securityGroups: [{ id: "sg-2" }], backupSchedule: { cron: "* 4 * * *", retentionLimit: 3 } },
     idempotent: true,
   },
-  { name: "update cluster: backups off", call: (c) => c.clusters.update("c-100", { backupSchedule: null }), reply: ok("c-100"), method: "PATCH", path: "/v1/clusters/c-100", body: { backupSchedule: { cron: "" } }, idempotent: true },
-  { name: "delete cluster keeping backups", call: (c) => c.clusters.delete("c-100", { keepAutomaticBackups: true }), reply: ok("c-100"), method: "DELETE", path: "/v1/clusters/c-100", query: { keepAutomaticBackups: "true" }, idempotent: true, result: { id: "c-100" } },
-  { name: "delete cluster dropping backups", call: (c) => c.clusters.delete("c-100", { keepAutomaticBackups: false }), reply: ok("c-100"), method: "DELETE", path: "/v1/clusters/c-100", query: { keepAutomaticBackups: "false" }, idempotent: true },
-  { name: "delete cluster without the flag", call: (c) => c.clusters.delete("c-100"), reply: ok("c-100"), method: "DELETE", path: "/v1/clusters/c-100", query: {}, idempotent: true },
-  { name: "retry parameter group apply", call: (c) => c.clusters.retryParameterGroupApply("c-100"), reply: ok("c-100"), method: "POST", path: "/v1/clusters/c-100/parameter-group/apply", body: undefined, idempotent: false },
+  {
+    name: "update cluster: backups off",
+    call: (c) => c.clusters.update("c-100", { backupSchedule: null }),
+    reply: ok("c-100"),
+    method: "PATCH",
+    path: "/v1/clusters/c-100",
+    body: { backupSchedule: { cron: "" } },
+    idempotent: true,
+  },
+  {
+    name: "delete cluster keeping backups",
+    call: (c) => c.clusters.delete("c-100", { keepAutomaticBackups: true }),
+    reply: ok("c-100"),
+    method: "DELETE",
+    path: "/v1/clusters/c-100",
+    query: { keepAutomaticBackups: "true" },
+    idempotent: true,
+    result: { id: "c-100" },
+  },
+  {
+    name: "delete cluster dropping backups",
+    call: (c) => c.clusters.delete("c-100", { keepAutomaticBackups: false }),
+    reply: ok("c-100"),
+    method: "DELETE",
+    path: "/v1/clusters/c-100",
+    query: { keepAutomaticBackups: "false" },
+    idempotent: true,
+  },
+  {
+    name: "delete cluster without the flag",
+    call: (c) => c.clusters.delete("c-100"),
+    reply: ok("c-100"),
+    method: "DELETE",
+    path: "/v1/clusters/c-100",
+    query: {},
+    idempotent: true,
+  },
+  {
+    name: "retry parameter group apply",
+    call: (c) => c.clusters.retryParameterGroupApply("c-100"),
+    reply: ok("c-100"),
+    method: "POST",
+    path: "/v1/clusters/c-100/parameter-group/apply",
+    body: undefined,
+    idempotent: false,
+  },
   {
     name: "add shard",
     call: (c) => c.shards.add("c-100", { nodeCount: 2, subnetAssignment: { primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] } }),
@@ -184,13 +276,66 @@ const cases: Case[] = [
     result: { id: "s-0003" },
   },
   { name: "list shards", call: (c) => c.shards.list("c-100"), reply: json(200, fx.shards), method: "GET", path: "/v1/clusters/c-100/shards", idempotent: true },
-  { name: "get shard", call: (c) => c.shards.get("c-100", "s-0001"), reply: json(200, fx.shards.shards[1]), method: "GET", path: "/v1/clusters/c-100/shards/s-0001", idempotent: true },
-  { name: "delete shard", call: (c) => c.shards.delete("c-100", "s-0002"), reply: ok("c-100"), method: "DELETE", path: "/v1/clusters/c-100/shards/s-0002", idempotent: true },
-  { name: "add replica node", call: (c) => c.nodes.addReplica("c-100", "s-0001", { subnet: { id: "sn-b" } }), reply: ok("n-12", 201), method: "POST", path: "/v1/clusters/c-100/shards/s-0001/nodes", body: { subnet: { id: "sn-b" } }, idempotent: false, result: { id: "n-12" } },
-  { name: "list nodes", call: (c) => c.nodes.list("c-100", "s-0001"), reply: json(200, { nodes: fx.shards.shards[1]!.nodes }), method: "GET", path: "/v1/clusters/c-100/shards/s-0001/nodes", idempotent: true },
-  { name: "get node", call: (c) => c.nodes.get("c-100", "s-0001", "n-11"), reply: json(200, fx.node("n-11", "replica")), method: "GET", path: "/v1/clusters/c-100/shards/s-0001/nodes/n-11", idempotent: true },
-  { name: "delete node", call: (c) => c.nodes.delete("c-100", "s-0001", "n-11"), reply: ok("n-11"), method: "DELETE", path: "/v1/clusters/c-100/shards/s-0001/nodes/n-11", idempotent: true },
-  { name: "create instance set (variant 1: new)", call: (c) => c.instanceSets.create(setInput), reply: ok("is-200", 201), method: "POST", path: "/v1/instance-sets", body: setWire, idempotent: false, result: { id: "is-200" } },
+  {
+    name: "get shard",
+    call: (c) => c.shards.get("c-100", "s-0001"),
+    reply: json(200, fx.shards.shards[1]),
+    method: "GET",
+    path: "/v1/clusters/c-100/shards/s-0001",
+    idempotent: true,
+  },
+  {
+    name: "delete shard",
+    call: (c) => c.shards.delete("c-100", "s-0002"),
+    reply: ok("c-100"),
+    method: "DELETE",
+    path: "/v1/clusters/c-100/shards/s-0002",
+    idempotent: true,
+  },
+  {
+    name: "add replica node",
+    call: (c) => c.nodes.addReplica("c-100", "s-0001", { subnet: { id: "sn-b" } }),
+    reply: ok("n-12", 201),
+    method: "POST",
+    path: "/v1/clusters/c-100/shards/s-0001/nodes",
+    body: { subnet: { id: "sn-b" } },
+    idempotent: false,
+    result: { id: "n-12" },
+  },
+  {
+    name: "list nodes",
+    call: (c) => c.nodes.list("c-100", "s-0001"),
+    reply: json(200, { nodes: fx.shards.shards[1]!.nodes }),
+    method: "GET",
+    path: "/v1/clusters/c-100/shards/s-0001/nodes",
+    idempotent: true,
+  },
+  {
+    name: "get node",
+    call: (c) => c.nodes.get("c-100", "s-0001", "n-11"),
+    reply: json(200, fx.node("n-11", "replica")),
+    method: "GET",
+    path: "/v1/clusters/c-100/shards/s-0001/nodes/n-11",
+    idempotent: true,
+  },
+  {
+    name: "delete node",
+    call: (c) => c.nodes.delete("c-100", "s-0001", "n-11"),
+    reply: ok("n-11"),
+    method: "DELETE",
+    path: "/v1/clusters/c-100/shards/s-0001/nodes/n-11",
+    idempotent: true,
+  },
+  {
+    name: "create instance set (variant 1: new)",
+    call: (c) => c.instanceSets.create(setInput),
+    reply: ok("is-200", 201),
+    method: "POST",
+    path: "/v1/instance-sets",
+    body: setWire,
+    idempotent: false,
+    result: { id: "is-200" },
+  },
   {
     name: "create instance set (variant 2: from a backup name)",
     call: (c) => c.instanceSets.restoreFromBackup(setInput, "bk-7"),
@@ -209,13 +354,67 @@ const cases: Case[] = [
     body: { ...setWire, projectId: "p-9", restoreSource: { files: ["bucket/backups/dump.rdb"] } },
     idempotent: false,
   },
-  { name: "update instance set", call: (c) => c.instanceSets.update("is-200", { description: "x", backupSchedule: null }), reply: ok("is-200"), method: "PATCH", path: "/v1/instance-sets/is-200", body: { description: "x", backupSchedule: { cron: "" } }, idempotent: true },
-  { name: "delete instance set", call: (c) => c.instanceSets.delete("is-200", { keepAutomaticBackups: false }), reply: ok("is-200"), method: "DELETE", path: "/v1/instance-sets/is-200", query: { keepAutomaticBackups: "false" }, idempotent: true },
-  { name: "list instances", call: (c) => c.instanceSets.listInstances("is-200"), reply: json(200, fx.instances), method: "GET", path: "/v1/instance-sets/is-200/instances", idempotent: true },
-  { name: "delete instance", call: (c) => c.instanceSets.deleteInstance("is-200", "i-3"), reply: ok("i-3"), method: "DELETE", path: "/v1/instance-sets/is-200/instances/i-3", idempotent: true },
-  { name: "promote replica", call: (c) => c.instanceSets.promote("is-200", "i-2"), reply: ok("is-200"), method: "PATCH", path: "/v1/instance-sets/is-200/primary", body: { primaryId: "i-2" }, idempotent: false },
-  { name: "add replica instance", call: (c) => c.instanceSets.addReplica("is-200", { subnet: { id: "sn-a" } }), reply: ok("is-200"), method: "PATCH", path: "/v1/instance-sets/is-200/replicas", body: { subnet: { id: "sn-a" } }, idempotent: false },
-  { name: "set high availability", call: (c) => c.instanceSets.setHighAvailability("is-200", false), reply: ok("is-200"), method: "PATCH", path: "/v1/instance-sets/is-200/recovery", body: { enabled: false }, idempotent: true },
+  {
+    name: "update instance set",
+    call: (c) => c.instanceSets.update("is-200", { description: "x", backupSchedule: null }),
+    reply: ok("is-200"),
+    method: "PATCH",
+    path: "/v1/instance-sets/is-200",
+    body: { description: "x", backupSchedule: { cron: "" } },
+    idempotent: true,
+  },
+  {
+    name: "delete instance set",
+    call: (c) => c.instanceSets.delete("is-200", { keepAutomaticBackups: false }),
+    reply: ok("is-200"),
+    method: "DELETE",
+    path: "/v1/instance-sets/is-200",
+    query: { keepAutomaticBackups: "false" },
+    idempotent: true,
+  },
+  {
+    name: "list instances",
+    call: (c) => c.instanceSets.listInstances("is-200"),
+    reply: json(200, fx.instances),
+    method: "GET",
+    path: "/v1/instance-sets/is-200/instances",
+    idempotent: true,
+  },
+  {
+    name: "delete instance",
+    call: (c) => c.instanceSets.deleteInstance("is-200", "i-3"),
+    reply: ok("i-3"),
+    method: "DELETE",
+    path: "/v1/instance-sets/is-200/instances/i-3",
+    idempotent: true,
+  },
+  {
+    name: "promote replica",
+    call: (c) => c.instanceSets.promote("is-200", "i-2"),
+    reply: ok("is-200"),
+    method: "PATCH",
+    path: "/v1/instance-sets/is-200/primary",
+    body: { primaryId: "i-2" },
+    idempotent: false,
+  },
+  {
+    name: "add replica instance",
+    call: (c) => c.instanceSets.addReplica("is-200", { subnet: { id: "sn-a" } }),
+    reply: ok("is-200"),
+    method: "PATCH",
+    path: "/v1/instance-sets/is-200/replicas",
+    body: { subnet: { id: "sn-a" } },
+    idempotent: false,
+  },
+  {
+    name: "set high availability",
+    call: (c) => c.instanceSets.setHighAvailability("is-200", false),
+    reply: ok("is-200"),
+    method: "PATCH",
+    path: "/v1/instance-sets/is-200/recovery",
+    body: { enabled: false },
+    idempotent: true,
+  },
   {
     name: "create parameter group",
     call: (c) => c.parameterGroups.create({ parameterGroupId: "pg-1", name: "web-params", description: "tuned" }),
@@ -226,7 +425,15 @@ const cases: Case[] = [
     idempotent: false,
     result: { id: "pg-9" },
   },
-  { name: "list parameter groups", call: (c) => c.parameterGroups.list(), reply: json(200, { parameterGroups: [fx.parameterGroupSummary] }), method: "GET", path: "/v1/parameter-groups", query: {}, idempotent: true },
+  {
+    name: "list parameter groups",
+    call: (c) => c.parameterGroups.list(),
+    reply: json(200, { parameterGroups: [fx.parameterGroupSummary] }),
+    method: "GET",
+    path: "/v1/parameter-groups",
+    query: {},
+    idempotent: true,
+  },
   {
     name: "list parameter groups with filters",
     call: (c) => c.parameterGroups.list({ engineVersion: "7.0", parameterGroupType: "custom", clusterMode: "enabled" }),
@@ -236,20 +443,64 @@ const cases: Case[] = [
     query: { engineVersion: "7.0", parameterGroupType: "custom", clusterMode: "enabled" },
     idempotent: true,
   },
-  { name: "get parameter group", call: (c) => c.parameterGroups.get("web-params"), reply: json(200, fx.parameterGroupDetail), method: "GET", path: "/v1/parameter-groups/web-params", idempotent: true },
+  {
+    name: "get parameter group",
+    call: (c) => c.parameterGroups.get("web-params"),
+    reply: json(200, fx.parameterGroupDetail),
+    method: "GET",
+    path: "/v1/parameter-groups/web-params",
+    idempotent: true,
+  },
   {
     name: "modify parameter group",
     call: (c) => c.parameterGroups.modify("pg-9", { description: "d", parameters: { timeout: "300", hz: "20" }, applyMode: "sequential" }),
     reply: ok("pg-9"),
     method: "PATCH",
     path: "/v1/parameter-groups/pg-9",
-    body: { description: "d", parameters: [{ parameterKey: "timeout", parameterValue: "300" }, { parameterKey: "hz", parameterValue: "20" }], applyMode: "sequential" },
+    body: {
+      description: "d",
+      parameters: [
+        { parameterKey: "timeout", parameterValue: "300" },
+        { parameterKey: "hz", parameterValue: "20" },
+      ],
+      applyMode: "sequential",
+    },
     idempotent: true,
   },
-  { name: "roll back parameter group", call: (c) => c.parameterGroups.rollback("pg-9", "parallel"), reply: ok("pg-9"), method: "POST", path: "/v1/parameter-groups/pg-9/rollback", body: { applyMode: "parallel" }, idempotent: false },
-  { name: "reset parameter group", call: (c) => c.parameterGroups.reset("pg-9", "sequential"), reply: ok("pg-9"), method: "POST", path: "/v1/parameter-groups/pg-9/reset", body: { applyMode: "sequential" }, idempotent: true },
-  { name: "delete parameter group", call: (c) => c.parameterGroups.delete("pg-9"), reply: ok("pg-9"), method: "DELETE", path: "/v1/parameter-groups/pg-9", idempotent: true },
-  { name: "parameter group events", call: (c) => c.parameterGroups.events("pg-9"), reply: json(200, fx.events), method: "GET", path: "/v1/parameter-groups/pg-9/events", idempotent: true },
+  {
+    name: "roll back parameter group",
+    call: (c) => c.parameterGroups.rollback("pg-9", "parallel"),
+    reply: ok("pg-9"),
+    method: "POST",
+    path: "/v1/parameter-groups/pg-9/rollback",
+    body: { applyMode: "parallel" },
+    idempotent: false,
+  },
+  {
+    name: "reset parameter group",
+    call: (c) => c.parameterGroups.reset("pg-9", "sequential"),
+    reply: ok("pg-9"),
+    method: "POST",
+    path: "/v1/parameter-groups/pg-9/reset",
+    body: { applyMode: "sequential" },
+    idempotent: true,
+  },
+  {
+    name: "delete parameter group",
+    call: (c) => c.parameterGroups.delete("pg-9"),
+    reply: ok("pg-9"),
+    method: "DELETE",
+    path: "/v1/parameter-groups/pg-9",
+    idempotent: true,
+  },
+  {
+    name: "parameter group events",
+    call: (c) => c.parameterGroups.events("pg-9"),
+    reply: json(200, fx.events),
+    method: "GET",
+    path: "/v1/parameter-groups/pg-9/events",
+    idempotent: true,
+  },
 ];
 
 describe.each(cases)("$name", (k) => {
@@ -334,13 +585,25 @@ test("a {code, message, requestId} error body maps to apiCode, apiMessage, reque
   route = () => json(404, { code: "ClusterNotFound", message: "cluster c-9 does not exist", requestId: "req-1" });
   const err = await rejection(client().clusters.get("c-9"));
   expect(isNotFound(err)).toBe(true);
-  expect(err).toMatchObject({ status: 404, apiCode: "ClusterNotFound", apiMessage: "cluster c-9 does not exist", requestId: "req-1", service: "cache", operation: "GetCluster" });
+  expect(err).toMatchObject({
+    status: 404,
+    apiCode: "ClusterNotFound",
+    apiMessage: "cluster c-9 does not exist",
+    requestId: "req-1",
+    service: "cache",
+    operation: "GetCluster",
+  });
   expect(err.message).toMatch(/^reading cache cluster "c-9": 404 ClusterNotFound: cluster c-9 does not exist/);
 });
 
 test.each([
   ["OpenStack envelope", { conflictingRequest: { code: 409, message: "name web already exists" } }, "conflictingRequest", "name web already exists"],
-  ["errorCode/errorMessage", { errorCode: "DUPLICATE_NAME", errorMessage: "name web already exists", request_id: "r-2" }, "DUPLICATE_NAME", "name web already exists"],
+  [
+    "errorCode/errorMessage",
+    { errorCode: "DUPLICATE_NAME", errorMessage: "name web already exists", request_id: "r-2" },
+    "DUPLICATE_NAME",
+    "name web already exists",
+  ],
   ["RFC 7807", { title: "Conflict", detail: "name web already exists", status: 409 }, "Conflict", "name web already exists"],
 ])("a %s error body is read into apiCode and apiMessage, keeping isConflict", async (_n, body, code, message) => {
   route = () => json(409, body);

@@ -13,7 +13,13 @@ import {
 import * as fx from "../support/cache-fixtures";
 
 const catalogue = flattenParameterGroup(fx.parameterGroupDetail, "reading").parameters;
-const def = (over: Partial<ParameterDefinition>): ParameterDefinition => ({ parameterKey: "k", valueKind: "number", dataType: "INTEGER", editable: true, ...over });
+const def = (over: Partial<ParameterDefinition>): ParameterDefinition => ({
+  parameterKey: "k",
+  valueKind: "number",
+  dataType: "INTEGER",
+  editable: true,
+  ...over,
+});
 
 describe("numeric formats: values, ranges with ~, alternatives with |", () => {
   test("the seed's example 5|10|11~100", () => {
@@ -56,9 +62,7 @@ describe("numeric formats: values, ranges with ~, alternatives with |", () => {
         const f = parseNumericFormat(render(alts, sp));
         expect(f).toBeDefined();
         expect(f!.fractional).toBe(false);
-        expect(
-          f!.alternatives.map((a) => (a.kind === "value" ? [a.value.n, a.value.n] : [a.min!.n, a.max!.n])),
-        ).toEqual(alts.map((a) => [a.lo, a.hi]));
+        expect(f!.alternatives.map((a) => (a.kind === "value" ? [a.value.n, a.value.n] : [a.min!.n, a.max!.n]))).toEqual(alts.map((a) => [a.lo, a.hi]));
       }),
     );
   });
@@ -78,16 +82,23 @@ describe("numeric formats: values, ranges with ~, alternatives with |", () => {
       fc.property(bound, fc.bigInt({ min: 0n, max: 10n ** 6n }), (lo, width) => {
         const hi = lo + width;
         const f = parseNumericFormat(`${lo}~${hi}`)!;
-        return matchesNumericFormat(`${lo}`, f) && matchesNumericFormat(`${hi}`, f) && !matchesNumericFormat(`${lo - 1n}`, f) && !matchesNumericFormat(`${hi + 1n}`, f);
+        return (
+          matchesNumericFormat(`${lo}`, f) &&
+          matchesNumericFormat(`${hi}`, f) &&
+          !matchesNumericFormat(`${lo - 1n}`, f) &&
+          !matchesNumericFormat(`${hi + 1n}`, f)
+        );
       }),
     );
   });
 
   test("property: the parser never throws on arbitrary text", () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(..."0123456789~|-+. ax"), maxLength: 20 }), (s) => {
-      parseNumericFormat(s);
-      return true;
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."0123456789~|-+. ax"), maxLength: 20 }), (s) => {
+        parseNumericFormat(s);
+        return true;
+      }),
+    );
   });
 
   test("property: decimal comparison agrees with exact rational comparison", () => {
@@ -143,7 +154,9 @@ describe("per data type", () => {
 
 describe("validateParameterValues", () => {
   test("valid values against the seed's catalogue", () => {
-    expect(validateParameterValues(catalogue, { "maxmemory-policy": "allkeys-lru", timeout: "300", hz: "100", "notify-keyspace-events": "KEA", databases: "16" })).toEqual([]);
+    expect(
+      validateParameterValues(catalogue, { "maxmemory-policy": "allkeys-lru", timeout: "300", hz: "100", "notify-keyspace-events": "KEA", databases: "16" }),
+    ).toEqual([]);
   });
 
   test("every failing parameter in one list, each with its rule, in the order given", () => {

@@ -49,7 +49,16 @@ describe("cluster / instance set record (2.1)", () => {
 
   test("the instance set sample: read endpoint, a user name, backups off (null), Error-Sync", () => {
     const r = flattenClusterRecord(fx.instanceSetRecord, A);
-    expect(r).toMatchObject({ id: "is-200", clusterEnabled: false, shardCount: 0, userName: "app", authEnabled: true, backupSchedule: null, state: "modifying", parameterGroupSyncState: "error-sync" });
+    expect(r).toMatchObject({
+      id: "is-200",
+      clusterEnabled: false,
+      shardCount: 0,
+      userName: "app",
+      authEnabled: true,
+      backupSchedule: null,
+      state: "modifying",
+      parameterGroupSyncState: "error-sync",
+    });
     expect(r.endpoints.readEndpoint).toBe("10.0.1.11");
   });
 
@@ -59,8 +68,24 @@ describe("cluster / instance set record (2.1)", () => {
   });
 
   test("tolerance: numeric strings, boolean strings, numeric ids, bare id strings, a field of the wrong type dropped", () => {
-    const r = flattenClusterRecord({ objectId: 7, port: "6379", clusterEnabled: "false", memory: "lots", subnets: ["sn-a", { id: "sn-b" }, { nope: 1 }], backupSchedule: { cron: "* 1 * * *", retentionLimit: "5" } }, A);
-    expect(r).toMatchObject({ id: "7", port: 6379, clusterEnabled: false, subnets: [{ id: "sn-a" }, { id: "sn-b" }], backupSchedule: { cron: "* 1 * * *", retentionLimit: 5 } });
+    const r = flattenClusterRecord(
+      {
+        objectId: 7,
+        port: "6379",
+        clusterEnabled: "false",
+        memory: "lots",
+        subnets: ["sn-a", { id: "sn-b" }, { nope: 1 }],
+        backupSchedule: { cron: "* 1 * * *", retentionLimit: "5" },
+      },
+      A,
+    );
+    expect(r).toMatchObject({
+      id: "7",
+      port: 6379,
+      clusterEnabled: false,
+      subnets: [{ id: "sn-a" }, { id: "sn-b" }],
+      backupSchedule: { cron: "* 1 * * *", retentionLimit: 5 },
+    });
     expect(r.memory).toBeUndefined();
     expect(r.raw.memory).toBe("lots");
   });
@@ -125,7 +150,14 @@ describe("statuses (§3: the seed writes Running, PROVISIONING, Failed and FAILE
   });
 
   test("roles: primary/replica, master/slave and casing", () => {
-    expect([normalizeRole("PRIMARY"), normalizeRole("master"), normalizeRole("Replica"), normalizeRole("slave"), normalizeRole("arbiter"), normalizeRole(undefined)]).toEqual(["primary", "primary", "replica", "replica", "arbiter", undefined]);
+    expect([
+      normalizeRole("PRIMARY"),
+      normalizeRole("master"),
+      normalizeRole("Replica"),
+      normalizeRole("slave"),
+      normalizeRole("arbiter"),
+      normalizeRole(undefined),
+    ]).toEqual(["primary", "primary", "replica", "replica", "arbiter", undefined]);
   });
 });
 
@@ -133,9 +165,21 @@ describe("slots", () => {
   test.each([
     ["0-5460", [{ start: 0, end: 5460 }]],
     ["0~5460", [{ start: 0, end: 5460 }]],
-    ["0-100,200-300", [{ start: 0, end: 100 }, { start: 200, end: 300 }]],
+    [
+      "0-100,200-300",
+      [
+        { start: 0, end: 100 },
+        { start: 200, end: 300 },
+      ],
+    ],
     ["[0-100] [101-200] 7", [{ start: 0, end: 200 }]],
-    [["200-300", [0, 10]], [{ start: 0, end: 10 }, { start: 200, end: 300 }]],
+    [
+      ["200-300", [0, 10]],
+      [
+        { start: 0, end: 10 },
+        { start: 200, end: 300 },
+      ],
+    ],
     [[{ start: 5, end: 9 }], [{ start: 5, end: 9 }]],
     ["garbage, 9-3, 12", [{ start: 12, end: 12 }]],
     [undefined, []],
@@ -150,7 +194,14 @@ describe("cluster topology", () => {
     expect(t.shards.map((s) => s.id)).toEqual(["s-0001", "s-0002"]);
     expect(t.shards[1]).toMatchObject({ primary: { id: "n-20" }, slotCount: 8192, settled: false, nodeStates: { "n-20": "running", "n-21": "modifying" } });
     expect(t.shards[1]!.replicas.map((n) => n.id)).toEqual(["n-21"]);
-    expect(t).toMatchObject({ shardCount: 2, nodeCount: 4, replicasPerShard: 1, slotsCovered: HASH_SLOTS, settled: false, unsettledNodes: [{ shardId: "s-0002", nodeId: "n-21", state: "modifying" }] });
+    expect(t).toMatchObject({
+      shardCount: 2,
+      nodeCount: 4,
+      replicasPerShard: 1,
+      slotsCovered: HASH_SLOTS,
+      settled: false,
+      unsettledNodes: [{ shardId: "s-0002", nodeId: "n-21", state: "modifying" }],
+    });
   });
 
   test("settled when every shard and node is running; replicasPerShard undefined when shards differ", () => {
@@ -191,7 +242,10 @@ describe("lookups and parameter groups (2.3, 4.1, 4.4)", () => {
   });
 
   test("summary list and detail; NUMBER and INTEGER are both numbers; an empty defaultParameterGroupId reads as none", () => {
-    const list = flattenParameterGroupList({ parameterGroups: [fx.parameterGroupSummary, { ...fx.parameterGroupSummary, id: "pg-1", isDefault: true, defaultParameterGroupId: "" }] }, A);
+    const list = flattenParameterGroupList(
+      { parameterGroups: [fx.parameterGroupSummary, { ...fx.parameterGroupSummary, id: "pg-1", isDefault: true, defaultParameterGroupId: "" }] },
+      A,
+    );
     expect(list.map((g) => [g.id, g.isDefault, g.defaultParameterGroupId])).toEqual([
       ["pg-9", false, "pg-1"],
       ["pg-1", true, undefined],

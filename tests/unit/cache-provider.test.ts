@@ -37,23 +37,35 @@ describe("check", () => {
   });
 
   test("bad cluster input: every rule named with its property path", async () => {
-    const r = await cluster.check({}, {
-      ...CLUSTER,
-      name: "Sessions--1",
-      port: 80,
-      description: "line\nbreak",
-      shards: [
-        { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b", "sn-c"] },
-        { primarySubnetId: "sn-z", replicaSubnetIds: ["sn-c"] },
-      ],
-      backupSchedule: { cron: "0 25 * * *", retentionDays: 0 },
-      timeouts: { create: "soon" },
-      __provider: P,
-    });
+    const r = await cluster.check(
+      {},
+      {
+        ...CLUSTER,
+        name: "Sessions--1",
+        port: 80,
+        description: "line\nbreak",
+        shards: [
+          { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b", "sn-c"] },
+          { primarySubnetId: "sn-z", replicaSubnetIds: ["sn-c"] },
+        ],
+        backupSchedule: { cron: "0 25 * * *", retentionDays: 0 },
+        timeouts: { create: "soon" },
+        __provider: P,
+      },
+    );
     const byProperty = Object.fromEntries((r.failures ?? []).map((f) => [f.property, f.reason]));
     // Every failure at once, the cross-field rules included: one preview shows all there is to fix.
     expect(Object.keys(byProperty).sort()).toEqual(
-      ["backupSchedule.cron", "backupSchedule.retentionDays", "description", "name", "port", "shards[1].primarySubnetId", "shards[1].replicaSubnetIds", "timeouts.create"].sort(),
+      [
+        "backupSchedule.cron",
+        "backupSchedule.retentionDays",
+        "description",
+        "name",
+        "port",
+        "shards[1].primarySubnetId",
+        "shards[1].replicaSubnetIds",
+        "timeouts.create",
+      ].sort(),
     );
     expect(byProperty.port).toBe("port: must be from 2000 to 50000");
     expect(byProperty["timeouts.create"]).toBe('timeouts.create: must be a duration such as "45m", "1h30m" or "90s"');
@@ -72,7 +84,16 @@ describe("check", () => {
   });
 
   test("instance set: HA needs a replica, an explicit primary needs HA off, restore needs exactly one source", async () => {
-    const base = { name: "cache-01", version: "7.0.15", flavorId: "f", parameterGroupId: "pg", subnetIds: ["sn-a"], securityGroupIds: ["sg"], primarySubnetId: "sn-a", __provider: P };
+    const base = {
+      name: "cache-01",
+      version: "7.0.15",
+      flavorId: "f",
+      parameterGroupId: "pg",
+      subnetIds: ["sn-a"],
+      securityGroupIds: ["sg"],
+      primarySubnetId: "sn-a",
+      __provider: P,
+    };
     const ha = await instanceSet.check({}, { ...base, highAvailability: true });
     expect(ha.failures).toEqual([{ property: "highAvailability", reason: "highAvailability: needs at least one replica (replicaSubnetIds)" }]);
     const both = await instanceSet.check({}, { ...base, replicaSubnetIds: ["sn-a"], highAvailability: true, primaryInstanceId: "i-1", restoreFrom: {} });
@@ -80,11 +101,17 @@ describe("check", () => {
     const name = await instanceSet.check({}, { ...base, name: "9lives" });
     expect(name.failures?.[0]?.property).toBe("name");
     const backup = await instanceSet.check({}, { ...base, backupSchedule: { hour: 24, retentionDays: 36 } });
-    expect((backup.failures ?? []).map((f) => f.reason)).toEqual(["backupSchedule.hour: must be from 0 to 23", "backupSchedule.retentionDays: must be from 1 to 35 days"]);
+    expect((backup.failures ?? []).map((f) => f.reason)).toEqual([
+      "backupSchedule.hour: must be from 0 to 23",
+      "backupSchedule.retentionDays: must be from 1 to 35 days",
+    ]);
   });
 
   test("parameter group: parameters are a map of strings, applyMode one of two", async () => {
-    const r = await parameterGroup.check({}, { name: "pg-custom", baseParameterGroupId: "default.redis7", parameters: { maxmemory: 5 }, applyMode: "all", __provider: P });
+    const r = await parameterGroup.check(
+      {},
+      { name: "pg-custom", baseParameterGroupId: "default.redis7", parameters: { maxmemory: 5 }, applyMode: "all", __provider: P },
+    );
     expect((r.failures ?? []).map((f) => f.property).sort()).toEqual(["applyMode", "parameters.maxmemory"]);
   });
 });
@@ -99,14 +126,27 @@ describe("diff", () => {
   test("adding or removing shards and replicas, and settings, are updates in place", async () => {
     expect(await plan({ shards: [...CLUSTER.shards, { primarySubnetId: "sn-c", replicaSubnetIds: ["sn-a"] }] })).toMatchObject({ changes: true, replaces: [] });
     expect(await plan({ shards: [CLUSTER.shards[0]] })).toMatchObject({ changes: true, replaces: [] });
-    expect(await plan({ shards: CLUSTER.shards.map((s) => ({ ...s, replicaSubnetIds: [...s.replicaSubnetIds, "sn-a"] })) })).toMatchObject({ changes: true, replaces: [] });
+    expect(await plan({ shards: CLUSTER.shards.map((s) => ({ ...s, replicaSubnetIds: [...s.replicaSubnetIds, "sn-a"] })) })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
     expect(await plan({ description: "now described", parameterGroupId: "pg-2", securityGroupIds: ["sg-2"] })).toMatchObject({ changes: true, replaces: [] });
     expect(await plan({ keepAutomaticBackups: false, timeouts: { update: "2h" } })).toMatchObject({ changes: true, replaces: [] });
   });
 
   test("moving an existing shard's primary, or changing name, version, port, flavor, TLS, subnets, replaces (deleting first)", async () => {
-    expect(await plan({ shards: [{ primarySubnetId: "sn-c", replicaSubnetIds: ["sn-b"] }, CLUSTER.shards[1]] })).toMatchObject({ replaces: ["shards"], deleteBeforeReplace: true });
-    for (const [k, v] of Object.entries({ name: "sessions2", version: "7.2.4", port: 6380, flavorId: "redis.large", tlsEnabled: true, subnetIds: ["sn-a", "sn-b", "sn-c", "sn-d"] })) {
+    expect(await plan({ shards: [{ primarySubnetId: "sn-c", replicaSubnetIds: ["sn-b"] }, CLUSTER.shards[1]] })).toMatchObject({
+      replaces: ["shards"],
+      deleteBeforeReplace: true,
+    });
+    for (const [k, v] of Object.entries({
+      name: "sessions2",
+      version: "7.2.4",
+      port: 6380,
+      flavorId: "redis.large",
+      tlsEnabled: true,
+      subnetIds: ["sn-a", "sn-b", "sn-c", "sn-d"],
+    })) {
       expect((await plan({ [k]: v })).replaces).toEqual([k]);
     }
   });
@@ -141,13 +181,27 @@ describe("update arithmetic", () => {
       { parameterKey: "maxmemory-policy", defaultParameterValue: "noeviction", valueKind: "enum" as const },
       { parameterKey: "timeout", defaultParameterValue: "0", valueKind: "number" as const },
     ];
-    expect(parameterChanges({ "maxmemory-policy": "allkeys-lru", timeout: "300" }, { timeout: "600" }, catalogue)).toEqual({ timeout: "600", "maxmemory-policy": "noeviction" });
+    expect(parameterChanges({ "maxmemory-policy": "allkeys-lru", timeout: "300" }, { timeout: "600" }, catalogue)).toEqual({
+      timeout: "600",
+      "maxmemory-policy": "noeviction",
+    });
     expect(parameterChanges({ timeout: "300" }, { timeout: "300" }, catalogue)).toEqual({});
   });
 });
 
 describe("settled", () => {
-  const record = (status: string): CacheClusterRecord => ({ id: "c", status, state: status.toLowerCase(), endpoints: {}, authEnabled: false, subnets: [], subnetAssignments: [], securityGroups: [], backupSchedule: null, raw: {} });
+  const record = (status: string): CacheClusterRecord => ({
+    id: "c",
+    status,
+    state: status.toLowerCase(),
+    endpoints: {},
+    authEnabled: false,
+    subnets: [],
+    subnetAssignments: [],
+    securityGroups: [],
+    backupSchedule: null,
+    raw: {},
+  });
   const shard = (id: string, ...states: string[]): CacheShard => ({
     id,
     slots: [],

@@ -49,7 +49,11 @@ describe("instance set name (4-20, lower case, digits, '-', starts with a letter
   });
   test("property: every generated valid name passes; a name passes only if it matches the rule's regular expression", () => {
     const valid = fc
-      .tuple(fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz"), fc.array(fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789"), { minLength: 2, maxLength: 17 }), fc.constantFrom(..."abz09"))
+      .tuple(
+        fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz"),
+        fc.array(fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789"), { minLength: 2, maxLength: 17 }),
+        fc.constantFrom(..."abz09"),
+      )
       .map(([a, mid, z]) => `${a}${mid.join("")}${z}`);
     fc.assert(fc.property(valid, (n) => validateInstanceSetName(n).length === 0));
     const re = /^(?!.*--)[a-z][a-z0-9-]{2,18}[a-z0-9]$/;
@@ -106,10 +110,16 @@ describe("backup schedule", () => {
     expect(validateBackupSchedule({ cron: "0 x 1 1 *", retentionLimit: 99 }, "instance-set")).toHaveLength(5);
   });
   test("property: exactly the hours 0-23 pass for instance sets", () => {
-    fc.assert(fc.property(fc.integer({ min: -5, max: 60 }), (h) => (validateBackupSchedule({ cron: `* ${h} * * *` }, "instance-set").length === 0) === (h >= 0 && h <= 23)));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -5, max: 60 }),
+        (h) => (validateBackupSchedule({ cron: `* ${h} * * *` }, "instance-set").length === 0) === (h >= 0 && h <= 23),
+      ),
+    );
   });
   test("clusters: any valid 5-field cron, retention at least one day", () => {
-    for (const cron of ["0 3 * * *", "*/15 1-5 * JAN-MAR MON,FRI", "30 2 1 * 0"]) expect(validateBackupSchedule({ cron, retentionLimit: 60 }, "cluster")).toEqual([]);
+    for (const cron of ["0 3 * * *", "*/15 1-5 * JAN-MAR MON,FRI", "30 2 1 * 0"])
+      expect(validateBackupSchedule({ cron, retentionLimit: 60 }, "cluster")).toEqual([]);
     expect(validateBackupSchedule({ cron: "60 3 * * *" }, "cluster")[0]!.reason).toMatch(/minute/);
     expect(validateBackupSchedule({ cron: "0 3 32 * *" }, "cluster")[0]!.reason).toMatch(/day of month/);
     expect(validateBackupSchedule({ cron: "0 3 * * *", retentionLimit: 0 }, "cluster")).toHaveLength(1);
@@ -125,7 +135,14 @@ describe("backup schedule", () => {
 describe("placement", () => {
   const subnets = [{ id: "a" }, { id: "b" }];
   test("subnets used must be listed; entries and replicas counted", () => {
-    const f = validateSubnetAssignments(subnets, [{ primary: { id: "a" }, replicas: [{ id: "c" }] }, { primary: { id: "" }, replicas: [] }], { entries: 3, replicasEach: 1 });
+    const f = validateSubnetAssignments(
+      subnets,
+      [
+        { primary: { id: "a" }, replicas: [{ id: "c" }] },
+        { primary: { id: "" }, replicas: [] },
+      ],
+      { entries: 3, replicasEach: 1 },
+    );
     expect(props(f)).toEqual(["subnetAssignments", "subnetAssignments[0].replicas[0].id", "subnetAssignments[1].primary.id", "subnetAssignments[1].replicas"]);
   });
   test("total nodes for instance sets", () => {
@@ -134,7 +151,12 @@ describe("placement", () => {
   });
   test("restore files: bucket/folder/.../file", () => {
     expect(validateRestoreFiles(["b/f.rdb", "b/x/y/z.rdb"])).toEqual([]);
-    expect(props(validateRestoreFiles(["/b/f", "f.rdb", "b//f", 3]))).toEqual(["restoreSource.files[0]", "restoreSource.files[1]", "restoreSource.files[2]", "restoreSource.files[3]"]);
+    expect(props(validateRestoreFiles(["/b/f", "f.rdb", "b//f", 3]))).toEqual([
+      "restoreSource.files[0]",
+      "restoreSource.files[1]",
+      "restoreSource.files[2]",
+      "restoreSource.files[3]",
+    ]);
     expect(validateRestoreFiles([])).toHaveLength(1);
   });
 });
@@ -194,7 +216,9 @@ describe("whole inputs", () => {
     expect(validateCreateInstanceSetInput({ ...set, restoreSource: { files: ["b/f.rdb"] } })).toEqual([]);
     expect(props(validateCreateInstanceSetInput({ ...set, restoreSource: { backupName: "bk", files: ["b/f"] } }))).toEqual(["restoreSource"]);
     expect(props(validateCreateInstanceSetInput({ ...set, replicas: 1, subnetAssignments: [{ primary: { id: "a" }, replicas: [] }] }))).toEqual(["replicas"]);
-    expect(validateCreateInstanceSetInput({ ...set, recoveryEnabled: false, replicas: 1, subnetAssignments: [{ primary: { id: "a" }, replicas: [] }] })).toEqual([]);
+    expect(
+      validateCreateInstanceSetInput({ ...set, recoveryEnabled: false, replicas: 1, subnetAssignments: [{ primary: { id: "a" }, replicas: [] }] }),
+    ).toEqual([]);
     expect(props(validateCreateInstanceSetInput({ ...set, replicas: 7 }))).toEqual(["replicas", "subnetAssignments"]);
   });
 
@@ -205,7 +229,9 @@ describe("whole inputs", () => {
   });
 
   test("add shard: replicas of the new shard are nodeCount - 1", () => {
-    expect(validateAddShardInput({ nodeCount: 2, subnetAssignment: { primary: { id: "a" }, replicas: [{ id: "b" }] } }, [{ id: "a" }, { id: "b" }])).toEqual([]);
+    expect(validateAddShardInput({ nodeCount: 2, subnetAssignment: { primary: { id: "a" }, replicas: [{ id: "b" }] } }, [{ id: "a" }, { id: "b" }])).toEqual(
+      [],
+    );
     expect(props(validateAddShardInput({ nodeCount: 3, subnetAssignment: { primary: { id: "a" }, replicas: [{ id: "z" }] } }, [{ id: "a" }]))).toEqual([
       "subnetAssignment.replicas[0].id",
       "subnetAssignment.replicas",
@@ -218,7 +244,15 @@ describe("whole inputs", () => {
     expect(validateModifyParameterGroupInput({ description: "only" })).toEqual([]);
     expect(props(validateModifyParameterGroupInput({ parameters: { timeout: "1" } }))).toEqual(["applyMode"]);
     expect(
-      props(validateModifyParameterGroupInput({ applyMode: "both" as never, parameters: [{ parameterKey: "a", parameterValue: "1" }, { parameterKey: "a", parameterValue: "2" }] })),
+      props(
+        validateModifyParameterGroupInput({
+          applyMode: "both" as never,
+          parameters: [
+            { parameterKey: "a", parameterValue: "1" },
+            { parameterKey: "a", parameterValue: "2" },
+          ],
+        }),
+      ),
     ).toEqual(["applyMode", "parameters[1].parameterKey"]);
   });
 });

@@ -45,7 +45,10 @@ describe("data query", () => {
       { property: "name", reason: "name: must be 3 to 72 lower-case letters, digits or underscores" },
       { property: "databaseName", reason: "databaseName: is required for a PostgreSQL data source" },
     ]);
-    const my = await dataSource.check({}, { type: "MYSQL", instanceId: "i", username: "u", password: "p", databaseName: "x", __logicalName: "Sales-DB", __provider: P });
+    const my = await dataSource.check(
+      {},
+      { type: "MYSQL", instanceId: "i", username: "u", password: "p", databaseName: "x", __logicalName: "Sales-DB", __provider: P },
+    );
     expect(my.failures).toEqual([{ property: "databaseName", reason: "databaseName: applies to PostgreSQL data sources only" }]);
     const named = await dataSource.check({}, { type: "MYSQL", instanceId: "i", username: "u", password: "p", __logicalName: "Sales-DB", __provider: P });
     expect(named.inputs.name).toMatch(/^sales_db_[0-9a-f]{7}$/);
@@ -96,16 +99,19 @@ describe("hadoop", () => {
   };
 
   test("check: version shape, components only for custom, workers at least the replication, Redis ids 0-15, one metastore", async () => {
-    const bad = await hadoop.check({}, {
-      ...base,
-      clusterVersion: "2.0.0",
-      installComponents: ["hive"],
-      workerCnt: 2,
-      hdfsReplication: 3,
-      redis: { instanceSetId: "is-1", dbIdSupersetCelery: 16 },
-      metastore: {},
-      __provider: P,
-    });
+    const bad = await hadoop.check(
+      {},
+      {
+        ...base,
+        clusterVersion: "2.0.0",
+        installComponents: ["hive"],
+        workerCnt: 2,
+        hdfsReplication: 3,
+        redis: { instanceSetId: "is-1", dbIdSupersetCelery: 16 },
+        metastore: {},
+        __provider: P,
+      },
+    );
     expect((bad.failures ?? []).map((f) => f.reason).sort()).toEqual(
       [
         "clusterVersion: must look like HDE-2.0.0 (<PREFIX>-X.X.X)",

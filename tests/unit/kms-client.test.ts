@@ -12,7 +12,10 @@ const srv = useScriptedServer();
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
 const TOKEN = "tok-KMS-SECRET-1";
 const client = () =>
-  new KmsClient({ settings: resolveSettings({ authToken: TOKEN, endpoints: { kms: `${srv.origin}/kms` }, retry: { maxAttempts: 2 } }, () => undefined, {}), clock });
+  new KmsClient({
+    settings: resolveSettings({ authToken: TOKEN, endpoints: { kms: `${srv.origin}/kms` }, retry: { maxAttempts: 2 } }, () => undefined, {}),
+    clock,
+  });
 const ok = (data: unknown) => jsonReply(200, { code: "SUCCESS", message: "ok", data, requestId: "req-1" });
 
 test("encrypt: POST /api/v1/keys/{id}/encrypt with the token, input and aad; the key version from data.version", async () => {

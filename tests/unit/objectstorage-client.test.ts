@@ -66,11 +66,19 @@ beforeEach(() => {
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
 const client = (extra: Record<string, unknown> = {}) =>
   new ObjectStorageClient({
-    settings: resolveSettings({ projectId: "p-1", authToken: "tok-SECRET-1", endpoints: { objectstorage: base }, retry: { maxAttempts: 2 } }, () => undefined, {}),
+    settings: resolveSettings(
+      { projectId: "p-1", authToken: "tok-SECRET-1", endpoints: { objectstorage: base }, retry: { maxAttempts: 2 } },
+      () => undefined,
+      {},
+    ),
     clock,
     ...extra,
   });
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({ status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+  status,
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(body),
+});
 const pathOf = (s: Seen) => s.url.split("?")[0];
 
 test("object paths are percent-encoded per segment on the wire and every call carries the token", async () => {
@@ -141,7 +149,11 @@ test("listAllBuckets walks offsets until totalCount", async () => {
   };
   const all = await client().listAllBuckets({ limit: 3, prefix: "b" });
   expect(all.map((b) => b.name)).toEqual(names);
-  expect(seen.map((s) => new URL(s.url, "http://x").search)).toEqual(["?offset=0&limit=3&prefix=b", "?offset=3&limit=3&prefix=b", "?offset=6&limit=3&prefix=b"]);
+  expect(seen.map((s) => new URL(s.url, "http://x").search)).toEqual([
+    "?offset=0&limit=3&prefix=b",
+    "?offset=3&limit=3&prefix=b",
+    "?offset=6&limit=3&prefix=b",
+  ]);
 });
 
 test("putCors tries PUT, falls back to POST on 405 once, and remembers POST", async () => {
@@ -150,7 +162,11 @@ test("putCors tries PUT, falls back to POST on 405 once, and remembers POST", as
   const rules = [{ allowedOrigins: ["https://a.example"], allowedMethods: ["GET" as const], maxAgeSeconds: 5 }];
   expect(await c.putCors("b", rules)).toEqual(rules);
   await c.deleteCors("b");
-  expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["PUT /object-storage/v1_ext/bucket/b/cors", "POST /object-storage/v1_ext/bucket/b/cors", "POST /object-storage/v1_ext/bucket/b/cors"]);
+  expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+    "PUT /object-storage/v1_ext/bucket/b/cors",
+    "POST /object-storage/v1_ext/bucket/b/cors",
+    "POST /object-storage/v1_ext/bucket/b/cors",
+  ]);
   expect(JSON.parse(seen[0]!.body)).toEqual({ cors: [{ allowed_origins: ["https://a.example"], allowed_methods: ["GET"], max_age_seconds: 5 }] });
   expect(JSON.parse(seen[2]!.body)).toEqual({ cors: [] });
 });
@@ -181,7 +197,15 @@ test("headContainer reads the 2.6 headers and metadata", async () => {
       "x-container-meta-owner": "me",
     },
   });
-  expect(await client().headContainer("b")).toMatchObject({ name: "b", objectCount: 3, bytesUsed: 30, bytesUsedActual: 90, storagePolicy: "default-placement", timestamp: 1700000000.12345, metadata: { owner: "me" } });
+  expect(await client().headContainer("b")).toMatchObject({
+    name: "b",
+    objectCount: 3,
+    bytesUsed: 30,
+    bytesUsedActual: 90,
+    storagePolicy: "default-placement",
+    timestamp: 1700000000.12345,
+    metadata: { owner: "me" },
+  });
   expect(seen[0]!.method).toBe("HEAD");
 });
 
@@ -199,7 +223,10 @@ test("listAllObjects follows the marker until a short page", async () => {
     const q = new URL(r.url, "http://x").searchParams;
     const marker = q.get("marker") ?? "";
     const page = names.filter((n) => n > marker).slice(0, Number(q.get("limit")));
-    return json(200, page.map((name) => ({ name, bytes: 1, hash: "h", content_type: "x", last_modified: "t" })));
+    return json(
+      200,
+      page.map((name) => ({ name, bytes: 1, hash: "h", content_type: "x", last_modified: "t" })),
+    );
   };
   const all = await client().listAllObjects("b", { limit: 2, prefix: "o" });
   expect(all.map((e) => (e.kind === "object" ? e.name : e.subdir))).toEqual(names);
@@ -234,7 +261,12 @@ test("uploadLarge: initiate, parts, complete with quoted ETags", async () => {
   };
   const progress: number[] = [];
   const size = 5 * 1024 * 1024;
-  const r = await client().uploadLarge("b", "big.bin", Buffer.alloc(size * 2 + 10), { partSize: size, metadata: { k: "v" }, contentType: "application/x-test", onProgress: (n) => progress.push(n) });
+  const r = await client().uploadLarge("b", "big.bin", Buffer.alloc(size * 2 + 10), {
+    partSize: size,
+    metadata: { k: "v" },
+    contentType: "application/x-test",
+    onProgress: (n) => progress.push(n),
+  });
   expect(r).toEqual({ etag: "final", parts: 3 });
   expect(seen[0]!.url).toBe("/object-storage/v1/p-1/b/big.bin?uploads");
   expect(seen[0]!.headers["x-object-meta-k"]).toBe("v");

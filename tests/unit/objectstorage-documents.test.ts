@@ -33,10 +33,18 @@ describe("lifecycle rules read back", () => {
 });
 
 describe("CORS rules read back", () => {
-  const rule = { allowedOrigins: ["https://a.example", "https://b.example"], allowedMethods: ["GET" as const, "PUT" as const], allowedHeaders: ["Content-Type", "X-Auth-Token"] };
+  const rule = {
+    allowedOrigins: ["https://a.example", "https://b.example"],
+    allowedMethods: ["GET" as const, "PUT" as const],
+    allowedHeaders: ["Content-Type", "X-Auth-Token"],
+  };
 
   test("origins, methods and headers reordered or re-cased by the service read as recorded", () => {
-    const echoed = { allowedOrigins: ["https://b.example", "https://a.example"], allowedMethods: ["PUT" as const, "GET" as const], allowedHeaders: ["x-auth-token", "content-type"] };
+    const echoed = {
+      allowedOrigins: ["https://b.example", "https://a.example"],
+      allowedMethods: ["PUT" as const, "GET" as const],
+      allowedHeaders: ["x-auth-token", "content-type"],
+    };
     expect(alignCorsRules([echoed], [rule])).toEqual([rule]);
   });
 

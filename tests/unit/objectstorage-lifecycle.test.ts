@@ -58,9 +58,9 @@ test("reads Prefix directly under Rule, under Rule/Filter, and under Filter/And;
 });
 
 test("an empty Prefix element (<Prefix/>) and a configuration without rules", () => {
-  expect(parseLifecycleXml("<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>")).toEqual([
-    { prefix: "", status: "Enabled", days: 1 },
-  ]);
+  expect(
+    parseLifecycleXml("<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>"),
+  ).toEqual([{ prefix: "", status: "Enabled", days: 1 }]);
   expect(parseLifecycleXml("<LifecycleConfiguration/>")).toEqual([]);
   expect(() => parseLifecycleXml("<Other/>")).toThrow(/no LifecycleConfiguration/);
   expect(() => parseLifecycleXml("<LifecycleConfiguration><Rule>")).toThrow(/not well-formed/);
@@ -97,14 +97,18 @@ const trickyString = fc.string({ unit: fc.constantFrom("'", '"', "&", "<", ">", 
 
 test("property: any XML-representable prefix and id round-trip exactly through build + parse", () => {
   fc.assert(
-    fc.property(fc.oneof(trickyString, fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" })), fc.option(trickyString, { nil: undefined }), (prefix, id) => {
-      if (!isXmlRepresentable(prefix)) {
-        expect(() => buildLifecycleXml([rule(prefix)])).toThrow(/cannot be written in XML/);
-        return;
-      }
-      const rules = [rule(prefix, id === undefined ? {} : { id: id.slice(0, 255) })];
-      expect(parseLifecycleXml(buildLifecycleXml(rules))).toEqual(rules);
-    }),
+    fc.property(
+      fc.oneof(trickyString, fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" })),
+      fc.option(trickyString, { nil: undefined }),
+      (prefix, id) => {
+        if (!isXmlRepresentable(prefix)) {
+          expect(() => buildLifecycleXml([rule(prefix)])).toThrow(/cannot be written in XML/);
+          return;
+        }
+        const rules = [rule(prefix, id === undefined ? {} : { id: id.slice(0, 255) })];
+        expect(parseLifecycleXml(buildLifecycleXml(rules))).toEqual(rules);
+      },
+    ),
     { numRuns: 500 },
   );
 });

@@ -28,7 +28,12 @@ describe("bucket record (2.1)", () => {
   };
 
   test("flattens to camelCase, bytes as a numeric string, metadata from headers with lower-cased keys", () => {
-    const b = flattenBucket(record, { "x-container-meta-owner": "team-a", "x-container-meta-temp-url-key": "secret", "x-trans-id": "t" }, { name: "logs" }, "reading");
+    const b = flattenBucket(
+      record,
+      { "x-container-meta-owner": "team-a", "x-container-meta-temp-url-key": "secret", "x-trans-id": "t" },
+      { name: "logs" },
+      "reading",
+    );
     expect(b).toMatchObject({
       project: "p-1",
       name: "logs",
@@ -55,7 +60,7 @@ describe("bucket record (2.1)", () => {
   });
 
   test("a record of the wrong shape is a clear error", () => {
-    expect(() => flattenBucket({ bytes: "lots" }, {}, { name: "x" }, "reading bucket \"x\"")).toThrow(/reading bucket "x": unexpected bucket record/);
+    expect(() => flattenBucket({ bytes: "lots" }, {}, { name: "x" }, 'reading bucket "x"')).toThrow(/reading bucket "x": unexpected bucket record/);
   });
 
   test("ListBuckets items of unknown shape are tolerated", () => {
@@ -77,7 +82,14 @@ describe("object listing (2.2)", () => {
       ]),
     );
     expect(flattenObjectListing(body, "listing")).toEqual([
-      { kind: "object", name: "a.txt", contentType: "text/plain", bytes: 3, hash: "900150983cd24fb0d6963f7d28e17f72", lastModified: "2024-05-01T10:00:00.123456" },
+      {
+        kind: "object",
+        name: "a.txt",
+        contentType: "text/plain",
+        bytes: 3,
+        hash: "900150983cd24fb0d6963f7d28e17f72",
+        lastModified: "2024-05-01T10:00:00.123456",
+      },
       { kind: "object", name: "big", bytes: 5368709120, hash: "x", contentType: "application/octet-stream", lastModified: "2024-05-01T10:00:00Z" },
       { kind: "subdir", subdir: "dir/" },
     ]);
@@ -97,11 +109,18 @@ describe("capabilities (2.5)", () => {
       slo: { max_manifest_segments: 1000, min_segment_size: 1, max_manifest_size: 8392704 },
       tempauth: {},
     });
-    expect(seed.swift).toEqual({ version: "2.30", accountListingLimit: 1000, maxAccountNameLength: 32, policies: [{ name: "default-placement", default: true }] });
+    expect(seed.swift).toEqual({
+      version: "2.30",
+      accountListingLimit: 1000,
+      maxAccountNameLength: 32,
+      policies: [{ name: "default-placement", default: true }],
+    });
     expect(seed.tempurl).toEqual({ methods: ["GET"] });
     expect(seed.slo).toEqual({ maxManifestSegments: 1000, minSegmentSize: 1, maxManifestSize: 8392704 });
     expect(seed.raw.tempauth).toEqual({});
-    const swift = flattenCapabilities({ swift: { account_listing_limit: 10000, max_account_name_length: 256, max_meta_overall_size: 4096, policies: [{ name: "gold", aliases: "gold" }] } });
+    const swift = flattenCapabilities({
+      swift: { account_listing_limit: 10000, max_account_name_length: 256, max_meta_overall_size: 4096, policies: [{ name: "gold", aliases: "gold" }] },
+    });
     expect(swift.swift.accountListingLimit).toBe(10000);
     expect(swift.swift.maxAccountNameLength).toBe(256);
     expect(swift.swift.maxMetaLength).toBe(4096);
@@ -111,7 +130,10 @@ describe("capabilities (2.5)", () => {
 
 describe("large objects (4.5)", () => {
   test("SLO manifests are written as [{path, etag, size_bytes}]", () => {
-    expect(expandSloManifest([{ path: "b/seg1", etag: '"abc"', sizeBytes: 3 }, { path: "/b/seg2" }])).toEqual([{ path: "b/seg1", etag: "abc", size_bytes: 3 }, { path: "b/seg2" }]);
+    expect(expandSloManifest([{ path: "b/seg1", etag: '"abc"', sizeBytes: 3 }, { path: "/b/seg2" }])).toEqual([
+      { path: "b/seg1", etag: "abc", size_bytes: 3 },
+      { path: "b/seg2" },
+    ]);
     expect(() => expandSloManifest([{ path: "noslash" }])).toThrow(/must be \{bucket\}\/\{object\}/);
     expect(() => expandSloManifest([])).toThrow(/at least one segment/);
   });
@@ -127,16 +149,27 @@ describe("large objects (4.5)", () => {
 
 describe("multipart documents (4.4)", () => {
   test("InitiateMultipartUploadResult with or without a namespace", () => {
-    const xml = '<?xml version="1.0"?><InitiateMultipartUploadResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Tenant>p-1</Tenant><Bucket>b</Bucket><Key>k/x</Key><UploadId>u-1</UploadId></InitiateMultipartUploadResult>';
+    const xml =
+      '<?xml version="1.0"?><InitiateMultipartUploadResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Tenant>p-1</Tenant><Bucket>b</Bucket><Key>k/x</Key><UploadId>u-1</UploadId></InitiateMultipartUploadResult>';
     expect(parseInitiateResult(xml, "a")).toEqual({ uploadId: "u-1", tenant: "p-1", bucket: "b", key: "k/x" });
     expect(() => parseInitiateResult("<InitiateMultipartUploadResult/>", "starting")).toThrow(/starting: .*UploadId/);
   });
 
   test("CompleteMultipartUpload lists parts in order with quoted ETags", () => {
-    expect(buildCompleteXml([{ partNumber: 2, etag: "bb" }, { partNumber: 1, etag: '"aa"' }])).toBe(
+    expect(
+      buildCompleteXml([
+        { partNumber: 2, etag: "bb" },
+        { partNumber: 1, etag: '"aa"' },
+      ]),
+    ).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>"aa"</ETag></Part><Part><PartNumber>2</PartNumber><ETag>"bb"</ETag></Part></CompleteMultipartUpload>',
     );
-    expect(() => buildCompleteXml([{ partNumber: 1, etag: "a" }, { partNumber: 1, etag: "b" }])).toThrow(/listed twice/);
+    expect(() =>
+      buildCompleteXml([
+        { partNumber: 1, etag: "a" },
+        { partNumber: 1, etag: "b" },
+      ]),
+    ).toThrow(/listed twice/);
     expect(() => buildCompleteXml([{ partNumber: 10001, etag: "a" }])).toThrow(/outside/);
   });
 });

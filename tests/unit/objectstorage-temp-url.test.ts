@@ -41,7 +41,9 @@ test("bad input is refused", () => {
 });
 
 test("signedTempUrl signs the decoded /v1 path and encodes the URL", () => {
-  const c = new ObjectStorageClient({ settings: resolveSettings({ projectId: "AUTH_test", endpoints: { objectstorage: "http://127.0.0.1:8280" } }, () => undefined, {}) });
+  const c = new ObjectStorageClient({
+    settings: resolveSettings({ projectId: "AUTH_test", endpoints: { objectstorage: "http://127.0.0.1:8280" } }, () => undefined, {}),
+  });
   const url = new URL(c.signedTempUrl("c", "dir/a b.txt", { tempUrlKey: KEY, expires: EXPIRES, filename: "x y.txt" }));
   expect(url.pathname).toBe("/v1/AUTH_test/c/dir/a%20b.txt");
   expect(url.searchParams.get("temp_url_expires")).toBe(String(EXPIRES));
@@ -50,7 +52,12 @@ test("signedTempUrl signs the decoded /v1 path and encodes the URL", () => {
 });
 
 test.each([
-  ["a path relative to the base URL", "http://h:1/object-storage", "/v1/p/b/o?temp_url_sig=s&temp_url_expires=1", "http://h:1/object-storage/v1/p/b/o?temp_url_sig=s&temp_url_expires=1"],
+  [
+    "a path relative to the base URL",
+    "http://h:1/object-storage",
+    "/v1/p/b/o?temp_url_sig=s&temp_url_expires=1",
+    "http://h:1/object-storage/v1/p/b/o?temp_url_sig=s&temp_url_expires=1",
+  ],
   ["a path that already carries the endpoint prefix", "http://h:1/object-storage", "/object-storage/v1/p/b/o?x=1", "http://h:1/object-storage/v1/p/b/o?x=1"],
   ["a path without leading slash", "http://h:1", "v1/p/b/o?x=1", "http://h:1/v1/p/b/o?x=1"],
   ["an absolute URL", "http://h:1/object-storage", "https://cdn.example/v1/p/b/o?x=1", "https://cdn.example/v1/p/b/o?x=1"],

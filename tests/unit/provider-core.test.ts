@@ -186,7 +186,11 @@ describe("create, read, update, delete", () => {
     const store = new Map<string, Out>();
     const p = buildProvider(fakeDefinition(store));
     await p.create({ name: "abcd", size: 1, tags: {}, adopt: false, __provider: PROVIDER });
-    const r = await p.update("abcd", { name: "abcd", size: 99, createdAt: "stale" }, { name: "abcd", size: 3, tags: { a: "b" }, adopt: false, __provider: PROVIDER });
+    const r = await p.update(
+      "abcd",
+      { name: "abcd", size: 99, createdAt: "stale" },
+      { name: "abcd", size: 3, tags: { a: "b" }, adopt: false, __provider: PROVIDER },
+    );
     expect(r.outs).toEqual({ name: "abcd", size: 3, tags: { a: "b" }, adopt: false, createdAt: "2026-01-01T00:00:00Z" });
   });
 

@@ -3,7 +3,7 @@ import { REGISTRY } from "../../provider/registry";
 import { methodOf } from "../../provider/core/runtime";
 
 // The same serializer pulumi.dynamic.Resource uses for `__provider`.
- 
+
 const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure");
 
 async function serializedProvider(token: string): Promise<string> {
@@ -46,7 +46,6 @@ describe("serialized __provider", () => {
   });
 
   test("loads and forwards to the runtime when evaluated like the dynamic provider host does", async () => {
-     
     const requireFromString = require("require-from-string");
     const provider = requireFromString(text).handler();
     expect(Object.keys(provider).sort()).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);

@@ -51,7 +51,18 @@ test("BucketObject: unknown content gets no made-up digest; unknown metadata kee
   expect(inputs.content).toBe(UNKNOWN);
   expect(inputs).not.toHaveProperty("contentMd5");
 
-  const old = { bucket: "site-bucket", key: "a.txt", content: "hi", folder: false, metadata: {}, multipartThreshold: 16777216, partSize: 8388608, etag: "e", size: 2, url: "u" };
+  const old = {
+    bucket: "site-bucket",
+    key: "a.txt",
+    content: "hi",
+    folder: false,
+    metadata: {},
+    multipartThreshold: 16777216,
+    partSize: 8388608,
+    etag: "e",
+    size: 2,
+    url: "u",
+  };
   const next = await object.check(old, { bucket: "site-bucket", key: "a.txt", content: "hi", metadata: UNKNOWN, __provider: PROVIDER });
   expect(next.inputs).toMatchObject({ folder: false, metadata: UNKNOWN });
   expect(await object.diff("site-bucket/a.txt", old, next.inputs)).toMatchObject({ changes: true, replaces: [] });
@@ -61,13 +72,27 @@ test("BucketCors: unknown rules are kept, not normalised; an unknown origin insi
   const whole = await cors.check({}, { bucket: "site-bucket", rules: UNKNOWN, __provider: PROVIDER });
   expect(whole.failures).toBeUndefined();
   expect(whole.inputs.rules).toBe(UNKNOWN);
-  const inner = await cors.check({}, { bucket: "site-bucket", rules: [{ allowedOrigins: [UNKNOWN], allowedMethods: ["GET"], allowedHeaders: [] }], __provider: PROVIDER });
+  const inner = await cors.check(
+    {},
+    { bucket: "site-bucket", rules: [{ allowedOrigins: [UNKNOWN], allowedMethods: ["GET"], allowedHeaders: [] }], __provider: PROVIDER },
+  );
   expect(inner.failures).toBeUndefined();
   expect(inner.inputs.rules).toEqual([{ allowedOrigins: [UNKNOWN], allowedMethods: ["GET"], allowedHeaders: [] }]);
 });
 
 test("a replace-on value that is unknown may differ: it plans a replacement", async () => {
   const { inputs } = await object.check({}, { bucket: UNKNOWN, key: "a.txt", content: "hi", __provider: PROVIDER });
-  const old = { bucket: "site-bucket", key: "a.txt", content: "hi", folder: false, metadata: {}, multipartThreshold: 16777216, partSize: 8388608, etag: "e", size: 2, url: "u" };
+  const old = {
+    bucket: "site-bucket",
+    key: "a.txt",
+    content: "hi",
+    folder: false,
+    metadata: {},
+    multipartThreshold: 16777216,
+    partSize: 8388608,
+    etag: "e",
+    size: 2,
+    url: "u",
+  };
   expect(await object.diff("site-bucket/a.txt", old, inputs)).toMatchObject({ changes: true, replaces: ["bucket"] });
 });

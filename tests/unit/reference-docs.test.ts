@@ -10,7 +10,9 @@ const ROOT = path.join(__dirname, "..", "..", "..");
 const DOCS = path.join(ROOT, "docs", "reference");
 
 function listFiles(dir: string, base = dir): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))]));
 }
 
 test("docs/reference matches schema.json (run `make schema` after changing a definition)", () => {

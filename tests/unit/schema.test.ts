@@ -17,7 +17,7 @@ const SCHEMA_FILE = path.join(ROOT, "schema.json");
 /** The metaschema lives next to the repository: /work/shared/reference from /work/main. */
 const METASCHEMA_FILE = path.resolve(ROOT, "../shared/reference/pulumi-package-metaschema.json");
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 function committed(): { text: string; schema: Json } {
   if (!existsSync(SCHEMA_FILE)) throw new Error(`${SCHEMA_FILE} is missing: run make schema`);
@@ -161,7 +161,7 @@ describe("schema.json", () => {
       if (!dir.isDirectory() || dir.name === "core") continue;
       const index = path.join(distProvider, dir.name, "index.js");
       if (!existsSync(index)) continue;
-      const mod = require(index) as Record<string, unknown>;  
+      const mod = require(index) as Record<string, unknown>;
       const names = Object.keys(mod);
       for (const name of names) {
         if (typeof mod[name] !== "function" || !(/^get[A-Z]/.test(name) || names.includes(`${name}Output`))) continue;
@@ -210,7 +210,10 @@ describe("zod -> Pulumi type mapping", () => {
           count: z.number().int().default(3).describe("Count."),
           ratio: z.number().nullable().optional().describe("Ratio."),
           tags: z.record(z.string(), z.string()).default({}).describe("Tags."),
-          limits: z.record(z.string(), z.object({ max: z.number().describe("Max.") })).optional().describe("Limits."),
+          limits: z
+            .record(z.string(), z.object({ max: z.number().describe("Max.") }))
+            .optional()
+            .describe("Limits."),
           either: z.union([z.string(), z.number()]).optional().describe("String or number."),
           anything: z.unknown().optional().describe("Anything."),
         })

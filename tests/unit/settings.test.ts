@@ -30,7 +30,11 @@ test("a local cloud URL puts every service under its prefix", () => {
 });
 
 test("plain http:// is refused for a host off this machine, accepted on loopback; https anywhere", () => {
-  const at = (url: string) => endpointOf(resolveSettings({ endpoints: { objectstorage: url } }, () => undefined, {}), "objectstorage");
+  const at = (url: string) =>
+    endpointOf(
+      resolveSettings({ endpoints: { objectstorage: url } }, () => undefined, {}),
+      "objectstorage",
+    );
   expect(() => at("http://objectstorage.kr-central-2.example.com")).toThrow(
     /plain http:\/\/ to a host that is not this machine.*krcloud:objectstorageEndpoint/,
   );

@@ -113,7 +113,9 @@ test("gives up after maxAttempts and reports status, code, request id and operat
 
 test("an operation that is not idempotent is not retried on a 503 without Retry-After: it may have been applied", async () => {
   handler = failNTimes(1, 503);
-  const err = await transport(fakeClock()).request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false }).catch((e) => e);
+  const err = await transport(fakeClock())
+    .request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false })
+    .catch((e) => e);
   expect(err.status).toBe(503);
   expect(received).toHaveLength(1);
 });
@@ -123,7 +125,9 @@ test("404 and 429 are recognised by brand, not instanceof", async () => {
     res.writeHead(404);
     res.end("Not Found");
   };
-  const e404 = await transport(fakeClock()).request({ operation: "Get", method: "GET", path: "/x", idempotent: true }).catch((e) => e);
+  const e404 = await transport(fakeClock())
+    .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
+    .catch((e) => e);
   expect(isNotFound(e404)).toBe(true);
   expect(e404.apiMessage).toBe("Not Found");
   handler = failNTimes(99, 429);
@@ -154,7 +158,9 @@ test("a reset connection is retried for an idempotent operation but not for one 
   received = [];
   resets = 1;
   await closeAllPools();
-  const err = await transport(fakeClock()).request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false }).catch((e) => e);
+  const err = await transport(fakeClock())
+    .request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false })
+    .catch((e) => e);
   expect(isTransportError(err)).toBe(true);
   expect(err.neverSent).toBe(false);
   expect(received).toHaveLength(1);
@@ -201,12 +207,16 @@ test("an error after a retried attempt that may have reached the server says so;
     res.writeHead(409, { "content-type": "application/json" });
     res.end('{"code":"BucketAlreadyExists","message":"taken"}');
   };
-  const err = await transport(fakeClock()).request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true }).catch((e) => e);
+  const err = await transport(fakeClock())
+    .request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true })
+    .catch((e) => e);
   expect(err.status).toBe(409);
   expect(err.earlierAttemptMayHaveApplied).toBe(true);
 
   resets = 0;
-  const first = await transport(fakeClock()).request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true }).catch((e) => e);
+  const first = await transport(fakeClock())
+    .request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true })
+    .catch((e) => e);
   expect(first.status).toBe(409);
   expect(first.earlierAttemptMayHaveApplied).toBe(false);
 });
@@ -228,10 +238,30 @@ test("the backoff has a floor of half its ceiling (equal jitter): a draw of 0 ne
 // What counts as a network error
 
 test("only socket errno codes and undici's network codes are network errors; Node's ERR_* codes are not", () => {
-  for (const code of ["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT"]) {
+  for (const code of [
+    "ECONNRESET",
+    "ECONNREFUSED",
+    "ETIMEDOUT",
+    "EPIPE",
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "UND_ERR_SOCKET",
+    "UND_ERR_CONNECT_TIMEOUT",
+    "UND_ERR_HEADERS_TIMEOUT",
+  ]) {
     expect([code, isNetworkErrorCode(code)]).toEqual([code, true]);
   }
-  for (const code of ["ERR_INVALID_ARG_TYPE", "ERR_STREAM_PREMATURE_CLOSE", "ERR_INVALID_STATE", "EISDIR", "ENOENT", "EACCES", "UND_ERR_INVALID_ARG", "UND_ERR_NOT_SUPPORTED", "E"]) {
+  for (const code of [
+    "ERR_INVALID_ARG_TYPE",
+    "ERR_STREAM_PREMATURE_CLOSE",
+    "ERR_INVALID_STATE",
+    "EISDIR",
+    "ENOENT",
+    "EACCES",
+    "UND_ERR_INVALID_ARG",
+    "UND_ERR_NOT_SUPPORTED",
+    "E",
+  ]) {
     expect([code, isNetworkErrorCode(code)]).toEqual([code, false]);
   }
 });
@@ -280,7 +310,9 @@ test("retries follow the operation's declaration, not the method: a PUT that is 
 
   received = [];
   handler = failNTimes(1, 500);
-  const put = await transport(fakeClock()).request({ operation: "CompleteMultipartUpload", method: "PUT", path: "/o", body: "<x/>", idempotent: false }).catch((e) => e);
+  const put = await transport(fakeClock())
+    .request({ operation: "CompleteMultipartUpload", method: "PUT", path: "/o", body: "<x/>", idempotent: false })
+    .catch((e) => e);
   expect(put.status).toBe(500);
   expect(received).toHaveLength(1);
 });
@@ -305,7 +337,9 @@ test("429, and 503 with Retry-After, are retried for every operation: the server
     res.writeHead(n === 1 ? 429 : 409, { "content-type": "application/json" });
     res.end('{"code":"BucketAlreadyExists"}');
   };
-  const c = await transport(clock).request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true }).catch((e) => e);
+  const c = await transport(clock)
+    .request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true })
+    .catch((e) => e);
   expect(c.status).toBe(409);
   expect(c.earlierAttemptMayHaveApplied).toBe(false);
 });
@@ -313,17 +347,23 @@ test("429, and 503 with Retry-After, are retried for every operation: the server
 test("throttling errors carry the server's Retry-After, parsed, as retryAfterMs", async () => {
   const clock = fakeClock();
   handler = failNTimes(99, 429, { "retry-after": "7" });
-  const e429 = await transport(clock, { retry: { maxAttempts: 1 } }).request({ operation: "Get", method: "GET", path: "/x", idempotent: true }).catch((e) => e);
+  const e429 = await transport(clock, { retry: { maxAttempts: 1 } })
+    .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
+    .catch((e) => e);
   expect(isThrottled(e429)).toBe(true);
   expect(e429.retryAfterMs).toBe(7000);
 
   handler = failNTimes(99, 503, { "retry-after": new Date(clock.now() + 30_000).toUTCString() });
-  const e503 = await transport(clock, { retry: { maxAttempts: 1 } }).request({ operation: "Get", method: "GET", path: "/x", idempotent: true }).catch((e) => e);
+  const e503 = await transport(clock, { retry: { maxAttempts: 1 } })
+    .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
+    .catch((e) => e);
   expect(e503.status).toBe(503);
   expect(e503.retryAfterMs).toBe(30_000);
 
   handler = failNTimes(99, 429);
-  const bare = await transport(clock, { retry: { maxAttempts: 1 } }).request({ operation: "Get", method: "GET", path: "/x", idempotent: true }).catch((e) => e);
+  const bare = await transport(clock, { retry: { maxAttempts: 1 } })
+    .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
+    .catch((e) => e);
   expect(bare.retryAfterMs).toBeUndefined();
 });
 
@@ -390,7 +430,11 @@ describe("a reused keep-alive connection closed before any answer byte", () => {
         const res = await t.request(spec);
         // The second request went over the reused connection 1, which the server closed; the retry
         // opened connection 2.
-        expect(s.log).toEqual([{ conn: 1, nth: 1 }, { conn: 1, nth: 2 }, { conn: 2, nth: 1 }]);
+        expect(s.log).toEqual([
+          { conn: 1, nth: 1 },
+          { conn: 1, nth: 2 },
+          { conn: 2, nth: 1 },
+        ]);
         expect(res.body.toString()).toBe("conn-2");
         expect(res.attempts).toBe(2);
       } finally {
@@ -409,7 +453,11 @@ describe("a reused keep-alive connection closed before any answer byte", () => {
       await idle();
       const err = await t.request(spec).catch((e) => e);
       expect(isTransportError(err)).toBe(true);
-      expect(s.log).toEqual([{ conn: 1, nth: 1 }, { conn: 1, nth: 2 }, { conn: 2, nth: 1 }]);
+      expect(s.log).toEqual([
+        { conn: 1, nth: 1 },
+        { conn: 1, nth: 2 },
+        { conn: 2, nth: 1 },
+      ]);
     } finally {
       await closeAllPools();
       await s.close();
@@ -425,7 +473,10 @@ describe("a reused keep-alive connection closed before any answer byte", () => {
       await idle();
       const err = await t.request(spec).catch((e) => e);
       expect(isTransportError(err)).toBe(true);
-      expect(s.log).toEqual([{ conn: 1, nth: 1 }, { conn: 1, nth: 2 }]);
+      expect(s.log).toEqual([
+        { conn: 1, nth: 1 },
+        { conn: 1, nth: 2 },
+      ]);
     } finally {
       await closeAllPools();
       await s.close();
@@ -457,8 +508,21 @@ test("no field of a transport error holds a signature or the token, its cause in
   await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
   const port = (s.address() as AddressInfo).port;
   await new Promise((r) => s.close(r));
-  const err = await new Transport({ service: "t", endpoint: `http://127.0.0.1:${port}`, clock: fakeClock(), retry: { maxAttempts: 1 }, authHeaders: () => ({ "x-auth-token": "tok-SECRET-1234" }) })
-    .request({ operation: "Get", method: "GET", path: "/o", query: { temp_url_sig: "deadbeef0123", temp_url_expires: 1 }, idempotent: true, action: "reading with tok-SECRET-1234" })
+  const err = await new Transport({
+    service: "t",
+    endpoint: `http://127.0.0.1:${port}`,
+    clock: fakeClock(),
+    retry: { maxAttempts: 1 },
+    authHeaders: () => ({ "x-auth-token": "tok-SECRET-1234" }),
+  })
+    .request({
+      operation: "Get",
+      method: "GET",
+      path: "/o",
+      query: { temp_url_sig: "deadbeef0123", temp_url_expires: 1 },
+      idempotent: true,
+      action: "reading with tok-SECRET-1234",
+    })
     .catch((e) => e);
   expect(isTransportError(err)).toBe(true);
   expect(err.cause).toBeDefined();

@@ -21,7 +21,16 @@ function sequence(states: string[]) {
 test("past 10 s of waiting the pause grows with the time waited, a tenth of it, up to the backoff", async () => {
   const clock = fakeClock();
   const { fn } = sequence([...Array.from({ length: 30 }, () => "Creating"), "Running"]);
-  await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], minDelayMs: 1000, maxDelayMs: 15_000, timeoutMs: 3_600_000, clock });
+  await waitFor({
+    resource: "x",
+    status: fn,
+    stateOf: (x) => x.status,
+    target: ["Running"],
+    minDelayMs: 1000,
+    maxDelayMs: 15_000,
+    timeoutMs: 3_600_000,
+    clock,
+  });
   // Each pause is at most a tenth of the time already waited (never under minDelayMs).
   let t = 0;
   for (const s of clock.sleeps) {
@@ -68,13 +77,29 @@ test("tolerates a few not-found answers right after create", async () => {
 
 test("fails when not found more often than tolerated", async () => {
   const { fn } = sequence(["-", "-", "-"]);
-  const err = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], timeoutMs: 60_000, clock: fakeClock(), notFoundTolerance: 2 }).catch((e) => e);
+  const err = await waitFor({
+    resource: "x",
+    status: fn,
+    stateOf: (x) => x.status,
+    target: ["Running"],
+    timeoutMs: 60_000,
+    clock: fakeClock(),
+    notFoundTolerance: 2,
+  }).catch((e) => e);
   expect(err.code).toBe("KRCLOUD_WAITER_FAILURE");
 });
 
 test("a failure state stops the wait at once and lists the states seen", async () => {
   const { fn, polls } = sequence(["PROVISIONING", "FAILED", "Running"]);
-  const err = await waitFor({ resource: 'instance set "a"', status: fn, stateOf: (x) => x.status, target: ["Running"], failure: ["FAILED"], timeoutMs: 60_000, clock: fakeClock() }).catch((e) => e);
+  const err = await waitFor({
+    resource: 'instance set "a"',
+    status: fn,
+    stateOf: (x) => x.status,
+    target: ["Running"],
+    failure: ["FAILED"],
+    timeoutMs: 60_000,
+    clock: fakeClock(),
+  }).catch((e) => e);
   expect(isKrcloudError(err)).toBe(true);
   expect(err.message).toBe('instance set "a" entered failure state FAILED (states seen: PROVISIONING -> FAILED)');
   expect(polls).toHaveLength(2);
@@ -83,9 +108,20 @@ test("a failure state stops the wait at once and lists the states seen", async (
 test("times out naming the resource, the last state and the states seen; the last poll starts minDelayMs before the deadline", async () => {
   const clock = fakeClock();
   const { fn, polls } = sequence(["Creating", "Modifying"]);
-  const err = await waitFor({ resource: 'cluster "web"', status: fn, stateOf: (x) => x.status, target: ["Running"], minDelayMs: 1000, maxDelayMs: 4000, timeoutMs: 10_500, clock }).catch((e) => e);
+  const err = await waitFor({
+    resource: 'cluster "web"',
+    status: fn,
+    stateOf: (x) => x.status,
+    target: ["Running"],
+    minDelayMs: 1000,
+    maxDelayMs: 4000,
+    timeoutMs: 10_500,
+    clock,
+  }).catch((e) => e);
   expect(err.code).toBe("KRCLOUD_WAITER_TIMEOUT");
-  expect(err.message).toMatch(/^timed out after 1?\ds waiting for cluster "web" to become Running \(last state: Modifying; states seen: Creating -> Modifying\)$/);
+  expect(err.message).toMatch(
+    /^timed out after 1?\ds waiting for cluster "web" to become Running \(last state: Modifying; states seen: Creating -> Modifying\)$/,
+  );
   // A poll bounded by the deadline needs time to answer: the last pause is shortened so that the
   // last poll has at least minDelayMs before the deadline (a poll at the deadline could not answer).
   expect(clock.sleeps).toEqual([1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 500]);
@@ -183,6 +219,8 @@ test("an AbortSignal stops the wait", async () => {
     ac.abort();
     throw new Error("aborted");
   };
-  const err = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], timeoutMs: 60_000, clock, signal: ac.signal }).catch((e) => e);
+  const err = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], timeoutMs: 60_000, clock, signal: ac.signal }).catch(
+    (e) => e,
+  );
   expect(err.code).toBe("KRCLOUD_WAITER_ABORTED");
 });

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { randomHex } from '../../core/ids';
+import { createHash } from "node:crypto";
+import { closeSync, copyFileSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { randomHex } from "../../core/ids";
 
 /** A stored body: one file in the blob directory. */
 export interface BlobRef {
@@ -38,7 +38,7 @@ export class BlobStore {
   write(data: Buffer): WrittenBlob {
     const blob = randomHex(32);
     writeFileSync(this.path(blob), data);
-    return { blob, size: data.length, md5: createHash('md5').update(data).digest('hex') };
+    return { blob, size: data.length, md5: createHash("md5").update(data).digest("hex") };
   }
 
   /** A new blob holding the pieces back to back, copied in 1 MiB chunks (never the whole body in memory). */
@@ -49,13 +49,13 @@ export class BlobStore {
       return { blob, size: pieces[0]!.size, md5: this.md5(blob) };
     }
     const blob = randomHex(32);
-    const hash = createHash('md5');
+    const hash = createHash("md5");
     const chunk = Buffer.allocUnsafe(COPY_CHUNK);
-    const out = openSync(this.path(blob), 'w');
+    const out = openSync(this.path(blob), "w");
     let size = 0;
     try {
       for (const piece of pieces) {
-        const fd = openSync(this.path(piece.blob), 'r');
+        const fd = openSync(this.path(piece.blob), "r");
         try {
           for (let n = readSync(fd, chunk, 0, COPY_CHUNK, null); n > 0; n = readSync(fd, chunk, 0, COPY_CHUNK, null)) {
             hash.update(chunk.subarray(0, n));
@@ -69,19 +69,19 @@ export class BlobStore {
     } finally {
       closeSync(out);
     }
-    return { blob, size, md5: hash.digest('hex') };
+    return { blob, size, md5: hash.digest("hex") };
   }
 
   private md5(blob: string): string {
-    const hash = createHash('md5');
+    const hash = createHash("md5");
     const chunk = Buffer.allocUnsafe(COPY_CHUNK);
-    const fd = openSync(this.path(blob), 'r');
+    const fd = openSync(this.path(blob), "r");
     try {
       for (let n = readSync(fd, chunk, 0, COPY_CHUNK, null); n > 0; n = readSync(fd, chunk, 0, COPY_CHUNK, null)) hash.update(chunk.subarray(0, n));
     } finally {
       closeSync(fd);
     }
-    return hash.digest('hex');
+    return hash.digest("hex");
   }
 
   /**

@@ -1,7 +1,7 @@
-import { BucketAlreadyExists } from '../errors';
-import { compareNames, validateMetadataTotal, type Bucket } from '../model';
-import type { ExtensionBackend } from './extension';
-import type { BucketStats, ObjectStorageState } from './state';
+import { BucketAlreadyExists } from "../errors";
+import { compareNames, validateMetadataTotal, type Bucket } from "../model";
+import type { ExtensionBackend } from "./extension";
+import type { BucketStats, ObjectStorageState } from "./state";
 
 export interface AccountStats extends BucketStats {
   containerCount: number;
@@ -37,7 +37,10 @@ export class ContainerBackend {
     return stats;
   }
 
-  listContainers(projectId: string, query: { prefix: string; marker?: string; endMarker?: string; limit: number }): Array<{ bucket: Bucket; stats: BucketStats }> {
+  listContainers(
+    projectId: string,
+    query: { prefix: string; marker?: string; endMarker?: string; limit: number },
+  ): Array<{ bucket: Bucket; stats: BucketStats }> {
     return [...this.state.buckets.values()]
       .filter((b) => b.projectId === projectId && b.name.startsWith(query.prefix))
       .filter((b) => (query.marker === undefined ? true : compareNames(b.name, query.marker) > 0))
@@ -53,18 +56,18 @@ export class ContainerBackend {
   }
 
   /** Swift PUT container: 'created' (201) or, for an existing bucket of the project, 'updated' (202). */
-  createContainer(projectId: string, name: string, metadata: Record<string, string>): 'created' | 'updated' {
+  createContainer(projectId: string, name: string, metadata: Record<string, string>): "created" | "updated" {
     const existing = this.state.buckets.get(name);
     if (existing && existing.projectId !== projectId) throw new BucketAlreadyExists(name);
     if (existing) {
       this.updateContainerMetadata(projectId, name, metadata, []);
-      return 'updated';
+      return "updated";
     }
     validateMetadataTotal(metadata);
     const bucket = this.state.newBucket(projectId, name, false, null);
     bucket.metadata = { ...metadata };
     this.state.buckets.set(name, bucket);
-    return 'created';
+    return "created";
   }
 
   deleteContainer(projectId: string, name: string): void {
@@ -77,7 +80,7 @@ export class ContainerBackend {
     const next = { ...bucket.metadata };
     for (const key of remove) delete next[key];
     for (const [key, value] of Object.entries(set)) {
-      if (value === '') delete next[key];
+      if (value === "") delete next[key];
       else next[key] = value;
     }
     validateMetadataTotal(next);

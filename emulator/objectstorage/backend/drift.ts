@@ -1,12 +1,12 @@
-import { BadRequest, NotFound } from '../../core/errors';
-import type { InventoryEntry } from '../../core/http';
-import { mergeAcl } from '../acl';
-import { parseCors } from '../cors';
-import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from '../lifecycle';
-import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject } from '../model';
-import { SERVICE, type ObjectStorageState } from './state';
+import { BadRequest, NotFound } from "../../core/errors";
+import type { InventoryEntry } from "../../core/http";
+import { mergeAcl } from "../acl";
+import { parseCors } from "../cors";
+import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from "../lifecycle";
+import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject } from "../model";
+import { SERVICE, type ObjectStorageState } from "./state";
 
-const KINDS = 'bucket, bucket-cors, bucket-lifecycle, object, multipart-upload';
+const KINDS = "bucket, bucket-cors, bucket-lifecycle, object, multipart-upload";
 
 /**
  * The control API's view of object storage: the inventory, and GET/PATCH/DELETE of records behind
@@ -28,19 +28,19 @@ export class DriftBackend {
     const entries: InventoryEntry[] = [];
     for (const bucket of [...this.state.buckets.values()].sort((a, b) => compareNames(a.name, b.name))) {
       const entry = (kind: string, id: string): InventoryEntry => ({ service: SERVICE, kind, id, projectId: bucket.projectId });
-      entries.push(entry('bucket', bucket.name));
-      if (bucket.cors) entries.push(entry('bucket-cors', bucket.name));
-      if (bucket.lifecycle) entries.push(entry('bucket-lifecycle', bucket.name));
-      for (const name of [...bucket.objects.keys()].sort(compareNames)) entries.push(entry('object', `${bucket.name}/${name}`));
+      entries.push(entry("bucket", bucket.name));
+      if (bucket.cors) entries.push(entry("bucket-cors", bucket.name));
+      if (bucket.lifecycle) entries.push(entry("bucket-lifecycle", bucket.name));
+      for (const name of [...bucket.objects.keys()].sort(compareNames)) entries.push(entry("object", `${bucket.name}/${name}`));
       const uploads = [...bucket.uploads.values()].sort((a, b) => compareNames(a.key, b.key) || a.initiatedAt - b.initiatedAt);
-      for (const upload of uploads) entries.push(entry('multipart-upload', `${bucket.name}/${upload.key}/${upload.uploadId}`));
+      for (const upload of uploads) entries.push(entry("multipart-upload", `${bucket.name}/${upload.key}/${upload.uploadId}`));
     }
     return entries;
   }
 
   getResource(kind: string, id: string): unknown {
     switch (kind) {
-      case 'bucket': {
+      case "bucket": {
         const bucket = this.state.anyBucket(id);
         return {
           ...this.state.record(bucket),
@@ -49,79 +49,80 @@ export class DriftBackend {
           lifecycle: bucket.lifecycle ? lifecycleXml(bucket.lifecycle) : null,
         };
       }
-      case 'bucket-cors': {
+      case "bucket-cors": {
         const bucket = this.state.anyBucket(id);
-        if (!bucket.cors) throw new NotFound(`Bucket "${id}" has no CORS configuration.`, 'NoSuchResource');
+        if (!bucket.cors) throw new NotFound(`Bucket "${id}" has no CORS configuration.`, "NoSuchResource");
         return { cors: structuredClone(bucket.cors) };
       }
-      case 'bucket-lifecycle': {
+      case "bucket-lifecycle": {
         const bucket = this.state.anyBucket(id);
-        if (!bucket.lifecycle) throw new NotFound(`Bucket "${id}" has no lifecycle configuration.`, 'NoSuchResource');
+        if (!bucket.lifecycle) throw new NotFound(`Bucket "${id}" has no lifecycle configuration.`, "NoSuchResource");
         return { lifecycle: lifecycleXml(bucket.lifecycle) };
       }
-      case 'object': {
+      case "object": {
         const { bucket, object } = this.objectById(id);
         return objectView(bucket, object);
       }
-      case 'multipart-upload': {
+      case "multipart-upload": {
         const { bucket, upload } = this.uploadById(id);
         return uploadView(bucket, upload);
       }
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, 'NoSuchKind');
+        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
     }
   }
 
   /** Drift: merges fields into the stored record, validated as the API would validate them. */
   patchResource(kind: string, id: string, patch: unknown): unknown {
-    if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw new BadRequest('The patch must be a JSON object.');
+    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) throw new BadRequest("The patch must be a JSON object.");
     const fields = patch as Record<string, unknown>;
     switch (kind) {
-      case 'bucket': {
+      case "bucket": {
         const bucket = this.state.anyBucket(id);
-        onlyFields(fields, ['acl', 'metadata', 'cors', 'lifecycle', 'use_encryption', 'encryption_type']);
-        if ('acl' in fields) bucket.acl = mergeAcl(bucket.acl, fields.acl);
-        if ('metadata' in fields) bucket.metadata = mergeMetadata(bucket.metadata, fields.metadata);
-        if ('cors' in fields) bucket.cors = fields.cors === null ? null : nonEmpty(parseCors({ cors: fields.cors }));
-        if ('lifecycle' in fields) bucket.lifecycle = parseLifecycleField(fields.lifecycle);
-        if ('use_encryption' in fields) {
-          if (typeof fields.use_encryption !== 'boolean') throw new BadRequest('use_encryption must be a boolean.');
+        onlyFields(fields, ["acl", "metadata", "cors", "lifecycle", "use_encryption", "encryption_type"]);
+        if ("acl" in fields) bucket.acl = mergeAcl(bucket.acl, fields.acl);
+        if ("metadata" in fields) bucket.metadata = mergeMetadata(bucket.metadata, fields.metadata);
+        if ("cors" in fields) bucket.cors = fields.cors === null ? null : nonEmpty(parseCors({ cors: fields.cors }));
+        if ("lifecycle" in fields) bucket.lifecycle = parseLifecycleField(fields.lifecycle);
+        if ("use_encryption" in fields) {
+          if (typeof fields.use_encryption !== "boolean") throw new BadRequest("use_encryption must be a boolean.");
           bucket.encrypted = fields.use_encryption;
-          bucket.encryptionType = fields.use_encryption ? (bucket.encryptionType ?? 'managed') : null;
+          bucket.encryptionType = fields.use_encryption ? (bucket.encryptionType ?? "managed") : null;
         }
-        if ('encryption_type' in fields) {
-          if (fields.encryption_type !== null && typeof fields.encryption_type !== 'string') throw new BadRequest('encryption_type must be a string or null.');
+        if ("encryption_type" in fields) {
+          if (fields.encryption_type !== null && typeof fields.encryption_type !== "string") throw new BadRequest("encryption_type must be a string or null.");
           bucket.encryptionType = fields.encryption_type;
         }
         this.state.touch(bucket);
-        return this.getResource('bucket', id);
+        return this.getResource("bucket", id);
       }
-      case 'bucket-cors': {
+      case "bucket-cors": {
         const bucket = this.state.anyBucket(id);
-        if (!('cors' in fields)) throw new BadRequest('Patch {"cors": [...]} or {"cors": null}.');
+        if (!("cors" in fields)) throw new BadRequest('Patch {"cors": [...]} or {"cors": null}.');
         bucket.cors = fields.cors === null ? null : nonEmpty(parseCors({ cors: fields.cors }));
         this.state.touch(bucket);
         return { cors: bucket.cors };
       }
-      case 'bucket-lifecycle': {
+      case "bucket-lifecycle": {
         const bucket = this.state.anyBucket(id);
-        if (!('lifecycle' in fields)) throw new BadRequest('Patch {"lifecycle": "<LifecycleConfiguration>..."} or {"lifecycle": null}.');
+        if (!("lifecycle" in fields)) throw new BadRequest('Patch {"lifecycle": "<LifecycleConfiguration>..."} or {"lifecycle": null}.');
         bucket.lifecycle = parseLifecycleField(fields.lifecycle);
         this.state.touch(bucket);
         return { lifecycle: bucket.lifecycle ? lifecycleXml(bucket.lifecycle) : null };
       }
-      case 'object': {
+      case "object": {
         const { bucket, object } = this.objectById(id);
-        onlyFields(fields, ['metadata', 'content_type', 'content', 'content_base64']);
-        if ('metadata' in fields) object.metadata = mergeMetadata(object.metadata, fields.metadata);
-        if ('content_type' in fields) {
-          if (typeof fields.content_type !== 'string' || !/^[\x20-\x7e]+$/.test(fields.content_type)) throw new BadRequest('content_type must be a printable ASCII string.');
+        onlyFields(fields, ["metadata", "content_type", "content", "content_base64"]);
+        if ("metadata" in fields) object.metadata = mergeMetadata(object.metadata, fields.metadata);
+        if ("content_type" in fields) {
+          if (typeof fields.content_type !== "string" || !/^[\x20-\x7e]+$/.test(fields.content_type))
+            throw new BadRequest("content_type must be a printable ASCII string.");
           object.contentType = fields.content_type;
         }
-        if ('content' in fields || 'content_base64' in fields) {
+        if ("content" in fields || "content_base64" in fields) {
           const value = fields.content ?? fields.content_base64;
-          if (typeof value !== 'string') throw new BadRequest('content / content_base64 must be a string.');
-          const written = this.state.blobs.write('content' in fields ? Buffer.from(value, 'utf8') : Buffer.from(value, 'base64'));
+          if (typeof value !== "string") throw new BadRequest("content / content_base64 must be a string.");
+          const written = this.state.blobs.write("content" in fields ? Buffer.from(value, "utf8") : Buffer.from(value, "base64"));
           this.state.blobs.remove(object.blob);
           Object.assign(object, { blob: written.blob, size: written.size, etag: written.md5 });
           delete object.dloManifest;
@@ -130,60 +131,60 @@ export class DriftBackend {
         object.lastModified = this.state.now();
         return objectView(bucket, object);
       }
-      case 'multipart-upload':
+      case "multipart-upload":
         this.uploadById(id);
-        throw new BadRequest('A multipart upload has no patchable fields; DELETE it to abort it behind the API.');
+        throw new BadRequest("A multipart upload has no patchable fields; DELETE it to abort it behind the API.");
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, 'NoSuchKind');
+        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
     }
   }
 
   /** Drift: deletes behind the API's back; a bucket goes with its objects and uploads. */
   deleteResource(kind: string, id: string): void {
     switch (kind) {
-      case 'bucket':
+      case "bucket":
         this.state.anyBucket(id);
         this.state.removeBucket(id);
         return;
-      case 'bucket-cors':
+      case "bucket-cors":
         this.state.anyBucket(id).cors = null;
         return;
-      case 'bucket-lifecycle':
+      case "bucket-lifecycle":
         this.state.anyBucket(id).lifecycle = null;
         return;
-      case 'object': {
+      case "object": {
         const { bucket, object } = this.objectById(id);
         this.state.removeObject(bucket, object.name);
         return;
       }
-      case 'multipart-upload': {
+      case "multipart-upload": {
         const { bucket, upload } = this.uploadById(id);
         this.state.removeUpload(bucket, upload.uploadId);
         return;
       }
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, 'NoSuchKind');
+        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
     }
   }
 
   /** `{bucket}/{object name}` of any project. */
   private objectById(id: string): { bucket: Bucket; object: StoredObject } {
-    const slash = id.indexOf('/');
-    if (slash <= 0 || slash === id.length - 1) throw new BadRequest('An object id is {bucket}/{object name}.');
+    const slash = id.indexOf("/");
+    if (slash <= 0 || slash === id.length - 1) throw new BadRequest("An object id is {bucket}/{object name}.");
     const bucket = this.state.anyBucket(id.slice(0, slash));
     const object = bucket.objects.get(id.slice(slash + 1));
-    if (!object) throw new NotFound(`No object "${id.slice(0, 200)}".`, 'NoSuchResource');
+    if (!object) throw new NotFound(`No object "${id.slice(0, 200)}".`, "NoSuchResource");
     return { bucket, object };
   }
 
   /** `{bucket}/{key}/{uploadId}` of any project (the upload ID has no `/`, the key may). */
   private uploadById(id: string): { bucket: Bucket; upload: MultipartUpload } {
-    const first = id.indexOf('/');
-    const last = id.lastIndexOf('/');
-    if (first <= 0 || last <= first + 1 || last === id.length - 1) throw new BadRequest('A multipart upload id is {bucket}/{key}/{uploadId}.');
+    const first = id.indexOf("/");
+    const last = id.lastIndexOf("/");
+    if (first <= 0 || last <= first + 1 || last === id.length - 1) throw new BadRequest("A multipart upload id is {bucket}/{key}/{uploadId}.");
     const bucket = this.state.anyBucket(id.slice(0, first));
     const upload = bucket.uploads.get(id.slice(last + 1));
-    if (!upload || upload.key !== id.slice(first + 1, last)) throw new NotFound(`No multipart upload "${id.slice(0, 200)}".`, 'NoSuchResource');
+    if (!upload || upload.key !== id.slice(first + 1, last)) throw new NotFound(`No multipart upload "${id.slice(0, 200)}".`, "NoSuchResource");
     return { bucket, upload };
   }
 }
@@ -218,7 +219,8 @@ function objectView(bucket: Bucket, object: StoredObject): Record<string, unknow
 }
 
 function onlyFields(fields: Record<string, unknown>, allowed: string[]): void {
-  for (const key of Object.keys(fields)) if (!allowed.includes(key)) throw new BadRequest(`Field "${key}" cannot be patched; patchable: ${allowed.join(', ')}.`);
+  for (const key of Object.keys(fields))
+    if (!allowed.includes(key)) throw new BadRequest(`Field "${key}" cannot be patched; patchable: ${allowed.join(", ")}.`);
 }
 
 function nonEmpty<T>(list: T[]): T[] | null {
@@ -227,13 +229,13 @@ function nonEmpty<T>(list: T[]): T[] | null {
 
 function parseLifecycleField(value: unknown): LifecycleConfiguration | null {
   if (value === null) return null;
-  if (typeof value !== 'string') throw new BadRequest('lifecycle must be the XML document as a string, or null.');
+  if (typeof value !== "string") throw new BadRequest("lifecycle must be the XML document as a string, or null.");
   return parseLifecycle(value);
 }
 
 function mergeMetadata(current: Record<string, string>, patch: unknown): Record<string, string> {
   if (patch === null) return {};
-  if (typeof patch !== 'object' || Array.isArray(patch)) throw new BadRequest('metadata must be an object (a null value removes a key).');
+  if (typeof patch !== "object" || Array.isArray(patch)) throw new BadRequest("metadata must be an object (a null value removes a key).");
   const next = { ...current };
   for (const [rawKey, value] of Object.entries(patch as Record<string, unknown>)) {
     const key = rawKey.toLowerCase();
@@ -241,7 +243,7 @@ function mergeMetadata(current: Record<string, string>, patch: unknown): Record<
       delete next[key];
       continue;
     }
-    if (typeof value !== 'string') throw new BadRequest(`metadata.${rawKey} must be a string or null.`);
+    if (typeof value !== "string") throw new BadRequest(`metadata.${rawKey} must be a string or null.`);
     validateMetadataEntry(key, value);
     next[key] = value;
   }

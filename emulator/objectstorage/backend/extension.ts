@@ -1,17 +1,17 @@
-import { DEFAULT_ACL } from '../acl';
-import type { CorsPolicy } from '../cors';
-import { BucketAlreadyExists, BucketNotEmpty, NoSuchLifecycleConfiguration } from '../errors';
-import { isExpired, type LifecycleConfiguration } from '../lifecycle';
-import { compareNames, type Bucket, type BucketAcl, type BucketRecord } from '../model';
-import type { ObjectStorageState } from './state';
+import { DEFAULT_ACL } from "../acl";
+import type { CorsPolicy } from "../cors";
+import { BucketAlreadyExists, BucketNotEmpty, NoSuchLifecycleConfiguration } from "../errors";
+import { isExpired, type LifecycleConfiguration } from "../lifecycle";
+import { compareNames, type Bucket, type BucketAcl, type BucketRecord } from "../model";
+import type { ObjectStorageState } from "./state";
 
 export interface ListBucketsQuery {
   offset: number;
   limit: number;
   prefix?: string;
   include?: string;
-  by: 'bucket_name' | 'bucket_type' | 'created_at' | 'bytes_used';
-  direct: 'asc' | 'desc';
+  by: "bucket_name" | "bucket_type" | "created_at" | "bytes_used";
+  direct: "asc" | "desc";
 }
 
 /** The extension API (`/v1_ext/bucket`): buckets, ACL, lifecycle and CORS. One method per operation. */
@@ -49,11 +49,11 @@ export class ExtensionBackend {
       .map((b) => ({ bucket: b, record: this.state.record(b) }));
     const key = (entry: { bucket: Bucket; record: BucketRecord }): string | number => {
       switch (query.by) {
-        case 'bucket_type':
+        case "bucket_type":
           return entry.bucket.type;
-        case 'created_at':
+        case "created_at":
           return entry.bucket.createdAt;
-        case 'bytes_used':
+        case "bytes_used":
           return entry.record.bytes;
         default:
           return entry.bucket.name;
@@ -64,7 +64,7 @@ export class ExtensionBackend {
       const kb = key(b);
       const primary = ka < kb ? -1 : ka > kb ? 1 : 0;
       const order = primary !== 0 ? primary : compareNames(a.bucket.name, b.bucket.name);
-      return query.direct === 'desc' ? -order : order;
+      return query.direct === "desc" ? -order : order;
     });
     const items = records.slice(query.offset, query.offset + query.limit).map((r) => r.record);
     return { totalCount: records.length, offset: query.offset, count: items.length, items };
@@ -72,7 +72,7 @@ export class ExtensionBackend {
 
   updateBucketAcl(projectId: string, name: string, acl: BucketAcl | null): BucketRecord {
     const bucket = this.state.bucket(projectId, name);
-    bucket.acl = acl && acl.public === 'read-only' ? { public: 'read-only', ipList: acl.ipList ? [...acl.ipList] : null } : { ...DEFAULT_ACL };
+    bucket.acl = acl && acl.public === "read-only" ? { public: "read-only", ipList: acl.ipList ? [...acl.ipList] : null } : { ...DEFAULT_ACL };
     this.state.touch(bucket);
     return this.state.record(bucket);
   }

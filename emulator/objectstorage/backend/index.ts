@@ -1,20 +1,20 @@
-import type { CredentialStore } from '../../core/credentials';
-import { AuthBackend } from './auth';
-import { ContainerBackend } from './containers';
-import { DriftBackend } from './drift';
-import { ExtensionBackend } from './extension';
-import { LargeObjectBackend } from './large-objects';
-import { ListingBackend } from './listing';
-import { MultipartBackend } from './multipart';
-import { ObjectBackend } from './objects';
-import { SnapshotBackend } from './snapshot';
-import { ObjectStorageState } from './state';
+import type { CredentialStore } from "../../core/credentials";
+import { AuthBackend } from "./auth";
+import { ContainerBackend } from "./containers";
+import { DriftBackend } from "./drift";
+import { ExtensionBackend } from "./extension";
+import { LargeObjectBackend } from "./large-objects";
+import { ListingBackend } from "./listing";
+import { MultipartBackend } from "./multipart";
+import { ObjectBackend } from "./objects";
+import { SnapshotBackend } from "./snapshot";
+import { ObjectStorageState } from "./state";
 
-export { SERVICE, type BucketStats } from './state';
-export type { ListBucketsQuery } from './extension';
-export type { AccountStats } from './containers';
-export type { ListEntry, ListObjectsQuery } from './listing';
-export type { ObjectContent, PutObjectInput } from './objects';
+export { SERVICE, type BucketStats } from "./state";
+export type { ListBucketsQuery } from "./extension";
+export type { AccountStats } from "./containers";
+export type { ListEntry, ListObjectsQuery } from "./listing";
+export type { ObjectContent, PutObjectInput } from "./objects";
 
 /**
  * Object storage backend (moto's split): one shared state, and one backend per API area with one

@@ -1,8 +1,8 @@
-import { Conflict } from '../../core/errors';
-import { manifestEtag, stripQuotes } from '../etag';
-import { InvalidManifest, NotSupportedOnEncryptedBucket } from '../errors';
-import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type SloSegment, type StoredObject } from '../model';
-import type { ObjectStorageState } from './state';
+import { Conflict } from "../../core/errors";
+import { manifestEtag, stripQuotes } from "../etag";
+import { InvalidManifest, NotSupportedOnEncryptedBucket } from "../errors";
+import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type SloSegment, type StoredObject } from "../model";
+import type { ObjectStorageState } from "./state";
 
 export interface SloSegmentInput {
   path: string;
@@ -20,8 +20,8 @@ export class LargeObjectBackend {
 
   /** A DLO's segments: objects of `{bucket}/{prefix}` (same account) in name order, without the manifest itself. */
   dloSegments(bucket: Bucket, manifest: StoredObject): StoredObject[] {
-    const reference = manifest.dloManifest ?? '';
-    const slash = reference.indexOf('/');
+    const reference = manifest.dloManifest ?? "";
+    const slash = reference.indexOf("/");
     const container = this.state.findBucket(bucket.projectId, reference.slice(0, slash));
     const prefix = reference.slice(slash + 1);
     if (!container) return [];
@@ -34,18 +34,18 @@ export class LargeObjectBackend {
   sloSegments(bucket: Bucket, manifest: StoredObject): StoredObject[] {
     return (manifest.sloManifest ?? []).map((segment) => {
       const found = this.state.objectAt(bucket.projectId, segment.path);
-      if (!found) throw new Conflict(`SLO segment "${segment.path}" of "${manifest.name}" no longer exists.`, 'SegmentMissing');
+      if (!found) throw new Conflict(`SLO segment "${segment.path}" of "${manifest.name}" no longer exists.`, "SegmentMissing");
       return found;
     });
   }
 
   putSloManifest(bucket: Bucket, name: string, segments: SloSegmentInput[], contentType: string, metadata: Record<string, string>): StoredObject {
-    if (bucket.encrypted) throw new NotSupportedOnEncryptedBucket('An SLO manifest', bucket.name);
+    if (bucket.encrypted) throw new NotSupportedOnEncryptedBucket("An SLO manifest", bucket.name);
     const problems: string[] = [];
     const resolved: SloSegment[] = [];
     segments.forEach((segment, index) => {
-      const path = segment.path.replace(/^\/+/, '');
-      const slash = path.indexOf('/');
+      const path = segment.path.replace(/^\/+/, "");
+      const slash = path.indexOf("/");
       if (slash <= 0 || slash === path.length - 1) {
         problems.push(`segment ${index + 1}: path must be {bucket}/{object}`);
         return;
@@ -66,7 +66,7 @@ export class LargeObjectBackend {
       }
       resolved.push({ path, etag: found.etag, size_bytes: found.size });
     });
-    if (problems.length > 0) throw new InvalidManifest(`Invalid SLO manifest: ${problems.slice(0, 10).join('; ')}`);
+    if (problems.length > 0) throw new InvalidManifest(`Invalid SLO manifest: ${problems.slice(0, 10).join("; ")}`);
     validateMetadataTotal(metadata);
     const now = this.state.now();
     const object: StoredObject = {
@@ -95,7 +95,7 @@ export class LargeObjectBackend {
     let deleted = 0;
     let notFound = 0;
     for (const segment of object.sloManifest ?? []) {
-      const slash = segment.path.indexOf('/');
+      const slash = segment.path.indexOf("/");
       const container = this.state.findBucket(bucket.projectId, segment.path.slice(0, slash));
       if (container && this.state.removeObject(container, segment.path.slice(slash + 1))) deleted += 1;
       else notFound += 1;

@@ -1,4 +1,4 @@
-import { compareNames, type Bucket } from '../model';
+import { compareNames, type Bucket } from "../model";
 
 export interface ListObjectsQuery {
   prefix: string;
@@ -9,8 +9,7 @@ export interface ListObjectsQuery {
 }
 
 export type ListEntry =
-  | { kind: 'object'; name: string; hash: string; bytes: number; content_type: string; last_modified: string }
-  | { kind: 'subdir'; subdir: string };
+  { kind: "object"; name: string; hash: string; bytes: number; content_type: string; last_modified: string } | { kind: "subdir"; subdir: string };
 
 /** Object listings (GET container): prefix, delimiter, markers and limit over UTF-8 name order. */
 export class ListingBackend {
@@ -29,13 +28,13 @@ export class ListingBackend {
           const subdir = name.slice(0, at + query.delimiter.length);
           if (subdir === lastSubdir || (query.marker !== undefined && compareNames(subdir, query.marker) <= 0)) continue;
           lastSubdir = subdir;
-          entries.push({ kind: 'subdir', subdir });
+          entries.push({ kind: "subdir", subdir });
           continue;
         }
       }
       const object = bucket.objects.get(name)!;
       entries.push({
-        kind: 'object',
+        kind: "object",
         name,
         hash: object.etag,
         bytes: object.sloManifest ? object.sloManifest.reduce((sum, s) => sum + s.size_bytes, 0) : object.size,

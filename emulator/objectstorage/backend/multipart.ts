@@ -1,9 +1,9 @@
-import { randomHex } from '../../core/ids';
-import { multipartEtag, stripQuotes } from '../etag';
-import { EntityTooSmall, InvalidPart, InvalidPartOrder, NoSuchUpload } from '../errors';
-import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from '../model';
-import type { ObjectBackend } from './objects';
-import type { ObjectStorageState } from './state';
+import { randomHex } from "../../core/ids";
+import { multipartEtag, stripQuotes } from "../etag";
+import { EntityTooSmall, InvalidPart, InvalidPartOrder, NoSuchUpload } from "../errors";
+import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from "../model";
+import type { ObjectBackend } from "./objects";
+import type { ObjectStorageState } from "./state";
 
 /** S3-style multipart upload (seed 01 §4.4). One method per operation. */
 export class MultipartBackend {
@@ -15,7 +15,13 @@ export class MultipartBackend {
     this.objects = objects;
   }
 
-  initiateMultipartUpload(bucket: Bucket, key: string, contentType: string, metadata: Record<string, string>, contentHeaders: Record<string, string> = {}): MultipartUpload {
+  initiateMultipartUpload(
+    bucket: Bucket,
+    key: string,
+    contentType: string,
+    metadata: Record<string, string>,
+    contentHeaders: Record<string, string> = {},
+  ): MultipartUpload {
     validateMetadataTotal(metadata);
     const upload: MultipartUpload = {
       uploadId: `2~${randomHex(32)}`,
@@ -48,7 +54,7 @@ export class MultipartBackend {
 
   completeMultipartUpload(bucket: Bucket, key: string, uploadId: string, parts: Array<{ partNumber: number; etag: string }>): StoredObject {
     const upload = this.upload(bucket, key, uploadId);
-    if (parts.length === 0) throw new InvalidPart('CompleteMultipartUpload must list at least one part.');
+    if (parts.length === 0) throw new InvalidPart("CompleteMultipartUpload must list at least one part.");
     for (let i = 1; i < parts.length; i += 1) if (parts[i]!.partNumber <= parts[i - 1]!.partNumber) throw new InvalidPartOrder();
     const chosen = parts.map((requested, index) => {
       const stored = upload.parts.get(requested.partNumber);
@@ -79,8 +85,6 @@ export class MultipartBackend {
   }
 
   listMultipartUploads(bucket: Bucket, prefix: string): MultipartUpload[] {
-    return [...bucket.uploads.values()]
-      .filter((u) => u.key.startsWith(prefix))
-      .sort((a, b) => compareNames(a.key, b.key) || a.initiatedAt - b.initiatedAt);
+    return [...bucket.uploads.values()].filter((u) => u.key.startsWith(prefix)).sort((a, b) => compareNames(a.key, b.key) || a.initiatedAt - b.initiatedAt);
   }
 }

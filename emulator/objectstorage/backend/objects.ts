@@ -1,10 +1,10 @@
-import type { Readable } from 'node:stream';
-import { etagHeader, manifestEtag } from '../etag';
-import { NotSupportedOnEncryptedBucket } from '../errors';
-import { validateMetadataTotal, type Bucket, type StoredObject } from '../model';
-import type { BlobRef, WrittenBlob } from './blobs';
-import type { LargeObjectBackend } from './large-objects';
-import type { ObjectStorageState } from './state';
+import type { Readable } from "node:stream";
+import { etagHeader, manifestEtag } from "../etag";
+import { NotSupportedOnEncryptedBucket } from "../errors";
+import { validateMetadataTotal, type Bucket, type StoredObject } from "../model";
+import type { BlobRef, WrittenBlob } from "./blobs";
+import type { LargeObjectBackend } from "./large-objects";
+import type { ObjectStorageState } from "./state";
 
 export interface ObjectAttributes {
   contentType: string;
@@ -27,7 +27,7 @@ export interface ObjectContent {
   size: number;
   /** The Etag response header (quoted for manifests and multipart objects, as Swift and S3 send them). */
   etag: string;
-  kind: 'plain' | 'dlo' | 'slo';
+  kind: "plain" | "dlo" | "slo";
 }
 
 /** Swift object operations (`/v1/{account}/{bucket}/{path}`). One method per operation. */
@@ -72,7 +72,7 @@ export class ObjectBackend {
   }
 
   private checkAttributes(bucket: Bucket, input: ObjectAttributes): void {
-    if (input.dloManifest !== undefined && bucket.encrypted) throw new NotSupportedOnEncryptedBucket('A DLO manifest', bucket.name);
+    if (input.dloManifest !== undefined && bucket.encrypted) throw new NotSupportedOnEncryptedBucket("A DLO manifest", bucket.name);
     validateMetadataTotal(input.metadata);
   }
 
@@ -81,12 +81,12 @@ export class ObjectBackend {
     const object = this.state.object(bucket, name);
     if (object.dloManifest !== undefined) {
       const segments = this.largeObjects.dloSegments(bucket, object);
-      return { object, ...assembled(segments), etag: etagHeader(manifestEtag(segments.map((s) => s.etag)), true), kind: 'dlo' };
+      return { object, ...assembled(segments), etag: etagHeader(manifestEtag(segments.map((s) => s.etag)), true), kind: "dlo" };
     }
     if (object.sloManifest !== undefined) {
-      return { object, ...assembled(this.largeObjects.sloSegments(bucket, object)), etag: etagHeader(object.etag, true), kind: 'slo' };
+      return { object, ...assembled(this.largeObjects.sloSegments(bucket, object)), etag: etagHeader(object.etag, true), kind: "slo" };
     }
-    return { object, pieces: [object], size: object.size, etag: etagHeader(object.etag, false), kind: 'plain' };
+    return { object, pieces: [object], size: object.size, etag: etagHeader(object.etag, false), kind: "plain" };
   }
 
   /** Bytes `start..end` (inclusive) of a GET's content, streamed from disk. */
@@ -95,7 +95,13 @@ export class ObjectBackend {
   }
 
   /** Swift POST: replaces the object's metadata (and Content-Type when given). */
-  postObject(bucket: Bucket, name: string, metadata: Record<string, string>, contentType: string | undefined, contentHeaders: Record<string, string> = {}): StoredObject {
+  postObject(
+    bucket: Bucket,
+    name: string,
+    metadata: Record<string, string>,
+    contentType: string | undefined,
+    contentHeaders: Record<string, string> = {},
+  ): StoredObject {
     const object = this.state.object(bucket, name);
     validateMetadataTotal(metadata);
     object.metadata = { ...metadata };
@@ -122,8 +128,8 @@ export class ObjectBackend {
   }
 
   moveObject(source: Bucket, sourceName: string, target: Bucket, targetName: string): StoredObject {
-    if (source.encrypted) throw new NotSupportedOnEncryptedBucket('MOVE', source.name);
-    if (target.encrypted) throw new NotSupportedOnEncryptedBucket('MOVE', target.name);
+    if (source.encrypted) throw new NotSupportedOnEncryptedBucket("MOVE", source.name);
+    if (target.encrypted) throw new NotSupportedOnEncryptedBucket("MOVE", target.name);
     const copied = this.copyObject(source, sourceName, target, targetName, {});
     if (!(source === target && sourceName === targetName)) this.state.removeObject(source, sourceName);
     return copied;

@@ -1,21 +1,21 @@
-import type { Bucket, MultipartUpload, StoredObject, UploadPart } from '../model';
-import type { ObjectStorageState } from './state';
+import type { Bucket, MultipartUpload, StoredObject, UploadPart } from "../model";
+import type { ObjectStorageState } from "./state";
 
 /** Snapshots before bodies moved to disk carried them inline as base64; restore still reads those. */
-type Legacy<T> = Omit<T, 'blob' | 'size'> & { blob?: string; size?: number; body?: string };
+type Legacy<T> = Omit<T, "blob" | "size"> & { blob?: string; size?: number; body?: string };
 
-interface SnapshotBucket extends Omit<Bucket, 'objects' | 'uploads'> {
+interface SnapshotBucket extends Omit<Bucket, "objects" | "uploads"> {
   objects: StoredObject[];
-  uploads: Array<Omit<MultipartUpload, 'parts'> & { parts: UploadPart[] }>;
+  uploads: Array<Omit<MultipartUpload, "parts"> & { parts: UploadPart[] }>;
 }
 
 export interface ObjectStorageSnapshot {
   buckets: SnapshotBucket[];
 }
 
-interface RestoredBucket extends Omit<Bucket, 'objects' | 'uploads'> {
+interface RestoredBucket extends Omit<Bucket, "objects" | "uploads"> {
   objects: Array<Legacy<StoredObject>>;
-  uploads: Array<Omit<MultipartUpload, 'parts'> & { parts: Array<Legacy<UploadPart>> }>;
+  uploads: Array<Omit<MultipartUpload, "parts"> & { parts: Array<Legacy<UploadPart>> }>;
 }
 
 /** Persistence (the core's JSON snapshot file: metadata and body ids, never bodies) and reset. */
@@ -49,9 +49,9 @@ export class SnapshotBackend {
     this.state.buckets.clear();
     const snapshot = data as { buckets?: RestoredBucket[] } | undefined;
     const referenced = new Set<string>();
-    const withBody = <T extends { blob?: string; size?: number; body?: string }>(record: T): Array<Omit<T, 'body'> & { blob: string; size: number }> => {
+    const withBody = <T extends { blob?: string; size?: number; body?: string }>(record: T): Array<Omit<T, "body"> & { blob: string; size: number }> => {
       const { body: inline, ...rest } = record;
-      const stored = inline !== undefined ? this.state.blobs.write(Buffer.from(inline, 'base64')) : { blob: rest.blob ?? '', size: rest.size ?? 0 };
+      const stored = inline !== undefined ? this.state.blobs.write(Buffer.from(inline, "base64")) : { blob: rest.blob ?? "", size: rest.size ?? 0 };
       if (!this.state.blobs.has(stored.blob)) return [];
       referenced.add(stored.blob);
       return [{ ...rest, blob: stored.blob, size: stored.size }];

@@ -1,11 +1,11 @@
-import type { CredentialStore } from '../../core/credentials';
-import { NotFound } from '../../core/errors';
-import { DEFAULT_ACL } from '../acl';
-import { NoSuchBucket, NoSuchKey } from '../errors';
-import { STORAGE_POLICY, rfc3339, type Bucket, type BucketRecord, type StoredObject } from '../model';
-import { BlobStore } from './blobs';
+import type { CredentialStore } from "../../core/credentials";
+import { NotFound } from "../../core/errors";
+import { DEFAULT_ACL } from "../acl";
+import { NoSuchBucket, NoSuchKey } from "../errors";
+import { STORAGE_POLICY, rfc3339, type Bucket, type BucketRecord, type StoredObject } from "../model";
+import { BlobStore } from "./blobs";
 
-export const SERVICE = 'object-storage';
+export const SERVICE = "object-storage";
 
 export interface BucketStats {
   objectCount: number;
@@ -89,7 +89,7 @@ export class ObjectStorageState {
   /** Any project's bucket, for the control API (404 NoSuchResource). */
   anyBucket(name: string): Bucket {
     const bucket = this.buckets.get(name);
-    if (!bucket) throw new NotFound(`No bucket "${name.slice(0, 80)}".`, 'NoSuchResource');
+    if (!bucket) throw new NotFound(`No bucket "${name.slice(0, 80)}".`, "NoSuchResource");
     return bucket;
   }
 
@@ -101,7 +101,7 @@ export class ObjectStorageState {
 
   /** The object a `{bucket}/{object}` reference names within a project, if any. */
   objectAt(projectId: string, path: string): StoredObject | undefined {
-    const slash = path.indexOf('/');
+    const slash = path.indexOf("/");
     return this.findBucket(projectId, path.slice(0, slash))?.objects.get(path.slice(slash + 1));
   }
 
@@ -128,7 +128,7 @@ export class ObjectStorageState {
       lastModified: rfc3339(bucket.lastModified),
       use_encryption: bucket.encrypted,
       encryption_type: bucket.encryptionType,
-      storageClass: 'STANDARD',
+      storageClass: "STANDARD",
       storagePolicy: STORAGE_POLICY,
       acl: { public: bucket.acl.public, public_read_allow_ip_list: bucket.acl.ipList ? [...bucket.acl.ipList] : null, permissions: null },
     };
@@ -139,7 +139,7 @@ export class ObjectStorageState {
     return {
       name,
       projectId,
-      type: 'STANDARD',
+      type: "STANDARD",
       createdAt: now,
       lastModified: now,
       encrypted,

@@ -1,7 +1,7 @@
-import { hasPermission, type Identity } from '../../core/credentials';
-import type { RequestContext } from '../../core/http';
-import type { ObjectStorageBackend } from '../backend';
-import { AccessDenied, Unauthorized } from '../errors';
+import { hasPermission, type Identity } from "../../core/credentials";
+import type { RequestContext } from "../../core/http";
+import type { ObjectStorageBackend } from "../backend";
+import { AccessDenied, Unauthorized } from "../errors";
 
 /**
  * Named permissions per operation (seed 01 section 5 names; `storage.buckets.create`,
@@ -9,49 +9,49 @@ import { AccessDenied, Unauthorized } from '../errors';
  * operations the seed names no permission for).
  */
 export const OPERATION_PERMISSIONS: Readonly<Record<string, string>> = {
-  CreateBucket: 'storage.buckets.create',
-  GetBucketMeta: 'storage.buckets.get',
-  DeleteBucket: 'storage.buckets.delete',
-  ListBuckets: 'storage.buckets.list',
-  UpdateBucketAcl: 'storage.buckets.update',
-  PutBucketLifecycleConfiguration: 'storage.buckets.update',
-  GetBucketLifecycleConfiguration: 'storage.buckets.update',
-  DeleteBucketLifecycleConfiguration: 'storage.buckets.update',
-  GetBucketCors: 'storage.buckets.getIamPolicy',
-  PutBucketCors: 'storage.buckets.setIamPolicy',
-  ListContainers: 'storage.buckets.list',
-  HeadAccount: 'storage.buckets.list',
-  HeadContainer: 'storage.buckets.get',
-  CreateContainer: 'storage.buckets.create',
-  DeleteContainer: 'storage.buckets.delete',
-  UpdateContainerMetadata: 'storage.buckets.update',
-  ListObjects: 'storage.objects.get',
-  HeadObject: 'storage.objects.get',
-  GetObject: 'storage.objects.get',
-  CreateTempUrl: 'storage.objects.get',
-  PutObject: 'storage.objects.create',
-  PostObject: 'storage.objects.create',
-  PutSloManifest: 'storage.objects.create',
-  InitiateMultipartUpload: 'storage.objects.create',
-  UploadPart: 'storage.objects.create',
-  CompleteMultipartUpload: 'storage.objects.create',
-  AbortMultipartUpload: 'storage.objects.create',
-  ListParts: 'storage.objects.create',
-  ListMultipartUploads: 'storage.objects.create',
-  DeleteObject: 'storage.objects.delete',
-  CopyObject: 'storage.objects.get',
-  MoveObject: 'storage.objects.get',
+  CreateBucket: "storage.buckets.create",
+  GetBucketMeta: "storage.buckets.get",
+  DeleteBucket: "storage.buckets.delete",
+  ListBuckets: "storage.buckets.list",
+  UpdateBucketAcl: "storage.buckets.update",
+  PutBucketLifecycleConfiguration: "storage.buckets.update",
+  GetBucketLifecycleConfiguration: "storage.buckets.update",
+  DeleteBucketLifecycleConfiguration: "storage.buckets.update",
+  GetBucketCors: "storage.buckets.getIamPolicy",
+  PutBucketCors: "storage.buckets.setIamPolicy",
+  ListContainers: "storage.buckets.list",
+  HeadAccount: "storage.buckets.list",
+  HeadContainer: "storage.buckets.get",
+  CreateContainer: "storage.buckets.create",
+  DeleteContainer: "storage.buckets.delete",
+  UpdateContainerMetadata: "storage.buckets.update",
+  ListObjects: "storage.objects.get",
+  HeadObject: "storage.objects.get",
+  GetObject: "storage.objects.get",
+  CreateTempUrl: "storage.objects.get",
+  PutObject: "storage.objects.create",
+  PostObject: "storage.objects.create",
+  PutSloManifest: "storage.objects.create",
+  InitiateMultipartUpload: "storage.objects.create",
+  UploadPart: "storage.objects.create",
+  CompleteMultipartUpload: "storage.objects.create",
+  AbortMultipartUpload: "storage.objects.create",
+  ListParts: "storage.objects.create",
+  ListMultipartUploads: "storage.objects.create",
+  DeleteObject: "storage.objects.delete",
+  CopyObject: "storage.objects.get",
+  MoveObject: "storage.objects.get",
 };
 
-const PUBLIC_READ_OPERATIONS = new Set(['ListObjects', 'HeadContainer', 'GetObject', 'HeadObject']);
+const PUBLIC_READ_OPERATIONS = new Set(["ListObjects", "HeadContainer", "GetObject", "HeadObject"]);
 
-export type Access = { kind: 'identity'; identity: Identity } | { kind: 'public' };
+export type Access = { kind: "identity"; identity: Identity } | { kind: "public" };
 
 function tokenIdentity(ctx: RequestContext): Identity | undefined {
   const presented = ctx.presented;
-  if (presented.kind === 'none') return undefined;
-  if (presented.kind === 'invalid') throw new Unauthorized('Authentication failed: the X-Auth-Token is not valid.');
-  if (presented.identity.kind !== 'token') throw new Unauthorized('Object storage authenticates with X-Auth-Token; access keys are not accepted.');
+  if (presented.kind === "none") return undefined;
+  if (presented.kind === "invalid") throw new Unauthorized("Authentication failed: the X-Auth-Token is not valid.");
+  if (presented.identity.kind !== "token") throw new Unauthorized("Object storage authenticates with X-Auth-Token; access keys are not accepted.");
   return presented.identity;
 }
 
@@ -79,17 +79,17 @@ export function authorizeAccount(backend: ObjectStorageBackend, ctx: RequestCont
   const publicOk = (): boolean =>
     bucketName !== undefined && PUBLIC_READ_OPERATIONS.has(operation) && backend.auth.publicReadAllowed(account, bucketName, ctx.clientIp);
   if (!identity) {
-    if (publicOk()) return { kind: 'public' };
+    if (publicOk()) return { kind: "public" };
     throw new Unauthorized();
   }
   if (identity.projectId !== account) {
-    if (publicOk()) return { kind: 'public' };
+    if (publicOk()) return { kind: "public" };
     throw new AccessDenied(`The token belongs to another project than account "${account.slice(0, 64)}".`);
   }
   const permission = OPERATION_PERMISSIONS[operation];
   if (permission && !hasPermission(identity, permission)) {
-    if (publicOk()) return { kind: 'public' };
+    if (publicOk()) return { kind: "public" };
     throw new AccessDenied(`The credential lacks permission ${permission} needed for ${operation}.`);
   }
-  return { kind: 'identity', identity };
+  return { kind: "identity", identity };
 }

@@ -1,8 +1,8 @@
-import { header, type ApiResponse, type RequestContext } from '../../core/http';
-import type { BucketStats } from '../backend';
-import { InvalidArgument } from '../errors';
-import { STORAGE_POLICY, swiftTimestamp, validateMetadataEntry, type Bucket } from '../model';
-import type { Access } from './auth';
+import { header, type ApiResponse, type RequestContext } from "../../core/http";
+import type { BucketStats } from "../backend";
+import { InvalidArgument } from "../errors";
+import { STORAGE_POLICY, swiftTimestamp, validateMetadataEntry, type Bucket } from "../model";
+import type { Access } from "./auth";
 
 /** A Swift container request after authorisation (`name` is the bucket, which may not exist). */
 export interface ContainerRequest {
@@ -26,8 +26,8 @@ export function metadataHeaders(ctx: RequestContext, prefix: string, { keepEmpty
   for (const [name, raw] of Object.entries(ctx.headers)) {
     if (!name.startsWith(prefix) || raw === undefined) continue;
     const key = name.slice(prefix.length);
-    const value = Array.isArray(raw) ? raw.join(', ') : raw;
-    if (value === '' && !keepEmpty) continue;
+    const value = Array.isArray(raw) ? raw.join(", ") : raw;
+    if (value === "" && !keepEmpty) continue;
     validateMetadataEntry(key, value);
     result[key] = value;
   }
@@ -35,13 +35,17 @@ export function metadataHeaders(ctx: RequestContext, prefix: string, { keepEmpty
 }
 
 /** The content headers an object keeps from its PUT (or POST): stored as given, served on HEAD/GET. */
-const CONTENT_HEADERS: Record<string, string> = { 'cache-control': 'Cache-Control', 'content-disposition': 'Content-Disposition', 'content-encoding': 'Content-Encoding' };
+const CONTENT_HEADERS: Record<string, string> = {
+  "cache-control": "Cache-Control",
+  "content-disposition": "Content-Disposition",
+  "content-encoding": "Content-Encoding",
+};
 
 export function contentHeadersOf(ctx: RequestContext): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [lower, name] of Object.entries(CONTENT_HEADERS)) {
     const v = header(ctx, lower);
-    if (v !== undefined && v !== '') out[name] = v;
+    if (v !== undefined && v !== "") out[name] = v;
   }
   return out;
 }
@@ -55,9 +59,9 @@ export function removeHeaders(ctx: RequestContext, prefix: string): string[] {
 /** Swift answers metadata header names title-cased (X-Object-Meta-Owner-Name); keys are stored lowercase. */
 function titleCase(key: string): string {
   return key
-    .split('-')
-    .map((w) => (w === '' ? w : w[0]!.toUpperCase() + w.slice(1)))
-    .join('-');
+    .split("-")
+    .map((w) => (w === "" ? w : w[0]!.toUpperCase() + w.slice(1)))
+    .join("-");
 }
 
 export function metaResponseHeaders(prefix: string, metadata: Record<string, string>): Record<string, string> {
@@ -68,7 +72,7 @@ export function metaResponseHeaders(prefix: string, metadata: Record<string, str
 
 /** Percent-encodes each segment of a path for use in a header (Swift quotes names in headers). */
 export function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
+  return path.split("/").map(encodeURIComponent).join("/");
 }
 
 export function safeDecode(value: string): string | undefined {
@@ -79,9 +83,9 @@ export function safeDecode(value: string): string | undefined {
   }
 }
 
-export function listFormat(ctx: RequestContext): 'plain' | 'json' | 'xml' {
-  const format = ctx.query.get('format') ?? 'plain';
-  if (format !== 'plain' && format !== 'json' && format !== 'xml') throw new InvalidArgument('format must be plain, json or xml.');
+export function listFormat(ctx: RequestContext): "plain" | "json" | "xml" {
+  const format = ctx.query.get("format") ?? "plain";
+  if (format !== "plain" && format !== "json" && format !== "xml") throw new InvalidArgument("format must be plain, json or xml.");
   return format;
 }
 
@@ -91,12 +95,12 @@ export function optionalParam(ctx: RequestContext, name: string): string | undef
 
 export function bucketStatsHeaders(bucket: Bucket, stats: BucketStats): Record<string, string> {
   return {
-    'X-Container-Object-Count': String(stats.objectCount),
-    'X-Container-Bytes-Used': String(stats.bytes),
-    'X-Container-Bytes-Used-Actual': String(stats.bytesActual),
-    'X-Storage-Policy': STORAGE_POLICY,
-    'X-Timestamp': swiftTimestamp(bucket.createdAt),
-    'Last-Modified': new Date(bucket.lastModified).toUTCString(),
-    ...metaResponseHeaders('X-Container-Meta-', bucket.metadata),
+    "X-Container-Object-Count": String(stats.objectCount),
+    "X-Container-Bytes-Used": String(stats.bytes),
+    "X-Container-Bytes-Used-Actual": String(stats.bytesActual),
+    "X-Storage-Policy": STORAGE_POLICY,
+    "X-Timestamp": swiftTimestamp(bucket.createdAt),
+    "Last-Modified": new Date(bucket.lastModified).toUTCString(),
+    ...metaResponseHeaders("X-Container-Meta-", bucket.metadata),
   };
 }

@@ -1,10 +1,10 @@
-import { z } from 'zod';
-import { describeIssues, header, textResponse } from '../../core/http';
-import type { ObjectStorageBackend } from '../backend';
-import { etagHeader } from '../etag';
-import { InvalidManifest } from '../errors';
-import { DEFAULT_CONTENT_TYPE, LIMITS } from '../model';
-import { metadataHeaders, type ObjectHandler } from './common';
+import { z } from "zod";
+import { describeIssues, header, textResponse } from "../../core/http";
+import type { ObjectStorageBackend } from "../backend";
+import { etagHeader } from "../etag";
+import { InvalidManifest } from "../errors";
+import { DEFAULT_CONTENT_TYPE, LIMITS } from "../model";
+import { metadataHeaders, type ObjectHandler } from "./common";
 
 function sloSchema() {
   return z
@@ -15,20 +15,20 @@ function sloSchema() {
         size_bytes: z.number().int().nonnegative().nullish(),
       }),
     )
-    .min(1, 'the manifest lists no segments')
+    .min(1, "the manifest lists no segments")
     .max(LIMITS.maxSloSegments, `at most ${LIMITS.maxSloSegments} segments`);
 }
 
 /** SLO manifest upload (seed 01 §4.5). DLO manifests are plain PUTs with X-Object-Manifest (objects.ts). */
-export function largeObjectOperations(backend: ObjectStorageBackend): Record<'PutSloManifest', ObjectHandler> {
+export function largeObjectOperations(backend: ObjectStorageBackend): Record<"PutSloManifest", ObjectHandler> {
   return {
     PutSloManifest(ctx, { bucket, name }) {
       if (ctx.body.length > LIMITS.maxSloManifestSize) throw new InvalidManifest(`The manifest exceeds ${LIMITS.maxSloManifestSize} bytes.`);
       let raw: unknown;
       try {
-        raw = JSON.parse(ctx.body.toString('utf8')) as unknown;
+        raw = JSON.parse(ctx.body.toString("utf8")) as unknown;
       } catch {
-        throw new InvalidManifest('The manifest is not valid JSON.');
+        throw new InvalidManifest("The manifest is not valid JSON.");
       }
       const parsed = sloSchema().safeParse(raw);
       if (!parsed.success) throw new InvalidManifest(`Invalid SLO manifest: ${describeIssues(parsed.error.issues)}`);
@@ -36,10 +36,10 @@ export function largeObjectOperations(backend: ObjectStorageBackend): Record<'Pu
         bucket,
         name,
         parsed.data.map((s) => ({ path: s.path, ...(s.etag != null ? { etag: s.etag } : {}), ...(s.size_bytes != null ? { size_bytes: s.size_bytes } : {}) })),
-        header(ctx, 'x-object-content-type') ?? DEFAULT_CONTENT_TYPE,
-        metadataHeaders(ctx, 'x-object-meta-', { keepEmpty: false }),
+        header(ctx, "x-object-content-type") ?? DEFAULT_CONTENT_TYPE,
+        metadataHeaders(ctx, "x-object-meta-", { keepEmpty: false }),
       );
-      return textResponse(201, '', { Etag: etagHeader(object.etag, true), 'Last-Modified': new Date(object.lastModified).toUTCString() });
+      return textResponse(201, "", { Etag: etagHeader(object.etag, true), "Last-Modified": new Date(object.lastModified).toUTCString() });
     },
   };
 }

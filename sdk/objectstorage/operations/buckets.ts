@@ -11,7 +11,14 @@ import { JSON_TYPE, type Ops } from "./context";
 
 export async function getBucket(c: Ops, name: string): Promise<Bucket> {
   const action = `reading bucket "${name}"`;
-  const res = await c.send({ operation: "GetBucketMeta", idempotent: true, method: "GET", path: extBucketPath(name), headers: { "content-type": JSON_TYPE }, action });
+  const res = await c.send({
+    operation: "GetBucketMeta",
+    idempotent: true,
+    method: "GET",
+    path: extBucketPath(name),
+    headers: { "content-type": JSON_TYPE },
+    action,
+  });
   return flattenBucket(c.json(res, action), res.headers, { name, project: c.opts.settings.projectId }, action);
 }
 
@@ -45,7 +52,14 @@ export async function createBucket(c: Ops, input: CreateBucketInput): Promise<Bu
 
 /** Fails with a conflict when the bucket still holds objects (see emptyBucket). */
 export async function deleteBucket(c: Ops, name: string): Promise<void> {
-  await c.send({ operation: "DeleteBucket", idempotent: true, method: "DELETE", path: extBucketPath(name), headers: { "content-type": JSON_TYPE }, action: `deleting bucket "${name}"` });
+  await c.send({
+    operation: "DeleteBucket",
+    idempotent: true,
+    method: "DELETE",
+    path: extBucketPath(name),
+    headers: { "content-type": JSON_TYPE },
+    action: `deleting bucket "${name}"`,
+  });
 }
 
 /** One page of buckets. */
@@ -55,9 +69,18 @@ export async function listBuckets(c: Ops, o: ListBucketsOptions = {}): Promise<B
   if (o.limit !== undefined && !(Number.isInteger(o.limit) && o.limit >= 1 && o.limit <= BUCKET_PAGE_MAX)) {
     throw new InvalidArgumentError(`${action}: limit must be an integer from 1 to ${BUCKET_PAGE_MAX}`);
   }
-  if (o.offset !== undefined && !(Number.isInteger(o.offset) && o.offset >= 0)) throw new InvalidArgumentError(`${action}: offset must be a non-negative integer`);
+  if (o.offset !== undefined && !(Number.isInteger(o.offset) && o.offset >= 0))
+    throw new InvalidArgumentError(`${action}: offset must be a non-negative integer`);
   const query: Query = { offset: o.offset, limit: o.limit, prefix: o.prefix, include: o.include, type: o.type, by: o.by, direct: o.direct };
-  const res = await c.send({ operation: "ListBuckets", idempotent: true, method: "GET", path: "/v1_ext/bucket", query, headers: { "content-type": JSON_TYPE }, action });
+  const res = await c.send({
+    operation: "ListBuckets",
+    idempotent: true,
+    method: "GET",
+    path: "/v1_ext/bucket",
+    query,
+    headers: { "content-type": JSON_TYPE },
+    action,
+  });
   return flattenBucketPage(c.json(res, action) ?? {}, action);
 }
 
@@ -65,7 +88,7 @@ export async function listBuckets(c: Ops, o: ListBucketsOptions = {}): Promise<B
 export async function listAllBuckets(c: Ops, o: Omit<ListBucketsOptions, "offset"> = {}): Promise<BucketSummary[]> {
   const limit = o.limit ?? BUCKET_PAGE_MAX;
   const all: BucketSummary[] = [];
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = await listBuckets(c, { ...o, offset, limit });
     all.push(...page.items);
     offset += page.items.length;

@@ -15,8 +15,16 @@ export async function getAccount(c: Ops): Promise<AccountInfo> {
   const path = accountPath(c.account(action));
   const names: string[] = [];
   let headers: Record<string, string> = {};
-  for (let marker: string | undefined; ; ) {
-    const res = await c.send({ operation: "ListContainers", idempotent: true, method: "GET", path, query: { marker }, headers: { "content-type": JSON_TYPE }, action });
+  for (let marker: string | undefined; ;) {
+    const res = await c.send({
+      operation: "ListContainers",
+      idempotent: true,
+      method: "GET",
+      path,
+      query: { marker },
+      headers: { "content-type": JSON_TYPE },
+      action,
+    });
     if (marker === undefined) headers = res.headers;
     const page = parseContainerNames(res.body);
     names.push(...page);
@@ -35,7 +43,14 @@ export async function listContainers(c: Ops): Promise<string[]> {
 
 export async function headContainer(c: Ops, name: string): Promise<ContainerInfo> {
   const action = `reading bucket "${name}"`;
-  const res = await c.send({ operation: "HeadContainer", idempotent: true, method: "HEAD", path: containerPath(c.account(action), name), headers: { "content-type": JSON_TYPE }, action });
+  const res = await c.send({
+    operation: "HeadContainer",
+    idempotent: true,
+    method: "HEAD",
+    path: containerPath(c.account(action), name),
+    headers: { "content-type": JSON_TYPE },
+    action,
+  });
   return containerInfoFromHeaders(name, res.headers);
 }
 
@@ -59,7 +74,14 @@ export async function createContainer(c: Ops, name: string, o: { metadata?: Reco
 
 export async function deleteContainer(c: Ops, name: string): Promise<void> {
   const action = `deleting bucket "${name}"`;
-  await c.send({ operation: "DeleteContainer", idempotent: true, method: "DELETE", path: containerPath(c.account(action), name), headers: { "content-type": JSON_TYPE }, action });
+  await c.send({
+    operation: "DeleteContainer",
+    idempotent: true,
+    method: "DELETE",
+    path: containerPath(c.account(action), name),
+    headers: { "content-type": JSON_TYPE },
+    action,
+  });
 }
 
 /** Sets keys in `set` and removes keys in `remove`, in one request; other keys are untouched. */

@@ -9,7 +9,14 @@ import { JSON_TYPE, wrap, type Ops } from "./context";
 /** The bucket's CORS rules; an empty list when none is set. A missing bucket is a NotFound error. */
 export async function getCors(c: Ops, bucket: string): Promise<CorsRule[]> {
   const action = `reading the CORS policy of bucket "${bucket}"`;
-  const res = await c.send({ operation: "GetBucketCors", idempotent: true, method: "GET", path: extBucketPath(bucket, "cors"), headers: { "content-type": JSON_TYPE }, action });
+  const res = await c.send({
+    operation: "GetBucketCors",
+    idempotent: true,
+    method: "GET",
+    path: extBucketPath(bucket, "cors"),
+    headers: { "content-type": JSON_TYPE },
+    action,
+  });
   return flattenCorsRules(c.json(res, action));
 }
 

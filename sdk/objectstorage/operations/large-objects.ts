@@ -10,7 +10,13 @@ import { JSON_TYPE, definedEtag, wrap, type Ops } from "./context";
  * A DLO manifest: GET on it returns the concatenation of every object under
  * `{segmentBucket}/{segmentPrefix}` in name order. May be written before or after the segments.
  */
-export async function putDloManifest(c: Ops, bucket: string, key: string, segmentPrefix: string, o: { segmentBucket?: string; contentType?: string } = {}): Promise<void> {
+export async function putDloManifest(
+  c: Ops,
+  bucket: string,
+  key: string,
+  segmentPrefix: string,
+  o: { segmentBucket?: string; contentType?: string } = {},
+): Promise<void> {
   const action = `creating large object manifest "${bucket}/${key}"`;
   await c.send({
     operation: "PutDloManifest",
@@ -68,7 +74,15 @@ export async function getSloManifest(c: Ops, bucket: string, key: string): Promi
 export async function deleteSlo(c: Ops, bucket: string, key: string): Promise<SloDeleteResult> {
   const action = `deleting static large object "${bucket}/${key}" and its segments`;
   const path = objectPath(c.account(action), bucket, key);
-  const res = await c.send({ operation: "DeleteSlo", idempotent: true, method: "DELETE", path, query: { "multipart-manifest": "delete" }, headers: { accept: JSON_TYPE }, action });
+  const res = await c.send({
+    operation: "DeleteSlo",
+    idempotent: true,
+    method: "DELETE",
+    path,
+    query: { "multipart-manifest": "delete" },
+    headers: { accept: JSON_TYPE },
+    action,
+  });
   const report = c.json(res, action, { lenient: true }) as Record<string, unknown> | undefined;
   if (!report || typeof report !== "object") return {};
   const status = typeof report["Response Status"] === "string" ? Number.parseInt(report["Response Status"], 10) : undefined;

@@ -26,7 +26,14 @@ export async function putLifecycle(c: Ops, bucket: string, rules: readonly Lifec
 export async function getLifecycle(c: Ops, bucket: string): Promise<LifecycleRule[] | undefined> {
   const action = `reading the lifecycle configuration of bucket "${bucket}"`;
   const res = await orUndefined(
-    c.send({ operation: "GetBucketLifecycleConfiguration", idempotent: true, method: "GET", path: extBucketPath(bucket, "lifecycle"), headers: { accept: XML_TYPE }, action }),
+    c.send({
+      operation: "GetBucketLifecycleConfiguration",
+      idempotent: true,
+      method: "GET",
+      path: extBucketPath(bucket, "lifecycle"),
+      headers: { accept: XML_TYPE },
+      action,
+    }),
   );
   if (!res) return undefined;
   const text = res.body.toString("utf8").trim();

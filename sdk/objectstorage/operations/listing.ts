@@ -64,7 +64,7 @@ export async function emptyBucket(c: Ops, bucket: string, o: EmptyBucketOptions 
     let listed = 0;
     let thisRound = 0;
     // The marker moves past each deleted page: names after it are still to be seen.
-    for (let marker: string | undefined; ; ) {
+    for (let marker: string | undefined; ;) {
       const page = await orUndefined(listObjects(c, bucket, { marker, limit: OBJECT_PAGE_LIMIT }));
       if (!page) break;
       const names = page.entries.flatMap((e) => (e.kind === "object" ? [e.name] : []));

@@ -93,12 +93,19 @@ export async function abortMultipartUpload(c: Ops, upload: MultipartUpload): Pro
  * upload so no parts are left behind, then the original error is thrown. A ByteSource is streamed
  * part by part from its byte ranges: memory holds only what is in flight, whatever the size.
  */
-export async function uploadLarge(c: Ops, bucket: string, key: string, body: Buffer | ByteSource, o: UploadLargeOptions = {}): Promise<{ etag?: string; parts: number }> {
+export async function uploadLarge(
+  c: Ops,
+  bucket: string,
+  key: string,
+  body: Buffer | ByteSource,
+  o: UploadLargeOptions = {},
+): Promise<{ etag?: string; parts: number }> {
   const action = `uploading object "${bucket}/${key}" in parts`;
   const source = isByteSource(body) ? body : bufferSource(body);
   const size = source.size;
   const partSize = o.partSize ?? DEFAULT_PART_SIZE;
-  if (!Number.isInteger(partSize) || partSize < MIN_PART_SIZE) throw new InvalidArgumentError(`${action}: partSize must be at least ${MIN_PART_SIZE} bytes (5 MiB)`);
+  if (!Number.isInteger(partSize) || partSize < MIN_PART_SIZE)
+    throw new InvalidArgumentError(`${action}: partSize must be at least ${MIN_PART_SIZE} bytes (5 MiB)`);
   if (partSize > MAX_PART_SIZE) throw new InvalidArgumentError(`${action}: partSize must be at most ${MAX_PART_SIZE} bytes (5 GiB, one PUT per part)`);
   const count = Math.max(1, Math.ceil(size / partSize));
   if (count > MAX_PART_NUMBER) throw new InvalidArgumentError(`${action}: ${count} parts exceed ${MAX_PART_NUMBER}; use a larger partSize`);
@@ -138,7 +145,12 @@ export async function uploadLarge(c: Ops, bucket: string, key: string, body: Buf
  * 405 or 501) has none to report. Calls `onPage` per page, so a caller acts on each page without
  * holding them all.
  */
-export async function forEachMultipartUploadPage(c: Ops, bucket: string, onPage: (uploads: MultipartUploadSummary[]) => Promise<void>, o: { prefix?: string } = {}): Promise<void> {
+export async function forEachMultipartUploadPage(
+  c: Ops,
+  bucket: string,
+  onPage: (uploads: MultipartUploadSummary[]) => Promise<void>,
+  o: { prefix?: string } = {},
+): Promise<void> {
   const action = `listing the unfinished multipart uploads of bucket "${bucket}"`;
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;

@@ -34,7 +34,8 @@ export async function putObject(c: Ops, bucket: string, key: string, body: Buffe
   const action = `uploading object "${bucket}/${key}"`;
   const data = isByteSource(body) ? body : typeof body === "string" ? Buffer.from(body, "utf8") : body;
   const size = isByteSource(data) ? data.size : data.length;
-  if (size > MAX_SINGLE_UPLOAD_BYTES) throw new InvalidArgumentError(`${action}: ${size} bytes exceed the single-upload limit of ${MAX_SINGLE_UPLOAD_BYTES} bytes (5 GiB); use uploadLarge`);
+  if (size > MAX_SINGLE_UPLOAD_BYTES)
+    throw new InvalidArgumentError(`${action}: ${size} bytes exceed the single-upload limit of ${MAX_SINGLE_UPLOAD_BYTES} bytes (5 GiB); use uploadLarge`);
   const res = await c.send({
     operation: "PutObject",
     idempotent: true,
@@ -68,7 +69,13 @@ export async function findObject(c: Ops, bucket: string, key: string): Promise<O
  * Sets the object's user metadata. Upstream Swift replaces all `X-Object-Meta-*` of the object
  * with the ones sent (keys not sent are removed); pass the complete map.
  */
-export async function setObjectMetadata(c: Ops, bucket: string, key: string, metadata: Record<string, string>, o: { contentType?: string } & ContentHeaders = {}): Promise<void> {
+export async function setObjectMetadata(
+  c: Ops,
+  bucket: string,
+  key: string,
+  metadata: Record<string, string>,
+  o: { contentType?: string } & ContentHeaders = {},
+): Promise<void> {
   const action = `setting the metadata of object "${bucket}/${key}"`;
   await c.send({
     operation: "UpdateObjectMetadata",
@@ -99,7 +106,14 @@ export async function deleteObjectIfExists(c: Ops, bucket: string, key: string):
   return (await orUndefined(deleteObject(c, bucket, key).then(() => true))) ?? false;
 }
 
-export async function copyObject(c: Ops, srcBucket: string, srcKey: string, dstBucket: string, dstKey: string, o: CopyObjectOptions = {}): Promise<{ etag?: string }> {
+export async function copyObject(
+  c: Ops,
+  srcBucket: string,
+  srcKey: string,
+  dstBucket: string,
+  dstKey: string,
+  o: CopyObjectOptions = {},
+): Promise<{ etag?: string }> {
   const action = `copying object "${srcBucket}/${srcKey}" to "${dstBucket}/${dstKey}"`;
   const res = await c.send({
     operation: "CopyObject",

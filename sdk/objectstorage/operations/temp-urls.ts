@@ -32,7 +32,12 @@ export function tempUrlPath(c: Ops, bucket: string, key: string): string {
 }
 
 /** A temp URL signed locally with Swift's scheme (see signTempUrl), for servers without createTempUrl. */
-export function signedTempUrl(c: Ops, bucket: string, key: string, o: { tempUrlKey: string; expires: number; filename?: string; digest?: TempUrlDigest }): string {
+export function signedTempUrl(
+  c: Ops,
+  bucket: string,
+  key: string,
+  o: { tempUrlKey: string; expires: number; filename?: string; digest?: TempUrlDigest },
+): string {
   const sig = signTempUrl({ key: o.tempUrlKey, expires: o.expires, path: tempUrlPath(c, bucket, key), digest: o.digest });
   return c.transport.url(objectPath(c.account("signing a temp URL"), bucket, key), { temp_url_sig: sig, temp_url_expires: o.expires, filename: o.filename });
 }
@@ -43,7 +48,14 @@ export async function downloadWithTempUrl(c: Ops, url: string, filename?: string
   if (filename !== undefined) u.searchParams.set("filename", filename);
   const s = c.opts.settings;
   const t = new Transport({ service: "objectstorage", endpoint: u.origin, retry: s.retry, timeouts: s.timeouts, clock: c.opts.clock, debug: c.opts.debug });
-  const res = await t.request({ operation: "DownloadWithTempUrl", idempotent: true, method: "GET", path: `${u.pathname}${u.search}`, auth: false, action: "downloading through a temp URL" });
+  const res = await t.request({
+    operation: "DownloadWithTempUrl",
+    idempotent: true,
+    method: "GET",
+    path: `${u.pathname}${u.search}`,
+    auth: false,
+    action: "downloading through a temp URL",
+  });
   const out: DownloadResult = { body: res.body, headers: res.headers };
   if (res.headers["content-type"] !== undefined) out.contentType = res.headers["content-type"];
   if (res.headers["content-disposition"] !== undefined) out.contentDisposition = res.headers["content-disposition"];

@@ -24,7 +24,7 @@ help:
 	@echo "make test        install everything and run every test (unit, local cloud, conformance, engine)"
 	@echo "make local-cloud run the local cloud in the foreground (port $(LOCAL_CLOUD_PORT))"
 	@echo "make bench       run the benchmarks and print their figures"
-	@echo "make lint        eslint (type-aware) and prettier --check"
+	@echo "make lint        eslint (type-aware) and prettier --check; make test runs it first"
 	@echo "make schema      regenerate schema.json"
 	@echo "make sdks        generate the Python and Go SDKs from schema.json into sdk-gen/"
 	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
@@ -72,8 +72,8 @@ swift:
 sql-peers:
 	bash scripts/sql-peers.sh start >/dev/null
 
-# The whole suite. Swift and the Pulumi CLI are installed/started first; the last line is "N passed, N failed".
-test: build pulumi pulumi-yaml swift sql-peers
+# The whole suite, after the linters. Swift, PostgreSQL/MariaDB and the Pulumi CLI are installed/started first; the last line is "N passed, N failed".
+test: lint build pulumi pulumi-yaml swift sql-peers
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci

@@ -181,15 +181,13 @@ export function dataQueryRoutes(be: DataQueryBackend): RouteDefinition[] {
       handler: (ctx) =>
         jsonResponse(
           200,
-          be
-            .listSources(project(ctx).projectId)
-            .map((s) => ({
-              name: s.name,
-              type: s.type,
-              scope: s.scope,
-              creatorName: s.creatorName,
-              ...(s.description !== undefined ? { description: s.description } : {}),
-            })),
+          be.listSources(project(ctx).projectId).map((s) => ({
+            name: s.name,
+            type: s.type,
+            scope: s.scope,
+            creatorName: s.creatorName,
+            ...(s.description !== undefined ? { description: s.description } : {}),
+          })),
         ),
     },
     {

@@ -5,6 +5,7 @@
  * Endpoints are simulated (`10.0.<n>.<m>:port`): this local cloud runs no Redis processes.
  */
 import { randomBytes } from "node:crypto";
+import { Backups, type StoredBackup } from "./backups";
 import { ApiError, BadRequest, Conflict, NotFound } from "../core/errors";
 import type { InventoryEntry } from "../core/http";
 import type { ManagedState } from "../core/managed-state";
@@ -28,6 +29,7 @@ export class CacheBackend {
   clusters = new Map<string, StoredCluster>();
   /** Clusters whose next sync stays Error-Sync even after a retry (control API). */
   stickySyncErrors = new Set<string>();
+  readonly backups = new Backups();
   private ipSeq = 1;
 
   constructor(
@@ -41,10 +43,16 @@ export class CacheBackend {
     return new Date(this.now()).toISOString();
   }
 
+  /** Time-driven work (automatic backups); every request and the control API's inventory run it first. */
+  tick(): void {
+    this.backups.run(this.clusters.values(), this.now());
+  }
+
   reset(): void {
     this.groups.clear();
     this.clusters.clear();
     this.stickySyncErrors.clear();
+    this.backups.reset();
     for (const v of VERSIONS) {
       for (const clusterMode of [true, false]) {
         const gid = defaultGroupId(v, clusterMode);
@@ -232,7 +240,10 @@ export class CacheBackend {
 
   createCluster(projectId: string, b: CreateClusterBody): string {
     this.checkCommon(projectId, b, true);
-    if (b.restoreSource) throw new Unprocessable(`restoreSource: no backup named "${b.restoreSource}" in this project.`);
+    if (b.restoreSource) {
+      const backup = this.restorable(projectId, b.restoreSource, true, b.version);
+      if (b.shardCount !== backup.shardCount) throw new Unprocessable(`shardCount: a restore of "${backup.name}" needs its shard count, ${backup.shardCount}.`);
+    }
     const cid = id("cluster");
     const shards: StoredShard[] = b.subnetAssignments.map((a, i) => ({
       id: `${cid}-shard-${String(i + 1).padStart(4, "0")}`,
@@ -250,7 +261,8 @@ export class CacheBackend {
 
   createInstanceSet(projectId: string, b: CreateInstanceSetBody): string {
     this.checkCommon(projectId, { ...b, name: b.instanceSetName }, false);
-    if (b.restoreSource) throw new Unprocessable("restoreSource: no such backup in this project.");
+    // Backup files in object storage (variant 3) are taken as they are; a backup name must exist.
+    if (b.restoreSource && !b.restoreSource.includes("/")) this.restorable(projectId, b.restoreSource, false, b.version);
     const sid = id("iset");
     const a = b.subnetAssignments[0]!;
     const instances = [this.node(a.primary.id, "primary", "instance"), ...a.replicas.map((r) => this.node(r.id, "replica", "instance"))];
@@ -264,6 +276,16 @@ export class CacheBackend {
     this.state.begin(SERVICE, "cluster", sid, "Creating", "Running");
     this.state.set(SERVICE, "sync", sid, "In-Sync");
     return sid;
+  }
+
+  /** The backup a create restores, after the seed's rules: same cluster mode, engine version equal or newer. */
+  private restorable(projectId: string, name: string, clusterMode: boolean, version: string) {
+    const backup = this.backups.find(projectId, name);
+    if (!backup) throw new Unprocessable(`restoreSource: no backup named "${name}" in this project.`);
+    if (backup.clusterMode !== clusterMode)
+      throw new Unprocessable(`restoreSource: "${name}" is a backup of ${backup.clusterMode ? "a cluster" : "an instance set"}; restore it as one.`);
+    if (compareVersions(version, backup.version) < 0) throw new Unprocessable(`version: a restore of "${name}" needs engine ${backup.version} or newer.`);
+    return backup;
   }
 
   /** Description, parameter group, security groups, backup schedule (empty cron: off). */
@@ -289,6 +311,8 @@ export class CacheBackend {
   delete(projectId: string, clusterId: string, keepAutomaticBackups: string | null): string {
     const c = this.cluster(projectId, clusterId);
     if (c.backupSchedule && keepAutomaticBackups === null) throw new BadRequest("keepAutomaticBackups: required when automatic backups exist.");
+    // true keeps them until they expire; false deletes them with the cluster.
+    if (keepAutomaticBackups === "false") this.backups.dropOf(c.id);
     this.remove(c);
     return c.id;
   }
@@ -538,7 +562,8 @@ export class CacheBackend {
   }
 
   inventory(): InventoryEntry[] {
-    const out: InventoryEntry[] = [];
+    this.tick();
+    const out: InventoryEntry[] = this.backups.list().map((b) => ({ service: SERVICE, kind: "backup", id: b.name, projectId: b.projectId }));
     for (const g of this.groups.values()) if (!g.isDefault) out.push({ service: SERVICE, kind: "parameter-group", id: g.id, projectId: g.projectId });
     for (const c of this.clusters.values())
       out.push({ service: SERVICE, kind: c.clusterEnabled ? "cluster" : "instance-set", id: c.id, projectId: c.projectId });
@@ -567,10 +592,18 @@ export class CacheBackend {
     if (patch.stickySyncError === true) this.stickySyncErrors.add(c.id);
     if (patch.stickySyncError === false) this.stickySyncErrors.delete(c.id);
     if (typeof patch.description === "string") c.description = patch.description;
+    // A backup now, as if the schedule had fired.
+    if (patch.backupNow === true) return { ...this.record(c), backup: this.backups.take(c, this.now()).name };
     return this.record(c);
   }
 
   deleteResource(kind: string, rid: string): void {
+    if (kind === "backup") {
+      const b = this.backups.list().find((x) => x.name === rid);
+      if (!b) throw new NotFound(`No backup "${rid}".`, "NoSuchResource");
+      this.backups.delete(b.projectId, b.name);
+      return;
+    }
     if (kind === "parameter-group") {
       if (!this.groups.delete(rid)) throw new NotFound(`No parameter group "${rid}".`, "NoSuchResource");
       return;
@@ -581,15 +614,16 @@ export class CacheBackend {
   }
 
   snapshot(): unknown {
-    return { groups: [...this.groups.values()], clusters: [...this.clusters.values()], sticky: [...this.stickySyncErrors] };
+    return { groups: [...this.groups.values()], clusters: [...this.clusters.values()], sticky: [...this.stickySyncErrors], backups: this.backups.snapshot() };
   }
 
   restore(data: unknown): void {
-    const d = data as { groups?: StoredParameterGroup[]; clusters?: StoredCluster[]; sticky?: string[] } | undefined;
+    const d = data as { groups?: StoredParameterGroup[]; clusters?: StoredCluster[]; sticky?: string[]; backups?: StoredBackup[] } | undefined;
     this.reset();
     for (const g of d?.groups ?? []) this.groups.set(g.id, g);
     for (const c of d?.clusters ?? []) this.clusters.set(c.id, c);
     for (const s of d?.sticky ?? []) this.stickySyncErrors.add(s);
+    this.backups.restore(d?.backups);
   }
 }
 
@@ -639,4 +673,9 @@ function rebalance(shards: StoredShard[]): void {
     s.slots = [[start, end]];
     start = end + 1;
   });
+}
+
+/** `7.0.15` vs `7.2.4`, numerically part by part. */
+function compareVersions(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true });
 }

@@ -13,6 +13,12 @@ export function createCacheService(core: CoreContext): ServiceDefinition {
     errorFormat: () => "json",
     inventory: () => backend.inventory(),
     getResource: (kind, id) => {
+      if (kind === "backup") {
+        backend.tick();
+        const b = backend.backups.list().find((x) => x.name === id);
+        if (!b) throw new NotFound(`No backup "${id}".`, "NoSuchResource");
+        return { ...b, createdAt: new Date(b.createdAt).toISOString(), expiresAt: new Date(b.expiresAt).toISOString() };
+      }
       if (kind === "parameter-group") return backend.groupView(backend.groups.get(id) ?? backend.group("", id), true);
       const c = backend.clusters.get(id);
       if (!c) throw new NotFound(`No ${kind} "${id}".`, "NoSuchResource");

@@ -97,7 +97,11 @@ export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
     methods,
     path,
     operation,
-    handler,
+    // Automatic backups that fell due are taken before any request is answered.
+    handler: (ctx, op) => {
+      be.tick();
+      return handler(ctx, op);
+    },
   });
   return [
     r(["GET"], "/v1/redis/versions", "ListVersions", (ctx) => (project(ctx), ok(be.versions()))),

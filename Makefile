@@ -111,7 +111,7 @@ demo-destroy: build pulumi local-cloud-start
 sdks: schema
 	bash scripts/gen-sdks.sh
 
-bench: build pulumi
+bench: build pulumi pulumi-yaml
 	node --expose-gc dist/tools/bench.js
 
 clean:

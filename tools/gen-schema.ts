@@ -855,6 +855,14 @@ export function generateSchema(
     // Modules: `cache` of `krcloud:cache:Cluster`, `objectstorage` of `krcloud:objectstorage/bucketAcl:BucketAcl`.
     meta: { moduleFormat: "^(.*?)(?:/[^/]*)?$" },
     config: { variables: configVariables() },
+    // An explicit provider resource (`pulumi:providers:krcloud`, native plugin) takes the same
+    // settings as the stack config; the plugin's configure reads either.
+    provider: {
+      description:
+        "The krcloud provider: where and as whom to call the services. Without an explicit one, the stack config (`krcloud:*`) and the environment configure the default provider.",
+      inputProperties: configVariables(),
+      properties: Object.fromEntries(Object.entries(configVariables()).filter(([k]) => !SECRET_SETTINGS.includes(k as never))),
+    },
     types: types.toJSON(),
     resources,
     functions: fns,

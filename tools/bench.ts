@@ -298,6 +298,11 @@ Parallel convergence, the drift check, state size and the example times run the 
 (tools/bench-engine.ts) against an in-process local cloud: the instance sets settle through a
 5-second duration transition on its clock (real time here, since the engine cannot advance it);
 the critical path is those 5 s plus an \`up\` of the same program declaring nothing (same lookups).
+The notes split each parallel up by the engine's events: how far apart the creates started (the
+provider host serialising them would spread them), when they returned (the settle plus the
+waiter's lag), and how long the engine took after the last one (writing the state of every step
+to the file backend, stack outputs, plugin shutdown), which is the engine's and grows with the
+number of resources.
 The drift check's requests are the local cloud's counters around one \`krcloud-drift\` run, which
 also runs the program (its lookups are counted). Code stored per resource is the serialized
 \`__provider\`, kept twice per dynamic resource (inputs and outputs); the native plugin stores none.

@@ -1,11 +1,19 @@
 /**
  * The cache service's state and one method per operation (seed 02). Statuses come from managed
  * state (kinds `cluster`, `node`, `instance`, `sync`), so tests choose whether a create settles at
- * once, after N reads, or after a duration on the virtual clock, and can force FAILED or Error-Sync.
- * Endpoints are simulated (`10.0.<n>.<m>:port`): this local cloud runs no Redis processes.
+ * once, after N reads, or after a duration on the virtual clock, and can force FAILED or Error-Sync;
+ * and from the data plane (engine.ts): with real Redis a node is Running only once its process has
+ * joined and the nodes agree, a cluster is Creating/Modifying while its nodes are being changed, and a
+ * value the server refuses is Error-Sync. A status is the later of the two.
  */
 import { randomBytes } from "node:crypto";
+import { createWriteStream, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { Backups, type StoredBackup } from "./backups";
+import { SimulatedEngine, type CacheEngine, type EngineHooks, type RestoreFiles } from "./engine";
+import { RedisEngine } from "./redis/engine";
 import { ApiError, BadRequest, Conflict, NotFound } from "../core/errors";
 import type { InventoryEntry } from "../core/http";
 import type { ManagedState } from "../core/managed-state";
@@ -13,7 +21,6 @@ import { defaultGroupId, FLAVORS, invalidValue, PARAMETERS, VERSIONS } from "./c
 import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
 
 export const SERVICE = "cache";
-const SLOTS = 16384;
 
 /** 422: syntactically valid, but the service cannot do it (an unknown version or flavor, a mismatched group). */
 export class Unprocessable extends ApiError {
@@ -24,19 +31,64 @@ export class Unprocessable extends ApiError {
 
 const id = (prefix: string): string => `${prefix}-${randomBytes(6).toString("hex")}`;
 
+export interface CacheBackendOptions {
+  /** Where real nodes keep their data (node directories, backups). */
+  dataDir: string;
+  /** New clusters and instance sets on real redis-server processes (else simulated). */
+  realRedis: boolean;
+  /** A persisted local cloud: real nodes save their data when it stops. */
+  persistent: boolean;
+  /** State changed outside a request (the data plane's work): persist it. */
+  changed: () => void;
+  warn: (message: string) => void;
+  /** An object's content in object storage (restores from files), undefined when there is none. */
+  readObject?: (projectId: string, bucket: string, key: string) => Readable | undefined;
+}
+
 export class CacheBackend {
   groups = new Map<string, StoredParameterGroup>();
   clusters = new Map<string, StoredCluster>();
   /** Clusters whose next sync stays Error-Sync even after a retry (control API). */
   stickySyncErrors = new Set<string>();
-  readonly backups = new Backups();
+  readonly backups: Backups;
+  private readonly simulated = new SimulatedEngine();
+  private readonly redis: RedisEngine;
   private ipSeq = 1;
 
   constructor(
     private readonly now: () => number,
     private readonly state: ManagedState,
+    private readonly options: CacheBackendOptions,
   ) {
-    this.reset();
+    const hooks: EngineHooks = {
+      runtimeParameters: (c) => {
+        const g = this.groups.get(c.parameterGroupId);
+        return Object.fromEntries(
+          PARAMETERS.filter((p) => p.parameterType === "DYNAMIC").map((p) => [p.parameterKey, g?.values[p.parameterKey] ?? p.defaultParameterValue]),
+        );
+      },
+      parameterEvent: (c, message) => this.groups.get(c.parameterGroupId)?.events.push({ eventName: "Apply Parameter", message, createdAt: this.iso() }),
+      changed: options.changed,
+      warn: options.warn,
+    };
+    this.redis = new RedisEngine(join(options.dataDir, "cache"), options.persistent, hooks);
+    this.backups = new Backups({ taken: (c, b) => this.engineOf(c).backupTaken(c, b), dropped: (b) => this.redis.backupDropped(b) });
+    this.clear();
+  }
+
+  /** The data plane of an existing cluster or instance set (each keeps the one it was created on). */
+  private engineOf(c: StoredCluster): CacheEngine {
+    return c.engine === "redis" ? this.redis : this.simulated;
+  }
+
+  /** The data plane new clusters and instance sets get. */
+  private get fresh(): CacheEngine {
+    return this.options.realRedis ? this.redis : this.simulated;
+  }
+
+  /** Stops the real nodes (saving their data when the local cloud persists). */
+  close(): Promise<void> {
+    return this.redis.close();
   }
 
   private iso(): string {
@@ -48,7 +100,14 @@ export class CacheBackend {
     this.backups.run(this.clusters.values(), this.now());
   }
 
+  /** Control API: everything goes, real nodes and their data included. */
   reset(): void {
+    this.redis.reset();
+    this.clear();
+  }
+
+  /** The state as on a new local cloud (the default parameter groups only). */
+  private clear(): void {
     this.groups.clear();
     this.clusters.clear();
     this.stickySyncErrors.clear();
@@ -146,7 +205,7 @@ export class CacheBackend {
         message: body.parameters.map((p) => `${p.parameterKey}=${p.parameterValue}`).join(", "),
         createdAt: this.iso(),
       });
-      this.apply(g);
+      this.apply(g, body.applyMode);
     }
     return g.id;
   }
@@ -157,16 +216,17 @@ export class CacheBackend {
     g.previous = { ...g.values };
     g.values = Object.fromEntries(PARAMETERS.map((p) => [p.parameterKey, p.defaultParameterValue]));
     g.events.push({ eventName: "Update Parameter", message: "reset to the default values", createdAt: this.iso() });
-    this.apply(g);
+    this.apply(g, applyMode);
     return g.id;
   }
 
-  rollbackGroup(projectId: string, idOrName: string): string {
+  rollbackGroup(projectId: string, idOrName: string, applyMode: unknown): string {
     const g = this.group(projectId, idOrName);
     if (!g.previous) throw new Conflict("Nothing to roll back to.", "RollbackUnavailable");
+    if (applyMode !== undefined && applyMode !== "sequential" && applyMode !== "parallel") throw new BadRequest("applyMode: sequential or parallel.");
     [g.values, g.previous] = [g.previous, undefined];
     g.events.push({ eventName: "Update Parameter", message: "rolled back to the previous values", createdAt: this.iso() });
-    this.apply(g);
+    this.apply(g, applyMode ?? "parallel");
     return g.id;
   }
 
@@ -179,21 +239,45 @@ export class CacheBackend {
     return g.id;
   }
 
-  /** The group's values reach the clusters using it: their sync goes Applying -> In-Sync. */
-  private apply(g: StoredParameterGroup): void {
-    for (const c of this.usersOf(g)) this.beginSync(c);
-    if (this.usersOf(g).length)
-      g.events.push({ eventName: "Apply Parameter", message: `applying to ${this.usersOf(g).length} cluster(s)`, createdAt: this.iso() });
+  /** The group's values reach the clusters using it: their sync goes Applying -> In-Sync (or Error-Sync where a node refuses a value). */
+  private apply(g: StoredParameterGroup, mode: unknown): void {
+    const users = this.usersOf(g);
+    if (users.length)
+      g.events.push({ eventName: "Apply Parameter", message: `applying to ${users.length} cluster(s) (${String(mode)})`, createdAt: this.iso() });
+    for (const c of users) this.beginSync(c, mode === "sequential" ? "sequential" : "parallel");
   }
 
-  private beginSync(c: StoredCluster): void {
+  private beginSync(c: StoredCluster, mode: "sequential" | "parallel"): void {
     if (this.stickySyncErrors.has(c.id)) this.state.set(SERVICE, "sync", c.id, "Error-Sync");
     else this.state.begin(SERVICE, "sync", c.id, "Applying", "In-Sync");
+    this.engineOf(c).applyParameters(c, mode);
+  }
+
+  /** The sync status the API shows: the data plane's while it applies or after it failed, else the managed one. */
+  private syncStatus(c: StoredCluster, countRead: boolean): string {
+    const managed = (countRead ? this.state.read(SERVICE, "sync", c.id) : this.state.peek(SERVICE, "sync", c.id)) ?? "In-Sync";
+    return this.engineOf(c).sync(c) ?? managed;
+  }
+
+  /** A node's or instance's status: FAILED when its process is gone, not Running before it has joined and synced. */
+  private nodeStatus(c: StoredCluster, n: StoredNode, countRead: boolean): string {
+    const kind = c.clusterEnabled ? "node" : "instance";
+    const managed = (countRead ? this.state.read(SERVICE, kind, n.id) : this.state.peek(SERVICE, kind, n.id)) ?? "Running";
+    const health = this.engineOf(c).health(c, n);
+    if (health.state === "failed") return "FAILED";
+    if (health.state === "pending" && managed === "Running") return health.joining ? "PROVISIONING" : "Modifying";
+    return managed;
+  }
+
+  /** The cluster's status: Creating/Modifying while its nodes are being changed, else the managed one. */
+  private clusterStatus(c: StoredCluster, countRead: boolean): string {
+    const managed = (countRead ? this.state.read(SERVICE, "cluster", c.id) : this.state.peek(SERVICE, "cluster", c.id)) ?? "Running";
+    return this.engineOf(c).busy(c) ?? managed;
   }
 
   retryApply(projectId: string, clusterId: string): string {
     const c = this.cluster(projectId, clusterId);
-    const sync = this.state.peek(SERVICE, "sync", c.id) ?? "In-Sync";
+    const sync = this.syncStatus(c, false);
     if (sync === "In-Sync") throw new Conflict("The parameter group is in sync; nothing to retry.", "NothingToRetry");
     const g = this.groups.get(c.parameterGroupId);
     g?.events.push({
@@ -201,7 +285,7 @@ export class CacheBackend {
       message: `retry on ${c.name}${this.stickySyncErrors.has(c.id) ? ": failed (value refused by the engine)" : ""}`,
       createdAt: this.iso(),
     });
-    this.beginSync(c);
+    this.beginSync(c, "parallel");
     return c.id;
   }
 
@@ -240,9 +324,12 @@ export class CacheBackend {
 
   createCluster(projectId: string, b: CreateClusterBody): string {
     this.checkCommon(projectId, b, true);
+    let restore: RestoreFiles | undefined;
     if (b.restoreSource) {
-      const backup = this.restorable(projectId, b.restoreSource, true, b.version);
+      if (b.restoreSource.files) throw new Unprocessable("restoreSource.files: a cluster restores from a backup name only.");
+      const backup = this.restorable(projectId, b.restoreSource.backupName, true, b.version);
       if (b.shardCount !== backup.shardCount) throw new Unprocessable(`shardCount: a restore of "${backup.name}" needs its shard count, ${backup.shardCount}.`);
+      restore = this.redis.backupFiles(backup);
     }
     const cid = id("cluster");
     const shards: StoredShard[] = b.subnetAssignments.map((a, i) => ({
@@ -252,34 +339,71 @@ export class CacheBackend {
       nodes: [this.node(a.primary.id, "primary", "node"), ...a.replicas.map((r) => this.node(r.id, "replica", "node"))],
       createdAt: this.iso(),
     }));
-    rebalance(shards);
-    this.clusters.set(cid, { ...base(b, projectId, this.iso()), id: cid, clusterEnabled: true, recoveryEnabled: true, shards });
+    const c: StoredCluster = { ...base(b, projectId, this.iso()), id: cid, clusterEnabled: true, recoveryEnabled: true, shards };
+    this.clusters.set(cid, c);
     this.state.begin(SERVICE, "cluster", cid, "Creating", "Running");
     this.state.set(SERVICE, "sync", cid, "In-Sync");
+    this.fresh.created(c, restore);
     return cid;
   }
 
   createInstanceSet(projectId: string, b: CreateInstanceSetBody): string {
     this.checkCommon(projectId, { ...b, name: b.instanceSetName }, false);
-    // Backup files in object storage (variant 3) are taken as they are; a backup name must exist.
-    if (b.restoreSource && !b.restoreSource.includes("/")) this.restorable(projectId, b.restoreSource, false, b.version);
+    const source = b.restoreSource;
+    const restore = source?.files
+      ? this.objectFiles(projectId, source.files)
+      : source
+        ? this.redis.backupFiles(this.restorable(projectId, source.backupName, false, b.version))
+        : undefined;
     const sid = id("iset");
     const a = b.subnetAssignments[0]!;
     const instances = [this.node(a.primary.id, "primary", "instance"), ...a.replicas.map((r) => this.node(r.id, "replica", "instance"))];
-    this.clusters.set(sid, {
+    const c: StoredCluster = {
       ...base({ ...b, name: b.instanceSetName }, projectId, this.iso()),
       id: sid,
       clusterEnabled: false,
       recoveryEnabled: b.recoveryEnabled,
       shards: [{ id: `${sid}-group`, name: "instances", slots: [], nodes: instances, createdAt: this.iso() }],
-    });
+    };
+    this.clusters.set(sid, c);
     this.state.begin(SERVICE, "cluster", sid, "Creating", "Running");
     this.state.set(SERVICE, "sync", sid, "In-Sync");
+    this.fresh.created(c, restore);
     return sid;
   }
 
+  /**
+   * Backup files in object storage (variant 3, `bucket/folder/.../file`): each must exist in the
+   * project (422 otherwise); their content is copied out when the restore runs.
+   */
+  private objectFiles(projectId: string, files: string[]): RestoreFiles {
+    const sources = files.map((f) => {
+      const [bucket = "", ...rest] = f.split("/");
+      const stream = this.options.readObject?.(projectId, bucket, rest.join("/"));
+      if (!stream) throw new Unprocessable(`restoreSource.files: no object "${f}" in this project's object storage.`);
+      stream.pause();
+      return stream;
+    });
+    return async () => {
+      const dir = this.fresh.incomingDir();
+      if (!dir) {
+        for (const s of sources) s.destroy();
+        return [];
+      }
+      const into = mkdtempSync(join(dir, "files-"));
+      const out: string[] = [];
+      for (const [i, stream] of sources.entries()) {
+        const file = join(into, `${i}.rdb`);
+        await pipeline(stream, createWriteStream(file));
+        out.push(file);
+      }
+      return out;
+    };
+  }
+
   /** The backup a create restores, after the seed's rules: same cluster mode, engine version equal or newer. */
-  private restorable(projectId: string, name: string, clusterMode: boolean, version: string) {
+  private restorable(projectId: string, name: string | undefined, clusterMode: boolean, version: string) {
+    if (name === undefined) throw new Unprocessable("restoreSource: a backupName is required.");
     const backup = this.backups.find(projectId, name);
     if (!backup) throw new Unprocessable(`restoreSource: no backup named "${name}" in this project.`);
     if (backup.clusterMode !== clusterMode)
@@ -299,7 +423,7 @@ export class CacheBackend {
       const g = this.group(projectId, b.parameterGroupId);
       if (g.clusterMode !== c.clusterEnabled) throw new BadRequest(`parameterGroupId: ${g.name} is for ${g.clusterMode ? "clusters" : "instance sets"}.`);
       c.parameterGroupId = g.id;
-      this.beginSync(c);
+      this.beginSync(c, "parallel");
     }
     if (b.description !== undefined) c.description = b.description;
     if (b.securityGroups !== undefined) c.securityGroups = b.securityGroups.map((s) => s.id);
@@ -318,6 +442,7 @@ export class CacheBackend {
   }
 
   private remove(c: StoredCluster): void {
+    this.engineOf(c).removed(c);
     for (const s of c.shards) for (const n of s.nodes) this.state.remove(SERVICE, c.clusterEnabled ? "node" : "instance", n.id);
     this.state.remove(SERVICE, "cluster", c.id);
     this.state.remove(SERVICE, "sync", c.id);
@@ -353,28 +478,33 @@ export class CacheBackend {
       createdAt: this.iso(),
     };
     c.shards.push(shard);
-    rebalance(c.shards);
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
+    this.engineOf(c).shardAdded(c, shard);
     return shard.id;
   }
 
   deleteShard(projectId: string, clusterId: string, shardId: string): string {
     const c = this.clusterOnly(projectId, clusterId);
     const s = this.shard(projectId, clusterId, shardId);
-    if (c.shards.length === 1) throw new BadRequest("The last shard of a cluster cannot be deleted.", "LastShard");
+    const engine = this.engineOf(c);
+    if (engine.leaving(c, s)) throw new Conflict(`Shard "${shardId}" is being deleted.`, "ShardDeleting");
+    if (c.shards.filter((x) => !engine.leaving(c, x)).length === 1) throw new BadRequest("The last shard of a cluster cannot be deleted.", "LastShard");
     for (const n of s.nodes) this.state.remove(SERVICE, "node", n.id);
-    c.shards = c.shards.filter((x) => x.id !== s.id);
-    rebalance(c.shards);
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
+    // Its slots move to the other shards first; the shard is listed until then.
+    engine.shardRemoved(c, s);
     return s.id;
   }
 
   addReplica(projectId: string, clusterId: string, shardId: string, subnetId: string): string {
     const s = this.shard(projectId, clusterId, shardId);
+    const c = this.clusters.get(clusterId)!;
+    if (this.engineOf(c).leaving(c, s)) throw new Conflict(`Shard "${shardId}" is being deleted.`, "ShardDeleting");
     if (s.nodes.length >= 6) throw new BadRequest("A shard has at most 5 replicas.", "ReplicaLimit");
     const n = this.node(subnetId, "replica", "node");
     s.nodes.push(n);
     this.state.begin(SERVICE, "cluster", clusterId, "Modifying", "Running");
+    this.engineOf(c).nodeAdded(c, s, n);
     return n.id;
   }
 
@@ -383,9 +513,12 @@ export class CacheBackend {
     const n = s.nodes.find((x) => x.id === nodeId);
     if (!n) throw new NotFound(`No node "${nodeId}".`, "NodeNotFound");
     if (n.role === "primary") throw new BadRequest("A primary node cannot be deleted.", "PrimaryNode");
+    const c = this.clusters.get(clusterId)!;
+    if (this.engineOf(c).leaving(c, s)) throw new Conflict(`Shard "${shardId}" is being deleted.`, "ShardDeleting");
     s.nodes = s.nodes.filter((x) => x.id !== nodeId);
     this.state.remove(SERVICE, "node", nodeId);
     this.state.begin(SERVICE, "cluster", clusterId, "Modifying", "Running");
+    this.engineOf(c).nodeRemoved(c, n);
     return nodeId;
   }
 
@@ -401,10 +534,6 @@ export class CacheBackend {
     return this.instanceSet(projectId, setId).shards[0]!.nodes;
   }
 
-  private status(kind: "cluster" | "node" | "instance", nid: string): string {
-    return this.state.peek(SERVICE, kind, nid) ?? "Running";
-  }
-
   addInstanceReplica(projectId: string, setId: string, subnetId: string): string {
     const c = this.instanceSet(projectId, setId);
     const group = c.shards[0]!;
@@ -412,6 +541,7 @@ export class CacheBackend {
     const n = this.node(subnetId, "replica", "instance");
     group.nodes.push(n);
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
+    this.engineOf(c).nodeAdded(c, group, n);
     return n.id;
   }
 
@@ -420,7 +550,7 @@ export class CacheBackend {
     const group = c.shards[0]!;
     const n = group.nodes.find((x) => x.id === instanceId);
     if (!n) throw new NotFound(`No instance "${instanceId}".`, "InstanceNotFound");
-    const st = this.status("instance", n.id);
+    const st = this.nodeStatus(c, n, false);
     if (group.nodes.length === 2 && c.backupSchedule) throw new BadRequest("An instance set of 2 nodes with automatic backups keeps both.", "BackupPolicy");
     if (c.recoveryEnabled && (n.role === "primary" || st !== "Running"))
       throw new BadRequest("With high availability, only a Running replica may be deleted.", "InvalidInstanceState");
@@ -429,6 +559,7 @@ export class CacheBackend {
     group.nodes = group.nodes.filter((x) => x.id !== n.id);
     this.state.remove(SERVICE, "instance", n.id);
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
+    this.engineOf(c).nodeRemoved(c, n);
     return n.id;
   }
 
@@ -438,14 +569,17 @@ export class CacheBackend {
     const group = c.shards[0]!;
     const target = group.nodes.find((x) => x.id === primaryId);
     if (!target) throw new NotFound(`No instance "${primaryId}".`, "InstanceNotFound");
+    if (this.nodeStatus(c, target, false) === "FAILED")
+      throw new BadRequest(`Instance "${primaryId}" has failed: it cannot be promoted.`, "InvalidInstanceState");
     for (const n of group.nodes) n.role = n.id === primaryId ? "primary" : "replica";
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
+    this.engineOf(c).promoted(c, target);
     return c.id;
   }
 
   setRecovery(projectId: string, setId: string, enabled: boolean): string {
     const c = this.instanceSet(projectId, setId);
-    if (this.status("cluster", c.id) !== "Running")
+    if (this.clusterStatus(c, false) !== "Running")
       throw new BadRequest("High availability can be set only while the instance set is Running.", "InvalidState");
     if (enabled && c.shards[0]!.nodes.length < 2) throw new BadRequest("High availability needs a replica.", "NoReplica");
     c.recoveryEnabled = enabled;
@@ -475,9 +609,7 @@ export class CacheBackend {
       flavorId: c.flavorId,
       vcpu: flavor?.vcpus,
       memory: flavor?.memory,
-      endpoints: c.clusterEnabled
-        ? { primaryEndpoint: `${c.name}.cache.local:${c.port}` }
-        : { primaryEndpoint: `${c.name}.primary.cache.local:${c.port}`, readEndpoint: `${c.name}.read.cache.local:${c.port}` },
+      endpoints: this.engineOf(c).endpoints(c),
       userName: c.userName || "-",
       subnets: c.subnets.map((s) => ({ id: s })),
       subnetAssignments: c.clusterEnabled
@@ -491,16 +623,16 @@ export class CacheBackend {
       tlsEnabled: c.tlsEnabled,
       creator: c.projectId,
       license: "BSD-3-Clause",
-      status: this.state.read(SERVICE, "cluster", c.id) ?? "Running",
+      status: this.clusterStatus(c, true),
       parameterGroupId: c.parameterGroupId,
       parameterGroupName: g?.name ?? "",
-      parameterGroupSyncStatus: this.state.read(SERVICE, "sync", c.id) ?? "In-Sync",
+      parameterGroupSyncStatus: this.syncStatus(c, true),
       createdAt: c.createdAt,
     };
   }
 
-  shardView(_c: StoredCluster, s: StoredShard): Record<string, unknown> {
-    const nodes = s.nodes.map((n) => this.nodeView(n, "node"));
+  shardView(c: StoredCluster, s: StoredShard): Record<string, unknown> {
+    const nodes = s.nodes.map((n) => this.nodeView(c, n));
     return {
       id: s.id,
       name: s.name,
@@ -511,14 +643,14 @@ export class CacheBackend {
     };
   }
 
-  nodeView(n: StoredNode, kind: "node" | "instance"): Record<string, unknown> & { status: string } {
+  nodeView(c: StoredCluster, n: StoredNode): Record<string, unknown> & { status: string } {
     return {
       id: n.id,
       name: n.name,
       subnet: { id: n.subnetId },
       endpoint: n.endpoint,
       role: n.role,
-      status: this.state.read(SERVICE, kind, n.id) ?? "Running",
+      status: this.nodeStatus(c, n, true),
       createdAt: n.createdAt,
     };
   }
@@ -538,7 +670,7 @@ export class CacheBackend {
       endpoint: n.endpoint,
       license: "BSD-3-Clause",
       createdAt: n.createdAt,
-      status: this.state.read(SERVICE, "instance", n.id) ?? "Running",
+      status: this.nodeStatus(c, n, true),
     };
   }
 
@@ -553,7 +685,7 @@ export class CacheBackend {
       defaultParameterGroupId: g.defaultParameterGroupId,
       rollbackAvailable: g.previous !== undefined,
       clusterModeEnabled: g.clusterMode,
-      existErrorSync: users.some((u) => this.state.peek(SERVICE, "sync", u.id) === "Error-Sync"),
+      existErrorSync: users.some((u) => this.syncStatus(u, false) === "Error-Sync"),
       clusterSize: users.length,
       createdAt: g.createdAt,
     };
@@ -583,6 +715,12 @@ export class CacheBackend {
     if (kind === "node" || kind === "instance") {
       if (typeof patch.status !== "string") throw new BadRequest("status: a string is required.");
       this.state.set(SERVICE, kind, rid, patch.status);
+      // A real node really fails: its process is killed (a cluster fails over by itself, an instance set with high availability is failed over).
+      if (/^failed$/i.test(patch.status)) {
+        const c = [...this.clusters.values()].find((x) => x.shards.some((s) => s.nodes.some((n) => n.id === rid)));
+        const n = c?.shards.flatMap((s) => s.nodes).find((x) => x.id === rid);
+        if (c && n) this.engineOf(c).failNode(c, n);
+      }
       return { id: rid, status: patch.status };
     }
     const c = this.clusters.get(rid);
@@ -619,11 +757,12 @@ export class CacheBackend {
 
   restore(data: unknown): void {
     const d = data as { groups?: StoredParameterGroup[]; clusters?: StoredCluster[]; sticky?: string[]; backups?: StoredBackup[] } | undefined;
-    this.reset();
+    this.clear();
     for (const g of d?.groups ?? []) this.groups.set(g.id, g);
     for (const c of d?.clusters ?? []) this.clusters.set(c.id, c);
     for (const s of d?.sticky ?? []) this.stickySyncErrors.add(s);
     this.backups.restore(d?.backups);
+    this.redis.restored([...this.clusters.values()]);
   }
 }
 
@@ -640,7 +779,8 @@ export interface CommonBody {
   tlsEnabled?: boolean;
   backupSchedule?: { cron: string; retentionLimit?: number };
   user?: { name: string; password: string };
-  restoreSource?: string;
+  /** The seed spells it backupName and backupNames (either is read into backupName); files for instance sets. */
+  restoreSource?: { backupName?: string; files?: string[] };
 }
 export type CreateClusterBody = CommonBody & { shardCount: number; nodeCountPerShard: number };
 export type CreateInstanceSetBody = Omit<CommonBody, "name"> & { instanceSetName: string; replicas: number; recoveryEnabled: boolean };
@@ -662,17 +802,6 @@ function base(b: CommonBody, projectId: string, now: string): Omit<StoredCluster
     parameterGroupId: b.parameterGroupId,
     createdAt: now,
   };
-}
-
-/** Slots split evenly over the shards, in shard order (what a rebalance ends with). */
-function rebalance(shards: StoredShard[]): void {
-  const per = Math.floor(SLOTS / shards.length);
-  let start = 0;
-  shards.forEach((s, i) => {
-    const end = i === shards.length - 1 ? SLOTS - 1 : start + per - 1;
-    s.slots = [[start, end]];
-    start = end + 1;
-  });
 }
 
 /** `7.0.15` vs `7.2.4`, numerically part by part. */

@@ -26,10 +26,18 @@ const DAY = 24 * HOUR;
 /** KST is UTC+9 all year. */
 const KST = 9 * HOUR;
 
+/** What the data plane does when a backup record is made or dropped (save the data behind it, delete it). */
+export interface BackupListener {
+  taken(c: StoredCluster, b: StoredBackup): void;
+  dropped(b: StoredBackup): void;
+}
+
 export class Backups {
   private readonly all = new Map<string, StoredBackup>();
   /** The time each scheduled cluster was last looked at: occurrences after it are due. */
   private readonly checked = new Map<string, number>();
+
+  constructor(private readonly listener: BackupListener) {}
 
   reset(): void {
     this.all.clear();
@@ -60,6 +68,7 @@ export class Backups {
       expiresAt: at + days * DAY,
     };
     this.all.set(key(c.projectId, name), b);
+    this.listener.taken(c, b);
     return b;
   }
 
@@ -71,17 +80,21 @@ export class Backups {
       if (!c.backupSchedule) continue;
       for (const at of occurrences(c.backupSchedule.cron, from, now)) this.take(c, at);
     }
-    for (const [k, b] of this.all) if (b.expiresAt <= now) this.all.delete(k);
+    for (const b of this.all.values()) if (b.expiresAt <= now) this.delete(b.projectId, b.name);
   }
 
   /** Deleting a cluster with keepAutomaticBackups=false deletes its backups. */
   dropOf(clusterId: string): void {
-    for (const [k, b] of this.all) if (b.sourceId === clusterId) this.all.delete(k);
+    for (const b of this.all.values()) if (b.sourceId === clusterId) this.delete(b.projectId, b.name);
     this.checked.delete(clusterId);
   }
 
   delete(projectId: string, name: string): boolean {
-    return this.all.delete(key(projectId, name));
+    const b = this.all.get(key(projectId, name));
+    if (!b) return false;
+    this.all.delete(key(projectId, name));
+    this.listener.dropped(b);
+    return true;
   }
 
   snapshot(): StoredBackup[] {

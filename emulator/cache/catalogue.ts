@@ -72,6 +72,10 @@ export const PARAMETERS: readonly ParameterDef[] = [
     defaultParameterValue: "",
     validationValueFormat: "[KEg$lshzxetmdnA]*",
   },
+  // Offered by the service, but a server built without Redis' own jemalloc (Debian's) refuses `yes`:
+  // the local cloud's real nodes then report Error-Sync, as a managed service does for a value its
+  // engine rejects.
+  { parameterKey: "activedefrag", parameterType: "DYNAMIC", dataType: "ENUM", editable: true, defaultParameterValue: "no", validationValueFormat: "yes|no" },
   { parameterKey: "databases", parameterType: "STATIC", dataType: "INTEGER", editable: false, defaultParameterValue: "16", validationValueFormat: "1~16" },
 ];
 

@@ -23,6 +23,10 @@ export interface StoredNode {
   endpoint: string;
   role: "primary" | "replica";
   createdAt: string;
+  /** Real nodes (engine `redis`): the redis-server's ports and cluster id, kept so a restart finds them again. */
+  port?: number;
+  busPort?: number;
+  redisId?: string;
 }
 
 export interface StoredShard {
@@ -54,4 +58,8 @@ export interface StoredCluster {
   createdAt: string;
   /** Clusters: shards. Instance sets: one shard-like group holding the instances. */
   shards: StoredShard[];
+  /** `redis` when real redis-server processes serve it (engine.ts); absent: simulated. */
+  engine?: "redis";
+  /** Real clusters: the ports of the stable endpoints (a restart binds them again). */
+  endpointPorts?: { primary?: number; read?: number };
 }

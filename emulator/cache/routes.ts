@@ -2,7 +2,7 @@
  * Cache routes (seed 02 §4): parse and validate, then call the backend. Every request needs a valid
  * `X-Auth-Token`; bad input is a 400 naming the field, before any state changes.
  */
-import { BadRequest, Unauthorized } from "../core/errors";
+import { BadRequest, NotFound, Unauthorized } from "../core/errors";
 import { jsonResponse, parseJsonBody, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
 import type { CacheBackend, CommonBody } from "./backend";
 
@@ -81,11 +81,18 @@ function common(b: Body, nameKey: string): CommonBody {
       typeof (b.user as Body | undefined)?.name === "string"
         ? { name: (b.user as Body).name as string, password: typeof (b.user as Body).password === "string" ? ((b.user as Body).password as string) : "" }
         : undefined,
-    // The seed spells it backupName and backupNames: either is read.
-    restoreSource: rs
-      ? [rs.backupName, rs.backupNames, Array.isArray(rs.files) ? rs.files.join(",") : ""].find((v): v is string => typeof v === "string")
-      : undefined,
+    restoreSource: rs ? restoreSource(rs) : undefined,
   };
+}
+
+/** The seed spells it backupName and backupNames: either is read; files (instance sets) are `bucket/path` strings. */
+function restoreSource(rs: { backupName?: unknown; backupNames?: unknown; files?: unknown }): CommonBody["restoreSource"] {
+  const name = [rs.backupName, rs.backupNames].find((v) => v !== undefined);
+  if (name !== undefined && (typeof name !== "string" || name === "")) throw new BadRequest("restoreSource.backupName: a non-empty string is required.");
+  if (rs.files !== undefined && (!Array.isArray(rs.files) || rs.files.length === 0 || rs.files.some((f) => typeof f !== "string" || !/^[^/]+\/.+/.test(f))))
+    throw new BadRequest("restoreSource.files: a list of bucket/folder/.../file paths is required.");
+  if ((name === undefined) === (rs.files === undefined)) throw new BadRequest("restoreSource: exactly one of backupName and files is required.");
+  return name !== undefined ? { backupName: name } : { files: rs.files as string[] };
 }
 
 const ok = (value: unknown, status = 200): ApiResponse => jsonResponse(status, value);
@@ -155,13 +162,15 @@ export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
     r(["POST"], "/v1/clusters/:id/shards/:shard/nodes", "AddReplica", (ctx) =>
       created(be.addReplica(project(ctx), ctx.params.id!, ctx.params.shard!, subnet(body(ctx)))),
     ),
-    r(["GET"], "/v1/clusters/:id/shards/:shard/nodes", "ListNodes", (ctx) =>
-      ok({ nodes: be.shard(project(ctx), ctx.params.id!, ctx.params.shard!).nodes.map((n) => be.nodeView(n, "node")) }),
-    ),
+    r(["GET"], "/v1/clusters/:id/shards/:shard/nodes", "ListNodes", (ctx) => {
+      const c = be.cluster(project(ctx), ctx.params.id!);
+      return ok({ nodes: be.shard(c.projectId, c.id, ctx.params.shard!).nodes.map((n) => be.nodeView(c, n)) });
+    }),
     r(["GET"], "/v1/clusters/:id/shards/:shard/nodes/:node", "GetNode", (ctx) => {
-      const n = be.shard(project(ctx), ctx.params.id!, ctx.params.shard!).nodes.find((x) => x.id === ctx.params.node);
-      if (!n) throw new BadRequest(`No node "${ctx.params.node}".`, "NodeNotFound");
-      return ok(be.nodeView(n, "node"));
+      const c = be.cluster(project(ctx), ctx.params.id!);
+      const n = be.shard(c.projectId, c.id, ctx.params.shard!).nodes.find((x) => x.id === ctx.params.node);
+      if (!n) throw new NotFound(`No node "${ctx.params.node}".`, "NodeNotFound");
+      return ok(be.nodeView(c, n));
     }),
     r(["DELETE"], "/v1/clusters/:id/shards/:shard/nodes/:node", "DeleteNode", (ctx) =>
       done(be.deleteNode(project(ctx), ctx.params.id!, ctx.params.shard!, ctx.params.node!)),
@@ -245,7 +254,9 @@ export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
         }),
       );
     }),
-    r(["POST"], "/v1/parameter-groups/:id/rollback", "RollbackParameterGroup", (ctx) => done(be.rollbackGroup(project(ctx), ctx.params.id!))),
+    r(["POST"], "/v1/parameter-groups/:id/rollback", "RollbackParameterGroup", (ctx) =>
+      done(be.rollbackGroup(project(ctx), ctx.params.id!, ctx.body.length ? body(ctx).applyMode : undefined)),
+    ),
     r(["POST"], "/v1/parameter-groups/:id/reset", "ResetParameterGroup", (ctx) => done(be.resetGroup(project(ctx), ctx.params.id!, body(ctx).applyMode))),
     r(["DELETE"], "/v1/parameter-groups/:id", "DeleteParameterGroup", (ctx) => done(be.deleteGroup(project(ctx), ctx.params.id!))),
     r(["GET"], "/v1/parameter-groups/:id/events", "ListParameterGroupEvents", (ctx) =>

@@ -70,6 +70,8 @@ export interface ServiceDefinition {
   restore(data: unknown): void;
   /** Called once per crossed 00:00 UTC with the latest boundary crossed (ms since epoch). */
   onDayBoundary?(boundaryMs: number): void;
+  /** Stops what the service runs besides HTTP (processes); called when the local cloud closes. */
+  close?(): Promise<void>;
 }
 
 export function header(ctx: { headers: IncomingHttpHeaders }, name: string): string | undefined {

@@ -21,6 +21,8 @@ export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 export interface ObjectStoreBridge {
   bucketExists(projectId: string, bucket: string): boolean;
   putObject(projectId: string, bucket: string, key: string, body: Buffer, contentType: string): void;
+  /** An object's whole content, read lazily; undefined when the bucket or object does not exist. */
+  readObject(projectId: string, bucket: string, key: string): Readable | undefined;
 }
 
 export interface CoreContext {
@@ -31,6 +33,14 @@ export interface CoreContext {
   readonly dataDir: string;
   /** Filled by the object storage service when it is mounted (services are built in order). */
   objectStore?: ObjectStoreBridge;
+  /** Whether the state is persisted (a restart finds it again). */
+  readonly persistent: boolean;
+  /** The cache service's data plane for new clusters (see LocalCloudOptions.cacheEngine). */
+  readonly cacheEngine: "auto" | "redis" | "simulated";
+  /** State changed outside a request (background work): persist it soon. */
+  changed(): void;
+  /** A warning for whoever runs the local cloud (background work that failed). */
+  warn(message: string): void;
 }
 
 export type ServiceFactory = (core: CoreContext) => ServiceDefinition;
@@ -58,6 +68,11 @@ export interface LocalCloudOptions {
   random?: () => number;
   /** How many requests the request log keeps. Default 10000. */
   requestLogCapacity?: number;
+  /**
+   * The cache service's nodes: `redis` runs a real redis-server per node on 127.0.0.1, `simulated`
+   * runs none, `auto` (the default) is `redis` where redis-server is installed.
+   */
+  cacheEngine?: "auto" | "redis" | "simulated";
 }
 
 interface MountedService {
@@ -185,7 +200,17 @@ export class LocalCloudServer {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.lastEvaluatedDay = dayStart(this.clock.now());
     this.dataDir = new DataDirectory(options.persistPath);
-    const core: CoreContext = { clock: this.clock, credentials: this.credentials, state: this.state, dataDir: this.dataDir.path };
+    const warn = options.onWarning ?? ((m: string) => process.stderr.write(`${m}\n`));
+    const core: CoreContext = {
+      clock: this.clock,
+      credentials: this.credentials,
+      state: this.state,
+      dataDir: this.dataDir.path,
+      persistent: options.persistPath !== undefined,
+      cacheEngine: options.cacheEngine ?? "auto",
+      changed: () => this.changed(),
+      warn,
+    };
     for (const factory of factories) {
       const definition = factory(core);
       this.services.set(definition.name, this.mount(definition));
@@ -258,6 +283,8 @@ export class LocalCloudServer {
       ),
     );
     this.servers.length = 0;
+    // Services stop their processes (and may record what they saved) before the last snapshot.
+    await Promise.all([...this.services.values()].map((m) => m.definition.close?.() ?? Promise.resolve()));
     this.persister?.flush();
     this.dataDir.dispose();
   }

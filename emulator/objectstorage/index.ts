@@ -14,6 +14,17 @@ export function createObjectStorageService(core: CoreContext): ServiceDefinition
       if (!b) throw new Error(`no bucket "${bucket}" in project ${projectId}`);
       backend.objects.putObject(b, key, { body, contentType, metadata: {} });
     },
+    readObject: (projectId, bucket, key) => {
+      const b = backend.state.findBucket(projectId, bucket);
+      if (!b) return undefined;
+      let content;
+      try {
+        content = backend.objects.getObject(b, key);
+      } catch {
+        return undefined;
+      }
+      return backend.objects.readContent(content, 0, content.size - 1);
+    },
   };
   return {
     name: SERVICE,

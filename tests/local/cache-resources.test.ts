@@ -19,7 +19,9 @@ const VERSION = "7.0.15";
 const BASE = { cluster: "default.redis7.0.cluster", standalone: "default.redis7.0.standalone" };
 
 beforeAll(async () => {
-  tc = await startTestCloud({ service: "cache" });
+  // The provider's logic, against the simulated data plane (exact even slots, named endpoints, no
+  // process start-up per create); real Redis behind the same resources: cache-redis.test.ts.
+  tc = await startTestCloud({ service: "cache", cacheEngine: "simulated" });
   pg = await tc.resource("krcloud:cache:ParameterGroup");
   cluster = await tc.resource("krcloud:cache:Cluster");
   iset = await tc.resource("krcloud:cache:InstanceSet");

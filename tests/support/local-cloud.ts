@@ -215,11 +215,12 @@ const envKeys = (): string[] => Object.keys(process.env).filter((k) => k.startsW
 /**
  * Starts a local cloud on an ephemeral loopback port, issues a token, configures the four object
  * storage providers with it through `configure` (as the engine does) and the program's config for
- * lookups.
+ * lookups. Cache nodes are real redis-server processes where one is installed, unless the test asks
+ * for `cacheEngine: "simulated"`.
  */
-export async function startTestCloud(o: { service?: string } = {}): Promise<TestCloud> {
+export async function startTestCloud(o: { service?: string; cacheEngine?: "redis" | "simulated" } = {}): Promise<TestCloud> {
   const service = o.service ?? SERVICE;
-  const cloud = await startLocalCloud({ port: 0 });
+  const cloud = await startLocalCloud({ port: 0, ...(o.cacheEngine ? { cacheEngine: o.cacheEngine } : {}) });
   const cred = cloud.control.issueCredentials({ projectId: PROJECT_ID });
   if (cred.kind !== "token") throw new Error("expected a token credential");
   // The same project's access key, for the services that authenticate with one (data query, Hadoop).

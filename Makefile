@@ -16,7 +16,7 @@ export PULUMI_SKIP_UPDATE_CHECK := true
 export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
 
-.PHONY: help install build lint format sql-peers test test-unit test-local test-engine test-conformance pulumi pulumi-yaml swift \
+.PHONY: help install build lint format sql-peers redis test test-unit test-local test-engine test-conformance pulumi pulumi-yaml swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema plugin sdks clean
 
 help:
@@ -68,12 +68,16 @@ pulumi-yaml:
 swift:
 	bash scripts/swift-peer.sh start
 
+# Debian's redis-server and redis-cli: the cache local cloud runs one redis-server per node where it finds one.
+redis:
+	bash scripts/redis.sh
+
 # Real PostgreSQL 15 and MariaDB 10.11 on loopback for the data query real-server tests (installed by apt if missing).
 sql-peers:
 	bash scripts/sql-peers.sh start >/dev/null
 
-# The whole suite, after the linters. Swift, PostgreSQL/MariaDB and the Pulumi CLI are installed/started first; the last line is "N passed, N failed".
-test: lint build pulumi pulumi-yaml swift sql-peers
+# The whole suite, after the linters. Swift, PostgreSQL/MariaDB, redis-server and the Pulumi CLI are installed/started first; the last line is "N passed, N failed".
+test: lint build pulumi pulumi-yaml swift sql-peers redis
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci
@@ -81,7 +85,7 @@ test: lint build pulumi pulumi-yaml swift sql-peers
 test-unit: build
 	node node_modules/.bin/jest --ci dist/tests/unit
 
-test-local: build sql-peers
+test-local: build sql-peers redis
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci dist/tests/local
 
@@ -89,13 +93,13 @@ test-conformance: build swift
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	node node_modules/.bin/jest --ci dist/tests/conformance
 
-test-engine: build pulumi pulumi-yaml
+test-engine: build pulumi pulumi-yaml redis
 	node node_modules/.bin/jest --ci dist/tests/engine
 
-local-cloud: build
+local-cloud: build redis
 	node dist/bin/krcloud-local-cloud.js --port $(LOCAL_CLOUD_PORT) --persist $(STATE)/local-cloud-data.json --state-file $(STATE)/local-cloud.json
 
-local-cloud-start: build
+local-cloud-start: build redis
 	bash scripts/local-cloud.sh start
 
 local-cloud-stop:
@@ -111,7 +115,7 @@ demo-destroy: build pulumi local-cloud-start
 sdks: schema
 	bash scripts/gen-sdks.sh
 
-bench: build pulumi pulumi-yaml
+bench: build pulumi pulumi-yaml redis
 	node --expose-gc dist/tools/bench.js
 
 clean:

@@ -108,6 +108,32 @@ Clean up:
   make demo-destroy      # delete the demo's resources
   make local-cloud-stop  # stop the local cloud
 EOF
+  redis_epilogue
+}
+
+# The cache example's cluster is a real Redis Cluster when redis-server is installed (make demo
+# installs it): the last line printed is a redis-cli command that talks to it, checked first.
+redis_epilogue() {
+  case " $EXAMPLES " in *" cache "*) ;; *) return 0 ;; esac
+  local endpoint host port
+  endpoint=$(cd "$ROOT/examples/cache" && pulumi --non-interactive stack output --stack "$STACK" clusterEndpoint 2>/dev/null || true)
+  host=${endpoint%:*}
+  port=${endpoint##*:}
+  if [ "$host" != "127.0.0.1" ] || ! command -v redis-cli >/dev/null; then
+    echo
+    echo "The cache cluster is simulated ($endpoint): install redis-server (make redis) and restart the local cloud for real nodes."
+    return 0
+  fi
+  if [ "$(redis-cli -c -h "$host" -p "$port" ping 2>&1)" != "PONG" ]; then
+    echo "demo: the cache cluster at $endpoint does not answer PING" >&2
+    return 1
+  fi
+  redis-cli -c -h "$host" -p "$port" set demo:greeting "hello from krcloud" >/dev/null
+  cat <<EOF
+
+The cache cluster is a real Redis Cluster on 127.0.0.1 (-c follows its MOVED redirections):
+  redis-cli -c -h $host -p $port get demo:greeting
+EOF
 }
 
 for_each_example() {

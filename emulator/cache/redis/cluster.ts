@@ -106,12 +106,26 @@ export async function observe(members: readonly Member[], dead: readonly string[
   return consensus;
 }
 
-/** Replicas have finished their initial sync with their primary. */
-export async function replicasSynced(replicas: readonly RedisServer[]): Promise<boolean> {
+/**
+ * `replicas` replicate `primary`: each says its link is up and its initial sync done, and the
+ * primary lists each as an online replica (not one it is still sending a snapshot to).
+ */
+export async function replicating(primary: RedisServer, replicas: readonly RedisServer[]): Promise<boolean> {
+  if (replicas.length === 0) return true;
+  const mine = await primary.info("replication").catch(() => undefined);
+  if (!mine) return false;
+  const online = new Set(
+    Object.entries(mine)
+      .filter(([k]) => /^slave\d+$/.test(k))
+      .map(([, v]) => Object.fromEntries(v.split(",").map((kv) => kv.split("="))) as Record<string, string>)
+      .filter((r) => r.state === "online")
+      .map((r) => r.port),
+  );
   for (const r of replicas) {
-    if (!r.alive) continue;
+    if (!online.has(String(r.port))) return false;
     const info = await r.info("replication").catch(() => undefined);
-    if (!info || info.master_link_status !== "up" || info.master_sync_in_progress !== "0") return false;
+    if (!info || info.role !== "slave" || info.master_port !== String(primary.port) || info.master_link_status !== "up" || info.master_sync_in_progress !== "0")
+      return false;
   }
   return true;
 }

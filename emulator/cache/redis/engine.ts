@@ -28,7 +28,7 @@ import {
   moveSlots,
   observe,
   planMoves,
-  replicasSynced,
+  replicating,
   replicate,
   slotList,
   until,
@@ -56,7 +56,9 @@ interface Live {
   queue: Promise<void>;
   /** The last look at the nodes found them agreeing (cluster) or replicating (instance set). */
   agreed: boolean;
-  sync: "Applying" | "Error-Sync" | undefined;
+  /** Parameter applications queued or running; the last one's outcome. */
+  applying: number;
+  syncError: boolean;
   primary?: Forwarder;
   read?: Forwarder;
   readTurn: number;
@@ -109,7 +111,8 @@ export class RedisEngine implements CacheEngine {
       ops: 0,
       queue: Promise.resolve(),
       agreed: false,
-      sync: undefined,
+      applying: 0,
+      syncError: false,
       readTurn: 0,
       gone: false,
       saving: Promise.resolve(),
@@ -254,8 +257,12 @@ export class RedisEngine implements CacheEngine {
     const members = this.members(l);
     const dead = all.filter((n) => n.redisId && !this.serving(l, n)).map((n) => n.redisId!);
     const consensus = await observe(members, dead);
-    const replicas = all.filter((n) => n.role === "replica").flatMap((n) => this.serving(l, n) ?? []);
-    const agreed = consensus !== undefined && this.adopt(l, consensus) && (await replicasSynced(replicas));
+    let agreed = consensus !== undefined && this.adopt(l, consensus);
+    for (const shard of agreed ? l.c.shards : []) {
+      const primary = this.serving(l, this.primaryOf(shard))!;
+      const replicas = shard.nodes.filter((n) => n.role === "replica").flatMap((n) => this.serving(l, n) ?? []);
+      if (!(await replicating(primary, replicas))) agreed = false;
+    }
     l.agreed = agreed && !l.gone;
     return l.agreed;
   }
@@ -429,18 +436,12 @@ export class RedisEngine implements CacheEngine {
     const nodes = this.nodes(l);
     const primary = nodes.find((n) => n.role === "primary");
     const p = primary && this.serving(l, primary);
-    let agreed = p !== undefined;
-    if (p) {
-      const role = await p.info("replication").catch(() => undefined);
-      agreed = role?.role === "master";
-      for (const n of nodes) {
-        if (n === primary || !agreed) continue;
-        const r = this.serving(l, n);
-        if (!r) continue;
-        const info = await r.info("replication").catch(() => undefined);
-        agreed = info?.role === "slave" && info.master_port === String(p.port) && info.master_link_status === "up" && info.master_sync_in_progress === "0";
-      }
-    }
+    let agreed = p !== undefined && (await p.info("replication").catch(() => undefined))?.role === "master";
+    if (p && agreed)
+      agreed = await replicating(
+        p,
+        nodes.flatMap((n) => (n === primary ? [] : (this.serving(l, n) ?? []))),
+      );
     l.agreed = agreed && !l.gone;
     return l.agreed;
   }
@@ -467,15 +468,39 @@ export class RedisEngine implements CacheEngine {
     l.pending.clear();
   }
 
-  /** The stored primary becomes the servers' primary: REPLICAOF NO ONE there, REPLICAOF it everywhere else. */
+  /**
+   * The stored primary becomes the servers' primary. While the one serving as primary now is up,
+   * it hands over with FAILOVER, which pauses writes until the new primary has caught up (a promote
+   * loses nothing); otherwise (it failed) the new one stops replicating. The others then replicate it.
+   */
   private async repoint(l: Live): Promise<void> {
     const primary = this.primaryOf(l.c.shards[0]!);
     const p = this.serving(l, primary);
     if (!p) throw new Error(`primary ${primary.id} is not serving`);
-    await p.command("REPLICAOF", "NO", "ONE");
-    for (const n of this.nodes(l)) {
-      const r = n === primary ? undefined : this.serving(l, n);
-      if (r) await r.command("REPLICAOF", "127.0.0.1", p.port);
+    const others = this.nodes(l).flatMap((n) => (n === primary ? [] : (this.serving(l, n) ?? [])));
+    const role = async (s: RedisServer) => (await s.info("replication")).role;
+    const mine = await p.info("replication");
+    if (mine.role !== "master") {
+      const current = others.find((o) => String(o.port) === mine.master_port);
+      const handover =
+        current && (await role(current)) === "master"
+          ? await current.command("FAILOVER", "TO", "127.0.0.1", p.port, "TIMEOUT", 10_000).then(
+              () => true,
+              () => false,
+            )
+          : false;
+      if (handover)
+        await until(
+          `${l.c.name}: the primary handing over to 127.0.0.1:${p.port}`,
+          async () => (await role(p)) === "master",
+          15_000,
+          () => !l.gone,
+        );
+      else await p.command("REPLICAOF", "NO", "ONE");
+    }
+    for (const r of others) {
+      const info = await r.info("replication");
+      if (info.role !== "slave" || info.master_port !== String(p.port)) await r.command("REPLICAOF", "127.0.0.1", p.port);
     }
     l.primary?.retarget();
     l.read?.retarget();
@@ -522,7 +547,7 @@ export class RedisEngine implements CacheEngine {
     if (mode === "sequential") for (const s of servers) await apply(s);
     else await Promise.all(servers.map(apply));
     if (refusals.size) {
-      l.sync = "Error-Sync";
+      l.syncError = true;
       const lines = [...refusals].map(([what, ports]) => `${what} (refused by ${ports.map((p) => `127.0.0.1:${p}`).join(", ")})`);
       this.hooks.parameterEvent(l.c, `failed on ${l.c.name}: ${lines.join("; ")}`);
     }
@@ -531,9 +556,9 @@ export class RedisEngine implements CacheEngine {
   applyParameters(c: StoredCluster, mode: "sequential" | "parallel"): void {
     const l = this.live.get(c.id);
     if (!l) return;
-    l.sync = "Applying";
+    l.applying++;
     this.enqueue(l, "Modifying", "applying parameters", async () => {
-      l.sync = undefined;
+      l.syncError = false;
       try {
         await this.configure(
           l,
@@ -543,8 +568,10 @@ export class RedisEngine implements CacheEngine {
           mode,
         );
       } catch (e) {
-        l.sync = "Error-Sync";
+        l.syncError = true;
         this.hooks.parameterEvent(c, `failed on ${c.name}: ${message(e)}`);
+      } finally {
+        l.applying--;
       }
     });
   }
@@ -598,7 +625,7 @@ export class RedisEngine implements CacheEngine {
     if (l.c.clusterEnabled) {
       client = new Cluster(
         this.members(l).map((m) => ({ host: "127.0.0.1", port: m.server.port })),
-        { enableReadyCheck: true, redisOptions: { maxRetriesPerRequest: 3 } },
+        { enableReadyCheck: true, redisOptions: { maxRetriesPerRequest: 3, disconnectTimeout: 100 } },
       );
       client.on("error", () => undefined);
       const cluster = client;
@@ -679,7 +706,9 @@ export class RedisEngine implements CacheEngine {
   }
 
   sync(c: StoredCluster): "Applying" | "Error-Sync" | undefined {
-    return this.live.get(c.id)?.sync;
+    const l = this.live.get(c.id);
+    if (!l) return undefined;
+    return l.applying > 0 ? "Applying" : l.syncError ? "Error-Sync" : undefined;
   }
 
   // ---- watching, restarts, shutdown ----------------------------------------------------------------

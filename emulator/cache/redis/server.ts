@@ -45,17 +45,13 @@ export interface RedisServerSpec {
   config?: Record<string, string>;
 }
 
-let binary: string | null | undefined;
 let pdeathsig: boolean | undefined;
 
 /** The `redis-server` to run: $KRCLOUD_REDIS_SERVER, else the first on PATH; undefined when there is none. */
 export function findRedisServer(): string | undefined {
-  if (binary === undefined) {
-    const explicit = process.env.KRCLOUD_REDIS_SERVER;
-    const candidates = explicit ? [explicit] : (process.env.PATH ?? "").split(delimiter).map((d) => join(d, "redis-server"));
-    binary = candidates.find((c) => c && existsSync(c)) ?? null;
-  }
-  return binary ?? undefined;
+  const explicit = process.env.KRCLOUD_REDIS_SERVER;
+  const candidates = explicit ? [explicit] : (process.env.PATH ?? "").split(delimiter).map((d) => join(d, "redis-server"));
+  return candidates.find((c) => c && existsSync(c));
 }
 
 function canUsePdeathsig(): boolean {
@@ -222,6 +218,8 @@ export class RedisServer {
       maxRetriesPerRequest: 0,
       retryStrategy: () => null,
       enableReadyCheck: false,
+      // Its socket may already be gone with the process: do not wait 2 s for a close that came.
+      disconnectTimeout: 100,
     });
     admin.on("error", () => undefined);
     this.admin = admin;

@@ -3,12 +3,13 @@
  * tenant, or one added by another stack). The Cluster resource manages only the shards it created or
  * added itself (`managedShardIds`) and leaves this one alone, so the two never fight over the
  * topology. Replicas are reconciled in place; the primary's subnet and the cluster replace. Its id
- * is `<clusterId>/<shardId>`, so it can be read from the id alone. Seed: 02-cache.md §2.2, §4.2.
+ * is `<clusterId>/<shardId>`, so it can be read from the id alone; `adoptShardId` takes over a shard
+ * that exists already (a shard has no name to find it by). Seed: 02-cache.md §2.2, §4.2.
  */
 import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { z } from "zod";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
+import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
 import { cache } from "./client";
 import { formatSlots, missing, nodeOutputs, placementOf, surplus } from "./topology";
 import { CACHE_TIMEOUTS, waitClusterSettled } from "./waiters";
@@ -24,6 +25,13 @@ export function shardInputs() {
         .default([])
         .describe("One subnet per replica; added and removed in place."),
       timeouts: timeoutsInput(CACHE_TIMEOUTS),
+      adoptShardId: z
+        .string()
+        .min(1, "must not be empty")
+        .optional()
+        .describe(
+          "Manage this existing shard of the cluster (one added outside Pulumi) instead of adding one: its primary subnet must match; its replicas are then reconciled in place. Read at create only.",
+        ),
     })
     .strict();
 }
@@ -57,12 +65,20 @@ export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
   inputs: shardInputs,
   outputs: shardOutputs,
   replaceOn: ["clusterId", "primarySubnetId"],
-  localInputs: ["timeouts"],
+  localInputs: ["timeouts", "adoptShardId"],
   describe: (id) => `cache shard "${id}"`,
 
   async create(ctx, inputs) {
     const c = cache(ctx);
     const what = `a shard of cache cluster "${inputs.clusterId}"`;
+    if (inputs.adoptShardId !== undefined) {
+      const id = `${inputs.clusterId}/${inputs.adoptShardId}`;
+      const existing = await readShard(c, id, inputs);
+      if (!existing) throw new Error(`adopting cache shard "${id}": the cluster has no such shard`);
+      assertAdoptable(shard, id, existing, inputs);
+      ctx.progress(`adopting existing cache shard "${id}"`);
+      return { id, outs: await shard.update(ctx, id, existing, inputs) };
+    }
     const timeoutMs = timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS);
     await waitClusterSettled(ctx, c, inputs.clusterId, `cache cluster "${inputs.clusterId}"`, { timeoutMs });
     const { id: shardId } = await c.shards
@@ -161,6 +177,7 @@ async function readShard(c: CacheClient, id: string, prior: Partial<ShardInputs>
     primarySubnetId: p.primarySubnetId,
     replicaSubnetIds: p.replicaSubnetIds,
     timeouts: prior.timeouts,
+    adoptShardId: prior.adoptShardId,
     shardId,
     name: s.name,
     slots: formatSlots(t.slots),

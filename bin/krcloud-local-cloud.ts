@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Starts the local cloud: `krcloud-local-cloud --port 8790 [--host 127.0.0.1] [--separate-ports]
- * [--persist FILE] [--state-file FILE] [--trust-forwarded-for]`. On first start it issues a token
+ * [--persist FILE] [--state-file FILE] [--trust-forwarded-for] [--cache-engine auto|redis|simulated]`. On first start it issues a token
  * and an access key for a default project (kept across restarts with --persist), prints the
  * endpoints and credentials, and writes them as JSON to --state-file.
  */
@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { startLocalCloud } from "../emulator";
+import { findRedisServer } from "../emulator/cache/redis/server";
 
 const DEFAULT_PROJECT = "krcloudlocal0000000000000000000a";
 
@@ -22,18 +23,23 @@ async function main(): Promise<void> {
       "state-file": { type: "string" },
       "trust-forwarded-for": { type: "boolean", default: false },
       project: { type: "string", default: DEFAULT_PROJECT },
+      "cache-engine": { type: "string", default: "auto" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   });
   if (values.help) {
     process.stdout.write(
-      "usage: krcloud-local-cloud [--port 8790] [--host 127.0.0.1] [--separate-ports] [--persist FILE] [--state-file FILE] [--trust-forwarded-for] [--project ID]\n",
+      "usage: krcloud-local-cloud [--port 8790] [--host 127.0.0.1] [--separate-ports] [--persist FILE] [--state-file FILE] [--trust-forwarded-for] [--project ID] [--cache-engine auto|redis|simulated]\n",
     );
     return;
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.port}`);
+
+  const cacheEngine = values["cache-engine"];
+  if (cacheEngine !== "auto" && cacheEngine !== "redis" && cacheEngine !== "simulated")
+    throw new Error(`--cache-engine must be auto, redis or simulated, got ${cacheEngine}`);
 
   const servicePorts: Record<string, number> = {};
   if (values["separate-ports"] && port !== 0) servicePorts["object-storage"] = port + 1;
@@ -45,6 +51,7 @@ async function main(): Promise<void> {
     servicePorts,
     ...(values.persist ? { persistPath: values.persist } : {}),
     trustForwardedFor: values["trust-forwarded-for"],
+    cacheEngine,
   });
 
   // The default credentials are re-issued only when no credential exists for the default project
@@ -72,6 +79,7 @@ async function main(): Promise<void> {
     `  control API: ${cloud.controlUrl}`,
     ...Object.entries(cloud.endpoints).map(([name, url]) => `  ${name}: ${url}`),
     `  project: ${state.projectId}`,
+    `  cache nodes: ${cacheEngine === "simulated" || (cacheEngine === "auto" && !findRedisServer()) ? "simulated (no redis-server)" : `redis-server (${findRedisServer() ?? "not found: nodes will fail"})`}`,
     `  X-Auth-Token: ${state.token ?? ""}`,
     `  Credential-ID: ${state.credentialId ?? ""}`,
     `  Credential-Secret: ${state.credentialSecret ?? ""}`,

@@ -47,7 +47,8 @@ async function naive(url: string, init: { method?: string; headers?: Record<stri
 async function main(): Promise<void> {
   const rows: Row[] = [];
   const notes: string[] = [];
-  const cloud = await startLocalCloud({ port: 0 });
+  // Settle detection times the waiter against the managed lifecycle: simulated cache nodes.
+  const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
   try {
     const cred = cloud.control.issueCredentials({});
     if (cred.kind !== "token") throw new Error("expected a token");

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { Cluster, Redis } from "ioredis";
 import type { LocalCloud } from "../../emulator";
 import {
   applyLocalCloudSetup,
@@ -101,6 +102,36 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
     await stack.preview({ expectNoChanges: true, color: "never" });
     await stack.preview({ refresh: true, expectNoChanges: true, color: "never" });
   });
+
+  // The cache example's endpoints are real Redis servers on the local cloud (redis-server is installed by make test).
+  if (example.name === "cache") {
+    test("its cluster takes a cluster-mode client at clusterEndpoint; the instance set's replica serves what its primary took", async () => {
+      const outputs = await stack.outputs();
+      const at = (key: string) => {
+        const [host, port] = String(outputs[key]?.value).split(":");
+        return { host: host!, port: Number(port), disconnectTimeout: 100 };
+      };
+      const sessions = new Cluster([at("clusterEndpoint")], { redisOptions: { disconnectTimeout: 100 } });
+      const queue = new Redis(at("queueEndpoint"));
+      const reader = new Redis(at("queueReadEndpoint"));
+      try {
+        await Promise.all(Array.from({ length: 100 }, (_, i) => sessions.set(`session:${i}`, `user-${i}`)));
+        expect(await Promise.all(Array.from({ length: 100 }, (_, i) => sessions.get(`session:${i}`)))).toEqual(
+          Array.from({ length: 100 }, (_, i) => `user-${i}`),
+        );
+        await queue.lpush("jobs", "job-1");
+        // Replication is asynchronous: ask the replica until it has the job (10 s at most).
+        let seen: string | null = null;
+        for (const end = Date.now() + 10_000; seen === null && Date.now() < end;) seen = await reader.lindex("jobs", 0);
+        expect(seen).toBe("job-1");
+        await expect(reader.lpush("jobs", "job-2")).rejects.toThrow(/READONLY/);
+      } finally {
+        sessions.disconnect();
+        queue.disconnect();
+        reader.disconnect();
+      }
+    });
+  }
 
   test("state holds no plaintext secret, and each __provider is under 1024 bytes", async () => {
     const secrets = [project.token, project.credentialSecret, siteVerification, dbPassword];

@@ -5,51 +5,23 @@
  * refused, naming the property, before anything changes; without `adopt` the create fails and says
  * how to adopt.
  */
-import { rejection, startTestCloud, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { clusterArgs, instanceSetArgs, startCacheTestBed } from "../support/cache";
+import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
 let pg: EngineResource;
 let cluster: EngineResource;
 let iset: EngineResource;
 
-const SUBNETS = ["sn-a", "sn-b", "sn-c"];
-const VERSION = "7.0.15";
-
 beforeAll(async () => {
-  tc = await startTestCloud({ service: "cache" });
-  pg = await tc.resource("krcloud:cache:ParameterGroup");
-  cluster = await tc.resource("krcloud:cache:Cluster");
-  iset = await tc.resource("krcloud:cache:InstanceSet");
+  ({ tc, pg, cluster, iset } = await startCacheTestBed());
 });
 afterAll(async () => {
   await tc?.close();
 });
 beforeEach(() => tc.reset());
 
-const clusterArgs = (over: Record<string, unknown> = {}) => ({
-  name: "sessions",
-  version: VERSION,
-  flavorId: "redis.small",
-  parameterGroupId: "default.redis7.0.cluster",
-  subnetIds: SUBNETS,
-  securityGroupIds: ["sg-1"],
-  shards: [
-    { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] },
-    { primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] },
-  ],
-  ...over,
-});
-const isetArgs = (over: Record<string, unknown> = {}) => ({
-  name: "jobs-queue",
-  version: VERSION,
-  flavorId: "redis.small",
-  parameterGroupId: "default.redis7.0.standalone",
-  subnetIds: SUBNETS,
-  securityGroupIds: ["sg-1"],
-  primarySubnetId: "sn-a",
-  replicaSubnetIds: ["sn-b"],
-  ...over,
-});
+const isetArgs = instanceSetArgs;
 const pgArgs = (over: Record<string, unknown> = {}) => ({
   name: "sessions-params",
   baseParameterGroupId: "default.redis7.0.cluster",

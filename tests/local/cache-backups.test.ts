@@ -5,47 +5,22 @@
  * rules (shard count, cluster mode) answer 422 with the rule; `keepAutomaticBackups: false` deletes
  * the backups with the cluster, the default keeps them.
  */
-import { rejection, startTestCloud, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { clusterArgs, instanceSetArgs, startCacheTestBed } from "../support/cache";
+import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
 let cluster: EngineResource;
 let iset: EngineResource;
 
 beforeAll(async () => {
-  tc = await startTestCloud({ service: "cache" });
-  cluster = await tc.resource("krcloud:cache:Cluster");
-  iset = await tc.resource("krcloud:cache:InstanceSet");
+  ({ tc, cluster, iset } = await startCacheTestBed());
 });
 afterAll(async () => {
   await tc?.close();
 });
 beforeEach(() => tc.reset());
 
-const SUBNETS = ["sn-a", "sn-b", "sn-c"];
-const clusterArgs = (over: Record<string, unknown> = {}) => ({
-  name: "sessions",
-  version: "7.0.15",
-  flavorId: "redis.small",
-  parameterGroupId: "default.redis7.0.cluster",
-  subnetIds: SUBNETS,
-  securityGroupIds: ["sg-1"],
-  shards: [
-    { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] },
-    { primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] },
-  ],
-  ...over,
-});
-const isetArgs = (over: Record<string, unknown> = {}) => ({
-  name: "jobs-queue",
-  version: "7.0.15",
-  flavorId: "redis.small",
-  parameterGroupId: "default.redis7.0.standalone",
-  subnetIds: SUBNETS,
-  securityGroupIds: ["sg-1"],
-  primarySubnetId: "sn-a",
-  replicaSubnetIds: ["sn-b"],
-  ...over,
-});
+const isetArgs = instanceSetArgs;
 
 /** The backups of this test's project, from the control API's inventory. */
 async function backups(): Promise<string[]> {

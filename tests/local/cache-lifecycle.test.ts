@@ -9,7 +9,8 @@
 import { startLocalCloud } from "../../emulator";
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
-import { rejection, startTestCloud, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { BASE, clusterArgs, instanceSetArgs, startCacheTestBed, VERSION, type CacheTestBed } from "../support/cache";
+import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
 let pg: EngineResource;
@@ -17,25 +18,17 @@ let cluster: EngineResource;
 let iset: EngineResource;
 let shard: EngineResource;
 let sdk: CacheClient;
-
-const SUBNETS = ["sn-a", "sn-b", "sn-c"];
-const VERSION = "7.0.15";
-const BASE = { cluster: "default.redis7.0.cluster", standalone: "default.redis7.0.standalone" };
+let transitions: CacheTestBed["transitions"];
 
 beforeAll(async () => {
-  tc = await startTestCloud({ service: "cache", cacheEngine: "simulated" });
-  pg = await tc.resource("krcloud:cache:ParameterGroup");
-  cluster = await tc.resource("krcloud:cache:Cluster");
-  iset = await tc.resource("krcloud:cache:InstanceSet");
-  shard = await tc.resource("krcloud:cache:Shard");
-  sdk = new CacheClient({ settings: tc.settings });
+  ({ tc, pg, cluster, iset, shard, sdk, transitions } = await startCacheTestBed({ cacheEngine: "simulated" }));
 });
 afterAll(async () => {
   await tc?.close();
 });
 beforeEach(() => tc.reset());
 
-const hold = (kind: string) => tc.controlApi("PUT", "/transitions", { service: "cache", kind, mode: "duration", ms: 3_600_000 });
+const hold = (kind: string) => transitions(kind, "duration", 3_600_000);
 const setStatus = (kind: string, id: string, status: string) => tc.controlApi("PATCH", `/resources/cache/${kind}/${id}`, { status });
 const mutating = (cursor: number) =>
   tc
@@ -61,17 +54,7 @@ async function appearing<T>(find: () => Promise<T | undefined>): Promise<T> {
 }
 
 describe("InstanceSet", () => {
-  const args = (over: Record<string, unknown> = {}) => ({
-    name: "jobs-queue",
-    version: VERSION,
-    flavorId: "redis.small",
-    parameterGroupId: BASE.standalone,
-    subnetIds: SUBNETS,
-    securityGroupIds: ["sg-1"],
-    primarySubnetId: "sn-a",
-    replicaSubnetIds: ["sn-b"],
-    ...over,
-  });
+  const args = instanceSetArgs;
 
   test("update in place keeps the id; a new engine version, name or primary subnet replaces, deleting first", async () => {
     const state = await iset.up(args());
@@ -173,15 +156,7 @@ describe("ParameterGroup", () => {
 
   test("waiter timeout: a sync stuck Applying fails the update naming the group, keeps it in state, and the next up finishes it", async () => {
     const group = await pg.up(args());
-    const c = await cluster.up({
-      name: "sessions",
-      version: VERSION,
-      flavorId: "redis.small",
-      parameterGroupId: group.id,
-      subnetIds: SUBNETS,
-      securityGroupIds: ["sg-1"],
-      shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }],
-    });
+    const c = await cluster.up(clusterArgs({ parameterGroupId: group.id }));
     await hold("sync");
     const err = await rejection(pg.apply(group, args({ parameters: { timeout: "900" }, timeouts: { update: "1s" } })));
     expect(err.message).toMatch(/cache parameter group "sessions-params"/);
@@ -199,18 +174,9 @@ describe("ParameterGroup", () => {
 
 describe("Shard", () => {
   let clusterState: ResourceState;
-  const base = () => ({
-    name: "sessions",
-    version: VERSION,
-    flavorId: "redis.small",
-    parameterGroupId: BASE.cluster,
-    subnetIds: SUBNETS,
-    securityGroupIds: ["sg-1"],
-    shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }],
-  });
   const args = (over: Record<string, unknown> = {}) => ({ clusterId: clusterState.id, primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"], ...over });
   beforeEach(async () => {
-    clusterState = await cluster.up(base());
+    clusterState = await cluster.up(clusterArgs({ shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }] }));
   });
 
   test("disappears: deleted behind Pulumi's back, read says gone and delete succeeds", async () => {

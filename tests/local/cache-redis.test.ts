@@ -29,7 +29,8 @@ import { startLocalCloud } from "../../emulator";
 import { findRedisServer } from "../../emulator/cache/redis/server";
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
-import { rejection, startTestCloud, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { BASE, clusterArgs, instanceSetArgs, startCacheTestBed, SUBNETS, VERSION } from "../support/cache";
+import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
 
 jest.setTimeout(300_000);
 
@@ -40,17 +41,9 @@ let iset: EngineResource;
 let sdk: CacheClient;
 const clients: { disconnect(): void }[] = [];
 
-const SUBNETS = ["sn-a", "sn-b", "sn-c"];
-const VERSION = "7.0.15";
-const BASE = { cluster: "default.redis7.0.cluster", standalone: "default.redis7.0.standalone" };
-
 beforeAll(async () => {
   if (!findRedisServer()) throw new Error("redis-server is not installed: run `make redis` (scripts/redis.sh installs Debian's) or set KRCLOUD_REDIS_SERVER");
-  tc = await startTestCloud({ service: "cache", cacheEngine: "redis" });
-  pg = await tc.resource("krcloud:cache:ParameterGroup");
-  cluster = await tc.resource("krcloud:cache:Cluster");
-  iset = await tc.resource("krcloud:cache:InstanceSet");
-  sdk = new CacheClient({ settings: tc.settings });
+  ({ tc, pg, cluster, iset, sdk } = await startCacheTestBed({ cacheEngine: "redis" }));
 });
 afterAll(async () => {
   await tc?.close();
@@ -87,16 +80,8 @@ const placements = (shards: number, replicas: number) =>
     replicaSubnetIds: Array.from({ length: replicas }, (_, r) => SUBNETS[(i + r + 1) % 3]!),
   }));
 
-const clusterArgs = (shards: number, replicas: number, over: Record<string, unknown> = {}) => ({
-  name: "sessions",
-  version: VERSION,
-  flavorId: "redis.small",
-  parameterGroupId: BASE.cluster,
-  subnetIds: SUBNETS,
-  securityGroupIds: ["sg-1"],
-  shards: placements(shards, replicas),
-  ...over,
-});
+/** A Cluster of `shards` shards with `replicas` replicas each. */
+const sized = (shards: number, replicas: number, over: Record<string, unknown> = {}) => clusterArgs({ shards: placements(shards, replicas), ...over });
 
 type ShardDetail = { id: string; slots: string; slotCount: number; nodes: { id: string; endpoint: string; role: string; status: string }[] };
 const shardDetails = (s: ResourceState) => s.outputs.shardDetails as ShardDetail[];
@@ -150,7 +135,7 @@ function traffic(client: RedisCluster, seeded: number) {
 
 describe("Cluster on real Redis", () => {
   test("scaled 3 -> 4 -> 2 shards and 1 -> 3 -> 2 replicas (and both at once) under ioredis traffic: every key stays, no client error", async () => {
-    let state = await cluster.up(clusterArgs(3, 1), "sessions");
+    let state = await cluster.up(sized(3, 1), "sessions");
     expect(shardDetails(state)).toHaveLength(3);
     expect(await liveTopology(state.outputs.primaryEndpoint)).toEqual({ primaries: 3, replicasPerPrimary: [1, 1, 1], slots: 16384 });
 
@@ -166,7 +151,7 @@ describe("Cluster on real Redis", () => {
       [3, 1],
     ];
     for (const [shards, replicas] of steps) {
-      const next = await cluster.apply(state, clusterArgs(shards, replicas));
+      const next = await cluster.apply(state, sized(shards, replicas));
       expect(next.id).toBe(state.id);
       state = next;
       expect(state.outputs.shards).toEqual(placements(shards, replicas));
@@ -182,7 +167,7 @@ describe("Cluster on real Redis", () => {
     const values = await Promise.all(Array.from({ length: 1000 }, (_, i) => client.get(`key:${i}`)));
     expect(values.filter((v, i) => v !== `value-${i}`)).toEqual([]);
     const refreshed = (await cluster.refresh(state))!;
-    expect((await cluster.plan(refreshed, clusterArgs(...steps.at(-1)!))).diff.changes).toBe(false);
+    expect((await cluster.plan(refreshed, sized(...steps.at(-1)!))).diff.changes).toBe(false);
 
     // Deleted: its processes stop.
     const endpoints = nodeEndpoints(state);
@@ -191,7 +176,7 @@ describe("Cluster on real Redis", () => {
   });
 
   test("a 1-shard cluster works with redis-cli's -c and ioredis alike (formed by hand: redis-cli --cluster create needs 3)", async () => {
-    const state = await cluster.up(clusterArgs(1, 0, { name: "tiny" }));
+    const state = await cluster.up(sized(1, 0, { name: "tiny" }));
     expect(shardDetails(state)[0]!.slots).toBe("0-16383");
     const client = clusterClient(state.outputs.primaryEndpoint);
     await client.set("hello", "world");
@@ -204,23 +189,23 @@ describe("Cluster on real Redis", () => {
   });
 
   test("a node whose process dies is FAILED, and the next update fails at once naming it", async () => {
-    const state = await cluster.up(clusterArgs(2, 1));
+    const state = await cluster.up(sized(2, 1));
     const replica = shardDetails(state)[0]!.nodes.find((n) => n.role === "replica")!;
     await tc.controlApi("PATCH", `/resources/cache/node/${replica.id}`, { status: "FAILED" });
     const started = Date.now();
-    const err = await rejection(cluster.apply(state, clusterArgs(2, 1, { description: "after the failure" })));
+    const err = await rejection(cluster.apply(state, sized(2, 1, { description: "after the failure" })));
     expect(err.message).toMatch(new RegExp(`FAILED: node ${replica.id}.*will not become Running by waiting`));
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(err.id).toBe(state.id);
   });
 
   test("backup and restore: a new cluster from a backup name holds the keys", async () => {
-    const source = await cluster.up(clusterArgs(2, 0, { name: "source" }));
+    const source = await cluster.up(sized(2, 0, { name: "source" }));
     const client = clusterClient(source.outputs.primaryEndpoint);
     await Promise.all(Array.from({ length: 300 }, (_, i) => client.set(`k${i}`, `v${i}`)));
     await client.set("short-lived", "x", "PX", 3_600_000);
     const { body } = await tc.controlApi("PATCH", `/resources/cache/cluster/${source.id}`, { backupNow: true });
-    const restored = await cluster.up(clusterArgs(2, 1, { name: "restored", restoreFromBackup: body.backup }));
+    const restored = await cluster.up(sized(2, 1, { name: "restored", restoreFromBackup: body.backup }));
     const r = clusterClient(restored.outputs.primaryEndpoint);
     const values = await Promise.all(Array.from({ length: 300 }, (_, i) => r.get(`k${i}`)));
     expect(values.filter((v, i) => v !== `v${i}`)).toEqual([]);
@@ -233,7 +218,7 @@ describe("ParameterGroup on real Redis", () => {
   test("values reach every node; a removed one goes back to its default there; a value the server refuses is Error-Sync, retried once, then fails quoting the server", async () => {
     const args = (parameters: Record<string, string>) => ({ name: "sessions-params", baseParameterGroupId: BASE.cluster, parameters });
     let group = await pg.up(args({ "maxmemory-policy": "allkeys-lru", timeout: "300" }));
-    const c = await cluster.up(clusterArgs(2, 1, { parameterGroupId: group.id }));
+    const c = await cluster.up(sized(2, 1, { parameterGroupId: group.id }));
     const configOnEveryNode = async (key: string) => Promise.all(nodeEndpoints(c).map(async (e) => (await standalone(e).config("GET", key))[1]));
     expect(await configOnEveryNode("maxmemory-policy")).toEqual(Array(4).fill("allkeys-lru"));
     expect(await configOnEveryNode("timeout")).toEqual(Array(4).fill("300"));
@@ -255,18 +240,7 @@ describe("ParameterGroup on real Redis", () => {
 });
 
 describe("InstanceSet on real Redis", () => {
-  const isetArgs = (over: Record<string, unknown> = {}) => ({
-    name: "jobs-queue",
-    version: VERSION,
-    flavorId: "redis.small",
-    parameterGroupId: BASE.standalone,
-    subnetIds: SUBNETS,
-    securityGroupIds: ["sg-1"],
-    primarySubnetId: "sn-a",
-    replicaSubnetIds: ["sn-b", "sn-c"],
-    highAvailability: false,
-    ...over,
-  });
+  const isetArgs = (over: Record<string, unknown> = {}) => instanceSetArgs({ replicaSubnetIds: ["sn-b", "sn-c"], ...over });
   type Instance = { id: string; role: string; endpoint: string; status: string };
   const instances = (s: ResourceState) => s.outputs.instances as Instance[];
 

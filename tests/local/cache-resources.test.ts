@@ -6,48 +6,25 @@
  */
 import { getFlavors, getParameterGroups, getVersions } from "../../provider/cache/functions";
 import { CacheClient } from "../../sdk/cache";
-import { rejection, startTestCloud, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { BASE, clusterArgs, instanceSetArgs, startCacheTestBed, VERSION, type CacheTestBed } from "../support/cache";
+import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
 let pg: EngineResource;
 let cluster: EngineResource;
 let iset: EngineResource;
 let sdk: CacheClient;
-
-const SUBNETS = ["sn-a", "sn-b", "sn-c"];
-const VERSION = "7.0.15";
-const BASE = { cluster: "default.redis7.0.cluster", standalone: "default.redis7.0.standalone" };
+let transitions: CacheTestBed["transitions"];
 
 beforeAll(async () => {
   // The provider's logic, against the simulated data plane (exact even slots, named endpoints, no
   // process start-up per create); real Redis behind the same resources: cache-redis.test.ts.
-  tc = await startTestCloud({ service: "cache", cacheEngine: "simulated" });
-  pg = await tc.resource("krcloud:cache:ParameterGroup");
-  cluster = await tc.resource("krcloud:cache:Cluster");
-  iset = await tc.resource("krcloud:cache:InstanceSet");
-  sdk = new CacheClient({ settings: tc.settings });
+  ({ tc, pg, cluster, iset, sdk, transitions } = await startCacheTestBed({ cacheEngine: "simulated" }));
 });
 afterAll(async () => {
   await tc?.close();
 });
 beforeEach(() => tc.reset());
-
-const transitions = (kind: string, mode: "immediate" | "duration", ms = 0) =>
-  tc.controlApi("PUT", "/transitions", { service: "cache", kind, mode, ...(mode === "duration" ? { ms } : {}) });
-
-const clusterArgs = (over: Record<string, unknown> = {}) => ({
-  name: "sessions",
-  version: VERSION,
-  flavorId: "redis.small",
-  parameterGroupId: BASE.cluster,
-  subnetIds: SUBNETS,
-  securityGroupIds: ["sg-1"],
-  shards: [
-    { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] },
-    { primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] },
-  ],
-  ...over,
-});
 
 describe("Cluster", () => {
   test("basic: created and Running; shards, slots and nodes read from the live topology; a refresh shows no diff", async () => {
@@ -235,18 +212,7 @@ describe("ParameterGroup", () => {
 });
 
 describe("InstanceSet", () => {
-  const isetArgs = (over: Record<string, unknown> = {}) => ({
-    name: "jobs-queue",
-    version: VERSION,
-    flavorId: "redis.small",
-    parameterGroupId: BASE.standalone,
-    subnetIds: SUBNETS,
-    securityGroupIds: ["sg-1"],
-    primarySubnetId: "sn-a",
-    replicaSubnetIds: ["sn-b", "sn-c"],
-    highAvailability: true,
-    ...over,
-  });
+  const isetArgs = (over: Record<string, unknown> = {}) => instanceSetArgs({ replicaSubnetIds: ["sn-b", "sn-c"], highAvailability: true, ...over });
 
   test("basic, then HA off and every replica removed in one update: HA goes off first", async () => {
     const state = await iset.up(isetArgs());

@@ -262,10 +262,11 @@ export function planMoves(
     if (extra > 0) for (const slot of mine.splice(mine.length - extra)) pool.push({ from: id, slot });
   }
   const moves = new Map<string, { from: string; to: string; slots: number[] }>();
+  let next = 0;
   for (const id of [...stay].sort((a, b) => holding.get(a)!.length - holding.get(b)!.length)) {
     const mine = holding.get(id)!;
-    while (mine.length < target.get(id)! && pool.length > 0) {
-      const { from, slot } = pool.shift()!;
+    while (mine.length < target.get(id)! && next < pool.length) {
+      const { from, slot } = pool[next++]!;
       mine.push(slot);
       const key = `${from}>${id}`;
       if (!moves.has(key)) moves.set(key, { from, to: id, slots: [] });

@@ -11,6 +11,8 @@
  * - User-facing times: `make demo` (first and second run), local cloud start to first answer,
  *   `pulumi up` of examples/static-site and examples/cache, the local cloud's memory per 1,000
  *   resources.
+ * - Real Redis behind the local cloud (where redis-server is installed): a 3-shard cluster created,
+ *   then a shard added and one removed with 1,000 keys in it, each until every node is Running.
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -20,6 +22,8 @@ import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../emulator";
 import { closeAllPools, resolveSettings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
+import { Cluster } from "ioredis";
+import { findRedisServer } from "../emulator/cache/redis/server";
 import { CacheClient } from "../sdk/cache";
 import {
   applyLocalCloudSetup,
@@ -217,7 +221,7 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
       const [first] = await timed(() => stack.up({ color: "never" }));
       const [second] = await timed(() => stack.up({ color: "never" }));
       rows.push({
-        figure: `pulumi up of examples/${name} (s)`,
+        figure: `pulumi up of examples/${name}${name === "cache" && findRedisServer() ? ", real redis-server nodes" : ""} (s)`,
         ours: `first ${(first / 1000).toFixed(1)}, unchanged ${(second / 1000).toFixed(1)}`,
         baseline: "-",
         ratio: "-",
@@ -225,6 +229,7 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
       });
       await stack.destroy({ color: "never" });
     }
+    if (findRedisServer()) rows.push(await realRedisTimes(userCloud, await newProject(userCloud, "redis")));
     await userCloud.close();
     rows.push(await demoTimes(sandbox.root));
     const perThousand = await localCloudMemoryPer1000();
@@ -309,6 +314,62 @@ async function nativeStateBytes(sandbox: Sandbox, project: CloudProject): Promis
  * `make demo` on a warm machine (built, CLI installed), first and second run: the demo's own
  * scripts with a private state directory and port, so a developer's running demo is left alone.
  */
+/**
+ * The data plane's own waits on real redis-server nodes: a 3-shard cluster (one replica each)
+ * created, a fourth shard added (slots move to it) and one removed (drained first) with 1,000 keys
+ * in it, each timed from the request until the cluster and every node are Running.
+ */
+async function realRedisTimes(cloud: { url: string }, project: CloudProject): Promise<Row> {
+  const c = new CacheClient({
+    settings: resolveSettings({ localCloudUrl: cloud.url, authToken: project.token, projectId: project.projectId }, () => undefined, {}),
+  });
+  const settled = async (id: string): Promise<void> => {
+    for (;;) {
+      const [record, topology] = await Promise.all([c.findClusterById(id), c.clusterTopology(id)]);
+      if (record?.status === "Running" && topology.settled) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const placement = { primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] };
+  const [created, { id }] = await timed(async () => {
+    const r = await c.clusters.create({
+      name: "bench-redis",
+      version: "7.0.15",
+      port: 6379,
+      shardCount: 3,
+      nodeCountPerShard: 2,
+      flavorId: "redis.small",
+      parameterGroupId: "default.redis7.0.cluster",
+      subnets: [{ id: "sn-a" }, { id: "sn-b" }],
+      subnetAssignments: [placement, placement, placement],
+      securityGroups: [{ id: "sg-1" }],
+    });
+    await settled(r.id);
+    return r;
+  });
+  const [host, port] = (await c.findClusterById(id))!.endpoints.primaryEndpoint!.split(":");
+  const client = new Cluster([{ host: host!, port: Number(port) }], { redisOptions: { disconnectTimeout: 100 } });
+  await Promise.all(Array.from({ length: 1000 }, (_, i) => client.set(`key:${i}`, `value-${i}`)));
+  client.disconnect();
+  const [added, shard] = await timed(async () => {
+    const r = await c.shards.add(id, { nodeCount: 2, subnetAssignment: placement });
+    await settled(id);
+    return r;
+  });
+  const [removed] = await timed(async () => {
+    await c.shards.delete(id, shard.id);
+    await settled(id);
+  });
+  await c.clusters.delete(id);
+  return {
+    figure: "real Redis: 3-shard cluster created; shard added; shard removed, 1,000 keys (s)",
+    ours: `${(created / 1000).toFixed(1)}; ${(added / 1000).toFixed(1)}; ${(removed / 1000).toFixed(1)}`,
+    baseline: "-",
+    ratio: "-",
+    goal: "-",
+  };
+}
+
 export async function demoTimes(root: string): Promise<Row> {
   const env = { ...process.env, KRCLOUD_STATE_DIR: path.join(root, "demo-state"), LOCAL_CLOUD_PORT: String(await freePort()) };
   const sh = (script: string, arg: string) => execFileSync("bash", [path.join(REPO_ROOT, "scripts", script), arg], { env, stdio: "ignore" });

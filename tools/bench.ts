@@ -296,8 +296,9 @@ keeps the lag goal for every S (a pause is never more than a tenth of the time w
 conventional waiter every 10 s.
 
 Parallel convergence, the drift check, state size and the example times run the real Pulumi CLI
-(tools/bench-engine.ts) against an in-process local cloud: the instance sets settle through a
-5-second duration transition on its clock (real time here, since the engine cannot advance it);
+(tools/bench-engine.ts) against an in-process local cloud with simulated cache nodes: the instance
+sets settle through a 5-second duration transition on its clock (real time here, since the engine
+cannot advance it); the examples and the real Redis row run on real redis-server nodes;
 the critical path is those 5 s plus an \`up\` of the same program declaring nothing (same lookups).
 The notes split each parallel up by the engine's events: how far apart the creates started (the
 provider host serialising them would spread them), when they returned (the settle plus the

@@ -18,18 +18,19 @@
  * These tests need `redis-server` (make test installs it: scripts/redis.sh); without it they fail
  * saying so.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Cluster as RedisCluster, Redis } from "ioredis";
 import { startLocalCloud } from "../../emulator";
-import { findRedisServer } from "../../emulator/cache/redis/server";
+import { findRedisServer, processExists as alive } from "../../emulator/cache/redis/server";
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
 import { BASE, clusterArgs, instanceSetArgs, startCacheTestBed, SUBNETS, VERSION } from "../support/cache";
+import { REPO_ROOT } from "../support/engine";
 import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
 
 jest.setTimeout(300_000);
@@ -305,6 +306,53 @@ describe("InstanceSet on real Redis", () => {
 });
 
 describe("a restarted local cloud", () => {
+  test("after a crash (SIGKILL) it finds its nodes still running and takes them over: same processes, same endpoint, data kept", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "krcloud-cache-crash-"));
+    const persistPath = join(dir, "state.json");
+    let cli = await startCli(persistPath);
+    const pids: number[] = [];
+    try {
+      const client = () => new CacheClient({ settings: resolveSettings({ localCloudUrl: cli.url, authToken: cli.token, projectId: cli.projectId }) });
+      const { id } = await client().clusters.create({
+        name: "survivor",
+        version: VERSION,
+        port: 6379,
+        shardCount: 1,
+        nodeCountPerShard: 2,
+        flavorId: "redis.small",
+        parameterGroupId: BASE.cluster,
+        subnets: [{ id: "sn-a" }],
+        subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [{ id: "sn-a" }] }],
+        securityGroups: [{ id: "sg-1" }],
+      });
+      expect(await untilValue(async () => (await client().clusterTopology(id)).settled, true)).toBe(true);
+      const endpoint = (await client().findClusterById(id))!.endpoints.primaryEndpoint;
+      await clusterClient(endpoint).set("survives", "the crash");
+      const nodesDir = join(`${persistPath}.data`, "cache", "nodes", id);
+      for (const node of readdirSync(nodesDir)) pids.push(Number(readFileSync(join(nodesDir, node, "redis.pid"), "utf8")));
+      expect(pids).toHaveLength(2);
+
+      cli.child.kill("SIGKILL");
+      await new Promise((r) => cli.child.once("exit", r));
+      expect(pids.map(alive)).toEqual([true, true]);
+
+      cli = await startCli(persistPath);
+      expect(await untilValue(async () => (await client().clusterTopology(id)).settled, true)).toBe(true);
+      expect((await client().findClusterById(id))!.endpoints.primaryEndpoint).toBe(endpoint);
+      expect(await clusterClient(endpoint).get("survives")).toBe("the crash");
+      for (const node of readdirSync(nodesDir)) expect(pids).toContain(Number(readFileSync(join(nodesDir, node, "redis.pid"), "utf8")));
+
+      // A stop (SIGTERM) stops them.
+      cli.child.kill("SIGTERM");
+      await new Promise((r) => cli.child.once("exit", r));
+      expect(pids.map(alive)).toEqual([false, false]);
+    } finally {
+      if (cli.child.exitCode === null) cli.child.kill("SIGKILL");
+      for (const pid of pids.filter(alive)) process.kill(pid, "SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("brings its nodes back with their data; a node whose data is gone is FAILED, never Running", async () => {
     const dir = mkdtempSync(join(tmpdir(), "krcloud-cache-restart-"));
     const persistPath = join(dir, "state.json");
@@ -358,6 +406,20 @@ describe("a restarted local cloud", () => {
     }
   });
 });
+
+/** The local cloud's command line, persisting to `persistPath`; resolves when it has written its state file. */
+async function startCli(persistPath: string): Promise<{ child: ChildProcess; url: string; token: string; projectId: string }> {
+  const stateFile = `${persistPath}.cli.json`;
+  rmSync(stateFile, { force: true });
+  const child = spawn(
+    process.execPath,
+    [join(REPO_ROOT, "dist", "bin", "krcloud-local-cloud.js"), "--port", "0", "--persist", persistPath, "--state-file", stateFile, "--cache-engine", "redis"],
+    { stdio: "ignore" },
+  );
+  const state = await untilValue(async () => (existsSync(stateFile) ? "written" : "not yet"), "written");
+  if (state !== "written") throw new Error("the local cloud did not start");
+  return { child, ...(JSON.parse(readFileSync(stateFile, "utf8")) as { url: string; token: string; projectId: string }) };
+}
 
 /** Whether nothing listens on the endpoint any more. */
 function refused(endpoint: string): Promise<boolean> {

@@ -174,6 +174,7 @@ export class RedisEngine implements CacheEngine {
       port: n.port,
       busPort: n.busPort,
       replicaOf,
+      outlivesParent: this.persistent,
     });
     l.servers.set(n.id, server);
     server.onExit(() => this.exited(l, n, server));
@@ -748,7 +749,7 @@ export class RedisEngine implements CacheEngine {
             l.failed.set(n.id, "its data directory is gone");
             return;
           }
-          const server = new RedisServer({ dir: this.nodeDir(c, n), cluster: c.clusterEnabled, port: n.port, busPort: n.busPort });
+          const server = new RedisServer({ dir: this.nodeDir(c, n), cluster: c.clusterEnabled, port: n.port, busPort: n.busPort, outlivesParent: true });
           l.servers.set(n.id, server);
           server.onExit(() => this.exited(l, n, server));
           const before = n.port;

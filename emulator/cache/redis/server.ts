@@ -1,8 +1,9 @@
 /**
  * One `redis-server` process on 127.0.0.1 behind a node or instance of the cache local cloud: its own
  * directory (RDB, AOF, `nodes.conf`, pid file, log), a client port and, in cluster mode, a bus port.
- * Processes are started through `setpriv --pdeathsig KILL` where it exists, so they stop with the
- * local cloud even when it is killed; a graceful stop saves the data set first when asked.
+ * Unless it is to outlive a crash of the local cloud (a persisted one takes it over on restart), it
+ * is started through `setpriv --pdeathsig KILL` where that exists, so it stops with the local cloud
+ * even when that is killed; a graceful stop saves the data set first when asked.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -43,6 +44,8 @@ export interface RedisServerSpec {
   replicaOf?: number;
   /** Startup-only settings (static parameters), e.g. `{ databases: "16" }`. */
   config?: Record<string, string>;
+  /** Keeps running when the local cloud dies without stopping it (a persisted local cloud finds it again). */
+  outlivesParent?: boolean;
 }
 
 let pdeathsig: boolean | undefined;
@@ -123,7 +126,7 @@ export class RedisServer {
       ...(this.spec.replicaOf ? ["--replicaof", "127.0.0.1", String(this.spec.replicaOf)] : []),
       ...Object.entries(this.spec.config ?? {}).flatMap(([k, v]) => [`--${k}`, v]),
     ];
-    const [cmd, argv] = canUsePdeathsig() ? ["setpriv", ["--pdeathsig", "KILL", "--", exe, ...args]] : [exe, args];
+    const [cmd, argv] = !this.spec.outlivesParent && canUsePdeathsig() ? ["setpriv", ["--pdeathsig", "KILL", "--", exe, ...args]] : [exe, args];
     const child = spawn(cmd, argv, { stdio: "ignore", cwd: this.spec.dir });
     this.child = child;
     this.pid = child.pid;
@@ -289,11 +292,18 @@ export class RedisServer {
   }
 }
 
-function processExists(pid: number): boolean {
+/** A live process (a zombie, dead but not yet reaped by whoever adopted it, does not count). */
+export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    // No /proc: kill(0) is all there is.
+    return true;
   }
 }

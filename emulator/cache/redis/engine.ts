@@ -765,10 +765,8 @@ export class RedisEngine implements CacheEngine {
               this.members(l),
               moved.filter((n) => this.serving(l, n)).map((n) => this.member(l, n)),
             );
-          await this.settleCluster(l);
         } else {
           for (const n of order) await start(n);
-          await this.repoint(l);
         }
         await this.configure(
           l,
@@ -777,7 +775,17 @@ export class RedisEngine implements CacheEngine {
             .filter((s): s is RedisServer => s !== undefined),
           "parallel",
         );
+        // The servers that run are up; whether they serve again is the nodes' business from here:
+        // until they agree (a cluster) or replicate a primary (an instance set) they stay Modifying,
+        // and a node that did not come back is FAILED. A lost primary is failed over where it can be.
         l.pending.clear();
+        try {
+          if (c.clusterEnabled) await this.settleCluster(l);
+          else if (this.serving(l, this.primaryOf(c.shards[0]!))) await this.repoint(l);
+          else if (c.recoveryEnabled) await this.failover(l, this.primaryOf(c.shards[0]!));
+        } catch (e) {
+          this.hooks.warn(`cache ${c.clusterEnabled ? "cluster" : "instance set"} ${c.name} (${c.id}) after the restart: ${message(e)}`);
+        }
       });
     }
   }

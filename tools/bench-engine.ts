@@ -16,10 +16,10 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../emulator";
+import { freePort } from "../emulator/core/ports";
 import { closeAllPools, resolveSettings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
 import { Cluster } from "ioredis";
@@ -393,17 +393,6 @@ export async function demoTimes(root: string): Promise<Row> {
   } finally {
     sh("local-cloud.sh", "stop");
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 /** The engine's default `--parallel`, as the CLI itself states it. */

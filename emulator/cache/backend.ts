@@ -253,16 +253,21 @@ export class CacheBackend {
     this.engineOf(c).applyParameters(c, mode);
   }
 
+  /** A managed status: a read the API serves counts towards `reads` progressions, a look by the local cloud itself does not. */
+  private managed(kind: "cluster" | "node" | "instance" | "sync", id: string, countRead: boolean): string | undefined {
+    return countRead ? this.state.read(SERVICE, kind, id) : this.state.peek(SERVICE, kind, id);
+  }
+
   /** The sync status the API shows: the data plane's while it applies or after it failed, else the managed one. */
   private syncStatus(c: StoredCluster, countRead: boolean): string {
-    const managed = (countRead ? this.state.read(SERVICE, "sync", c.id) : this.state.peek(SERVICE, "sync", c.id)) ?? "In-Sync";
+    const managed = this.managed("sync", c.id, countRead) ?? "In-Sync";
     return this.engineOf(c).sync(c) ?? managed;
   }
 
   /** A node's or instance's status: FAILED when its process is gone, not Running before it has joined and synced. */
   private nodeStatus(c: StoredCluster, n: StoredNode, countRead: boolean): string {
     const kind = c.clusterEnabled ? "node" : "instance";
-    const managed = (countRead ? this.state.read(SERVICE, kind, n.id) : this.state.peek(SERVICE, kind, n.id)) ?? "Running";
+    const managed = this.managed(kind, n.id, countRead) ?? "Running";
     const health = this.engineOf(c).health(c, n);
     if (health.state === "failed") return "FAILED";
     if (health.state === "pending" && managed === "Running") return health.joining ? "PROVISIONING" : "Modifying";
@@ -271,7 +276,7 @@ export class CacheBackend {
 
   /** The cluster's status: Creating/Modifying while its nodes are being changed, else the managed one. */
   private clusterStatus(c: StoredCluster, countRead: boolean): string {
-    const managed = (countRead ? this.state.read(SERVICE, "cluster", c.id) : this.state.peek(SERVICE, "cluster", c.id)) ?? "Running";
+    const managed = this.managed("cluster", c.id, countRead) ?? "Running";
     return this.engineOf(c).busy(c) ?? managed;
   }
 

@@ -166,8 +166,13 @@ export class RedisEngine implements CacheEngine {
       .map((n) => this.member(l, n));
   }
 
-  /** Starts the node's server (in its own directory), records its ports and applies the parameters. */
-  private async startNode(l: Live, n: StoredNode, replicaOf?: number): Promise<RedisServer> {
+  /** The servers of `l` that serve now. */
+  private servingServers(l: Live): RedisServer[] {
+    return this.nodes(l).flatMap((n) => this.serving(l, n) ?? []);
+  }
+
+  /** The node's server in its own directory, known to `l` (an exit nobody asked for is a failure); not started yet. */
+  private serverFor(l: Live, n: StoredNode, replicaOf?: number): RedisServer {
     const server = new RedisServer({
       dir: this.nodeDir(l.c, n),
       cluster: l.c.clusterEnabled,
@@ -178,6 +183,12 @@ export class RedisEngine implements CacheEngine {
     });
     l.servers.set(n.id, server);
     server.onExit(() => this.exited(l, n, server));
+    return server;
+  }
+
+  /** Starts the node's server, records its ports and applies the parameters. */
+  private async startNode(l: Live, n: StoredNode, replicaOf?: number): Promise<RedisServer> {
+    const server = this.serverFor(l, n, replicaOf);
     await server.start();
     this.record(l, n, server);
     if (l.c.clusterEnabled) n.redisId = await clusterIdOf(server);
@@ -561,13 +572,7 @@ export class RedisEngine implements CacheEngine {
     this.enqueue(l, "Modifying", "applying parameters", async () => {
       l.syncError = false;
       try {
-        await this.configure(
-          l,
-          this.nodes(l)
-            .map((n) => this.serving(l, n))
-            .filter((s): s is RedisServer => s !== undefined),
-          mode,
-        );
+        await this.configure(l, this.servingServers(l), mode);
       } catch (e) {
         l.syncError = true;
         this.hooks.parameterEvent(c, `failed on ${c.name}: ${message(e)}`);
@@ -749,9 +754,8 @@ export class RedisEngine implements CacheEngine {
             l.failed.set(n.id, "its data directory is gone");
             return;
           }
-          const server = new RedisServer({ dir: this.nodeDir(c, n), cluster: c.clusterEnabled, port: n.port, busPort: n.busPort, outlivesParent: true });
-          l.servers.set(n.id, server);
-          server.onExit(() => this.exited(l, n, server));
+          // Only a persisted local cloud restarts, so the server outlives a crash like the first one.
+          const server = this.serverFor(l, n);
           const before = n.port;
           if (!(n.port && (await server.adopt(n.port, n.busPort)))) await server.start();
           this.record(l, n, server);
@@ -768,13 +772,7 @@ export class RedisEngine implements CacheEngine {
         } else {
           for (const n of order) await start(n);
         }
-        await this.configure(
-          l,
-          this.nodes(l)
-            .map((n) => this.serving(l, n))
-            .filter((s): s is RedisServer => s !== undefined),
-          "parallel",
-        );
+        await this.configure(l, this.servingServers(l), "parallel");
         // The servers that run are up; whether they serve again is the nodes' business from here:
         // until they agree (a cluster) or replicate a primary (an instance set) they stay Modifying,
         // and a node that did not come back is FAILED. A lost primary is failed over where it can be.

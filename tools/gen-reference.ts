@@ -8,6 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { findDefinition } from "../provider/registry";
 
 type Json = Record<string, unknown>;
 interface PropertySpec {
@@ -40,21 +41,6 @@ interface Schema {
   functions: Record<string, FunctionSpec>;
   types: Record<string, Json>;
 }
-
-/** What a resource's id is, for `pulumi import` (the default: the id `pulumi stack export` shows). */
-const IMPORT_IDS: Record<string, string> = {
-  "krcloud:objectstorage:Bucket": "the bucket name",
-  "krcloud:objectstorage:BucketCors": "the bucket name",
-  "krcloud:objectstorage:BucketLifecycle": "the bucket name",
-  "krcloud:objectstorage:BucketObject": "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",
-  "krcloud:cache:ParameterGroup": "the parameter group id",
-  "krcloud:cache:Cluster": "the cluster id",
-  "krcloud:cache:Shard": "the shard id",
-  "krcloud:cache:InstanceSet": "the instance set id",
-  "krcloud:dataquery:DataSource": "the data source name",
-  "krcloud:dataquery:Query": "the query id",
-  "krcloud:hadoop:Cluster": "the cluster id",
-};
 
 function typeName(p: PropertySpec | undefined): string {
   if (!p) return "any";
@@ -138,7 +124,7 @@ ${replaces.length ? `Changing ${replaces.join(", ")} replaces the resource; ever
 
 ## Import
 
-Through the native plugin: \`pulumi import ${token} <name> <id>\`, where the id is ${IMPORT_IDS[token] ?? "the id `pulumi stack export` shows"}; or the \`import\` resource option. The dynamic classes cannot import (pulumi/pulumi#16175)${inputNames.has("adopt") ? "; set `adopt: true` instead" : ""}.
+Through the native plugin: \`pulumi import ${token} <name> <id>\`, where the id is ${findDefinition(token)?.importId ?? "the id `pulumi stack export` shows"}; or the \`import\` resource option. The dynamic classes cannot import (pulumi/pulumi#16175)${inputNames.has("adopt") ? "; set `adopt: true` instead" : ""}.
 
 ## Timeouts
 

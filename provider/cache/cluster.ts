@@ -13,8 +13,8 @@
  */
 import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
-import { isConflict, rethrowAs, withAction } from "../../sdk/core";
-import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
+import { rethrowAs } from "../../sdk/core";
+import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { adoptInput, findClusterByName } from "./adopt";
 import { cache } from "./client";
 import { deleteAndWait, settingsPatch } from "./settings";
@@ -147,27 +147,17 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   replaceIf: { shards: placementsReplace },
   deleteBeforeReplace: true,
   localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
+  secretInputs: ["user"],
+  importId: "the cluster id",
   autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+  // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown
+  // `managedShardIds` as "all").
+  recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, true) },
   describe: (id) => `cache cluster "${id}"`,
 
   async create(ctx, inputs) {
     const c = cache(ctx);
     const what = `cache cluster "${inputs.name}"`;
-    const existing = inputs.adopt ? await findClusterByName(c, inputs.name, true) : undefined;
-    if (existing) {
-      const s = await clusterSnapshot(c, existing).catch(rethrowAs(`adopting ${what}`));
-      if (s) {
-        // Every shard of an adopted cluster is this resource's.
-        const current = flatten(
-          s,
-          inputs,
-          s.topology.shards.map((sh) => sh.id),
-        );
-        assertAdoptable(cluster, existing, current, inputs);
-        ctx.progress(`adopting existing ${what} (${existing})`);
-        return { id: existing, outs: await cluster.update(ctx, existing, current, inputs) };
-      }
-    }
     const replicas = inputs.shards[0]!.replicaSubnetIds.length;
     const { id } = await c.clusters
       .create({
@@ -187,10 +177,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
         user: inputs.user,
         restoreSource: inputs.restoreFromBackup ? { backupName: inputs.restoreFromBackup } : undefined,
       })
-      .catch((e: unknown) => {
-        if (isConflict(e)) throw withAction(e, `creating ${what}: it already exists (set adopt: true to manage the existing cluster)`);
-        throw withAction(e, `creating ${what}`);
-      });
+      .catch(rethrowAs(`creating ${what}`));
     // The cluster exists from here on: whatever fails below leaves it in state, and the next up resumes.
     try {
       const s = await waitClusterSettled(ctx, c, id, `${what} (${id})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
@@ -210,7 +197,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   async read(ctx, id, olds) {
     const s = await clusterSnapshot(cache(ctx), id).catch(rethrowAs(`reading cache cluster "${id}"`));
     if (!s) return undefined;
-    return flatten(s, olds, olds.managedShardIds);
+    return flatten(s, olds, olds.managedShardIds ?? s.topology.shards.map((sh) => sh.id));
   },
 
   async update(ctx, id, current, news) {
@@ -357,3 +344,11 @@ async function bestKnown(
   if (s) return flatten(s, prior, managedIds ?? s.topology.shards.map((sh) => sh.id));
   return { ...prior, status: "unknown", shardDetails: [], managedShardIds: [...(managedIds ?? [])] };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof clusterInputs>>>>;
+/** A Redis cluster (cluster mode) whose shards and replicas follow the declared placements. Its database user (with the password) is always a secret. */
+export const Cluster = resourceClass<ClusterArgs, ClusterOutputs>(cluster);
+export type Cluster = InstanceType<typeof Cluster>;

@@ -11,8 +11,8 @@
  */
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
-import { isConflict, rethrowAs, withAction } from "../../sdk/core";
-import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
+import { rethrowAs } from "../../sdk/core";
+import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { adoptInput, findClusterByName } from "./adopt";
 import { cache } from "./client";
 import { deleteAndWait, settingsPatch } from "./settings";
@@ -133,22 +133,15 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
   deleteBeforeReplace: true,
   localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
+  secretInputs: ["user"],
+  importId: "the instance set id",
   autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+  recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false) },
   describe: (i) => `cache instance set "${i}"`,
 
   async create(ctx, inputs) {
     const c = cache(ctx);
     const what = `cache instance set "${inputs.name}"`;
-    const existing = inputs.adopt ? await findClusterByName(c, inputs.name, false) : undefined;
-    if (existing) {
-      const s = await instanceSetSnapshot(c, existing).catch(rethrowAs(`adopting ${what}`));
-      if (s) {
-        const current = flatten(s, inputs);
-        assertAdoptable(instanceSet, existing, current, inputs);
-        ctx.progress(`adopting existing ${what} (${existing})`);
-        return { id: existing, outs: await instanceSet.update(ctx, existing, current, inputs) };
-      }
-    }
     const r = inputs.restoreFrom;
     const { id: setId } = await c.instanceSets
       .create({
@@ -170,10 +163,7 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
         version: inputs.version,
         restoreSource: r?.backupName !== undefined ? { backupName: r.backupName } : r?.files !== undefined ? { files: r.files } : undefined,
       })
-      .catch((e: unknown) => {
-        if (isConflict(e)) throw withAction(e, `creating ${what}: it already exists (set adopt: true to manage the existing instance set)`);
-        throw withAction(e, `creating ${what}`);
-      });
+      .catch(rethrowAs(`creating ${what}`));
     try {
       const s = await waitInstanceSetSettled(ctx, c, setId, `${what} (${setId})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
       return { id: setId, outs: flatten(s, inputs) };
@@ -305,3 +295,11 @@ async function bestKnown(c: CacheClient, setId: string, prior: InstanceSetInputs
   if (s) return flatten(s, prior);
   return { ...prior, status: "unknown", instances: [] };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type InstanceSetArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof instanceSetInputs>>>>;
+/** A Redis primary with replicas (cluster mode disabled). Its database user (with the password) is always a secret. */
+export const InstanceSet = resourceClass<InstanceSetArgs, InstanceSetOutputs>(instanceSet);
+export type InstanceSet = InstanceType<typeof InstanceSet>;

@@ -71,7 +71,8 @@ export async function waitClusterSettled(ctx: Context, c: CacheClient, id: strin
   const s = await waitWithProgress<ClusterSnapshot>(ctx, {
     resource: what,
     status: () => clusterSnapshot(c, id),
-    stateOf: failingFast(what, clusterState),
+    stateOf: clusterState,
+    failure: failedNodes,
     target: [SETTLED],
     timeoutMs: o.timeoutMs,
     notFoundTolerance: o.notFoundTolerance ?? 3,
@@ -83,7 +84,8 @@ export async function waitInstanceSetSettled(ctx: Context, c: CacheClient, id: s
   const s = await waitWithProgress<InstanceSetSnapshot>(ctx, {
     resource: what,
     status: () => instanceSetSnapshot(c, id),
-    stateOf: failingFast(what, instanceSetState),
+    stateOf: instanceSetState,
+    failure: failedNodes,
     target: [SETTLED],
     timeoutMs: o.timeoutMs,
     notFoundTolerance: o.notFoundTolerance ?? 3,
@@ -102,19 +104,10 @@ export async function waitClusterGone(ctx: Context, c: CacheClient, id: string, 
   });
 }
 
-/** A terminal failure seen while waiting: the wait ends at once instead of timing out. */
-export class SettleFailedError extends Error {
-  readonly code = "KRCLOUD_SETTLE_FAILED";
-}
-
 /**
- * The waiter treats a state it was not told about as pending, and failed states name the failed
- * nodes, so they are recognised here and end the wait at once.
+ * The waiter treats a state it was not told about as pending; failed states name the failed nodes
+ * (clusterState, instanceSetState), so they are recognised here and end the wait at once.
  */
-function failingFast<T>(what: string, stateOf: (v: T) => string): (v: T) => string {
-  return (v) => {
-    const state = stateOf(v);
-    if (state.startsWith(FAILED)) throw new SettleFailedError(`${what}: ${state}; it will not become Running by waiting`);
-    return state;
-  };
+function failedNodes(_v: unknown, state: string): string | undefined {
+  return state.startsWith(FAILED) ? `is ${state}; it will not become Running by waiting` : undefined;
 }

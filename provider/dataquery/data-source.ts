@@ -6,9 +6,9 @@
  * logs or errors. Seed: 03-kms-dataquery-hadoop.md sections B.2, B.4, B.7, B.8.
  */
 import { z } from "zod";
-import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource } from "../../sdk/dataquery";
-import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { assertAdoptable, type ResourceDefinition } from "../core";
+import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
+import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { PartialFailure, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { dataQuery } from "./client";
 
 function dataSourceShape() {
@@ -56,32 +56,23 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
   replaceOn: ["name", "type", "scope", "description", "instanceId", "username", "password", "databaseName"],
   deleteBeforeReplace: true,
   localInputs: ["adopt"],
-  secretOutputs: ["password"],
+  secretInputs: ["password"],
+  importId: "the data source name",
   autoName: { property: "name", minLength: 3, maxLength: 40, lowerCase: true, separator: "_" },
+  recovery: { find: async (ctx, inputs) => ((await find(dataQuery(ctx), inputs.name)) ? inputs.name : undefined) },
   describe: (id) => `data source "${id}"`,
 
   async create(ctx, inputs) {
     const c = dataQuery(ctx);
-    const existing = inputs.adopt ? await find(c, inputs.name) : undefined;
-    if (existing) {
-      assertAdoptable(dataSource, inputs.name, flatten(existing, inputs), inputs);
-      ctx.progress(`adopting existing data source "${inputs.name}"`);
-      return { id: inputs.name, outs: flatten(existing, inputs) };
-    }
+    await c.createDataSource(inputs).catch(rethrowAs(`creating data source "${inputs.name}"`));
+    // Created: its id is its name, so whatever fails below leaves it in state.
     try {
-      await c.createDataSource(inputs);
+      const created = await find(c, inputs.name);
+      if (!created) throw new Error(`data source "${inputs.name}" was not listed right after it was created`);
+      return { id: inputs.name, outs: flatten(created, inputs) };
     } catch (e) {
-      if (isConflict(e) && e.earlierAttemptMayHaveApplied && (await find(c, inputs.name))) {
-        ctx.progress(`data source "${inputs.name}": the answer to the create request was lost; it exists, continuing`);
-      } else if (isConflict(e)) {
-        throw withAction(e, `creating data source "${inputs.name}": a data source with this name already exists (set adopt: true to manage it)`);
-      } else {
-        throw withAction(e, `creating data source "${inputs.name}"`);
-      }
+      throw new PartialFailure(inputs.name, { ...inputs }, e);
     }
-    const created = await find(c, inputs.name);
-    if (!created) throw new Error(`data source "${inputs.name}" was not listed right after it was created`);
-    return { id: inputs.name, outs: flatten(created, inputs) };
   },
 
   async read(ctx, id, olds) {
@@ -104,12 +95,12 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
   },
 };
 
-async function find(c: DataQueryClient, name: string): Promise<DataSource | undefined> {
+async function find(c: DataQueryClient, name: string): Promise<DataSourceRecord | undefined> {
   return c.findDataSource(name).catch(rethrowAs(`reading data source "${name}"`));
 }
 
 /** What the list shows (name, type, scope, description); what it cannot show comes from `prior`. */
-function flatten(d: DataSource, prior: Partial<DataSourceInputs>): DataSourceOutputs {
+function flatten(d: DataSourceRecord, prior: Partial<DataSourceInputs>): DataSourceOutputs {
   return {
     name: d.name,
     type: d.type === "POSTGRESQL" ? "POSTGRESQL" : "MYSQL",
@@ -123,3 +114,11 @@ function flatten(d: DataSource, prior: Partial<DataSourceInputs>): DataSourceOut
     creatorName: d.creatorName,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type DataSourceArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof dataSourceInputs>>>>;
+/** A MySQL or PostgreSQL data source. The password is always a secret, whatever the program passed. */
+export const DataSource = resourceClass<DataSourceArgs, DataSourceOutputs>(dataSource);
+export type DataSource = InstanceType<typeof DataSource>;

@@ -23,9 +23,20 @@ import {
   type HadoopCluster,
   type RerunRequest,
 } from "../../sdk/hadoop";
-import { isApiError, isConflict, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { isApiError, rethrowAs, withAction } from "../../sdk/core";
+import {
+  PartialFailure,
+  timeoutFor,
+  timeoutsInput,
+  waitWithProgress,
+  type Context,
+  type ResourceDefinition,
+  resourceClass,
+  type InputArgs,
+  type AutoNamed,
+} from "../core";
 import { hadoop } from "./client";
+import { vmResult, vmShape } from "./vms";
 
 /** Create 75 minutes (EMR: bootstrap scripts outlive 40), update 60, delete 30. */
 export const HADOOP_TIMEOUTS = Object.freeze({ create: 75 * 60_000, update: 60 * 60_000, delete: 30 * 60_000 });
@@ -165,6 +176,12 @@ function hadoopShape() {
         .describe("Superset's Redis: a cache instance set."),
       rerun: rerun().optional().describe("Re-run the terminated job cluster in place when `trigger` changes (needs krcloud:hadoopApiKey)."),
       timeouts: timeoutsInput(HADOOP_TIMEOUTS),
+      adopt: z
+        .boolean()
+        .default(false)
+        .describe(
+          "If a cluster with this name already exists, manage it instead of creating one (its replace-on properties must match; workers are then scaled in place).",
+        ),
     })
     .strict();
 }
@@ -193,19 +210,7 @@ export function hadoopClusterOutputs() {
     apiKeyStatus: z.string().optional().describe("`impossible`, `possible`, `applied`."),
     componentUrls: z.record(z.string(), z.string()).describe("Web UIs: nameNodeUrl, resourceManagerUrl, hueUrl, ..."),
     masterCount: z.number().optional(),
-    vms: z
-      .array(
-        z.object({
-          name: z.string().optional(),
-          instanceId: z.string().optional(),
-          isMaster: z.boolean().optional(),
-          index: z.number().optional(),
-          ip: z.string().optional(),
-          floatingIp: z.string().optional(),
-          status: z.string().optional(),
-        }),
-      )
-      .describe("The cluster's VMs."),
+    vms: z.array(vmShape()).describe("The cluster's VMs."),
     logUrl: z.string().optional().describe("Where the job's log lies."),
     rerunRequestId: z.string().optional(),
     rerunRequestStatus: z.string().optional(),
@@ -251,20 +256,25 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
     "redis",
   ],
   deleteBeforeReplace: true,
-  localInputs: ["timeouts"],
-  secretOutputs: ["adminPassword", "metastore"],
+  localInputs: ["timeouts", "adopt"],
+  secretInputs: ["adminPassword", "metastore"],
+  importId: "the cluster id",
   autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
+  recovery: {
+    async find(ctx, inputs) {
+      const list = await hadoop(ctx)
+        .listClusters({ name: inputs.name, includeTerminated: isJobCluster(inputs) })
+        .catch(rethrowAs(`looking for Hadoop cluster "${inputs.name}"`));
+      // The name filter matches names that contain it; a long-running cluster that terminated is gone.
+      return list.find((cl) => cl.name === inputs.name && (isJobCluster(inputs) || !isTerminated(cl.status)))?.id;
+    },
+  },
   describe: (id) => `Hadoop cluster "${id}"`,
   derive: [{ from: ["userScript"], to: "userScript", compute: (i) => (i.userScript === undefined ? undefined : i.userScript.replace(/\r\n?/g, "\n")) }],
 
   async create(ctx, inputs) {
     const c = hadoop(ctx);
-    const { id } = await c.createCluster(expand(inputs)).catch((e: unknown) => {
-      throw withAction(
-        e,
-        isConflict(e) ? `creating Hadoop cluster "${inputs.name}": a cluster with this name already exists` : `creating Hadoop cluster "${inputs.name}"`,
-      );
-    });
+    const { id } = await c.createCluster(expand(inputs)).catch(rethrowAs(`creating Hadoop cluster "${inputs.name}"`));
     const what = `Hadoop cluster "${inputs.name}" (${id})`;
     try {
       const cl = await waitSettled(ctx, c, id, what, inputs, timeoutFor(ctx, inputs.timeouts, "create", HADOOP_TIMEOUTS));
@@ -295,6 +305,8 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
     const timeoutMs = timeoutFor(ctx, news.timeouts, "update", HADOOP_TIMEOUTS);
     try {
       let cl = await c.getCluster(id);
+      // Still settling (a create resumed after a timeout, or taken over after a lost answer): wait first.
+      if (!isTerminated(cl.status) && cl.status !== RUNNING) cl = await waitSettled(ctx, c, id, what, news, timeoutMs);
       let request: RerunRequest | undefined;
       if (news.workerCnt !== current.workerCnt) {
         if (isTerminated(cl.status)) throw new Error(`${what}: cannot scale a terminated cluster`);
@@ -421,15 +433,7 @@ async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<Hadoop
     apiKeyStatus: cl.apiKeyStatus,
     componentUrls: cl.componentUrl,
     masterCount: cl.masterCnt,
-    vms: vms.map((v) => ({
-      name: v.name,
-      instanceId: v.instanceId,
-      isMaster: v.isMaster,
-      index: v.index,
-      ip: v.ip,
-      floatingIp: v.floatingIp,
-      status: v.status,
-    })),
+    vms: vms.map(vmResult),
     logUrl: cl.userTask?.logUrl,
   };
 }
@@ -454,12 +458,9 @@ async function waitStatus(ctx: Context, c: HadoopClient, id: string, what: strin
   const cl = await waitWithProgress<HadoopCluster>(ctx, {
     resource: what,
     status: () => c.findCluster(id),
-    stateOf: (x) => {
-      const s = x.status ?? "unknown";
-      if (isTerminated(s) && !target.includes(s)) throw new Error(`${what} ended ${s}${x.statusReason ? `: ${x.statusReason}` : ""}`);
-      return s;
-    },
+    stateOf: (x) => x.status ?? "unknown",
     target,
+    failure: (x, s) => (isTerminated(s) && !target.includes(s) ? `ended ${s}${x.statusReason ? `: ${x.statusReason}` : ""}` : undefined),
     timeoutMs,
     minDelayMs: 2_000,
     maxDelayMs: 30_000,
@@ -478,14 +479,21 @@ async function waitRerun(ctx: Context, c: HadoopClient, id: string, requestId: s
     stateOf: (x) => {
       const s = x.requestStatus ?? "";
       if (REQUEST_DONE.test(s) || (x.requestResult !== undefined && x.requestResult !== "")) {
-        if (REQUEST_FAILED.test(s) || REQUEST_FAILED.test(x.requestResult ?? ""))
-          throw new Error(`${what}: the re-run request ${requestId} ended ${s}: ${x.requestResult ?? ""}`);
-        return "done";
+        return REQUEST_FAILED.test(s) || REQUEST_FAILED.test(x.requestResult ?? "") ? `failed (${s})` : "done";
       }
       return s || "pending";
     },
     target: ["done"],
+    failure: (x, s) => (s.startsWith("failed") ? `ended ${x.requestStatus ?? ""}: ${x.requestResult ?? ""}` : undefined),
     timeoutMs,
   });
   return r!;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof hadoopClusterInputs>>>>;
+/** A Hadoop cluster. The admin and metastore passwords are always secrets, whatever the program passed. */
+export const Cluster = resourceClass<ClusterArgs, HadoopClusterOutputs>(hadoopCluster);
+export type Cluster = InstanceType<typeof Cluster>;

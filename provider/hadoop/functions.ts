@@ -1,89 +1,117 @@
 /** Hadoop lookups: clusters (filters, every page), one cluster, a cluster's VMs. */
-import { rethrowAs } from "../../sdk/core";
+import { z } from "zod";
+import { rethrowAs, type Settings } from "../../sdk/core";
 import { HadoopClient } from "../../sdk/hadoop";
-import { lookupSettings, outputForm, type LookupOptions } from "../core";
+import { lookupFunction, lookupOutput, type LookupDefinition } from "../core";
+import { vmResult, vmShape } from "./vms";
 
-function client(opts: LookupOptions): HadoopClient {
-  return new HadoopClient({ settings: lookupSettings(opts) });
+function client(settings: Settings): HadoopClient {
+  return new HadoopClient({ settings });
 }
 
-export interface GetClustersArgs {
-  /** Clusters whose names contain this. */
-  name?: string;
-  /** Include terminated clusters (default true). */
-  includeTerminated?: boolean;
-}
-export interface GetClustersResult {
-  clusters: { id: string; name?: string; status?: string; clusterType?: string; clusterVersion?: string; apiKeyStatus?: string; workerCnt?: number }[];
-}
+const getClustersArgs = () =>
+  z.object({
+    name: z.string().optional().describe("Clusters whose names contain this."),
+    includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
+  });
+const getClustersResult = () =>
+  z.object({
+    clusters: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string().optional(),
+          status: z.string().optional(),
+          clusterType: z.string().optional(),
+          clusterVersion: z.string().optional(),
+          apiKeyStatus: z.string().optional(),
+          workerCnt: z.number().optional(),
+        }),
+      )
+      .describe("The clusters, every page."),
+  });
+export type GetClustersArgs = z.infer<ReturnType<typeof getClustersArgs>>;
+export type GetClustersResult = z.infer<ReturnType<typeof getClustersResult>>;
 
-export async function getClusters(args: GetClustersArgs = {}, opts: LookupOptions = {}): Promise<GetClustersResult> {
-  const list = await client(opts).listClusters(args).catch(rethrowAs("getClusters"));
-  return {
-    clusters: list.map((c) => ({
+const getClustersLookup: LookupDefinition<GetClustersArgs, GetClustersResult> = {
+  token: "krcloud:hadoop:getClusters",
+  description: "Hadoop clusters, every page.",
+  args: getClustersArgs,
+  result: getClustersResult,
+  async run(args, settings) {
+    const list = await client(settings).listClusters(args).catch(rethrowAs("getClusters"));
+    return {
+      clusters: list.map((c) => ({
+        id: c.id,
+        name: c.name,
+        status: c.status,
+        clusterType: c.clusterType,
+        clusterVersion: c.clusterVersion,
+        apiKeyStatus: c.apiKeyStatus,
+        workerCnt: c.workerCnt,
+      })),
+    };
+  },
+};
+/** Hadoop clusters, every page. */
+export const getClusters = lookupFunction(getClustersLookup);
+export const getClustersOutput = lookupOutput(getClustersLookup);
+
+const getClusterArgs = () => z.object({ id: z.string().describe("The cluster's id.") });
+const getClusterResult = () =>
+  z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    status: z.string().optional(),
+    clusterType: z.string().optional(),
+    clusterVersion: z.string().optional(),
+    workerCnt: z.number().optional(),
+    masterCnt: z.number().optional(),
+    apiKeyStatus: z.string().optional(),
+    componentUrls: z.record(z.string(), z.string()).describe("Web UIs."),
+  });
+export type GetClusterArgs = z.infer<ReturnType<typeof getClusterArgs>>;
+export type GetClusterResult = z.infer<ReturnType<typeof getClusterResult>>;
+
+const getClusterLookup: LookupDefinition<GetClusterArgs, GetClusterResult> = {
+  token: "krcloud:hadoop:getCluster",
+  description: "One Hadoop cluster.",
+  args: getClusterArgs,
+  result: getClusterResult,
+  async run(args, settings) {
+    const c = await client(settings).getCluster(args.id).catch(rethrowAs("getCluster"));
+    return {
       id: c.id,
       name: c.name,
       status: c.status,
       clusterType: c.clusterType,
       clusterVersion: c.clusterVersion,
-      apiKeyStatus: c.apiKeyStatus,
       workerCnt: c.workerCnt,
-    })),
-  };
-}
-export const getClustersOutput = outputForm(getClusters);
+      masterCnt: c.masterCnt,
+      apiKeyStatus: c.apiKeyStatus,
+      componentUrls: c.componentUrl,
+    };
+  },
+};
+/** One Hadoop cluster. */
+export const getCluster = lookupFunction(getClusterLookup);
+export const getClusterOutput = lookupOutput(getClusterLookup);
 
-export interface GetClusterArgs {
-  id: string;
-}
-export interface GetClusterResult {
-  id: string;
-  name?: string;
-  status?: string;
-  clusterType?: string;
-  clusterVersion?: string;
-  workerCnt?: number;
-  masterCnt?: number;
-  apiKeyStatus?: string;
-  componentUrls: Record<string, string>;
-}
+const getClusterVmsArgs = () => z.object({ clusterId: z.string().describe("The cluster's id.") });
+const getClusterVmsResult = () => z.object({ vms: z.array(vmShape()).describe("The VMs, every page.") });
+export type GetClusterVmsArgs = z.infer<ReturnType<typeof getClusterVmsArgs>>;
+export type GetClusterVmsResult = z.infer<ReturnType<typeof getClusterVmsResult>>;
 
-export async function getCluster(args: GetClusterArgs, opts: LookupOptions = {}): Promise<GetClusterResult> {
-  const c = await client(opts).getCluster(args.id).catch(rethrowAs("getCluster"));
-  return {
-    id: c.id,
-    name: c.name,
-    status: c.status,
-    clusterType: c.clusterType,
-    clusterVersion: c.clusterVersion,
-    workerCnt: c.workerCnt,
-    masterCnt: c.masterCnt,
-    apiKeyStatus: c.apiKeyStatus,
-    componentUrls: c.componentUrl,
-  };
-}
-export const getClusterOutput = outputForm(getCluster);
-
-export interface GetClusterVmsArgs {
-  clusterId: string;
-}
-export interface GetClusterVmsResult {
-  vms: { name?: string; instanceId?: string; isMaster?: boolean; index?: number; ip?: string; floatingIp?: string; status?: string; flavorName?: string }[];
-}
-
-export async function getClusterVms(args: GetClusterVmsArgs, opts: LookupOptions = {}): Promise<GetClusterVmsResult> {
-  const vms = await client(opts).listVms(args.clusterId).catch(rethrowAs("getClusterVms"));
-  return {
-    vms: vms.map((v) => ({
-      name: v.name,
-      instanceId: v.instanceId,
-      isMaster: v.isMaster,
-      index: v.index,
-      ip: v.ip,
-      floatingIp: v.floatingIp,
-      status: v.status,
-      flavorName: v.flavorName,
-    })),
-  };
-}
-export const getClusterVmsOutput = outputForm(getClusterVms);
+const getClusterVmsLookup: LookupDefinition<GetClusterVmsArgs, GetClusterVmsResult> = {
+  token: "krcloud:hadoop:getClusterVms",
+  description: "A Hadoop cluster's VMs, every page.",
+  args: getClusterVmsArgs,
+  result: getClusterVmsResult,
+  async run(args, settings) {
+    const vms = await client(settings).listVms(args.clusterId).catch(rethrowAs("getClusterVms"));
+    return { vms: vms.map(vmResult) };
+  },
+};
+/** A Hadoop cluster's VMs, every page. */
+export const getClusterVms = lookupFunction(getClusterVmsLookup);
+export const getClusterVmsOutput = lookupOutput(getClusterVmsLookup);

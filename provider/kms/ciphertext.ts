@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { rethrowAs } from "../../sdk/core";
-import type { ResourceDefinition } from "../core";
+import { type ResourceDefinition, resourceClass, type InputArgs } from "../core";
 import { kms } from "./client";
 import { aad, keyId, plaintext, triggers } from "./validation";
 
@@ -42,7 +42,7 @@ export const ciphertext: ResourceDefinition<CiphertextInputs, CiphertextOutputs>
   inputs: ciphertextInputs,
   outputs: ciphertextOutputs,
   replaceOn: ["keyId", "plaintext", "aad", "triggers"],
-  secretOutputs: ["plaintext"],
+  secretInputs: ["plaintext"],
   describe: (id) => `ciphertext "${id}"`,
 
   async create(ctx, inputs) {
@@ -72,3 +72,11 @@ export function recordedOnly<I extends Record<string, unknown>, O extends I>(): 
 export function stableId(cipher: string): string {
   return createHash("sha256").update(cipher).digest("hex").slice(0, 32);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type CiphertextArgs = InputArgs<z.input<ReturnType<typeof ciphertextInputs>>>;
+/** A plaintext encrypted once with a KMS key. The plaintext is always a secret, whatever the program passed. */
+export const Ciphertext = resourceClass<CiphertextArgs, CiphertextOutputs>(ciphertext);
+export type Ciphertext = InstanceType<typeof Ciphertext>;

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { rethrowAs } from "../../sdk/core";
-import type { ResourceDefinition } from "../core";
+import { type ResourceDefinition, resourceClass, type InputArgs } from "../core";
 import { recordedOnly, stableId } from "./ciphertext";
 import { kms } from "./client";
 import { keyId, triggers } from "./validation";
@@ -49,3 +49,11 @@ export const dataKey: ResourceDefinition<DataKeyInputs, DataKeyOutputs> = {
 
   ...recordedOnly<DataKeyInputs, DataKeyOutputs>(),
 };
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type DataKeyArgs = InputArgs<z.input<ReturnType<typeof dataKeyInputs>>>;
+/** A data key generated once: a secret Base64 plaintext key and its ciphertext. */
+export const DataKey = resourceClass<DataKeyArgs, DataKeyOutputs>(dataKey);
+export type DataKey = InstanceType<typeof DataKey>;

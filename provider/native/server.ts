@@ -22,11 +22,11 @@ import { redactError, secretValues } from "../../sdk/core";
 import { currentSettings, setStackConfig } from "../core/config";
 import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition } from "../core/resource";
 import { toPlain } from "../core/sanitize";
-import { LOOKUPS } from "../registry";
+import { secretInputKeys, secretOutputsFor } from "../core/secrets";
+import { parseArgs } from "../core/lookup";
+import { findLookup } from "../registry";
 import { definition, provider } from "../core/runtime";
-import { nameOfUrn, revealProps, seededRandom, typeOfUrn, wrapSecrets, type Props } from "./properties";
-
-export const PACKAGE = "krcloud";
+import { isInlineAsset, nameOfUrn, revealProps, typeOfUrn, wrapSecrets, type Props } from "./properties";
 
 /** The package root (holding package.json and schema.json), from dist/provider/native or provider/native. */
 export function packageRoot(start = __dirname): string {
@@ -70,14 +70,15 @@ function tokenOf(req: { getUrn(): string; getType?(): string }): string {
   return req.getType?.() || typeOfUrn(req.getUrn());
 }
 
-/** Outputs to return as secrets: those of secret inputs, the definition's secret outputs, and what reveals a secret input. */
-function secretKeys(def: AnyDefinition, secretInputs: Iterable<string>): Set<string> {
-  const keys = new Set<string>(def.secretOutputs ?? []);
-  const follow = (def.secretWith ?? {}) as Record<string, readonly string[] | undefined>;
-  for (const k of secretInputs) {
-    keys.add(k);
-    for (const o of follow[k] ?? []) keys.add(o);
-  }
+/**
+ * Outputs to return as secrets: the definition's always-secret ones, every input that arrived
+ * secret, and what reveals an input that is secret or inline asset text (secrets.ts; the dynamic
+ * classes apply the same rule to what they can see).
+ */
+export function secretKeys(def: AnyDefinition, secretInputs: Iterable<string>, inputs: Props = {}): Set<string> {
+  const given = new Set(secretInputs);
+  const keys = new Set<string>(secretOutputsFor(def, (k) => given.has(k) || isInlineAsset(inputs[k])));
+  for (const k of given) keys.add(k);
   return keys;
 }
 
@@ -92,7 +93,7 @@ function withoutDynamicKeys(props: Props): Props {
  * carries `id` and `properties` (see PartialFailure): it becomes ErrorResourceInitFailed, so the
  * engine keeps the resource in state.
  */
-function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefinition): grpc.StatusObject {
+function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefinition, inputs: Props = {}): grpc.StatusObject {
   const err = redactError(e, secretValues(currentSettings())) as Error & { id?: string; properties?: Props; reasons?: string[] };
   const message = err?.message ?? String(err);
   const metadata = new grpc.Metadata();
@@ -100,7 +101,7 @@ function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefiniti
     const detail = new provproto.ErrorResourceInitFailed();
     detail.setId(err.id);
     const props = withoutDynamicKeys(err.properties ?? {});
-    detail.setProperties(toStruct(def ? wrapSecrets(props, secretKeys(def, secrets)) : props));
+    detail.setProperties(toStruct(def ? wrapSecrets(props, secretKeys(def, secrets, inputs)) : props));
     detail.setReasonsList(err.reasons ?? [message]);
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
@@ -167,9 +168,12 @@ export class KrcloudProviderService {
     const olds = revealProps(fromStruct(req.getOlds()));
     const news = revealProps(fromStruct(req.getNews()));
     const name = req.getName() || nameOfUrn(req.getUrn());
-    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { random: seededRandom(req.getRandomseed_asU8()) });
+    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { urn: req.getUrn() });
     const res = new provproto.CheckResponse();
-    res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), news.secrets)));
+    // The engine stores the checked inputs in the state: a secret input is a secret there even when
+    // the program passed it plain (a YAML program's password).
+    const secrets = new Set([...news.secrets, ...secretInputKeys(definition(token))]);
+    res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), secrets)));
     res.setFailuresList(
       (result.failures ?? []).map((f) => {
         const failure = new provproto.CheckFailure();
@@ -221,10 +225,10 @@ export class KrcloudProviderService {
       }
       const { id, outs } = await provider(token).create(withoutDynamicKeys(inputs.props), { timeoutSeconds: req.getTimeout() });
       res.setId(id);
-      res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets))));
+      res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets, inputs.props))));
       callback(null, res);
     } catch (e) {
-      callback(grpcError(e, inputs.secrets, def), null);
+      callback(grpcError(e, inputs.secrets, def, inputs.props), null);
     }
   };
 
@@ -241,7 +245,7 @@ export class KrcloudProviderService {
     const r = await provider(token).read(req.getId(), withoutDynamicKeys(state.props), { timeoutSeconds: req.getTimeout() });
     const res = new provproto.ReadResponse();
     if (!r.id) return res;
-    const secrets = secretKeys(def, [...state.secrets, ...oldInputs.secrets]);
+    const secrets = secretKeys(def, [...state.secrets, ...oldInputs.secrets], oldInputs.props);
     res.setId(r.id);
     res.setProperties(toStruct(wrapSecrets((r.props ?? {}) as Props, secrets)));
     res.setInputs(toStruct(wrapSecrets((r.inputs ?? {}) as Props, secrets)));
@@ -258,10 +262,10 @@ export class KrcloudProviderService {
       const olds = revealProps(fromStruct(req.getOlds())).props;
       const r = await provider(token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), { timeoutSeconds: req.getTimeout() });
       const res = new provproto.UpdateResponse();
-      res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets))));
+      res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));
       callback(null, res);
     } catch (e) {
-      callback(grpcError(e, news.secrets, def), null);
+      callback(grpcError(e, news.secrets, def, news.props), null);
     }
   };
 
@@ -274,11 +278,10 @@ export class KrcloudProviderService {
 
   /** Lookups (`fn::invoke`, SDK functions), with this provider's settings. */
   invoke = handle(async (req: provproto.InvokeRequest) => {
-    const load = LOOKUPS[req.getTok()];
-    if (!load) throw new Error(`unknown krcloud function ${req.getTok()}`);
-    const lookup = load();
+    const lookup = findLookup(req.getTok());
+    if (!lookup) throw new Error(`unknown krcloud function ${req.getTok()}`);
     const args = revealProps(fromStruct(req.getArgs()));
-    const result = toPlain((await lookup.run(args.props, { settings: currentSettings() })) ?? {}) as Props;
+    const result = toPlain((await lookup.run(parseArgs(lookup, args.props), currentSettings())) ?? {}) as Props;
     // A secret argument may show in any part of the result.
     const secrets = args.secrets.size > 0 ? Object.keys(result) : (lookup.secretResults ?? []);
     const res = new provproto.InvokeResponse();

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { isNotFound } from "../../sdk/core";
-import type { ResourceDefinition } from "../core";
+import { type ResourceDefinition, resourceClass, type InputArgs } from "../core";
 import { bucketDocument, inPriorOrder } from "./bucket-document";
 import { bucketName } from "./validation";
 
@@ -117,3 +117,11 @@ export function alignCorsRules(read: Rule[], prior: readonly Rule[] | undefined)
     return out;
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type BucketCorsArgs = InputArgs<z.input<ReturnType<typeof bucketCorsInputs>>>;
+/** The whole CORS policy of a bucket, an ordered list of at most 10 rules. */
+export const BucketCors = resourceClass<BucketCorsArgs, BucketCorsOutputs>(bucketCors);
+export type BucketCors = InstanceType<typeof BucketCors>;

@@ -51,6 +51,7 @@ export function bucketDocument<R, I extends BucketDocument<R>>(spec: BucketDocum
     outputs: spec.inputs,
     replaceOn: ["bucket"],
     localInputs: ["adopt"],
+    importId: "the bucket name",
     derive: spec.derive,
     describe: (id) => `${spec.noun} of bucket "${id}"`,
 

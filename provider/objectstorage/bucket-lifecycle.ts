@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { LIFECYCLE_DATE } from "../../sdk/objectstorage";
-import type { ResourceDefinition } from "../core";
+import { type ResourceDefinition, resourceClass, type InputArgs } from "../core";
 import { bucketDocument } from "./bucket-document";
 import { bucketName } from "./validation";
 
@@ -120,3 +120,11 @@ function expandRule(r: Rule) {
 function flattenRule(r: { id?: string; prefix: string; status: "Enabled" | "Disabled"; days?: number; date?: string }): Rule {
   return { id: r.id, prefix: r.prefix, status: r.status, expirationDays: r.days, expirationDate: r.date };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type BucketLifecycleArgs = InputArgs<z.input<ReturnType<typeof bucketLifecycleInputs>>>;
+/** The whole lifecycle (object expiry) configuration of a bucket. */
+export const BucketLifecycle = resourceClass<BucketLifecycleArgs, BucketLifecycleOutputs>(bucketLifecycle);
+export type BucketLifecycle = InstanceType<typeof BucketLifecycle>;

@@ -6,10 +6,11 @@
  * Seed: 01-object-storage.md sections 2.2, 2.6, 4.3, 4.4, 8.
  */
 import { createHash } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
-import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
 import { objectStorage } from "./client";
 import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
 import { bucketName, metadata, objectKey } from "./validation";
@@ -102,7 +103,8 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
   outputs: bucketObjectOutputs,
   replaceOn: ["bucket", "key", "folder"],
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
-  secretWith: { content: ["etag", "size", "contentMd5"] },
+  secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
+  importId: "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",
   describe: (id) => `object "${id}"`,
 
   derive: [
@@ -321,3 +323,14 @@ function isMd5(etag: string): boolean {
 function stripQuotes(s: string): string {
   return s.replace(/^"|"$/g, "");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+/** `source` takes a path or a Pulumi asset (FileAsset, StringAsset, file:// RemoteAsset). */
+export type BucketObjectArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketObjectInputs>>, "source">> & {
+  source?: pulumi.Input<string | pulumi.asset.Asset>;
+};
+/** A file or folder in a bucket. */
+export const BucketObject = resourceClass<BucketObjectArgs, BucketObjectOutputs>(bucketObject);
+export type BucketObject = InstanceType<typeof BucketObject>;

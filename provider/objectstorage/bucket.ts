@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
 import type { ObjectStorageClient } from "../../sdk/objectstorage";
-import { assertAdoptable, PartialFailure, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
 
@@ -83,7 +83,9 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
   replaceOn: ["name", "type", "encryption"],
   deleteBeforeReplace: true,
   localInputs: ["forceDestroy", "adopt"],
+  importId: "the bucket name",
   autoName: { property: "name", minLength: 4, maxLength: 63, lowerCase: true },
+  recovery: { find: async (ctx, inputs) => ((await objectStorage(ctx).findBucket(inputs.name)) ? inputs.name : undefined) },
   describe: (id) => `bucket "${id}"`,
 
   // An empty IP list means no restriction, as does none: record it the way read reports it, or
@@ -93,30 +95,16 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
     const name = inputs.name;
-    const existing = inputs.adopt ? await readBucket(ctx, c, name, inputs) : undefined;
-    if (existing) {
-      assertAdoptable(bucket, name, existing, inputs);
-      ctx.progress(`adopting existing bucket "${name}"`);
-    } else {
-      try {
-        await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption });
-      } catch (e) {
-        if (isConflict(e) && e.earlierAttemptMayHaveApplied && (await c.findBucket(name))) {
-          // The first PUT created the bucket but its answer was lost; the retry met our own bucket.
-          ctx.progress(`bucket "${name}": the answer to the create request was lost; the bucket exists in this project, continuing`);
-        } else if (isConflict(e)) {
-          // With adopt set, a conflict means the (global) name belongs to a bucket this project cannot see.
-          throw withAction(
-            e,
-            inputs.adopt
-              ? `creating bucket "${name}": the name is taken by a bucket outside this project (bucket names are global); choose another name`
-              : `creating bucket "${name}": it already exists (set adopt: true to manage the existing bucket)`,
-          );
-        } else {
-          throw withAction(e, `creating bucket "${name}"`);
-        }
-      }
-    }
+    await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption }).catch((e: unknown) => {
+      // Bucket names are global: a conflict that no bucket of this project explains (the core
+      // looks for one, recovery.ts) is a bucket of another project.
+      throw withAction(
+        e,
+        isConflict(e)
+          ? `creating bucket "${name}": the name is taken by a bucket outside this project (bucket names are global); choose another name`
+          : `creating bucket "${name}"`,
+      );
+    });
     // The bucket exists from here on: a failure below must leave it in state, not orphan it.
     try {
       const current = await waitBucketReadable(ctx, c, name, inputs);
@@ -262,3 +250,11 @@ function managedMetadata(all: Record<string, string>, managed: Record<string, st
 function ctxProject(ctx: Context): string {
   return ctx.settings.projectId ?? "";
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type BucketArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof bucketInputs>>>>;
+/** An object storage bucket with encryption, public-read ACL and metadata. `name` is optional: when omitted, the logical name plus a suffix derived from the stack and resource. */
+export const Bucket = resourceClass<BucketArgs, BucketOutputs>(bucket);
+export type Bucket = InstanceType<typeof Bucket>;

@@ -58,7 +58,7 @@ test("DataSource: basic (listed, password never in outputs but as the secret inp
 test("DataSource: a duplicate fails unless adopt; adopt takes it over", async () => {
   await dq.createDataSource({ ...mysqlSource, type: "MYSQL", scope: "PRIVATE" });
   const err = await rejection(source.up(mysqlSource));
-  expect(err.message).toMatch(/already exists \(set adopt: true/);
+  expect(err.message).toMatch(/already exists with this name .*set `adopt: true` on this resource/);
   const adopted = await source.up({ ...mysqlSource, adopt: true });
   expect(adopted.outputs).toMatchObject({ name: "sales", adopt: true });
   expect(tc.progress()).toContain('adopting existing data source "sales"');

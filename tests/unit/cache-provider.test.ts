@@ -10,6 +10,9 @@ import { parameterChanges } from "../../provider/cache/parameter-group";
 import { alignTo, missing, placementsReplace, surplus } from "../../provider/cache/topology";
 import { clusterState, FAILED, SETTLED } from "../../provider/cache/waiters";
 import { CACHE_TIMEOUTS } from "../../provider/cache/waiters";
+import { configuredProvider } from "../support/configured";
+
+configuredProvider();
 
 const P = "stub";
 const cluster = provider("krcloud:cache:Cluster");

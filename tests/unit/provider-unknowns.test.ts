@@ -5,6 +5,9 @@
  */
 import { provider } from "../../provider/core/runtime";
 import { UNKNOWN } from "../../provider/core";
+import { configuredProvider } from "../support/configured";
+
+configuredProvider();
 
 const PROVIDER = "stub";
 const bucket = provider("krcloud:objectstorage:Bucket");

@@ -20,7 +20,7 @@ import { cache } from "./client";
 import { deleteAndWait, settingsPatch } from "./settings";
 import { waitClusterSynced } from "./parameter-group";
 import { alignTo, formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus } from "./topology";
-import { cacheName, description, keepAutomaticBackups, port, user } from "./validation";
+import { cacheName, description, keepAutomaticBackups, port, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, type ClusterSnapshot } from "./waiters";
 
 const subnetId = () => z.string().min(1, "must not be empty");
@@ -174,7 +174,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
         securityGroups: inputs.securityGroupIds.map((s) => ({ id: s })),
         tlsEnabled: inputs.tlsEnabled,
         backupSchedule: inputs.backupSchedule ? { cron: inputs.backupSchedule.cron, retentionLimit: inputs.backupSchedule.retentionDays } : undefined,
-        user: inputs.user,
+        user: await userForRequest(ctx.settings, inputs.user, `cache cluster "${inputs.name}"`),
         restoreSource: inputs.restoreFromBackup ? { backupName: inputs.restoreFromBackup } : undefined,
       })
       .catch(rethrowAs(`creating ${what}`));

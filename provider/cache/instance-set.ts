@@ -18,7 +18,7 @@ import { cache } from "./client";
 import { deleteAndWait, settingsPatch } from "./settings";
 import { waitClusterSynced } from "./parameter-group";
 import { alignTo, missing, surplus } from "./topology";
-import { cacheName, description, keepAutomaticBackups, port, retentionDays, user } from "./validation";
+import { cacheName, description, keepAutomaticBackups, port, retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
 const id = () => z.string().min(1, "must not be empty");
@@ -156,7 +156,7 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
         backupSchedule: inputs.backupSchedule
           ? { cron: backupCronForHour(inputs.backupSchedule.hour), retentionLimit: inputs.backupSchedule.retentionDays }
           : undefined,
-        user: inputs.user,
+        user: await userForRequest(ctx.settings, inputs.user, `cache instance set "${inputs.name}"`),
         tlsEnabled: inputs.tlsEnabled,
         parameterGroupId: inputs.parameterGroupId,
         port: inputs.port,

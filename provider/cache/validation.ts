@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Settings } from "../../sdk/core";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
-import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, containsEmoji, validateInstanceSetName } from "../../sdk/cache";
+import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, validateDescription, validateInstanceSetName } from "../../sdk/cache";
 
 /** Instance set (and, by the same rule, cluster) names: seed 02 §4.3. */
 export function cacheName(what: string) {
@@ -19,9 +19,9 @@ export function cacheName(what: string) {
 export function description() {
   return z
     .string()
-    .max(DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters`)
-    .refine((s) => !/[\r\n]/.test(s), "must not contain a line break (CR or LF)")
-    .refine((s) => !containsEmoji(s), "must not contain emoji")
+    .superRefine((v, ctx) => {
+      for (const f of validateDescription(v, "")) ctx.addIssue({ code: "custom", message: f.reason });
+    })
     .optional()
     .describe(`Description, at most ${DESCRIPTION_MAX} characters, no line breaks or emoji. Changed in place.`);
 }
@@ -78,3 +78,12 @@ export const retentionDays = () =>
     .int("must be a whole number of days")
     .min(RETENTION_MIN, `must be from ${RETENTION_MIN} to ${RETENTION_MAX} days`)
     .max(RETENTION_MAX, `must be from ${RETENTION_MIN} to ${RETENTION_MAX} days`);
+
+export function adoptInput(what: string) {
+  return z
+    .boolean()
+    .default(false)
+    .describe(
+      `If ${what} with this name already exists, manage it instead of creating one (its replace-on properties must match; the rest is updated in place).`,
+    );
+}

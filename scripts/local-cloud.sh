@@ -66,7 +66,8 @@ case "${1:-}" in
     else
       echo "local cloud not running"
     fi
-    rm -f "$PIDFILE"
+    # The state file describes a running local cloud only (start writes it again).
+    rm -f "$PIDFILE" "$STATE_FILE"
     ;;
   status)
     running && healthy

@@ -100,4 +100,5 @@ test("a free port: start reports the pid that serves it, a second start finds it
   const stop = await make("local-cloud-stop", port);
   expect(stop.stdout).toContain("local cloud stopped");
   expect(pidAlive(pid)).toBe(false);
+  expect(fs.existsSync(path.join(stateDir, "local-cloud.json"))).toBe(false);
 });

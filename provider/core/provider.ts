@@ -89,7 +89,13 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
 
       const parsed = parseKnown(def.inputs(), input);
       if (!parsed.ok) {
-        const failures = parsed.issues.map((i) => ({ property: formatPath(i.path), reason: `${formatPath(i.path) || "inputs"}: ${issueMessage(i)}` }));
+        // The engine prints a failure's value by looking `property` up among the top-level inputs (no
+        // path parsing, pulumi v3.259 issueCheckFailures): a nested path would print `value {<nil>}`.
+        // So the property is the top-level input and the reason carries the full path.
+        const failures = parsed.issues.map((i) => ({
+          property: formatPath(i.path.slice(0, 1)),
+          reason: `${formatPath(i.path) || "inputs"}: ${issueMessage(i)}`,
+        }));
         return { inputs: news, failures };
       }
       const value = parsed.value as Record<string, unknown>;

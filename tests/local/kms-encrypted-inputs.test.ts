@@ -104,7 +104,7 @@ test("check: exactly one of the value and its ciphertext, named by path", async 
   expect(neither.failures.map((f) => f.property)).toEqual(["password"]);
   const cluster = await tc.resource("krcloud:cache:Cluster");
   const user = await cluster.check({}, { ...clusterArgs(), user: { name: "app" } });
-  expect(user.failures).toEqual([{ property: "user.password", reason: "user.password: is required (or passwordCiphertext, the same as a KMS ciphertext)" }]);
+  expect(user.failures).toEqual([{ property: "user", reason: "user.password: is required (or passwordCiphertext, the same as a KMS ciphertext)" }]);
 });
 
 test("cache Cluster: a user whose password is a KMS ciphertext is created; the state has only the ciphertext, and a refresh shows no diff", async () => {

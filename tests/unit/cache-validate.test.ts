@@ -149,7 +149,9 @@ describe("placement (check)", () => {
         ],
       }),
     );
-    expect(props(f)).toEqual(["shards[0].replicaSubnetIds", "shards[1].replicaSubnetIds"]);
+    // The property is the top-level input (what the engine can show the value of); the reason has the path.
+    expect(props(f)).toEqual(["shards", "shards"]);
+    expect(f.map((x) => x.reason.split(":")[0])).toEqual(["shards[0].replicaSubnetIds", "shards[1].replicaSubnetIds"]);
     expect(f.map((x) => x.reason).join(" | ")).toMatch(/subnet "zz" is not in subnetIds.*every shard must have the same number of replicas/);
   });
   test("an instance set's replicas: at most 5; high availability needs one", async () => {

@@ -17,6 +17,7 @@ import { rethrowAs } from "../../sdk/core";
 import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
+import { groupIds } from "./find";
 import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
 import { formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus } from "./topology";
 import { adoptInput, cacheName, description, keepAutomaticBackups, port, user, userForRequest } from "./validation";
@@ -148,6 +149,11 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
   secretInputs: ["user"],
   importId: "the cluster id",
+  offered: {
+    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
+    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
+    parameterGroupId: { list: (ctx) => groupIds(ctx, "enabled"), lookup: "krcloud.cache.getParameterGroups" },
+  },
   autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown
   // `managedShardIds` as "all").

@@ -3,6 +3,8 @@
  * and what `adopt: true` takes over (provider/core/recovery.ts).
  */
 import type { CacheClient } from "../../sdk/cache";
+import type { Context } from "../core";
+import { cache } from "./client";
 import { rethrowAs } from "../../sdk/core";
 
 /** The id of the cluster (clusterMode true) or instance set (false) named `name`, if any. */
@@ -17,4 +19,14 @@ export async function findParameterGroupByName(c: CacheClient, name: string): Pr
     .list({ parameterGroupType: "custom" })
     .catch(rethrowAs(`looking for an existing cache parameter group "${name}" to adopt`));
   return all.find((g) => g.name === name && g.isDefault !== true)?.id;
+}
+
+/** The ids and names of the parameter groups a cluster (`enabled`) or an instance set (`disabled`) can use. */
+export async function groupIds(
+  ctx: Pick<Context, "settings">,
+  clusterMode: "enabled" | "disabled" | undefined,
+  type?: "default" | "custom",
+): Promise<string[]> {
+  const groups = await cache(ctx).parameterGroups.list({ clusterMode, parameterGroupType: type });
+  return groups.flatMap((g) => (g.name && g.name !== g.id ? [g.id, g.name] : [g.id]));
 }

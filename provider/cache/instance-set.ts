@@ -15,6 +15,7 @@ import { rethrowAs } from "../../sdk/core";
 import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
+import { groupIds } from "./find";
 import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
 import { adoptInput, cacheName, description, keepAutomaticBackups, port, retentionDays, user, userForRequest } from "./validation";
@@ -134,6 +135,11 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
   localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
   secretInputs: ["user"],
   importId: "the instance set id",
+  offered: {
+    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
+    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
+    parameterGroupId: { list: (ctx) => groupIds(ctx, "disabled"), lookup: "krcloud.cache.getParameterGroups" },
+  },
   autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false) },
   describe: (i) => `cache instance set "${i}"`,

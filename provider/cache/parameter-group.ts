@@ -20,6 +20,7 @@ import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { findParameterGroupByName } from "./find";
 import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { cache } from "./client";
+import { groupIds } from "./find";
 import { adoptInput, description } from "./validation";
 import { CACHE_TIMEOUTS, newestFirst, waitGroupInSync } from "./waiters";
 
@@ -75,6 +76,7 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
   deleteBeforeReplace: true,
   localInputs: ["applyMode", "timeouts", "adopt"],
   importId: "the parameter group id",
+  offered: { baseParameterGroupId: { list: (ctx) => groupIds(ctx, undefined, "default"), lookup: "krcloud.cache.getParameterGroups" } },
   autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
   recovery: { find: (ctx, inputs) => findParameterGroupByName(cache(ctx), inputs.name) },
   describe: (id) => `cache parameter group "${id}"`,

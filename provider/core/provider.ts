@@ -22,6 +22,7 @@ import {
 } from "../../sdk/core";
 import { currentSettings, setStackConfig } from "./config";
 import { autoName, createKeyOf, hexFrom } from "./naming";
+import { withOfferedValues } from "./hints";
 import { createWithRecovery } from "./recovery";
 import {
   AUTONAMED_KEY,
@@ -164,7 +165,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         );
         return { id, outs: toPlain(outs) };
       } catch (e) {
-        throw forEngine(clean(partialFailureError(e, provider)));
+        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, news, e), provider)));
       }
     },
 
@@ -206,7 +207,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         const outs = await counted(ctx, `updating ${def.describe(id)}`, () => def.update(ctx, id, current, desired));
         return { outs: toPlain(outs) };
       } catch (e) {
-        throw forEngine(clean(partialFailureError(e, provider)));
+        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, desired, e), provider)));
       }
     },
 

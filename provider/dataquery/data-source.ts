@@ -65,6 +65,7 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
   localInputs: ["adopt"],
   secretInputs: ["password"],
   importId: "the data source name",
+  offered: { instanceId: { hint: "give the id of a MySQL or PostgreSQL database instance of this project, of the data source's type" } },
   autoName: { property: "name", minLength: 3, maxLength: 40, lowerCase: true, separator: "_" },
   recovery: { find: async (ctx, inputs) => ((await find(dataQuery(ctx), inputs.name)) ? inputs.name : undefined) },
   describe: (id) => `data source "${id}"`,

@@ -2,24 +2,14 @@
  * Cache routes (seed 02 §4): parse and validate, then call the backend. Every request needs a valid
  * `X-Auth-Token`; bad input is a 400 naming the field, before any state changes.
  */
-import { BadRequest, NotFound, Unauthorized } from "../core/errors";
-import { jsonResponse, parseJsonBody, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import { BadRequest, NotFound } from "../core/errors";
+import { jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import { caller, jsonObjectBody as body } from "../core/input";
 import type { CacheBackend, CommonBody } from "./backend";
 
 type Body = Record<string, unknown>;
 
-function project(ctx: RequestContext): string {
-  const p = ctx.presented;
-  if (p.kind === "invalid") throw new Unauthorized("Authentication failed: the X-Auth-Token is not valid.");
-  if (p.kind !== "valid" || p.identity.kind !== "token") throw new Unauthorized("The cache service authenticates with X-Auth-Token.");
-  return p.identity.projectId;
-}
-
-function body(ctx: RequestContext): Body {
-  const b = parseJsonBody(ctx);
-  if (b === null || typeof b !== "object" || Array.isArray(b)) throw new BadRequest("The body must be a JSON object.");
-  return b as Body;
-}
+const project = (ctx: RequestContext): string => caller(ctx, "token", "The cache service").projectId;
 
 const str = (b: Body, k: string, required = true): string | undefined => {
   const v = b[k];

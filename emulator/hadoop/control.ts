@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { BadRequest } from "../core/errors";
-import { describeIssues, type InventoryEntry } from "../core/http";
+import type { InventoryEntry } from "../core/http";
+import { parseWith } from "../core/input";
 import type { HadoopBackend } from "./backend";
 import { ApiKeyImpossible, NoSuchKind, NoSuchResource } from "./errors";
 import { KIND, SERVICE, STATUS, apiKeyStatus, isTerminated, type StoredCluster } from "./model";
@@ -27,11 +28,7 @@ const clusterPatch = z.strictObject({
 const apiKeyPatch = z.strictObject({ apiKey: z.string().min(1).optional() });
 const createFailurePatch = z.strictObject({ reason: z.string().min(1).optional() });
 
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value ?? {});
-  if (!result.success) throw new BadRequest(describeIssues(result.error.issues));
-  return result.data;
-}
+const parse = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => parseWith(schema, value ?? {});
 
 export class HadoopControl {
   constructor(private readonly backend: HadoopBackend) {}

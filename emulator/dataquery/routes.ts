@@ -1,19 +1,11 @@
 /** Data query routes (seed 03 B.4): `/v1/data-query/...`, access-key auth, the statuses of B.7. */
-import { BadRequest, Unauthorized } from "../core/errors";
-import { header, jsonResponse, parseJsonBody, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import { BadRequest } from "../core/errors";
+import { header, jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import { caller, jsonObjectBody as body } from "../core/input";
 import type { DataQueryBackend, Query } from "./backend";
 
 function project(ctx: RequestContext): { projectId: string; creator: string } {
-  const p = ctx.presented;
-  if (p.kind === "invalid") throw new Unauthorized("Credential authentication failed.");
-  if (p.kind !== "valid" || p.identity.kind !== "access-key") throw new Unauthorized("Data query authenticates with Credential-ID and Credential-Secret.");
-  return { projectId: p.identity.projectId, creator: header(ctx, "credential-id") ?? "unknown" };
-}
-
-function body(ctx: RequestContext): Record<string, unknown> {
-  const b = parseJsonBody(ctx);
-  if (b === null || typeof b !== "object" || Array.isArray(b)) throw new BadRequest("The body must be a JSON object.");
-  return b as Record<string, unknown>;
+  return { projectId: caller(ctx, "access-key", "Data query").projectId, creator: header(ctx, "credential-id") ?? "unknown" };
 }
 
 const STATES = ["QUEUED", "RUNNING", "FINISHED", "ABORTED", "FAILED"];

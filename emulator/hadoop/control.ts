@@ -17,7 +17,7 @@ const DEFAULT_CREATE_FAILURE = "The cluster could not be created (failure inject
 const DEFAULT_JOB_FAILURE = "The job exited with an error (failure injected through the control API).";
 
 const clusterPatch = z.strictObject({
-  status: z.string().min(1).optional(),
+  status: z.enum(Object.values(STATUS)).optional(),
   statusReason: z.string().nullable().optional(),
   workerCnt: z.number().int().min(0).max(1000).optional(),
   isScalable: z.boolean().optional(),

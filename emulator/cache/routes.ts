@@ -5,7 +5,9 @@
 import { BadRequest, NotFound } from "../core/errors";
 import { jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
 import { caller, jsonObjectBody as body } from "../core/input";
-import type { CacheBackend, CommonBody } from "./backend";
+import type { CacheBackend } from "./backend";
+import type { CommonBody, UpdateBody } from "./model";
+import type { CacheViews } from "./views";
 
 type Body = Record<string, unknown>;
 
@@ -89,7 +91,7 @@ const ok = (value: unknown, status = 200): ApiResponse => jsonResponse(status, v
 const created = (objectId: string): ApiResponse => jsonResponse(201, { objectId });
 const done = (objectId: string): ApiResponse => jsonResponse(200, { objectId });
 
-export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
+export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinition[] {
   const r = (methods: string[], path: string, operation: string, handler: RouteDefinition["handler"]): RouteDefinition => ({
     methods,
     path,
@@ -104,13 +106,10 @@ export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
     r(["GET"], "/v1/redis/versions", "ListVersions", (ctx) => (project(ctx), ok(be.versions()))),
     r(["GET"], "/v1/redis/flavors", "ListFlavors", (ctx) => (project(ctx), ok({ flavors: be.flavors() }))),
 
-    r(["GET"], "/v1/clusters", "ListClusters", (ctx) => {
-      const p = project(ctx);
-      const filter = ctx.query.get("parameterGroup");
-      const g = filter ? be.group(p, filter) : undefined;
-      return ok({ clusters: [...be.clusters.values()].filter((c) => c.projectId === p && (!g || c.parameterGroupId === g.id)).map((c) => be.record(c)) });
-    }),
-    r(["GET"], "/v1/clusters/:id", "GetCluster", (ctx) => ok(be.record(be.cluster(project(ctx), ctx.params.id!)))),
+    r(["GET"], "/v1/clusters", "ListClusters", (ctx) =>
+      ok({ clusters: be.listClusters(project(ctx), ctx.query.get("parameterGroup")).map((c) => views.cluster(c)) }),
+    ),
+    r(["GET"], "/v1/clusters/:id", "GetCluster", (ctx) => ok(views.cluster(be.cluster(project(ctx), ctx.params.id!)))),
     r(["POST"], "/v1/clusters", "CreateCluster", (ctx) => {
       const p = project(ctx);
       const b = body(ctx);
@@ -130,7 +129,7 @@ export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
     r(["GET"], "/v1/clusters/:id/shards", "ListShards", (ctx) => {
       const c = be.cluster(project(ctx), ctx.params.id!);
       if (!c.clusterEnabled) throw new BadRequest(`"${c.id}" is an instance set: it has no shards.`, "NotACluster");
-      return ok({ shards: c.shards.map((s) => be.shardView(c, s)) });
+      return ok({ shards: c.shards.map((s) => views.shard(c, s)) });
     }),
     r(["POST"], "/v1/clusters/:id/shards", "AddShard", (ctx) => {
       const b = body(ctx);
@@ -146,7 +145,7 @@ export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
     }),
     r(["GET"], "/v1/clusters/:id/shards/:shard", "GetShard", (ctx) => {
       const c = be.cluster(project(ctx), ctx.params.id!);
-      return ok(be.shardView(c, be.shard(c.projectId, c.id, ctx.params.shard!)));
+      return ok(views.shard(c, be.shard(c.projectId, c.id, ctx.params.shard!)));
     }),
     r(["DELETE"], "/v1/clusters/:id/shards/:shard", "DeleteShard", (ctx) => done(be.deleteShard(project(ctx), ctx.params.id!, ctx.params.shard!))),
     r(["POST"], "/v1/clusters/:id/shards/:shard/nodes", "AddReplica", (ctx) =>
@@ -154,13 +153,13 @@ export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
     ),
     r(["GET"], "/v1/clusters/:id/shards/:shard/nodes", "ListNodes", (ctx) => {
       const c = be.cluster(project(ctx), ctx.params.id!);
-      return ok({ nodes: be.shard(c.projectId, c.id, ctx.params.shard!).nodes.map((n) => be.nodeView(c, n)) });
+      return ok({ nodes: be.shard(c.projectId, c.id, ctx.params.shard!).nodes.map((n) => views.node(c, n)) });
     }),
     r(["GET"], "/v1/clusters/:id/shards/:shard/nodes/:node", "GetNode", (ctx) => {
       const c = be.cluster(project(ctx), ctx.params.id!);
       const n = be.shard(c.projectId, c.id, ctx.params.shard!).nodes.find((x) => x.id === ctx.params.node);
       if (!n) throw new NotFound(`No node "${ctx.params.node}".`, "NodeNotFound");
-      return ok(be.nodeView(c, n));
+      return ok(views.node(c, n));
     }),
     r(["DELETE"], "/v1/clusters/:id/shards/:shard/nodes/:node", "DeleteNode", (ctx) =>
       done(be.deleteNode(project(ctx), ctx.params.id!, ctx.params.shard!, ctx.params.node!)),
@@ -189,7 +188,7 @@ export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
     r(["GET"], "/v1/instance-sets/:id/instances", "ListInstances", (ctx) => {
       const p = project(ctx);
       const c = be.cluster(p, ctx.params.id!);
-      const data = be.instances(p, c.id).map((n) => be.instanceView(c, n));
+      const data = be.instances(p, c.id).map((n) => views.instance(c, n));
       return ok({ size: data.length, data });
     }),
     r(["DELETE"], "/v1/instance-sets/:id/instances/:instance", "DeleteInstance", (ctx) =>
@@ -212,21 +211,18 @@ export function cacheRoutes(be: CacheBackend): RouteDefinition[] {
     }),
     r(["GET"], "/v1/parameter-groups", "ListParameterGroups", (ctx) => {
       const p = project(ctx);
-      const version = ctx.query.get("engineVersion");
       const type = ctx.query.get("parameterGroupType");
       const mode = ctx.query.get("clusterMode");
       if (type && type !== "default" && type !== "custom") throw new BadRequest("parameterGroupType: default or custom.");
       if (mode && mode !== "enabled" && mode !== "disabled") throw new BadRequest("clusterMode: enabled or disabled.");
-      const list = [...be.groups.values()].filter(
-        (g) =>
-          (g.isDefault || g.projectId === p) &&
-          (!version || g.engineVersion === version || g.engineVersion.startsWith(`${version}.`)) &&
-          (!type || (type === "default") === g.isDefault) &&
-          (!mode || (mode === "enabled") === g.clusterMode),
-      );
-      return ok({ parameterGroups: list.map((g) => be.groupView(g, false)) });
+      const list = be.listGroups(p, {
+        engineVersion: ctx.query.get("engineVersion"),
+        ...(type ? { isDefault: type === "default" } : {}),
+        ...(mode ? { clusterMode: mode === "enabled" } : {}),
+      });
+      return ok({ parameterGroups: list.map((g) => views.group(g, false)) });
     }),
-    r(["GET"], "/v1/parameter-groups/:id", "GetParameterGroup", (ctx) => ok(be.groupView(be.group(project(ctx), ctx.params.id!), true))),
+    r(["GET"], "/v1/parameter-groups/:id", "GetParameterGroup", (ctx) => ok(views.group(be.group(project(ctx), ctx.params.id!), true))),
     r(["PATCH"], "/v1/parameter-groups/:id", "ModifyParameterGroup", (ctx) => {
       const b = body(ctx);
       const params = b.parameters;
@@ -261,7 +257,7 @@ function subnet(b: Body): string {
   return s.id;
 }
 
-function updateBody(b: Body): Parameters<CacheBackend["update"]>[2] {
+function updateBody(b: Body): UpdateBody {
   if (b.parameterGroupId !== undefined && (typeof b.parameterGroupId !== "string" || b.parameterGroupId === ""))
     throw new BadRequest("parameterGroupId: must not be empty.");
   const bs = b.backupSchedule as { cron?: unknown; retentionLimit?: unknown } | undefined;

@@ -14,7 +14,7 @@ import { createHadoopService } from "./hadoop";
 export type { LocalCloudOptions } from "./core/server";
 export type { LocalCloudControl, IssuedCredential, TransitionSetting } from "./core/control";
 export type { FaultSpec, Fault, FaultAction } from "./core/faults";
-export type { RequestLogEntry } from "./core/request-log";
+export type { RequestCounters, RequestLogEntry } from "./core/request-log";
 export type { InventoryEntry } from "./core/http";
 export { ManagedState, type Progression } from "./core/managed-state";
 

@@ -9,7 +9,7 @@ import type { Fault, FaultSpec } from "./faults";
 import { jsonResponse, type ApiResponse, type InventoryEntry } from "./http";
 import { parseWith } from "./input";
 import type { Progression } from "./managed-state";
-import type { RequestLogEntry } from "./request-log";
+import type { RequestCounters, RequestLogEntry } from "./request-log";
 import { renderError, type LocalCloudServer } from "./server";
 
 export type IssuedCredential =
@@ -43,7 +43,7 @@ export interface LocalCloudControl {
   patchResource(service: string, kind: string, id: string, patch: unknown): unknown;
   deleteResource(service: string, kind: string, id: string): void;
   requests(since?: number): RequestLogEntry[];
-  counters(): { total: number; byOperation: Record<string, number> };
+  counters(): RequestCounters;
   advanceClock(by: { ms?: number; days?: number }): { now: string; offsetMs: number };
   /** The local cloud's current time (ms since epoch). */
   now(): number;

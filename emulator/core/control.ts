@@ -24,11 +24,22 @@ export interface TransitionSetting {
   ms?: number;
 }
 
+export interface IssueRequest {
+  projectId?: string;
+  kind?: "token" | "access-key";
+  permissions?: string[];
+}
+
+export interface ClockAdvance {
+  ms?: number;
+  days?: number;
+}
+
 /** Programmatic twin of the /_control HTTP API, for in-process tests. */
 export interface LocalCloudControl {
   /** Clears resources, faults, transitions, the request log and the clock offset; credentials survive unless asked. */
   reset(options?: { credentials?: boolean }): void;
-  issueCredentials(request?: { projectId?: string; kind?: "token" | "access-key"; permissions?: string[] }): IssuedCredential;
+  issueCredentials(request?: IssueRequest): IssuedCredential;
   /** The first token and access key already issued for a project, if any (the CLI reuses them). */
   existingCredentials(projectId: string): { token?: IssuedCredential; accessKey?: IssuedCredential };
   setTransition(setting: TransitionSetting): void;
@@ -44,7 +55,7 @@ export interface LocalCloudControl {
   deleteResource(service: string, kind: string, id: string): void;
   requests(since?: number): RequestLogEntry[];
   counters(): RequestCounters;
-  advanceClock(by: { ms?: number; days?: number }): { now: string; offsetMs: number };
+  advanceClock(by: ClockAdvance): { now: string; offsetMs: number };
   /** The local cloud's current time (ms since epoch). */
   now(): number;
   /** Writes the persistence file now (no-op without persistPath). */
@@ -87,7 +98,7 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
   };
   return {
     reset(options) {
-      server.resetAll(parseWith(resetBody, options ?? {}).credentials === true);
+      server.resetAll(parseWith(resetBody, options === undefined ? {} : options).credentials === true);
     },
     issueCredentials(input = {}) {
       const request = parseWith(credentialsBody, input);
@@ -214,7 +225,7 @@ const faultBody = z.strictObject({
 });
 
 const clockBody = z.strictObject({
-  ms: z.number().min(0).max(LONGEST_MS).optional(),
+  ms: z.number().int().min(0).max(LONGEST_MS).optional(),
   days: z
     .number()
     .min(0)
@@ -241,7 +252,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
         return jsonResponse(200, { reset: true });
       },
     ],
-    ["POST", "/_control/credentials", ({ body }) => jsonResponse(201, control.issueCredentials(body ?? {}))],
+    ["POST", "/_control/credentials", ({ body }) => jsonResponse(201, control.issueCredentials((body === undefined ? {} : body) as IssueRequest))],
     ["GET", "/_control/transitions", () => jsonResponse(200, { transitions: control.transitions() })],
     [
       "PUT",
@@ -274,7 +285,10 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
     [
       "PATCH",
       "/_control/resources/:service/:kind/*",
-      async ({ params, body }) => jsonResponse(200, await control.patchResource(params.service!, params.kind!, params["*"] ?? "", body)),
+      async ({ params, body }) => {
+        if (body !== undefined && (body === null || typeof body !== "object" || Array.isArray(body))) throw new BadRequest("The patch must be a JSON object.");
+        return jsonResponse(200, await control.patchResource(params.service!, params.kind!, params["*"] ?? "", body));
+      },
     ],
     [
       "DELETE",
@@ -295,7 +309,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
     ],
     ["GET", "/_control/counters", () => jsonResponse(200, control.counters())],
     ["GET", "/_control/clock", () => jsonResponse(200, { now: new Date(control.now()).toISOString(), offsetMs: server.clock.offset })],
-    ["POST", "/_control/clock/advance", ({ body }) => jsonResponse(200, control.advanceClock(body ?? {}))],
+    ["POST", "/_control/clock/advance", ({ body }) => jsonResponse(200, control.advanceClock((body === undefined ? {} : body) as ClockAdvance))],
   ];
   for (const [method, path, handler] of routes) router.on(method, path, () => undefined, { handler });
 

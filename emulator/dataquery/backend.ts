@@ -12,9 +12,9 @@ import type { ManagedState } from "../core/managed-state";
 import type { ObjectStoreBridge } from "../core/server";
 import type { QueryOutcome, SqlEngine } from "./engine";
 import { runOnServer, seedServer } from "./real-server";
+import type { CreateSourceInput, RunQueryInput } from "./validate";
 
 export const SERVICE = "data-query";
-export const NAME = /^[a-z0-9_]{3,72}$/;
 
 export interface Instance {
   id: string;
@@ -111,16 +111,10 @@ export class DataQueryBackend {
     return [...this.sources.values()].filter((s) => s.projectId === projectId);
   }
 
-  async createSource(projectId: string, creator: string, b: Record<string, unknown>): Promise<void> {
+  async createSource(projectId: string, creator: string, b: CreateSourceInput): Promise<void> {
     const type = b.type;
-    if (type !== "MYSQL" && type !== "POSTGRESQL") throw new BadRequest("type: MYSQL or POSTGRESQL.");
-    if (typeof b.name !== "string" || !NAME.test(b.name)) throw new BadRequest("name: 3 to 72 lower-case letters, digits or underscores.");
-    if (b.scope !== "PRIVATE" && b.scope !== "PUBLIC") throw new BadRequest("scope: PRIVATE or PUBLIC.");
-    for (const k of ["instanceId", "username", "password"]) if (typeof b[k] !== "string" || b[k] === "") throw new BadRequest(`${k}: required.`);
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b.password as string)) throw new BadRequest("password: must be Base64-encoded.");
-    if (type === "POSTGRESQL" && (typeof b.databaseName !== "string" || b.databaseName === "")) throw new BadRequest("databaseName: required for PostgreSQL.");
-    const inst = this.instances.get(b.instanceId as string);
-    if (!inst || inst.projectId !== projectId) throw new BadRequest(`instanceId: no database instance "${b.instanceId as string}" in this project.`);
+    const inst = this.instances.get(b.instanceId);
+    if (!inst || inst.projectId !== projectId) throw new BadRequest(`instanceId: no database instance "${b.instanceId}" in this project.`);
     if (inst.engine !== (type === "MYSQL" ? "mysql" : "postgresql")) throw new BadRequest(`instanceId: "${inst.id}" is a ${inst.engine} instance.`);
     const k = key(projectId, b.name);
     if (this.sources.has(k) || this.creating.has(k)) throw new Conflict(`A data source named "${b.name}" exists.`, "DuplicateName");
@@ -136,10 +130,10 @@ export class DataQueryBackend {
       projectId,
       type,
       scope: b.scope,
-      description: typeof b.description === "string" ? b.description : undefined,
+      description: b.description,
       instanceId: inst.id,
-      username: b.username as string,
-      databaseName: type === "POSTGRESQL" ? (b.databaseName as string) : undefined,
+      username: b.username,
+      databaseName: type === "POSTGRESQL" ? b.databaseName : undefined,
       creatorName: creator,
     });
   }
@@ -168,7 +162,7 @@ export class DataQueryBackend {
 
   // ---- queries ----------------------------------------------------------------------------------------
 
-  run(projectId: string, b: { sql: string; dataSource?: string; database?: string; bucketName: string; path: string; reuse?: number }): Query {
+  run(projectId: string, b: RunQueryInput & { dataSource?: string; database?: string }): Query {
     const objects = this.objects();
     if (!objects?.bucketExists(projectId, b.bucketName)) throw new NotFound(`No bucket "${b.bucketName}" for the result.`, "BucketNotFound");
     if (b.dataSource && !this.sources.has(key(projectId, b.dataSource))) throw new BadRequest(`X-Data-Source: no data source "${b.dataSource}".`);

@@ -8,7 +8,8 @@ import { z } from "zod";
 import { Conflict, NotFound } from "../core/errors";
 import { isValidProjectId } from "../core/credentials";
 import { parseWith } from "../core/input";
-import { NAME, type DataQueryBackend, type DataSource, type Instance, type Query } from "./backend";
+import type { DataQueryBackend, DataSource, Instance, Query } from "./backend";
+import { NAME } from "./validate";
 import { checkServerUrl } from "./real-server";
 
 const KINDS = "instance, data-source, query";

@@ -1,5 +1,5 @@
 import { findRedisServer } from "./redis/server";
-import type { ServiceDefinition } from "../core/http";
+import { controlledBy, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { CacheBackend, SERVICE } from "./backend";
 import { CacheControl } from "./control";
@@ -28,10 +28,7 @@ export function createCacheService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     routes: cacheRoutes(backend, views),
     errorFormat: () => "json",
-    inventory: () => control.inventory(),
-    getResource: (kind, id) => control.getResource(kind, id),
-    patchResource: (kind, id, patch) => control.patchResource(kind, id, patch),
-    deleteResource: (kind, id) => control.deleteResource(kind, id),
+    ...controlledBy(control),
     reset: () => backend.reset(),
     snapshot: () => control.snapshot(),
     restore: (data) => control.restore(data),

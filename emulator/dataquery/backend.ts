@@ -7,7 +7,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { BadRequest, Conflict, NotFound } from "../core/errors";
-import type { InventoryEntry } from "../core/http";
 import type { ManagedState } from "../core/managed-state";
 import type { ObjectStoreBridge } from "../core/server";
 import type { QueryOutcome, SqlEngine } from "./engine";
@@ -299,10 +298,6 @@ export class DataQueryBackend {
       .get(q.id)?.()
       .catch(() => undefined);
     this.state.set(SERVICE, "query", q.id, "ABORTED");
-  }
-
-  inventory(): InventoryEntry[] {
-    return [...this.sources.values()].map((s) => ({ service: SERVICE, kind: "data-source", id: s.name, projectId: s.projectId }));
   }
 
   snapshot(): unknown {

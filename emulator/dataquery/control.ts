@@ -8,7 +8,8 @@ import { z } from "zod";
 import { Conflict, NotFound } from "../core/errors";
 import { isValidProjectId } from "../core/credentials";
 import { parseWith } from "../core/input";
-import type { DataQueryBackend, DataSource, Instance, Query } from "./backend";
+import type { InventoryEntry } from "../core/http";
+import { SERVICE, type DataQueryBackend, type DataSource, type Instance, type Query } from "./backend";
 import { NAME } from "./validate";
 import { checkServerUrl } from "./real-server";
 
@@ -33,6 +34,11 @@ const queryPatch = z.strictObject({ fail: z.string().min(1).max(10_000) });
 
 export class DataQueryControl {
   constructor(private readonly backend: DataQueryBackend) {}
+
+  /** Data sources, by name with their project. */
+  inventory(): InventoryEntry[] {
+    return [...this.backend.sources.values()].map((s) => ({ service: SERVICE, kind: "data-source", id: s.name, projectId: s.projectId }));
+  }
 
   getResource(kind: string, id: string): unknown {
     switch (kind) {

@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from "../core/http";
+import { controlledBy, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { DataQueryBackend, SERVICE } from "./backend";
 import { DataQueryControl } from "./control";
@@ -25,10 +25,7 @@ export function createDataQueryService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     routes: dataQueryRoutes(backend),
     errorFormat: () => "json",
-    inventory: () => backend.inventory(),
-    getResource: (kind, id) => control.getResource(kind, id),
-    patchResource: (kind, id, patch) => control.patchResource(kind, id, patch),
-    deleteResource: (kind, id) => control.deleteResource(kind, id),
+    ...controlledBy(control),
     reset: () => backend.reset(),
     snapshot: () => backend.snapshot(),
     restore: (data) => void backend.restore(data),

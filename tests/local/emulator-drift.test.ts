@@ -7,6 +7,7 @@
  */
 import { request } from "undici";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { hadoopCreateBody } from "../support/local-cloud-bodies";
 
 const PROJECT = "driftproj";
 let cloud: LocalCloud;
@@ -272,22 +273,7 @@ describe("data query", () => {
 
 describe("Hadoop", () => {
   test("a cluster's worker count changes, it turns Terminated, then it is deleted", async () => {
-    const made = await hadoop("POST", "", {
-      name: "drift-etl",
-      clusterVersion: "HDE-2.0.1",
-      clusterType: "hadoop",
-      isHa: false,
-      keypairName: "kp",
-      masterFlavorName: "m2a.xlarge",
-      workerFlavorName: "m2a.2xlarge",
-      masterVolumeSize: 100,
-      workerVolumeSize: 200,
-      workerCnt: 2,
-      monitoring: false,
-      vpcId: "vpc-1",
-      subnetId: "subnet-1",
-      config: { hdfsReplication: 2, hdfsBlockSize: 128 },
-    });
+    const made = await hadoop("POST", "", hadoopCreateBody({ name: "drift-etl" }));
     expect({ status: made.status, message: made.json.message }).toEqual({ status: 200, message: undefined });
     const id = made.json.id as string;
     await behindTheBack(async () => {

@@ -17,6 +17,7 @@
 import fc from "fast-check";
 import { request } from "undici";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { hadoopCreateBody } from "../support/local-cloud-bodies";
 
 const PROJECT = "fuzzmalformed";
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
@@ -356,23 +357,7 @@ const setBody = (name: string): Json => ({
   recoveryEnabled: false,
   subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }, { id: "sn-b" }] }],
 });
-const hadoopBody = (name: string, extra: Json = {}): Json => ({
-  name,
-  clusterVersion: "HDE-2.0.1",
-  clusterType: "hadoop",
-  isHa: false,
-  keypairName: "kp",
-  masterFlavorName: "m2a.xlarge",
-  workerFlavorName: "m2a.2xlarge",
-  masterVolumeSize: 100,
-  workerVolumeSize: 200,
-  workerCnt: 2,
-  monitoring: false,
-  vpcId: "vpc-1",
-  subnetId: "subnet-1",
-  config: { hdfsReplication: 2, hdfsBlockSize: 128 },
-  ...extra,
-});
+const hadoopBody = (name: string, extra: Json = {}): Json => hadoopCreateBody({ name, ...extra });
 const LIFECYCLE =
   "<LifecycleConfiguration><Rule><Prefix>a</Prefix><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>";
 const MALFORMED_XML = [

@@ -5,7 +5,7 @@
  * or where to find them (the definition's `offered`).
  */
 import { isApiError } from "../../sdk/core";
-import type { AnyDefinition, Context } from "./resource";
+import type { AnyDefinition, Context, Offered } from "./resource";
 
 /** Refusals that are about a value: bad request, not found, unprocessable. */
 const REFUSALS = new Set([400, 404, 422]);
@@ -15,7 +15,7 @@ const MAX_LISTED = 12;
 export async function withOfferedValues<E>(def: AnyDefinition, ctx: Context, inputs: Record<string, unknown>, e: E): Promise<E> {
   if (!isApiError(e) || !REFUSALS.has(e.status) || !def.offered) return e;
   const said = `${e.apiMessage ?? ""} ${e.message}`;
-  for (const [key, offered] of Object.entries(def.offered) as [string, NonNullable<AnyDefinition["offered"]>[string]][]) {
+  for (const [key, offered] of Object.entries<Offered | undefined>(def.offered)) {
     const value = inputs[key];
     if (!offered || typeof value !== "string" || !(said.includes(key) || said.includes(`"${value}"`) || said.includes(` ${value} `))) continue;
     let addition: string;

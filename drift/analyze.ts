@@ -108,30 +108,32 @@ export function analyzeEvents(events: readonly EngineEvent[], opts: { failed?: b
     });
   }
 
+  const steps = new Map<string, StepEventMetadata[]>();
   for (const e of events) {
     const m = e.resourcePreEvent?.metadata;
     if (!m || NO_CHANGE.has(m.op) || skipped(m)) continue;
-    const row = seen(m.urn, m.type);
-    const operation = REPLACE_STEPS.has(m.op) ? "replace" : m.op;
-    if (row.operation !== undefined) {
-      if (operation === "replace") row.operation = "replace";
-      if (row.properties.length === 0) row.properties = propertiesOf(m, refreshed.get(m.urn));
-      continue;
-    }
-    row.operation = operation;
-    const r = refreshed.get(m.urn);
-    if (m.op === "create") {
+    seen(m.urn, m.type);
+    steps.set(m.urn, [...(steps.get(m.urn) ?? []), m]);
+  }
+  for (const [urn, list] of steps) {
+    const row = rows.get(urn)!;
+    const first = list[0]!;
+    const r = refreshed.get(urn);
+    row.operation = list.some((m) => REPLACE_STEPS.has(m.op)) ? "replace" : first.op;
+    if (first.op === "create") {
       row.status = r?.gone ? "deleted" : "pending";
       row.note = r?.gone ? "deleted outside Pulumi: refresh found it gone; `pulumi up` would create it again" : "declared by the program, not created yet";
       continue;
     }
-    if (m.op === "delete") {
+    if (first.op === "delete") {
       row.status = "pending";
       row.note = "in the stack but no longer declared by the program: `pulumi up` would delete it";
       continue;
     }
+    // The step that holds both sides: a replacement's delete step (first when the provider deletes before replacing) has no new state.
+    const m = list.find((x) => x.op === "update" || x.op === "replace") ?? list.find((x) => x.old && x.new) ?? first;
     row.properties = propertiesOf(m, r);
-    cloudInputs.set(m.urn, publicInputs(m.old?.inputs));
+    cloudInputs.set(urn, publicInputs(m.old?.inputs));
   }
 
   for (const r of rows.values()) {
@@ -154,7 +156,10 @@ export function analyzeEvents(events: readonly EngineEvent[], opts: { failed?: b
       r.status = r.properties.some((p) => p.origin !== "program") ? "drifted" : "pending";
     } else if (r.operation !== undefined) {
       r.status = "pending";
-      r.note ??= `the provider plans a ${r.operation} with no visible property difference (an earlier update may not have finished): run \`pulumi up\``;
+      r.note ??=
+        r.operation === "replace"
+          ? "`pulumi up` would replace it with no property of its own changed: a resource it depends on is replaced first"
+          : `the provider plans a ${r.operation} with no visible property difference (an earlier update may not have finished): run \`pulumi up\``;
     } else if (UNVERIFIABLE[r.type] !== undefined) {
       r.status = "unverifiable";
       r.note = UNVERIFIABLE[r.type];
@@ -189,7 +194,12 @@ function propertiesOf(m: StepEventMetadata, r: Refreshed | undefined): PropertyF
   const program = publicInputs(m.new?.inputs);
   const before = r?.before ?? cloud;
   const reported = reportedKeys(m);
-  const diffs = leafDiffs(cloud, program);
+  const replacing = REPLACE_STEPS.has(m.op);
+  // A replacement is checked again without its old inputs, so an auto-named resource gets a new
+  // name there: a difference of the program's on a key the provider did not name is that, not a change.
+  const diffs = leafDiffs(cloud, program).filter(
+    (d) => !replacing || d.secret || reported.has(topKey(d.path)) || !jsonEqual(valueAt(before, d.path), valueAt(cloud, d.path)),
+  );
   const plain = diffs.filter((d) => !d.secret);
   const out: PropertyFinding[] = [];
   for (const d of diffs) {

@@ -10,6 +10,9 @@ export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 /** How reports show a secret value. */
 export const SECRET = "[secret]";
+/** The engine's stand-in for a value a preview cannot know yet, and how reports show it. */
+const UNKNOWN_SENTINEL = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export const UNKNOWN = "(known after apply)";
 
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -19,9 +22,10 @@ export function isSecretEnvelope(v: unknown): boolean {
   return isRecord(v) && v[SECRET_SIG] === SECRET_SIG_VALUE;
 }
 
-/** `v` with every secret envelope replaced by `[secret]`. */
+/** `v` with every secret envelope replaced by `[secret]` (and the preview's unknown-value sentinel by a readable marker). */
 export function maskSecrets(v: unknown): unknown {
   if (isSecretEnvelope(v)) return SECRET;
+  if (v === UNKNOWN_SENTINEL) return UNKNOWN;
   if (Array.isArray(v)) return v.map(maskSecrets);
   if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskSecrets(x)]));
   return v;

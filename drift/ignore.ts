@@ -25,7 +25,11 @@ function ruleSchema() {
       stack: z.string().min(1).optional().describe("Stack name glob (`prod`, `prod-*`, `org/project/prod`)."),
       urn: z.string().min(1).optional().describe("Resource URN glob."),
       type: z.string().min(1).optional().describe("Type token glob (`krcloud:cache:*`)."),
-      property: z.string().min(1).optional().describe("Property path glob (`metadata.*`); absent: every property, and the resource's deletion."),
+      property: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Property path glob (`metadata.*`); it also covers what lies below (`rules` covers `rules[0].allowedOrigins[0]`); absent: every property, and the resource's deletion."),
       reason: z.string().trim().min(1, "every rule needs a reason").describe("Why this drift is accepted; shown next to it in every report."),
       expires: z
         .union([z.string(), z.date()])
@@ -124,8 +128,15 @@ function matches(rule: IgnoreRule, stack: string, r: ResourceResult, path: strin
   if (rule.stack && !rule.stack.test(stack) && !rule.stack.test(urnStack(r.urn))) return false;
   if (rule.urn && !rule.urn.test(r.urn)) return false;
   if (rule.type && !rule.type.test(r.type)) return false;
-  if (rule.property) return path !== undefined && rule.property.test(path);
+  if (rule.property) return path !== undefined && ancestors(path).some((p) => rule.property!.test(p));
   return true;
+}
+
+/** `rules[0].allowedOrigins[1]` and the paths above it: `rules[0].allowedOrigins`, `rules[0]`, `rules`. */
+export function ancestors(path: string): string[] {
+  const out = [path];
+  for (let i = path.length - 1; i > 0; i--) if (path[i] === "." || path[i] === "[") out.push(path.slice(0, i));
+  return out;
 }
 
 function by(rule: IgnoreRule): IgnoredBy {

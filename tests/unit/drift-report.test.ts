@@ -13,7 +13,7 @@ import AjvDraft04 from "ajv-draft-04";
 import { XMLParser } from "fast-xml-parser";
 import { FORMATS } from "../../drift/formats";
 import { escapeData, escapeProperty } from "../../drift/formats/github";
-import { baselineOf, parseIgnoreFile, type IgnoreRule } from "../../drift/ignore";
+import { ancestors, baselineOf, parseIgnoreFile, type IgnoreRule } from "../../drift/ignore";
 import type { DriftReport } from "../../drift/model";
 import { buildReport, stackReport } from "../../drift/report";
 import type { StackRun } from "../../drift/run";
@@ -208,6 +208,15 @@ describe("ignore file", () => {
     expect(byName["site-cors"]!.disposition).toBe("new");
     expect(report.exitCode).toBe(2);
     expect(FORMATS.table!(report)).toContain("(ignored by rule acl-by-hand: ops opens the site by hand during incidents)");
+  });
+
+  test("a property rule covers the paths below it", () => {
+    expect(ancestors("rules[0].allowedOrigins[1]")).toEqual(["rules[0].allowedOrigins[1]", "rules[0].allowedOrigins", "rules[0]", "rules"]);
+    const rules = parseIgnoreFile("rules:\n  - property: rules\n    reason: CORS is tuned by hand\n", "f");
+    const cors = reportOf([run()], { rules }).stacks[0]!.resources.find((r) => r.name === "site-cors")!;
+    expect(cors).toMatchObject({ disposition: "ignored", properties: [{ path: "rules[0].allowedOrigins[0]", disposition: "ignored" }] });
+    const none = parseIgnoreFile("rules:\n  - property: rule\n    reason: a prefix that is no path\n", "f");
+    expect(reportOf([run()], { rules: none }).stacks[0]!.resources.find((r) => r.name === "site-cors")!.disposition).toBe("new");
   });
 
   test("an expired rule no longer applies and fails the check naming the rule", () => {

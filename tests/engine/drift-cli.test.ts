@@ -13,7 +13,18 @@ import Ajv from "ajv";
 import { XMLParser } from "fast-xml-parser";
 import type { LocalCloud } from "../../emulator";
 import { REPORT_SCHEMA } from "../../drift/schema";
-import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, recipeFor, REPO_ROOT, resourcesOfType, Sandbox, startCloud, staticSite, type CloudProject } from "../support/engine";
+import {
+  ENGINE_TEST_TIMEOUT_MS,
+  newProject,
+  providerConfig,
+  recipeFor,
+  REPO_ROOT,
+  resourcesOfType,
+  Sandbox,
+  startCloud,
+  staticSite,
+  type CloudProject,
+} from "../support/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -89,7 +100,9 @@ test("drift exits 2 with every format from one run, and the check wrote nothing 
   expect(sarif.runs[0].results.length).toBe(s.resources.flatMap((x: any) => x.properties.filter((p: any) => p.origin !== "program")).length);
 
   // JUnit: a test case per resource of the stack
-  const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (n) => n === "testcase" }).parse(fs.readFileSync(out("junit"), "utf8"));
+  const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (n) => n === "testcase" }).parse(
+    fs.readFileSync(out("junit"), "utf8"),
+  );
   expect(junit.testsuites.testsuite).toMatchObject({ name: "watched", tests: String(s.counts.resources), failures: "2" });
 
   // GitHub annotations and the Markdown summary
@@ -108,7 +121,21 @@ test("the printed revert command puts the program's values back for that resourc
 test("stacks by glob, checked concurrently, each with its time; an unknown stack next to them makes it partial (3), alone an error (1)", async () => {
   await sandbox.createStack(dir, "watched-new", providerConfig(project));
   const baseline = path.join(sandbox.root, "baseline.json");
-  const r = await drift("--cwd", dir, "--stack", "watch*", "--stack", "no-such-stack", "--concurrency", "2", "--format", "json", "--baseline", baseline, "--write-baseline");
+  const r = await drift(
+    "--cwd",
+    dir,
+    "--stack",
+    "watch*",
+    "--stack",
+    "no-such-stack",
+    "--concurrency",
+    "2",
+    "--format",
+    "json",
+    "--baseline",
+    baseline,
+    "--write-baseline",
+  );
   expect(r.code).toBe(3);
   expect(r.stderr).toContain(`wrote 3 fingerprint(s) of today's drift to ${baseline}`);
   const report = parseReport(r.stdout);

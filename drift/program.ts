@@ -77,16 +77,22 @@ function packageMain(dir: string): string | undefined {
 }
 
 /**
- * The 1-based line declaring the resource `name`: its name as a string literal (TypeScript,
- * Python, Go) or as a key of a YAML `resources:` map. Undefined when it is not there literally (a
- * name built at run time).
+ * The 1-based line declaring the resource `name`: where its name is passed to a constructor
+ * (`new Bucket("site"`, Python's `Bucket("site"`, Go's `NewBucket(ctx, "site"`), else a YAML
+ * `resources:` key, else any line (comments aside) holding it as a string literal. Undefined when
+ * it is not there literally (a name built at run time).
  */
 export function declarationLine(text: string, name: string): number | undefined {
   const lines = text.split("\n");
-  const quoted = [`"${name}"`, `'${name}'`, `\`${name}\``];
-  const yamlKey = new RegExp(`^\\s+["']?${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']?:\\s*(#.*)?$`);
-  const i = lines.findIndex((l) => quoted.some((q) => l.includes(q)) || yamlKey.test(l));
-  return i < 0 ? undefined : i + 1;
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const quoted = `(["'\`])${esc}\\1`;
+  const comment = /^\s*(\/\/|\*|\/\*|#)/;
+  const tries = [new RegExp(`\\(\\s*(?:ctx,\\s*)?${quoted}`), new RegExp(`^\\s+["']?${esc}["']?:\\s*(#.*)?$`), new RegExp(quoted)];
+  for (const re of tries) {
+    const i = lines.findIndex((l) => !comment.test(l) && re.test(l));
+    if (i >= 0) return i + 1;
+  }
+  return undefined;
 }
 
 /**

@@ -15,6 +15,7 @@ import { FORMATS } from "../../drift/formats";
 import { escapeData, escapeProperty } from "../../drift/formats/github";
 import { ancestors, baselineOf, parseIgnoreFile, type IgnoreRule } from "../../drift/ignore";
 import type { DriftReport } from "../../drift/model";
+import { declarationLine } from "../../drift/program";
 import { buildReport, stackReport } from "../../drift/report";
 import type { StackRun } from "../../drift/run";
 import { REPORT_SCHEMA } from "../../drift/schema";
@@ -256,4 +257,12 @@ test("baseline: today's drift recorded; only drift not in it fails, and a new va
   const moved = reportOf([run("prod", "https://other.example")], { baseline: known });
   expect(moved.exitCode).toBe(2);
   expect(moved.stacks[0]!.resources.filter((r) => r.disposition === "new").map((r) => r.name)).toEqual(["site-cors"]);
+});
+
+test("locations point at the line that declares the resource, not at a comment that names it", () => {
+  const ts = ['/** A bucket (logical name "site"). */', 'const SITE = "site-files";', 'const b = new krcloud.objectstorage.Bucket("site", {});'].join("\n");
+  expect(declarationLine(ts, "site")).toBe(3);
+  expect(declarationLine('bucket, err := objectstorage.NewBucket(ctx, "site", nil)', "site")).toBe(1);
+  expect(declarationLine("resources:\n  # site: the web site\n  site:\n    type: krcloud:objectstorage:Bucket\n", "site")).toBe(3);
+  expect(declarationLine("const name = `site-${i}`;\n", "site")).toBeUndefined();
 });

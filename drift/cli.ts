@@ -170,9 +170,13 @@ async function run(a: Args, io: Io): Promise<number> {
   const runOpts: RunOptions = { workDir, configFile, env };
 
   if (a.unmanaged) {
+    const formats = outputsOf(a);
+    const other = [...formats.stdout, ...formats.files.map((f) => f.format)].find((f) => f !== "table" && f !== "json");
+    if (other) throw new UsageError(`--unmanaged reports as table or json (got ${other})`);
     const { runUnmanaged } = await import("./unmanaged/cli");
-    return runUnmanaged({ patterns, workDir, configFile, importFile: a["import-file"], programDir: a["program-dir"], formats: outputsOf(a), io, runOpts });
+    return runUnmanaged({ patterns, workDir, configFile, importFile: a["import-file"], programDir: a["program-dir"], formats, io, runOpts });
   }
+  if (a["import-file"] !== undefined || a["program-dir"] !== undefined) throw new UsageError("--import-file and --program-dir go with --unmanaged");
 
   const outputs = outputsOf(a);
   if (a["write-baseline"] && a.baseline === undefined) throw new UsageError("--write-baseline needs --baseline FILE (where to write it)");

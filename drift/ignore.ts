@@ -29,7 +29,9 @@ function ruleSchema() {
         .string()
         .min(1)
         .optional()
-        .describe("Property path glob (`metadata.*`); it also covers what lies below (`rules` covers `rules[0].allowedOrigins[0]`); absent: every property, and the resource's deletion."),
+        .describe(
+          "Property path glob (`metadata.*`); it also covers what lies below (`rules` covers `rules[0].allowedOrigins[0]`); absent: every property, and the resource's deletion.",
+        ),
       reason: z.string().trim().min(1, "every rule needs a reason").describe("Why this drift is accepted; shown next to it in every report."),
       expires: z
         .union([z.string(), z.date()])

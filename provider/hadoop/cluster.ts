@@ -458,7 +458,7 @@ function declaredInputs(cl: HadoopCluster): Partial<HadoopClusterInputs> {
     hdfsReplication: cl.config.hdfsReplication,
     hdfsBlockSize: cl.config.hdfsBlockSize,
   };
-  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined)) as Partial<HadoopClusterInputs>;
+  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
 }
 
 /**

@@ -39,7 +39,14 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(root, ".state"));
   fs.writeFileSync(
     path.join(root, ".state", "local-cloud.json"),
-    JSON.stringify({ url: cloud.url, controlUrl: cloud.controlUrl, projectId: p.projectId, token: p.token, credentialId: p.credentialId, credentialSecret: p.credentialSecret }),
+    JSON.stringify({
+      url: cloud.url,
+      controlUrl: cloud.controlUrl,
+      projectId: p.projectId,
+      token: p.token,
+      credentialId: p.credentialId,
+      credentialSecret: p.credentialSecret,
+    }),
   );
 });
 
@@ -57,7 +64,7 @@ test("the README's recipe: exit 0 on the demo, exit 2 after the ACL change, ever
   for (const k of Object.keys(env)) if (/^(PULUMI_|KRCLOUD_(?!TOOLS_DIR))/.test(k)) delete env[k];
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) =>
     execFile("bash", ["-c", runnable], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }, (err, so, se) =>
-      err ? reject(Object.assign(err, { message: `${err.message}\n${so}\n${se}` })) : resolve({ stdout: so, stderr: se }),
+      err ? reject(new Error(`${err.message}\n${so}\n${se}`)) : resolve({ stdout: so, stderr: se }),
     ),
   );
   expect(stdout.match(/^exit \d+$/gm)).toEqual(["exit 0", "exit 2"]);

@@ -434,7 +434,11 @@ function minimal(cl: HadoopCluster) {
 /** Outputs: the program's inputs (the server's echo of config is never compared), the cluster's state. */
 async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<HadoopClusterInputs>): Promise<HadoopClusterOutputs> {
   const vms = isTerminated(cl.status) ? [] : await c.listVms(cl.id).catch(() => []);
+  // Read from the id alone (an import: no prior inputs), the inputs come from what the cluster's
+  // detail shows; a refresh keeps the program's values, as before.
+  const imported = prior.clusterType === undefined ? declaredInputs(cl) : {};
   return {
+    ...imported,
     ...(prior as HadoopClusterInputs),
     name: cl.name ?? prior.name ?? "",
     // Responses may spell the version in lower case: the program's spelling stands when they agree.
@@ -452,6 +456,29 @@ async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<Hadoop
     vms: vms.map(vmResult),
     logUrl: cl.userTask?.logUrl,
   };
+}
+
+/** The inputs a program declares for `cl`, from its detail: what an import records and generates code with. */
+function declaredInputs(cl: HadoopCluster): Partial<HadoopClusterInputs> {
+  const [master] = cl.masterInfo;
+  const [worker] = cl.workerInfo;
+  const found: Partial<Record<keyof HadoopClusterInputs, unknown>> = {
+    clusterType: cl.clusterType,
+    // Hadoop and ZooKeeper are always installed; the input names the others, and only for `custom`.
+    installComponents: cl.clusterType === "custom" ? cl.installComponents.filter((x) => x !== "hadoop" && x !== "zookeeper") : undefined,
+    keypairName: cl.keypairName,
+    masterFlavorName: master?.flavorName,
+    masterVolumeSize: master?.volumeSize,
+    workerFlavorName: worker?.flavorName,
+    workerVolumeSize: worker?.volumeSize,
+    monitoring: cl.monitoring,
+    vpcId: cl.vpcId,
+    subnetId: cl.subnetId,
+    adminUserId: cl.adminUserId,
+    hdfsReplication: cl.config.hdfsReplication,
+    hdfsBlockSize: cl.config.hdfsBlockSize,
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
 }
 
 /**

@@ -28,7 +28,10 @@ function bucketObjectShape() {
       bucket: bucketName().describe("The bucket. Changing it replaces the object."),
       key: objectKey().describe("Object name (full path, e.g. `images/logo.png`). Changing it replaces the object."),
       source: z
-        .union([z.string().min(1), assetInput()])
+        .union([z.string().min(1), assetInput()], {
+          // zod's own text for a value no option takes, "Invalid input", does not say what it takes.
+          error: "must be a local file path or a Pulumi asset (FileAsset, StringAsset, or RemoteAsset with a file:// URI)",
+        })
         .optional()
         .describe(
           "The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory.",

@@ -39,15 +39,14 @@ function bucketObjectShape() {
       content: z.string().optional().describe("Inline UTF-8 content."),
       contentBase64: z.string().regex(BASE64, "must be Base64 (RFC 4648)").optional().describe("Inline binary content, Base64-encoded."),
       folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
-      contentType: z
-        .string()
+      contentType: headerValue()
         .optional()
         .describe(
           "Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that.",
         ),
-      cacheControl: z.string().optional().describe("`Cache-Control` stored with the object and answered on download."),
-      contentDisposition: z.string().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
-      contentEncoding: z.string().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
+      cacheControl: headerValue().optional().describe("`Cache-Control` stored with the object and answered on download."),
+      contentDisposition: headerValue().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
+      contentEncoding: headerValue().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
       metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
       multipartThreshold: z
         .number()
@@ -71,6 +70,11 @@ function bucketObjectShape() {
         ),
     })
     .strict();
+}
+
+/** A value the object carries as an HTTP header: undici refuses to send a line break or a character beyond Latin-1. */
+function headerValue() {
+  return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
 }
 
 const inlineKeys = ["source", "content", "contentBase64"] as const;

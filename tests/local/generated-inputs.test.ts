@@ -32,6 +32,8 @@ import { VALID_INPUTS } from "../support/valid-inputs";
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
 const RUNS_PER_RULE = Number(process.env.FUZZ_RUNS ?? 4);
 const VALID_RUNS = 25 * RUNS_PER_RULE;
+// Each test takes a few seconds on an idle machine; the margin is for a machine shared with other jobs.
+jest.setTimeout(180_000);
 
 const DIR = mkdtempSync(path.join(tmpdir(), "krcloud-generated-inputs-"));
 const FILE = path.join(DIR, "content.txt");

@@ -88,9 +88,19 @@ export function bucketObjectInputs() {
     .refine((o) => !o.folder || inlineKeys.every((k) => o[k] === undefined), {
       message: "a folder has no source or content (nor contentBase64)",
       path: ["folder"],
+    })
+    .refine((o) => !o.folder || [...folderName(o.key)].length <= 396, {
+      message:
+        "a folder is stored as its key with a trailing '/', which must fit in 396 characters: without the '/' the key may have at most 395 (seed section 8)",
+      path: ["key"],
     });
 }
 export type BucketObjectInputs = z.infer<ReturnType<typeof bucketObjectInputs>>;
+
+/** The name a folder is stored under, its key and a trailing "/" (createFolder): it must fit the object name limit too. */
+function folderName(key: string): string {
+  return key.endsWith("/") ? key : `${key}/`;
+}
 
 export function bucketObjectOutputs() {
   return bucketObjectShape().extend({

@@ -250,8 +250,11 @@ export function crossFieldRules(ctx: RulesContext): Record<string, TypeRules> {
       },
       keep(i) {
         const keys = ["source", "content", "contentBase64"] as const;
-        if (i.folder === true) for (const k of keys) delete i[k];
-        else {
+        if (i.folder === true) {
+          for (const k of keys) delete i[k];
+          // Stored as the key and a trailing "/", within the 396-character limit.
+          if (typeof i.key === "string" && !i.key.endsWith("/")) i.key = [...i.key].slice(0, 395).join("");
+        } else {
           const given = keys.filter((k) => i[k] !== undefined);
           for (const k of given.slice(1)) delete i[k];
           if (given.length === 0) i.content = "generated";
@@ -273,6 +276,15 @@ export function crossFieldRules(ctx: RulesContext): Record<string, TypeRules> {
             if (set.length === 1) set.push(set[0] === "content" ? "contentBase64" : "content");
             for (const k of set) input[k] = k === "source" ? ctx.file : k === "contentBase64" ? "aGVsbG8=" : "hello";
             return { input, path: "source", texts: ["exactly one of source and content (or contentBase64) must be set for a file"] };
+          }),
+        ),
+        rule(
+          "a folder's key and its trailing '/' fit the 396-character name limit",
+          "",
+          fc.constantFrom("a", "-", "\uD55C", "\u{1F600}").map((c) => (valid) => {
+            const input: Input = { ...valid, folder: true, key: c.repeat(396) };
+            drop(input, "source", "content", "contentBase64");
+            return { input, path: "key", texts: ["a folder is stored as its key with a trailing '/', which must fit in 396 characters"] };
           }),
         ),
         rule(

@@ -89,6 +89,10 @@ export function bucketObjectInputs() {
       message: "a folder has no source or content (nor contentBase64)",
       path: ["folder"],
     })
+    .refine((o) => o.folder || !o.key.endsWith("/"), {
+      message: "a file's key must not end with '/': a name ending in '/' is a folder (set folder: true) (seed section 4.3)",
+      path: ["key"],
+    })
     .refine((o) => !o.folder || [...folderName(o.key)].length <= 396, {
       message:
         "a folder is stored as its key with a trailing '/', which must fit in 396 characters: without the '/' the key may have at most 395 (seed section 8)",

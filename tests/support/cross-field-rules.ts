@@ -254,7 +254,8 @@ export function crossFieldRules(ctx: RulesContext): Record<string, TypeRules> {
           for (const k of keys) delete i[k];
           // Stored as the key and a trailing "/", within the 396-character limit.
           if (typeof i.key === "string" && !i.key.endsWith("/")) i.key = [...i.key].slice(0, 395).join("");
-        } else {
+        } else if (typeof i.key === "string" && i.key.endsWith("/")) i.key = i.key.replace(/\/+$/, "") || "file";
+        else {
           const given = keys.filter((k) => i[k] !== undefined);
           for (const k of given.slice(1)) delete i[k];
           if (given.length === 0) i.content = "generated";
@@ -277,6 +278,15 @@ export function crossFieldRules(ctx: RulesContext): Record<string, TypeRules> {
             for (const k of set) input[k] = k === "source" ? ctx.file : k === "contentBase64" ? "aGVsbG8=" : "hello";
             return { input, path: "source", texts: ["exactly one of source and content (or contentBase64) must be set for a file"] };
           }),
+        ),
+        rule(
+          "a file's key does not end with '/' (a name ending in '/' is a folder)",
+          "",
+          fc.stringMatching(/^[a-z0-9/]{0,20}$/).map((dir) => (valid) => ({
+            input: { ...valid, folder: false, key: `${dir}/` },
+            path: "key",
+            texts: ["a file's key must not end with '/'"],
+          })),
         ),
         rule(
           "a folder's key and its trailing '/' fit the 396-character name limit",

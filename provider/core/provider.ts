@@ -66,6 +66,9 @@ export interface ProviderOptions {
   clock?: Clock;
 }
 
+/** The create key a check chose for a replacement, by type and URN, until the engine's second check of it. */
+const replacementKeys = new Map<string, string>();
+
 export function buildProvider(def: AnyDefinition, options: ProviderOptions = {}): BuiltProvider {
   const local = new Set<string>(def.localInputs ?? []);
   const makeContext = (operation: Operation, opts?: OperationOptions) => contextFor(operation, options.clock ?? systemClock, opts);
@@ -104,7 +107,16 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       // The create key: the same for every attempt at this create, new for each replacement.
       const replacing = !isNew && replaces(def, old, value, nameKey);
       const oldKey = typeof olds[CREATE_KEY] === "string" ? olds[CREATE_KEY] : undefined;
-      const createKey = isNew || replacing ? createKeyOf(seed, isNew ? undefined : (oldKey ?? previousName ?? JSON.stringify(toPlain(old)))) : oldKey;
+      // The engine checks a replacement twice: with the old inputs (this decides the replacement), then
+      // with none (pulumi v3.259 step_generator "recompute the default values"), which would look like
+      // a first create and give back the old resource's name: created before the old one is deleted,
+      // that name is taken, by the resource about to be deleted. The second check reuses the first's key.
+      const memoKey = `${def.token}\u0000${seed}`;
+      const replacedBefore = isNew ? replacementKeys.get(memoKey) : undefined;
+      replacementKeys.delete(memoKey);
+      const createKey =
+        replacedBefore ?? (isNew || replacing ? createKeyOf(seed, isNew ? undefined : (oldKey ?? previousName ?? JSON.stringify(toPlain(old)))) : oldKey);
+      if (replacing && createKey !== undefined) replacementKeys.set(memoKey, createKey);
       let autoNamed = olds[AUTONAMED_KEY] === true && !named;
       if (!named && (isNew || replacing || previousName === undefined)) {
         value[nameKey] = autoName(logical, def.autoName!, hexFrom(createKey ?? createKeyOf(seed, undefined)));

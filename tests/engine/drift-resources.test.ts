@@ -187,9 +187,14 @@ test("every type drifted at once: each reported with its property path and both 
   expect(driftedPaths(row("shop"))).toEqual([["description", "edited by hand", "orders"]]);
   expect(driftedPaths(row("etl"))).toEqual([["workerCnt", 5, 3]]);
   for (const name of ["sealed", "data-key"]) expect(row(name).status).toBe("unverifiable");
-  // The query runs on the data source by name: replacing the data source replaces it too, a
-  // consequence of the program (pending), not drift of the query.
-  expect(row("revenue")).toMatchObject({ status: "pending", operation: "replace", note: expect.stringContaining("a resource it depends on is replaced") });
+  // The query runs on the data source by name: the data source's replacement gets a new name
+  // (created before the old one is deleted), so the query is replaced too, a consequence of the
+  // program (pending), not drift of the query.
+  expect(row("revenue")).toMatchObject({ status: "pending", operation: "replace" });
+  const renamed = row("revenue").properties.find((p) => p.path === "dataSource");
+  expect(renamed).toMatchObject({ origin: "program", cloud: shopName });
+  expect(renamed?.program).toEqual(expect.stringMatching(/^shop_[0-9a-f]{7}$/));
+  expect(renamed?.program).not.toBe(shopName);
   expect(row("sealed").note).toContain("the cloud keeps nothing to compare with");
 
   // Both ways out, for each drifted resource.
@@ -216,4 +221,24 @@ test("the drift program holds every registered resource type", () => {
   const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
   const used = [...program.matchAll(/new krcloud\.(\w+)\.(\w+)\(/g)].map((m) => `krcloud:${m[1]}:${m[2]}`);
   expect([...new Set(used)].sort()).toEqual(registry);
+});
+
+test("`pulumi up` after that drift puts the program back: the data source is replaced under a new name before the old one is deleted, the query with it; then nothing drifted", async () => {
+  const before = (await stack.exportStack()).deployment.resources as StateResource[];
+  const oldShop = byName(before, "shop").id!;
+  const up = await stack.up({ color: "never", refresh: true });
+  expect(up.summary.result).toBe("succeeded");
+  expect(up.summary.resourceChanges).toMatchObject({ replace: 2 });
+
+  const after = (await stack.exportStack()).deployment.resources as StateResource[];
+  const newShop = byName(after, "shop").id!;
+  expect(newShop).not.toBe(oldShop);
+  expect(byName(after, "revenue").inputs?.dataSource).toBe(newShop);
+  const names = (await new DataQueryClient({ settings: settings() }).listDataSources()).map((d) => d.name);
+  expect(names).toEqual([newShop]);
+
+  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "all", "--format", "json"]);
+  const [s] = parseReport(r.stdout).stacks;
+  expect(s!.resources.filter((x) => x.status !== "clean" && x.status !== "unverifiable").map((x) => [x.name, x.status])).toEqual([]);
+  expect(r.code).toBe(0);
 });

@@ -148,6 +148,19 @@ describe("deterministic names", () => {
     expect(named.inputs[AUTONAMED_KEY]).toBeUndefined();
   });
 
+  test("the engine's second check of a replacement (no old inputs) keeps the replacement's name, never the old one's", async () => {
+    const first = await check({}, { size: 1 });
+    const replacing = await check(first.inputs, { size: 1, zone: "b" });
+    // pulumi v3.259 checks a replacement again with no olds; created before the old one is deleted,
+    // the old name would meet the resource about to be deleted.
+    const again = await check({}, { size: 1, zone: "b" });
+    expect(again.inputs.name).toBe(replacing.inputs.name);
+    expect(again.inputs[CREATE_KEY]).toBe(replacing.inputs[CREATE_KEY]);
+    expect(again.inputs.name).not.toBe(first.inputs.name);
+    // Only that one check: the next first create of the same resource is named as before.
+    expect((await check({}, { size: 1 })).inputs.name).toBe(first.inputs.name);
+  });
+
   test("a replacement under a new name is created before the old one is deleted; under the same name, deleted first", async () => {
     const olds = { name: "web-1234567", size: 1, zone: "a", adopt: false, id: "x" };
     expect(await p.diff("x", olds, { ...olds, zone: "b", name: "web-7654321" })).toMatchObject({ replaces: ["name", "zone"], deleteBeforeReplace: false });

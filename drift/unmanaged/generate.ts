@@ -93,8 +93,11 @@ export async function readForAdoption(resources: readonly CloudResource[], setti
       const missing = inputs[k] === undefined || inputs[k] === "";
       // A secret is never written into a program; a required input the cloud does not return must be declared.
       if (!secret.has(k) && !(required.has(k) && missing)) continue;
+      // Read back as "" (the provider knows the input but the cloud cannot show it, a password):
+      // needed as much as a required one.
+      const unreadable = inputs[k] === "";
       delete inputs[k];
-      if (required.has(k) || !missing) fromConfig.push({ property: k, configKey: camel(`${logicalName}-${k}`), secret: secret.has(k) });
+      if (required.has(k) || !missing || unreadable) fromConfig.push({ property: k, configKey: camel(`${logicalName}-${k}`), secret: secret.has(k) });
     }
     for (const k of def.localInputs ?? []) delete inputs[k];
     out.push({ resource: r, logicalName, inputs, fromConfig, adoptable: inputKeys(def).includes("adopt") });

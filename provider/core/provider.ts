@@ -104,22 +104,25 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       }
       const value = parsed.value as Record<string, unknown>;
       assertConfigured(def);
-      // The create key: the same for every attempt at this create, new for each replacement.
+      // The create key: the same for every attempt at this create, new for each replacement (a
+      // digest of the URN and of the key of what it replaces).
       const replacing = !isNew && replaces(def, old, value, nameKey);
       const oldKey = typeof olds[CREATE_KEY] === "string" ? olds[CREATE_KEY] : undefined;
-      // The engine checks a replacement twice: with the old inputs (this decides the replacement), then
-      // with none (pulumi v3.259 step_generator "recompute the default values"), which would look like
-      // a first create and give back the old resource's name: created before the old one is deleted,
-      // that name is taken, by the resource about to be deleted. The second check reuses the first's key.
+      const replacementKey = isNew ? undefined : createKeyOf(seed, oldKey ?? previousName ?? JSON.stringify(toPlain(old)));
+      // The engine checks a replacement twice: with the old inputs, then with none (pulumi v3.259
+      // step_generator, "recompute the default values"), and creates what the second check returns.
+      // Taken for a first create, it would get the old resource's name back, and a replacement made
+      // before the old one is deleted would meet (and take over) the resource about to be deleted.
+      // So the second check uses the replacement key of the check before it: a replacement the
+      // engine decides on its own (replaceOnChanges) gets a new name too.
       const memoKey = `${def.token}\u0000${seed}`;
-      const replacedBefore = isNew ? replacementKeys.get(memoKey) : undefined;
+      const secondCheck = isNew ? replacementKeys.get(memoKey) : undefined;
       replacementKeys.delete(memoKey);
-      const createKey =
-        replacedBefore ?? (isNew || replacing ? createKeyOf(seed, isNew ? undefined : (oldKey ?? previousName ?? JSON.stringify(toPlain(old)))) : oldKey);
-      if (replacing && createKey !== undefined) replacementKeys.set(memoKey, createKey);
+      if (replacementKey !== undefined) replacementKeys.set(memoKey, replacementKey);
+      const createKey = secondCheck ?? (isNew ? createKeyOf(seed, undefined) : replacing ? replacementKey : oldKey);
       let autoNamed = olds[AUTONAMED_KEY] === true && !named;
       if (!named && (isNew || replacing || previousName === undefined)) {
-        value[nameKey] = autoName(logical, def.autoName!, hexFrom(createKey ?? createKeyOf(seed, undefined)));
+        value[nameKey] = autoName(logical, def.autoName!, hexFrom(createKey ?? replacementKey ?? createKeyOf(seed, undefined)));
         autoNamed = true;
       }
       try {
@@ -161,7 +164,9 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,
         replaces: replacesKeys,
         diffs: changed,
-        deleteBeforeReplace: replacesKeys.length > 0 && def.deleteBeforeReplace === true && sameName,
+        // Also without a replace-on change of its own: the engine may replace it anyway (`up --replace`,
+        // replaceOnChanges), and then under the same name.
+        deleteBeforeReplace: def.deleteBeforeReplace === true && sameName,
       };
     },
 

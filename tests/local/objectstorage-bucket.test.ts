@@ -55,7 +55,7 @@ test("update in place: ACL and metadata add/change/remove, without replacing the
     metadata: { owner: "team-b", tier: "gold" },
   });
 
-  expect(next.diff).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect(next.diff).toMatchObject({ changes: true, replaces: [] });
   expect(next.outputs).toMatchObject({
     acl: { public: "read-only", publicReadAllowIpList: ["10.0.0.0/8", "192.168.1.7"] },
     metadata: { owner: "team-b", tier: "gold" },

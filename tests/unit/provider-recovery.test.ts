@@ -161,10 +161,21 @@ describe("deterministic names", () => {
     expect((await check({}, { size: 1 })).inputs.name).toBe(first.inputs.name);
   });
 
+  test("a replacement the engine decides alone (replaceOnChanges on an updatable input) gets a new name at its second check too", async () => {
+    const first = await check({}, { size: 1 });
+    const kept = await check(first.inputs, { size: 2 });
+    expect(kept.inputs.name).toBe(first.inputs.name);
+    const again = await check({}, { size: 2 });
+    expect(again.inputs.name).toMatch(/^web-[0-9a-f]{7}$/);
+    expect(again.inputs.name).not.toBe(first.inputs.name);
+  });
+
   test("a replacement under a new name is created before the old one is deleted; under the same name, deleted first", async () => {
     const olds = { name: "web-1234567", size: 1, zone: "a", adopt: false, id: "x" };
     expect(await p.diff("x", olds, { ...olds, zone: "b", name: "web-7654321" })).toMatchObject({ replaces: ["name", "zone"], deleteBeforeReplace: false });
     expect(await p.diff("x", olds, { ...olds, zone: "b" })).toMatchObject({ replaces: ["zone"], deleteBeforeReplace: true });
+    // No replace-on change, but the engine may replace it anyway (`pulumi up --replace`), keeping the name.
+    expect(await p.diff("x", olds, { ...olds, size: 2 })).toMatchObject({ replaces: [], deleteBeforeReplace: true });
   });
 });
 

@@ -34,7 +34,7 @@ test("Bucket: an unknown acl or metadata plans an in-place update, never a repla
     expect(failures).toBeUndefined();
     expect(inputs).toMatchObject({ type: "STANDARD", forceDestroy: false, adopt: false, ...unknownInput });
     const d = await bucket.diff("site-bucket", bucketState, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(d).toMatchObject({ changes: true, replaces: [] });
   }
 });
 

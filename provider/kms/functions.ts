@@ -77,19 +77,21 @@ const verifyResult = () => z.object({ valid: z.boolean().describe("Whether it ve
 export type VerifyArgs = z.infer<ReturnType<typeof verifyArgs>>;
 export type VerifyResult = z.infer<ReturnType<typeof verifyResult>>;
 
-const verifySignatureLookup: LookupDefinition<VerifyArgs, VerifyResult> = {
-  token: "krcloud:kms:verifySignature",
-  description: "Verifies a signature with an asymmetric KMS key.",
-  args: verifyArgs,
-  result: verifyResult,
-  async run(args, settings) {
-    return {
-      valid: await client(settings)
-        .verifySignature(args.keyId, { input: args.input, output: args.output })
-        .catch(rethrowAs(`verifySignature with KMS key "${args.keyId}"`)),
-    };
-  },
-};
+/** verifySignature and verifyHmac: the same arguments and answer, the key kind and the operation aside. */
+function verifyLookup(operation: "verifySignature" | "verifyHmac", description: string): LookupDefinition<VerifyArgs, VerifyResult> {
+  return {
+    token: `krcloud:kms:${operation}`,
+    description,
+    args: verifyArgs,
+    result: verifyResult,
+    async run(args, settings) {
+      const verify = client(settings)[operation](args.keyId, { input: args.input, output: args.output });
+      return { valid: await verify.catch(rethrowAs(`${operation} with KMS key "${args.keyId}"`)) };
+    },
+  };
+}
+
+const verifySignatureLookup = verifyLookup("verifySignature", "Verifies a signature with an asymmetric KMS key.");
 export const verifySignature = lookupFunction(verifySignatureLookup);
 export const verifySignatureOutput = lookupOutput(verifySignatureLookup);
 
@@ -117,18 +119,6 @@ export const createHmac = lookupFunction(createHmacLookup);
 /** `createHmac` for Inputs; the HMAC is a secret Output. */
 export const createHmacOutput = lookupOutput(createHmacLookup);
 
-const verifyHmacLookup: LookupDefinition<VerifyArgs, VerifyResult> = {
-  token: "krcloud:kms:verifyHmac",
-  description: "Verifies an HMAC with a MAC key.",
-  args: verifyArgs,
-  result: verifyResult,
-  async run(args, settings) {
-    return {
-      valid: await client(settings)
-        .verifyHmac(args.keyId, { input: args.input, output: args.output })
-        .catch(rethrowAs(`verifyHmac with KMS key "${args.keyId}"`)),
-    };
-  },
-};
+const verifyHmacLookup = verifyLookup("verifyHmac", "Verifies an HMAC with a MAC key.");
 export const verifyHmac = lookupFunction(verifyHmacLookup);
 export const verifyHmacOutput = lookupOutput(verifyHmacLookup);

@@ -3,9 +3,9 @@
  * They run in the program's process with the stack config's settings.
  */
 import { z } from "zod";
-import { CacheClient, type ParameterGroupSummary } from "../../sdk/cache";
+import { CacheClient } from "../../sdk/cache";
 import { rethrowAs, type Settings } from "../../sdk/core";
-import { lookupFunction, lookupOutput, type LookupDefinition } from "../core";
+import { lookupFunction, lookupOutput, pickShape, type LookupDefinition } from "../core";
 
 function client(settings: Settings): CacheClient {
   return new CacheClient({ settings });
@@ -57,20 +57,6 @@ const pgSummary = () => ({
 });
 export type ParameterGroupSummaryResult = z.infer<z.ZodObject<ReturnType<typeof pgSummary>>>;
 
-/** The summary fields of a group, as both parameter group lookups return them. */
-function summaryOf(g: ParameterGroupSummary): ParameterGroupSummaryResult {
-  return {
-    id: g.id,
-    name: g.name,
-    engineVersion: g.engineVersion,
-    description: g.description,
-    isDefault: g.isDefault,
-    defaultParameterGroupId: g.defaultParameterGroupId,
-    clusterModeEnabled: g.clusterModeEnabled,
-    clusterSize: g.clusterSize,
-  };
-}
-
 const getParameterGroupsArgs = () =>
   z.object({
     engineVersion: z.string().optional().describe("Only groups of this engine version."),
@@ -88,7 +74,7 @@ const getParameterGroupsLookup: LookupDefinition<GetParameterGroupsArgs, GetPara
   result: getParameterGroupsResult,
   async run(args, settings) {
     const list = await client(settings).parameterGroups.list(args).catch(rethrowAs("getParameterGroups"));
-    return { parameterGroups: list.map(summaryOf) };
+    return { parameterGroups: list.map((g) => pickShape(pgSummary(), g)) };
   },
 };
 /** Parameter groups, filtered. */
@@ -124,7 +110,7 @@ const getParameterGroupLookup: LookupDefinition<GetParameterGroupArgs, GetParame
   async run(args, settings) {
     const g = await client(settings).parameterGroups.get(args.idOrName).catch(rethrowAs("getParameterGroup"));
     return {
-      ...summaryOf(g),
+      ...pickShape(pgSummary(), g),
       parameters: g.parameters.map((p) => ({
         key: p.parameterKey,
         value: p.parameterValue,

@@ -2,34 +2,30 @@
 import { z } from "zod";
 import { rethrowAs, type Settings } from "../../sdk/core";
 import { HadoopClient } from "../../sdk/hadoop";
-import { lookupFunction, lookupOutput, type LookupDefinition } from "../core";
+import { lookupFunction, lookupOutput, pickShape, type LookupDefinition } from "../core";
 import { vmResult, vmShape } from "./vms";
 
 function client(settings: Settings): HadoopClient {
   return new HadoopClient({ settings });
 }
 
+/** A cluster as getClusters lists it; getCluster adds the fields only a get returns. */
+const clusterSummaryShape = () => ({
+  id: z.string(),
+  name: z.string().optional(),
+  status: z.string().optional(),
+  clusterType: z.string().optional(),
+  clusterVersion: z.string().optional(),
+  apiKeyStatus: z.string().optional(),
+  workerCnt: z.number().optional(),
+});
+
 const getClustersArgs = () =>
   z.object({
     name: z.string().optional().describe("Clusters whose names contain this."),
     includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
   });
-const getClustersResult = () =>
-  z.object({
-    clusters: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string().optional(),
-          status: z.string().optional(),
-          clusterType: z.string().optional(),
-          clusterVersion: z.string().optional(),
-          apiKeyStatus: z.string().optional(),
-          workerCnt: z.number().optional(),
-        }),
-      )
-      .describe("The clusters, every page."),
-  });
+const getClustersResult = () => z.object({ clusters: z.array(z.object(clusterSummaryShape())).describe("The clusters, every page.") });
 export type GetClustersArgs = z.infer<ReturnType<typeof getClustersArgs>>;
 export type GetClustersResult = z.infer<ReturnType<typeof getClustersResult>>;
 
@@ -40,17 +36,7 @@ const getClustersLookup: LookupDefinition<GetClustersArgs, GetClustersResult> = 
   result: getClustersResult,
   async run(args, settings) {
     const list = await client(settings).listClusters(args).catch(rethrowAs("getClusters"));
-    return {
-      clusters: list.map((c) => ({
-        id: c.id,
-        name: c.name,
-        status: c.status,
-        clusterType: c.clusterType,
-        clusterVersion: c.clusterVersion,
-        apiKeyStatus: c.apiKeyStatus,
-        workerCnt: c.workerCnt,
-      })),
-    };
+    return { clusters: list.map((c) => pickShape(clusterSummaryShape(), c)) };
   },
 };
 /** Hadoop clusters, every page. */
@@ -59,17 +45,7 @@ export const getClustersOutput = lookupOutput(getClustersLookup);
 
 const getClusterArgs = () => z.object({ id: z.string().describe("The cluster's id.") });
 const getClusterResult = () =>
-  z.object({
-    id: z.string(),
-    name: z.string().optional(),
-    status: z.string().optional(),
-    clusterType: z.string().optional(),
-    clusterVersion: z.string().optional(),
-    workerCnt: z.number().optional(),
-    masterCnt: z.number().optional(),
-    apiKeyStatus: z.string().optional(),
-    componentUrls: z.record(z.string(), z.string()).describe("Web UIs."),
-  });
+  z.object({ ...clusterSummaryShape(), masterCnt: z.number().optional(), componentUrls: z.record(z.string(), z.string()).describe("Web UIs.") });
 export type GetClusterArgs = z.infer<ReturnType<typeof getClusterArgs>>;
 export type GetClusterResult = z.infer<ReturnType<typeof getClusterResult>>;
 
@@ -80,17 +56,7 @@ const getClusterLookup: LookupDefinition<GetClusterArgs, GetClusterResult> = {
   result: getClusterResult,
   async run(args, settings) {
     const c = await client(settings).getCluster(args.id).catch(rethrowAs("getCluster"));
-    return {
-      id: c.id,
-      name: c.name,
-      status: c.status,
-      clusterType: c.clusterType,
-      clusterVersion: c.clusterVersion,
-      workerCnt: c.workerCnt,
-      masterCnt: c.masterCnt,
-      apiKeyStatus: c.apiKeyStatus,
-      componentUrls: c.componentUrl,
-    };
+    return { ...pickShape(clusterSummaryShape(), c), masterCnt: c.masterCnt, componentUrls: c.componentUrl };
   },
 };
 /** One Hadoop cluster. */

@@ -19,7 +19,8 @@ import { findClusterByName } from "./find";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
-import { formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus } from "./topology";
+import { nodeOutputs, nodeShape } from "./nodes";
+import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
 import { adoptInput, cacheName, description, keepAutomaticBackups, port, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
@@ -112,9 +113,6 @@ export function clusterInputs() {
 }
 export type ClusterInputs = z.infer<ReturnType<typeof clusterInputs>>;
 
-const nodeOut = () =>
-  z.object({ id: z.string(), subnetId: z.string().optional(), endpoint: z.string().optional(), role: z.string().optional(), status: z.string().optional() });
-
 export function clusterOutputs() {
   return clusterShape().extend({
     status: z.string().describe("The cluster's status (`Running`, `Modifying`, ...)."),
@@ -128,7 +126,7 @@ export function clusterOutputs() {
           slots: z.string().describe("Hash slot ranges, e.g. `0-5460`."),
           slotCount: z.number(),
           managed: z.boolean().describe("Whether this resource manages the shard (false: added by a Shard resource or outside Pulumi)."),
-          nodes: z.array(nodeOut()),
+          nodes: z.array(nodeShape()),
         }),
       )
       .describe("Every shard of the cluster (also those added by Shard resources) with its slots and nodes."),

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { CacheClient } from "../../sdk/cache";
 import { rethrowAs, type Settings } from "../../sdk/core";
 import { lookupFunction, lookupOutput, pickShape, type LookupDefinition } from "../core";
+import { instanceResult, instanceShape } from "./nodes";
 
 function client(settings: Settings): CacheClient {
   return new CacheClient({ settings });
@@ -190,21 +191,7 @@ export const getCluster = lookupFunction(getClusterLookup);
 export const getClusterOutput = lookupOutput(getClusterLookup);
 
 const getInstancesArgs = () => z.object({ instanceSetId: z.string().describe("The instance set's id.") });
-const getInstancesResult = () =>
-  z.object({
-    instances: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string().optional(),
-          role: z.string().optional(),
-          status: z.string().optional(),
-          endpoint: z.string().optional(),
-          subnetId: z.string().optional(),
-        }),
-      )
-      .describe("The instances."),
-  });
+const getInstancesResult = () => z.object({ instances: z.array(instanceShape()).describe("The instances.") });
 export type GetInstancesArgs = z.infer<ReturnType<typeof getInstancesArgs>>;
 export type GetInstancesResult = z.infer<ReturnType<typeof getInstancesResult>>;
 
@@ -215,9 +202,7 @@ const getInstancesLookup: LookupDefinition<GetInstancesArgs, GetInstancesResult>
   result: getInstancesResult,
   async run(args, settings) {
     const list = await client(settings).instanceSets.listInstances(args.instanceSetId).catch(rethrowAs("getInstances"));
-    return {
-      instances: list.instances.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, status: i.status, endpoint: i.endpoint, subnetId: i.subnetId })),
-    };
+    return { instances: list.instances.map(instanceResult) };
   },
 };
 /** The instances of an instance set. */

@@ -14,6 +14,7 @@ import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient
 import { rethrowAs } from "../../sdk/core";
 import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
+import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
@@ -108,18 +109,7 @@ export function instanceSetOutputs() {
     primaryEndpoint: z.string().optional().describe("Endpoint of the primary; stays valid after a promote or failover."),
     readEndpoint: z.string().optional().describe("Endpoint for reads from the replicas."),
     currentPrimaryInstanceId: z.string().optional().describe("The instance that is primary now."),
-    instances: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string().optional(),
-          role: z.string().optional(),
-          subnetId: z.string().optional(),
-          endpoint: z.string().optional(),
-          status: z.string().optional(),
-        }),
-      )
-      .describe("Every instance, primary first."),
+    instances: z.array(instanceShape()).describe("Every instance, primary first."),
   });
 }
 export type InstanceSetOutputs = z.infer<ReturnType<typeof instanceSetOutputs>>;
@@ -270,7 +260,7 @@ function flatten(s: InstanceSetSnapshot, prior: Partial<InstanceSetInputs>): Ins
     restoreFrom: prior.restoreFrom,
     readEndpoint: r.endpoints.readEndpoint,
     currentPrimaryInstanceId: t.primary?.id,
-    instances: all.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, subnetId: i.subnetId, endpoint: i.endpoint, status: i.status })),
+    instances: all.map(instanceResult),
   };
 }
 

@@ -33,6 +33,10 @@ export type LookupFunction<A extends object, R> = ((...a: {} extends A ? [args?:
   readonly lookup: LookupDefinition<A, R>;
 };
 
+/** The argument and result types of a lookup function: `export type DecryptArgs = LookupArgs<typeof decrypt>`. */
+export type LookupArgs<F extends { readonly lookup: AnyLookup }> = F["lookup"] extends LookupDefinition<infer A, unknown> ? A : never;
+export type LookupResult<F extends { readonly lookup: AnyLookup }> = F["lookup"] extends LookupDefinition<object, infer R> ? R : never;
+
 /** The TypeScript function of a lookup: arguments validated by its schema (defaults applied), run with the program's settings. */
 export function lookupFunction<A extends object, R>(def: LookupDefinition<A, R>): LookupFunction<A, R> {
   const fn = async (args?: A, opts: LookupOptions = {}): Promise<R> => def.run(parseArgs(def, args ?? {}), lookupSettings(opts));

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { rethrowAs, type Settings } from "../../sdk/core";
 import { lookupFunction, lookupOutput, type LookupDefinition } from "../core";
+import { flattenAcl } from "./bucket";
 
 function client(settings: Settings): ObjectStorageClient {
   return new ObjectStorageClient({ settings });
@@ -43,10 +44,7 @@ const getBucketLookup: LookupDefinition<GetBucketArgs, GetBucketResult> = {
       project: b.project ?? "",
       type: b.type ?? "STANDARD",
       encrypted: Boolean(b.useEncryption),
-      acl:
-        b.acl?.public === "read-only"
-          ? { public: "read-only", ...(b.acl.publicReadAllowIpList?.length ? { publicReadAllowIpList: b.acl.publicReadAllowIpList } : {}) }
-          : { public: "deny" },
+      acl: flattenAcl(b.acl),
       metadata: b.metadata ?? {},
       createdAt: b.createdAt ?? "",
       bytes: b.bytes ?? 0,

@@ -5,7 +5,9 @@
  */
 import type { BackupSchedule, CacheClient, CacheClusterRecord, UpdateClusterInput } from "../../sdk/cache";
 import { isNotFound, withAction } from "../../sdk/core";
-import { timeoutFor, type Context, type Timeouts } from "../core";
+import { timeoutFor, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
+import { cache } from "./client";
+import { groupIds } from "./find";
 import { alignTo } from "./topology";
 import type { user } from "./validation";
 import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
@@ -34,6 +36,29 @@ interface RecordInputs {
   keepAutomaticBackups?: boolean;
   timeouts?: Timeouts;
   adopt?: boolean;
+}
+
+/**
+ * What a Cluster and an InstanceSet declare alike, their cluster mode aside: a unique name (so a
+ * replacement deletes first), the inputs that only steer the provider, the secret user, the values
+ * the service offers for their flavor, version and parameter group, and the auto-name rule.
+ */
+export function recordDeclarations<I extends RecordInputs & Record<string, unknown>, O extends Record<string, unknown>>(
+  clusterMode: "enabled" | "disabled",
+): Pick<ResourceDefinition<I, O>, "deleteBeforeReplace" | "localInputs" | "secretInputs" | "offered" | "autoName"> {
+  const offered: Record<"flavorId" | "version" | "parameterGroupId", Offered> = {
+    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
+    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
+    parameterGroupId: { list: (ctx) => groupIds(ctx, clusterMode), lookup: "krcloud.cache.getParameterGroups" },
+  };
+  return {
+    deleteBeforeReplace: true,
+    localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
+    secretInputs: ["user"],
+    // Keys of every I here (RecordInputs); TypeScript cannot see that through the generic.
+    offered: offered as ResourceDefinition<I, O>["offered"],
+    autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+  };
 }
 
 /**

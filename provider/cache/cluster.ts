@@ -17,8 +17,7 @@ import { rethrowAs } from "../../sdk/core";
 import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { groupIds } from "./find";
-import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations } from "./cluster-record";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
 import { adoptInput, cacheName, description, keepAutomaticBackups, port, user, userForRequest } from "./validation";
@@ -143,16 +142,8 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   outputs: clusterOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
   replaceIf: { shards: placementsReplace },
-  deleteBeforeReplace: true,
-  localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
-  secretInputs: ["user"],
+  ...recordDeclarations<ClusterInputs, ClusterOutputs>("enabled"),
   importId: "the cluster id",
-  offered: {
-    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
-    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
-    parameterGroupId: { list: (ctx) => groupIds(ctx, "enabled"), lookup: "krcloud.cache.getParameterGroups" },
-  },
-  autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown
   // `managedShardIds` as "all").
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, true) },

@@ -16,8 +16,7 @@ import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, res
 import { findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import { groupIds } from "./find";
-import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
 import { adoptInput, cacheName, description, keepAutomaticBackups, port, retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
@@ -121,16 +120,8 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
   inputs: instanceSetInputs,
   outputs: instanceSetOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
-  deleteBeforeReplace: true,
-  localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
-  secretInputs: ["user"],
+  ...recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
   importId: "the instance set id",
-  offered: {
-    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
-    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
-    parameterGroupId: { list: (ctx) => groupIds(ctx, "disabled"), lookup: "krcloud.cache.getParameterGroups" },
-  },
-  autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false) },
   describe: (i) => `cache instance set "${i}"`,
 

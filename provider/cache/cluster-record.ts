@@ -5,11 +5,11 @@
  */
 import type { BackupSchedule, CacheClient, CacheClusterRecord, UpdateClusterInput } from "../../sdk/cache";
 import { isNotFound, withAction } from "../../sdk/core";
-import { timeoutFor, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
+import { timeoutFor, timeoutsInput, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { alignTo } from "./topology";
-import type { user } from "./validation";
+import { adoptInput, keepAutomaticBackups, type user } from "./validation";
 import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
 import type { z } from "zod";
 
@@ -36,6 +36,11 @@ interface RecordInputs {
   keepAutomaticBackups?: boolean;
   timeouts?: Timeouts;
   adopt?: boolean;
+}
+
+/** The inputs both take that only steer the provider (recordDeclarations' `localInputs`); `what` is `a cluster`, `an instance set`. */
+export function steeringInputs(what: string) {
+  return { keepAutomaticBackups: keepAutomaticBackups(), timeouts: timeoutsInput(CACHE_TIMEOUTS), adopt: adoptInput(what) };
 }
 
 /**

@@ -14,13 +14,13 @@
 import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
-import { adoptInput, cacheName, description, keepAutomaticBackups, port, user, userForRequest } from "./validation";
+import { cacheName, description, port, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
 const subnetId = () => z.string().min(1, "must not be empty");
@@ -76,9 +76,7 @@ function clusterShape() {
         .describe(
           "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",
         ),
-      keepAutomaticBackups: keepAutomaticBackups(),
-      timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adopt: adoptInput("a cluster"),
+      ...steeringInputs("a cluster"),
     })
     .strict();
 }

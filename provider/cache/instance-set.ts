@@ -12,13 +12,13 @@
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
-import { adoptInput, cacheName, description, keepAutomaticBackups, port, retentionDays, user, userForRequest } from "./validation";
+import { cacheName, description, port, retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
 const id = () => z.string().min(1, "must not be empty");
@@ -65,9 +65,7 @@ function instanceSetShape() {
         .strict()
         .optional()
         .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
-      keepAutomaticBackups: keepAutomaticBackups(),
-      timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adopt: adoptInput("an instance set"),
+      ...steeringInputs("an instance set"),
     })
     .strict();
 }

@@ -5,9 +5,11 @@
  */
 import type { BackupSchedule, CacheClient, CacheClusterRecord, UpdateClusterInput } from "../../sdk/cache";
 import { isNotFound, withAction } from "../../sdk/core";
-import { timeoutFor, type Context, type Timeouts } from "../core";
+import { timeoutFor, timeoutsInput, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
+import { cache } from "./client";
+import { groupIds } from "./find";
 import { alignTo } from "./topology";
-import type { user } from "./validation";
+import { adoptInput, keepAutomaticBackups, type user } from "./validation";
 import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
 import type { z } from "zod";
 
@@ -34,6 +36,34 @@ interface RecordInputs {
   keepAutomaticBackups?: boolean;
   timeouts?: Timeouts;
   adopt?: boolean;
+}
+
+/** The inputs both take that only steer the provider (recordDeclarations' `localInputs`); `what` is `a cluster`, `an instance set`. */
+export function steeringInputs(what: string) {
+  return { keepAutomaticBackups: keepAutomaticBackups(), timeouts: timeoutsInput(CACHE_TIMEOUTS), adopt: adoptInput(what) };
+}
+
+/**
+ * What a Cluster and an InstanceSet declare alike, their cluster mode aside: a unique name (so a
+ * replacement deletes first), the inputs that only steer the provider, the secret user, the values
+ * the service offers for their flavor, version and parameter group, and the auto-name rule.
+ */
+export function recordDeclarations<I extends RecordInputs & Record<string, unknown>, O extends Record<string, unknown>>(
+  clusterMode: "enabled" | "disabled",
+): Pick<ResourceDefinition<I, O>, "deleteBeforeReplace" | "localInputs" | "secretInputs" | "offered" | "autoName"> {
+  const offered: Record<"flavorId" | "version" | "parameterGroupId", Offered> = {
+    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
+    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
+    parameterGroupId: { list: (ctx) => groupIds(ctx, clusterMode), lookup: "krcloud.cache.getParameterGroups" },
+  };
+  return {
+    deleteBeforeReplace: true,
+    localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
+    secretInputs: ["user"],
+    // Keys of every I here (RecordInputs); TypeScript cannot see that through the generic.
+    offered: offered as ResourceDefinition<I, O>["offered"],
+    autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+  };
 }
 
 /**

@@ -14,13 +14,13 @@
 import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { groupIds } from "./find";
-import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
-import { formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus } from "./topology";
-import { adoptInput, cacheName, description, keepAutomaticBackups, port, user, userForRequest } from "./validation";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
+import { nodeOutputs, nodeShape } from "./nodes";
+import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
+import { cacheName, description, port, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
 const subnetId = () => z.string().min(1, "must not be empty");
@@ -76,9 +76,7 @@ function clusterShape() {
         .describe(
           "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",
         ),
-      keepAutomaticBackups: keepAutomaticBackups(),
-      timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adopt: adoptInput("a cluster"),
+      ...steeringInputs("a cluster"),
     })
     .strict();
 }
@@ -112,9 +110,6 @@ export function clusterInputs() {
 }
 export type ClusterInputs = z.infer<ReturnType<typeof clusterInputs>>;
 
-const nodeOut = () =>
-  z.object({ id: z.string(), subnetId: z.string().optional(), endpoint: z.string().optional(), role: z.string().optional(), status: z.string().optional() });
-
 export function clusterOutputs() {
   return clusterShape().extend({
     status: z.string().describe("The cluster's status (`Running`, `Modifying`, ...)."),
@@ -128,7 +123,7 @@ export function clusterOutputs() {
           slots: z.string().describe("Hash slot ranges, e.g. `0-5460`."),
           slotCount: z.number(),
           managed: z.boolean().describe("Whether this resource manages the shard (false: added by a Shard resource or outside Pulumi)."),
-          nodes: z.array(nodeOut()),
+          nodes: z.array(nodeShape()),
         }),
       )
       .describe("Every shard of the cluster (also those added by Shard resources) with its slots and nodes."),
@@ -145,16 +140,8 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   outputs: clusterOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
   replaceIf: { shards: placementsReplace },
-  deleteBeforeReplace: true,
-  localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
-  secretInputs: ["user"],
+  ...recordDeclarations<ClusterInputs, ClusterOutputs>("enabled"),
   importId: "the cluster id",
-  offered: {
-    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
-    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
-    parameterGroupId: { list: (ctx) => groupIds(ctx, "enabled"), lookup: "krcloud.cache.getParameterGroups" },
-  },
-  autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown
   // `managedShardIds` as "all").
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, true) },

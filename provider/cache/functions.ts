@@ -3,47 +3,39 @@
  * They run in the program's process with the stack config's settings.
  */
 import { z } from "zod";
-import { CacheClient, type ParameterGroupSummary } from "../../sdk/cache";
+import { CacheClient, type CacheClusterRecord } from "../../sdk/cache";
 import { rethrowAs, type Settings } from "../../sdk/core";
-import { lookupFunction, lookupOutput, type LookupDefinition } from "../core";
+import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
+import { instanceResult, instanceShape } from "./nodes";
 
 function client(settings: Settings): CacheClient {
   return new CacheClient({ settings });
 }
 
-const getVersionsResult = () => z.object({ versions: z.array(z.string()).describe("Engine versions.") });
-export type GetVersionsResult = z.infer<ReturnType<typeof getVersionsResult>>;
-
-const getVersionsLookup: LookupDefinition<Record<string, never>, GetVersionsResult> = {
+/** Engine versions the service offers. */
+export const getVersions = lookupFunction({
   token: "krcloud:cache:getVersions",
   description: "Engine versions the cache service offers.",
-  result: getVersionsResult,
+  result: () => z.object({ versions: z.array(z.string()).describe("Engine versions.") }),
   run: async (_args, settings) => ({ versions: await client(settings).catalogue.listVersions().catch(rethrowAs("getVersions")) }),
-};
-/** Engine versions the service offers. */
-export const getVersions = lookupFunction(getVersionsLookup);
-export const getVersionsOutput = lookupOutput(getVersionsLookup);
+});
+export const getVersionsOutput = lookupOutput(getVersions.lookup);
+export type GetVersionsResult = LookupResult<typeof getVersions>;
 
-const getFlavorsResult = () =>
-  z.object({
-    flavors: z
-      .array(z.object({ id: z.string(), name: z.string().optional(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") }))
-      .describe("Node sizes."),
-  });
-export type GetFlavorsResult = z.infer<ReturnType<typeof getFlavorsResult>>;
+const flavorShape = () => ({ id: z.string(), name: z.string().optional(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") });
 
-const getFlavorsLookup: LookupDefinition<Record<string, never>, GetFlavorsResult> = {
+/** Node sizes (flavors): vCPUs and memory in GiB. */
+export const getFlavors = lookupFunction({
   token: "krcloud:cache:getFlavors",
   description: "Cache node sizes (flavors).",
-  result: getFlavorsResult,
+  result: () => z.object({ flavors: z.array(z.object(flavorShape())).describe("Node sizes.") }),
   async run(_args, settings) {
     const flavors = await client(settings).catalogue.listFlavors().catch(rethrowAs("getFlavors"));
-    return { flavors: flavors.map((f) => ({ id: f.id, name: f.name, vcpus: f.vcpus, memory: f.memory })) };
+    return { flavors: flavors.map((f) => pickShape(flavorShape(), f)) };
   },
-};
-/** Node sizes (flavors): vCPUs and memory in GiB. */
-export const getFlavors = lookupFunction(getFlavorsLookup);
-export const getFlavorsOutput = lookupOutput(getFlavorsLookup);
+});
+export const getFlavorsOutput = lookupOutput(getFlavors.lookup);
+export type GetFlavorsResult = LookupResult<typeof getFlavors>;
 
 const pgSummary = () => ({
   id: z.string(),
@@ -57,74 +49,52 @@ const pgSummary = () => ({
 });
 export type ParameterGroupSummaryResult = z.infer<z.ZodObject<ReturnType<typeof pgSummary>>>;
 
-/** The summary fields of a group, as both parameter group lookups return them. */
-function summaryOf(g: ParameterGroupSummary): ParameterGroupSummaryResult {
-  return {
-    id: g.id,
-    name: g.name,
-    engineVersion: g.engineVersion,
-    description: g.description,
-    isDefault: g.isDefault,
-    defaultParameterGroupId: g.defaultParameterGroupId,
-    clusterModeEnabled: g.clusterModeEnabled,
-    clusterSize: g.clusterSize,
-  };
-}
-
-const getParameterGroupsArgs = () =>
-  z.object({
-    engineVersion: z.string().optional().describe("Only groups of this engine version."),
-    parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
-    clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
-  });
-const getParameterGroupsResult = () => z.object({ parameterGroups: z.array(z.object(pgSummary())).describe("The groups found.") });
-export type GetParameterGroupsArgs = z.infer<ReturnType<typeof getParameterGroupsArgs>>;
-export type GetParameterGroupsResult = z.infer<ReturnType<typeof getParameterGroupsResult>>;
-
-const getParameterGroupsLookup: LookupDefinition<GetParameterGroupsArgs, GetParameterGroupsResult> = {
+/** Parameter groups, filtered. */
+export const getParameterGroups = lookupFunction({
   token: "krcloud:cache:getParameterGroups",
   description: "Cache parameter groups, filtered.",
-  args: getParameterGroupsArgs,
-  result: getParameterGroupsResult,
+  args: () =>
+    z.object({
+      engineVersion: z.string().optional().describe("Only groups of this engine version."),
+      parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
+      clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
+    }),
+  result: () => z.object({ parameterGroups: z.array(z.object(pgSummary())).describe("The groups found.") }),
   async run(args, settings) {
     const list = await client(settings).parameterGroups.list(args).catch(rethrowAs("getParameterGroups"));
-    return { parameterGroups: list.map(summaryOf) };
+    return { parameterGroups: list.map((g) => pickShape(pgSummary(), g)) };
   },
-};
-/** Parameter groups, filtered. */
-export const getParameterGroups = lookupFunction(getParameterGroupsLookup);
-export const getParameterGroupsOutput = lookupOutput(getParameterGroupsLookup);
+});
+export const getParameterGroupsOutput = lookupOutput(getParameterGroups.lookup);
+export type GetParameterGroupsArgs = LookupArgs<typeof getParameterGroups>;
+export type GetParameterGroupsResult = LookupResult<typeof getParameterGroups>;
 
-const getParameterGroupArgs = () => z.object({ idOrName: z.string().describe("The group's id or name.") });
-const getParameterGroupResult = () =>
-  z.object({
-    ...pgSummary(),
-    parameters: z
-      .array(
-        z.object({
-          key: z.string(),
-          value: z.string().optional(),
-          defaultValue: z.string().optional(),
-          dataType: z.string().optional(),
-          editable: z.boolean().optional(),
-          validationValueFormat: z.string().optional(),
-          parameterType: z.string().optional(),
-        }),
-      )
-      .describe("The parameter catalogue with current values."),
-  });
-export type GetParameterGroupArgs = z.infer<ReturnType<typeof getParameterGroupArgs>>;
-export type GetParameterGroupResult = z.infer<ReturnType<typeof getParameterGroupResult>>;
-
-const getParameterGroupLookup: LookupDefinition<GetParameterGroupArgs, GetParameterGroupResult> = {
+/** One parameter group with its parameter catalogue. */
+export const getParameterGroup = lookupFunction({
   token: "krcloud:cache:getParameterGroup",
   description: "One cache parameter group with its parameter catalogue.",
-  args: getParameterGroupArgs,
-  result: getParameterGroupResult,
+  args: () => z.object({ idOrName: z.string().describe("The group's id or name.") }),
+  result: () =>
+    z.object({
+      ...pgSummary(),
+      parameters: z
+        .array(
+          z.object({
+            key: z.string(),
+            value: z.string().optional(),
+            defaultValue: z.string().optional(),
+            dataType: z.string().optional(),
+            editable: z.boolean().optional(),
+            validationValueFormat: z.string().optional(),
+            parameterType: z.string().optional(),
+          }),
+        )
+        .describe("The parameter catalogue with current values."),
+    }),
   async run(args, settings) {
     const g = await client(settings).parameterGroups.get(args.idOrName).catch(rethrowAs("getParameterGroup"));
     return {
-      ...summaryOf(g),
+      ...pickShape(pgSummary(), g),
       parameters: g.parameters.map((p) => ({
         key: p.parameterKey,
         value: p.parameterValue,
@@ -136,11 +106,12 @@ const getParameterGroupLookup: LookupDefinition<GetParameterGroupArgs, GetParame
       })),
     };
   },
-};
-/** One parameter group with its parameter catalogue. */
-export const getParameterGroup = lookupFunction(getParameterGroupLookup);
-export const getParameterGroupOutput = lookupOutput(getParameterGroupLookup);
+});
+export const getParameterGroupOutput = lookupOutput(getParameterGroup.lookup);
+export type GetParameterGroupArgs = LookupArgs<typeof getParameterGroup>;
+export type GetParameterGroupResult = LookupResult<typeof getParameterGroup>;
 
+/** A cluster or instance set as both cluster lookups show it: the record, its endpoints among its fields. */
 const clusterResultShape = () =>
   z.object({
     id: z.string(),
@@ -157,83 +128,44 @@ const clusterResultShape = () =>
   });
 export type ClusterResult = z.infer<ReturnType<typeof clusterResultShape>>;
 
-function clusterResult(r: Awaited<ReturnType<CacheClient["clusters"]["get"]>>): ClusterResult {
-  return {
-    id: r.id,
-    name: r.name,
-    clusterEnabled: r.clusterEnabled,
-    version: r.version,
-    status: r.status,
-    shardCount: r.shardCount,
-    totalNodeCount: r.totalNodeCount,
-    primaryEndpoint: r.endpoints.primaryEndpoint,
-    readEndpoint: r.endpoints.readEndpoint,
-    parameterGroupId: r.parameterGroupId,
-    parameterGroupSyncStatus: r.parameterGroupSyncStatus,
-  };
+function clusterResult(r: CacheClusterRecord): ClusterResult {
+  return pickShape(clusterResultShape().shape, { ...r, ...r.endpoints });
 }
 
-const getClustersArgs = () => z.object({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") });
-const getClustersResult = () => z.object({ clusters: z.array(clusterResultShape()).describe("Clusters and instance sets.") });
-export type GetClustersArgs = z.infer<ReturnType<typeof getClustersArgs>>;
-export type GetClustersResult = z.infer<ReturnType<typeof getClustersResult>>;
-
-const getClustersLookup: LookupDefinition<GetClustersArgs, GetClustersResult> = {
+/** Clusters and instance sets, optionally only those using a parameter group. */
+export const getClusters = lookupFunction({
   token: "krcloud:cache:getClusters",
   description: "Cache clusters and instance sets.",
-  args: getClustersArgs,
-  result: getClustersResult,
+  args: () => z.object({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") }),
+  result: () => z.object({ clusters: z.array(clusterResultShape()).describe("Clusters and instance sets.") }),
   run: async (args, settings) => ({ clusters: (await client(settings).clusters.list(args).catch(rethrowAs("getClusters"))).map(clusterResult) }),
-};
-/** Clusters and instance sets, optionally only those using a parameter group. */
-export const getClusters = lookupFunction(getClustersLookup);
-export const getClustersOutput = lookupOutput(getClustersLookup);
+});
+export const getClustersOutput = lookupOutput(getClusters.lookup);
+export type GetClustersArgs = LookupArgs<typeof getClusters>;
+export type GetClustersResult = LookupResult<typeof getClusters>;
 
-const getClusterArgs = () => z.object({ id: z.string().describe("The cluster's or instance set's id.") });
-export type GetClusterArgs = z.infer<ReturnType<typeof getClusterArgs>>;
-
-const getClusterLookup: LookupDefinition<GetClusterArgs, ClusterResult> = {
+/** One cluster or instance set. */
+export const getCluster = lookupFunction({
   token: "krcloud:cache:getCluster",
   description: "One cache cluster or instance set.",
-  args: getClusterArgs,
+  args: () => z.object({ id: z.string().describe("The cluster's or instance set's id.") }),
   result: clusterResultShape,
   run: async (args, settings) => clusterResult(await client(settings).clusters.get(args.id).catch(rethrowAs("getCluster"))),
-};
-/** One cluster or instance set. */
-export const getCluster = lookupFunction(getClusterLookup);
-export const getClusterOutput = lookupOutput(getClusterLookup);
+});
+export const getClusterOutput = lookupOutput(getCluster.lookup);
+export type GetClusterArgs = LookupArgs<typeof getCluster>;
 
-const getInstancesArgs = () => z.object({ instanceSetId: z.string().describe("The instance set's id.") });
-const getInstancesResult = () =>
-  z.object({
-    instances: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string().optional(),
-          role: z.string().optional(),
-          status: z.string().optional(),
-          endpoint: z.string().optional(),
-          subnetId: z.string().optional(),
-        }),
-      )
-      .describe("The instances."),
-  });
-export type GetInstancesArgs = z.infer<ReturnType<typeof getInstancesArgs>>;
-export type GetInstancesResult = z.infer<ReturnType<typeof getInstancesResult>>;
-
-const getInstancesLookup: LookupDefinition<GetInstancesArgs, GetInstancesResult> = {
+/** The instances of an instance set. */
+export const getInstances = lookupFunction({
   token: "krcloud:cache:getInstances",
   description: "The instances of a cache instance set.",
-  args: getInstancesArgs,
-  result: getInstancesResult,
+  args: () => z.object({ instanceSetId: z.string().describe("The instance set's id.") }),
+  result: () => z.object({ instances: z.array(instanceShape()).describe("The instances.") }),
   async run(args, settings) {
     const list = await client(settings).instanceSets.listInstances(args.instanceSetId).catch(rethrowAs("getInstances"));
-    return {
-      instances: list.instances.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, status: i.status, endpoint: i.endpoint, subnetId: i.subnetId })),
-    };
+    return { instances: list.instances.map(instanceResult) };
   },
-};
-/** The instances of an instance set. */
-export const getInstances = lookupFunction(getInstancesLookup);
-export const getInstancesOutput = lookupOutput(getInstancesLookup);
+});
+export const getInstancesOutput = lookupOutput(getInstances.lookup);
+export type GetInstancesArgs = LookupArgs<typeof getInstances>;
+export type GetInstancesResult = LookupResult<typeof getInstances>;

@@ -12,13 +12,13 @@
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
+import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import { groupIds } from "./find";
-import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
-import { adoptInput, cacheName, description, keepAutomaticBackups, port, retentionDays, user, userForRequest } from "./validation";
+import { cacheName, description, port, retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
 const id = () => z.string().min(1, "must not be empty");
@@ -65,9 +65,7 @@ function instanceSetShape() {
         .strict()
         .optional()
         .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
-      keepAutomaticBackups: keepAutomaticBackups(),
-      timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adopt: adoptInput("an instance set"),
+      ...steeringInputs("an instance set"),
     })
     .strict();
 }
@@ -108,18 +106,7 @@ export function instanceSetOutputs() {
     primaryEndpoint: z.string().optional().describe("Endpoint of the primary; stays valid after a promote or failover."),
     readEndpoint: z.string().optional().describe("Endpoint for reads from the replicas."),
     currentPrimaryInstanceId: z.string().optional().describe("The instance that is primary now."),
-    instances: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string().optional(),
-          role: z.string().optional(),
-          subnetId: z.string().optional(),
-          endpoint: z.string().optional(),
-          status: z.string().optional(),
-        }),
-      )
-      .describe("Every instance, primary first."),
+    instances: z.array(instanceShape()).describe("Every instance, primary first."),
   });
 }
 export type InstanceSetOutputs = z.infer<ReturnType<typeof instanceSetOutputs>>;
@@ -131,16 +118,8 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
   inputs: instanceSetInputs,
   outputs: instanceSetOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
-  deleteBeforeReplace: true,
-  localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
-  secretInputs: ["user"],
+  ...recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
   importId: "the instance set id",
-  offered: {
-    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
-    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
-    parameterGroupId: { list: (ctx) => groupIds(ctx, "disabled"), lookup: "krcloud.cache.getParameterGroups" },
-  },
-  autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false) },
   describe: (i) => `cache instance set "${i}"`,
 
@@ -270,7 +249,7 @@ function flatten(s: InstanceSetSnapshot, prior: Partial<InstanceSetInputs>): Ins
     restoreFrom: prior.restoreFrom,
     readEndpoint: r.endpoints.readEndpoint,
     currentPrimaryInstanceId: t.primary?.id,
-    instances: all.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, subnetId: i.subnetId, endpoint: i.endpoint, status: i.status })),
+    instances: all.map(instanceResult),
   };
 }
 

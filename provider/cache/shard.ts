@@ -11,7 +11,8 @@ import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { z } from "zod";
 import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
 import { cache } from "./client";
-import { formatSlots, missing, nodeOutputs, placementOf, surplus } from "./topology";
+import { nodeOutputs, nodeShape } from "./nodes";
+import { formatSlots, missing, placementOf, surplus } from "./topology";
 import { CACHE_TIMEOUTS, waitClusterSettled } from "./waiters";
 
 export function shardInputs() {
@@ -44,17 +45,7 @@ export function shardOutputs() {
     slots: z.string().describe("Hash slot ranges the shard serves, e.g. `0-4095`."),
     slotCount: z.number().describe("Number of hash slots."),
     status: z.string().optional().describe("The shard's status."),
-    nodes: z
-      .array(
-        z.object({
-          id: z.string(),
-          subnetId: z.string().optional(),
-          endpoint: z.string().optional(),
-          role: z.string().optional(),
-          status: z.string().optional(),
-        }),
-      )
-      .describe("The shard's nodes, primary first."),
+    nodes: z.array(nodeShape()).describe("The shard's nodes, primary first."),
   });
 }
 export type ShardOutputs = z.infer<ReturnType<typeof shardOutputs>>;

@@ -67,24 +67,20 @@ interface WaitOptions {
   notFoundTolerance?: number;
 }
 
-export async function waitClusterSettled(ctx: Context, c: CacheClient, id: string, what: string, o: WaitOptions): Promise<ClusterSnapshot> {
-  const s = await waitWithProgress<ClusterSnapshot>(ctx, {
-    resource: what,
-    status: () => clusterSnapshot(c, id),
-    stateOf: clusterState,
-    failure: failedNodes,
-    target: [SETTLED],
-    timeoutMs: o.timeoutMs,
-    notFoundTolerance: o.notFoundTolerance ?? 3,
-  });
-  return s!;
+export function waitClusterSettled(ctx: Context, c: CacheClient, id: string, what: string, o: WaitOptions): Promise<ClusterSnapshot> {
+  return waitSettled(ctx, what, () => clusterSnapshot(c, id), clusterState, o);
 }
 
-export async function waitInstanceSetSettled(ctx: Context, c: CacheClient, id: string, what: string, o: WaitOptions): Promise<InstanceSetSnapshot> {
-  const s = await waitWithProgress<InstanceSetSnapshot>(ctx, {
+export function waitInstanceSetSettled(ctx: Context, c: CacheClient, id: string, what: string, o: WaitOptions): Promise<InstanceSetSnapshot> {
+  return waitSettled(ctx, what, () => instanceSetSnapshot(c, id), instanceSetState, o);
+}
+
+/** Until `stateOf` the snapshot is SETTLED; a FAILED node or instance ends the wait at once. */
+async function waitSettled<S>(ctx: Context, what: string, snapshot: () => Promise<S | undefined>, stateOf: (s: S) => string, o: WaitOptions): Promise<S> {
+  const s = await waitWithProgress<S>(ctx, {
     resource: what,
-    status: () => instanceSetSnapshot(c, id),
-    stateOf: instanceSetState,
+    status: snapshot,
+    stateOf,
     failure: failedNodes,
     target: [SETTLED],
     timeoutMs: o.timeoutMs,

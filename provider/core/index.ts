@@ -12,3 +12,4 @@ export * from "./types";
 export * from "./invoke";
 export * from "./wait";
 export * from "./hints";
+export * from "./shape";

@@ -20,7 +20,8 @@ export interface LookupDefinition<A extends object, R> {
   result: () => z.ZodType<R>;
   /** Top-level result properties that are secrets (a decrypted plaintext, an HMAC, a signed URL). */
   secretResults?: readonly string[];
-  run(args: A, settings: Settings): Promise<R>;
+  /** R is the result schema's type: what `run` returns must fit it (NoInfer: never widened to fit `run`). */
+  run(args: A, settings: Settings): Promise<NoInfer<R>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -33,8 +34,13 @@ export type LookupFunction<A extends object, R> = ((...a: {} extends A ? [args?:
   readonly lookup: LookupDefinition<A, R>;
 };
 
+/** The argument and result types of a lookup function: `export type DecryptArgs = LookupArgs<typeof decrypt>`. */
+export type LookupArgs<F extends { readonly lookup: AnyLookup }> = F["lookup"] extends LookupDefinition<infer A, unknown> ? A : never;
+export type LookupResult<F extends { readonly lookup: AnyLookup }> = F["lookup"] extends LookupDefinition<object, infer R> ? R : never;
+
 /** The TypeScript function of a lookup: arguments validated by its schema (defaults applied), run with the program's settings. */
-export function lookupFunction<A extends object, R>(def: LookupDefinition<A, R>): LookupFunction<A, R> {
+// A lookup without `args` takes no argument: A is then Record<string, never>.
+export function lookupFunction<A extends object = Record<string, never>, R = unknown>(def: LookupDefinition<A, R>): LookupFunction<A, R> {
   const fn = async (args?: A, opts: LookupOptions = {}): Promise<R> => def.run(parseArgs(def, args ?? {}), lookupSettings(opts));
   return Object.assign(fn, { lookup: def });
 }

@@ -2,63 +2,57 @@
 import { z } from "zod";
 import { rethrowAs, type Settings } from "../../sdk/core";
 import { DataQueryClient } from "../../sdk/dataquery";
-import { lookupFunction, lookupOutput, type LookupDefinition } from "../core";
+import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
 
 function client(settings: Settings): DataQueryClient {
   return new DataQueryClient({ settings });
 }
 
-const getDataSourcesResult = () =>
-  z.object({
-    dataSources: z
-      .array(
-        z.object({ name: z.string(), type: z.string(), scope: z.string().optional(), creatorName: z.string().optional(), description: z.string().optional() }),
-      )
-      .describe("The project's data sources."),
-  });
-export type GetDataSourcesResult = z.infer<ReturnType<typeof getDataSourcesResult>>;
+const dataSourceShape = () => ({
+  name: z.string(),
+  type: z.string(),
+  scope: z.string().optional(),
+  creatorName: z.string().optional(),
+  description: z.string().optional(),
+});
 
-const getDataSourcesLookup: LookupDefinition<Record<string, never>, GetDataSourcesResult> = {
+/** Every data source of the project (MySQL, PostgreSQL and data-catalog ones). */
+export const getDataSources = lookupFunction({
   token: "krcloud:dataquery:getDataSources",
   description: "The project's data sources.",
-  result: getDataSourcesResult,
+  result: () => z.object({ dataSources: z.array(z.object(dataSourceShape())).describe("The project's data sources.") }),
   async run(_args, settings) {
     const list = await client(settings).listDataSources().catch(rethrowAs("getDataSources"));
-    return { dataSources: list.map((d) => ({ name: d.name, type: d.type, scope: d.scope, creatorName: d.creatorName, description: d.description })) };
+    return { dataSources: list.map((d) => pickShape(dataSourceShape(), d)) };
   },
-};
-/** Every data source of the project (MySQL, PostgreSQL and data-catalog ones). */
-export const getDataSources = lookupFunction(getDataSourcesLookup);
-export const getDataSourcesOutput = lookupOutput(getDataSourcesLookup);
+});
+export const getDataSourcesOutput = lookupOutput(getDataSources.lookup);
+export type GetDataSourcesResult = LookupResult<typeof getDataSources>;
 
-const getQueryResultArgs = () =>
-  z.object({
-    queryId: z.string().describe("The query's id."),
-    page: z
-      .number()
-      .int("must be a whole number")
-      .min(0, "must be from 0 to 9")
-      .max(9, "must be from 0 to 9")
-      .optional()
-      .describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
-  });
-const getQueryResultResult = () =>
-  z.object({
-    state: z.string().describe("The query's state."),
-    storageUrl: z.string().optional().describe("Where the result lies: `bucket/path/YYYY/MM/DD`."),
-    columns: z.array(z.object({ name: z.string(), index: z.number(), type: z.string() })).describe("Result columns."),
-    rows: z.array(z.array(z.string())).describe("Rows, each an array of strings."),
-    totalPages: z.number().optional(),
-    totalElements: z.number().optional(),
-  });
-export type GetQueryResultArgs = z.infer<ReturnType<typeof getQueryResultArgs>>;
-export type GetQueryResultResult = z.infer<ReturnType<typeof getQueryResultResult>>;
-
-const getQueryResultLookup: LookupDefinition<GetQueryResultArgs, GetQueryResultResult> = {
+/** A query's state, result location, columns and rows. */
+export const getQueryResult = lookupFunction({
   token: "krcloud:dataquery:getQueryResult",
   description: "A data query's state, result location, columns and rows.",
-  args: getQueryResultArgs,
-  result: getQueryResultResult,
+  args: () =>
+    z.object({
+      queryId: z.string().describe("The query's id."),
+      page: z
+        .number()
+        .int("must be a whole number")
+        .min(0, "must be from 0 to 9")
+        .max(9, "must be from 0 to 9")
+        .optional()
+        .describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
+    }),
+  result: () =>
+    z.object({
+      state: z.string().describe("The query's state."),
+      storageUrl: z.string().optional().describe("Where the result lies: `bucket/path/YYYY/MM/DD`."),
+      columns: z.array(z.object({ name: z.string(), index: z.number(), type: z.string() })).describe("Result columns."),
+      rows: z.array(z.array(z.string())).describe("Rows, each an array of strings."),
+      totalPages: z.number().optional(),
+      totalElements: z.number().optional(),
+    }),
   async run(args, settings) {
     const c = client(settings);
     const first = await c.getQueryResult(args.queryId, args.page ?? 0).catch(rethrowAs("getQueryResult"));
@@ -72,7 +66,7 @@ const getQueryResultLookup: LookupDefinition<GetQueryResultArgs, GetQueryResultR
       totalElements: first.totalElements,
     };
   },
-};
-/** A query's state, result location, columns and rows. */
-export const getQueryResult = lookupFunction(getQueryResultLookup);
-export const getQueryResultOutput = lookupOutput(getQueryResultLookup);
+});
+export const getQueryResultOutput = lookupOutput(getQueryResult.lookup);
+export type GetQueryResultArgs = LookupArgs<typeof getQueryResult>;
+export type GetQueryResultResult = LookupResult<typeof getQueryResult>;

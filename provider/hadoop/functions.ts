@@ -2,116 +2,69 @@
 import { z } from "zod";
 import { rethrowAs, type Settings } from "../../sdk/core";
 import { HadoopClient } from "../../sdk/hadoop";
-import { lookupFunction, lookupOutput, type LookupDefinition } from "../core";
+import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
 import { vmResult, vmShape } from "./vms";
 
 function client(settings: Settings): HadoopClient {
   return new HadoopClient({ settings });
 }
 
-const getClustersArgs = () =>
-  z.object({
-    name: z.string().optional().describe("Clusters whose names contain this."),
-    includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
-  });
-const getClustersResult = () =>
-  z.object({
-    clusters: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string().optional(),
-          status: z.string().optional(),
-          clusterType: z.string().optional(),
-          clusterVersion: z.string().optional(),
-          apiKeyStatus: z.string().optional(),
-          workerCnt: z.number().optional(),
-        }),
-      )
-      .describe("The clusters, every page."),
-  });
-export type GetClustersArgs = z.infer<ReturnType<typeof getClustersArgs>>;
-export type GetClustersResult = z.infer<ReturnType<typeof getClustersResult>>;
+/** A cluster as getClusters lists it; getCluster adds the fields only a get returns. */
+const clusterSummaryShape = () => ({
+  id: z.string(),
+  name: z.string().optional(),
+  status: z.string().optional(),
+  clusterType: z.string().optional(),
+  clusterVersion: z.string().optional(),
+  apiKeyStatus: z.string().optional(),
+  workerCnt: z.number().optional(),
+});
 
-const getClustersLookup: LookupDefinition<GetClustersArgs, GetClustersResult> = {
+/** Hadoop clusters, every page. */
+export const getClusters = lookupFunction({
   token: "krcloud:hadoop:getClusters",
   description: "Hadoop clusters, every page.",
-  args: getClustersArgs,
-  result: getClustersResult,
+  args: () =>
+    z.object({
+      name: z.string().optional().describe("Clusters whose names contain this."),
+      includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
+    }),
+  result: () => z.object({ clusters: z.array(z.object(clusterSummaryShape())).describe("The clusters, every page.") }),
   async run(args, settings) {
     const list = await client(settings).listClusters(args).catch(rethrowAs("getClusters"));
-    return {
-      clusters: list.map((c) => ({
-        id: c.id,
-        name: c.name,
-        status: c.status,
-        clusterType: c.clusterType,
-        clusterVersion: c.clusterVersion,
-        apiKeyStatus: c.apiKeyStatus,
-        workerCnt: c.workerCnt,
-      })),
-    };
+    return { clusters: list.map((c) => pickShape(clusterSummaryShape(), c)) };
   },
-};
-/** Hadoop clusters, every page. */
-export const getClusters = lookupFunction(getClustersLookup);
-export const getClustersOutput = lookupOutput(getClustersLookup);
+});
+export const getClustersOutput = lookupOutput(getClusters.lookup);
+export type GetClustersArgs = LookupArgs<typeof getClusters>;
+export type GetClustersResult = LookupResult<typeof getClusters>;
 
-const getClusterArgs = () => z.object({ id: z.string().describe("The cluster's id.") });
-const getClusterResult = () =>
-  z.object({
-    id: z.string(),
-    name: z.string().optional(),
-    status: z.string().optional(),
-    clusterType: z.string().optional(),
-    clusterVersion: z.string().optional(),
-    workerCnt: z.number().optional(),
-    masterCnt: z.number().optional(),
-    apiKeyStatus: z.string().optional(),
-    componentUrls: z.record(z.string(), z.string()).describe("Web UIs."),
-  });
-export type GetClusterArgs = z.infer<ReturnType<typeof getClusterArgs>>;
-export type GetClusterResult = z.infer<ReturnType<typeof getClusterResult>>;
-
-const getClusterLookup: LookupDefinition<GetClusterArgs, GetClusterResult> = {
+/** One Hadoop cluster. */
+export const getCluster = lookupFunction({
   token: "krcloud:hadoop:getCluster",
   description: "One Hadoop cluster.",
-  args: getClusterArgs,
-  result: getClusterResult,
+  args: () => z.object({ id: z.string().describe("The cluster's id.") }),
+  result: () => z.object({ ...clusterSummaryShape(), masterCnt: z.number().optional(), componentUrls: z.record(z.string(), z.string()).describe("Web UIs.") }),
   async run(args, settings) {
     const c = await client(settings).getCluster(args.id).catch(rethrowAs("getCluster"));
-    return {
-      id: c.id,
-      name: c.name,
-      status: c.status,
-      clusterType: c.clusterType,
-      clusterVersion: c.clusterVersion,
-      workerCnt: c.workerCnt,
-      masterCnt: c.masterCnt,
-      apiKeyStatus: c.apiKeyStatus,
-      componentUrls: c.componentUrl,
-    };
+    return { ...pickShape(clusterSummaryShape(), c), masterCnt: c.masterCnt, componentUrls: c.componentUrl };
   },
-};
-/** One Hadoop cluster. */
-export const getCluster = lookupFunction(getClusterLookup);
-export const getClusterOutput = lookupOutput(getClusterLookup);
+});
+export const getClusterOutput = lookupOutput(getCluster.lookup);
+export type GetClusterArgs = LookupArgs<typeof getCluster>;
+export type GetClusterResult = LookupResult<typeof getCluster>;
 
-const getClusterVmsArgs = () => z.object({ clusterId: z.string().describe("The cluster's id.") });
-const getClusterVmsResult = () => z.object({ vms: z.array(vmShape()).describe("The VMs, every page.") });
-export type GetClusterVmsArgs = z.infer<ReturnType<typeof getClusterVmsArgs>>;
-export type GetClusterVmsResult = z.infer<ReturnType<typeof getClusterVmsResult>>;
-
-const getClusterVmsLookup: LookupDefinition<GetClusterVmsArgs, GetClusterVmsResult> = {
+/** A Hadoop cluster's VMs, every page. */
+export const getClusterVms = lookupFunction({
   token: "krcloud:hadoop:getClusterVms",
   description: "A Hadoop cluster's VMs, every page.",
-  args: getClusterVmsArgs,
-  result: getClusterVmsResult,
+  args: () => z.object({ clusterId: z.string().describe("The cluster's id.") }),
+  result: () => z.object({ vms: z.array(vmShape()).describe("The VMs, every page.") }),
   async run(args, settings) {
     const vms = await client(settings).listVms(args.clusterId).catch(rethrowAs("getClusterVms"));
     return { vms: vms.map(vmResult) };
   },
-};
-/** A Hadoop cluster's VMs, every page. */
-export const getClusterVms = lookupFunction(getClusterVmsLookup);
-export const getClusterVmsOutput = lookupOutput(getClusterVmsLookup);
+});
+export const getClusterVmsOutput = lookupOutput(getClusterVms.lookup);
+export type GetClusterVmsArgs = LookupArgs<typeof getClusterVms>;
+export type GetClusterVmsResult = LookupResult<typeof getClusterVms>;

@@ -1,6 +1,7 @@
 /** A Hadoop VM as the lookups and the Cluster resource show it: one shape, one mapping. */
 import { z } from "zod";
 import type { Vm } from "../../sdk/hadoop";
+import { pickShape } from "../core";
 
 /** One VM as the lookups and the Cluster resource's `vms` output show it. */
 export const vmShape = () =>
@@ -17,14 +18,5 @@ export const vmShape = () =>
 export type VmResult = z.infer<ReturnType<typeof vmShape>>;
 
 export function vmResult(v: Vm): VmResult {
-  return {
-    name: v.name,
-    instanceId: v.instanceId,
-    isMaster: v.isMaster,
-    index: v.index,
-    ip: v.ip,
-    floatingIp: v.floatingIp,
-    status: v.status,
-    flavorName: v.flavorName,
-  };
+  return pickShape(vmShape().shape, v);
 }

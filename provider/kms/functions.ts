@@ -9,63 +9,46 @@
 import { z } from "zod";
 import { rethrowAs, type Settings } from "../../sdk/core";
 import { KmsClient } from "../../sdk/kms";
-import { lookupFunction, lookupOutput, type LookupDefinition } from "../core";
+import { lookupFunction, lookupOutput, type LookupArgs, type LookupDefinition, type LookupResult } from "../core";
 
-function client(settings: Settings): KmsClient {
-  return new KmsClient({ settings });
+/** A lookup's one call with the key its arguments name; a failure names the lookup and the key. */
+function withKey<T>(settings: Settings, lookup: string, keyId: string, call: (c: KmsClient) => Promise<T>): Promise<T> {
+  return call(new KmsClient({ settings })).catch(rethrowAs(`${lookup} with KMS key "${keyId}"`));
 }
 
 const kmsKeyId = (what: string) => z.string().describe(what);
 
-const decryptArgs = () =>
-  z.object({
-    keyId: kmsKeyId("The symmetric KMS key."),
-    ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
-    aad: z.string().optional().describe("The AAD given at encryption, if any."),
-  });
-const decryptResult = () => z.object({ plaintext: z.string().describe("The decrypted text (secret).") });
-export type DecryptArgs = z.infer<ReturnType<typeof decryptArgs>>;
-export type DecryptResult = z.infer<ReturnType<typeof decryptResult>>;
-
-const decryptLookup: LookupDefinition<DecryptArgs, DecryptResult> = {
+/** Decrypts a ciphertext. Works with an `Active` or `Deactivated` key version. */
+export const decrypt = lookupFunction({
   token: "krcloud:kms:decrypt",
   description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
-  args: decryptArgs,
-  result: decryptResult,
+  args: () =>
+    z.object({
+      keyId: kmsKeyId("The symmetric KMS key."),
+      ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
+      aad: z.string().optional().describe("The AAD given at encryption, if any."),
+    }),
+  result: () => z.object({ plaintext: z.string().describe("The decrypted text (secret).") }),
   secretResults: ["plaintext"],
-  async run(args, settings) {
-    const plaintext = await client(settings)
-      .decrypt(args.keyId, { ciphertext: args.ciphertext, aad: args.aad })
-      .catch(rethrowAs(`decrypt with KMS key "${args.keyId}"`));
-    return { plaintext };
-  },
-};
-/** Decrypts a ciphertext. Works with an `Active` or `Deactivated` key version. */
-export const decrypt = lookupFunction(decryptLookup);
+  run: async (args, settings) => ({
+    plaintext: await withKey(settings, "decrypt", args.keyId, (c) => c.decrypt(args.keyId, { ciphertext: args.ciphertext, aad: args.aad })),
+  }),
+});
 /** `decrypt` for Inputs; the plaintext is a secret Output. */
-export const decryptOutput = lookupOutput(decryptLookup);
+export const decryptOutput = lookupOutput(decrypt.lookup);
+export type DecryptArgs = LookupArgs<typeof decrypt>;
+export type DecryptResult = LookupResult<typeof decrypt>;
 
-const signArgs = () =>
-  z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") });
-const signResult = () => z.object({ signature: z.string().describe("The signature.") });
-export type SignArgs = z.infer<ReturnType<typeof signArgs>>;
-export type SignResult = z.infer<ReturnType<typeof signResult>>;
-
-const signLookup: LookupDefinition<SignArgs, SignResult> = {
+export const sign = lookupFunction({
   token: "krcloud:kms:sign",
   description: "Signs Base64 data with an asymmetric KMS key.",
-  args: signArgs,
-  result: signResult,
-  async run(args, settings) {
-    return {
-      signature: await client(settings)
-        .sign(args.keyId, args.content)
-        .catch(rethrowAs(`sign with KMS key "${args.keyId}"`)),
-    };
-  },
-};
-export const sign = lookupFunction(signLookup);
-export const signOutput = lookupOutput(signLookup);
+  args: () => z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") }),
+  result: () => z.object({ signature: z.string().describe("The signature.") }),
+  run: async (args, settings) => ({ signature: await withKey(settings, "sign", args.keyId, (c) => c.sign(args.keyId, args.content)) }),
+});
+export const signOutput = lookupOutput(sign.lookup);
+export type SignArgs = LookupArgs<typeof sign>;
+export type SignResult = LookupResult<typeof sign>;
 
 const verifyArgs = () =>
   z.object({
@@ -77,58 +60,35 @@ const verifyResult = () => z.object({ valid: z.boolean().describe("Whether it ve
 export type VerifyArgs = z.infer<ReturnType<typeof verifyArgs>>;
 export type VerifyResult = z.infer<ReturnType<typeof verifyResult>>;
 
-const verifySignatureLookup: LookupDefinition<VerifyArgs, VerifyResult> = {
-  token: "krcloud:kms:verifySignature",
-  description: "Verifies a signature with an asymmetric KMS key.",
-  args: verifyArgs,
-  result: verifyResult,
-  async run(args, settings) {
-    return {
-      valid: await client(settings)
-        .verifySignature(args.keyId, { input: args.input, output: args.output })
-        .catch(rethrowAs(`verifySignature with KMS key "${args.keyId}"`)),
-    };
-  },
-};
-export const verifySignature = lookupFunction(verifySignatureLookup);
-export const verifySignatureOutput = lookupOutput(verifySignatureLookup);
+/** verifySignature and verifyHmac: the same arguments and answer, the key kind and the operation aside. */
+function verifyLookup(operation: "verifySignature" | "verifyHmac", description: string): LookupDefinition<VerifyArgs, VerifyResult> {
+  return {
+    token: `krcloud:kms:${operation}`,
+    description,
+    args: verifyArgs,
+    result: verifyResult,
+    run: async (args, settings) => ({
+      valid: await withKey(settings, operation, args.keyId, (c) => c[operation](args.keyId, { input: args.input, output: args.output })),
+    }),
+  };
+}
 
-const createHmacArgs = () => z.object({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") });
-const createHmacResult = () => z.object({ hmac: z.string().describe("The Base64 HMAC (secret).") });
-export type CreateHmacArgs = z.infer<ReturnType<typeof createHmacArgs>>;
-export type CreateHmacResult = z.infer<ReturnType<typeof createHmacResult>>;
+export const verifySignature = lookupFunction(verifyLookup("verifySignature", "Verifies a signature with an asymmetric KMS key."));
+export const verifySignatureOutput = lookupOutput(verifySignature.lookup);
 
-const createHmacLookup: LookupDefinition<CreateHmacArgs, CreateHmacResult> = {
+export const createHmac = lookupFunction({
   token: "krcloud:kms:createHmac",
   description: "Creates an HMAC of Base64 data with a MAC key.",
-  args: createHmacArgs,
-  result: createHmacResult,
+  args: () => z.object({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") }),
+  result: () => z.object({ hmac: z.string().describe("The Base64 HMAC (secret).") }),
   // An HMAC authenticates as the key would.
   secretResults: ["hmac"],
-  async run(args, settings) {
-    return {
-      hmac: await client(settings)
-        .createHmac(args.keyId, args.content)
-        .catch(rethrowAs(`createHmac with KMS key "${args.keyId}"`)),
-    };
-  },
-};
-export const createHmac = lookupFunction(createHmacLookup);
+  run: async (args, settings) => ({ hmac: await withKey(settings, "createHmac", args.keyId, (c) => c.createHmac(args.keyId, args.content)) }),
+});
 /** `createHmac` for Inputs; the HMAC is a secret Output. */
-export const createHmacOutput = lookupOutput(createHmacLookup);
+export const createHmacOutput = lookupOutput(createHmac.lookup);
+export type CreateHmacArgs = LookupArgs<typeof createHmac>;
+export type CreateHmacResult = LookupResult<typeof createHmac>;
 
-const verifyHmacLookup: LookupDefinition<VerifyArgs, VerifyResult> = {
-  token: "krcloud:kms:verifyHmac",
-  description: "Verifies an HMAC with a MAC key.",
-  args: verifyArgs,
-  result: verifyResult,
-  async run(args, settings) {
-    return {
-      valid: await client(settings)
-        .verifyHmac(args.keyId, { input: args.input, output: args.output })
-        .catch(rethrowAs(`verifyHmac with KMS key "${args.keyId}"`)),
-    };
-  },
-};
-export const verifyHmac = lookupFunction(verifyHmacLookup);
-export const verifyHmacOutput = lookupOutput(verifyHmacLookup);
+export const verifyHmac = lookupFunction(verifyLookup("verifyHmac", "Verifies an HMAC with a MAC key."));
+export const verifyHmacOutput = lookupOutput(verifyHmac.lookup);

@@ -57,6 +57,30 @@ function handle<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
   };
 }
 
+type Revealed = ReturnType<typeof revealProps>;
+
+/**
+ * `handle` for create and update: the definition and the revealed inputs (`inputsOf` the request)
+ * reach `fn`, and a partial failure's properties (grpcError) get the same secrets a success's do.
+ */
+function handleChange<Req extends { getUrn(): string; getType?(): string }, Res>(
+  inputsOf: (req: Req) => structproto.Struct | undefined,
+  fn: (req: Req, def: AnyDefinition, inputs: Revealed) => Promise<Res>,
+): Unary<Req, Res> {
+  return (call, callback) => {
+    const inputs = revealProps(fromStruct(inputsOf(call.request)));
+    let def: AnyDefinition | undefined;
+    const run = async () => {
+      def = definition(tokenOf(call.request));
+      return fn(call.request, def, inputs);
+    };
+    run().then(
+      (res) => callback(null, res),
+      (e: unknown) => callback(grpcError(e, inputs.secrets, def, inputs.props), null),
+    );
+  };
+}
+
 function toStruct(props: Props): structproto.Struct {
   return structproto.Struct.fromJavaScript(toPlain(props) as Record<string, structproto.JavaScriptValue>);
 }
@@ -211,26 +235,20 @@ export class KrcloudProviderService {
     return res;
   });
 
-  create = async (call: grpc.ServerUnaryCall<provproto.CreateRequest, provproto.CreateResponse>, callback: grpc.sendUnaryData<provproto.CreateResponse>) => {
-    const req = call.request;
-    const token = tokenOf(req);
-    const inputs = revealProps(fromStruct(req.getProperties()));
-    let def: AnyDefinition | undefined;
-    try {
-      def = definition(token);
+  create = handleChange(
+    (req: provproto.CreateRequest) => req.getProperties(),
+    async (req, def, inputs) => {
       const res = new provproto.CreateResponse();
       if (req.getPreview()) {
         res.setProperties(req.getProperties());
-        return callback(null, res);
+        return res;
       }
-      const { id, outs } = await provider(token).create(withoutDynamicKeys(inputs.props), { timeoutSeconds: req.getTimeout() });
+      const { id, outs } = await provider(def.token).create(withoutDynamicKeys(inputs.props), { timeoutSeconds: req.getTimeout() });
       res.setId(id);
       res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets, inputs.props))));
-      callback(null, res);
-    } catch (e) {
-      callback(grpcError(e, inputs.secrets, def, inputs.props), null);
-    }
-  };
+      return res;
+    },
+  );
 
   /**
    * Refresh (state given), `pulumi import` and the `import` option (id only: the definitions' read
@@ -252,22 +270,16 @@ export class KrcloudProviderService {
     return res;
   });
 
-  update = async (call: grpc.ServerUnaryCall<provproto.UpdateRequest, provproto.UpdateResponse>, callback: grpc.sendUnaryData<provproto.UpdateResponse>) => {
-    const req = call.request;
-    const token = tokenOf(req);
-    const news = revealProps(fromStruct(req.getNews()));
-    let def: AnyDefinition | undefined;
-    try {
-      def = definition(token);
+  update = handleChange(
+    (req: provproto.UpdateRequest) => req.getNews(),
+    async (req, def, news) => {
       const olds = revealProps(fromStruct(req.getOlds())).props;
-      const r = await provider(token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), { timeoutSeconds: req.getTimeout() });
+      const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), { timeoutSeconds: req.getTimeout() });
       const res = new provproto.UpdateResponse();
       res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));
-      callback(null, res);
-    } catch (e) {
-      callback(grpcError(e, news.secrets, def, news.props), null);
-    }
-  };
+      return res;
+    },
+  );
 
   delete = handle(async (req: provproto.DeleteRequest) => {
     const token = tokenOf(req);

@@ -5,9 +5,8 @@
  */
 import { z } from "zod";
 import { isXmlRepresentable, LIFECYCLE_DATE, MAX_RULE_ID_LENGTH } from "../../sdk/objectstorage";
-import { type ResourceDefinition, resourceClass, type InputArgs } from "../core";
-import { bucketDocument } from "./bucket-document";
-import { bucketName } from "./validation";
+import { resourceClass, type InputArgs } from "../core";
+import { bucketDocument, documentInputs } from "./bucket-document";
 
 export { LIFECYCLE_DATE };
 
@@ -57,32 +56,30 @@ export function lifecycleRule() {
 }
 
 export function bucketLifecycleInputs() {
-  return z
-    .object({
-      bucket: bucketName().describe("The bucket. Changing it replaces the configuration."),
-      rules: z
-        .array(lifecycleRule())
-        .min(1, "at least one rule is required")
-        .superRefine((rules, ctx) => {
-          const seen = new Set<string>();
-          rules.forEach((r, i) => {
-            if (r.id === undefined) return;
-            if (seen.has(r.id)) ctx.addIssue({ code: "custom", message: `duplicate rule id "${r.id}"`, path: [i, "id"] });
-            seen.add(r.id);
-          });
-        })
-        .describe("The whole lifecycle configuration. Rules are evaluated once a day at 00:00."),
-      adopt: z.boolean().default(false).describe("If the bucket already has a lifecycle configuration, take it over instead of failing."),
-    })
-    .strict();
+  return documentInputs(
+    "lifecycle configuration",
+    "configuration",
+    z
+      .array(lifecycleRule())
+      .min(1, "at least one rule is required")
+      .superRefine((rules, ctx) => {
+        const seen = new Set<string>();
+        rules.forEach((r, i) => {
+          if (r.id === undefined) return;
+          if (seen.has(r.id)) ctx.addIssue({ code: "custom", message: `duplicate rule id "${r.id}"`, path: [i, "id"] });
+          seen.add(r.id);
+        });
+      })
+      .describe("The whole lifecycle configuration. Rules are evaluated once a day at 00:00."),
+  );
 }
 export type BucketLifecycleInputs = z.infer<ReturnType<typeof bucketLifecycleInputs>>;
-export const bucketLifecycleOutputs = bucketLifecycleInputs;
+/** The outputs are the inputs, as the service echoes them. */
 export type BucketLifecycleOutputs = BucketLifecycleInputs;
 
 type Rule = BucketLifecycleInputs["rules"][number];
 
-export const bucketLifecycle: ResourceDefinition<BucketLifecycleInputs, BucketLifecycleOutputs> = bucketDocument<Rule, BucketLifecycleInputs>({
+export const bucketLifecycle = bucketDocument<Rule, BucketLifecycleInputs>({
   token: "krcloud:objectstorage:BucketLifecycle",
   description: "The lifecycle (object expiry) configuration of a bucket. Deleting it removes the configuration.",
   noun: "lifecycle configuration",

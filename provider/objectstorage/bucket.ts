@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
-import type { ObjectStorageClient } from "../../sdk/objectstorage";
+import type { BucketAcl, ObjectStorageClient } from "../../sdk/objectstorage";
 import { PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
@@ -209,6 +209,11 @@ function normalizeAcl(acl: BucketInputs["acl"] | undefined): BucketInputs["acl"]
   return acl.publicReadAllowIpList?.length ? { public: "read-only", publicReadAllowIpList: [...acl.publicReadAllowIpList] } : { public: "read-only" };
 }
 
+/** A bucket's ACL as the service reports it, in the shape read and getBucket show. */
+export function flattenAcl(acl: BucketAcl | null | undefined): BucketInputs["acl"] {
+  return normalizeAcl(acl ? { public: acl.public ?? "deny", publicReadAllowIpList: acl.publicReadAllowIpList ?? undefined } : undefined);
+}
+
 /**
  * The bucket as the cloud has it, with provider-only inputs carried over from `prior`. Metadata is
  * limited to the keys this resource manages, those of `prior` (its last inputs or outputs): keys
@@ -227,7 +232,7 @@ async function readBucket(
     name: b.name,
     type: "STANDARD",
     encryption: b.useEncryption ? { type: "managed" } : undefined,
-    acl: normalizeAcl(b.acl ? { public: b.acl.public ?? "deny", publicReadAllowIpList: b.acl.publicReadAllowIpList ?? undefined } : undefined),
+    acl: flattenAcl(b.acl),
     metadata: managedMetadata(b.metadata ?? {}, prior.metadata),
     forceDestroy: prior.forceDestroy ?? false,
     adopt: prior.adopt ?? false,

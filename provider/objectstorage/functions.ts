@@ -2,39 +2,36 @@
 import { z } from "zod";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { rethrowAs, type Settings } from "../../sdk/core";
-import { lookupFunction, lookupOutput, type LookupDefinition } from "../core";
+import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
+import { flattenAcl } from "./bucket";
 
 function client(settings: Settings): ObjectStorageClient {
   return new ObjectStorageClient({ settings });
 }
 
-const getBucketArgs = () => z.object({ name: z.string().describe("Bucket name.") });
-const getBucketResult = () =>
-  z.object({
-    name: z.string().describe("Bucket name."),
-    project: z.string().describe("Project (account) ID that owns the bucket."),
-    type: z.string().describe("Bucket type, `STANDARD`."),
-    encrypted: z.boolean().describe("Whether server-side encryption is on."),
-    acl: z
-      .object({
-        public: z.enum(["read-only", "deny"]).describe("`read-only` allows token-less reads; `deny` forbids them."),
-        publicReadAllowIpList: z.array(z.string()).optional().describe("IP addresses or CIDR ranges token-less reads are limited to."),
-      })
-      .describe("Public access."),
-    metadata: z.record(z.string(), z.string()).describe("User metadata (`X-Container-Meta-*`)."),
-    createdAt: z.string().describe("Creation time (RFC 3339)."),
-    bytes: z.number().describe("Total size of the objects in bytes (refreshed by the service every 30 minutes)."),
-    objectCount: z.number().describe("Number of objects (refreshed by the service every 30 minutes)."),
-    url: z.string().describe("The bucket's Swift URL."),
-  });
-export type GetBucketArgs = z.infer<ReturnType<typeof getBucketArgs>>;
-export type GetBucketResult = z.infer<ReturnType<typeof getBucketResult>>;
-
-const getBucketLookup: LookupDefinition<GetBucketArgs, GetBucketResult> = {
+/** Looks up an existing bucket by name; fails when it does not exist. */
+export const getBucket = lookupFunction({
   token: "krcloud:objectstorage:getBucket",
   description: "Looks up an existing bucket by name; fails when it does not exist.",
-  args: getBucketArgs,
-  result: getBucketResult,
+  args: () => z.object({ name: z.string().describe("Bucket name.") }),
+  result: () =>
+    z.object({
+      name: z.string().describe("Bucket name."),
+      project: z.string().describe("Project (account) ID that owns the bucket."),
+      type: z.string().describe("Bucket type, `STANDARD`."),
+      encrypted: z.boolean().describe("Whether server-side encryption is on."),
+      acl: z
+        .object({
+          public: z.enum(["read-only", "deny"]).describe("`read-only` allows token-less reads; `deny` forbids them."),
+          publicReadAllowIpList: z.array(z.string()).optional().describe("IP addresses or CIDR ranges token-less reads are limited to."),
+        })
+        .describe("Public access."),
+      metadata: z.record(z.string(), z.string()).describe("User metadata (`X-Container-Meta-*`)."),
+      createdAt: z.string().describe("Creation time (RFC 3339)."),
+      bytes: z.number().describe("Total size of the objects in bytes (refreshed by the service every 30 minutes)."),
+      objectCount: z.number().describe("Number of objects (refreshed by the service every 30 minutes)."),
+      url: z.string().describe("The bucket's Swift URL."),
+    }),
   async run(args, settings) {
     const c = client(settings);
     const b = await c.getBucket(args.name).catch(rethrowAs("getBucket"));
@@ -43,10 +40,7 @@ const getBucketLookup: LookupDefinition<GetBucketArgs, GetBucketResult> = {
       project: b.project ?? "",
       type: b.type ?? "STANDARD",
       encrypted: Boolean(b.useEncryption),
-      acl:
-        b.acl?.public === "read-only"
-          ? { public: "read-only", ...(b.acl.publicReadAllowIpList?.length ? { publicReadAllowIpList: b.acl.publicReadAllowIpList } : {}) }
-          : { public: "deny" },
+      acl: flattenAcl(b.acl),
       metadata: b.metadata ?? {},
       createdAt: b.createdAt ?? "",
       bytes: b.bytes ?? 0,
@@ -54,97 +48,82 @@ const getBucketLookup: LookupDefinition<GetBucketArgs, GetBucketResult> = {
       url: c.bucketUrl(b.name),
     };
   },
-};
-/** Looks up an existing bucket by name; fails when it does not exist. */
-export const getBucket = lookupFunction(getBucketLookup);
-export const getBucketOutput = lookupOutput(getBucketLookup);
+});
+export const getBucketOutput = lookupOutput(getBucket.lookup);
+export type GetBucketArgs = LookupArgs<typeof getBucket>;
+export type GetBucketResult = LookupResult<typeof getBucket>;
 
-const getBucketsArgs = () =>
-  z.object({
-    prefix: z.string().optional().describe("Only buckets whose names start with this."),
-    include: z.string().optional().describe("Only buckets whose names contain this (cannot be combined with prefix)."),
-  });
-const getBucketsResult = () =>
-  z.object({
-    names: z.array(z.string()).describe("Names of the buckets found."),
-    buckets: z
-      .array(
-        z.object({
-          name: z.string().describe("Bucket name."),
-          createdAt: z.string().optional().describe("Creation time (RFC 3339)."),
-          bytes: z.number().optional().describe("Total size of the objects in bytes."),
-          objectCount: z.number().optional().describe("Number of objects."),
-        }),
-      )
-      .describe("The buckets found, every page."),
-  });
-export type GetBucketsArgs = z.infer<ReturnType<typeof getBucketsArgs>>;
-export type GetBucketsResult = z.infer<ReturnType<typeof getBucketsResult>>;
+/** A bucket as getBuckets lists it. */
+const bucketSummaryShape = () => ({
+  name: z.string().describe("Bucket name."),
+  createdAt: z.string().optional().describe("Creation time (RFC 3339)."),
+  bytes: z.number().optional().describe("Total size of the objects in bytes."),
+  objectCount: z.number().optional().describe("Number of objects."),
+});
 
-const getBucketsLookup: LookupDefinition<GetBucketsArgs, GetBucketsResult> = {
+/** Lists buckets, every page. */
+export const getBuckets = lookupFunction({
   token: "krcloud:objectstorage:getBuckets",
   description: "Lists buckets, every page.",
-  args: getBucketsArgs,
-  result: getBucketsResult,
+  args: () =>
+    z.object({
+      prefix: z.string().optional().describe("Only buckets whose names start with this."),
+      include: z.string().optional().describe("Only buckets whose names contain this (cannot be combined with prefix)."),
+    }),
+  result: () =>
+    z.object({
+      names: z.array(z.string()).describe("Names of the buckets found."),
+      buckets: z.array(z.object(bucketSummaryShape())).describe("The buckets found, every page."),
+    }),
   async run(args, settings) {
     if (args.prefix && args.include) throw new Error("getBuckets: prefix and include cannot be combined (seed section 4.1)");
     const all = (await client(settings).listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
       (b): b is typeof b & { name: string } => typeof b.name === "string",
     );
-    return {
-      names: all.map((b) => b.name),
-      buckets: all.map((b) => ({ name: b.name, createdAt: b.createdAt, bytes: b.bytes, objectCount: b.objectCount })),
-    };
+    return { names: all.map((b) => b.name), buckets: all.map((b) => pickShape(bucketSummaryShape(), b)) };
   },
-};
-/** Lists buckets, every page. */
-export const getBuckets = lookupFunction(getBucketsLookup);
-export const getBucketsOutput = lookupOutput(getBucketsLookup);
+});
+export const getBucketsOutput = lookupOutput(getBuckets.lookup);
+export type GetBucketsArgs = LookupArgs<typeof getBuckets>;
+export type GetBucketsResult = LookupResult<typeof getBuckets>;
 
-const getObjectStorageInfoResult = () => z.record(z.string(), z.unknown()).describe("The service's capability document.");
-
-const getObjectStorageInfoLookup: LookupDefinition<Record<string, never>, Record<string, unknown>> = {
+/** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
+export const getObjectStorageInfo = lookupFunction({
   token: "krcloud:objectstorage:getObjectStorageInfo",
   description: "The service's capability document (`/info`): limits such as max_file_size, container_listing_limit.",
-  result: getObjectStorageInfoResult,
+  result: () => z.record(z.string(), z.unknown()).describe("The service's capability document."),
   run: (_args, settings) => client(settings).getInfo(),
-};
-/** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
-export const getObjectStorageInfo = lookupFunction(getObjectStorageInfoLookup);
-export const getObjectStorageInfoOutput = lookupOutput(getObjectStorageInfoLookup);
-
-const getTempUrlArgs = () =>
-  z.object({
-    bucket: z.string().describe("The bucket."),
-    key: z.string().describe("Object name."),
-    expiresIn: z
-      .number()
-      .int("must be a whole number of seconds")
-      .min(1, "must be at least 1 second")
-      .optional()
-      .describe(
-        "How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set.",
-      ),
-    expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
-  });
-const getTempUrlResult = () =>
-  z.object({
-    url: z.string().describe("Absolute URL for token-less GET until expiresAt. It carries a signature: a secret."),
-    expiresAt: z.number().describe("Expiry as Unix seconds."),
-  });
-export type GetTempUrlArgs = z.infer<ReturnType<typeof getTempUrlArgs>>;
-export type GetTempUrlResult = z.infer<ReturnType<typeof getTempUrlResult>>;
+});
+export const getObjectStorageInfoOutput = lookupOutput(getObjectStorageInfo.lookup);
 
 /** The default expiry: the end of the period after the current one, so stable within a period. */
 function stableExpiry(nowSeconds: number, period: number): number {
   return (Math.floor(nowSeconds / period) + 2) * period;
 }
 
-const getTempUrlLookup: LookupDefinition<GetTempUrlArgs, GetTempUrlResult> = {
+/** Creates a temporary signed URL for token-less download of an object. */
+export const getTempUrl = lookupFunction({
   token: "krcloud:objectstorage:getTempUrl",
   description: "Creates a temporary signed URL for token-less download of an object.",
-  args: getTempUrlArgs,
-  result: getTempUrlResult,
+  args: () =>
+    z.object({
+      bucket: z.string().describe("The bucket."),
+      key: z.string().describe("Object name."),
+      expiresIn: z
+        .number()
+        .int("must be a whole number of seconds")
+        .min(1, "must be at least 1 second")
+        .optional()
+        .describe(
+          "How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set.",
+        ),
+      expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
+    }),
+  result: () =>
+    z.object({
+      url: z.string().describe("Absolute URL for token-less GET until expiresAt. It carries a signature: a secret."),
+      expiresAt: z.number().describe("Expiry as Unix seconds."),
+    }),
   // The URL carries a signature that grants access.
   secretResults: ["url"],
   async run(args, settings) {
@@ -153,8 +132,8 @@ const getTempUrlLookup: LookupDefinition<GetTempUrlArgs, GetTempUrlResult> = {
     const t = await client(settings).createTempUrl(args.bucket, args.key, expiresAt);
     return { url: t.absoluteUrl, expiresAt };
   },
-};
-/** Creates a temporary signed URL for token-less download of an object. */
-export const getTempUrl = lookupFunction(getTempUrlLookup);
+});
 /** `getTempUrl` for Inputs; a secret Output (the URL's signature grants access). */
-export const getTempUrlOutput = lookupOutput(getTempUrlLookup);
+export const getTempUrlOutput = lookupOutput(getTempUrl.lookup);
+export type GetTempUrlArgs = LookupArgs<typeof getTempUrl>;
+export type GetTempUrlResult = LookupResult<typeof getTempUrl>;

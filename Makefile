@@ -1,11 +1,13 @@
-# krcloud: every target installs what it needs. Node >= 22 is required; where the machine's Node is
-# older, the Node 24 shipped by the npm package `node@24` (a devDependency) is put first on PATH.
+# krcloud: every target installs what it needs, and skips what is up to date. Node >= 22.19 is
+# required (package.json engines); where the machine's Node is older, the Node 24 shipped by the npm
+# package `node@24` (a devDependency) is put first on PATH.
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 
 ROOT        := $(CURDIR)
-STATE       := $(ROOT)/.state
+# KRCLOUD_STATE_DIR moves everything a run keeps (local cloud, demo stacks, packs) elsewhere.
+STATE       := $(or $(KRCLOUD_STATE_DIR),$(ROOT)/.state)
 NODE24_BIN  := $(ROOT)/node_modules/node/bin
 TOOLS_DIR   ?= $(HOME)/.cache/krcloud
 PULUMI_BIN  := $(TOOLS_DIR)/pulumi-v3.259.0/bin
@@ -15,9 +17,11 @@ export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(PULUMI_YA
 export PULUMI_SKIP_UPDATE_CHECK := true
 export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
+export KRCLOUD_STATE_DIR := $(STATE)
+export LOCAL_CLOUD_PORT
 
 .PHONY: help install build lint format sql-peers redis test test-unit test-local test-engine test-conformance pulumi pulumi-yaml swift \
-        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema plugin sdks clean
+        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema plugin pack env sdks clean
 
 help:
 	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
@@ -28,18 +32,27 @@ help:
 	@echo "make schema      regenerate schema.json"
 	@echo "make sdks        generate the Python and Go SDKs from schema.json into sdk-gen/"
 	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
+	@echo "make pack        build the npm package's tarball; prints its path (npm install \"\$$(make -s -C <this dir> pack)\")"
+	@echo "eval \"\$$(make -s env)\"   put Node 24, pulumi and pulumi-language-yaml first on PATH in your shell"
 
 # npm ci from the committed lockfile, re-run only when the lockfile changes.
+# npm's output goes to stderr: `make -s pack` and `make -s env` print only their result on stdout.
 node_modules/.installed: package-lock.json package.json
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund >&2
 	@# Examples resolve `pulumi-krcloud` to this working tree, as an installed package would be.
 	ln -sfn .. node_modules/pulumi-krcloud
 	touch $@
 
 install: node_modules/.installed
 
-build: install
-	node node_modules/.bin/tsc -p tsconfig.json
+# Incremental: tsc runs only when a source is newer than its last run (dist/tsconfig.tsbuildinfo, not
+# shipped), and then recompiles only what changed.
+TS_SOURCES := $(shell find index.ts sdk provider emulator bin tools tests -path tests/programs -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
+dist/tsconfig.tsbuildinfo: node_modules/.installed tsconfig.json $(TS_SOURCES)
+	node node_modules/.bin/tsc -p tsconfig.json >&2
+	@touch $@
+
+build: dist/tsconfig.tsbuildinfo
 
 # Type-aware eslint (no-floating-promises, no-misused-promises, unused code, ...) and prettier on the code.
 lint: install
@@ -57,6 +70,20 @@ schema: build
 # `pulumi plugin install resource krcloud <version> -f <absolute path to the tarball>`.
 plugin: build
 	node dist/tools/pack-plugin.js
+
+# The npm package as `npm publish` would upload it, into $(STATE)/pack/; the only line on stdout is
+# the tarball's absolute path, so a project elsewhere installs it with
+#   npm install "$$(make -s -C <path to this repository> pack)"
+pack: build
+	@mkdir -p $(STATE)/pack
+	@rm -f $(STATE)/pack/*.tgz
+	@file=$$(npm pack --ignore-scripts --silent --pack-destination $(STATE)/pack | tail -n1); echo "$(STATE)/pack/$$file"
+
+# For your shell: eval "$$(make -s env)" puts Node 24 (from node_modules), pulumi and
+# pulumi-language-yaml first on PATH, building the CLI and the YAML host once when they are missing.
+env: install
+	@pulumi_bin=$$(bash scripts/install-pulumi.sh | tail -n1); yaml_bin=$$(bash scripts/install-pulumi-yaml.sh | tail -n1); \
+	printf 'export PATH="%s:%s:%s:$$PATH"\nexport PULUMI_SKIP_UPDATE_CHECK=true\n' "$(NODE24_BIN)" "$$pulumi_bin" "$$yaml_bin"
 
 pulumi:
 	bash scripts/install-pulumi.sh
@@ -76,7 +103,8 @@ redis:
 sql-peers:
 	bash scripts/sql-peers.sh start >/dev/null
 
-# The whole suite, after the linters. Swift, PostgreSQL/MariaDB, redis-server and the Pulumi CLI are installed/started first; the last line is "N passed, N failed".
+# The whole suite, after the linters. Swift, PostgreSQL/MariaDB, redis-server and the Pulumi CLI are installed/started first; the last line jest prints
+# is "N passed, N failed" (tests/support/summary-reporter.js; when a test failed, make adds its own "Error" line after it).
 test: lint build pulumi pulumi-yaml swift sql-peers redis
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \

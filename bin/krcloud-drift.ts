@@ -12,6 +12,7 @@
  * CLI: PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE (or a secrets provider), PULUMI_HOME, and the
  * `pulumi` on PATH.
  */
+import "./node-version";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";

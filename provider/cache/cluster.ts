@@ -15,13 +15,13 @@ import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
 import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
-import { adoptInput, findClusterByName } from "./adopt";
+import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { deleteAndWait, settingsPatch } from "./settings";
-import { waitClusterSynced } from "./parameter-group";
-import { alignTo, formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus } from "./topology";
-import { cacheName, description, keepAutomaticBackups, port, user } from "./validation";
-import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, type ClusterSnapshot } from "./waiters";
+import { groupIds } from "./find";
+import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
+import { formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus } from "./topology";
+import { adoptInput, cacheName, description, keepAutomaticBackups, port, user, userForRequest } from "./validation";
+import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
 const subnetId = () => z.string().min(1, "must not be empty");
 
@@ -149,6 +149,11 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
   secretInputs: ["user"],
   importId: "the cluster id",
+  offered: {
+    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
+    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
+    parameterGroupId: { list: (ctx) => groupIds(ctx, "enabled"), lookup: "krcloud.cache.getParameterGroups" },
+  },
   autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown
   // `managedShardIds` as "all").
@@ -174,7 +179,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
         securityGroups: inputs.securityGroupIds.map((s) => ({ id: s })),
         tlsEnabled: inputs.tlsEnabled,
         backupSchedule: inputs.backupSchedule ? { cron: inputs.backupSchedule.cron, retentionLimit: inputs.backupSchedule.retentionDays } : undefined,
-        user: inputs.user,
+        user: await userForRequest(ctx.settings, inputs.user, `cache cluster "${inputs.name}"`),
         restoreSource: inputs.restoreFromBackup ? { backupName: inputs.restoreFromBackup } : undefined,
       })
       .catch(rethrowAs(`creating ${what}`));
@@ -237,7 +242,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
       }
 
       // 3. In-place settings, one request.
-      const patch = settingsPatch(current, news, (s) => ({ cron: s.cron, retentionLimit: s.retentionDays }));
+      const patch = inPlacePatch(current, news, (s) => ({ cron: s.cron, retentionLimit: s.retentionDays }));
       if (patch) {
         await c.clusters.update(id, patch).catch(rethrowAs(`updating ${what}`));
         s = await settle();
@@ -293,34 +298,12 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
   const managedSet = new Set(managed.map((m) => m.id));
   const desired = prior.shards ?? [];
   return {
-    name: r.name ?? prior.name ?? "",
-    description: r.description === "" && prior.description === undefined ? undefined : r.description,
-    version: r.version ?? prior.version ?? "",
-    port: r.port ?? prior.port ?? 6379,
-    flavorId: r.flavorId ?? prior.flavorId ?? "",
-    parameterGroupId: r.parameterGroupId ?? prior.parameterGroupId ?? "",
-    subnetIds: alignTo(
-      prior.subnetIds,
-      r.subnets.map((x) => x.id),
-    ),
-    securityGroupIds: alignTo(
-      prior.securityGroupIds,
-      r.securityGroups.map((x) => x.id),
-    ),
+    ...flattenRecord(r, prior),
     shards: managed.map((sh, i) => placementOf(sh, desired[i])),
-    tlsEnabled: r.tlsEnabled ?? prior.tlsEnabled ?? false,
-    // The password cannot be read back: the user is compared by what the program declared.
-    user: prior.user && r.userName === prior.user.name ? prior.user : r.userName ? { name: r.userName, password: "" } : undefined,
     backupSchedule: r.backupSchedule
       ? { cron: r.backupSchedule.cron, ...(r.backupSchedule.retentionLimit !== undefined ? { retentionDays: r.backupSchedule.retentionLimit } : {}) }
       : undefined,
     restoreFromBackup: prior.restoreFromBackup,
-    keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
-    timeouts: prior.timeouts,
-    adopt: prior.adopt ?? false,
-    status: r.status ?? "unknown",
-    parameterGroupSyncStatus: r.parameterGroupSyncStatus,
-    primaryEndpoint: r.endpoints.primaryEndpoint,
     shardDetails: s.topology.shards.map((sh) => ({
       id: sh.id,
       name: sh.name,

@@ -13,13 +13,13 @@ import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
 import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
-import { adoptInput, findClusterByName } from "./adopt";
+import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { deleteAndWait, settingsPatch } from "./settings";
-import { waitClusterSynced } from "./parameter-group";
+import { groupIds } from "./find";
+import { deleteAndWait, flattenRecord, inPlacePatch } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
-import { cacheName, description, keepAutomaticBackups, port, retentionDays, user } from "./validation";
-import { CACHE_TIMEOUTS, instanceSetSnapshot, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
+import { adoptInput, cacheName, description, keepAutomaticBackups, port, retentionDays, user, userForRequest } from "./validation";
+import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
 const id = () => z.string().min(1, "must not be empty");
 
@@ -135,6 +135,11 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
   localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
   secretInputs: ["user"],
   importId: "the instance set id",
+  offered: {
+    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
+    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
+    parameterGroupId: { list: (ctx) => groupIds(ctx, "disabled"), lookup: "krcloud.cache.getParameterGroups" },
+  },
   autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false) },
   describe: (i) => `cache instance set "${i}"`,
@@ -156,7 +161,7 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
         backupSchedule: inputs.backupSchedule
           ? { cron: backupCronForHour(inputs.backupSchedule.hour), retentionLimit: inputs.backupSchedule.retentionDays }
           : undefined,
-        user: inputs.user,
+        user: await userForRequest(ctx.settings, inputs.user, `cache instance set "${inputs.name}"`),
         tlsEnabled: inputs.tlsEnabled,
         parameterGroupId: inputs.parameterGroupId,
         port: inputs.port,
@@ -200,7 +205,7 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
       }
 
       // 3. Settings, one request.
-      const patch = settingsPatch(current, news, (s) => ({ cron: backupCronForHour(s.hour), retentionLimit: s.retentionDays }));
+      const patch = inPlacePatch(current, news, (s) => ({ cron: backupCronForHour(s.hour), retentionLimit: s.retentionDays }));
       if (patch) {
         await c.instanceSets.update(setId, patch).catch(rethrowAs(`updating ${what}`));
         s = await settle();
@@ -255,35 +260,14 @@ function flatten(s: InstanceSetSnapshot, prior: Partial<InstanceSetInputs>): Ins
   if (at >= 0) rest.splice(at, 1);
   const hour = r.backupSchedule ? Number(r.backupSchedule.cron.trim().split(/\s+/)[1]) : undefined;
   return {
-    name: r.name ?? prior.name ?? "",
-    description: r.description === "" && prior.description === undefined ? undefined : r.description,
-    version: r.version ?? prior.version ?? "",
-    port: r.port ?? prior.port ?? 6379,
-    flavorId: r.flavorId ?? prior.flavorId ?? "",
-    parameterGroupId: r.parameterGroupId ?? prior.parameterGroupId ?? "",
-    subnetIds: alignTo(
-      prior.subnetIds,
-      r.subnets.map((x) => x.id),
-    ),
-    securityGroupIds: alignTo(
-      prior.securityGroupIds,
-      r.securityGroups.map((x) => x.id),
-    ),
+    ...flattenRecord(r, prior),
     primarySubnetId: primarySubnet,
     replicaSubnetIds: alignTo(prior.replicaSubnetIds, rest),
     highAvailability: r.recoveryEnabled ?? false,
     primaryInstanceId: prior.primaryInstanceId === undefined ? undefined : t.primary?.id,
-    tlsEnabled: r.tlsEnabled ?? prior.tlsEnabled ?? false,
-    user: prior.user && r.userName === prior.user.name ? prior.user : r.userName ? { name: r.userName, password: "" } : undefined,
     backupSchedule:
       r.backupSchedule && hour !== undefined && Number.isInteger(hour) ? { hour, retentionDays: r.backupSchedule.retentionLimit ?? 1 } : undefined,
     restoreFrom: prior.restoreFrom,
-    keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
-    timeouts: prior.timeouts,
-    adopt: prior.adopt ?? false,
-    status: r.status ?? "unknown",
-    parameterGroupSyncStatus: r.parameterGroupSyncStatus,
-    primaryEndpoint: r.endpoints.primaryEndpoint,
     readEndpoint: r.endpoints.readEndpoint,
     currentPrimaryInstanceId: t.primary?.id,
     instances: all.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, subnetId: i.subnetId, endpoint: i.endpoint, status: i.status })),

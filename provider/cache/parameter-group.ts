@@ -15,24 +15,14 @@ import {
   type CacheClusterRecord,
   type ParameterDefinition,
   type ParameterGroup as GroupRecord,
-  type ParameterGroupEvent,
 } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { adoptInput, findParameterGroupByName } from "./adopt";
-import {
-  PartialFailure,
-  timeoutFor,
-  timeoutsInput,
-  waitWithProgress,
-  type Context,
-  type ResourceDefinition,
-  resourceClass,
-  type InputArgs,
-  type AutoNamed,
-} from "../core";
+import { findParameterGroupByName } from "./find";
+import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { cache } from "./client";
-import { description } from "./validation";
-import { CACHE_TIMEOUTS } from "./waiters";
+import { groupIds } from "./find";
+import { adoptInput, description } from "./validation";
+import { CACHE_TIMEOUTS, newestFirst, waitGroupInSync } from "./waiters";
 
 export function parameterGroupInputs() {
   return z
@@ -86,6 +76,7 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
   deleteBeforeReplace: true,
   localInputs: ["applyMode", "timeouts", "adopt"],
   importId: "the parameter group id",
+  offered: { baseParameterGroupId: { list: (ctx) => groupIds(ctx, undefined, "default"), lookup: "krcloud.cache.getParameterGroups" } },
   autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
   recovery: { find: (ctx, inputs) => findParameterGroupByName(cache(ctx), inputs.name) },
   describe: (id) => `cache parameter group "${id}"`,
@@ -243,92 +234,6 @@ function managedParameters(group: GroupRecord, managed: Record<string, string> |
 function syncStatusOf(users: readonly CacheClusterRecord[]): string {
   const off = users.find((u) => u.parameterGroupSyncState !== undefined && u.parameterGroupSyncState !== "in-sync");
   return off?.parameterGroupSyncStatus ?? "In-Sync";
-}
-
-function newestFirst(events: readonly ParameterGroupEvent[]): { eventName?: string; message?: string; createdAt?: string }[] {
-  return [...events]
-    .sort((a, b) => (b.createdAt ?? "").localeCompare(a.createdAt ?? ""))
-    .map((e) => ({ eventName: e.eventName, message: e.message, createdAt: e.createdAt }));
-}
-
-const IN_SYNC = "In-Sync";
-const FAILING = new Set(["error-sync", "suspended"]);
-
-/** Until every cluster using the group is In-Sync (see waitInSync). */
-export function waitGroupInSync(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
-  return waitInSync(
-    ctx,
-    c,
-    what,
-    () => c.clusters.list({ parameterGroup: id }),
-    () => c.parameterGroups.events(id),
-    timeoutMs,
-  );
-}
-
-/** Until one cluster or instance set has applied its parameter group (see waitInSync). */
-export function waitClusterSynced(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
-  let groupId: string | undefined;
-  return waitInSync(
-    ctx,
-    c,
-    what,
-    async () => {
-      const r = await c.clusters.get(id);
-      groupId = r.parameterGroupId;
-      return [r];
-    },
-    async () => (groupId ? c.parameterGroups.events(groupId) : []),
-    timeoutMs,
-  );
-}
-
-/**
- * Until every listed cluster's parameter group sync is In-Sync. A cluster in Error-Sync or
- * Suspended gets one retry-apply; still failing on a later poll, the wait fails at once with the
- * group's recent events (a sync error does not heal by waiting).
- */
-async function waitInSync(
-  ctx: Context,
-  c: CacheClient,
-  what: string,
-  list: () => Promise<CacheClusterRecord[]>,
-  events: () => Promise<ParameterGroupEvent[]>,
-  timeoutMs: number,
-): Promise<void> {
-  const retriedAt = new Map<string, number>();
-  let poll = 0;
-  await waitWithProgress<{ users: CacheClusterRecord[]; stuck?: string }>(ctx, {
-    resource: what,
-    status: async () => {
-      poll++;
-      const users = await list();
-      for (const u of users) {
-        if (!FAILING.has(u.parameterGroupSyncState ?? "")) continue;
-        const at = retriedAt.get(u.id);
-        if (at === undefined) {
-          ctx.progress(`${what}: cluster "${u.name ?? u.id}" is ${u.parameterGroupSyncStatus}; retrying the apply once`);
-          await c.clusters.retryParameterGroupApply(u.id).catch(rethrowAs(`${what}: retrying the apply on cluster "${u.id}"`));
-          retriedAt.set(u.id, poll);
-        } else if (poll > at + 1) {
-          const recent = newestFirst(await events().catch(() => []))
-            .slice(0, 5)
-            .map((e) => `${e.createdAt ?? "?"} ${e.eventName ?? ""}: ${e.message ?? ""}`.trim());
-          const stuck = `cannot be applied: cluster "${u.name ?? u.id}" is still ${u.parameterGroupSyncStatus} after a retry of the apply; recent events: ${recent.length ? recent.join(" | ") : "none"}`;
-          return { users, stuck };
-        }
-      }
-      return { users };
-    },
-    stateOf: ({ users }) => {
-      const inSync = users.filter((u) => u.parameterGroupSyncState === "in-sync" || u.parameterGroupSyncState === undefined).length;
-      return inSync === users.length ? IN_SYNC : `Applying (${inSync}/${users.length} clusters In-Sync)`;
-    },
-    // A sync error does not heal by waiting.
-    failure: (v) => v.stuck,
-    target: [IN_SYNC],
-    timeoutMs,
-  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,8 @@
  * states fail at once: a FAILED node or instance, a sync that stays Error-Sync after one retry.
  * Every wait prints progress lines (resource, status, nodes settled out of total, elapsed).
  */
-import type { CacheClient, CacheClusterRecord, ClusterTopology, InstanceSetTopology } from "../../sdk/cache";
-import { orUndefined } from "../../sdk/core";
+import type { CacheClient, CacheClusterRecord, ClusterTopology, InstanceSetTopology, ParameterGroupEvent } from "../../sdk/cache";
+import { orUndefined, rethrowAs } from "../../sdk/core";
 import { waitWithProgress, type Context } from "../core";
 
 export const SETTLED = "Running (every shard and node)";
@@ -110,4 +110,93 @@ export async function waitClusterGone(ctx: Context, c: CacheClient, id: string, 
  */
 function failedNodes(_v: unknown, state: string): string | undefined {
   return state.startsWith(FAILED) ? `is ${state}; it will not become Running by waiting` : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameter group sync: a group applied to the clusters using it
+
+export function newestFirst(events: readonly ParameterGroupEvent[]): { eventName?: string; message?: string; createdAt?: string }[] {
+  return [...events]
+    .sort((a, b) => (b.createdAt ?? "").localeCompare(a.createdAt ?? ""))
+    .map((e) => ({ eventName: e.eventName, message: e.message, createdAt: e.createdAt }));
+}
+
+const IN_SYNC = "In-Sync";
+const FAILING = new Set(["error-sync", "suspended"]);
+
+/** Until every cluster using the group is In-Sync (see waitInSync). */
+export function waitGroupInSync(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
+  return waitInSync(
+    ctx,
+    c,
+    what,
+    () => c.clusters.list({ parameterGroup: id }),
+    () => c.parameterGroups.events(id),
+    timeoutMs,
+  );
+}
+
+/** Until one cluster or instance set has applied its parameter group (see waitInSync). */
+export function waitClusterSynced(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
+  let groupId: string | undefined;
+  return waitInSync(
+    ctx,
+    c,
+    what,
+    async () => {
+      const r = await c.clusters.get(id);
+      groupId = r.parameterGroupId;
+      return [r];
+    },
+    async () => (groupId ? c.parameterGroups.events(groupId) : []),
+    timeoutMs,
+  );
+}
+
+/**
+ * Until every listed cluster's parameter group sync is In-Sync. A cluster in Error-Sync or
+ * Suspended gets one retry-apply; still failing on a later poll, the wait fails at once with the
+ * group's recent events (a sync error does not heal by waiting).
+ */
+async function waitInSync(
+  ctx: Context,
+  c: CacheClient,
+  what: string,
+  list: () => Promise<CacheClusterRecord[]>,
+  events: () => Promise<ParameterGroupEvent[]>,
+  timeoutMs: number,
+): Promise<void> {
+  const retriedAt = new Map<string, number>();
+  let poll = 0;
+  await waitWithProgress<{ users: CacheClusterRecord[]; stuck?: string }>(ctx, {
+    resource: what,
+    status: async () => {
+      poll++;
+      const users = await list();
+      for (const u of users) {
+        if (!FAILING.has(u.parameterGroupSyncState ?? "")) continue;
+        const at = retriedAt.get(u.id);
+        if (at === undefined) {
+          ctx.progress(`${what}: cluster "${u.name ?? u.id}" is ${u.parameterGroupSyncStatus}; retrying the apply once`);
+          await c.clusters.retryParameterGroupApply(u.id).catch(rethrowAs(`${what}: retrying the apply on cluster "${u.id}"`));
+          retriedAt.set(u.id, poll);
+        } else if (poll > at + 1) {
+          const recent = newestFirst(await events().catch(() => []))
+            .slice(0, 5)
+            .map((e) => `${e.createdAt ?? "?"} ${e.eventName ?? ""}: ${e.message ?? ""}`.trim());
+          const stuck = `cannot be applied: cluster "${u.name ?? u.id}" is still ${u.parameterGroupSyncStatus} after a retry of the apply; recent events: ${recent.length ? recent.join(" | ") : "none"}`;
+          return { users, stuck };
+        }
+      }
+      return { users };
+    },
+    stateOf: ({ users }) => {
+      const inSync = users.filter((u) => u.parameterGroupSyncState === "in-sync" || u.parameterGroupSyncState === undefined).length;
+      return inSync === users.length ? IN_SYNC : `Applying (${inSync}/${users.length} clusters In-Sync)`;
+    },
+    // A sync error does not heal by waiting.
+    failure: (v) => v.stuck,
+    target: [IN_SYNC],
+    timeoutMs,
+  });
 }

@@ -11,3 +11,4 @@ export * from "./unknown";
 export * from "./types";
 export * from "./invoke";
 export * from "./wait";
+export * from "./hints";

@@ -22,6 +22,7 @@ import {
 } from "../../sdk/core";
 import { currentSettings, setStackConfig } from "./config";
 import { autoName, createKeyOf, hexFrom } from "./naming";
+import { withOfferedValues } from "./hints";
 import { createWithRecovery } from "./recovery";
 import {
   AUTONAMED_KEY,
@@ -89,7 +90,13 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
 
       const parsed = parseKnown(def.inputs(), input);
       if (!parsed.ok) {
-        const failures = parsed.issues.map((i) => ({ property: formatPath(i.path), reason: `${formatPath(i.path) || "inputs"}: ${issueMessage(i)}` }));
+        // The engine prints a failure's value by looking `property` up among the top-level inputs (no
+        // path parsing, pulumi v3.259 issueCheckFailures): a nested path would print `value {<nil>}`.
+        // So the property is the top-level input and the reason carries the full path.
+        const failures = parsed.issues.map((i) => ({
+          property: formatPath(i.path.slice(0, 1)),
+          reason: `${formatPath(i.path) || "inputs"}: ${issueMessage(i)}`,
+        }));
         return { inputs: news, failures };
       }
       const value = parsed.value as Record<string, unknown>;
@@ -158,7 +165,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         );
         return { id, outs: toPlain(outs) };
       } catch (e) {
-        throw forEngine(clean(partialFailureError(e, provider)));
+        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, news, e), provider)));
       }
     },
 
@@ -200,7 +207,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         const outs = await counted(ctx, `updating ${def.describe(id)}`, () => def.update(ctx, id, current, desired));
         return { outs: toPlain(outs) };
       } catch (e) {
-        throw forEngine(clean(partialFailureError(e, provider)));
+        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, desired, e), provider)));
       }
     },
 

@@ -139,6 +139,9 @@ export interface Recovery<I> {
   lookFirst?: boolean;
 }
 
+/** What a refused value of an input could have been: the values offered (and the lookup listing them), or where to look. */
+export type Offered = { list(ctx: Context): Promise<string[]>; lookup: string } | { hint: string };
+
 export interface ResourceDefinition<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /** `krcloud:<module>:<Type>` */
   token: string;
@@ -179,6 +182,12 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   autoName?: AutoNameRule;
   /** How a create whose outcome is unknown finds what it made; see `Recovery`. */
   recovery?: Recovery<I>;
+  /**
+   * Inputs that must name something the service offers or the project has (a flavor, an engine
+   * version, a KMS key): when the service refuses one, the error adds the values that would work, or
+   * where to find them (hints.ts).
+   */
+  offered?: Partial<Record<keyof I & string, Offered>>;
   /**
    * Inputs derived in `check` from other inputs and local facts (no network), e.g. the MD5 of a
    * source file, so that a change of content shows up as a diff; or a normalised form of an input,

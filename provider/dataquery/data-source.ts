@@ -10,6 +10,7 @@ import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRe
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { PartialFailure, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { dataQuery } from "./client";
+import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 
 function dataSourceShape() {
   return z
@@ -23,7 +24,12 @@ function dataSourceShape() {
       description: z.string().optional().describe("Description."),
       instanceId: z.string().min(1, "must not be empty").describe("The database instance's id."),
       username: z.string().min(1, "must not be empty").describe("Database user name."),
-      password: z.string().min(1, "must not be empty").describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown."),
+      password: z
+        .string()
+        .min(1, "must not be empty")
+        .optional()
+        .describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown. Or give `passwordCiphertext`."),
+      passwordCiphertext: kmsEncrypted("The database password").optional(),
       databaseName: z.string().min(1, "must not be empty").optional().describe("Database name; required for PostgreSQL."),
       adopt: z
         .boolean()
@@ -35,6 +41,7 @@ function dataSourceShape() {
 
 export function dataSourceInputs() {
   return dataSourceShape().superRefine((d, ctx) => {
+    oneOf(ctx, [], d.password, d.passwordCiphertext, ["password", "passwordCiphertext"], true);
     if (d.type === "POSTGRESQL" && d.databaseName === undefined)
       ctx.addIssue({ code: "custom", path: ["databaseName"], message: "is required for a PostgreSQL data source" });
     if (d.type === "MYSQL" && d.databaseName !== undefined)
@@ -53,18 +60,20 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
   description: "A MySQL or PostgreSQL data source for data queries. Every change replaces it (the service has no update).",
   inputs: dataSourceInputs,
   outputs: dataSourceOutputs,
-  replaceOn: ["name", "type", "scope", "description", "instanceId", "username", "password", "databaseName"],
+  replaceOn: ["name", "type", "scope", "description", "instanceId", "username", "password", "passwordCiphertext", "databaseName"],
   deleteBeforeReplace: true,
   localInputs: ["adopt"],
   secretInputs: ["password"],
   importId: "the data source name",
+  offered: { instanceId: { hint: "give the id of a MySQL or PostgreSQL database instance of this project, of the data source's type" } },
   autoName: { property: "name", minLength: 3, maxLength: 40, lowerCase: true, separator: "_" },
   recovery: { find: async (ctx, inputs) => ((await find(dataQuery(ctx), inputs.name)) ? inputs.name : undefined) },
   describe: (id) => `data source "${id}"`,
 
   async create(ctx, inputs) {
     const c = dataQuery(ctx);
-    await c.createDataSource(inputs).catch(rethrowAs(`creating data source "${inputs.name}"`));
+    const password = await passwordOf(ctx.settings, inputs.password, inputs.passwordCiphertext, `the password of data source "${inputs.name}"`);
+    await c.createDataSource({ ...inputs, password: password ?? "" }).catch(rethrowAs(`creating data source "${inputs.name}"`));
     // Created: its id is its name, so whatever fails below leaves it in state.
     try {
       const created = await find(c, inputs.name);
@@ -108,7 +117,8 @@ function flatten(d: DataSourceRecord, prior: Partial<DataSourceInputs>): DataSou
     description: d.description === "" && prior.description === undefined ? undefined : d.description,
     instanceId: prior.instanceId ?? (typeof d.raw.instanceId === "string" ? d.raw.instanceId : ""),
     username: prior.username ?? (typeof d.raw.username === "string" ? d.raw.username : ""),
-    password: prior.password ?? "",
+    password: prior.password ?? (prior.passwordCiphertext === undefined ? "" : undefined),
+    passwordCiphertext: prior.passwordCiphertext,
     databaseName: prior.databaseName ?? (typeof d.raw.databaseName === "string" ? d.raw.databaseName : undefined),
     adopt: prior.adopt ?? false,
     creatorName: d.creatorName,

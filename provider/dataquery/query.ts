@@ -101,6 +101,10 @@ export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
   replaceOn: ["query", "dataSource", "database", "bucketName", "path", "triggers"],
   localInputs: ["reuse", "captureRows", "timeouts"],
   importId: "the query id",
+  offered: {
+    dataSource: { list: async (ctx) => (await dataQuery(ctx).listDataSources()).map((d) => d.name), lookup: "krcloud.dataquery.getDataSources" },
+    bucketName: { hint: "the result bucket must exist in this project and be writable (krcloud.objectstorage.getBuckets lists the buckets)" },
+  },
   // A query run has no name to collide on: the SQL it sends starts with a comment carrying the
   // create key, and every create looks for a run with that key first, so the run after a crash or
   // a lost answer takes over the first run instead of running the SQL a second time.

@@ -37,6 +37,7 @@ import {
 } from "../core";
 import { hadoop } from "./client";
 import { vmResult, vmShape } from "./vms";
+import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 
 /** Create 75 minutes (EMR: bootstrap scripts outlive 40), update 60, delete 30. */
 export const HADOOP_TIMEOUTS = Object.freeze({ create: 75 * 60_000, update: 60 * 60_000, delete: 30 * 60_000 });
@@ -129,7 +130,10 @@ function hadoopShape() {
       vpcId: nonEmpty().describe("The VPC."),
       subnetId: nonEmpty().describe("The subnet."),
       adminUserId: nonEmpty().optional().describe("Hue/Superset admin user; default the IAM account."),
-      adminPassword: nonEmpty().optional().describe("Hue/Superset admin password. Secret: sent Base64-encoded, never read back."),
+      adminPassword: nonEmpty()
+        .optional()
+        .describe("Hue/Superset admin password. Secret: sent Base64-encoded, never read back. Or give `adminPasswordCiphertext`."),
+      adminPasswordCiphertext: kmsEncrypted("The Hue/Superset admin password").optional(),
       hdfsReplication: range(HADOOP_LIMITS.replication, "").default(3).describe("HDFS replication, at most workerCnt."),
       hdfsBlockSize: range(HADOOP_LIMITS.blockSizeMb, "MB").default(128).describe("HDFS block size in MB."),
       configurations: z
@@ -155,7 +159,8 @@ function hadoopShape() {
               objectId: nonEmpty().describe("The MySQL instance's id."),
               dbName: nonEmpty().describe("The metadata database (it must exist)."),
               userId: nonEmpty().describe("Database user."),
-              password: nonEmpty().describe("Database password. Secret: sent Base64-encoded."),
+              password: nonEmpty().optional().describe("Database password. Secret: sent Base64-encoded. Or give `passwordCiphertext`."),
+              passwordCiphertext: kmsEncrypted("The metastore database password").optional(),
             })
             .strict()
             .optional()
@@ -194,6 +199,9 @@ export function hadoopClusterInputs() {
       ctx.addIssue({ code: "custom", path: ["workerCnt"], message: `must be at least hdfsReplication (${c.hdfsReplication})` });
     if (c.metastore && (c.metastore.mysql === undefined) === (c.metastore.dataCatalogId === undefined))
       ctx.addIssue({ code: "custom", path: ["metastore"], message: "set exactly one of mysql and dataCatalogId" });
+    oneOf(ctx, [], c.adminPassword, c.adminPasswordCiphertext, ["adminPassword", "adminPasswordCiphertext"], false);
+    if (c.metastore?.mysql)
+      oneOf(ctx, ["metastore", "mysql"], c.metastore.mysql.password, c.metastore.mysql.passwordCiphertext, ["password", "passwordCiphertext"], true);
     if (c.userTask?.type === "hive" && c.userTask.hiveQuery === undefined && c.userTask.fileUrl === undefined)
       ctx.addIssue({ code: "custom", path: ["userTask", "hiveQuery"], message: "a hive task needs hiveQuery or fileUrl" });
     if (c.userTask?.type === "spark" && c.userTask.fileUrl === undefined)
@@ -246,6 +254,7 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
     "subnetId",
     "adminUserId",
     "adminPassword",
+    "adminPasswordCiphertext",
     "hdfsReplication",
     "hdfsBlockSize",
     "configurations",
@@ -274,7 +283,7 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
 
   async create(ctx, inputs) {
     const c = hadoop(ctx);
-    const { id } = await c.createCluster(expand(inputs)).catch(rethrowAs(`creating Hadoop cluster "${inputs.name}"`));
+    const { id } = await c.createCluster(await expand(ctx, inputs)).catch(rethrowAs(`creating Hadoop cluster "${inputs.name}"`));
     const what = `Hadoop cluster "${inputs.name}" (${id})`;
     try {
       const cl = await waitSettled(ctx, c, id, what, inputs, timeoutFor(ctx, inputs.timeouts, "create", HADOOP_TIMEOUTS));
@@ -358,8 +367,15 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
   },
 };
 
-/** The create request: configuration canonicalised (sorted keys) as the JSON text the API takes. */
-function expand(i: HadoopClusterInputs): CreateHadoopClusterInput {
+/**
+ * The create request: configuration canonicalised (sorted keys) as the JSON text the API takes;
+ * passwords given as KMS ciphertexts decrypted for this request only.
+ */
+async function expand(ctx: Context, i: HadoopClusterInputs): Promise<CreateHadoopClusterInput> {
+  const what = `Hadoop cluster "${i.name}"`;
+  const adminPassword = await passwordOf(ctx.settings, i.adminPassword, i.adminPasswordCiphertext, `the admin password of ${what}`);
+  const mysql = i.metastore?.mysql;
+  const metastorePassword = mysql ? await passwordOf(ctx.settings, mysql.password, mysql.passwordCiphertext, `the metastore password of ${what}`) : undefined;
   return {
     name: i.name,
     clusterVersion: i.clusterVersion,
@@ -376,7 +392,7 @@ function expand(i: HadoopClusterInputs): CreateHadoopClusterInput {
     securityGroupIds: i.securityGroupIds,
     vpcId: i.vpcId,
     subnetId: i.subnetId,
-    adminInfo: i.adminUserId !== undefined || i.adminPassword !== undefined ? { userId: i.adminUserId, userPw: i.adminPassword } : undefined,
+    adminInfo: i.adminUserId !== undefined || adminPassword !== undefined ? { userId: i.adminUserId, userPw: adminPassword } : undefined,
     config: {
       hdfsReplication: i.hdfsReplication,
       hdfsBlockSize: i.hdfsBlockSize,
@@ -391,7 +407,7 @@ function expand(i: HadoopClusterInputs): CreateHadoopClusterInput {
             objectId: i.metastore.mysql.objectId,
             dbName: i.metastore.mysql.dbName,
             userId: i.metastore.mysql.userId,
-            userPw: i.metastore.mysql.password,
+            userPw: metastorePassword ?? "",
           },
         }
       : i.metastore?.dataCatalogId

@@ -42,6 +42,9 @@ export const ciphertext: ResourceDefinition<CiphertextInputs, CiphertextOutputs>
   inputs: ciphertextInputs,
   outputs: ciphertextOutputs,
   replaceOn: ["keyId", "plaintext", "aad", "triggers"],
+  offered: {
+    keyId: { hint: "no such KMS key in this project: give the id of a key of the project (the seed's KMS interface lists no keys; the console does)" },
+  },
   secretInputs: ["plaintext"],
   describe: (id) => `ciphertext "${id}"`,
 

@@ -37,6 +37,9 @@ export const dataKey: ResourceDefinition<DataKeyInputs, DataKeyOutputs> = {
   inputs: dataKeyInputs,
   outputs: dataKeyOutputs,
   replaceOn: ["keyId", "triggers"],
+  offered: {
+    keyId: { hint: "no such KMS key in this project: give the id of a key of the project (the seed's KMS interface lists no keys; the console does)" },
+  },
   secretOutputs: ["plaintext"],
   describe: (id) => `data key "${id}"`,
 

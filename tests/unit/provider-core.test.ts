@@ -85,7 +85,7 @@ describe("check", () => {
     expect(bad.failures).toEqual([
       { property: "bogus", reason: 'bogus: unrecognized key "bogus"' },
       { property: "name", reason: "name: must be at least 4 characters" },
-      { property: "tags.b", reason: "tags.b: Invalid input: expected string, received number" },
+      { property: "tags", reason: "tags.b: Invalid input: expected string, received number" },
     ]);
   });
 

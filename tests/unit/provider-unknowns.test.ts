@@ -40,7 +40,9 @@ test("Bucket: an unknown acl or metadata plans an in-place update, never a repla
 
 test("Bucket: a known bad value beside an unknown one is still rejected", async () => {
   const { failures } = await bucket.check({}, { name: "x", metadata: UNKNOWN, acl: { public: "sometimes" }, __provider: PROVIDER });
-  expect(failures?.map((f) => f.property)).toEqual(["name", "acl.public"]);
+  // A nested failure names the top-level input (the engine prints that input's value) and the full path in the reason.
+  expect(failures?.map((f) => f.property)).toEqual(["name", "acl"]);
+  expect(failures?.[1]?.reason).toMatch(/^acl\.public: /);
 });
 
 test("BucketObject: an unknown source is not opened, and its MD5 is unknown (so the diff shows a possible change)", async () => {

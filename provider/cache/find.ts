@@ -1,21 +1,11 @@
 /**
- * `adopt: true` on the cache resources: a resource of the declared name that exists already is
- * taken over instead of failing the create. What exists must match every property whose change
- * replaces (assertAdoptable), so that adopting never leads the next update to delete it; the rest is
- * then converged by the resource's own update.
+ * Finding a cache resource by its name: how a create whose outcome is unknown finds what it made,
+ * and what `adopt: true` takes over (provider/core/recovery.ts).
  */
-import { z } from "zod";
 import type { CacheClient } from "../../sdk/cache";
+import type { Context } from "../core";
+import { cache } from "./client";
 import { rethrowAs } from "../../sdk/core";
-
-export function adoptInput(what: string) {
-  return z
-    .boolean()
-    .default(false)
-    .describe(
-      `If ${what} with this name already exists, manage it instead of creating one (its replace-on properties must match; the rest is updated in place).`,
-    );
-}
 
 /** The id of the cluster (clusterMode true) or instance set (false) named `name`, if any. */
 export async function findClusterByName(c: CacheClient, name: string, clusterMode: boolean): Promise<string | undefined> {
@@ -29,4 +19,14 @@ export async function findParameterGroupByName(c: CacheClient, name: string): Pr
     .list({ parameterGroupType: "custom" })
     .catch(rethrowAs(`looking for an existing cache parameter group "${name}" to adopt`));
   return all.find((g) => g.name === name && g.isDefault !== true)?.id;
+}
+
+/** The ids and names of the parameter groups a cluster (`enabled`) or an instance set (`disabled`) can use. */
+export async function groupIds(
+  ctx: Pick<Context, "settings">,
+  clusterMode: "enabled" | "disabled" | undefined,
+  type?: "default" | "custom",
+): Promise<string[]> {
+  const groups = await cache(ctx).parameterGroups.list({ clusterMode, parameterGroupType: type });
+  return groups.flatMap((g) => (g.name && g.name !== g.id ? [g.id, g.name] : [g.id]));
 }

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { jsonEqual, PartialFailure, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 
@@ -39,6 +39,9 @@ function dataSourceShape() {
     .strict();
 }
 
+/** Inputs the service's list does not return (it shows name, type, scope and description only). */
+const UNREADABLE = ["instanceId", "username", "password", "passwordCiphertext", "databaseName"] as const;
+
 export function dataSourceInputs() {
   return dataSourceShape().superRefine((d, ctx) => {
     oneOf(ctx, [], d.password, d.passwordCiphertext, ["password", "passwordCiphertext"], true);
@@ -60,7 +63,10 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
   description: "A MySQL or PostgreSQL data source for data queries. Every change replaces it (the service has no update).",
   inputs: dataSourceInputs,
   outputs: dataSourceOutputs,
-  replaceOn: ["name", "type", "scope", "description", "instanceId", "username", "password", "passwordCiphertext", "databaseName"],
+  replaceOn: ["name", "type", "scope", "description"],
+  // The service never returns these: an import (read from the name alone) records them empty. The
+  // program's values then fill them in place (nothing is sent); a change of a known value replaces.
+  replaceIf: Object.fromEntries(UNREADABLE.map((k) => [k, (old: unknown, next: unknown) => old !== "" && old !== undefined && !jsonEqual(old, next)])),
   deleteBeforeReplace: true,
   localInputs: ["adopt"],
   secretInputs: ["password"],
@@ -89,9 +95,11 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
     return d ? flatten(d, olds) : undefined;
   },
 
-  // Every input replaces: nothing is left to change in place but the local `adopt`.
+  // Every input replaces: nothing is left to change in place but the local `adopt`, and the values
+  // an import could not read (recorded empty), which the program's values fill in.
   async update(_ctx, _id, current, news) {
-    return { ...current, adopt: news.adopt };
+    const filled = Object.fromEntries(UNREADABLE.filter((k) => current[k] === "" || current[k] === undefined).map((k) => [k, news[k]]));
+    return { ...current, ...filled, adopt: news.adopt };
   },
 
   async delete(ctx, id) {

@@ -30,6 +30,14 @@ const statsShape = () =>
     queryExecutionTime: z.string().optional(),
   });
 
+/** A value sent as a request header: undici refuses to send a line break or a character beyond Latin-1. */
+function headerValue(header: string) {
+  return z
+    .string()
+    .min(1, "must not be empty")
+    .regex(/^[\x20-\x7e]*$/, `must be printable ASCII (it travels as the ${header} header)`);
+}
+
 export function queryInputs() {
   return z
     .object({
@@ -37,14 +45,12 @@ export function queryInputs() {
         .string()
         .refine((q) => q.trim() !== "", "must not be empty")
         .describe("The SQL to run. Changing it runs it again (a replacement)."),
-      dataSource: z
-        .string()
-        .min(1, "must not be empty")
+      dataSource: headerValue("X-Data-Source")
         .optional()
         .describe(
           "Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again.",
         ),
-      database: z.string().min(1, "must not be empty").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
+      database: headerValue("X-Database").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
       bucketName: z.string().min(1, "must not be empty").describe("Object storage bucket for the result. Changing it runs the query again."),
       path: z
         .string()

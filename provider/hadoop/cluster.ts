@@ -150,7 +150,11 @@ function hadoopShape() {
           "Configuration as data (`core-site`, `hive-site`, `spark-defaults`, `user-env:ubuntu`, ...): canonicalised and Base64-encoded by the provider, so key order never causes a diff.",
         ),
       configFileUrl: nonEmpty().optional().describe("Object storage URL of a configuration JSON."),
-      userScript: z.string().optional().describe("Bash script run when the VMs are created; line endings are normalised (CRLF and LF are the same script)."),
+      userScript: z
+        .string()
+        .min(1, "must not be empty: omit userScript for no script")
+        .optional()
+        .describe("Bash script run when the VMs are created; line endings are normalised (CRLF and LF are the same script)."),
       userTask: userTask().optional().describe("A job run after creation: makes this a job cluster, whose normal end may be `Terminated`."),
       metastore: z
         .object({
@@ -193,21 +197,58 @@ function hadoopShape() {
 
 export function hadoopClusterInputs() {
   return hadoopShape().superRefine((c, ctx) => {
-    if (c.installComponents !== undefined && c.clusterType !== "custom")
-      ctx.addIssue({ code: "custom", path: ["installComponents"], message: "applies to clusterType custom only" });
-    if (c.workerCnt < c.hdfsReplication)
-      ctx.addIssue({ code: "custom", path: ["workerCnt"], message: `must be at least hdfsReplication (${c.hdfsReplication})` });
+    const fail = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    if (c.installComponents !== undefined && c.clusterType !== "custom") fail(["installComponents"], "applies to clusterType custom only");
+    // Seed C.4: installComponents is required "only for custom".
+    if (c.clusterType === "custom" && !c.installComponents?.length)
+      fail(["installComponents"], "is required for clusterType custom: list at least one component (hadoop and zookeeper are always installed)");
+    if (c.workerCnt < c.hdfsReplication) fail(["workerCnt"], `must be at least hdfsReplication (${c.hdfsReplication})`);
     if (c.metastore && (c.metastore.mysql === undefined) === (c.metastore.dataCatalogId === undefined))
-      ctx.addIssue({ code: "custom", path: ["metastore"], message: "set exactly one of mysql and dataCatalogId" });
+      fail(["metastore"], "set exactly one of mysql and dataCatalogId");
     oneOf(ctx, [], c.adminPassword, c.adminPasswordCiphertext, ["adminPassword", "adminPasswordCiphertext"], false);
     if (c.metastore?.mysql)
       oneOf(ctx, ["metastore", "mysql"], c.metastore.mysql.password, c.metastore.mysql.passwordCiphertext, ["password", "passwordCiphertext"], true);
-    if (c.userTask?.type === "hive" && c.userTask.hiveQuery === undefined && c.userTask.fileUrl === undefined)
-      ctx.addIssue({ code: "custom", path: ["userTask", "hiveQuery"], message: "a hive task needs hiveQuery or fileUrl" });
-    if (c.userTask?.type === "spark" && c.userTask.fileUrl === undefined)
-      ctx.addIssue({ code: "custom", path: ["userTask", "fileUrl"], message: "a spark task needs the JAR's fileUrl" });
-    if (c.rerun && !c.userTask) ctx.addIssue({ code: "custom", path: ["rerun"], message: "applies to job clusters (with a userTask) only" });
+    const task = c.userTask;
+    // A hive job runs a query or a query file, not both; deployMode is Spark's (seed C.4).
+    if (task?.type === "hive" && (task.hiveQuery === undefined) === (task.fileUrl === undefined))
+      fail(["userTask", "hiveQuery"], "a hive task needs exactly one of hiveQuery and fileUrl");
+    if (task?.type === "hive" && task.deployMode !== undefined) fail(["userTask", "deployMode"], "applies to spark tasks only");
+    if (task?.type === "spark" && task.fileUrl === undefined) fail(["userTask", "fileUrl"], "a spark task needs the JAR's fileUrl");
+    if (c.rerun && !task) fail(["rerun"], "applies to job clusters (with a userTask) only");
+    if (c.rerun) checkRerun(c, c.rerun, fail);
   });
+}
+
+/**
+ * A re-run changes the cluster it runs on, within the rules of its create: one entry per instance
+ * group, the masters the cluster has (3 with isHa, else 1), at least hdfsReplication workers, and
+ * task options its job takes.
+ */
+function checkRerun(
+  c: z.infer<ReturnType<typeof hadoopShape>>,
+  r: z.infer<ReturnType<typeof rerun>>,
+  fail: (path: (string | number)[], message: string) => void,
+): void {
+  const masters = c.isHa ? 3 : 1;
+  const seen = new Set<string>();
+  let workers = c.workerCnt;
+  let workerSpec = -1;
+  (r.instanceSpecs ?? []).forEach((s, i) => {
+    if (seen.has(s.type)) fail(["rerun", "instanceSpecs", i, "type"], `${s.type} is given twice: list each instance group once`);
+    seen.add(s.type);
+    if (s.type === "MASTER" && s.nodeCnt !== undefined && s.nodeCnt !== masters)
+      fail(
+        ["rerun", "instanceSpecs", i, "nodeCnt"],
+        `must be ${masters}: the cluster has ${masters} master node${masters > 1 ? "s" : ""} (3 with isHa, else 1)`,
+      );
+    if (s.type === "WORKER" && s.nodeCnt !== undefined) [workers, workerSpec] = [s.nodeCnt, i];
+  });
+  const replication = r.config?.hdfsReplication ?? c.hdfsReplication;
+  if (workers < replication) {
+    if (workerSpec >= 0) fail(["rerun", "instanceSpecs", workerSpec, "nodeCnt"], `must be at least hdfsReplication (${replication})`);
+    else fail(["rerun", "config", "hdfsReplication"], `must be at most the workers (${workers})`);
+  }
+  if (c.userTask?.type === "hive" && r.userTaskInfo?.deployMode !== undefined) fail(["rerun", "userTaskInfo", "deployMode"], "applies to spark tasks only");
 }
 export type HadoopClusterInputs = z.infer<ReturnType<typeof hadoopClusterInputs>>;
 
@@ -521,7 +562,11 @@ function minimal(cl: HadoopCluster) {
 /** Outputs: the program's inputs (the server's echo of config is never compared), the cluster's state. */
 async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<HadoopClusterInputs>): Promise<HadoopClusterOutputs> {
   const vms = isTerminated(cl.status) ? [] : await c.listVms(cl.id).catch(() => []);
+  // Read from the id alone (an import: no prior inputs), the inputs come from what the cluster's
+  // detail shows; a refresh keeps the program's values, as before.
+  const imported = prior.clusterType === undefined ? declaredInputs(cl) : {};
   return {
+    ...imported,
     ...(prior as HadoopClusterInputs),
     name: cl.name ?? prior.name ?? "",
     // Responses may spell the version in lower case: the program's spelling stands when they agree.
@@ -539,6 +584,29 @@ async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<Hadoop
     vms: vms.map(vmResult),
     logUrl: cl.userTask?.logUrl,
   };
+}
+
+/** The inputs a program declares for `cl`, from its detail: what an import records and generates code with. */
+function declaredInputs(cl: HadoopCluster): Partial<HadoopClusterInputs> {
+  const [master] = cl.masterInfo;
+  const [worker] = cl.workerInfo;
+  const found: Partial<Record<keyof HadoopClusterInputs, unknown>> = {
+    clusterType: cl.clusterType,
+    // Hadoop and ZooKeeper are always installed; the input names the others, and only for `custom`.
+    installComponents: cl.clusterType === "custom" ? cl.installComponents.filter((x) => x !== "hadoop" && x !== "zookeeper") : undefined,
+    keypairName: cl.keypairName,
+    masterFlavorName: master?.flavorName,
+    masterVolumeSize: master?.volumeSize,
+    workerFlavorName: worker?.flavorName,
+    workerVolumeSize: worker?.volumeSize,
+    monitoring: cl.monitoring,
+    vpcId: cl.vpcId,
+    subnetId: cl.subnetId,
+    adminUserId: cl.adminUserId,
+    hdfsReplication: cl.config.hdfsReplication,
+    hdfsBlockSize: cl.config.hdfsBlockSize,
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
 }
 
 /**

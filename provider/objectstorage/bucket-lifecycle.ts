@@ -4,23 +4,36 @@
  * Seed: 01-object-storage.md sections 2.3 and 4.1.
  */
 import { z } from "zod";
-import { LIFECYCLE_DATE } from "../../sdk/objectstorage";
+import { isXmlRepresentable, LIFECYCLE_DATE, MAX_RULE_ID_LENGTH } from "../../sdk/objectstorage";
 import { type ResourceDefinition, resourceClass, type InputArgs } from "../core";
 import { bucketDocument } from "./bucket-document";
 import { bucketName } from "./validation";
 
 export { LIFECYCLE_DATE };
 
+/** Text the configuration's XML can carry: XML 1.0 has no way to write most control characters (tab, CR and LF it has). */
+function xmlText() {
+  return z
+    .string()
+    .refine(
+      isXmlRepresentable,
+      "must not contain characters XML 1.0 cannot carry (control characters other than tab, CR and LF, U+FFFE, U+FFFF, lone surrogates)",
+    );
+}
+
 export function lifecycleRule() {
   return z
     .object({
-      id: z
-        .string()
+      id: xmlText()
         .min(1)
-        .max(255, "rule ids are at most 255 characters")
+        // As the SDK and the local cloud count (UTF-16 code units); zod's max counts code points.
+        .refine(
+          (id) => id.length <= MAX_RULE_ID_LENGTH,
+          `rule ids are at most ${MAX_RULE_ID_LENGTH} characters (one beyond the BMP, such as an emoji, counts as two)`,
+        )
         .optional()
         .describe("Rule ID, unique within the configuration, up to 255 characters."),
-      prefix: z.string().describe("Prefix of the object names the rule applies to (`logs/`); empty for every object."),
+      prefix: xmlText().describe("Prefix of the object names the rule applies to (`logs/`); empty for every object."),
       status: z.enum(["Enabled", "Disabled"]).default("Enabled").describe("`Enabled` or `Disabled`."),
       expirationDays: z
         .number()

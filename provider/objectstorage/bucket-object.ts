@@ -29,7 +29,10 @@ function bucketObjectShape() {
       bucket: bucketName().describe("The bucket. Changing it replaces the object."),
       key: objectKey().describe("Object name (full path, e.g. `images/logo.png`). Changing it replaces the object."),
       source: z
-        .union([z.string().min(1), assetInput()])
+        .union([z.string().min(1), assetInput()], {
+          // zod's own text for a value no option takes, "Invalid input", does not say what it takes.
+          error: "must be a local file path or a Pulumi asset (FileAsset, StringAsset, or RemoteAsset with a file:// URI)",
+        })
         .optional()
         .describe(
           "The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory.",
@@ -37,15 +40,14 @@ function bucketObjectShape() {
       content: z.string().optional().describe("Inline UTF-8 content."),
       contentBase64: z.string().regex(BASE64, "must be Base64 (RFC 4648)").optional().describe("Inline binary content, Base64-encoded."),
       folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
-      contentType: z
-        .string()
+      contentType: headerValue()
         .optional()
         .describe(
           "Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that.",
         ),
-      cacheControl: z.string().optional().describe("`Cache-Control` stored with the object and answered on download."),
-      contentDisposition: z.string().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
-      contentEncoding: z.string().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
+      cacheControl: headerValue().optional().describe("`Cache-Control` stored with the object and answered on download."),
+      contentDisposition: headerValue().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
+      contentEncoding: headerValue().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
       metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
       multipartThreshold: z
         .number()
@@ -71,6 +73,11 @@ function bucketObjectShape() {
     .strict();
 }
 
+/** A value the object carries as an HTTP header: undici refuses to send a line break or a character beyond Latin-1. */
+function headerValue() {
+  return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
+}
+
 const inlineKeys = ["source", "content", "contentBase64"] as const;
 
 export function bucketObjectInputs() {
@@ -82,9 +89,23 @@ export function bucketObjectInputs() {
     .refine((o) => !o.folder || inlineKeys.every((k) => o[k] === undefined), {
       message: "a folder has no source or content (nor contentBase64)",
       path: ["folder"],
+    })
+    .refine((o) => o.folder || !o.key.endsWith("/"), {
+      message: "a file's key must not end with '/': a name ending in '/' is a folder (set folder: true) (seed section 4.3)",
+      path: ["key"],
+    })
+    .refine((o) => !o.folder || [...folderName(o.key)].length <= 396, {
+      message:
+        "a folder is stored as its key with a trailing '/', which must fit in 396 characters: without the '/' the key may have at most 395 (seed section 8)",
+      path: ["key"],
     });
 }
 export type BucketObjectInputs = z.infer<ReturnType<typeof bucketObjectInputs>>;
+
+/** The name a folder is stored under, its key and a trailing "/" (createFolder): it must fit the object name limit too. */
+function folderName(key: string): string {
+  return key.endsWith("/") ? key : `${key}/`;
+}
 
 export function bucketObjectOutputs() {
   return bucketObjectShape().extend({

@@ -92,3 +92,19 @@ test("native plugin (YAML): a nested failure prints the input's value, not {<nil
   const stack = await sandbox.createStack(dir, "native", providerConfig(project));
   expectValueShown(problemLine(await expectFailure(() => stack.preview({ color: "never" }))));
 });
+
+test("a missing endpoint or credential fails `pulumi preview` naming the setting, not only the `up` after it; nothing is created", async () => {
+  const dir = program("unconfigured", {
+    "Pulumi.yaml": "name: krcloud-unconfigured\nruntime: nodejs\nmain: index.js\n",
+    "index.js": ['"use strict";', 'const krcloud = require("pulumi-krcloud");', 'new krcloud.objectstorage.Bucket("site", {});', ""].join("\n"),
+  });
+  const { "krcloud:localCloudUrl": _url, ...noEndpoint } = providerConfig(project);
+  const stack = await sandbox.createStack(dir, "unconfigured", noEndpoint);
+  const before = cloud.control.counters().total;
+  const out = await expectFailure(() => stack.preview({ color: "never" }));
+  expect(out).toMatch(/no endpoint for the objectstorage service: set krcloud:objectstorageEndpoint \(or KRCLOUD_OBJECTSTORAGE_ENDPOINT\)/);
+  await stack.setConfig("krcloud:localCloudUrl", { value: project.cloud.url });
+  await stack.removeConfig("krcloud:authToken");
+  expect(await expectFailure(() => stack.preview({ color: "never" }))).toMatch(/no auth token for objectstorage: set stack config krcloud:authToken/);
+  expect(cloud.control.counters().total).toBe(before);
+});

@@ -343,8 +343,9 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
     const c = hadoop(ctx);
     const cl = await c.findCluster(id).catch(rethrowAs(`reading Hadoop cluster "${id}"`));
     if (!cl) return undefined;
-    // From the id alone (`pulumi import`), the inputs are what the cluster reports.
-    const prior = olds.name === undefined ? importedInputs(cl, ctx.settings.credentialId) : olds;
+    // Read from the id alone (an import: no prior inputs), the inputs come from what the cluster's
+    // detail shows; a refresh keeps the program's values.
+    const prior = olds.clusterType === undefined ? { ...olds, ...declaredInputs(cl, ctx.settings.credentialId) } : olds;
     // A long-running cluster found terminated is gone (the next up creates it again); a job
     // cluster's Terminated is its normal end and stays.
     if (isTerminated(cl.status) && !isJobCluster(prior)) return undefined;
@@ -471,14 +472,14 @@ export function canonicalConfig(configurations: NonNullable<HadoopClusterInputs[
 }
 
 /**
- * The inputs of a cluster read from its id alone (import), as far as its detail tells them: a
- * program declaring the values the cluster was made with then shows no change. Not answered, so
- * left out: the admin and metastore passwords, the user script, extra security groups (the detail
- * lists them mixed with the group the service made for the cluster). The admin user is the
- * caller's account when none was given, so that one is left out too; and the version's prefix is
- * upper-cased, as the seed writes it (answers may be lower case).
+ * The inputs a program declares for `cl`, from its detail: what an import records and generates
+ * code with, so that a program declaring the values the cluster was made with shows no change. Not
+ * answered, so left out: the admin and metastore passwords, the user script, extra security groups
+ * (the detail lists them mixed with the group the service made for the cluster). The admin user is
+ * the caller's account when none was given, so that one is left out too; and the version's prefix
+ * is upper-cased, as the seed writes it (answers may be lower case).
  */
-function importedInputs(cl: HadoopCluster, callerId: string | undefined): Partial<HadoopClusterInputs> {
+function declaredInputs(cl: HadoopCluster, callerId: string | undefined): Partial<HadoopClusterInputs> {
   const raw = cl.raw;
   const obj = (v: unknown): Record<string, unknown> | undefined =>
     v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
@@ -562,11 +563,7 @@ function minimal(cl: HadoopCluster) {
 /** Outputs: the program's inputs (the server's echo of config is never compared), the cluster's state. */
 async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<HadoopClusterInputs>): Promise<HadoopClusterOutputs> {
   const vms = isTerminated(cl.status) ? [] : await c.listVms(cl.id).catch(() => []);
-  // Read from the id alone (an import: no prior inputs), the inputs come from what the cluster's
-  // detail shows; a refresh keeps the program's values, as before.
-  const imported = prior.clusterType === undefined ? declaredInputs(cl) : {};
   return {
-    ...imported,
     ...(prior as HadoopClusterInputs),
     name: cl.name ?? prior.name ?? "",
     // Responses may spell the version in lower case: the program's spelling stands when they agree.
@@ -584,29 +581,6 @@ async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<Hadoop
     vms: vms.map(vmResult),
     logUrl: cl.userTask?.logUrl,
   };
-}
-
-/** The inputs a program declares for `cl`, from its detail: what an import records and generates code with. */
-function declaredInputs(cl: HadoopCluster): Partial<HadoopClusterInputs> {
-  const [master] = cl.masterInfo;
-  const [worker] = cl.workerInfo;
-  const found: Partial<Record<keyof HadoopClusterInputs, unknown>> = {
-    clusterType: cl.clusterType,
-    // Hadoop and ZooKeeper are always installed; the input names the others, and only for `custom`.
-    installComponents: cl.clusterType === "custom" ? cl.installComponents.filter((x) => x !== "hadoop" && x !== "zookeeper") : undefined,
-    keypairName: cl.keypairName,
-    masterFlavorName: master?.flavorName,
-    masterVolumeSize: master?.volumeSize,
-    workerFlavorName: worker?.flavorName,
-    workerVolumeSize: worker?.volumeSize,
-    monitoring: cl.monitoring,
-    vpcId: cl.vpcId,
-    subnetId: cl.subnetId,
-    adminUserId: cl.adminUserId,
-    hdfsReplication: cl.config.hdfsReplication,
-    hdfsBlockSize: cl.config.hdfsBlockSize,
-  };
-  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
 }
 
 /**

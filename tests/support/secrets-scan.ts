@@ -24,6 +24,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { EXIT } from "../../drift/model";
 import type { LocalCloud } from "../../emulator";
 import { KmsClient } from "../../sdk/kms";
 import {
@@ -362,7 +363,7 @@ export function secretsScanSuite(door: Door): void {
     await project.control.patchResource("cache", "instance-set", id("zd-iset"), { description: "drifted" });
     await project.control.patchResource("hadoop", "cluster", id("zd-hadoop"), { workerCnt: 4 });
     const drift = await runNode(path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), ["--cwd", dir, "--stack", name, "--json"], sandbox.env());
-    expect([drift.code, drift.stderr]).toEqual([1, ""]);
+    expect([drift.code, drift.stderr]).toEqual([EXIT.drift, ""]);
     const drifted = JSON.stringify(JSON.parse(drift.stdout));
     for (const n of ["zd-cluster", "zd-iset", "zd-hadoop"]) expect([n, drifted.includes(`"${n}"`)]).toEqual([n, true]);
     expectNoHits(scanner.scan("krcloud-drift --json", `${drift.stdout}\n${drift.stderr}`));

@@ -151,11 +151,12 @@ test("pulumi import of resources made outside Pulumi, declared as made: preview 
 // Known defect, kept visible: after `pulumi import`, an input the cloud never answers back (a cache
 // user's password, a data source's instance, user and password, Hadoop's admin and metastore
 // passwords, an object's inline content) is recorded empty or absent, so a program declaring it
-// shows a change, for the passwords and the data source a replacement (pulumi-aws #4644: an
-// ElastiCache group imported without its auth token is replaced forever). The read cannot know
-// these values; the fix belongs in provider/core's diff (write-only inputs compared with the
-// recorded inputs, not with what import read). `test.failing` passes while the defect is there
-// and fails once it is fixed: then make this an ordinary test.
+// shows a change: a replacement for the cache users' and Hadoop's passwords (pulumi-aws #4644: an
+// ElastiCache group imported without its auth token is replaced forever), an update that fills
+// them in for the data source, an upload for the object. The read cannot know these values; the
+// fix belongs in provider/core's diff (write-only inputs compared with the recorded inputs, not
+// with what import read). `test.failing` passes while the defect is there and fails once it is
+// fixed: then make this an ordinary test.
 test("pulumi import of resources with write-only inputs (passwords, a data source, inline content) records them", async () => {
   const outside = await timed("import write-only: resources made through the SDK", async () =>
     makeOutside("secret", project, fx, secrets, `s${project.projectId.slice(-6)}`, await targets()),

@@ -159,6 +159,10 @@ export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
     // Gone from the service's list (expired): the query ran; it stays in state as it was.
     if (!page) return olds;
     return {
+      // Read from its id alone (import): what the service tells of the inputs. The SQL is its
+      // preview (the first 300 characters) without the marker of a run made by this provider; the
+      // default data source and database are not answered.
+      ...(olds.query === undefined ? importedInputs(page) : {}),
       ...olds,
       // Taken over from its id alone (a lost answer, import): no rows read yet.
       columns: olds.columns ?? [],
@@ -210,6 +214,16 @@ function markerOf(createKey: string): string {
 /** The SQL as sent: the program's, after the marker comment (SQL engines ignore it). */
 export function markedSql(sql: string, createKey: string | undefined): string {
   return createKey === undefined ? sql : `${markerOf(createKey)} ${sql}`;
+}
+
+function importedInputs(page: QueryResultPage): Partial<QueryInputs> {
+  const text = page.queryInfo.queryTextPreview;
+  return {
+    ...(text !== undefined ? { query: text.replace(/^\/\* krcloud:[^*]* \*\/ /, "") } : {}),
+    ...(page.resultConfig.bucketName !== undefined ? { bucketName: page.resultConfig.bucketName } : {}),
+    path: page.resultConfig.path ?? "",
+    captureRows: 0,
+  };
 }
 
 function statsOf(page: QueryResultPage): QueryOutputs["stats"] {

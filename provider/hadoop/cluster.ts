@@ -343,10 +343,13 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
     const c = hadoop(ctx);
     const cl = await c.findCluster(id).catch(rethrowAs(`reading Hadoop cluster "${id}"`));
     if (!cl) return undefined;
+    // Read from the id alone (an import: no prior inputs), the inputs come from what the cluster's
+    // detail shows; a refresh keeps the program's values.
+    const prior = olds.clusterType === undefined ? { ...olds, ...declaredInputs(cl, ctx.settings.credentialId) } : olds;
     // A long-running cluster found terminated is gone (the next up creates it again); a job
     // cluster's Terminated is its normal end and stays.
-    if (isTerminated(cl.status) && !isJobCluster(olds)) return undefined;
-    return flatten(c, cl, olds);
+    if (isTerminated(cl.status) && !isJobCluster(prior)) return undefined;
+    return flatten(c, cl, prior);
   },
 
   async update(ctx, id, current, news) {
@@ -468,6 +471,91 @@ export function canonicalConfig(configurations: NonNullable<HadoopClusterInputs[
   });
 }
 
+/**
+ * The inputs a program declares for `cl`, from its detail: what an import records and generates
+ * code with, so that a program declaring the values the cluster was made with shows no change. Not
+ * answered, so left out: the admin and metastore passwords, the user script, extra security groups
+ * (the detail lists them mixed with the group the service made for the cluster). The admin user is
+ * the caller's account when none was given, so that one is left out too; and the version's prefix
+ * is upper-cased, as the seed writes it (answers may be lower case).
+ */
+function declaredInputs(cl: HadoopCluster, callerId: string | undefined): Partial<HadoopClusterInputs> {
+  const raw = cl.raw;
+  const obj = (v: unknown): Record<string, unknown> | undefined =>
+    v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+  const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+  const task = obj(raw.userTask);
+  const mysql = obj(obj(raw.hiveMetastoreInfo)?.mySqlInfo);
+  const catalog = obj(obj(raw.hiveMetastoreInfo)?.dataCatalogInfo);
+  const redis = obj(raw.redisInfo);
+  const custom = cl.clusterType === "custom";
+  return {
+    name: cl.name,
+    clusterVersion: cl.clusterVersion?.replace(/^[A-Za-z]+/, (p) => p.toUpperCase()),
+    clusterType: cl.clusterType,
+    // hadoop and zookeeper are always installed: a program lists the others.
+    installComponents: custom ? cl.installComponents.filter((x) => x !== "hadoop" && x !== "zookeeper") : undefined,
+    keypairName: cl.keypairName,
+    masterFlavorName: cl.masterInfo[0]?.flavorName,
+    workerFlavorName: cl.workerInfo[0]?.flavorName,
+    masterVolumeSize: cl.masterInfo[0]?.volumeSize,
+    workerVolumeSize: cl.workerInfo[0]?.volumeSize,
+    monitoring: cl.monitoring,
+    vpcId: cl.vpcId,
+    subnetId: cl.subnetId,
+    adminUserId: cl.adminUserId !== undefined && cl.adminUserId !== callerId ? cl.adminUserId : undefined,
+    hdfsReplication: cl.config.hdfsReplication,
+    hdfsBlockSize: cl.config.hdfsBlockSize,
+    configurations: cl.config.configText !== undefined ? parseConfigText(cl.config.configText) : undefined,
+    configFileUrl: cl.config.configFileUrl,
+    userTask:
+      task && cl.userTask?.type && cl.userTask.terminationPolicy
+        ? (Object.fromEntries(
+            Object.entries({
+              type: cl.userTask.type,
+              terminationPolicy: cl.userTask.terminationPolicy,
+              hiveQuery: str(task.hiveQuery),
+              fileUrl: str(task.fileUrl),
+              deployMode: str(task.deployMode),
+              execOpts: str(task.execOpts),
+              execParams: str(task.execParams),
+              logBucketName: str(task.logBucketName),
+            }).filter(([, v]) => v !== undefined),
+          ) as HadoopClusterInputs["userTask"])
+        : undefined,
+    metastore: mysql
+      ? { mysql: { objectId: str(mysql.objectId) ?? "", dbName: str(mysql.dbName) ?? "", userId: str(mysql.userId) ?? "", password: "" } }
+      : str(catalog?.catalogId) !== undefined
+        ? { dataCatalogId: str(catalog?.catalogId) }
+        : undefined,
+    redis: redis
+      ? {
+          instanceSetId: str(redis.objectId) ?? "",
+          dbIdSupersetCelery: num(redis.dbIdSupersetCelery) ?? 0,
+          dbIdSupersetResults: num(redis.dbIdSupersetResults) ?? 1,
+        }
+      : undefined,
+  };
+}
+
+/** `configText` as answered (the JSON text, or its Base64 as sent) back to structured configurations. */
+function parseConfigText(text: string): HadoopClusterInputs["configurations"] {
+  for (const candidate of [text, Buffer.from(text, "base64").toString("utf8")]) {
+    try {
+      const parsed = JSON.parse(candidate) as { configurations?: { classification?: unknown; properties?: unknown }[] };
+      if (!Array.isArray(parsed.configurations)) continue;
+      return parsed.configurations.map((c) => ({
+        classification: typeof c.classification === "string" ? c.classification : "",
+        properties: Object.fromEntries(Object.entries((c.properties ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
+      }));
+    } catch {
+      // not this form
+    }
+  }
+  return undefined;
+}
+
 function minimal(cl: HadoopCluster) {
   return { status: cl.status ?? "unknown", statusReason: cl.statusReason, componentUrls: cl.componentUrl, vms: [] };
 }
@@ -475,11 +563,7 @@ function minimal(cl: HadoopCluster) {
 /** Outputs: the program's inputs (the server's echo of config is never compared), the cluster's state. */
 async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<HadoopClusterInputs>): Promise<HadoopClusterOutputs> {
   const vms = isTerminated(cl.status) ? [] : await c.listVms(cl.id).catch(() => []);
-  // Read from the id alone (an import: no prior inputs), the inputs come from what the cluster's
-  // detail shows; a refresh keeps the program's values, as before.
-  const imported = prior.clusterType === undefined ? declaredInputs(cl) : {};
   return {
-    ...imported,
     ...(prior as HadoopClusterInputs),
     name: cl.name ?? prior.name ?? "",
     // Responses may spell the version in lower case: the program's spelling stands when they agree.
@@ -497,29 +581,6 @@ async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<Hadoop
     vms: vms.map(vmResult),
     logUrl: cl.userTask?.logUrl,
   };
-}
-
-/** The inputs a program declares for `cl`, from its detail: what an import records and generates code with. */
-function declaredInputs(cl: HadoopCluster): Partial<HadoopClusterInputs> {
-  const [master] = cl.masterInfo;
-  const [worker] = cl.workerInfo;
-  const found: Partial<Record<keyof HadoopClusterInputs, unknown>> = {
-    clusterType: cl.clusterType,
-    // Hadoop and ZooKeeper are always installed; the input names the others, and only for `custom`.
-    installComponents: cl.clusterType === "custom" ? cl.installComponents.filter((x) => x !== "hadoop" && x !== "zookeeper") : undefined,
-    keypairName: cl.keypairName,
-    masterFlavorName: master?.flavorName,
-    masterVolumeSize: master?.volumeSize,
-    workerFlavorName: worker?.flavorName,
-    workerVolumeSize: worker?.volumeSize,
-    monitoring: cl.monitoring,
-    vpcId: cl.vpcId,
-    subnetId: cl.subnetId,
-    adminUserId: cl.adminUserId,
-    hdfsReplication: cl.config.hdfsReplication,
-    hdfsBlockSize: cl.config.hdfsBlockSize,
-  };
-  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
 }
 
 /**

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
 import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
+import { metadataAsDeclared } from "./bucket";
 import { objectStorage } from "./client";
 import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
 import { bucketName, metadata, objectKey } from "./validation";
@@ -302,7 +303,7 @@ async function readObject(c: ObjectStorageClient, bucket: string, path: string, 
     cacheControl: h.cacheControl,
     contentDisposition: h.contentDisposition,
     contentEncoding: h.contentEncoding,
-    metadata: h.metadata ?? {},
+    metadata: metadataAsDeclared(h.metadata ?? {}, prior.metadata),
     multipartThreshold: prior.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     partSize: prior.partSize ?? DEFAULT_PART_SIZE,
     contentMd5: folder ? undefined : storedContentMd5(prior, etag),

@@ -249,7 +249,22 @@ async function readBucket(
 
 function managedMetadata(all: Record<string, string>, managed: Record<string, string> | undefined): Record<string, string> {
   if (managed === undefined) return all;
-  return Object.fromEntries(Object.entries(all).filter(([k]) => k in managed));
+  return Object.fromEntries(Object.entries(metadataAsDeclared(all, managed)).filter(([k]) => k in managed));
+}
+
+/**
+ * Metadata as the cloud stores it, with each declared value the cloud holds the only way it can
+ * reported as declared. Metadata travels in HTTP headers: leading and trailing spaces of a value are
+ * not part of it, and an empty value is no value (Swift removes the key). Reported as stored, such a
+ * value would show as a change at every preview that no update could make.
+ */
+export function metadataAsDeclared(stored: Record<string, string>, declared: Record<string, string> | undefined): Record<string, string> {
+  const out = { ...stored };
+  for (const [k, v] of Object.entries(declared ?? {})) {
+    const kept = v.trim();
+    if (kept === "" ? out[k] === undefined : out[k] === kept) out[k] = v;
+  }
+  return out;
 }
 
 function ctxProject(ctx: Context): string {

@@ -50,7 +50,7 @@ export function steeringInputs(what: string) {
  */
 export function recordDeclarations<I extends RecordInputs & Record<string, unknown>, O extends Record<string, unknown>>(
   clusterMode: "enabled" | "disabled",
-): Pick<ResourceDefinition<I, O>, "deleteBeforeReplace" | "localInputs" | "secretInputs" | "offered" | "autoName"> {
+): Pick<ResourceDefinition<I, O>, "deleteBeforeReplace" | "localInputs" | "secretInputs" | "writeOnly" | "offered" | "autoName"> {
   const offered: Record<"flavorId" | "version" | "parameterGroupId", Offered> = {
     flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
     version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
@@ -60,6 +60,8 @@ export function recordDeclarations<I extends RecordInputs & Record<string, unkno
     deleteBeforeReplace: true,
     localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
     secretInputs: ["user"],
+    // The record names the user, never its password: an import cannot know it.
+    writeOnly: { paths: ["user.password", "user.passwordCiphertext"] },
     // Keys of every I here (RecordInputs); TypeScript cannot see that through the generic.
     offered: offered as ResourceDefinition<I, O>["offered"],
     autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },

@@ -54,7 +54,8 @@ import { containsUnknown, parseKnown, UNKNOWN } from "./unknown";
 export interface BuiltProvider {
   configure(req: dynamic.ConfigureRequest): Promise<void>;
   check(olds: Record<string, unknown>, news: Record<string, unknown>, opts?: CheckOptions): Promise<dynamic.CheckResult>;
-  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<DiffResult>;
+  /** `oldInputs`: the recorded inputs, where the engine gives them (the native plugin; dynamic providers get outputs only). */
+  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Promise<DiffResult>;
   create(inputs: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.CreateResult>;
   read(id: string, props: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.ReadResult>;
   update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.UpdateResult>;
@@ -106,7 +107,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       assertConfigured(def);
       // The create key: the same for every attempt at this create, new for each replacement (a
       // digest of the URN and of the key of what it replaces).
-      const replacing = !isNew && replaces(def, old, value, nameKey);
+      const replacing = !isNew && replaces(def, withWriteOnly(def, old, value, undefined), value, nameKey);
       const oldKey = typeof olds[CREATE_KEY] === "string" ? olds[CREATE_KEY] : undefined;
       const replacementKey = isNew ? undefined : createKeyOf(seed, oldKey ?? previousName ?? JSON.stringify(toPlain(old)));
       // The engine checks a replacement twice: with the old inputs, then with none (pulumi v3.259
@@ -142,7 +143,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       }
     },
 
-    async diff(_id, olds, news) {
+    async diff(_id, recorded, news, oldInputs) {
+      const olds = withWriteOnly(def, recorded, news, oldInputs);
       const replacesKeys: string[] = [];
       const changed: string[] = [];
       for (const key of inputKeys(def)) {
@@ -283,6 +285,57 @@ function replaces(def: AnyDefinition, old: Record<string, unknown>, next: Record
     if (replaceIf && !containsUnknown(next[key]) && replaceIf(toPlain(old[key]), toPlain(next[key]))) return true;
   }
   return false;
+}
+
+/**
+ * The recorded outputs with the write-only inputs the cloud could not show filled in: from the
+ * recorded inputs where they hold them, else (right after an import) from the program, unless the
+ * definition's `matches` finds that what the cloud shows disagrees.
+ */
+function withWriteOnly(def: AnyDefinition, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown> | undefined): Record<string, unknown> {
+  const wo = def.writeOnly;
+  if (wo === undefined) return olds;
+  const missing = (v: unknown) => v === undefined || v === null || v === "";
+  const unshown = wo.paths.filter((p) => missing(valueAt(olds, p)));
+  if (unshown.length === 0) return olds;
+  const filled = structuredClone(olds);
+  let trusted: boolean | undefined;
+  for (const p of unshown) {
+    const before = oldInputs === undefined ? undefined : valueAt(oldInputs, p);
+    if (!missing(before)) setAt(filled, p, before);
+    else if ((trusted ??= wo.matches?.(olds, news) ?? true)) setAt(filled, p, valueAt(news, p));
+  }
+  return filled;
+}
+
+/**
+ * The inputs a read returns, with the write-only values the recorded inputs hold and the cloud
+ * could not show kept: a refresh must not forget the password an up recorded.
+ */
+export function keepWriteOnly(def: AnyDefinition, inputs: Record<string, unknown>, recorded: Record<string, unknown>): Record<string, unknown> {
+  const missing = (v: unknown) => v === undefined || v === null || v === "";
+  const kept = (def.writeOnly?.paths ?? []).filter((p) => missing(valueAt(inputs, p)) && !missing(valueAt(recorded, p)));
+  if (kept.length === 0) return inputs;
+  const out = structuredClone(inputs);
+  for (const p of kept) setAt(out, p, valueAt(recorded, p));
+  return out;
+}
+
+function valueAt(o: unknown, path: string): unknown {
+  let v = o;
+  for (const k of path.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
+}
+
+/** Sets (or, for undefined, removes) the value at `path` where its parent object exists. */
+function setAt(o: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split(".");
+  let parent: unknown = o;
+  for (const k of keys.slice(0, -1)) parent = parent !== null && typeof parent === "object" ? (parent as Record<string, unknown>)[k] : undefined;
+  if (parent === null || typeof parent !== "object") return;
+  const last = keys[keys.length - 1]!;
+  if (value === undefined) delete (parent as Record<string, unknown>)[last];
+  else (parent as Record<string, unknown>)[last] = value;
 }
 
 /** The value an input takes when the program omits it (undefined when it has no default). */

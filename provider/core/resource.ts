@@ -162,6 +162,16 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * new name when it is replaced, so it is created before the old one is deleted.
    */
   deleteBeforeReplace?: boolean;
+  /**
+   * Inputs the cloud never shows back (passwords, what a list omits, inline content), as dotted
+   * paths (`user.password`). After `pulumi import` nothing recorded holds them: where neither the
+   * recorded outputs nor the recorded inputs (the native plugin has them) hold a value, diff takes
+   * the program's value for what was made, so an import shows no change and the next up records
+   * it; a later change is compared with what was recorded. `matches` may check what the cloud does
+   * show (an object's ETag against the content's MD5): when it says no, the program's value shows
+   * as a change.
+   */
+  writeOnly?: { paths: readonly string[]; matches?: (recorded: Record<string, unknown>, news: Record<string, unknown>) => boolean };
   /** Inputs that only steer the provider (adopt, forceDestroy): never read from the cloud, updated without a call. */
   localInputs?: readonly (keyof I & string)[];
   /**

@@ -64,9 +64,10 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
   inputs: dataSourceInputs,
   outputs: dataSourceOutputs,
   replaceOn: ["name", "type", "scope", "description"],
-  // The service never returns these: an import (read from the name alone) records them empty. The
-  // program's values then fill them in place (nothing is sent); a change of a known value replaces.
+  // The service never returns these: an import (read from the name alone) records them empty, and
+  // the program's values stand for them (writeOnly); a change of a recorded value replaces.
   replaceIf: Object.fromEntries(UNREADABLE.map((k) => [k, (old: unknown, next: unknown) => old !== "" && old !== undefined && !jsonEqual(old, next)])),
+  writeOnly: { paths: UNREADABLE },
   deleteBeforeReplace: true,
   localInputs: ["adopt"],
   secretInputs: ["password"],

@@ -308,6 +308,10 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
   deleteBeforeReplace: true,
   localInputs: ["timeouts", "adopt"],
   secretInputs: ["adminPassword", "metastore"],
+  // Not in the detail (declaredInputs): an import cannot know them.
+  writeOnly: {
+    paths: ["adminPassword", "adminPasswordCiphertext", "metastore.mysql.password", "metastore.mysql.passwordCiphertext", "userScript", "securityGroupIds"],
+  },
   importId: "the cluster id",
   autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
   recovery: {

@@ -22,6 +22,7 @@ import { redactError, secretValues } from "../../sdk/core";
 import { currentSettings, setStackConfig } from "../core/config";
 import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition } from "../core/resource";
 import { toPlain } from "../core/sanitize";
+import { keepWriteOnly } from "../core/provider";
 import { secretInputKeys, secretOutputsFor } from "../core/secrets";
 import { parseArgs } from "../core/lookup";
 import { findLookup } from "../registry";
@@ -214,7 +215,8 @@ export class KrcloudProviderService {
     const token = tokenOf(req);
     const olds = revealProps(fromStruct(req.getOlds())).props;
     const news = revealProps(fromStruct(req.getNews())).props;
-    const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news);
+    const oldInputs = req.getOldInputs() ? withoutDynamicKeys(revealProps(fromStruct(req.getOldInputs())).props) : undefined;
+    const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news, oldInputs);
     const res = new provproto.DiffResponse();
     res.setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
     res.setReplacesList(d.replaces ?? []);
@@ -266,7 +268,7 @@ export class KrcloudProviderService {
     const secrets = secretKeys(def, [...state.secrets, ...oldInputs.secrets], oldInputs.props);
     res.setId(r.id);
     res.setProperties(toStruct(wrapSecrets((r.props ?? {}) as Props, secrets)));
-    res.setInputs(toStruct(wrapSecrets((r.inputs ?? {}) as Props, secrets)));
+    res.setInputs(toStruct(wrapSecrets(keepWriteOnly(def, (r.inputs ?? {}) as Props, withoutDynamicKeys(oldInputs.props)), secrets)));
     return res;
   });
 

@@ -127,6 +127,17 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
   secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
   importId: "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",
+  // The service stores the content, never shows it: after an import, the program's content stands
+  // where the object's ETag is its MD5 (or a multipart ETag, which tells nothing), else it uploads.
+  writeOnly: {
+    paths: ["content", "contentBase64", "source", "contentMd5"],
+    matches(recorded, news) {
+      const etag = recorded.etag;
+      if (typeof etag !== "string" || !isMd5(etag) || containsUnknown(news)) return true;
+      const declared = typeof news.contentMd5 === "string" ? news.contentMd5 : inlineMd5(news as Partial<BucketObjectInputs>);
+      return declared === undefined || declared === etag;
+    },
+  },
   describe: (id) => `object "${id}"`,
 
   derive: [
@@ -306,7 +317,8 @@ async function readObject(c: ObjectStorageClient, bucket: string, path: string, 
     metadata: metadataAsDeclared(h.metadata ?? {}, prior.metadata),
     multipartThreshold: prior.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     partSize: prior.partSize ?? DEFAULT_PART_SIZE,
-    contentMd5: folder ? undefined : storedContentMd5(prior, etag),
+    // Imported: what the content is cannot be known (writeOnly compares the program's with the ETag).
+    contentMd5: folder || imported ? undefined : storedContentMd5(prior, etag),
     etag,
     size: h.contentLength ?? 0,
     lastModified: h.lastModified,
@@ -328,6 +340,12 @@ function storedContentMd5(prior: Partial<BucketObjectOutputs>, etag: string): st
   }
   if (priorEtag === undefined) return isMd5(etag) ? etag : prior.contentMd5;
   return changed ? asMd5 : prior.contentMd5;
+}
+
+/** The MD5 of inline content (`content`, `contentBase64` or a text asset); undefined for none. */
+function inlineMd5(i: Partial<BucketObjectInputs>): string | undefined {
+  const inline = i.content ?? (i.contentBase64 !== undefined ? Buffer.from(i.contentBase64, "base64") : undefined) ?? inlineAssetText(i.source);
+  return inline === undefined ? undefined : md5(inline);
 }
 
 function inlineAssetText(s: BucketObjectInputs["source"] | undefined): string | undefined {

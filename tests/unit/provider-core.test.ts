@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as pulumi from "@pulumi/pulumi";
-import { autoName, buildProvider, CREATE_KEY, PartialFailure, UNKNOWN, withSecretInputs, type ResourceDefinition } from "../../provider/core";
+import { autoName, buildProvider, CREATE_KEY, keepWriteOnly, PartialFailure, UNKNOWN, withSecretInputs, type ResourceDefinition } from "../../provider/core";
 
 /** Checked inputs without the create key check records (tested in provider-recovery.test.ts). */
 const visible = (inputs: Record<string, unknown>) => {
@@ -121,6 +121,39 @@ describe("autoName", () => {
     expect(autoName("a-very-long-logical-name-indeed", rule, (n) => "f".repeat(n))).toBe("a-very-long-fffffff");
     expect(autoName("9lives", { ...rule, maxLength: 20 }, (n) => "1".repeat(n))).toBe("r9lives-1111111");
     expect(autoName("x", { ...rule, minLength: 12, suffixLength: 2 }, (n) => "2".repeat(n))).toHaveLength(12);
+  });
+});
+
+describe("write-only inputs (what the cloud never shows: passwords)", () => {
+  const p = buildProvider({ ...fakeDefinition(new Map()), replaceOn: ["name", "tags"], writeOnly: { paths: ["tags.token"] } });
+  // What `pulumi import` records: the cloud showed the tag's name, never its value.
+  const imported = { name: "abcd", size: 1, tags: { token: "" }, adopt: false, createdAt: "x", __provider: PROVIDER };
+  const declared = { name: "abcd", size: 1, tags: { token: "s3cret" }, adopt: false, __provider: PROVIDER };
+
+  test("right after an import the program's value stands: no change, no new name at check", async () => {
+    expect(await p.diff("abcd", imported, declared)).toMatchObject({ changes: false, replaces: [] });
+    const { inputs } = await p.check({ ...imported }, { size: 1, tags: { token: "s3cret" }, __provider: PROVIDER });
+    expect(inputs.name).toBe("abcd");
+  });
+
+  test("once recorded (the native plugin gives the recorded inputs), a change is a change", async () => {
+    const recorded = { ...declared };
+    expect(await p.diff("abcd", imported, declared, recorded)).toMatchObject({ changes: false });
+    expect(await p.diff("abcd", imported, { ...declared, tags: { token: "other" } }, recorded)).toMatchObject({ changes: true, replaces: ["tags"] });
+    // Recorded in the outputs (the dynamic door records what it sent): compared as any input.
+    expect(await p.diff("abcd", { ...imported, tags: { token: "s3cret" } }, { ...declared, tags: { token: "other" } })).toMatchObject({ replaces: ["tags"] });
+  });
+
+  test("a refresh keeps what an up recorded: the read's inputs get the recorded value back", () => {
+    const def = { ...fakeDefinition(new Map()), writeOnly: { paths: ["tags.token"] } };
+    expect(keepWriteOnly(def, { name: "abcd", tags: { token: "" } }, { name: "abcd", tags: { token: "s3cret" } })).toEqual({ name: "abcd", tags: { token: "s3cret" } });
+    // What the cloud does show wins.
+    expect(keepWriteOnly(def, { tags: { token: "shown" } }, { tags: { token: "s3cret" } })).toEqual({ tags: { token: "shown" } });
+  });
+
+  test("matches can refuse the program's value when what the cloud shows disagrees", async () => {
+    const strict = buildProvider({ ...fakeDefinition(new Map()), replaceOn: ["name", "tags"], writeOnly: { paths: ["tags.token"], matches: () => false } });
+    expect(await strict.diff("abcd", imported, declared)).toMatchObject({ changes: true, replaces: ["tags"] });
   });
 });
 

@@ -167,6 +167,9 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const olds = withoutHidden(props);
       const marker = (props ?? {})[PARTIAL_KEY];
       try {
+        // With another project's token a read finds nothing and says "gone": refresh would drop
+        // what exists (orphaned for good), so the token is checked first here too.
+        await verifyTokenProject(ctx.settings);
         const outs = await def.read(ctx, id, olds);
         // An empty id tells the engine the resource is gone: refresh drops it and the next up recreates it.
         if (outs === undefined) return { id: "", props: {} };
@@ -207,6 +210,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
     async delete(id, props, opts) {
       const ctx = makeContext("delete", opts);
       try {
+        // Another project's token would find nothing, call it deleted and drop it from state.
+        await verifyTokenProject(ctx.settings);
         await counted(ctx, `deleting ${def.describe(id)}`, () => def.delete(ctx, id, withoutHidden(props)));
       } catch (e) {
         if (isNotFound(e)) return;

@@ -16,6 +16,7 @@ import {
   SERVICES,
   systemClock,
   verifyTokenProject,
+  withAction,
   withRequestStats,
   type Clock,
   type ServiceName,
@@ -192,15 +193,17 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const desired = withoutHidden(news);
       const ctx = makeContext("update", opts);
       try {
-        // Converge against the cloud as it is now, not the recorded outputs: after a partial
-        // failure or drift the state is not what the cloud has.
-        const current = await def.read(ctx, id, withoutHidden(olds));
-        if (current === undefined) {
-          throw new Error(`${def.describe(id)} no longer exists: run \`pulumi refresh\` so it is recreated`);
-        }
-        for (const k of local) current[k] = olds[k];
-        await verifyTokenProject(ctx.settings);
-        const outs = await counted(ctx, `updating ${def.describe(id)}`, () => def.update(ctx, id, current, desired));
+        const outs = await counted(ctx, `updating ${def.describe(id)}`, async () => {
+          // Converge against the cloud as it is now, not the recorded outputs: after a partial
+          // failure or drift the state is not what the cloud has.
+          const current = await def.read(ctx, id, withoutHidden(olds));
+          if (current === undefined) {
+            throw new Error(`${def.describe(id)} no longer exists: run \`pulumi refresh\` so it is recreated`);
+          }
+          for (const k of local) current[k] = olds[k];
+          await verifyTokenProject(ctx.settings);
+          return def.update(ctx, id, current, desired);
+        });
         return { outs: toPlain(outs) };
       } catch (e) {
         throw forEngine(clean(partialFailureError(e, provider)));
@@ -226,9 +229,19 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
  * progress line: the operation succeeded, but it rode out throttling (and took longer for it).
  */
 async function counted<T>(ctx: Context, what: string, fn: () => Promise<T>): Promise<T> {
-  const { value, stats } = await withRequestStats(fn);
+  const { value, stats } = await withRequestStats(fn).catch((e: unknown) => {
+    throw namingTheOperation(e, what);
+  });
   if (stats.throttled > 0) ctx.progress(`${what}: ${stats.throttled} of ${stats.requests} requests were throttled (429) and retried`);
   return value;
+}
+
+/** Errors of a wait that ended (timed out, a terminal state) name the resource but not what was being done to it. */
+const WAIT_ERRORS = new Set(["KRCLOUD_WAITER_TIMEOUT", "KRCLOUD_WAITER_FAILURE", "KRCLOUD_DEADLINE_EXCEEDED"]);
+
+function namingTheOperation(e: unknown, what: string): unknown {
+  const inner = isPartialFailure(e) ? e.cause : e;
+  return WAIT_ERRORS.has(String((inner as { code?: unknown })?.code)) ? withAction(e, what) : e;
 }
 
 function nameOf(def: AnyDefinition, inputs: Record<string, unknown>): string {

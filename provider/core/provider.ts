@@ -95,13 +95,21 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       }
       const value = parsed.value as Record<string, unknown>;
       assertConfigured(def);
-      // The create key: the same for every attempt at this create, new for each replacement.
+      // The create key: the same for every attempt at this create, new for each replacement. The
+      // engine checks a replacement a second time without its old inputs (so that defaults are
+      // computed afresh), and that second check's inputs are what it creates: the key can only
+      // come from the URN and the new inputs, never from what is replaced. It is derived from the
+      // values whose change replaces the resource: a replacement gets a key (a name, a query
+      // marker) of its own, and both checks agree on it.
       const replacing = !isNew && replaces(def, old, value, nameKey);
       const oldKey = typeof olds[CREATE_KEY] === "string" ? olds[CREATE_KEY] : undefined;
-      const createKey = isNew || replacing ? createKeyOf(seed, isNew ? undefined : (oldKey ?? previousName ?? JSON.stringify(toPlain(old)))) : oldKey;
+      const fingerprint = replaceFingerprint(def, value, nameKey);
+      // Unknown in a preview: so is the key, and a name generated from it.
+      const keyUnknown = (isNew || replacing) && containsUnknown(fingerprint);
+      const createKey = isNew || replacing ? (keyUnknown ? undefined : createKeyOf(seed, JSON.stringify(fingerprint))) : oldKey;
       let autoNamed = olds[AUTONAMED_KEY] === true && !named;
       if (!named && (isNew || replacing || previousName === undefined)) {
-        value[nameKey] = autoName(logical, def.autoName!, hexFrom(createKey ?? createKeyOf(seed, undefined)));
+        value[nameKey] = keyUnknown ? UNKNOWN : autoName(logical, def.autoName!, hexFrom(createKey ?? createKeyOf(seed, undefined)));
         autoNamed = true;
       }
       try {
@@ -265,6 +273,17 @@ function assertConfigured(def: AnyDefinition): void {
   } catch (e) {
     throw forEngine(clean(e));
   }
+}
+
+/**
+ * The values a create key is derived from besides the URN: those of the properties whose change
+ * replaces the resource, but for a generated name (derived from the key) and secrets (the key is
+ * recorded in state and shows in names and query markers; a digest of a password must not).
+ */
+function replaceFingerprint(def: AnyDefinition, value: Record<string, unknown>, nameKey: string | undefined): Record<string, unknown> {
+  const secret = new Set<string>(def.secretInputs ?? []);
+  const keys = [...new Set([...def.replaceOn, ...Object.keys(def.replaceIf ?? {})])].filter((k) => k !== nameKey && !secret.has(k)).sort();
+  return Object.fromEntries(keys.map((k) => [k, toPlain(value[k]) ?? null]));
 }
 
 /** Whether the checked inputs replace what `old` recorded (replace-on keys other than the auto-name, known values only). */

@@ -251,17 +251,12 @@ export interface CliRun {
 }
 
 /**
- * `pulumi <args>` in `cwd` with the sandbox's environment, as the leader of a process group of its
- * own: a test can SIGKILL the CLI alone (its language host and provider processes live on, as they
- * do after a real kill) and later end the rest of the group by its id.
+ * `pulumi <args>` in `cwd` with the sandbox's environment, as a child process a test can SIGKILL
+ * (the CLI alone: its language host and provider processes live on, as after a real kill, each in
+ * a process group of its own; `endDescendants` ends them by their ids).
  */
 export function spawnPulumi(sandbox: Sandbox, args: string[], cwd: string): CliRun {
-  const child = spawn(path.join(pulumiBinDir(), "pulumi"), args, {
-    cwd,
-    env: { ...process.env, ...sandbox.env() },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(path.join(pulumiBinDir(), "pulumi"), args, { cwd, env: { ...process.env, ...sandbox.env() }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout.on("data", (b: Buffer) => (out += b.toString()));
   child.stderr.on("data", (b: Buffer) => (out += b.toString()));
@@ -271,12 +266,41 @@ export function spawnPulumi(sandbox: Sandbox, args: string[], cwd: string): CliR
   return { child, output: () => out, done };
 }
 
-/** Ends what is left of a killed CLI's process group (the language host, the providers), by the group's id. */
-export function endGroup(run: CliRun): void {
-  try {
-    if (run.child.pid !== undefined) process.kill(-run.child.pid, "SIGKILL");
-  } catch {
-    // Nothing left.
+/** The ids of every process below `pid` now (from /proc). */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ")".
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid)!.push(Number(entry));
+  }
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length) {
+    for (const c of children.get(queue.shift()!) ?? []) {
+      out.push(c);
+      queue.push(c);
+    }
+  }
+  return out;
+}
+
+/** SIGKILLs the given processes (those a killed CLI left behind), by their ids. */
+export function endProcesses(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
   }
 }
 

@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
-import { rethrowAs } from "../../sdk/core";
+import { mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
@@ -206,12 +206,22 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
       for (let i = live.length; i < news.shards.length; i++) {
         const p = news.shards[i]!;
         ctx.progress(`${what}: adding shard ${i + 1} of ${news.shards.length}`);
-        const { id: shardId } = await c.shards
+        const before = new Set(s.topology.shards.map((sh) => sh.id));
+        const shardId = await c.shards
           .add(id, {
             nodeCount: p.replicaSubnetIds.length + 1,
             subnetAssignment: { primary: { id: p.primarySubnetId }, replicas: p.replicaSubnetIds.map((r) => ({ id: r })) },
           })
-          .catch(rethrowAs(`${what}: adding a shard`));
+          .then((r) => r.id)
+          .catch(async (e: unknown) => {
+            // The answer was lost after the request may have been applied: the shard it made, if
+            // any, is this resource's; left out of managedShardIds it would stay unmanaged and the
+            // next up would add another.
+            const made = mayHaveApplied(e) ? await addedShard(c, id, before, p.primarySubnetId) : undefined;
+            if (made === undefined) throw withAction(e, `${what}: adding a shard`);
+            ctx.progress(`${what}: the answer to adding a shard was lost; taking over shard ${made}`);
+            return made;
+          });
         managed.push(shardId);
         s = await settle();
       }
@@ -301,6 +311,13 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
     })),
     managedShardIds: managed.map((m) => m.id),
   };
+}
+
+/** The one shard of `clusterId` in `primarySubnetId` that is not in `before`, if exactly one is there. */
+async function addedShard(c: CacheClient, clusterId: string, before: ReadonlySet<string>, primarySubnetId: string): Promise<string | undefined> {
+  const t = await c.clusterTopology(clusterId).catch(() => undefined);
+  const added = (t?.shards ?? []).filter((sh) => !before.has(sh.id) && placementOf(sh).primarySubnetId === primarySubnetId);
+  return added.length === 1 ? added[0]!.id : undefined;
 }
 
 /** What to record after a partial failure: the cloud as it is now when it can be read, else the inputs. */

@@ -16,6 +16,7 @@ import {
   SERVICES,
   systemClock,
   verifyTokenProject,
+  withAction,
   withRequestStats,
   type Clock,
   type ServiceName,
@@ -193,6 +194,9 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const olds = withoutHidden(props);
       const marker = (props ?? {})[PARTIAL_KEY];
       try {
+        // With another project's token a read finds nothing and says "gone": refresh would drop
+        // what exists (orphaned for good), so the token is checked first here too.
+        await verifyTokenProject(ctx.settings);
         const outs = await def.read(ctx, id, olds);
         // An empty id tells the engine the resource is gone: refresh drops it and the next up recreates it.
         if (outs === undefined) return { id: "", props: {} };
@@ -215,15 +219,17 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const desired = withoutHidden(news);
       const ctx = makeContext("update", opts);
       try {
-        // Converge against the cloud as it is now, not the recorded outputs: after a partial
-        // failure or drift the state is not what the cloud has.
-        const current = await def.read(ctx, id, withoutHidden(olds));
-        if (current === undefined) {
-          throw new Error(`${def.describe(id)} no longer exists: run \`pulumi refresh\` so it is recreated`);
-        }
-        for (const k of local) current[k] = olds[k];
-        await verifyTokenProject(ctx.settings);
-        const outs = await counted(ctx, `updating ${def.describe(id)}`, () => def.update(ctx, id, current, desired));
+        const outs = await counted(ctx, `updating ${def.describe(id)}`, async () => {
+          // Converge against the cloud as it is now, not the recorded outputs: after a partial
+          // failure or drift the state is not what the cloud has.
+          const current = await def.read(ctx, id, withoutHidden(olds));
+          if (current === undefined) {
+            throw new Error(`${def.describe(id)} no longer exists: run \`pulumi refresh\` so it is recreated`);
+          }
+          for (const k of local) current[k] = olds[k];
+          await verifyTokenProject(ctx.settings);
+          return def.update(ctx, id, current, desired);
+        });
         return { outs: toPlain(outs) };
       } catch (e) {
         throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, desired, e), provider)));
@@ -233,6 +239,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
     async delete(id, props, opts) {
       const ctx = makeContext("delete", opts);
       try {
+        // Another project's token would find nothing, call it deleted and drop it from state.
+        await verifyTokenProject(ctx.settings);
         await counted(ctx, `deleting ${def.describe(id)}`, () => def.delete(ctx, id, withoutHidden(props)));
       } catch (e) {
         if (isNotFound(e)) return;
@@ -247,9 +255,19 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
  * progress line: the operation succeeded, but it rode out throttling (and took longer for it).
  */
 async function counted<T>(ctx: Context, what: string, fn: () => Promise<T>): Promise<T> {
-  const { value, stats } = await withRequestStats(fn);
+  const { value, stats } = await withRequestStats(fn).catch((e: unknown) => {
+    throw namingTheOperation(e, what);
+  });
   if (stats.throttled > 0) ctx.progress(`${what}: ${stats.throttled} of ${stats.requests} requests were throttled (429) and retried`);
   return value;
+}
+
+/** Errors of a wait that ended (timed out, a terminal state) name the resource but not what was being done to it. */
+const WAIT_ERRORS = new Set(["KRCLOUD_WAITER_TIMEOUT", "KRCLOUD_WAITER_FAILURE", "KRCLOUD_DEADLINE_EXCEEDED"]);
+
+function namingTheOperation(e: unknown, what: string): unknown {
+  const inner = isPartialFailure(e) ? e.cause : e;
+  return WAIT_ERRORS.has(String((inner as { code?: unknown })?.code)) ? withAction(e, what) : e;
 }
 
 function nameOf(def: AnyDefinition, inputs: Record<string, unknown>): string {
@@ -292,7 +310,12 @@ function replaces(def: AnyDefinition, old: Record<string, unknown>, next: Record
  * recorded inputs where they hold them, else (right after an import) from the program, unless the
  * definition's `matches` finds that what the cloud shows disagrees.
  */
-function withWriteOnly(def: AnyDefinition, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown> | undefined): Record<string, unknown> {
+function withWriteOnly(
+  def: AnyDefinition,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  oldInputs: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const wo = def.writeOnly;
   if (wo === undefined) return olds;
   const missing = (v: unknown) => v === undefined || v === null || v === "";

@@ -335,6 +335,9 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
       return { id, outs: await flatten(c, cl, inputs) };
     } catch (e) {
       const cl = await c.findCluster(id).catch(() => undefined);
+      // A long-running cluster that ended terminated is gone (read says so too): recorded, it would
+      // only stand in the way until a refresh; unrecorded, the next up creates it again.
+      if (cl && isTerminated(cl.status) && !isJobCluster(inputs)) throw e;
       throw new PartialFailure(
         id,
         cl ? await flatten(c, cl, inputs).catch(() => ({ ...inputs, ...minimal(cl) })) : { ...inputs, status: "unknown", componentUrls: {}, vms: [] },

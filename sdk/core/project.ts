@@ -53,7 +53,7 @@ async function check(s: Settings, projectId: string): Promise<void> {
     if (isApiError(e) && e.status === 403) {
       throw new ConfigurationError(
         `the auth token (krcloud:authToken / KRCLOUD_AUTH_TOKEN) does not belong to project "${projectId}" (krcloud:projectId / KRCLOUD_PROJECT_ID): ` +
-          `the service refused it for that project (${e.apiMessage ?? "403"}). Nothing was created; use a token issued for "${projectId}", or set krcloud:projectId to the token's project`,
+          `the service refused it for that project (${e.apiMessage ?? "403"}). Nothing was read or changed; use a token issued for "${projectId}", or set krcloud:projectId to the token's project`,
       );
     }
     throw e;

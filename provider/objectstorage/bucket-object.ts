@@ -134,7 +134,7 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
     matches(recorded, news) {
       const etag = recorded.etag;
       if (typeof etag !== "string" || !isMd5(etag) || containsUnknown(news)) return true;
-      const declared = typeof news.contentMd5 === "string" ? news.contentMd5 : inlineMd5(news as Partial<BucketObjectInputs>);
+      const declared = typeof news.contentMd5 === "string" ? news.contentMd5 : inlineMd5(news);
       return declared === undefined || declared === etag;
     },
   },

@@ -178,7 +178,9 @@ test("after that import, the program declaring them as made shows no changes, an
   const before = declared;
   const hasPassword = (u: unknown) => typeof u === "object" && u !== null && (u as { password?: unknown }).password !== undefined;
   const target = declared.find((d) => importedWriteOnly.includes(d.name) && d.type === "krcloud:cache:Cluster" && hasPassword(d.properties.user))!;
-  declared = declared.map((d) => (d === target ? { ...d, properties: { ...d.properties, user: { ...(d.properties.user as object), password: "Changed-pw-9!" } } } : d));
+  declared = declared.map((d) =>
+    d === target ? { ...d, properties: { ...d.properties, user: { ...(d.properties.user as object), password: "Changed-pw-9!" } } } : d,
+  );
   writeYamlProgram(baseDir, PROJECT, { resources: declared });
   try {
     const events: EngineEvent[] = [];

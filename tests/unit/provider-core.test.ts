@@ -146,7 +146,10 @@ describe("write-only inputs (what the cloud never shows: passwords)", () => {
 
   test("a refresh keeps what an up recorded: the read's inputs get the recorded value back", () => {
     const def = { ...fakeDefinition(new Map()), writeOnly: { paths: ["tags.token"] } };
-    expect(keepWriteOnly(def, { name: "abcd", tags: { token: "" } }, { name: "abcd", tags: { token: "s3cret" } })).toEqual({ name: "abcd", tags: { token: "s3cret" } });
+    expect(keepWriteOnly(def, { name: "abcd", tags: { token: "" } }, { name: "abcd", tags: { token: "s3cret" } })).toEqual({
+      name: "abcd",
+      tags: { token: "s3cret" },
+    });
     // What the cloud does show wins.
     expect(keepWriteOnly(def, { tags: { token: "shown" } }, { tags: { token: "s3cret" } })).toEqual({ tags: { token: "shown" } });
   });

@@ -373,7 +373,7 @@ type Operation = "create" | "read" | "update" | "delete";
 function contextFor(operation: Operation, clock: Clock, opts?: OperationOptions): Context {
   const ctx: Context = {
     settings: currentSettings(),
-    progress: (m) => process.stdout.write(`${m}\n`),
+    progress: opts?.progress ?? ((m) => process.stdout.write(`${m}\n`)),
     clock,
   };
   const seconds = opts?.timeoutSeconds ?? 0;

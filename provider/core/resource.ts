@@ -74,6 +74,8 @@ export interface Deadline {
 export interface OperationOptions {
   /** The engine's timeout for this operation in seconds (`customTimeouts`); 0 or absent: none. */
   timeoutSeconds?: number;
+  /** Where progress lines go (the native plugin: the engine's log, on the resource's row); default stdout. */
+  progress?: (message: string) => void;
 }
 
 export interface CheckOptions {

@@ -15,12 +15,14 @@ import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { redactError, secretValues } from "../../sdk/core";
+import { redactError, redactText, secretValues } from "../../sdk/core";
 import { currentSettings, setStackConfig } from "../core/config";
-import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition } from "../core/resource";
+import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../core/resource";
 import { toPlain } from "../core/sanitize";
 import { keepWriteOnly } from "../core/provider";
 import { secretInputKeys, secretOutputsFor } from "../core/secrets";
@@ -142,11 +144,42 @@ function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefiniti
 const DIFF_KIND = provproto.PropertyDiff.Kind;
 
 export class KrcloudProviderService {
-  /** The engine's address (argv, then Attach); unused for now: no callbacks to the engine. */
+  /** The engine's address (argv, then Attach): progress lines go to its log. */
   engineAddress: string | undefined;
+  private engine: { address: string; client: enginerpc.EngineClient } | undefined;
 
   constructor(engineAddress?: string) {
     this.engineAddress = engineAddress;
+  }
+
+  /** The per-call options of an operation: its timeout (`customTimeouts`) and where its progress lines go. */
+  private options(req: { getUrn(): string; getTimeout(): number }): OperationOptions {
+    const urn = req.getUrn();
+    return { timeoutSeconds: req.getTimeout(), progress: (m) => this.log(urn, m) };
+  }
+
+  /**
+   * A progress line on the resource's row of the `pulumi up` display: an ephemeral info message
+   * through the engine's Log (a plugin's own stdout reaches the display only as an unattributed
+   * line). Without an engine (a test driving the server), stdout. Best effort: a line the engine
+   * cannot take is dropped, never an error of the operation.
+   */
+  private log(urn: string, message: string): void {
+    const address = this.engineAddress;
+    if (!address) {
+      process.stdout.write(`${message}\n`);
+      return;
+    }
+    if (this.engine?.address !== address) {
+      this.engine?.client.close();
+      this.engine = { address, client: new enginerpc.EngineClient(address, grpc.credentials.createInsecure()) };
+    }
+    const req = new engineproto.LogRequest();
+    req.setSeverity(engineproto.LogSeverity.INFO);
+    req.setMessage(redactText(message, secretValues(currentSettings())));
+    req.setUrn(urn);
+    req.setEphemeral(true);
+    this.engine.client.log(req, () => undefined);
   }
 
   getPluginInfo = handle(async (_req: emptyproto.Empty) => {
@@ -245,7 +278,7 @@ export class KrcloudProviderService {
         res.setProperties(req.getProperties());
         return res;
       }
-      const { id, outs } = await provider(def.token).create(withoutDynamicKeys(inputs.props), { timeoutSeconds: req.getTimeout() });
+      const { id, outs } = await provider(def.token).create(withoutDynamicKeys(inputs.props), this.options(req));
       res.setId(id);
       res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets, inputs.props))));
       return res;
@@ -262,7 +295,7 @@ export class KrcloudProviderService {
     const def = definition(token);
     const state = revealProps(fromStruct(req.getProperties()));
     const oldInputs = revealProps(fromStruct(req.getInputs()));
-    const r = await provider(token).read(req.getId(), withoutDynamicKeys(state.props), { timeoutSeconds: req.getTimeout() });
+    const r = await provider(token).read(req.getId(), withoutDynamicKeys(state.props), this.options(req));
     const res = new provproto.ReadResponse();
     if (!r.id) return res;
     const secrets = secretKeys(def, [...state.secrets, ...oldInputs.secrets], oldInputs.props);
@@ -276,7 +309,7 @@ export class KrcloudProviderService {
     (req: provproto.UpdateRequest) => req.getNews(),
     async (req, def, news) => {
       const olds = revealProps(fromStruct(req.getOlds())).props;
-      const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), { timeoutSeconds: req.getTimeout() });
+      const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), this.options(req));
       const res = new provproto.UpdateResponse();
       res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));
       return res;
@@ -286,7 +319,7 @@ export class KrcloudProviderService {
   delete = handle(async (req: provproto.DeleteRequest) => {
     const token = tokenOf(req);
     const props = revealProps(fromStruct(req.getProperties())).props;
-    await provider(token).delete(req.getId(), withoutDynamicKeys(props), { timeoutSeconds: req.getTimeout() });
+    await provider(token).delete(req.getId(), withoutDynamicKeys(props), this.options(req));
     return new emptyproto.Empty();
   });
 

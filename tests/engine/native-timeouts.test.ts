@@ -2,7 +2,8 @@
  * customTimeouts through the native plugin, with the real CLI: a cache instance set that settles in
  * 10 s (a duration transition on the local cloud) with `customTimeouts.create` of 2s fails at the
  * timeout, naming the resource, and stays in state; a bucket whose create waits on a slow answer
- * (a latency fault) fails at its 2s too, mid-poll; the next up finishes each.
+ * (a latency fault) fails at its 2s too, mid-poll; the next up finishes each. The instance set's
+ * progress lines reach the display on its own row.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../emulator";
@@ -108,6 +109,11 @@ describe("a settling resource: a cache instance set that takes 10 s", () => {
     const started = events.find((e) => e.resourcePreEvent?.metadata.type === "krcloud:cache:InstanceSet")?.timestamp;
     const failed = events.find((e) => e.resOpFailedEvent?.metadata.type === "krcloud:cache:InstanceSet")?.timestamp;
     expect(failed! - started!).toBeLessThanOrEqual(6);
+    // The wait's progress line reaches the display on the instance set's own row (the engine's Log).
+    const progress = events.filter((e) => e.diagnosticEvent?.urn?.endsWith("::queue")).map((e) => e.diagnosticEvent!);
+    expect(progress).toContainEqual(
+      expect.objectContaining({ message: expect.stringMatching(/cache instance set "slow-queue" .*waiting for Running/), ephemeral: true }),
+    );
     const [set] = nativeResourcesOfType(await cacheStack.exportStack(), "krcloud:cache:InstanceSet");
     expect(set?.id).toEqual(expect.any(String));
     expect((await cacheProject.control.inventory(cacheProject.projectId)).map((e) => e.id)).toContain(set!.id);

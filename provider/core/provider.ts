@@ -24,7 +24,7 @@ import {
 import { currentSettings, setStackConfig } from "./config";
 import { autoName, createKeyOf, hexFrom } from "./naming";
 import { withOfferedValues } from "./hints";
-import { createWithRecovery } from "./recovery";
+import { createWithRecovery, describeCreate } from "./recovery";
 import {
   AUTONAMED_KEY,
   CheckError,
@@ -180,7 +180,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       if (typeof inputs[CREATE_KEY] === "string") ctx.createKey = inputs[CREATE_KEY];
       try {
         await verifyTokenProject(ctx.settings);
-        const { id, outs } = await counted(ctx, `creating ${def.describe(nameOf(def, news))}`, () =>
+        const { id, outs } = await counted(ctx, `creating ${describeCreate(def, news)}`, () =>
           createWithRecovery(def, ctx, news, { ownName: inputs[AUTONAMED_KEY] === true }),
         );
         return { id, outs: toPlain(outs) };
@@ -268,11 +268,6 @@ const WAIT_ERRORS = new Set(["KRCLOUD_WAITER_TIMEOUT", "KRCLOUD_WAITER_FAILURE",
 function namingTheOperation(e: unknown, what: string): unknown {
   const inner = isPartialFailure(e) ? e.cause : e;
   return WAIT_ERRORS.has(String((inner as { code?: unknown })?.code)) ? withAction(e, what) : e;
-}
-
-function nameOf(def: AnyDefinition, inputs: Record<string, unknown>): string {
-  const key = def.autoName?.property ?? "name";
-  return typeof inputs[key] === "string" ? inputs[key] : (def.token.split(":")[2] ?? "");
 }
 
 /**

@@ -37,7 +37,7 @@ export async function createWithRecovery(
 ): Promise<{ id: string; outs: Record<string, unknown> }> {
   const r = def.recovery;
   if (!r) return def.create(ctx, inputs);
-  const what = def.describe(nameOf(def, inputs));
+  const what = describeCreate(def, inputs);
 
   const adopting = r.adopting ? r.adopting(inputs) : inputs.adopt === true;
   if (adopting || r.lookFirst) {
@@ -148,9 +148,14 @@ function unknownOutcome(what: string, cause: unknown, lookError: unknown): Error
   );
 }
 
-function nameOf(def: AnyDefinition, inputs: Record<string, unknown>): string {
+/**
+ * How messages name the resource a create makes: by its name, or, for a kind without a name input
+ * (a query, a shard), as a new one of its kind (`a new data query`), never by its type's last word.
+ */
+export function describeCreate(def: AnyDefinition, inputs: Record<string, unknown>): string {
   const key = def.autoName?.property ?? "name";
-  return typeof inputs[key] === "string" ? inputs[key] : def.token.split(":")[2]!;
+  const name = inputs[key];
+  return typeof name === "string" && name !== "" ? def.describe(name) : `a new ${def.describe("").replace(/\s*""$/, "")}`;
 }
 
 function firstLine(e: unknown): string {

@@ -120,9 +120,11 @@ export class WaiterTimeoutError extends KrcloudError {
     readonly elapsedMs: number,
     /** The error of the last poll, when it failed. */
     readonly lastPollError?: string,
+    /** The wait's timeout: what the message names (the last poll starts early enough to answer before it, so less has elapsed). */
+    readonly timeoutMs: number = elapsedMs,
   ) {
     super(
-      `timed out after ${Math.round(elapsedMs / 1000)}s waiting for ${resource} to become ${target.join(" or ")}` +
+      `timed out after ${+(timeoutMs / 1000).toFixed(1)}s waiting for ${resource} to become ${target.join(" or ")}` +
         ` (last state: ${lastState ?? "none"}; states seen: ${statesSeen.length ? statesSeen.join(" -> ") : "none"}` +
         `${lastPollError ? `; the last poll failed: ${lastPollError}` : ""})`,
     );

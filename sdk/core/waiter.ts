@@ -90,7 +90,7 @@ export async function waitFor<T>(o: WaiterOptions<T>): Promise<T | undefined> {
   let last: string | undefined;
   let pollError: string | undefined;
   const aborted = () => new WaiterAbortedError(`stopped waiting for ${o.resource}`);
-  const timedOut = () => new WaiterTimeoutError(o.resource, o.targetGone ? [GONE] : o.target, last, seen, clock.now() - start, pollError);
+  const timedOut = () => new WaiterTimeoutError(o.resource, o.targetGone ? [GONE] : o.target, last, seen, clock.now() - start, pollError, o.timeoutMs);
 
   for (let attempt = 1; ; attempt++) {
     if (o.signal?.aborted) throw aborted();

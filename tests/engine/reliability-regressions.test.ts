@@ -134,7 +134,7 @@ test("matrix sample through the CLI: 500 until cleared, stuck past the timeout, 
   const failure = await expectFailure(() => bed.stack.up({ color: "never", continueOnError: true }));
   expect(failure).toMatch(/creating cache cluster "cluster-[0-9a-f]{7}": the request may or may not have been applied \(.*500/);
   expect(failure).toMatch(/creating Hadoop cluster "hadoop-[0-9a-f]{7}": timed out .* Initializing/);
-  expect(failure).toMatch(/creating data query "[^"]+": data query "[^"]+" ended FAILED: .*no_such_table/);
+  expect(failure).toMatch(/creating a new data query: data query "[^"]+" ended FAILED: .*no_such_table/);
   const failed = await audit(bed);
   expect(clean(failed)).toEqual(NONE);
   expect(failed.entries.map((e) => e.logical).sort()).toEqual(["ds", "hadoop", "query", "site"]);

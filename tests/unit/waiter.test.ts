@@ -120,7 +120,7 @@ test("times out naming the resource, the last state and the states seen; the las
   }).catch((e) => e);
   expect(err.code).toBe("KRCLOUD_WAITER_TIMEOUT");
   expect(err.message).toMatch(
-    /^timed out after 1?\ds waiting for cluster "web" to become Running \(last state: Modifying; states seen: Creating -> Modifying\)$/,
+    /^timed out after 10.5s waiting for cluster "web" to become Running \(last state: Modifying; states seen: Creating -> Modifying\)$/,
   );
   // A poll bounded by the deadline needs time to answer: the last pause is shortened so that the
   // last poll has at least minDelayMs before the deadline (a poll at the deadline could not answer).

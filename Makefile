@@ -17,13 +17,14 @@ export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
 
 .PHONY: help install build lint format sql-peers redis test test-unit test-local test-engine test-conformance pulumi pulumi-yaml swift \
-        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench schema plugin sdks clean
+        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin sdks clean
 
 help:
 	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
 	@echo "make test        install everything and run every test (unit, local cloud, conformance, engine)"
 	@echo "make local-cloud run the local cloud in the foreground (port $(LOCAL_CLOUD_PORT))"
-	@echo "make bench       run the benchmarks and print their figures"
+	@echo "make bench       run the benchmarks (scale: 200 and 1,000 resources per door) and write docs/benchmarks.md"
+	@echo "make bench-scale the scale benchmarks at 10,000 resources per door (hours; see docs/benchmarks.md)"
 	@echo "make lint        eslint (type-aware) and prettier --check; make test runs it first"
 	@echo "make schema      regenerate schema.json"
 	@echo "make sdks        generate the SDKs from schema.json: Python and Go into sdk-gen/, TypeScript into native/ (pulumi-krcloud/native)"
@@ -121,6 +122,10 @@ sdks: schema
 
 bench: build pulumi pulumi-yaml redis
 	node --expose-gc dist/tools/bench.js
+
+# 10,000 buckets through each door beside its floor; writes its section of docs/benchmarks.md.
+bench-scale: build pulumi pulumi-yaml
+	node dist/tools/bench-scale.js --sizes 10000 --write
 
 clean:
 	rm -rf dist

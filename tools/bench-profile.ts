@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { DoorId, ProfileRun, Step } from "./bench-scale";
+import type { DoorId, ProfileRun, ProviderCalls, Step } from "./bench-scale";
 
 export interface ProcessProfile {
   role: "program" | "provider" | "drift" | "other";
@@ -194,6 +194,33 @@ export function profileReport(runs: ProfileRun[]): string {
       out.push(
         `| ${r.door} | ${r.step} | ${s(r.wallMs)} | ${r.summary.engine!.totalS.toFixed(2)} | ${parts.map((p) => (r.summary.engine!.parts[p] ?? 0).toFixed(2)).join(" | ")} |`,
       );
+  }
+  return out.join("\n");
+}
+
+/** The provider calls outside the engine: CPU per call, schema builds, requests, and the profile's breakdown. */
+export function providerCallsReport(c: ProviderCalls): string {
+  const p = c.profile.processes[0];
+  const out = [
+    `krcloud's Bucket provider outside the engine (tools/bench-provider-calls.ts, ${c.n.toLocaleString("en")} buckets through the stub's entry point, in a process of its own against the local cloud):`,
+    "",
+    "| figure | ms per call |",
+    "|---|---|",
+    ...Object.entries(c.msPerCall).map(([k, v]) => `| CPU of ${k} | ${v.toFixed(3)} |`),
+    ...Object.entries(c.msPerSchemaBuild).map(([k, v]) => `| CPU to build the ${k} (zod) once | ${v.toFixed(3)} |`),
+    "",
+    `Requests per bucket over check, create, diff, read and delete: ${Object.entries(c.requestsPerResource)
+      .map(([op, k]) => `${op} ${k.toFixed(2)}`)
+      .join(", ")}.`,
+  ];
+  if (p) {
+    const cats = Object.entries(p.categories).sort((a, b) => b[1] - a[1]);
+    out.push(
+      "",
+      `Its CPU profile (${s(p.totalMs)} s sampled): ${cats.map(([k, v]) => `${k} ${s(v)}`).join(", ")}. Inclusive: ${Object.entries(p.functions)
+        .map(([k, v]) => `${k} ${s(v)}`)
+        .join(", ")}. Top self time: ${p.top.map((t) => `${t.name} ${t.ms.toFixed(0)} ms`).join("; ")}.`,
+    );
   }
   return out.join("\n");
 }

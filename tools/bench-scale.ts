@@ -712,14 +712,22 @@ export interface StudyRow {
 }
 
 /** Create and destroy of `doors` at each size under each setting, interleaved setting by setting. */
-export async function checkpointStudy(bed: Bed, sizes: number[], doors: DoorId[], log: (l: string) => void): Promise<StudyRow[]> {
-  const settings: [string, Record<string, string>][] = [
-    ["default (checkpoint per step, file backend)", {}],
-    ["PULUMI_SKIP_CHECKPOINTS=true", { PULUMI_SKIP_CHECKPOINTS: "true" }],
-    ["PULUMI_DIY_BACKEND_ZSTD=true", { PULUMI_DIY_BACKEND_ZSTD: "true" }],
-    ["PULUMI_DIY_BACKEND_GZIP=true", { PULUMI_DIY_BACKEND_GZIP: "true" }],
-    ["--parallel 64 (PULUMI_PARALLEL=64)", { PULUMI_PARALLEL: "64" }],
-  ];
+/** The engine settings the study compares, by key (`--settings default,skip,...`). */
+export const CHECKPOINT_SETTINGS: Record<string, [string, Record<string, string>]> = {
+  default: ["default (a checkpoint per step, file backend)", {}],
+  skip: ["PULUMI_SKIP_CHECKPOINTS=true", { PULUMI_SKIP_CHECKPOINTS: "true" }],
+  zstd: ["PULUMI_DIY_BACKEND_ZSTD=true", { PULUMI_DIY_BACKEND_ZSTD: "true" }],
+  gzip: ["PULUMI_DIY_BACKEND_GZIP=true", { PULUMI_DIY_BACKEND_GZIP: "true" }],
+  parallel64: ["--parallel 64 (PULUMI_PARALLEL=64)", { PULUMI_PARALLEL: "64" }],
+  parallel1: ["--parallel 1 (PULUMI_PARALLEL=1)", { PULUMI_PARALLEL: "1" }],
+};
+
+export async function checkpointStudy(bed: Bed, sizes: number[], doors: DoorId[], keys: string[], log: (l: string) => void): Promise<StudyRow[]> {
+  const settings = keys.map((k) => {
+    const s = CHECKPOINT_SETTINGS[k];
+    if (!s) throw new Error(`unknown setting ${k}: one of ${Object.keys(CHECKPOINT_SETTINGS).join(", ")}`);
+    return s;
+  });
   const rows: StudyRow[] = [];
   const created = new Set<string>();
   let seq = 0;
@@ -749,6 +757,40 @@ export interface ProfileRun {
   step: Step;
   wallMs: number;
   summary: ProfileSummary;
+}
+
+export interface ProviderCalls {
+  n: number;
+  msPerCall: Record<string, number>;
+  msPerSchemaBuild: Record<string, number>;
+  requestsPerResource: Record<string, number>;
+  profile: ProfileSummary;
+}
+
+/** krcloud's provider calls outside the engine (tools/bench-provider-calls.ts), CPU-profiled. */
+export async function providerCalls(bed: Bed, n: number): Promise<ProviderCalls> {
+  const dir = path.join(bed.root, "profiles", `provider-calls-${n}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const config = { "krcloud:localCloudUrl": bed.project.cloud.url, "krcloud:projectId": bed.project.projectId, "krcloud:authToken": bed.project.token };
+  const before = bed.cloud.control.counters();
+  const child = spawn(
+    process.execPath,
+    [`--cpu-prof`, `--cpu-prof-dir=${dir}`, path.join(REPO_ROOT, "dist", "tools", "bench-provider-calls.js"), JSON.stringify({ n, config })],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
+  const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+  if (code !== 0 || !line) throw new Error(`bench-provider-calls exited ${code}: ${out}`);
+  const after = bed.cloud.control.counters();
+  const requestsPerResource: Record<string, number> = {};
+  for (const [op, k] of Object.entries(after.byOperation))
+    if (k - (before.byOperation[op] ?? 0) > 0) requestsPerResource[op] = (k - (before.byOperation[op] ?? 0)) / n;
+  const r = JSON.parse(line.slice(7)) as { msPerCall: Record<string, number>; msPerSchemaBuild: Record<string, number> };
+  return { n, ...r, requestsPerResource, profile: await summarizeProfiles(dir, path.join(dir, "none")) };
 }
 
 /** Each step of `doors` at n once more with --cpu-prof on every Node process and the engine's --profiling. */
@@ -823,6 +865,7 @@ async function main(): Promise<void> {
       doors: { type: "string", default: Object.keys(DOORS).join(",") },
       "skip-checkpoints-above": { type: "string", default: "3000" },
       study: { type: "string" },
+      settings: { type: "string", default: "default,skip,zstd,gzip,parallel64" },
       profile: { type: "string" },
       out: { type: "string" },
       write: { type: "boolean", default: false },
@@ -839,23 +882,26 @@ async function main(): Promise<void> {
   let section: [string, string] | undefined;
   try {
     if (values.study === "checkpoints") {
-      const rows = await checkpointStudy(bed, sizes, doors, log);
+      const rows = await checkpointStudy(bed, sizes, doors, values.settings.split(","), log);
       const body = [
         "## State writes: create and destroy under the engine's checkpoint settings (generated)",
         "",
-        `\`node dist/tools/bench-scale.js --study checkpoints --sizes ${values.sizes} --doors ${values.doors} --write\`. ${DOOR_LEGEND}. ${took()}`,
+        `\`node dist/tools/bench-scale.js --study checkpoints --sizes ${values.sizes} --doors ${values.doors} --settings ${values.settings} --write\`: create then destroy, one run each, setting after setting. ${DOOR_LEGEND}. ${took()}`,
         "",
         studyReport(rows),
       ].join("\n");
       sections.push(body);
       section = ["bench-checkpoints", body];
     } else if (values.profile) {
+      const calls = await providerCalls(bed, Number(values.profile));
       const runs = await profileRuns(bed, Number(values.profile), doors, log);
-      const { profileReport } = await import("./bench-profile");
+      const { profileReport, providerCallsReport } = await import("./bench-profile");
       const body = [
         `## Profiles at ${Number(values.profile).toLocaleString("en")} resources (generated)`,
         "",
         `\`node dist/tools/bench-scale.js --profile ${values.profile} --doors ${values.doors} --write\`: each step once more with \`--cpu-prof\` on every Node process and \`pulumi --profiling\` (engine, read with \`go tool pprof\`). ${DOOR_LEGEND}. ${took()}`,
+        "",
+        providerCallsReport(calls),
         "",
         profileReport(runs),
       ].join("\n");

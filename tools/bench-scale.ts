@@ -749,6 +749,102 @@ export function studyReport(rows: StudyRow[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Study: what the TypeScript program costs (bench-scale --study program)
+
+export interface ProgramStudyRow {
+  variant: string;
+  step: Step;
+  wallMs: number[];
+  programCpuMs: number[];
+}
+
+/**
+ * The native TS door's program at size n in variants, beside native YAML: as the bench runs it
+ * (ts-node, type-checked), with PULUMI_NODEJS_TRANSPILE_ONLY=true, compiled to JavaScript ahead
+ * (runtime option typescript: false), and with `Error.stackTraceLimit = 1` first in the program (the
+ * Node SDK takes a stack trace for every promise it makes, several per property of every
+ * resource). Stacks are created with PULUMI_SKIP_CHECKPOINTS (setup, not measured); preview and up
+ * with no changes are measured `reps` times, interleaved.
+ */
+export async function programStudy(bed: Bed, n: number, reps: number, log: (l: string) => void): Promise<ProgramStudyRow[]> {
+  const js = (pre: string): string =>
+    `"use strict";\n${pre}const pulumi = require("@pulumi/pulumi");\nconst krcloud = require("pulumi-krcloud/native");\nconst count = new pulumi.Config().requireNumber("count");\nfor (let i = 0; i < count; i++) new krcloud.objectstorage.Bucket("b" + i, {});\n`;
+  const variants: { key: string; label: string; files: Record<string, string>; runtime: string; env?: Record<string, string> }[] = [
+    {
+      key: "ts",
+      label: "native TS (ts-node, type-checked)",
+      files: { "index.ts": TS_PROGRAM("pulumi-krcloud/native"), "tsconfig.json": TSCONFIG },
+      runtime: "nodejs",
+    },
+    {
+      key: "ts",
+      label: "native TS, PULUMI_NODEJS_TRANSPILE_ONLY=true",
+      files: {},
+      runtime: "nodejs",
+      env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+    },
+    { key: "js", label: "native TS compiled ahead to JavaScript", files: { "index.js": js("") }, runtime: "nodejs\n  options:\n    typescript: false" },
+    {
+      key: "ts-limit",
+      label: "native TS with Error.stackTraceLimit = 1 first",
+      files: { "index.ts": `Error.stackTraceLimit = 1;\n${TS_PROGRAM("pulumi-krcloud/native")}`, "tsconfig.json": TSCONFIG },
+      runtime: "nodejs",
+    },
+    { key: "yaml", label: "native YAML", files: {}, runtime: "yaml" },
+  ];
+  const dirs = new Map<string, { dir: string; stack: string }>();
+  for (const v of variants) {
+    if (dirs.has(v.key)) continue;
+    let dir: string;
+    if (v.key === "yaml") dir = programDir(bed, DOORS.Y, n);
+    else {
+      const src = path.join(bed.root, "src", `study-${v.key}`);
+      fs.mkdirSync(src, { recursive: true });
+      fs.writeFileSync(path.join(src, "Pulumi.yaml"), `name: study-${v.key}\nruntime:\n  name: ${v.runtime}\n`);
+      const main = Object.keys(v.files).find((f) => f.startsWith("index.")) ?? "index.ts";
+      fs.writeFileSync(path.join(src, "package.json"), JSON.stringify({ name: `study-${v.key}`, private: true, main }));
+      for (const [f, text] of Object.entries(v.files)) fs.writeFileSync(path.join(src, f), text);
+      dir = bed.sandboxes.real.copyProgram(src, `study-${v.key}`);
+    }
+    const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))![1]!;
+    const stack = `study-${v.key}-${n}`;
+    await bed.sandboxes.real.createStack(dir, stack, providerConfig(bed.project, { [`${project}:count`]: { value: String(n) } }));
+    dirs.set(v.key, { dir, stack });
+  }
+  const pulumi = path.join(pulumiBinDir(), "pulumi");
+  const env = (extra: Record<string, string> = {}): Record<string, string> => ({ ...bed.sandboxes.real.env(), PULUMI_DEBUG_COMMANDS: "true", ...extra });
+  const run = async (key: string, args: string[], extra?: Record<string, string>): Promise<CommandResult> => {
+    const { dir, stack } = dirs.get(key)!;
+    const r = await runCommand(bed, pulumi, [...args, "--stack", stack, "--non-interactive", "--color", "never"], dir, env(extra), "engine", true);
+    if (r.code !== 0) throw new Error(`${key} ${args[0]}: exit ${r.code}\n${r.output}`);
+    return r;
+  };
+  for (const key of dirs.keys()) await run(key, ["up", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
+  const rows: ProgramStudyRow[] = variants.flatMap((v) =>
+    (["preview", "up"] as Step[]).map((step) => ({ variant: v.label, step, wallMs: [], programCpuMs: [] })),
+  );
+  for (let rep = 0; rep < reps; rep++)
+    for (const step of ["preview", "up"] as const)
+      for (const v of rep % 2 === 0 ? variants : [...variants].reverse()) {
+        const r = await run(v.key, CLI_ARGS[step], v.env);
+        const row = rows.find((x) => x.variant === v.label && x.step === step)!;
+        row.wallMs.push(r.wallMs);
+        row.programCpuMs.push(r.usage.cpuMs.program);
+        log(`${n} ${step} ${v.label}: ${s1(r.wallMs)} s, program CPU ${s1(r.usage.cpuMs.program)} s`);
+      }
+  for (const key of dirs.keys()) await run(key, ["destroy", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
+  return rows;
+}
+
+export function programStudyReport(rows: ProgramStudyRow[]): string {
+  const yaml = (step: Step): number => median(rows.find((r) => r.variant === "native YAML" && r.step === step)!.wallMs);
+  const out = ["| step | variant | wall (s), median | / native YAML | program CPU (s), median |", "|---|---|---|---|---|"];
+  for (const r of rows)
+    out.push(`| ${r.step} | ${r.variant} | ${s1(median(r.wallMs))} | ${(median(r.wallMs) / yaml(r.step)).toFixed(2)} | ${s1(median(r.programCpuMs))} |`);
+  return out.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
 // Profiles (make bench-scale --profile): where the time goes, per door and step
 
 export interface ProfileRun {
@@ -881,7 +977,19 @@ async function main(): Promise<void> {
     `Took ${((performance.now() - started) / 60_000).toFixed(1)} min; load average ${os.loadavg()[0]!.toFixed(1)} at the end on ${os.cpus().length} cores.`;
   let section: [string, string] | undefined;
   try {
-    if (values.study === "checkpoints") {
+    if (values.study === "program") {
+      const n = sizes[0]!;
+      const rows = await programStudy(bed, n, Number(values["plan-reps"]), log);
+      const body = [
+        `## The TypeScript program at ${n.toLocaleString("en")} resources (generated)`,
+        "",
+        `\`node dist/tools/bench-scale.js --study program --sizes ${n} --plan-reps ${values["plan-reps"]} --write\`: preview and up with no changes of the native TS door's program in variants, beside native YAML, interleaved. ${took()}`,
+        "",
+        programStudyReport(rows),
+      ].join("\n");
+      sections.push(body);
+      section = ["bench-program", body];
+    } else if (values.study === "checkpoints") {
       const rows = await checkpointStudy(bed, sizes, doors, values.settings.split(","), log);
       const body = [
         "## State writes: create and destroy under the engine's checkpoint settings (generated)",

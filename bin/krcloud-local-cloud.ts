@@ -5,7 +5,8 @@
  * and an access key for a default project (kept across restarts with --persist), prints the
  * endpoints and credentials, and writes them as JSON to --state-file.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import "./node-version";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { startLocalCloud } from "../emulator";
@@ -72,7 +73,10 @@ async function main(): Promise<void> {
   };
   if (values["state-file"]) {
     mkdirSync(dirname(values["state-file"]), { recursive: true });
-    writeFileSync(values["state-file"], `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+    // Written whole, then renamed: a reader (make demo, a test) never sees a half-written file.
+    const partial = `${values["state-file"]}.${process.pid}.tmp`;
+    writeFileSync(partial, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+    renameSync(partial, values["state-file"]);
   }
   const lines = [
     `krcloud local cloud listening on ${cloud.url}`,

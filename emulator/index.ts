@@ -1,7 +1,7 @@
 /**
- * The local cloud: a real HTTP server on loopback that answers the seed APIs (contract in
- * /work/shared/seeds). It never imports sdk/ or provider/: it is an independent reading of the
- * seeds, so the two catch each other's mistakes. Documentation: docs/local-cloud.md.
+ * The local cloud: a real HTTP server on loopback that answers the seed APIs (the project's
+ * contract). It never imports sdk/ or provider/: it is an independent reading of the seeds, so the
+ * two catch each other's mistakes. Documentation: docs/local-cloud.md.
  */
 import { installControl, type LocalCloudControl } from "./core/control";
 import { LocalCloudServer, type LocalCloudOptions, type ServiceFactory } from "./core/server";
@@ -14,7 +14,7 @@ import { createHadoopService } from "./hadoop";
 export type { LocalCloudOptions } from "./core/server";
 export type { LocalCloudControl, IssuedCredential, TransitionSetting } from "./core/control";
 export type { FaultSpec, Fault, FaultAction } from "./core/faults";
-export type { RequestLogEntry } from "./core/request-log";
+export type { RequestCounters, RequestLogEntry } from "./core/request-log";
 export type { InventoryEntry } from "./core/http";
 export { ManagedState, type Progression } from "./core/managed-state";
 

@@ -1,56 +1,86 @@
 /**
- * Every resource type token and lookup function token, and where each lives; a new service adds
- * its lines here. Loaded lazily so one resource's operation does not load every service.
+ * Where every resource type and lookup lives, by convention: `krcloud:<module>:<Name>` is exported
+ * by `provider/<module>` (its index lists the module's resource classes, each carrying its
+ * definition, and its lookup functions, each carrying its lookup). Nothing here names a resource:
+ * adding one to a service is its file plus one line in the service's index; adding a service is a
+ * folder plus one line in the package's index.ts. Modules load lazily, so one resource's operation
+ * does not load every service.
  */
 import type { AnyDefinition } from "./core/resource";
-import type { Settings } from "../sdk/core";
+import type { AnyLookup } from "./core/lookup";
 
-export const REGISTRY: Readonly<Record<string, () => AnyDefinition>> = {
-  "krcloud:objectstorage:Bucket": () => require("./objectstorage/bucket").bucket,
-  "krcloud:objectstorage:BucketCors": () => require("./objectstorage/bucket-cors").bucketCors,
-  "krcloud:objectstorage:BucketLifecycle": () => require("./objectstorage/bucket-lifecycle").bucketLifecycle,
-  "krcloud:objectstorage:BucketObject": () => require("./objectstorage/bucket-object").bucketObject,
-  "krcloud:cache:ParameterGroup": () => require("./cache/parameter-group").parameterGroup,
-  "krcloud:cache:Cluster": () => require("./cache/cluster").cluster,
-  "krcloud:cache:Shard": () => require("./cache/shard").shard,
-  "krcloud:cache:InstanceSet": () => require("./cache/instance-set").instanceSet,
-  "krcloud:dataquery:DataSource": () => require("./dataquery/data-source").dataSource,
-  "krcloud:dataquery:Query": () => require("./dataquery/query").query,
-  "krcloud:hadoop:Cluster": () => require("./hadoop/cluster").hadoopCluster,
-  "krcloud:kms:Ciphertext": () => require("./kms/ciphertext").ciphertext,
-  "krcloud:kms:DataKey": () => require("./kms/data-key").dataKey,
-};
-
-/** A lookup as the native plugin's `invoke` runs it: the TS function plus the result keys that are secrets. */
-export interface Lookup {
-  run(args: Record<string, unknown>, opts: { settings: Settings }): Promise<unknown>;
-  /** Top-level result keys returned as secrets. */
-  secretResults?: readonly string[];
+export interface ServiceModule {
+  resources: AnyDefinition[];
+  lookups: AnyLookup[];
 }
 
-/** Lookup functions by the token schema.json gives them (TS programs call the functions directly). */
-export const LOOKUPS: Readonly<Record<string, () => Lookup>> = {
-  "krcloud:objectstorage:getBucket": () => ({ run: require("./objectstorage/functions").getBucket }),
-  "krcloud:objectstorage:getBuckets": () => ({ run: require("./objectstorage/functions").getBuckets }),
-  "krcloud:objectstorage:getObjectStorageInfo": () => ({ run: require("./objectstorage/functions").getObjectStorageInfo }),
-  // The URL carries a signature that grants access.
-  "krcloud:objectstorage:getTempUrl": () => ({ run: require("./objectstorage/functions").getTempUrl, secretResults: ["url"] }),
-  "krcloud:cache:getVersions": () => ({ run: require("./cache/functions").getVersions }),
-  "krcloud:cache:getFlavors": () => ({ run: require("./cache/functions").getFlavors }),
-  "krcloud:cache:getParameterGroups": () => ({ run: require("./cache/functions").getParameterGroups }),
-  "krcloud:cache:getParameterGroup": () => ({ run: require("./cache/functions").getParameterGroup }),
-  "krcloud:cache:getClusters": () => ({ run: require("./cache/functions").getClusters }),
-  "krcloud:cache:getCluster": () => ({ run: require("./cache/functions").getCluster }),
-  "krcloud:cache:getInstances": () => ({ run: require("./cache/functions").getInstances }),
-  "krcloud:dataquery:getDataSources": () => ({ run: require("./dataquery/functions").getDataSources }),
-  "krcloud:dataquery:getQueryResult": () => ({ run: require("./dataquery/functions").getQueryResult }),
-  "krcloud:hadoop:getClusters": () => ({ run: require("./hadoop/functions").getClusters }),
-  "krcloud:hadoop:getCluster": () => ({ run: require("./hadoop/functions").getCluster }),
-  "krcloud:hadoop:getClusterVms": () => ({ run: require("./hadoop/functions").getClusterVms }),
-  // A decrypted plaintext and an HMAC are secrets, as the TypeScript Output forms make them.
-  "krcloud:kms:decrypt": () => ({ run: require("./kms/functions").decrypt, secretResults: ["plaintext"] }),
-  "krcloud:kms:sign": () => ({ run: require("./kms/functions").sign }),
-  "krcloud:kms:verifySignature": () => ({ run: require("./kms/functions").verifySignature }),
-  "krcloud:kms:createHmac": () => ({ run: require("./kms/functions").createHmac, secretResults: ["hmac"] }),
-  "krcloud:kms:verifyHmac": () => ({ run: require("./kms/functions").verifyHmac }),
-};
+const LOADED = Symbol.for("krcloud.registry.modules");
+
+function loaded(): Map<string, ServiceModule> {
+  const g = globalThis as unknown as Record<symbol, Map<string, ServiceModule> | undefined>;
+  return (g[LOADED] ??= new Map());
+}
+
+/** The resources and lookups a module's exports carry. */
+export function collect(exports: Record<string, unknown>): ServiceModule {
+  const resources: AnyDefinition[] = [];
+  const lookups: AnyLookup[] = [];
+  for (const v of Object.values(exports)) {
+    const def = (v as { definition?: AnyDefinition } | undefined)?.definition;
+    if (typeof v === "function" && def && typeof def.token === "string" && typeof def.create === "function") resources.push(def);
+    const lookup = (v as { lookup?: AnyLookup } | undefined)?.lookup;
+    if (typeof v === "function" && lookup && typeof lookup.token === "string" && typeof lookup.run === "function") lookups.push(lookup);
+  }
+  return { resources, lookups };
+}
+
+/** The service module of `krcloud:<module>:<Name>`; undefined for a token of no module. */
+export function serviceModule(module: string): ServiceModule | undefined {
+  const cache = loaded();
+  let m = cache.get(module);
+  if (!m) {
+    if (!/^[a-z][a-z0-9]*$/.test(module)) return undefined;
+    let exports: Record<string, unknown>;
+    try {
+      exports = require(`./${module}`) as Record<string, unknown>;
+    } catch (e) {
+      if ((e as { code?: unknown })?.code === "MODULE_NOT_FOUND") return undefined;
+      throw e;
+    }
+    m = collect(exports);
+    cache.set(module, m);
+  }
+  return m;
+}
+
+function moduleOf(token: string): string {
+  const [pkg, module] = token.split(":");
+  return pkg === "krcloud" && module !== undefined ? module : "";
+}
+
+export function findDefinition(token: string): AnyDefinition | undefined {
+  return serviceModule(moduleOf(token))?.resources.find((d) => d.token === token);
+}
+
+export function findLookup(token: string): AnyLookup | undefined {
+  return serviceModule(moduleOf(token))?.lookups.find((l) => l.token === token);
+}
+
+/** Every service module of the package, from its index (`export * as <module> from "./provider/<module>"`). */
+export function allModules(): Record<string, ServiceModule> {
+  const pkg = require("../index") as Record<string, Record<string, unknown>>;
+  const out: Record<string, ServiceModule> = {};
+  for (const name of Object.keys(pkg).sort()) {
+    const m = serviceModule(name);
+    if (m) out[name] = m;
+  }
+  return out;
+}
+
+export function allDefinitions(): AnyDefinition[] {
+  return Object.values(allModules()).flatMap((m) => m.resources);
+}
+
+export function allLookups(): AnyLookup[] {
+  return Object.values(allModules()).flatMap((m) => m.lookups);
+}

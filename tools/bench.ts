@@ -30,7 +30,7 @@ import { CacheClient } from "../sdk/cache";
 import { waitFor, type Clock } from "../sdk/core";
 import { clusterSnapshot, clusterState, SETTLED } from "../provider/cache/waiters";
 import { stubProvider } from "../provider/core";
-import { REGISTRY } from "../provider/registry";
+import { allDefinitions } from "../provider/registry";
 import { engineBenchmarks, type Row } from "./bench-engine";
 import { closeBed, measureScale, openBed, scaleSection, writeSection, type DoorId, type ScaleOptions } from "./bench-scale";
 
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
       serializeFunction: (f: () => unknown, o: object) => Promise<{ text: string }>;
     };
     let largestStub = 0;
-    for (const token of Object.keys(REGISTRY)) {
+    for (const { token } of allDefinitions()) {
       const p = stubProvider(token);
       largestStub = Math.max(largestStub, Buffer.byteLength((await serializeFunction(() => p, { allowSecrets: true })).text));
     }

@@ -1,13 +1,20 @@
 /**
  * Reference docs from schema.json: docs/reference/<module>/<Type>.md per resource and function
- * (inputs, outputs, which changes replace, import, timeouts, an example) and docs/reference/README.md.
+ * (an example program, inputs, outputs, the fields of every nested type they use, which changes
+ * replace, import, timeouts) and docs/reference/README.md.
  *
  *   node dist/tools/gen-reference.js [schema.json] [out dir]   (make schema runs it)
  *
- * A unit test regenerates them and compares, so they never drift from the schema.
+ * A unit test regenerates them and compares, so they never drift from the schema; an engine test
+ * (tests/engine/docs-reference.test.ts) runs every page's example through `pulumi preview` with the
+ * native plugin against the local cloud. The examples are written here, one per resource and
+ * function (generation fails when one is missing): complete Pulumi YAML programs that run as they
+ * are, with the stack config of the README's Configuration section. Examples share a logical name
+ * only for an identical declaration (the test previews them all as one program).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { findDefinition } from "../provider/registry";
 
 type Json = Record<string, unknown>;
 interface PropertySpec {
@@ -26,6 +33,10 @@ interface ObjectSpec {
   properties?: Record<string, PropertySpec>;
   required?: string[];
 }
+interface TypeSpec extends ObjectSpec {
+  type?: string;
+  enum?: { value: unknown; description?: string; name?: string }[];
+}
 interface ResourceSpec extends ObjectSpec {
   inputProperties?: Record<string, PropertySpec>;
   requiredInputs?: string[];
@@ -33,33 +44,552 @@ interface ResourceSpec extends ObjectSpec {
 interface FunctionSpec {
   description?: string;
   inputs?: ObjectSpec;
-  outputs?: ObjectSpec & { type?: string };
+  outputs?: ObjectSpec & PropertySpec;
 }
 interface Schema {
   resources: Record<string, ResourceSpec>;
   functions: Record<string, FunctionSpec>;
-  types: Record<string, Json>;
+  types: Record<string, TypeSpec & Json>;
 }
 
-/** What a resource's id is, for `pulumi import` (the default: the id `pulumi stack export` shows). */
-const IMPORT_IDS: Record<string, string> = {
-  "krcloud:objectstorage:Bucket": "the bucket name",
-  "krcloud:objectstorage:BucketCors": "the bucket name",
-  "krcloud:objectstorage:BucketLifecycle": "the bucket name",
-  "krcloud:objectstorage:BucketObject": "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",
-  "krcloud:cache:ParameterGroup": "the parameter group id",
-  "krcloud:cache:Cluster": "the cluster id",
-  "krcloud:cache:Shard": "the shard id",
-  "krcloud:cache:InstanceSet": "the instance set id",
-  "krcloud:dataquery:DataSource": "the data source name",
-  "krcloud:dataquery:Query": "the query id",
-  "krcloud:hadoop:Cluster": "the cluster id",
+/**
+ * What the examples take to exist already in the project (a real project has its KMS keys and
+ * buckets made elsewhere). The reference test creates them in the local cloud first: KMS keys
+ * through its control API (`PATCH /_control/resources/kms/key/<id>` with the patch), the bucket and
+ * its object through the object storage API.
+ */
+export type ExampleFixture =
+  | { service: "kms"; kind: "key"; id: string; patch: { type: "symmetric" | "asymmetric" | "mac" }; what: string }
+  | { service: "object-storage"; kind: "bucket"; id: string; what: string }
+  | { service: "object-storage"; kind: "object"; id: string; content: string; what: string };
+
+export const EXAMPLE_FIXTURES: ExampleFixture[] = [
+  { service: "kms", kind: "key", id: "my-key", patch: { type: "symmetric" }, what: "a symmetric KMS key" },
+  { service: "kms", kind: "key", id: "my-signing-key", patch: { type: "asymmetric" }, what: "an asymmetric (signing) KMS key" },
+  { service: "kms", kind: "key", id: "my-mac-key", patch: { type: "mac" }, what: "an HMAC KMS key" },
+  { service: "object-storage", kind: "bucket", id: "shared-assets", what: "a bucket made outside the program" },
+  { service: "object-storage", kind: "object", id: "shared-assets/reports/latest.csv", content: "region,revenue\nkr-central,165\n", what: "an object in it" },
+];
+
+interface Example {
+  /** The program after `name:` and `runtime: yaml` (config, variables, resources, outputs). */
+  program: string;
+  /** What the reader must know or have for it to run. */
+  note?: string;
+}
+
+// Declarations several examples share (identical wherever they appear).
+const SITE = `  site:
+    type: krcloud:objectstorage:Bucket
+    properties:
+      forceDestroy: true`;
+const INDEX = `  index:
+    type: krcloud:objectstorage:BucketObject
+    properties:
+      bucket: \${site.name}
+      key: index.html
+      content: <h1>Hello from krcloud</h1>
+      contentType: text/html`;
+const SESSIONS_PARAMS = `  sessionsParams:
+    type: krcloud:cache:ParameterGroup
+    properties:
+      baseParameterGroupId: default.redis7.0.cluster
+      description: sessions, least recently used keys evicted first
+      parameters:
+        maxmemory-policy: allkeys-lru
+        timeout: "300"`;
+const SESSIONS = `  sessions:
+    type: krcloud:cache:Cluster
+    properties:
+      version: "7.0.15"
+      flavorId: redis.small
+      parameterGroupId: \${sessionsParams.id}
+      subnetIds: [sn-a, sn-b]
+      securityGroupIds: [sg-default]
+      shards:
+        - primarySubnetId: sn-a
+          replicaSubnetIds: [sn-b]
+        - primarySubnetId: sn-b
+          replicaSubnetIds: [sn-a]
+      backupSchedule:
+        cron: "* 3 * * *"
+        retentionDays: 7`;
+const QUEUE = `  queue:
+    type: krcloud:cache:InstanceSet
+    properties:
+      version: "7.0.15"
+      flavorId: redis.small
+      parameterGroupId: default.redis7.0.standalone
+      subnetIds: [sn-a, sn-b, sn-c]
+      securityGroupIds: [sg-default]
+      primarySubnetId: sn-a
+      replicaSubnetIds: [sn-b, sn-c]
+      highAvailability: true
+      backupSchedule:
+        hour: 3
+        retentionDays: 7`;
+const DB_PASSWORD = `configuration:
+  dbPassword:
+    type: string
+    secret: true`;
+const SHOP = `  shop:
+    type: krcloud:dataquery:DataSource
+    properties:
+      type: MYSQL
+      instanceId: shop-db
+      username: reporter
+      password: \${dbPassword}
+      description: the shop's orders`;
+const REVENUE = `  revenue:
+    type: krcloud:dataquery:Query
+    properties:
+      query: select region, sum(amount) as revenue from orders group by region
+      dataSource: \${shop.name}
+      database: shop
+      bucketName: \${site.name}
+      path: reports/revenue
+      captureRows: 10`;
+const NIGHTLY = `  nightly:
+    type: krcloud:hadoop:Cluster
+    properties:
+      clusterVersion: HDE-2.0.1
+      clusterType: hadoop
+      keypairName: my-keypair
+      masterFlavorName: m2a.xlarge
+      workerFlavorName: m2a.xlarge
+      workerCnt: 3
+      vpcId: vpc-main
+      subnetId: sn-main
+      configurations:
+        - classification: hive-site
+          properties:
+            hive.exec.parallel: "true"
+      userTask:
+        type: hive
+        terminationPolicy: onSuccess
+        hiveQuery: select count(*) from orders
+        logBucketName: \${site.name}`;
+const SEALED = `  sealedPassword:
+    type: krcloud:kms:Ciphertext
+    properties:
+      keyId: my-key
+      plaintext: \${dbPassword}
+      aad: datasource=shop`;
+const SIGNATURE = `  signature:
+    fn::invoke:
+      function: krcloud:kms:sign
+      arguments:
+        keyId: my-signing-key
+        content: aGVsbG8gd29ybGQ=`;
+const MAC = `  mac:
+    fn::invoke:
+      function: krcloud:kms:createHmac
+      arguments:
+        keyId: my-mac-key
+        content: aGVsbG8gd29ybGQ=`;
+
+const PASSWORD_NOTE = "Set the password first: `pulumi config set --secret dbPassword <password>`.";
+const DB_NOTE = "`shop-db` stands for your MySQL database instance.";
+const fixtureNote = (id: string): string => `\`${id}\` stands for ${EXAMPLE_FIXTURES.find((f) => f.id === id)!.what} in your project`;
+const keyNote = (id: string): string => `${fixtureNote(id)}.`;
+
+/** One example per resource and function. */
+const EXAMPLES: Record<string, Example> = {
+  "krcloud:objectstorage:Bucket": {
+    program: `resources:
+  assets:
+    type: krcloud:objectstorage:Bucket
+    properties:
+      acl:
+        public: read-only
+        publicReadAllowIpList: [203.0.113.0/24]
+      metadata:
+        owner: web-team
+      forceDestroy: true
+outputs:
+  assetsName: \${assets.name}
+  assetsUrl: \${assets.url}`,
+  },
+  "krcloud:objectstorage:BucketCors": {
+    program: `resources:
+${SITE}
+  siteCors:
+    type: krcloud:objectstorage:BucketCors
+    properties:
+      bucket: \${site.name}
+      rules:
+        - allowedOrigins: ["https://www.example.com"]
+          allowedMethods: [GET]
+          allowedHeaders: ["*"]
+          exposeHeaders: [ETag]
+          maxAgeSeconds: 3600`,
+  },
+  "krcloud:objectstorage:BucketLifecycle": {
+    program: `resources:
+${SITE}
+  siteLifecycle:
+    type: krcloud:objectstorage:BucketLifecycle
+    properties:
+      bucket: \${site.name}
+      rules:
+        - id: expire-logs
+          prefix: logs/
+          status: Enabled
+          expirationDays: 30`,
+  },
+  "krcloud:objectstorage:BucketObject": {
+    program: `resources:
+${SITE}
+${INDEX}
+  assetsFolder:
+    type: krcloud:objectstorage:BucketObject
+    properties:
+      bucket: \${site.name}
+      key: assets
+      folder: true
+outputs:
+  indexUrl: \${index.url}`,
+  },
+  "krcloud:objectstorage:getBucket": {
+    program: `variables:
+  sharedAssets:
+    fn::invoke:
+      function: krcloud:objectstorage:getBucket
+      arguments:
+        name: shared-assets
+outputs:
+  sharedAssetsObjects: \${sharedAssets.objectCount}
+  sharedAssetsPublic: \${sharedAssets.acl.public}`,
+    note: `${fixtureNote("shared-assets")}. (A bucket the same program creates is not there yet when \`pulumi preview\` runs the lookup: use that resource's outputs instead.)`,
+  },
+  "krcloud:objectstorage:getBuckets": {
+    program: `variables:
+  siteBuckets:
+    fn::invoke:
+      function: krcloud:objectstorage:getBuckets
+      arguments:
+        prefix: site-
+outputs:
+  siteBucketNames: \${siteBuckets.names}`,
+  },
+  "krcloud:objectstorage:getObjectStorageInfo": {
+    program: `variables:
+  storageInfo:
+    fn::invoke:
+      function: krcloud:objectstorage:getObjectStorageInfo
+      arguments: {}
+outputs:
+  storageInfo: \${storageInfo}`,
+  },
+  "krcloud:objectstorage:getTempUrl": {
+    program: `variables:
+  reportLink:
+    fn::invoke:
+      function: krcloud:objectstorage:getTempUrl
+      arguments:
+        bucket: shared-assets
+        key: reports/latest.csv
+        expiresIn: 86400
+outputs:
+  reportLink: \${reportLink.url}`,
+    note: `${fixtureNote("shared-assets")}, holding \`reports/latest.csv\`. The URL is a secret output; it stays the same for a day (\`expiresIn\`).`,
+  },
+
+  "krcloud:cache:ParameterGroup": {
+    program: `resources:
+${SESSIONS_PARAMS}
+outputs:
+  sessionsParamsSync: \${sessionsParams.syncStatus}`,
+  },
+  "krcloud:cache:Cluster": {
+    program: `resources:
+${SESSIONS_PARAMS}
+${SESSIONS}
+outputs:
+  sessionsEndpoint: \${sessions.primaryEndpoint}`,
+    note: "Subnet and security group ids stand for yours; `getVersions`, `getFlavors` and `getParameterGroups` list what the service offers.",
+  },
+  "krcloud:cache:Shard": {
+    program: `resources:
+${SESSIONS_PARAMS}
+${SESSIONS}
+  extraShard:
+    type: krcloud:cache:Shard
+    properties:
+      clusterId: \${sessions.id}
+      primarySubnetId: sn-a
+      replicaSubnetIds: [sn-b]
+outputs:
+  extraShardSlots: \${extraShard.slots}`,
+  },
+  "krcloud:cache:InstanceSet": {
+    program: `resources:
+${QUEUE}
+outputs:
+  queueEndpoint: \${queue.primaryEndpoint}
+  queueReadEndpoint: \${queue.readEndpoint}`,
+  },
+  "krcloud:cache:getCluster": {
+    program: `resources:
+${SESSIONS_PARAMS}
+${SESSIONS}
+variables:
+  sessionsInfo:
+    fn::invoke:
+      function: krcloud:cache:getCluster
+      arguments:
+        id: \${sessions.id}
+outputs:
+  sessionsShardCount: \${sessionsInfo.shardCount}`,
+  },
+  "krcloud:cache:getClusters": {
+    program: `variables:
+  clusters:
+    fn::invoke:
+      function: krcloud:cache:getClusters
+      arguments: {}
+outputs:
+  clusters: \${clusters.clusters}`,
+  },
+  "krcloud:cache:getFlavors": {
+    program: `variables:
+  flavors:
+    fn::invoke:
+      function: krcloud:cache:getFlavors
+      arguments: {}
+outputs:
+  flavors: \${flavors.flavors}`,
+  },
+  "krcloud:cache:getInstances": {
+    program: `resources:
+${QUEUE}
+variables:
+  queueInstances:
+    fn::invoke:
+      function: krcloud:cache:getInstances
+      arguments:
+        instanceSetId: \${queue.id}
+outputs:
+  queueInstances: \${queueInstances.instances}`,
+  },
+  "krcloud:cache:getParameterGroup": {
+    program: `variables:
+  clusterDefaults:
+    fn::invoke:
+      function: krcloud:cache:getParameterGroup
+      arguments:
+        idOrName: default.redis7.0.cluster
+outputs:
+  clusterDefaultParameters: \${clusterDefaults.parameters}`,
+  },
+  "krcloud:cache:getParameterGroups": {
+    program: `variables:
+  defaultGroups:
+    fn::invoke:
+      function: krcloud:cache:getParameterGroups
+      arguments:
+        parameterGroupType: default
+        clusterMode: enabled
+        engineVersion: "7.0.15"
+outputs:
+  defaultGroups: \${defaultGroups.parameterGroups}`,
+  },
+  "krcloud:cache:getVersions": {
+    program: `variables:
+  versions:
+    fn::invoke:
+      function: krcloud:cache:getVersions
+      arguments: {}
+outputs:
+  versions: \${versions.versions}`,
+  },
+
+  "krcloud:kms:Ciphertext": {
+    program: `${DB_PASSWORD}
+resources:
+${SEALED}
+outputs:
+  sealedPassword: \${sealedPassword.ciphertext}`,
+    note: `${keyNote("my-key")} ${PASSWORD_NOTE}`,
+  },
+  "krcloud:kms:DataKey": {
+    program: `resources:
+  dataKey:
+    type: krcloud:kms:DataKey
+    properties:
+      keyId: my-key
+outputs:
+  dataKeyCiphertext: \${dataKey.ciphertext}`,
+    note: keyNote("my-key"),
+  },
+  "krcloud:kms:decrypt": {
+    program: `${DB_PASSWORD}
+resources:
+${SEALED}
+variables:
+  unsealed:
+    fn::invoke:
+      function: krcloud:kms:decrypt
+      arguments:
+        keyId: my-key
+        ciphertext: \${sealedPassword.ciphertext}
+        aad: datasource=shop
+outputs:
+  unsealed: \${unsealed.plaintext}`,
+    note: `${keyNote("my-key")} ${PASSWORD_NOTE}`,
+  },
+  "krcloud:kms:sign": {
+    program: `variables:
+${SIGNATURE}
+outputs:
+  signature: \${signature.signature}`,
+    note: `${keyNote("my-signing-key")} \`content\` is Base64 (\`hello world\`).`,
+  },
+  "krcloud:kms:verifySignature": {
+    program: `variables:
+${SIGNATURE}
+  signatureCheck:
+    fn::invoke:
+      function: krcloud:kms:verifySignature
+      arguments:
+        keyId: my-signing-key
+        input: aGVsbG8gd29ybGQ=
+        output: \${signature.signature}
+outputs:
+  signatureValid: \${signatureCheck.valid}`,
+    note: keyNote("my-signing-key"),
+  },
+  "krcloud:kms:createHmac": {
+    program: `variables:
+${MAC}
+outputs:
+  mac: \${mac.hmac}`,
+    note: `${keyNote("my-mac-key")} \`content\` is Base64 (\`hello world\`).`,
+  },
+  "krcloud:kms:verifyHmac": {
+    program: `variables:
+${MAC}
+  macCheck:
+    fn::invoke:
+      function: krcloud:kms:verifyHmac
+      arguments:
+        keyId: my-mac-key
+        input: aGVsbG8gd29ybGQ=
+        output: \${mac.hmac}
+outputs:
+  macValid: \${macCheck.valid}`,
+    note: keyNote("my-mac-key"),
+  },
+
+  "krcloud:dataquery:DataSource": {
+    program: `${DB_PASSWORD}
+resources:
+${SHOP}
+outputs:
+  dataSourceName: \${shop.name}`,
+    note: `${DB_NOTE} ${PASSWORD_NOTE}`,
+  },
+  "krcloud:dataquery:Query": {
+    program: `${DB_PASSWORD}
+resources:
+${SITE}
+${SHOP}
+${REVENUE}
+outputs:
+  reportLocation: \${revenue.storageUrl}
+  revenueRows: \${revenue.rows}`,
+    note: `${DB_NOTE} ${PASSWORD_NOTE}`,
+  },
+  "krcloud:dataquery:getDataSources": {
+    program: `variables:
+  dataSources:
+    fn::invoke:
+      function: krcloud:dataquery:getDataSources
+      arguments: {}
+outputs:
+  dataSources: \${dataSources.dataSources}`,
+  },
+  "krcloud:dataquery:getQueryResult": {
+    program: `${DB_PASSWORD}
+resources:
+${SITE}
+${SHOP}
+${REVENUE}
+variables:
+  revenuePage:
+    fn::invoke:
+      function: krcloud:dataquery:getQueryResult
+      arguments:
+        queryId: \${revenue.queryId}
+outputs:
+  revenueFirstPage: \${revenuePage.rows}`,
+    note: `${DB_NOTE} ${PASSWORD_NOTE}`,
+  },
+
+  "krcloud:hadoop:Cluster": {
+    program: `resources:
+${SITE}
+${NIGHTLY}
+outputs:
+  nightlyStatus: \${nightly.status}
+  nightlyLog: \${nightly.logUrl}`,
+    note: "A job cluster: it runs the Hive query, then terminates (its normal end). Key pair, VPC and subnet stand for yours.",
+  },
+  "krcloud:hadoop:getCluster": {
+    program: `resources:
+${SITE}
+${NIGHTLY}
+variables:
+  nightlyInfo:
+    fn::invoke:
+      function: krcloud:hadoop:getCluster
+      arguments:
+        id: \${nightly.id}
+outputs:
+  nightlyWorkers: \${nightlyInfo.workerCnt}`,
+  },
+  "krcloud:hadoop:getClusterVms": {
+    program: `resources:
+${SITE}
+${NIGHTLY}
+variables:
+  nightlyVms:
+    fn::invoke:
+      function: krcloud:hadoop:getClusterVms
+      arguments:
+        clusterId: \${nightly.id}
+outputs:
+  nightlyVms: \${nightlyVms.vms}`,
+  },
+  "krcloud:hadoop:getClusters": {
+    program: `variables:
+  hadoopClusters:
+    fn::invoke:
+      function: krcloud:hadoop:getClusters
+      arguments:
+        includeTerminated: true
+outputs:
+  hadoopClusters: \${hadoopClusters.clusters}`,
+  },
 };
+
+/** The example program as the page shows it: a whole Pulumi.yaml. */
+export function exampleProgram(token: string): string {
+  const e = EXAMPLES[token];
+  if (!e) throw new Error(`tools/gen-reference.ts has no example for ${token}: add one to EXAMPLES`);
+  const [, mod, name] = token.split(":") as [string, string, string];
+  const project = `${mod}-${name.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase())}-example`;
+  return `name: ${project}\nruntime: yaml\n${e.program}\n`;
+}
+
+const refName = (ref: string): string => ref.split(":").pop() ?? ref;
+const typeToken = (ref: string): string | undefined => (ref.startsWith("#/types/") ? ref.slice("#/types/".length) : undefined);
+const anchor = (name: string): string => name.toLowerCase();
 
 function typeName(p: PropertySpec | undefined): string {
   if (!p) return "any";
-  if (p.$ref) return p.$ref === "pulumi.json#/Any" ? "any" : (p.$ref.split(":").pop() ?? p.$ref);
-  if (p.oneOf) return p.oneOf.map(typeName).join(" | ");
+  if (p.$ref) return p.$ref === "pulumi.json#/Any" ? "any" : `[${refName(p.$ref)}](#${anchor(refName(p.$ref))})`;
+  if (p.oneOf) return p.oneOf.map(typeName).join(" \\| ");
   if (p.type === "array") return `${typeName(p.items)}[]`;
   if (p.type === "object" && p.additionalProperties) return `map<${typeName(p.additionalProperties)}>`;
   return p.type ?? "any";
@@ -85,17 +615,56 @@ function propertyTable(props: Record<string, PropertySpec> | undefined, required
   return `${head}\n${rows.join("\n")}\n`;
 }
 
-/** A placeholder of the property's type, for the YAML example. */
-function sample(name: string, p: PropertySpec | undefined): string {
-  if (!p) return `<${name}>`;
-  if (p.type === "integer" || p.type === "number") return "1";
-  if (p.type === "boolean") return "false";
-  if (p.type === "array") return `[${sample(name, p.items)}]`;
-  if (p.type === "object" || p.$ref) return "{}";
-  return `<${name}>`;
+/** Every schema type reached from `props`, through nested types too, in the order first met. */
+function reachedTypes(schema: Schema, props: (PropertySpec | undefined)[]): string[] {
+  const seen: string[] = [];
+  const visit = (p: PropertySpec | undefined): void => {
+    if (!p) return;
+    const token = p.$ref ? typeToken(p.$ref) : undefined;
+    if (token && !seen.includes(token)) {
+      const t = schema.types[token];
+      if (!t) throw new Error(`schema.json: ${p.$ref} is not among its types`);
+      seen.push(token);
+      for (const q of Object.values(t.properties ?? {})) visit(q);
+    }
+    visit(p.items);
+    visit(p.additionalProperties);
+    for (const q of p.oneOf ?? []) visit(q);
+  };
+  for (const p of props) visit(p);
+  return seen;
 }
 
-function resourcePage(token: string, r: ResourceSpec): string {
+function typesSection(schema: Schema, tokens: string[]): string {
+  if (tokens.length === 0) return "";
+  const sections = [...tokens]
+    .sort((a, b) => refName(a).localeCompare(refName(b)))
+    .map((token) => {
+      const t = schema.types[token]!;
+      const name = refName(token);
+      const body = t.enum
+        ? `One of: ${t.enum.map((e) => `\`${String(e.value)}\`${e.description ? ` (${e.description})` : ""}`).join(", ")}.\n`
+        : propertyTable(t.properties, t.required ?? [], false);
+      return `### ${name}\n\n${t.description ? `${cell(t.description)}\n\n` : ""}Type \`${token}\`.\n\n${body}`;
+    });
+  return `## Types\n\nThe nested types above, with their fields.\n\n${sections.join("\n")}`;
+}
+
+function exampleSection(token: string): string {
+  const note = EXAMPLES[token]?.note;
+  return [
+    "## Example",
+    "",
+    "A complete Pulumi YAML program (the native plugin; see the README's YAML section), run with the stack config of the README's Configuration section" +
+      (note ? `. ${note}` : "."),
+    "",
+    "```yaml",
+    exampleProgram(token).trimEnd(),
+    "```",
+  ].join("\n");
+}
+
+function resourcePage(schema: Schema, token: string, r: ResourceSpec): string {
   const [, mod, type] = token.split(":") as [string, string, string];
   const required = r.requiredInputs ?? [];
   const replaces = Object.entries(r.inputProperties ?? {})
@@ -105,24 +674,14 @@ function resourcePage(token: string, r: ResourceSpec): string {
   const inputNames = new Set(Object.keys(r.inputProperties ?? {}));
   const outputsOnly = Object.fromEntries(Object.entries(r.properties ?? {}).filter(([n]) => !inputNames.has(n)));
   const waits = inputNames.has("timeouts");
-  const example = [
-    "```yaml",
-    "resources:",
-    `  my${type}:`,
-    `    type: ${token}`,
-    required.length ? "    properties:" : "    properties: {}",
-    ...required.map((n) => `      ${n}: ${sample(n, r.inputProperties?.[n])}`),
-    "```",
-  ].join("\n");
+  const types = reachedTypes(schema, [...Object.values(r.inputProperties ?? {}), ...Object.values(r.properties ?? {})]);
   return `# ${type} (\`${token}\`)
 
 ${r.description ?? ""}
 
 TypeScript: \`new krcloud.${mod}.${type}(name, args)\` (dynamic classes) · YAML and generated SDKs: type \`${token}\` (native plugin).
 
-## Example
-
-${example}
+${exampleSection(token)}
 
 ## Inputs
 
@@ -138,59 +697,51 @@ ${replaces.length ? `Changing ${replaces.join(", ")} replaces the resource; ever
 
 ## Import
 
-Through the native plugin: \`pulumi import ${token} <name> <id>\`, where the id is ${IMPORT_IDS[token] ?? "the id `pulumi stack export` shows"}; or the \`import\` resource option. The dynamic classes cannot import (pulumi/pulumi#16175)${inputNames.has("adopt") ? "; set `adopt: true` instead" : ""}.
+Through the native plugin: \`pulumi import ${token} <name> <id>\`, where the id is ${findDefinition(token)?.importId ?? "the id `pulumi stack export` shows"}; or the \`import\` resource option. The dynamic classes cannot import (pulumi/pulumi#16175)${inputNames.has("adopt") ? "; set `adopt: true` instead" : ""}.
 
 ## Timeouts
 
 ${waits ? "Create, update and delete wait until the resource settles, each up to the `timeouts` input's value (defaults in its description). Through the native plugin, `customTimeouts` take precedence." : "Operations do not wait for the resource to settle beyond the service's answer; `customTimeouts` (native plugin) bound them."}
-`;
+${types.length ? `\n${typesSection(schema, types)}` : ""}`;
 }
 
-function functionPage(token: string, f: FunctionSpec): string {
+function functionPage(schema: Schema, token: string, f: FunctionSpec): string {
   const [, mod, name] = token.split(":") as [string, string, string];
   const outputs = f.outputs?.properties ? propertyTable(f.outputs.properties, f.outputs.required ?? [], false) : `A ${typeName(f.outputs)}.\n`;
   const args = f.inputs?.properties ?? {};
   const required = f.inputs?.required ?? [];
-  const example = [
-    "```yaml",
-    "variables:",
-    `  result:`,
-    "    fn::invoke:",
-    `      function: ${token}`,
-    `      arguments: {${required.map((n) => ` ${n}: ${sample(n, args[n])}`).join(",")}${required.length ? " " : ""}}`,
-    "```",
-  ].join("\n");
+  const types = reachedTypes(schema, [...Object.values(args), ...Object.values(f.outputs?.properties ?? {}), f.outputs?.properties ? undefined : f.outputs]);
   return `# ${name} (\`${token}\`)
 
 ${f.description ?? ""}
 
 TypeScript: \`krcloud.${mod}.${name}(args)\` in the program · YAML and generated SDKs: \`${token}\` (served by the native plugin's invoke).
 
-## Example
-
-${example}
+${exampleSection(token)}
 
 ## Arguments
 
 ${propertyTable(args, required, false)}
 ## Result
 
-${outputs}`;
+${outputs}${types.length ? `\n${typesSection(schema, types)}` : ""}`;
 }
 
 export function generate(schema: Schema): Map<string, string> {
+  const unknown = Object.keys(EXAMPLES).filter((t) => !schema.resources[t] && !schema.functions[t]);
+  if (unknown.length) throw new Error(`tools/gen-reference.ts has examples for tokens schema.json does not have: ${unknown.join(", ")}`);
   const files = new Map<string, string>();
   const index: string[] = ["# Reference", "", "Generated from `schema.json` by `tools/gen-reference.ts` (`make schema`).", ""];
   const modules = new Map<string, { resources: string[]; functions: string[] }>();
   const entry = (mod: string) => modules.get(mod) ?? modules.set(mod, { resources: [], functions: [] }).get(mod)!;
   for (const [token, r] of Object.entries(schema.resources).sort(([a], [b]) => a.localeCompare(b))) {
     const [, mod, type] = token.split(":") as [string, string, string];
-    files.set(`${mod}/${type}.md`, resourcePage(token, r));
+    files.set(`${mod}/${type}.md`, resourcePage(schema, token, r));
     entry(mod).resources.push(type);
   }
   for (const [token, f] of Object.entries(schema.functions).sort(([a], [b]) => a.localeCompare(b))) {
     const [, mod, name] = token.split(":") as [string, string, string];
-    files.set(`${mod}/${name}.md`, functionPage(token, f));
+    files.set(`${mod}/${name}.md`, functionPage(schema, token, f));
     entry(mod).functions.push(name);
   }
   for (const [mod, e] of [...modules].sort(([a], [b]) => a.localeCompare(b))) {
@@ -203,6 +754,14 @@ export function generate(schema: Schema): Map<string, string> {
       "",
     );
   }
+  index.push(
+    "## Examples",
+    "",
+    "Every page's example is a complete Pulumi YAML program, previewed by `tests/engine/docs-reference.test.ts` with the native plugin against the local cloud. " +
+      `They take these to exist in the project: ${EXAMPLE_FIXTURES.map((f) => `\`${f.id}\` (${f.what})`).join(", ")}; ` +
+      "the data query examples read the password from the secret config value `dbPassword`.",
+    "",
+  );
   files.set("README.md", index.join("\n"));
   return files;
 }

@@ -2,11 +2,9 @@
  * Generates the Pulumi package schema (`schema.json`) from the code: `make schema`, i.e.
  * `node dist/tools/gen-schema.js > schema.json`.
  *
- * - Resources come from `REGISTRY`: each definition's zod input/output schemas are converted with
- *   `z.toJSONSchema` and mapped to Pulumi types (see `typeSpec` for the mapping).
- * - Functions come from the hand-kept `FUNCTIONS` table below (the lookups are plain TS functions
- *   with TS interfaces, no runtime schema). Compile-time checks tie each entry to the interfaces of
- *   its function, and tests/unit/schema.test.ts fails when a module exports a `getX` the table lacks.
+ * - Resources and functions come from the registry (provider/registry.ts): each resource and lookup
+ *   definition's zod schemas are converted with `z.toJSONSchema` and mapped to Pulumi types (see
+ *   `typeSpec` for the mapping); secrets from provider/core/secrets.ts, as both front doors use them.
  * - Config variables come from `CONFIG_KEYS` and the settings module.
  *
  * The output is deterministic (object keys sorted), so `git diff schema.json` shows real changes.
@@ -14,43 +12,12 @@
 import { readFileSync, existsSync } from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { REGISTRY } from "../provider/registry";
+import { allDefinitions, allLookups } from "../provider/registry";
 import type { AnyDefinition } from "../provider/core/resource";
+import type { AnyLookup } from "../provider/core/lookup";
+import { alwaysSecretOutputKeys, secretInputKeys } from "../provider/core/secrets";
 import { CONFIG_KEYS } from "../provider/core/config";
 import { DEFAULT_REGION, LOCAL_CLOUD_PREFIX, SECRET_SETTINGS, SERVICES, endpointKeys, type ServiceName } from "../sdk/core/settings";
-import type {
-  GetBucketArgs,
-  GetBucketResult,
-  GetBucketsArgs,
-  GetBucketsResult,
-  GetTempUrlArgs,
-  GetTempUrlResult,
-  getObjectStorageInfo,
-} from "../provider/objectstorage/functions";
-import type {
-  ClusterResult,
-  GetClusterArgs,
-  GetClustersArgs,
-  GetClustersResult,
-  GetFlavorsResult,
-  GetInstancesArgs,
-  GetInstancesResult,
-  GetParameterGroupArgs,
-  GetParameterGroupResult,
-  GetParameterGroupsArgs,
-  GetParameterGroupsResult,
-  GetVersionsResult,
-} from "../provider/cache/functions";
-import type { GetDataSourcesResult, GetQueryResultArgs, GetQueryResultResult } from "../provider/dataquery/functions";
-import type {
-  GetClusterArgs as HadoopGetClusterArgs,
-  GetClusterResult as HadoopGetClusterResult,
-  GetClustersArgs as HadoopGetClustersArgs,
-  GetClustersResult as HadoopGetClustersResult,
-  GetClusterVmsArgs,
-  GetClusterVmsResult,
-} from "../provider/hadoop/functions";
-import type { CreateHmacArgs, CreateHmacResult, DecryptArgs, DecryptResult, SignArgs, SignResult, VerifyArgs, VerifyResult } from "../provider/kms/functions";
 
 export const PACKAGE_NAME = "krcloud";
 /** Pulumi's built-in "any value" type. */
@@ -385,11 +352,15 @@ export function resourceSpec(def: AnyDefinition, types: TypeRegistry): ResourceS
   const ins = objectProperties(def.inputs(), "input", name, module, types);
   const outs = objectProperties(def.outputs(), "output", name, module, types);
   const replace = new Set<string>(def.replaceOn);
-  const secret = new Set<string>(def.secretOutputs ?? []);
   for (const k of replace) {
     if (!(k in ins.properties)) throw new Error(`${def.token}: replaceOn names "${k}", which is not an input`);
   }
-  for (const props of [ins.properties, outs.properties]) {
+  const secretIns = new Set<string>(secretInputKeys(def));
+  const secretOuts = new Set<string>(alwaysSecretOutputKeys(def));
+  for (const [props, secret] of [
+    [ins.properties, secretIns],
+    [outs.properties, secretOuts],
+  ] as const) {
     for (const [k, p] of Object.entries(props)) {
       if (secret.has(k)) p.secret = true;
       // The provider's diff replaces on these; `replaceOnChanges` also makes generated SDKs ask for it.
@@ -410,352 +381,26 @@ export function resourceSpec(def: AnyDefinition, types: TypeRegistry): ResourceS
 }
 
 // ---------------------------------------------------------------------------------------------
-// Functions: hand-kept, as the lookups have TS interfaces and no runtime schema.
+// Functions
 
-export interface FunctionEntry {
-  description: string;
-  /** Arguments (a zod object); omitted for a function without arguments. */
-  inputs?: () => z.ZodType;
-  /** Result: a zod object (-> `outputs` object type) or any other type (-> a plain return type). */
-  outputs: () => z.ZodType;
-}
-
-const getBucketArgs = () => z.object({ name: z.string().describe("Bucket name.") });
-const getBucketResult = () =>
-  z.object({
-    name: z.string().describe("Bucket name."),
-    project: z.string().describe("Project (account) ID that owns the bucket."),
-    type: z.string().describe("Bucket type, `STANDARD`."),
-    encrypted: z.boolean().describe("Whether server-side encryption is on."),
-    acl: z
-      .object({
-        public: z.enum(["read-only", "deny"]).describe("`read-only` allows token-less reads; `deny` forbids them."),
-        publicReadAllowIpList: z.array(z.string()).optional().describe("IP addresses or CIDR ranges token-less reads are limited to."),
-      })
-      .describe("Public access."),
-    metadata: z.record(z.string(), z.string()).describe("User metadata (`X-Container-Meta-*`)."),
-    createdAt: z.string().describe("Creation time (RFC 3339)."),
-    bytes: z.number().describe("Total size of the objects in bytes (refreshed by the service every 30 minutes)."),
-    objectCount: z.number().describe("Number of objects (refreshed by the service every 30 minutes)."),
-    url: z.string().describe("The bucket's Swift URL."),
-  });
-const getBucketsArgs = () =>
-  z.object({
-    prefix: z.string().optional().describe("Only buckets whose names start with this."),
-    include: z.string().optional().describe("Only buckets whose names contain this (cannot be combined with prefix)."),
-  });
-const getBucketsResult = () =>
-  z.object({
-    names: z.array(z.string()).describe("Names of the buckets found."),
-    buckets: z
-      .array(
-        z.object({
-          name: z.string().describe("Bucket name."),
-          createdAt: z.string().optional().describe("Creation time (RFC 3339)."),
-          bytes: z.number().optional().describe("Total size of the objects in bytes."),
-          objectCount: z.number().optional().describe("Number of objects."),
-        }),
-      )
-      .describe("The buckets found, every page."),
-  });
-const getObjectStorageInfoResult = () => z.record(z.string(), z.unknown()).describe("The service's capability document.");
-const getTempUrlArgs = () =>
-  z.object({
-    bucket: z.string().describe("The bucket."),
-    key: z.string().describe("Object name."),
-    expiresIn: z
-      .number()
-      .optional()
-      .describe(
-        "How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set.",
-      ),
-    expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
-  });
-const getTempUrlResult = () =>
-  z.object({
-    url: z.string().describe("Absolute URL for token-less GET until expiresAt. It carries a signature: a secret."),
-    expiresAt: z.number().describe("Expiry as Unix seconds."),
-  });
-
-const kmsKeyId = (what: string) => z.string().describe(what);
-const decryptArgs = () =>
-  z.object({
-    keyId: kmsKeyId("The symmetric KMS key."),
-    ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
-    aad: z.string().optional().describe("The AAD given at encryption, if any."),
-  });
-const decryptResult = () => z.object({ plaintext: z.string().describe("The decrypted text (secret).") });
-const signArgs = () =>
-  z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") });
-const signResult = () => z.object({ signature: z.string().describe("The signature.") });
-const verifyArgs = () =>
-  z.object({
-    keyId: kmsKeyId("The signing or MAC key."),
-    input: z.string().describe("Base64 of the original data."),
-    output: z.string().describe("The signature, or the Base64 HMAC."),
-  });
-const verifyResult = () => z.object({ valid: z.boolean().describe("Whether it verified.") });
-const createHmacArgs = () => z.object({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") });
-const createHmacResult = () => z.object({ hmac: z.string().describe("The Base64 HMAC (secret).") });
-
-const getVersionsResult = () => z.object({ versions: z.array(z.string()).describe("Engine versions.") });
-const getFlavorsResult = () =>
-  z.object({
-    flavors: z
-      .array(z.object({ id: z.string(), name: z.string().optional(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") }))
-      .describe("Node sizes."),
-  });
-const pgSummary = () => ({
-  id: z.string(),
-  name: z.string().optional(),
-  engineVersion: z.string().optional(),
-  description: z.string().optional(),
-  isDefault: z.boolean().optional(),
-  defaultParameterGroupId: z.string().optional().describe("The default group a custom group is based on."),
-  clusterModeEnabled: z.boolean().optional(),
-  clusterSize: z.number().optional().describe("Clusters using the group."),
-});
-const getParameterGroupsArgs = () =>
-  z.object({
-    engineVersion: z.string().optional().describe("Only groups of this engine version."),
-    parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
-    clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
-  });
-const getParameterGroupsResult = () => z.object({ parameterGroups: z.array(z.object(pgSummary())).describe("The groups found.") });
-const getParameterGroupArgs = () => z.object({ idOrName: z.string().describe("The group's id or name.") });
-const getParameterGroupResult = () =>
-  z.object({
-    ...pgSummary(),
-    parameters: z
-      .array(
-        z.object({
-          key: z.string(),
-          value: z.string().optional(),
-          defaultValue: z.string().optional(),
-          dataType: z.string().optional(),
-          editable: z.boolean().optional(),
-          validationValueFormat: z.string().optional(),
-          parameterType: z.string().optional(),
-        }),
-      )
-      .describe("The parameter catalogue with current values."),
-  });
-const clusterResult = () =>
-  z.object({
-    id: z.string(),
-    name: z.string().optional(),
-    clusterEnabled: z.boolean().optional().describe("true for a cluster, false for an instance set."),
-    version: z.string().optional(),
-    status: z.string().optional(),
-    shardCount: z.number().optional(),
-    totalNodeCount: z.number().optional(),
-    primaryEndpoint: z.string().optional(),
-    readEndpoint: z.string().optional(),
-    parameterGroupId: z.string().optional(),
-    parameterGroupSyncStatus: z.string().optional(),
-  });
-const getClustersArgs = () => z.object({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") });
-const getClustersResult = () => z.object({ clusters: z.array(clusterResult()).describe("Clusters and instance sets.") });
-const getClusterArgs = () => z.object({ id: z.string().describe("The cluster's or instance set's id.") });
-const getInstancesArgs = () => z.object({ instanceSetId: z.string().describe("The instance set's id.") });
-const getInstancesResult = () =>
-  z.object({
-    instances: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string().optional(),
-          role: z.string().optional(),
-          status: z.string().optional(),
-          endpoint: z.string().optional(),
-          subnetId: z.string().optional(),
-        }),
-      )
-      .describe("The instances."),
-  });
-
-const getDataSourcesResult = () =>
-  z.object({
-    dataSources: z
-      .array(
-        z.object({ name: z.string(), type: z.string(), scope: z.string().optional(), creatorName: z.string().optional(), description: z.string().optional() }),
-      )
-      .describe("The project's data sources."),
-  });
-const getQueryResultArgs = () =>
-  z.object({
-    queryId: z.string().describe("The query's id."),
-    page: z.number().optional().describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
-  });
-const getQueryResultResult = () =>
-  z.object({
-    state: z.string().describe("The query's state."),
-    storageUrl: z.string().optional().describe("Where the result lies: `bucket/path/YYYY/MM/DD`."),
-    columns: z.array(z.object({ name: z.string(), index: z.number(), type: z.string() })).describe("Result columns."),
-    rows: z.array(z.array(z.string())).describe("Rows, each an array of strings."),
-    totalPages: z.number().optional(),
-    totalElements: z.number().optional(),
-  });
-
-const hGetClustersArgs = () =>
-  z.object({
-    name: z.string().optional().describe("Clusters whose names contain this."),
-    includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
-  });
-const hGetClustersResult = () =>
-  z.object({
-    clusters: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string().optional(),
-          status: z.string().optional(),
-          clusterType: z.string().optional(),
-          clusterVersion: z.string().optional(),
-          apiKeyStatus: z.string().optional(),
-          workerCnt: z.number().optional(),
-        }),
-      )
-      .describe("The clusters, every page."),
-  });
-const hGetClusterArgs = () => z.object({ id: z.string().describe("The cluster's id.") });
-const hGetClusterResult = () =>
-  z.object({
-    id: z.string(),
-    name: z.string().optional(),
-    status: z.string().optional(),
-    clusterType: z.string().optional(),
-    clusterVersion: z.string().optional(),
-    workerCnt: z.number().optional(),
-    masterCnt: z.number().optional(),
-    apiKeyStatus: z.string().optional(),
-    componentUrls: z.record(z.string(), z.string()).describe("Web UIs."),
-  });
-const hGetClusterVmsArgs = () => z.object({ clusterId: z.string().describe("The cluster's id.") });
-const hGetClusterVmsResult = () =>
-  z.object({
-    vms: z
-      .array(
-        z.object({
-          name: z.string().optional(),
-          instanceId: z.string().optional(),
-          isMaster: z.boolean().optional(),
-          index: z.number().optional(),
-          ip: z.string().optional(),
-          floatingIp: z.string().optional(),
-          status: z.string().optional(),
-          flavorName: z.string().optional(),
-        }),
-      )
-      .describe("The VMs, every page."),
-  });
-
-/** Token -> lookup. tests/unit/schema.test.ts fails when a service exports a `getX` missing here. */
-export const FUNCTIONS: Readonly<Record<string, FunctionEntry>> = {
-  "krcloud:objectstorage:getBucket": {
-    description: "Looks up an existing bucket by name; fails when it does not exist.",
-    inputs: getBucketArgs,
-    outputs: getBucketResult,
-  },
-  "krcloud:objectstorage:getBuckets": {
-    description: "Lists buckets, every page.",
-    inputs: getBucketsArgs,
-    outputs: getBucketsResult,
-  },
-  "krcloud:objectstorage:getObjectStorageInfo": {
-    description: "The service's capability document (`/info`): limits such as max_file_size, container_listing_limit.",
-    outputs: getObjectStorageInfoResult,
-  },
-  "krcloud:objectstorage:getTempUrl": {
-    description: "Creates a temporary signed URL for token-less download of an object.",
-    inputs: getTempUrlArgs,
-    outputs: getTempUrlResult,
-  },
-  "krcloud:cache:getVersions": { description: "Engine versions the cache service offers.", outputs: getVersionsResult },
-  "krcloud:cache:getFlavors": { description: "Cache node sizes (flavors).", outputs: getFlavorsResult },
-  "krcloud:cache:getParameterGroups": { description: "Cache parameter groups, filtered.", inputs: getParameterGroupsArgs, outputs: getParameterGroupsResult },
-  "krcloud:cache:getParameterGroup": {
-    description: "One cache parameter group with its parameter catalogue.",
-    inputs: getParameterGroupArgs,
-    outputs: getParameterGroupResult,
-  },
-  "krcloud:cache:getClusters": { description: "Cache clusters and instance sets.", inputs: getClustersArgs, outputs: getClustersResult },
-  "krcloud:cache:getCluster": { description: "One cache cluster or instance set.", inputs: getClusterArgs, outputs: clusterResult },
-  "krcloud:cache:getInstances": { description: "The instances of a cache instance set.", inputs: getInstancesArgs, outputs: getInstancesResult },
-  "krcloud:dataquery:getDataSources": { description: "The project's data sources.", outputs: getDataSourcesResult },
-  "krcloud:dataquery:getQueryResult": {
-    description: "A data query's state, result location, columns and rows.",
-    inputs: getQueryResultArgs,
-    outputs: getQueryResultResult,
-  },
-  "krcloud:hadoop:getClusters": { description: "Hadoop clusters, every page.", inputs: hGetClustersArgs, outputs: hGetClustersResult },
-  "krcloud:hadoop:getCluster": { description: "One Hadoop cluster.", inputs: hGetClusterArgs, outputs: hGetClusterResult },
-  "krcloud:hadoop:getClusterVms": { description: "A Hadoop cluster's VMs, every page.", inputs: hGetClusterVmsArgs, outputs: hGetClusterVmsResult },
-  "krcloud:kms:decrypt": {
-    description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
-    inputs: decryptArgs,
-    outputs: decryptResult,
-  },
-  "krcloud:kms:sign": { description: "Signs Base64 data with an asymmetric KMS key.", inputs: signArgs, outputs: signResult },
-  "krcloud:kms:verifySignature": { description: "Verifies a signature with an asymmetric KMS key.", inputs: verifyArgs, outputs: verifyResult },
-  "krcloud:kms:createHmac": { description: "Creates an HMAC of Base64 data with a MAC key.", inputs: createHmacArgs, outputs: createHmacResult },
-  "krcloud:kms:verifyHmac": { description: "Verifies an HMAC with a MAC key.", inputs: verifyArgs, outputs: verifyResult },
-};
-
-// The table cannot drift from the TS interfaces of the functions: these fail to compile otherwise.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
-export type FunctionTableMatchesInterfaces = [
-  Assert<Same<z.infer<ReturnType<typeof getBucketArgs>>, GetBucketArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof getBucketResult>>, GetBucketResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getBucketsArgs>>, GetBucketsArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof getBucketsResult>>, GetBucketsResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getObjectStorageInfoResult>>, Awaited<ReturnType<typeof getObjectStorageInfo>>>>,
-  Assert<Same<z.infer<ReturnType<typeof getTempUrlArgs>>, GetTempUrlArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof getTempUrlResult>>, GetTempUrlResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getVersionsResult>>, GetVersionsResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getFlavorsResult>>, GetFlavorsResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getParameterGroupsArgs>>, GetParameterGroupsArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof getParameterGroupsResult>>, GetParameterGroupsResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getParameterGroupArgs>>, GetParameterGroupArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof getParameterGroupResult>>, GetParameterGroupResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getClustersArgs>>, GetClustersArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof getClustersResult>>, GetClustersResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getClusterArgs>>, GetClusterArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof clusterResult>>, ClusterResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getInstancesArgs>>, GetInstancesArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof getInstancesResult>>, GetInstancesResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getDataSourcesResult>>, GetDataSourcesResult>>,
-  Assert<Same<z.infer<ReturnType<typeof getQueryResultArgs>>, GetQueryResultArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof getQueryResultResult>>, GetQueryResultResult>>,
-  Assert<Same<z.infer<ReturnType<typeof hGetClustersArgs>>, HadoopGetClustersArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof hGetClustersResult>>, HadoopGetClustersResult>>,
-  Assert<Same<z.infer<ReturnType<typeof hGetClusterArgs>>, HadoopGetClusterArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof hGetClusterResult>>, HadoopGetClusterResult>>,
-  Assert<Same<z.infer<ReturnType<typeof hGetClusterVmsArgs>>, GetClusterVmsArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof hGetClusterVmsResult>>, GetClusterVmsResult>>,
-  Assert<Same<z.infer<ReturnType<typeof decryptArgs>>, DecryptArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof decryptResult>>, DecryptResult>>,
-  Assert<Same<z.infer<ReturnType<typeof signArgs>>, SignArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof signResult>>, SignResult>>,
-  Assert<Same<z.infer<ReturnType<typeof verifyArgs>>, VerifyArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof verifyResult>>, VerifyResult>>,
-  Assert<Same<z.infer<ReturnType<typeof createHmacArgs>>, CreateHmacArgs>>,
-  Assert<Same<z.infer<ReturnType<typeof createHmacResult>>, CreateHmacResult>>,
-];
-
-export function functionSpec(token: string, entry: FunctionEntry, types: TypeRegistry): FunctionSpec {
-  const { pkg, module, name } = parseToken(token);
-  if (pkg !== PACKAGE_NAME) throw new Error(`function token ${token} is not in package ${PACKAGE_NAME}`);
+export function functionSpec(lookup: AnyLookup, types: TypeRegistry): FunctionSpec {
+  const { pkg, module, name } = parseToken(lookup.token);
+  if (pkg !== PACKAGE_NAME) throw new Error(`function token ${lookup.token} is not in package ${PACKAGE_NAME}`);
   const prefix = pascal(name);
-  const spec: FunctionSpec = { description: entry.description, outputs: {} };
-  if (entry.inputs) spec.inputs = objectProperties(entry.inputs(), "input", prefix, module, types);
-  const out = entry.outputs();
+  const spec: FunctionSpec = { description: lookup.description, outputs: {} };
+  if (lookup.args) spec.inputs = objectProperties(lookup.args(), "input", prefix, module, types);
+  const out = lookup.result();
   const root = toJson(out, "output");
   const ctx: Ctx = { module, root, types, seen: new Map() };
   const node = deref(root, ctx).node;
   if (node.type === "object" && node.properties && Object.keys(node.properties).length > 0) {
-    spec.outputs = objectProperties(out, "output", prefix, module, types);
+    const outs = objectProperties(out, "output", prefix, module, types);
+    for (const k of lookup.secretResults ?? []) {
+      const p = outs.properties[k];
+      if (!p) throw new Error(`${lookup.token}: secretResults names "${k}", which is not a result property`);
+      p.secret = true;
+    }
+    spec.outputs = outs;
   } else {
     spec.outputs = typeSpec(root, `${prefix}Result`, ctx);
   }
@@ -827,19 +472,21 @@ interface PackageJson {
 }
 
 export function generateSchema(
-  registry: Readonly<Record<string, () => AnyDefinition>> = REGISTRY,
-  functions: Readonly<Record<string, FunctionEntry>> = FUNCTIONS,
+  definitions: readonly AnyDefinition[] = allDefinitions(),
+  lookups: readonly AnyLookup[] = allLookups(),
 ): Record<string, unknown> {
   const pkg = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as PackageJson;
   const types = new TypeRegistry();
   const resources: Record<string, ResourceSpec> = {};
-  for (const [token, load] of Object.entries(registry)) {
-    const def = load();
-    if (def.token !== token) throw new Error(`REGISTRY key ${token} loads a definition with token ${def.token}`);
-    resources[token] = resourceSpec(def, types);
+  for (const def of definitions) {
+    if (resources[def.token]) throw new Error(`resource token ${def.token} is declared twice`);
+    resources[def.token] = resourceSpec(def, types);
   }
   const fns: Record<string, FunctionSpec> = {};
-  for (const [token, entry] of Object.entries(functions)) fns[token] = functionSpec(token, entry, types);
+  for (const lookup of lookups) {
+    if (fns[lookup.token]) throw new Error(`function token ${lookup.token} is declared twice`);
+    fns[lookup.token] = functionSpec(lookup, types);
+  }
   const repository = typeof pkg.repository === "string" ? pkg.repository : pkg.repository?.url;
 
   return sortKeys({

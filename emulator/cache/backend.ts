@@ -1,33 +1,25 @@
 /**
- * The cache service's state and one method per operation (seed 02). Statuses come from managed
- * state (kinds `cluster`, `node`, `instance`, `sync`), so tests choose whether a create settles at
- * once, after N reads, or after a duration on the virtual clock, and can force FAILED or Error-Sync;
- * and from the data plane (engine.ts): with real Redis a node is Running only once its process has
- * joined and the nodes agree, a cluster is Creating/Modifying while its nodes are being changed, and a
- * value the server refuses is Error-Sync. A status is the later of the two.
+ * The cache service's state and one method per API operation (seed 02): parameter groups, clusters
+ * with shards and nodes, instance sets. Routes have authenticated the caller and parsed the body;
+ * statuses come from lifecycle.ts, JSON views from views.ts, the control API is control.ts. After
+ * each change of the stored state the cluster's data plane (engine.ts) is told.
  */
 import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { Backups, type StoredBackup } from "./backups";
+import { Backups } from "./backups";
 import { SimulatedEngine, type CacheEngine, type EngineHooks, type RestoreFiles } from "./engine";
 import { RedisEngine } from "./redis/engine";
-import { ApiError, BadRequest, Conflict, NotFound } from "../core/errors";
-import type { InventoryEntry } from "../core/http";
+import { BadRequest, Conflict, NotFound } from "../core/errors";
+import { Unprocessable } from "./errors";
 import type { ManagedState } from "../core/managed-state";
-import { defaultGroupId, FLAVORS, invalidValue, PARAMETERS, VERSIONS } from "./catalogue";
-import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
+import { defaultParameterGroups, FLAVORS, invalidValue, PARAMETERS, VERSIONS } from "./catalogue";
+import { CacheStatuses, SERVICE } from "./lifecycle";
+import type { CommonBody, CreateClusterBody, CreateInstanceSetBody, StoredCluster, StoredNode, StoredParameterGroup, StoredShard, UpdateBody } from "./model";
 
-export const SERVICE = "cache";
-
-/** 422: syntactically valid, but the service cannot do it (an unknown version or flavor, a mismatched group). */
-export class Unprocessable extends ApiError {
-  constructor(message: string) {
-    super(422, "Unprocessable", message);
-  }
-}
+export { SERVICE };
 
 const id = (prefix: string): string => `${prefix}-${randomBytes(6).toString("hex")}`;
 
@@ -51,12 +43,13 @@ export class CacheBackend {
   /** Clusters whose next sync stays Error-Sync even after a retry (control API). */
   stickySyncErrors = new Set<string>();
   readonly backups: Backups;
+  readonly statuses: CacheStatuses;
   private readonly simulated = new SimulatedEngine();
   private readonly redis: RedisEngine;
   private ipSeq = 1;
 
   constructor(
-    private readonly now: () => number,
+    readonly now: () => number,
     private readonly state: ManagedState,
     private readonly options: CacheBackendOptions,
   ) {
@@ -73,16 +66,17 @@ export class CacheBackend {
     };
     this.redis = new RedisEngine(join(options.dataDir, "cache"), options.persistent, hooks);
     this.backups = new Backups({ taken: (c, b) => this.engineOf(c).backupTaken(c, b), dropped: (b) => this.redis.backupDropped(b) });
+    this.statuses = new CacheStatuses(state, (c) => this.engineOf(c));
     this.clear();
   }
 
   /** The data plane of an existing cluster or instance set (each keeps the one it was created on). */
-  private engineOf(c: StoredCluster): CacheEngine {
+  engineOf(c: StoredCluster): CacheEngine {
     return c.engine === "redis" ? this.redis : this.simulated;
   }
 
   /** The data plane new clusters and instance sets get. */
-  private get fresh(): CacheEngine {
+  private get engineForNew(): CacheEngine {
     return this.options.realRedis ? this.redis : this.simulated;
   }
 
@@ -106,30 +100,13 @@ export class CacheBackend {
     this.clear();
   }
 
-  /** The state as on a new local cloud (the default parameter groups only). */
-  private clear(): void {
+  /** The state as on a new local cloud (the default parameter groups only); nodes are not touched. */
+  clear(): void {
     this.groups.clear();
     this.clusters.clear();
     this.stickySyncErrors.clear();
     this.backups.reset();
-    for (const v of VERSIONS) {
-      for (const clusterMode of [true, false]) {
-        const gid = defaultGroupId(v, clusterMode);
-        this.groups.set(gid, {
-          id: gid,
-          projectId: "",
-          name: gid,
-          description: `Default parameters for Redis ${v} (${clusterMode ? "cluster mode" : "instance sets"})`,
-          engineVersion: v,
-          clusterMode,
-          isDefault: true,
-          defaultParameterGroupId: "",
-          values: Object.fromEntries(PARAMETERS.map((p) => [p.parameterKey, p.defaultParameterValue])),
-          events: [],
-          createdAt: new Date(0).toISOString(),
-        });
-      }
-    }
+    for (const g of defaultParameterGroups()) this.groups.set(g.id, g);
   }
 
   // ---- catalogue -------------------------------------------------------------------------------
@@ -170,6 +147,18 @@ export class CacheBackend {
       createdAt: this.iso(),
     });
     return gid;
+  }
+
+  /** The project's custom groups and every default group, filtered as ListParameterGroups filters them. */
+  listGroups(projectId: string, filter: { engineVersion: string | null; isDefault?: boolean; clusterMode?: boolean }): StoredParameterGroup[] {
+    const version = filter.engineVersion;
+    return [...this.groups.values()].filter(
+      (g) =>
+        (g.isDefault || g.projectId === projectId) &&
+        (!version || g.engineVersion === version || g.engineVersion.startsWith(`${version}.`)) &&
+        (filter.isDefault === undefined || filter.isDefault === g.isDefault) &&
+        (filter.clusterMode === undefined || filter.clusterMode === g.clusterMode),
+    );
   }
 
   usersOf(g: StoredParameterGroup): StoredCluster[] {
@@ -253,36 +242,9 @@ export class CacheBackend {
     this.engineOf(c).applyParameters(c, mode);
   }
 
-  /** A managed status: a read the API serves counts towards `reads` progressions, a look by the local cloud itself does not. */
-  private managed(kind: "cluster" | "node" | "instance" | "sync", id: string, countRead: boolean): string | undefined {
-    return countRead ? this.state.read(SERVICE, kind, id) : this.state.peek(SERVICE, kind, id);
-  }
-
-  /** The sync status the API shows: the data plane's while it applies or after it failed, else the managed one. */
-  private syncStatus(c: StoredCluster, countRead: boolean): string {
-    const managed = this.managed("sync", c.id, countRead) ?? "In-Sync";
-    return this.engineOf(c).sync(c) ?? managed;
-  }
-
-  /** A node's or instance's status: FAILED when its process is gone, not Running before it has joined and synced. */
-  private nodeStatus(c: StoredCluster, n: StoredNode, countRead: boolean): string {
-    const kind = c.clusterEnabled ? "node" : "instance";
-    const managed = this.managed(kind, n.id, countRead) ?? "Running";
-    const health = this.engineOf(c).health(c, n);
-    if (health.state === "failed") return "FAILED";
-    if (health.state === "pending" && managed === "Running") return health.joining ? "PROVISIONING" : "Modifying";
-    return managed;
-  }
-
-  /** The cluster's status: Creating/Modifying while its nodes are being changed, else the managed one. */
-  private clusterStatus(c: StoredCluster, countRead: boolean): string {
-    const managed = this.managed("cluster", c.id, countRead) ?? "Running";
-    return this.engineOf(c).busy(c) ?? managed;
-  }
-
   retryApply(projectId: string, clusterId: string): string {
     const c = this.cluster(projectId, clusterId);
-    const sync = this.syncStatus(c, false);
+    const sync = this.statuses.sync(c, false);
     if (sync === "In-Sync") throw new Conflict("The parameter group is in sync; nothing to retry.", "NothingToRetry");
     const g = this.groups.get(c.parameterGroupId);
     g?.events.push({
@@ -295,6 +257,12 @@ export class CacheBackend {
   }
 
   // ---- clusters and instance sets -------------------------------------------------------------------
+
+  /** The project's clusters and instance sets, those using a parameter group (id or name) only when one is given. */
+  listClusters(projectId: string, parameterGroup: string | null): StoredCluster[] {
+    const g = parameterGroup ? this.group(projectId, parameterGroup) : undefined;
+    return [...this.clusters.values()].filter((c) => c.projectId === projectId && (!g || c.parameterGroupId === g.id));
+  }
 
   cluster(projectId: string, clusterId: string): StoredCluster {
     const c = this.clusters.get(clusterId);
@@ -332,7 +300,7 @@ export class CacheBackend {
     let restore: RestoreFiles | undefined;
     if (b.restoreSource) {
       if (b.restoreSource.files) throw new Unprocessable("restoreSource.files: a cluster restores from a backup name only.");
-      const backup = this.restorable(projectId, b.restoreSource.backupName, true, b.version);
+      const backup = this.backups.restorable(projectId, b.restoreSource.backupName, true, b.version);
       if (b.shardCount !== backup.shardCount) throw new Unprocessable(`shardCount: a restore of "${backup.name}" needs its shard count, ${backup.shardCount}.`);
       restore = this.redis.backupFiles(backup);
     }
@@ -348,7 +316,7 @@ export class CacheBackend {
     this.clusters.set(cid, c);
     this.state.begin(SERVICE, "cluster", cid, "Creating", "Running");
     this.state.set(SERVICE, "sync", cid, "In-Sync");
-    this.fresh.created(c, restore);
+    this.engineForNew.created(c, restore);
     return cid;
   }
 
@@ -358,7 +326,7 @@ export class CacheBackend {
     const restore = source?.files
       ? this.objectFiles(projectId, source.files)
       : source
-        ? this.redis.backupFiles(this.restorable(projectId, source.backupName, false, b.version))
+        ? this.redis.backupFiles(this.backups.restorable(projectId, source.backupName, false, b.version))
         : undefined;
     const sid = id("iset");
     const a = b.subnetAssignments[0]!;
@@ -373,7 +341,7 @@ export class CacheBackend {
     this.clusters.set(sid, c);
     this.state.begin(SERVICE, "cluster", sid, "Creating", "Running");
     this.state.set(SERVICE, "sync", sid, "In-Sync");
-    this.fresh.created(c, restore);
+    this.engineForNew.created(c, restore);
     return sid;
   }
 
@@ -390,7 +358,7 @@ export class CacheBackend {
       return stream;
     });
     return async () => {
-      const dir = this.fresh.incomingDir();
+      const dir = this.engineForNew.incomingDir();
       if (!dir) {
         for (const s of sources) s.destroy();
         return [];
@@ -406,29 +374,13 @@ export class CacheBackend {
     };
   }
 
-  /** The backup a create restores, after the seed's rules: same cluster mode, engine version equal or newer. */
-  private restorable(projectId: string, name: string | undefined, clusterMode: boolean, version: string) {
-    if (name === undefined) throw new Unprocessable("restoreSource: a backupName is required.");
-    const backup = this.backups.find(projectId, name);
-    if (!backup) throw new Unprocessable(`restoreSource: no backup named "${name}" in this project.`);
-    if (backup.clusterMode !== clusterMode)
-      throw new Unprocessable(`restoreSource: "${name}" is a backup of ${backup.clusterMode ? "a cluster" : "an instance set"}; restore it as one.`);
-    if (compareVersions(version, backup.version) < 0) throw new Unprocessable(`version: a restore of "${name}" needs engine ${backup.version} or newer.`);
-    return backup;
-  }
-
   /** Description, parameter group, security groups, backup schedule (empty cron: off). */
-  update(
-    projectId: string,
-    clusterId: string,
-    b: { description?: string; parameterGroupId?: string; securityGroups?: { id: string }[]; backupSchedule?: { cron: string; retentionLimit?: number } },
-  ): string {
+  update(projectId: string, clusterId: string, b: UpdateBody): string {
     const c = this.cluster(projectId, clusterId);
     if (b.parameterGroupId !== undefined) {
       const g = this.group(projectId, b.parameterGroupId);
       if (g.clusterMode !== c.clusterEnabled) throw new BadRequest(`parameterGroupId: ${g.name} is for ${g.clusterMode ? "clusters" : "instance sets"}.`);
-      c.parameterGroupId = g.id;
-      this.beginSync(c, "parallel");
+      this.switchGroup(c, g);
     }
     if (b.description !== undefined) c.description = b.description;
     if (b.securityGroups !== undefined) c.securityGroups = b.securityGroups.map((s) => s.id);
@@ -446,7 +398,8 @@ export class CacheBackend {
     return c.id;
   }
 
-  private remove(c: StoredCluster): void {
+  /** A cluster or instance set goes with its nodes, whatever it holds. */
+  remove(c: StoredCluster): void {
     this.engineOf(c).removed(c);
     for (const s of c.shards) for (const n of s.nodes) this.state.remove(SERVICE, c.clusterEnabled ? "node" : "instance", n.id);
     this.state.remove(SERVICE, "cluster", c.id);
@@ -555,7 +508,7 @@ export class CacheBackend {
     const group = c.shards[0]!;
     const n = group.nodes.find((x) => x.id === instanceId);
     if (!n) throw new NotFound(`No instance "${instanceId}".`, "InstanceNotFound");
-    const st = this.nodeStatus(c, n, false);
+    const st = this.statuses.node(c, n, false);
     if (group.nodes.length === 2 && c.backupSchedule) throw new BadRequest("An instance set of 2 nodes with automatic backups keeps both.", "BackupPolicy");
     if (c.recoveryEnabled && (n.role === "primary" || st !== "Running"))
       throw new BadRequest("With high availability, only a Running replica may be deleted.", "InvalidInstanceState");
@@ -574,7 +527,7 @@ export class CacheBackend {
     const group = c.shards[0]!;
     const target = group.nodes.find((x) => x.id === primaryId);
     if (!target) throw new NotFound(`No instance "${primaryId}".`, "InstanceNotFound");
-    if (this.nodeStatus(c, target, false) === "FAILED")
+    if (this.statuses.node(c, target, false) === "FAILED")
       throw new BadRequest(`Instance "${primaryId}" has failed: it cannot be promoted.`, "InvalidInstanceState");
     for (const n of group.nodes) n.role = n.id === primaryId ? "primary" : "replica";
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
@@ -584,7 +537,7 @@ export class CacheBackend {
 
   setRecovery(projectId: string, setId: string, enabled: boolean): string {
     const c = this.instanceSet(projectId, setId);
-    if (this.clusterStatus(c, false) !== "Running")
+    if (this.statuses.cluster(c, false) !== "Running")
       throw new BadRequest("High availability can be set only while the instance set is Running.", "InvalidState");
     if (enabled && c.shards[0]!.nodes.length < 2) throw new BadRequest("High availability needs a replica.", "NoReplica");
     c.recoveryEnabled = enabled;
@@ -592,203 +545,30 @@ export class CacheBackend {
     return c.id;
   }
 
-  // ---- views --------------------------------------------------------------------------------------------
+  // ---- behind the API (control API) ---------------------------------------------------------------
 
-  /** The record of §2.1; statuses are reads (they count towards `reads` progressions). */
-  record(c: StoredCluster): Record<string, unknown> {
-    const flavor = FLAVORS.find((f) => f.id === c.flavorId);
-    const g = this.groups.get(c.parameterGroupId);
-    const nodes = c.shards.reduce((n, s) => n + s.nodes.length, 0);
-    const primary = c.shards[0]?.nodes.find((n) => n.role === "primary");
-    return {
-      projectId: c.projectId,
-      objectId: c.id,
-      name: c.name,
-      description: c.description,
-      version: c.version,
-      port: c.port,
-      clusterEnabled: c.clusterEnabled,
-      recoveryEnabled: c.recoveryEnabled,
-      shardCount: c.clusterEnabled ? c.shards.length : 0,
-      totalNodeCount: nodes,
-      flavorId: c.flavorId,
-      vcpu: flavor?.vcpus,
-      memory: flavor?.memory,
-      endpoints: this.engineOf(c).endpoints(c),
-      userName: c.userName || "-",
-      subnets: c.subnets.map((s) => ({ id: s })),
-      subnetAssignments: c.clusterEnabled
-        ? c.shards.map((s) => ({
-            primary: { id: s.nodes.find((n) => n.role === "primary")?.subnetId ?? "" },
-            replicas: s.nodes.filter((n) => n.role === "replica").map((n) => ({ id: n.subnetId })),
-          }))
-        : [{ primary: { id: primary?.subnetId ?? "" }, replicas: c.shards[0]!.nodes.filter((n) => n.role === "replica").map((n) => ({ id: n.subnetId })) }],
-      securityGroups: c.securityGroups.map((s) => ({ id: s })),
-      backupSchedule: c.backupSchedule,
-      tlsEnabled: c.tlsEnabled,
-      creator: c.projectId,
-      license: "BSD-3-Clause",
-      status: this.clusterStatus(c, true),
-      parameterGroupId: c.parameterGroupId,
-      parameterGroupName: g?.name ?? "",
-      parameterGroupSyncStatus: this.syncStatus(c, true),
-      createdAt: c.createdAt,
-    };
+  /** The cluster uses group `g` from now on: its nodes get the group's values. */
+  switchGroup(c: StoredCluster, g: StoredParameterGroup): void {
+    c.parameterGroupId = g.id;
+    this.beginSync(c, "parallel");
   }
 
-  shardView(c: StoredCluster, s: StoredShard): Record<string, unknown> {
-    const nodes = s.nodes.map((n) => this.nodeView(c, n));
-    return {
-      id: s.id,
-      name: s.name,
-      slots: s.slots.map(([a, b]) => `${a}-${b}`).join(","),
-      nodes,
-      status: nodes.every((n) => n.status === "Running") ? "Running" : "Modifying",
-      createdAt: s.createdAt,
-    };
+  /** A cluster's (or its sync's) managed status, forced: drift, or a failure. */
+  forceStatus(c: StoredCluster, kind: "cluster" | "sync", status: string): void {
+    this.state.set(SERVICE, kind, c.id, status);
   }
 
-  nodeView(c: StoredCluster, n: StoredNode): Record<string, unknown> & { status: string } {
-    return {
-      id: n.id,
-      name: n.name,
-      subnet: { id: n.subnetId },
-      endpoint: n.endpoint,
-      role: n.role,
-      status: this.nodeStatus(c, n, true),
-      createdAt: n.createdAt,
-    };
+  /** A node or instance's managed status, forced; `FAILED` kills a real node's process (a cluster fails over by itself, an HA instance set is failed over). */
+  forceNodeStatus(c: StoredCluster, n: StoredNode, status: string): void {
+    this.state.set(SERVICE, c.clusterEnabled ? "node" : "instance", n.id, status);
+    if (/^failed$/i.test(status)) this.engineOf(c).failNode(c, n);
   }
 
-  instanceView(c: StoredCluster, n: StoredNode): Record<string, unknown> {
-    return {
-      instanceName: n.name,
-      description: c.description,
-      projectId: c.projectId,
-      role: n.role,
-      flavorId: c.flavorId,
-      version: c.version,
-      port: c.port,
-      subnet: { id: n.subnetId },
-      creator: c.projectId,
-      objectId: n.id,
-      endpoint: n.endpoint,
-      license: "BSD-3-Clause",
-      createdAt: n.createdAt,
-      status: this.nodeStatus(c, n, true),
-    };
-  }
-
-  groupView(g: StoredParameterGroup, detail: boolean): Record<string, unknown> {
-    const users = this.usersOf(g);
-    const summary = {
-      id: g.id,
-      engineVersion: g.engineVersion,
-      name: g.name,
-      description: g.description,
-      isDefault: g.isDefault,
-      defaultParameterGroupId: g.defaultParameterGroupId,
-      rollbackAvailable: g.previous !== undefined,
-      clusterModeEnabled: g.clusterMode,
-      existErrorSync: users.some((u) => this.syncStatus(u, false) === "Error-Sync"),
-      clusterSize: users.length,
-      createdAt: g.createdAt,
-    };
-    if (!detail) return summary;
-    return { ...summary, parameters: PARAMETERS.map((p) => ({ ...p, parameterValue: g.values[p.parameterKey] ?? p.defaultParameterValue })) };
-  }
-
-  inventory(): InventoryEntry[] {
-    this.tick();
-    const out: InventoryEntry[] = this.backups.list().map((b) => ({ service: SERVICE, kind: "backup", id: b.name, projectId: b.projectId }));
-    for (const g of this.groups.values()) if (!g.isDefault) out.push({ service: SERVICE, kind: "parameter-group", id: g.id, projectId: g.projectId });
-    for (const c of this.clusters.values())
-      out.push({ service: SERVICE, kind: c.clusterEnabled ? "cluster" : "instance-set", id: c.id, projectId: c.projectId });
-    return out;
-  }
-
-  /** Control API: drift and failures. */
-  patch(kind: string, rid: string, patch: Record<string, unknown>): unknown {
-    if (kind === "parameter-group") {
-      const g = this.groups.get(rid);
-      if (!g || g.isDefault) throw new NotFound(`No custom parameter group "${rid}".`, "NoSuchResource");
-      const values = (patch.values ?? {}) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(values)) if (typeof v === "string") g.values[k] = v;
-      if (typeof patch.description === "string") g.description = patch.description;
-      return this.groupView(g, true);
-    }
-    if (kind === "node" || kind === "instance") {
-      if (typeof patch.status !== "string") throw new BadRequest("status: a string is required.");
-      this.state.set(SERVICE, kind, rid, patch.status);
-      // A real node really fails: its process is killed (a cluster fails over by itself, an instance set with high availability is failed over).
-      if (/^failed$/i.test(patch.status)) {
-        const c = [...this.clusters.values()].find((x) => x.shards.some((s) => s.nodes.some((n) => n.id === rid)));
-        const n = c?.shards.flatMap((s) => s.nodes).find((x) => x.id === rid);
-        if (c && n) this.engineOf(c).failNode(c, n);
-      }
-      return { id: rid, status: patch.status };
-    }
-    const c = this.clusters.get(rid);
-    if (!c) throw new NotFound(`No cluster or instance set "${rid}".`, "NoSuchResource");
-    if (typeof patch.status === "string") this.state.set(SERVICE, "cluster", c.id, patch.status);
-    if (typeof patch.parameterGroupSyncStatus === "string") this.state.set(SERVICE, "sync", c.id, patch.parameterGroupSyncStatus);
-    if (patch.stickySyncError === true) this.stickySyncErrors.add(c.id);
-    if (patch.stickySyncError === false) this.stickySyncErrors.delete(c.id);
-    if (typeof patch.description === "string") c.description = patch.description;
-    // A backup now, as if the schedule had fired.
-    if (patch.backupNow === true) return { ...this.record(c), backup: this.backups.take(c, this.now()).name };
-    return this.record(c);
-  }
-
-  deleteResource(kind: string, rid: string): void {
-    if (kind === "backup") {
-      const b = this.backups.list().find((x) => x.name === rid);
-      if (!b) throw new NotFound(`No backup "${rid}".`, "NoSuchResource");
-      this.backups.delete(b.projectId, b.name);
-      return;
-    }
-    if (kind === "parameter-group") {
-      if (!this.groups.delete(rid)) throw new NotFound(`No parameter group "${rid}".`, "NoSuchResource");
-      return;
-    }
-    const c = this.clusters.get(rid);
-    if (!c) throw new NotFound(`No cluster or instance set "${rid}".`, "NoSuchResource");
-    this.remove(c);
-  }
-
-  snapshot(): unknown {
-    return { groups: [...this.groups.values()], clusters: [...this.clusters.values()], sticky: [...this.stickySyncErrors], backups: this.backups.snapshot() };
-  }
-
-  restore(data: unknown): void {
-    const d = data as { groups?: StoredParameterGroup[]; clusters?: StoredCluster[]; sticky?: string[]; backups?: StoredBackup[] } | undefined;
-    this.clear();
-    for (const g of d?.groups ?? []) this.groups.set(g.id, g);
-    for (const c of d?.clusters ?? []) this.clusters.set(c.id, c);
-    for (const s of d?.sticky ?? []) this.stickySyncErrors.add(s);
-    this.backups.restore(d?.backups);
+  /** After a restore: the real nodes the loaded state describes are found again or restarted. */
+  restored(): void {
     this.redis.restored([...this.clusters.values()]);
   }
 }
-
-export interface CommonBody {
-  name: string;
-  description?: string;
-  version: string;
-  port: number;
-  flavorId: string;
-  parameterGroupId: string;
-  subnets: { id: string }[];
-  subnetAssignments: { primary: { id: string }; replicas: { id: string }[] }[];
-  securityGroups: { id: string }[];
-  tlsEnabled?: boolean;
-  backupSchedule?: { cron: string; retentionLimit?: number };
-  user?: { name: string; password: string };
-  /** The seed spells it backupName and backupNames (either is read into backupName); files for instance sets. */
-  restoreSource?: { backupName?: string; files?: string[] };
-}
-export type CreateClusterBody = CommonBody & { shardCount: number; nodeCountPerShard: number };
-export type CreateInstanceSetBody = Omit<CommonBody, "name"> & { instanceSetName: string; replicas: number; recoveryEnabled: boolean };
 
 function base(b: CommonBody, projectId: string, now: string): Omit<StoredCluster, "id" | "clusterEnabled" | "recoveryEnabled" | "shards"> {
   return {
@@ -807,9 +587,4 @@ function base(b: CommonBody, projectId: string, now: string): Omit<StoredCluster
     parameterGroupId: b.parameterGroupId,
     createdAt: now,
   };
-}
-
-/** `7.0.15` vs `7.2.4`, numerically part by part. */
-function compareVersions(a: string, b: string): number {
-  return a.localeCompare(b, "en", { numeric: true });
 }

@@ -7,6 +7,7 @@
  * seed's rules: the backup exists in the project, same cluster mode, an engine version equal or
  * newer, and for a cluster the backup's shard count.
  */
+import { Unprocessable } from "./errors";
 import type { StoredCluster } from "./model";
 
 export interface StoredBackup {
@@ -46,6 +47,17 @@ export class Backups {
 
   find(projectId: string, name: string): StoredBackup | undefined {
     return this.all.get(key(projectId, name));
+  }
+
+  /** The backup a create restores, after the seed's rules: same cluster mode, engine version equal or newer. */
+  restorable(projectId: string, name: string | undefined, clusterMode: boolean, version: string): StoredBackup {
+    if (name === undefined) throw new Unprocessable("restoreSource: a backupName is required.");
+    const backup = this.find(projectId, name);
+    if (!backup) throw new Unprocessable(`restoreSource: no backup named "${name}" in this project.`);
+    if (backup.clusterMode !== clusterMode)
+      throw new Unprocessable(`restoreSource: "${name}" is a backup of ${backup.clusterMode ? "a cluster" : "an instance set"}; restore it as one.`);
+    if (compareVersions(version, backup.version) < 0) throw new Unprocessable(`version: a restore of "${name}" needs engine ${backup.version} or newer.`);
+    return backup;
   }
 
   list(): StoredBackup[] {
@@ -107,6 +119,11 @@ export class Backups {
 }
 
 const key = (projectId: string, name: string): string => `${projectId}/${name}`;
+
+/** `7.0.15` vs `7.2.4`, numerically part by part. */
+function compareVersions(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true });
+}
 
 /**
  * The times in (from, to] at which a 5-field cron fires, reading its minute and hour (numbers or

@@ -2,6 +2,7 @@
  * What the cache service offers: engine versions, flavors, and the default parameter groups with
  * their parameter catalogue (seed 02 §2.3: dataType, editable, validationValueFormat).
  */
+import type { StoredParameterGroup } from "./model";
 
 export const VERSIONS = ["6.2.14", "7.0.15", "7.2.4"] as const;
 
@@ -83,6 +84,28 @@ export const PARAMETERS: readonly ParameterDef[] = [
 export function defaultGroupId(version: string, clusterMode: boolean): string {
   const [major, minor] = version.split(".");
   return `default.redis${major}.${minor}.${clusterMode ? "cluster" : "standalone"}`;
+}
+
+/** The default parameter groups: one per engine version and cluster mode, every parameter at its default. */
+export function defaultParameterGroups(): StoredParameterGroup[] {
+  return VERSIONS.flatMap((v) =>
+    [true, false].map((clusterMode) => {
+      const gid = defaultGroupId(v, clusterMode);
+      return {
+        id: gid,
+        projectId: "",
+        name: gid,
+        description: `Default parameters for Redis ${v} (${clusterMode ? "cluster mode" : "instance sets"})`,
+        engineVersion: v,
+        clusterMode,
+        isDefault: true,
+        defaultParameterGroupId: "",
+        values: Object.fromEntries(PARAMETERS.map((p) => [p.parameterKey, p.defaultParameterValue])),
+        events: [],
+        createdAt: new Date(0).toISOString(),
+      };
+    }),
+  );
 }
 
 /** Why `value` breaks the parameter's rule, or undefined. */

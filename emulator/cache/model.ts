@@ -63,3 +63,31 @@ export interface StoredCluster {
   /** Real clusters: the ports of the stable endpoints (a restart binds them again). */
   endpointPorts?: { primary?: number; read?: number };
 }
+
+/** What the create routes hand the backend, parsed and checked. */
+export interface CommonBody {
+  name: string;
+  description?: string;
+  version: string;
+  port: number;
+  flavorId: string;
+  parameterGroupId: string;
+  subnets: { id: string }[];
+  subnetAssignments: { primary: { id: string }; replicas: { id: string }[] }[];
+  securityGroups: { id: string }[];
+  tlsEnabled?: boolean;
+  backupSchedule?: { cron: string; retentionLimit?: number };
+  user?: { name: string; password: string };
+  /** The seed spells it backupName and backupNames (either is read into backupName); files for instance sets. */
+  restoreSource?: { backupName?: string; files?: string[] };
+}
+export type CreateClusterBody = CommonBody & { shardCount: number; nodeCountPerShard: number };
+export type CreateInstanceSetBody = Omit<CommonBody, "name"> & { instanceSetName: string; replicas: number; recoveryEnabled: boolean };
+
+/** What UpdateCluster and UpdateInstanceSet may change (an empty cron turns automatic backups off). */
+export interface UpdateBody {
+  description?: string;
+  parameterGroupId?: string;
+  securityGroups?: { id: string }[];
+  backupSchedule?: { cron: string; retentionLimit?: number };
+}

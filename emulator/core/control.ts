@@ -6,9 +6,10 @@ import type { CredentialRecord } from "./credentials";
 import { isValidProjectId } from "./credentials";
 import { ApiError, BadRequest, InternalError, MalformedJson, MethodNotAllowed, NotFound, isApiError } from "./errors";
 import type { Fault, FaultSpec } from "./faults";
-import { describeIssues, jsonResponse, type ApiResponse, type InventoryEntry } from "./http";
+import { jsonResponse, type ApiResponse, type InventoryEntry } from "./http";
+import { parseWith } from "./input";
 import type { Progression } from "./managed-state";
-import type { RequestLogEntry } from "./request-log";
+import type { RequestCounters, RequestLogEntry } from "./request-log";
 import { renderError, type LocalCloudServer } from "./server";
 
 export type IssuedCredential =
@@ -23,11 +24,22 @@ export interface TransitionSetting {
   ms?: number;
 }
 
+export interface IssueRequest {
+  projectId?: string;
+  kind?: "token" | "access-key";
+  permissions?: string[];
+}
+
+export interface ClockAdvance {
+  ms?: number;
+  days?: number;
+}
+
 /** Programmatic twin of the /_control HTTP API, for in-process tests. */
 export interface LocalCloudControl {
   /** Clears resources, faults, transitions, the request log and the clock offset; credentials survive unless asked. */
   reset(options?: { credentials?: boolean }): void;
-  issueCredentials(request?: { projectId?: string; kind?: "token" | "access-key"; permissions?: string[] }): IssuedCredential;
+  issueCredentials(request?: IssueRequest): IssuedCredential;
   /** The first token and access key already issued for a project, if any (the CLI reuses them). */
   existingCredentials(projectId: string): { token?: IssuedCredential; accessKey?: IssuedCredential };
   setTransition(setting: TransitionSetting): void;
@@ -42,8 +54,8 @@ export interface LocalCloudControl {
   patchResource(service: string, kind: string, id: string, patch: unknown): unknown;
   deleteResource(service: string, kind: string, id: string): void;
   requests(since?: number): RequestLogEntry[];
-  counters(): { total: number; byOperation: Record<string, number> };
-  advanceClock(by: { ms?: number; days?: number }): { now: string; offsetMs: number };
+  counters(): RequestCounters;
+  advanceClock(by: ClockAdvance): { now: string; offsetMs: number };
   /** The local cloud's current time (ms since epoch). */
   now(): number;
   /** Writes the persistence file now (no-op without persistPath). */
@@ -86,9 +98,10 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
   };
   return {
     reset(options) {
-      server.resetAll(options?.credentials === true);
+      server.resetAll(parseWith(resetBody, options === undefined ? {} : options).credentials === true);
     },
-    issueCredentials(request = {}) {
+    issueCredentials(input = {}) {
+      const request = parseWith(credentialsBody, input);
       if (request.projectId !== undefined && !isValidProjectId(request.projectId)) {
         throw new BadRequest('projectId must be 1-32 characters of letters, digits, "-" and "_", starting with a letter or digit.');
       }
@@ -102,7 +115,8 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
       const accessKey = mine.find((c) => c.kind === "access-key");
       return { ...(token ? { token: credentialView(token) } : {}), ...(accessKey ? { accessKey: credentialView(accessKey) } : {}) };
     },
-    setTransition(setting) {
+    setTransition(input) {
+      const setting = parseWith(transitionBody, input);
       serviceOf(setting.service);
       server.state.setProgression(setting.service, setting.kind, progressionOf(setting));
       server.changed();
@@ -110,7 +124,8 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
     transitions() {
       return server.state.listProgressions().map(({ service, kind, progression }) => ({ service, kind, ...progression }));
     },
-    addFault(spec) {
+    addFault(input) {
+      const spec: FaultSpec = parseWith(faultBody, input);
       if (spec.pathRegex !== undefined) {
         try {
           new RegExp(spec.pathRegex);
@@ -152,9 +167,12 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
     },
     requests: (since = 0) => server.log.since(since),
     counters: () => server.log.counters(),
-    advanceClock({ ms, days }) {
+    advanceClock(by) {
+      const { ms, days } = parseWith(clockBody, by);
       const total = (ms ?? 0) + (days ?? 0) * DAY_MS;
       if (!Number.isFinite(total) || total < 0) throw new BadRequest("The clock only moves forward: ms and days must be non-negative numbers.");
+      if (server.clock.now() + total > LATEST_TIME)
+        throw new BadRequest(`The clock may not pass ${new Date(LATEST_TIME).toISOString()}: it is ${new Date(server.clock.now()).toISOString()} now.`);
       server.clock.advance(total);
       server.tick();
       server.changed();
@@ -165,72 +183,86 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
   };
 }
 
+/** The latest time the clock may reach: timestamps stay four-digit-year ISO 8601 (and far inside Date's range). */
+export const LATEST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** The longest a transition may take or a clock advance may add in one call (a hundred years). */
+const LONGEST_MS = 100 * 365 * DAY_MS;
+/** HTTP header names (RFC 9110 tokens) and values without control characters: what Node sends. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,8192}$/;
+
+const name = (what: string) => z.string().min(1, `${what} must not be empty`).max(256);
+const count = (max: number) => z.number().int().min(0).max(max);
+
 const credentialsBody = z.strictObject({
   projectId: z.string().optional(),
   kind: z.enum(["token", "access-key"]).optional(),
-  permissions: z.array(z.string()).optional(),
+  permissions: z.array(z.string().min(1).max(256)).max(1000).optional(),
 });
 
 const transitionBody = z.strictObject({
-  service: z.string(),
-  kind: z.string(),
+  service: name("service"),
+  kind: name("kind"),
   mode: z.enum(["immediate", "reads", "duration"]),
-  reads: z.number().int().nonnegative().optional(),
-  ms: z.number().nonnegative().optional(),
+  reads: count(1_000_000_000).optional(),
+  ms: z.number().min(0).max(LONGEST_MS).optional(),
 });
 
 const faultBody = z.strictObject({
-  service: z.string().optional(),
-  operation: z.string().optional(),
-  method: z.string().optional(),
-  pathRegex: z.string().optional(),
+  service: name("service").optional(),
+  operation: name("operation").optional(),
+  method: name("method").optional(),
+  pathRegex: z.string().max(1000).optional(),
   probability: z.number().min(0).max(1).optional(),
-  times: z.number().int().positive().optional(),
+  times: z.number().int().positive().max(1_000_000_000).optional(),
   action: z.enum(["error", "latency", "drop", "lose-response"]),
-  status: z.number().int().min(100).max(599).optional(),
+  // 1xx would leave the client waiting for a final answer.
+  status: z.number().int().min(200).max(599).optional(),
   body: z.unknown().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  retryAfter: z.number().int().nonnegative().optional(),
-  latencyMs: z.number().nonnegative().max(600_000).optional(),
+  headers: z.record(z.string().regex(HEADER_NAME, "a header name"), z.string().regex(HEADER_VALUE, "a header value without line breaks")).optional(),
+  retryAfter: count(86_400).optional(),
+  latencyMs: z.number().min(0).max(600_000).optional(),
 });
 
-const clockBody = z.strictObject({ ms: z.number().nonnegative().optional(), days: z.number().nonnegative().optional() });
+const clockBody = z.strictObject({
+  ms: z.number().int().min(0).max(LONGEST_MS).optional(),
+  days: z
+    .number()
+    .min(0)
+    .max(LONGEST_MS / DAY_MS)
+    .optional(),
+});
 const resetBody = z.strictObject({ credentials: z.boolean().optional() });
 
 type ControlHandler = (input: { body: unknown; params: Record<string, string | undefined>; query: URLSearchParams }) => ApiResponse | Promise<ApiResponse>;
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new BadRequest(describeIssues(result.error.issues));
-  return result.data;
-}
 
 /** Installs the /_control HTTP API on the server; returns the programmatic handle it wraps. */
 export function installControl(server: LocalCloudServer): LocalCloudControl {
   const control = createControl(server);
   const router = FindMyWay({ maxParamLength: 4096 });
+  // Each method of `control` validates what it is given whole before it changes anything, so the
+  // bodies go in as received (the casts only name what they should be).
   const routes: Array<[FindMyWay.HTTPMethod, string, ControlHandler]> = [
     ["GET", "/_control", () => jsonResponse(200, { url: server.url, endpoints: server.endpoints, services: [...server.services.keys()] })],
     [
       "POST",
       "/_control/reset",
       ({ body }) => {
-        control.reset(parse(resetBody, body ?? {}));
+        control.reset(body as { credentials?: boolean } | undefined);
         return jsonResponse(200, { reset: true });
       },
     ],
-    ["POST", "/_control/credentials", ({ body }) => jsonResponse(201, control.issueCredentials(parse(credentialsBody, body ?? {})))],
+    ["POST", "/_control/credentials", ({ body }) => jsonResponse(201, control.issueCredentials((body === undefined ? {} : body) as IssueRequest))],
     ["GET", "/_control/transitions", () => jsonResponse(200, { transitions: control.transitions() })],
     [
       "PUT",
       "/_control/transitions",
       ({ body }) => {
-        const setting = parse(transitionBody, body);
-        control.setTransition(setting);
-        return jsonResponse(200, setting);
+        control.setTransition(body as TransitionSetting);
+        return jsonResponse(200, body);
       },
     ],
-    ["POST", "/_control/faults", ({ body }) => jsonResponse(201, control.addFault(parse<FaultSpec>(faultBody, body)))],
+    ["POST", "/_control/faults", ({ body }) => jsonResponse(201, control.addFault(body as FaultSpec))],
     ["GET", "/_control/faults", () => jsonResponse(200, { faults: control.faults() })],
     [
       "DELETE",
@@ -253,7 +285,10 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
     [
       "PATCH",
       "/_control/resources/:service/:kind/*",
-      async ({ params, body }) => jsonResponse(200, await control.patchResource(params.service!, params.kind!, params["*"] ?? "", body)),
+      async ({ params, body }) => {
+        if (body !== undefined && (body === null || typeof body !== "object" || Array.isArray(body))) throw new BadRequest("The patch must be a JSON object.");
+        return jsonResponse(200, await control.patchResource(params.service!, params.kind!, params["*"] ?? "", body));
+      },
     ],
     [
       "DELETE",
@@ -274,7 +309,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
     ],
     ["GET", "/_control/counters", () => jsonResponse(200, control.counters())],
     ["GET", "/_control/clock", () => jsonResponse(200, { now: new Date(control.now()).toISOString(), offsetMs: server.clock.offset })],
-    ["POST", "/_control/clock/advance", ({ body }) => jsonResponse(200, control.advanceClock(parse(clockBody, body ?? {})))],
+    ["POST", "/_control/clock/advance", ({ body }) => jsonResponse(200, control.advanceClock((body === undefined ? {} : body) as ClockAdvance))],
   ];
   for (const [method, path, handler] of routes) router.on(method, path, () => undefined, { handler });
 

@@ -74,6 +74,19 @@ export interface ServiceDefinition {
   close?(): Promise<void>;
 }
 
+/** A service's part of the control API: its inventory and its records behind the API's back. */
+export type ServiceControl = Pick<ServiceDefinition, "inventory" | "getResource" | "patchResource" | "deleteResource">;
+
+/** The control API members of a ServiceDefinition, served by `control` (a class instance: its methods stay bound). */
+export function controlledBy(control: ServiceControl): ServiceControl {
+  return {
+    inventory: () => control.inventory(),
+    getResource: (kind, id) => control.getResource(kind, id),
+    patchResource: (kind, id, patch) => control.patchResource(kind, id, patch),
+    deleteResource: (kind, id) => control.deleteResource(kind, id),
+  };
+}
+
 export function header(ctx: { headers: IncomingHttpHeaders }, name: string): string | undefined {
   const value = ctx.headers[name.toLowerCase()];
   if (Array.isArray(value)) return value[0];

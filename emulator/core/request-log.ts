@@ -13,16 +13,34 @@ export interface RequestLogEntry {
   /** Status sent, or would have been sent for `lose-response`; 0 for `drop`. */
   status: number;
   requestId: string;
+  /** The project of the credential the request presented, when it was valid. */
+  projectId?: string;
   fault?: FaultAction;
 }
 
-/** The last `capacity` service requests (control API calls are not logged) and per-operation counters. */
+/** Request counters since the last reset. */
+export interface RequestCounters {
+  total: number;
+  /** Per `service.Operation`. */
+  byOperation: Record<string, number>;
+  /**
+   * Requests that could change state: any method but GET, HEAD and OPTIONS, whatever the answer
+   * (faulted and refused ones too). `byProject` counts those that presented a valid credential.
+   */
+  mutating: { total: number; byProject: Record<string, number> };
+}
+
+const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The last `capacity` service requests (control API calls are not logged) and the counters. */
 export class RequestLog {
   private readonly capacity: number;
   private entries: RequestLogEntry[] = [];
   private seq = 0;
   private total = 0;
   private byOperation: Record<string, number> = {};
+  private mutating = 0;
+  private mutatingByProject: Record<string, number> = {};
 
   constructor(capacity = 10_000) {
     this.capacity = capacity;
@@ -36,6 +54,10 @@ export class RequestLog {
     this.total += 1;
     const key = `${entry.service}.${entry.operation}`;
     this.byOperation[key] = (this.byOperation[key] ?? 0) + 1;
+    if (!READ_ONLY_METHODS.has(entry.method.toUpperCase())) {
+      this.mutating += 1;
+      if (entry.projectId !== undefined) this.mutatingByProject[entry.projectId] = (this.mutatingByProject[entry.projectId] ?? 0) + 1;
+    }
     return full;
   }
 
@@ -47,8 +69,12 @@ export class RequestLog {
     return this.seq;
   }
 
-  counters(): { total: number; byOperation: Record<string, number> } {
-    return { total: this.total, byOperation: { ...this.byOperation } };
+  counters(): RequestCounters {
+    return {
+      total: this.total,
+      byOperation: { ...this.byOperation },
+      mutating: { total: this.mutating, byProject: { ...this.mutatingByProject } },
+    };
   }
 
   /** Sequence numbers keep increasing across resets so `since` cursors held by tests stay valid. */
@@ -56,5 +82,7 @@ export class RequestLog {
     this.entries = [];
     this.total = 0;
     this.byOperation = {};
+    this.mutating = 0;
+    this.mutatingByProject = {};
   }
 }

@@ -402,6 +402,8 @@ export class LocalCloudServer {
     }
     const service = mounted.definition;
     const format = service.errorFormat(path);
+    const presented = this.resolvePresented(req);
+    const projectId = presented.kind === "valid" ? { projectId: presented.identity.projectId } : {};
 
     let body: Buffer;
     try {
@@ -419,6 +421,7 @@ export class LocalCloudServer {
         query: rawQuery,
         status: apiError.status,
         requestId,
+        ...projectId,
       });
       send(res, renderError(apiError, format, requestId), method);
       req.resume();
@@ -454,7 +457,7 @@ export class LocalCloudServer {
       body,
       clientIp: this.clientIp(req),
       now,
-      presented: this.resolvePresented(req),
+      presented,
     };
 
     let operation = "Unknown";
@@ -475,6 +478,7 @@ export class LocalCloudServer {
         query: rawQuery,
         status,
         requestId,
+        ...projectId,
         ...(faultAction ? { fault: faultAction } : {}),
       });
     };

@@ -7,14 +7,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { BadRequest, Conflict, NotFound } from "../core/errors";
-import type { InventoryEntry } from "../core/http";
 import type { ManagedState } from "../core/managed-state";
 import type { ObjectStoreBridge } from "../core/server";
 import type { QueryOutcome, SqlEngine } from "./engine";
-import { checkServerUrl, runOnServer, seedServer } from "./real-server";
+import { runOnServer, seedServer } from "./real-server";
+import type { CreateSourceInput, RunQueryInput } from "./validate";
 
 export const SERVICE = "data-query";
-export const NAME = /^[a-z0-9_]{3,72}$/;
 
 export interface Instance {
   id: string;
@@ -61,6 +60,8 @@ export interface Query {
 export class DataQueryBackend {
   instances = new Map<string, Instance>();
   sources = new Map<string, DataSource>();
+  /** Data sources being created (their database is being seeded), by project and name. */
+  private readonly creating = new Set<string>();
   queries = new Map<string, Query>();
   /** Queries the control API made fail, with the message. */
   failures = new Map<string, string>();
@@ -75,7 +76,7 @@ export class DataQueryBackend {
   ) {}
 
   reset(): void {
-    for (const s of this.sources.keys()) void this.engine.detach(attachName(s));
+    void this.engine.close();
     this.instances.clear();
     this.sources.clear();
     this.queries.clear();
@@ -84,38 +85,23 @@ export class DataQueryBackend {
 
   // ---- instances (control API) -------------------------------------------------------------------
 
-  /** An embedded instance at once; one on a real server (`url`) once its databases are seeded there. */
-  putInstance(id: string, patch: Record<string, unknown>): Instance | Promise<Instance> {
-    const engine = patch.engine;
-    if (engine !== "mysql" && engine !== "postgresql") throw new BadRequest("engine: mysql or postgresql.");
-    if (typeof patch.projectId !== "string") throw new BadRequest("projectId: required.");
-    const dbs = (patch.databases ?? {}) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(dbs))
-      if (!NAME.test(k) || typeof v !== "string") throw new BadRequest(`databases.${k}: a name of lower-case letters, digits, _ and its seed SQL.`);
-    if (patch.url !== undefined) {
-      const bad = typeof patch.url === "string" ? checkServerUrl(engine, patch.url) : "url: a string.";
-      if (bad) throw new BadRequest(bad);
-    }
-    const inst: Instance = {
-      id,
-      projectId: patch.projectId,
-      engine,
-      databases: dbs as Record<string, string>,
-      ...(typeof patch.url === "string" ? { url: patch.url } : {}),
-    };
+  /**
+   * An instance (the control API parsed `input`), once its seed SQL ran: in a throw-away embedded
+   * database (data sources copy it when they are created), or on its real server (`url`).
+   */
+  async putInstance(id: string, input: Omit<Instance, "id">): Promise<Instance> {
+    const inst: Instance = { id, ...input };
     if (inst.url === undefined) {
-      this.instances.set(id, inst);
-      return inst;
+      await this.engine.tryOut(inst.databases).catch((e: unknown) => {
+        throw new BadRequest(`databases: the seed SQL fails: ${(e as Error).message}`);
+      });
+    } else {
+      await seedServer(inst.engine, inst.url, inst.databases).catch((e: unknown) => {
+        throw new BadRequest(`url: seeding the ${inst.engine} server failed: ${(e as Error).message}`);
+      });
     }
-    return seedServer(engine, inst.url, inst.databases).then(
-      () => {
-        this.instances.set(id, inst);
-        return inst;
-      },
-      (e: unknown) => {
-        throw new BadRequest(`url: seeding the ${engine} server failed: ${(e as Error).message}`);
-      },
-    );
+    this.instances.set(id, inst);
+    return inst;
   }
 
   // ---- data sources -------------------------------------------------------------------------------
@@ -124,28 +110,29 @@ export class DataQueryBackend {
     return [...this.sources.values()].filter((s) => s.projectId === projectId);
   }
 
-  async createSource(projectId: string, creator: string, b: Record<string, unknown>): Promise<void> {
+  async createSource(projectId: string, creator: string, b: CreateSourceInput): Promise<void> {
     const type = b.type;
-    if (type !== "MYSQL" && type !== "POSTGRESQL") throw new BadRequest("type: MYSQL or POSTGRESQL.");
-    if (typeof b.name !== "string" || !NAME.test(b.name)) throw new BadRequest("name: 3 to 72 lower-case letters, digits or underscores.");
-    if (b.scope !== "PRIVATE" && b.scope !== "PUBLIC") throw new BadRequest("scope: PRIVATE or PUBLIC.");
-    for (const k of ["instanceId", "username", "password"]) if (typeof b[k] !== "string" || b[k] === "") throw new BadRequest(`${k}: required.`);
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b.password as string)) throw new BadRequest("password: must be Base64-encoded.");
-    if (type === "POSTGRESQL" && (typeof b.databaseName !== "string" || b.databaseName === "")) throw new BadRequest("databaseName: required for PostgreSQL.");
-    const inst = this.instances.get(b.instanceId as string);
-    if (!inst || inst.projectId !== projectId) throw new BadRequest(`instanceId: no database instance "${b.instanceId as string}" in this project.`);
+    const inst = this.instances.get(b.instanceId);
+    if (!inst || inst.projectId !== projectId) throw new BadRequest(`instanceId: no database instance "${b.instanceId}" in this project.`);
     if (inst.engine !== (type === "MYSQL" ? "mysql" : "postgresql")) throw new BadRequest(`instanceId: "${inst.id}" is a ${inst.engine} instance.`);
-    if (this.sources.has(key(projectId, b.name))) throw new Conflict(`A data source named "${b.name}" exists.`, "DuplicateName");
-    if (inst.url === undefined) await this.engine.attach(attachName(key(projectId, b.name)), inst.databases);
-    this.sources.set(key(projectId, b.name), {
+    const k = key(projectId, b.name);
+    if (this.sources.has(k) || this.creating.has(k)) throw new Conflict(`A data source named "${b.name}" exists.`, "DuplicateName");
+    // Held while its database is being seeded, so a concurrent create of the name is refused.
+    this.creating.add(k);
+    try {
+      if (inst.url === undefined) await this.attach(projectId, b.name, inst);
+    } finally {
+      this.creating.delete(k);
+    }
+    this.sources.set(k, {
       name: b.name,
       projectId,
       type,
       scope: b.scope,
-      description: typeof b.description === "string" ? b.description : undefined,
+      description: b.description,
       instanceId: inst.id,
-      username: b.username as string,
-      databaseName: type === "POSTGRESQL" ? (b.databaseName as string) : undefined,
+      username: b.username,
+      databaseName: type === "POSTGRESQL" ? b.databaseName : undefined,
       creatorName: creator,
     });
   }
@@ -153,13 +140,28 @@ export class DataQueryBackend {
   async deleteSource(projectId: string, name: string): Promise<void> {
     const s = this.sources.get(key(projectId, name));
     if (!s) throw new NotFound(`No data source "${name}".`, "DataSourceNotFound");
-    this.sources.delete(key(projectId, name));
-    await this.engine.detach(attachName(key(projectId, name)));
+    await this.removeSource(s);
+  }
+
+  /** The data source leaves the list at once; its database goes with it. */
+  removeSource(s: DataSource): Promise<void> {
+    this.sources.delete(key(s.projectId, s.name));
+    return this.engine.detach(s.projectId, s.name);
+  }
+
+  /** The data source's database in the project's engine, seeded from its instance; a seed the engine refuses is the caller's error. */
+  private async attach(projectId: string, name: string, inst: Instance): Promise<void> {
+    try {
+      await this.engine.attach(projectId, name, inst.databases);
+    } catch (e) {
+      await this.engine.detach(projectId, name).catch(() => undefined);
+      throw new BadRequest(`instanceId: the databases of instance "${inst.id}" cannot be copied into data source "${name}": ${(e as Error).message}`);
+    }
   }
 
   // ---- queries ----------------------------------------------------------------------------------------
 
-  run(projectId: string, b: { sql: string; dataSource?: string; database?: string; bucketName: string; path: string; reuse?: number }): Query {
+  run(projectId: string, b: RunQueryInput & { dataSource?: string; database?: string }): Query {
     const objects = this.objects();
     if (!objects?.bucketExists(projectId, b.bucketName)) throw new NotFound(`No bucket "${b.bucketName}" for the result.`, "BucketNotFound");
     if (b.dataSource && !this.sources.has(key(projectId, b.dataSource))) throw new BadRequest(`X-Data-Source: no data source "${b.dataSource}".`);
@@ -197,6 +199,13 @@ export class DataQueryBackend {
     this.queries.set(q.id, q);
     this.state.begin(SERVICE, "query", q.id, "QUEUED", "RUNNING");
     return q;
+  }
+
+  /** Control API: the query leaves the list (as an expired one would). */
+  removeQuery(q: Query): void {
+    this.queries.delete(q.id);
+    this.failures.delete(q.id);
+    this.state.remove(SERVICE, "query", q.id);
   }
 
   query(projectId: string, id: string): Query {
@@ -242,7 +251,7 @@ export class DataQueryBackend {
     const sources = this.listSources(q.projectId);
     const named = sources.filter((s) => s.name === q.dataSource || new RegExp(`(^|[^A-Za-z0-9_.])${s.name}\\.[A-Za-z_"\`]`, "i").test(q.sql));
     const real = [...new Set(named.map((s) => this.instances.get(s.instanceId)).filter((i) => i?.url !== undefined))];
-    if (real.length === 0) return this.engine.run(q.sql, q.dataSource ? attachName(key(q.projectId, q.dataSource)) : undefined, q.database);
+    if (real.length === 0) return this.engine.run(q.projectId, q.sql, q.dataSource, q.database);
     const inst = real[0]!;
     if (real.length > 1 || named.some((s) => s.instanceId !== inst.id))
       throw new Error("the local cloud runs a query on one real database server: its data sources must all be on that instance");
@@ -291,10 +300,6 @@ export class DataQueryBackend {
     this.state.set(SERVICE, "query", q.id, "ABORTED");
   }
 
-  inventory(): InventoryEntry[] {
-    return [...this.sources.values()].map((s) => ({ service: SERVICE, kind: "data-source", id: s.name, projectId: s.projectId }));
-  }
-
   snapshot(): unknown {
     return { instances: [...this.instances.values()], sources: [...this.sources.values()] };
   }
@@ -305,18 +310,13 @@ export class DataQueryBackend {
     for (const s of d?.sources ?? []) {
       this.sources.set(key(s.projectId, s.name), s);
       const inst = this.instances.get(s.instanceId);
-      if (inst && inst.url === undefined) await this.engine.attach(attachName(key(s.projectId, s.name)), inst.databases);
+      // A seed that no longer runs leaves the data source without tables: its queries fail saying so.
+      if (inst && inst.url === undefined) await this.engine.attach(s.projectId, s.name, inst.databases).catch(() => undefined);
     }
   }
 }
 
 const key = (projectId: string, name: string): string => `${projectId}/${name}`;
-/**
- * The attached database of a data source: its name, so queries can say `datasource.database.table`.
- * One engine serves every project of a local cloud: two projects' data sources of the same name
- * share it (docs/local-cloud.md).
- */
-const attachName = (k: string): string => k.split("/")[1]!;
 
 function csvCell(v: string): string {
   return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;

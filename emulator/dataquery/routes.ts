@@ -1,19 +1,12 @@
 /** Data query routes (seed 03 B.4): `/v1/data-query/...`, access-key auth, the statuses of B.7. */
-import { BadRequest, Unauthorized } from "../core/errors";
-import { header, jsonResponse, parseJsonBody, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import { BadRequest } from "../core/errors";
+import { header, jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import { caller, jsonObjectBody as body } from "../core/input";
 import type { DataQueryBackend, Query } from "./backend";
+import { parseCreateSource, parseRunQuery } from "./validate";
 
 function project(ctx: RequestContext): { projectId: string; creator: string } {
-  const p = ctx.presented;
-  if (p.kind === "invalid") throw new Unauthorized("Credential authentication failed.");
-  if (p.kind !== "valid" || p.identity.kind !== "access-key") throw new Unauthorized("Data query authenticates with Credential-ID and Credential-Secret.");
-  return { projectId: p.identity.projectId, creator: header(ctx, "credential-id") ?? "unknown" };
-}
-
-function body(ctx: RequestContext): Record<string, unknown> {
-  const b = parseJsonBody(ctx);
-  if (b === null || typeof b !== "object" || Array.isArray(b)) throw new BadRequest("The body must be a JSON object.");
-  return b as Record<string, unknown>;
+  return { projectId: caller(ctx, "access-key", "Data query").projectId, creator: header(ctx, "credential-id") ?? "unknown" };
 }
 
 const STATES = ["QUEUED", "RUNNING", "FINISHED", "ABORTED", "FAILED"];
@@ -49,28 +42,8 @@ export function dataQueryRoutes(be: DataQueryBackend): RouteDefinition[] {
       operation: "RunQuery",
       handler: (ctx): ApiResponse => {
         const { projectId } = project(ctx);
-        const b = body(ctx);
-        if (typeof b.query !== "string" || b.query.trim() === "") throw new BadRequest("query: the SQL text is required.");
-        const rc = (b.resultConfig ?? {}) as Record<string, unknown>;
-        // The field table nests bucketName under resultConfig; one sample puts it at the top level.
-        const bucketName = rc.bucketName ?? b.bucketName;
-        if (typeof bucketName !== "string" || bucketName === "") throw new BadRequest("resultConfig.bucketName: required.");
-        const path = typeof rc.path === "string" ? rc.path : typeof b.path === "string" ? b.path : "";
-        const reuse = (b.reuseConfig ?? {}) as Record<string, unknown>;
-        let maxAge: number | undefined;
-        if (reuse.reuse === true) {
-          if (typeof reuse.maxReuseAge !== "number" || !Number.isInteger(reuse.maxReuseAge) || reuse.maxReuseAge < 1 || reuse.maxReuseAge > 1440)
-            throw new BadRequest("reuseConfig.maxReuseAge: an integer from 1 to 1440 is required when reuse is true.");
-          maxAge = reuse.maxReuseAge;
-        }
-        const q = be.run(projectId, {
-          sql: b.query,
-          dataSource: header(ctx, "x-data-source"),
-          database: header(ctx, "x-database"),
-          bucketName,
-          path,
-          reuse: maxAge,
-        });
+        const input = parseRunQuery(body(ctx));
+        const q = be.run(projectId, { ...input, dataSource: header(ctx, "x-data-source"), database: header(ctx, "x-database") });
         return jsonResponse(202, { queryInfo: { queryId: q.id, state: "QUEUED" } });
       },
     },
@@ -196,9 +169,9 @@ export function dataQueryRoutes(be: DataQueryBackend): RouteDefinition[] {
       operation: "CreateDataSource",
       handler: async (ctx) => {
         const { projectId, creator } = project(ctx);
-        const b = body(ctx);
-        await be.createSource(projectId, creator, b);
-        return jsonResponse(200, { name: b.name });
+        const input = parseCreateSource(body(ctx));
+        await be.createSource(projectId, creator, input);
+        return jsonResponse(200, { name: input.name });
       },
     },
     {

@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { BadRequest } from "../core/errors";
-import { describeIssues, type InventoryEntry } from "../core/http";
+import type { InventoryEntry } from "../core/http";
+import { parseWith } from "../core/input";
 import type { HadoopBackend } from "./backend";
 import { ApiKeyImpossible, NoSuchKind, NoSuchResource } from "./errors";
 import { KIND, SERVICE, STATUS, apiKeyStatus, isTerminated, type StoredCluster } from "./model";
@@ -16,7 +17,7 @@ const DEFAULT_CREATE_FAILURE = "The cluster could not be created (failure inject
 const DEFAULT_JOB_FAILURE = "The job exited with an error (failure injected through the control API).";
 
 const clusterPatch = z.strictObject({
-  status: z.string().min(1).optional(),
+  status: z.enum(Object.values(STATUS)).optional(),
   statusReason: z.string().nullable().optional(),
   workerCnt: z.number().int().min(0).max(1000).optional(),
   isScalable: z.boolean().optional(),
@@ -27,11 +28,7 @@ const clusterPatch = z.strictObject({
 const apiKeyPatch = z.strictObject({ apiKey: z.string().min(1).optional() });
 const createFailurePatch = z.strictObject({ reason: z.string().min(1).optional() });
 
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value ?? {});
-  if (!result.success) throw new BadRequest(describeIssues(result.error.issues));
-  return result.data;
-}
+const parse = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => parseWith(schema, value ?? {});
 
 export class HadoopControl {
   constructor(private readonly backend: HadoopBackend) {}

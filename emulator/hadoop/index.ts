@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from "../core/http";
+import { controlledBy, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { HadoopBackend } from "./backend";
 import { HadoopControl } from "./control";
@@ -21,10 +21,7 @@ export function createHadoopService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     routes: hadoopRoutes(backend),
     errorFormat: () => "json",
-    inventory: () => control.inventory(),
-    getResource: (kind, id) => control.getResource(kind, id),
-    patchResource: (kind, id, patch) => control.patchResource(kind, id, patch),
-    deleteResource: (kind, id) => control.deleteResource(kind, id),
+    ...controlledBy(control),
     reset: () => backend.reset(),
     snapshot: () => control.snapshot(),
     restore: (data) => control.restore(data),

@@ -3,8 +3,9 @@
  * validate, then one backend call. Delete and scale ("not shown") follow the provider team's
  * readings (docs/local-cloud-hadoop.md).
  */
-import { hasPermission, type Identity } from "../core/credentials";
-import { header, jsonResponse, parseJsonBody, requireMediaType, type RequestContext, type RouteDefinition } from "../core/http";
+import { hasPermission } from "../core/credentials";
+import { header, jsonResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import { caller, jsonObjectBody } from "../core/input";
 import type { Caller, HadoopBackend } from "./backend";
 import { CredentialAuthFailed, InvalidParameter, PermissionDenied } from "./errors";
 import { API_KEY_STATUSES } from "./model";
@@ -29,24 +30,14 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, string>> = {
 
 /** Access keys only (C.5): no or a bad credential, or a token, is 401; a missing permission 403. */
 function authorize(ctx: RequestContext, operation: string): Caller {
-  const presented = ctx.presented;
-  if (presented.kind === "none") throw new CredentialAuthFailed();
-  if (presented.kind === "invalid")
-    throw new CredentialAuthFailed("Credential authentication failed: the Credential-ID and Credential-Secret do not match an access key.");
-  const identity: Identity = presented.identity;
-  if (identity.kind !== "access-key")
-    throw new CredentialAuthFailed("The Hadoop service authenticates with Credential-ID and Credential-Secret; X-Auth-Token is not accepted.");
+  const identity = caller(ctx, "access-key", "The Hadoop service", (message) => new CredentialAuthFailed(message));
   const permission = OPERATION_PERMISSIONS[operation];
   if (permission && !hasPermission(identity, permission)) throw new PermissionDenied(permission, operation);
   return { projectId: identity.projectId, owner: header(ctx, "credential-id") ?? "unknown" };
 }
 
 function jsonObject(ctx: RequestContext, optional = false): unknown {
-  if (optional && ctx.body.length === 0) return {};
-  requireMediaType(ctx, JSON_TYPES);
-  const body = parseJsonBody(ctx);
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new InvalidParameter("(body)", "must be a JSON object");
-  return body;
+  return jsonObjectBody(ctx, { optional, mediaTypes: JSON_TYPES, notAnObject: () => new InvalidParameter("(body)", "must be a JSON object") });
 }
 
 function clusterId(ctx: RequestContext): string {

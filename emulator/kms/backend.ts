@@ -44,6 +44,15 @@ interface Key {
 
 export const LIMITS = Object.freeze({ input: 4096, aad: 65536, content: 4096 });
 
+/** What the control API may change on a key (validated by the service's control schema). */
+export interface KeyPatch {
+  projectId?: string;
+  type?: KeyType;
+  state?: VersionState;
+  rotate?: boolean;
+  version?: number;
+}
+
 export class KmsBackend {
   private keys = new Map<string, Key>();
 
@@ -53,24 +62,30 @@ export class KmsBackend {
 
   // ---- control API ---------------------------------------------------------------------------------
 
-  /** Creates or changes a key: `{projectId, type}` to create; `{state}`, `{rotate: true}` after. */
-  upsert(id: string, patch: Record<string, unknown>): unknown {
-    let k = this.keys.get(id);
+  /**
+   * Creates or changes a key (the control API parsed `patch`): `{projectId, type}` creates it;
+   * afterwards `{rotate: true}` adds a version that becomes the default, `{state}` sets the state of
+   * the default version (or of `version`). A key's project and type never change.
+   */
+  upsert(id: string, patch: KeyPatch): unknown {
+    const existing = this.keys.get(id);
+    if (existing) {
+      if ((patch.projectId ?? existing.projectId) !== existing.projectId || (patch.type ?? existing.type) !== existing.type)
+        throw new BadRequest(`Key "${id}" belongs to project ${existing.projectId} and is ${existing.type}: neither changes.`);
+    } else if (patch.type === undefined || patch.projectId === undefined) {
+      throw new BadRequest("projectId and type (symmetric, asymmetric or mac) are required to create a key.");
+    }
+    const versions = existing?.versions.length ?? 1;
+    if (patch.version !== undefined && patch.version > versions) throw new BadRequest(`version: key "${id}" has versions 1 to ${versions}.`);
+    let k = existing;
     if (!k) {
-      const type = patch.type;
-      if (type !== "symmetric" && type !== "asymmetric" && type !== "mac")
-        throw new BadRequest("type: symmetric, asymmetric or mac is required to create a key.");
-      if (typeof patch.projectId !== "string" || !patch.projectId) throw new BadRequest("projectId: required to create a key.");
-      k = { id, projectId: patch.projectId, type, versions: [], defaultVersion: 0 };
+      k = { id, projectId: patch.projectId!, type: patch.type!, versions: [], defaultVersion: 0 };
       this.keys.set(id, k);
       this.rotate(k);
-    } else if (patch.rotate === true) {
+    } else if (patch.rotate) {
       this.rotate(k);
     }
-    if (patch.state !== undefined) {
-      if (patch.state !== "Active" && patch.state !== "Deactivated") throw new BadRequest("state: Active or Deactivated.");
-      this.defaultVersion(k).state = patch.state;
-    }
+    if (patch.state !== undefined) k.versions[(patch.version ?? k.defaultVersion) - 1]!.state = patch.state;
     return this.view(k);
   }
 

@@ -1,22 +1,11 @@
 /** Key management routes (seed 03 A.4): POST /api/v1/keys/{key_id}/..., X-Auth-Token, the envelope. */
-import { BadRequest, Unauthorized } from "../core/errors";
-import { jsonResponse, parseJsonBody, requireMediaType, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import { BadRequest } from "../core/errors";
+import { jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
+import { caller, jsonObjectBody } from "../core/input";
 import type { KmsBackend } from "./backend";
 
-function project(ctx: RequestContext): string {
-  const p = ctx.presented;
-  if (p.kind === "invalid") throw new Unauthorized("Authentication failed: the X-Auth-Token is not valid.");
-  if (p.kind !== "valid" || p.identity.kind !== "token") throw new Unauthorized("Key management authenticates with X-Auth-Token.");
-  return p.identity.projectId;
-}
-
-function body(ctx: RequestContext, optional = false): Record<string, unknown> {
-  if (optional && ctx.body.length === 0) return {};
-  requireMediaType(ctx, ["application/json"]);
-  const b = parseJsonBody(ctx);
-  if (b === null || typeof b !== "object" || Array.isArray(b)) throw new BadRequest("The body must be a JSON object.");
-  return b as Record<string, unknown>;
-}
+const project = (ctx: RequestContext): string => caller(ctx, "token", "Key management").projectId;
+const body = (ctx: RequestContext, optional = false): Record<string, unknown> => jsonObjectBody(ctx, { optional, mediaTypes: ["application/json"] });
 
 function field(b: Record<string, unknown>, k: string, required: boolean): string | undefined {
   const v = b[k];

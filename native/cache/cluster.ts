@@ -165,7 +165,7 @@ export class Cluster extends pulumi.CustomResource {
             resourceInputs["subnetIds"] = args?.subnetIds;
             resourceInputs["timeouts"] = args?.timeouts;
             resourceInputs["tlsEnabled"] = (args?.tlsEnabled) ?? false;
-            resourceInputs["user"] = args?.user;
+            resourceInputs["user"] = args?.user ? pulumi.secret(args.user) : undefined;
             resourceInputs["version"] = args?.version;
             resourceInputs["managedShardIds"] = undefined /*out*/;
             resourceInputs["parameterGroupSyncStatus"] = undefined /*out*/;
@@ -196,6 +196,8 @@ export class Cluster extends pulumi.CustomResource {
             resourceInputs["version"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const secretOpts = { additionalSecretOutputs: ["user"] };
+        opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["flavorId", "name", "port", "restoreFromBackup", "subnetIds[*]", "tlsEnabled", "user", "version"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(Cluster.__pulumiType, name, resourceInputs, opts);

@@ -184,7 +184,7 @@ export class InstanceSet extends pulumi.CustomResource {
             resourceInputs["subnetIds"] = args?.subnetIds;
             resourceInputs["timeouts"] = args?.timeouts;
             resourceInputs["tlsEnabled"] = (args?.tlsEnabled) ?? false;
-            resourceInputs["user"] = args?.user;
+            resourceInputs["user"] = args?.user ? pulumi.secret(args.user) : undefined;
             resourceInputs["version"] = args?.version;
             resourceInputs["currentPrimaryInstanceId"] = undefined /*out*/;
             resourceInputs["instances"] = undefined /*out*/;
@@ -220,6 +220,8 @@ export class InstanceSet extends pulumi.CustomResource {
             resourceInputs["version"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const secretOpts = { additionalSecretOutputs: ["user"] };
+        opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["flavorId", "name", "port", "primarySubnetId", "restoreFrom", "subnetIds[*]", "tlsEnabled", "user", "version"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(InstanceSet.__pulumiType, name, resourceInputs, opts);

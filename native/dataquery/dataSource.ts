@@ -62,9 +62,13 @@ export class DataSource extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown.
+     * Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown. Or give `passwordCiphertext`.
      */
-    declare public readonly password: pulumi.Output<string>;
+    declare public readonly password: pulumi.Output<string | undefined>;
+    /**
+     * The database password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    declare public readonly passwordCiphertext: pulumi.Output<outputs.dataquery.DataSourcePasswordCiphertext | undefined>;
     /**
      * `PRIVATE` (default) or `PUBLIC`.
      */
@@ -92,9 +96,6 @@ export class DataSource extends pulumi.CustomResource {
             if (args?.instanceId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'instanceId'");
             }
-            if (args?.password === undefined && !opts.urn) {
-                throw new Error("Missing required property 'password'");
-            }
             if (args?.type === undefined && !opts.urn) {
                 throw new Error("Missing required property 'type'");
             }
@@ -107,6 +108,7 @@ export class DataSource extends pulumi.CustomResource {
             resourceInputs["instanceId"] = args?.instanceId;
             resourceInputs["name"] = args?.name;
             resourceInputs["password"] = args?.password ? pulumi.secret(args.password) : undefined;
+            resourceInputs["passwordCiphertext"] = args?.passwordCiphertext;
             resourceInputs["scope"] = (args?.scope) ?? "PRIVATE";
             resourceInputs["type"] = args?.type;
             resourceInputs["username"] = args?.username;
@@ -119,6 +121,7 @@ export class DataSource extends pulumi.CustomResource {
             resourceInputs["instanceId"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["password"] = undefined /*out*/;
+            resourceInputs["passwordCiphertext"] = undefined /*out*/;
             resourceInputs["scope"] = undefined /*out*/;
             resourceInputs["type"] = undefined /*out*/;
             resourceInputs["username"] = undefined /*out*/;
@@ -126,7 +129,7 @@ export class DataSource extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["password"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
-        const replaceOnChanges = { replaceOnChanges: ["databaseName", "description", "instanceId", "name", "password", "scope", "type", "username"] };
+        const replaceOnChanges = { replaceOnChanges: ["description", "name", "scope", "type"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(DataSource.__pulumiType, name, resourceInputs, opts);
     }
@@ -157,9 +160,13 @@ export interface DataSourceArgs {
      */
     name?: pulumi.Input<string | undefined>;
     /**
-     * Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown.
+     * Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown. Or give `passwordCiphertext`.
      */
-    password: pulumi.Input<string>;
+    password?: pulumi.Input<string | undefined>;
+    /**
+     * The database password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    passwordCiphertext?: pulumi.Input<inputs.dataquery.DataSourcePasswordCiphertextArgs | undefined>;
     /**
      * `PRIVATE` (default) or `PUBLIC`.
      */

@@ -38,13 +38,21 @@ export class Cluster extends pulumi.CustomResource {
     }
 
     /**
-     * Hue/Superset admin password. Secret: sent Base64-encoded, never read back.
+     * Hue/Superset admin password. Secret: sent Base64-encoded, never read back. Or give `adminPasswordCiphertext`.
      */
     declare public readonly adminPassword: pulumi.Output<string | undefined>;
+    /**
+     * The Hue/Superset admin password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    declare public readonly adminPasswordCiphertext: pulumi.Output<outputs.hadoop.ClusterAdminPasswordCiphertext | undefined>;
     /**
      * Hue/Superset admin user; default the IAM account.
      */
     declare public readonly adminUserId: pulumi.Output<string | undefined>;
+    /**
+     * If a cluster with this name already exists, manage it instead of creating one (its replace-on properties must match; workers are then scaled in place).
+     */
+    declare public readonly adopt: pulumi.Output<boolean>;
     /**
      * `impossible`, `possible`, `applied`.
      */
@@ -210,7 +218,9 @@ export class Cluster extends pulumi.CustomResource {
                 throw new Error("Missing required property 'workerFlavorName'");
             }
             resourceInputs["adminPassword"] = args?.adminPassword ? pulumi.secret(args.adminPassword) : undefined;
+            resourceInputs["adminPasswordCiphertext"] = args?.adminPasswordCiphertext;
             resourceInputs["adminUserId"] = args?.adminUserId;
+            resourceInputs["adopt"] = (args?.adopt) ?? false;
             resourceInputs["clusterType"] = args?.clusterType;
             resourceInputs["clusterVersion"] = args?.clusterVersion;
             resourceInputs["configFileUrl"] = args?.configFileUrl;
@@ -248,7 +258,9 @@ export class Cluster extends pulumi.CustomResource {
             resourceInputs["vms"] = undefined /*out*/;
         } else {
             resourceInputs["adminPassword"] = undefined /*out*/;
+            resourceInputs["adminPasswordCiphertext"] = undefined /*out*/;
             resourceInputs["adminUserId"] = undefined /*out*/;
+            resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["apiKeyStatus"] = undefined /*out*/;
             resourceInputs["clusterType"] = undefined /*out*/;
             resourceInputs["clusterVersion"] = undefined /*out*/;
@@ -288,7 +300,7 @@ export class Cluster extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["adminPassword", "metastore"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
-        const replaceOnChanges = { replaceOnChanges: ["adminPassword", "adminUserId", "clusterType", "clusterVersion", "configFileUrl", "configurations[*]", "hdfsBlockSize", "hdfsReplication", "installComponents[*]", "isHa", "keypairName", "masterFlavorName", "masterVolumeSize", "metastore", "monitoring", "name", "redis", "securityGroupIds[*]", "subnetId", "userScript", "userTask", "vpcId", "workerFlavorName", "workerVolumeSize"] };
+        const replaceOnChanges = { replaceOnChanges: ["adminPassword", "adminPasswordCiphertext", "adminUserId", "clusterType", "clusterVersion", "configFileUrl", "configurations[*]", "hdfsBlockSize", "hdfsReplication", "installComponents[*]", "isHa", "keypairName", "masterFlavorName", "masterVolumeSize", "metastore", "monitoring", "name", "redis", "securityGroupIds[*]", "subnetId", "userScript", "userTask", "vpcId", "workerFlavorName", "workerVolumeSize"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(Cluster.__pulumiType, name, resourceInputs, opts);
     }
@@ -299,13 +311,21 @@ export class Cluster extends pulumi.CustomResource {
  */
 export interface ClusterArgs {
     /**
-     * Hue/Superset admin password. Secret: sent Base64-encoded, never read back.
+     * Hue/Superset admin password. Secret: sent Base64-encoded, never read back. Or give `adminPasswordCiphertext`.
      */
     adminPassword?: pulumi.Input<string | undefined>;
+    /**
+     * The Hue/Superset admin password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    adminPasswordCiphertext?: pulumi.Input<inputs.hadoop.ClusterAdminPasswordCiphertextArgs | undefined>;
     /**
      * Hue/Superset admin user; default the IAM account.
      */
     adminUserId?: pulumi.Input<string | undefined>;
+    /**
+     * If a cluster with this name already exists, manage it instead of creating one (its replace-on properties must match; workers are then scaled in place).
+     */
+    adopt?: pulumi.Input<boolean | undefined>;
     /**
      * `hadoop`, `hbase`, `trino`, `dataflow` or `custom`.
      */

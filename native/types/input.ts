@@ -61,9 +61,31 @@ export namespace cache {
          */
         name: pulumi.Input<string>;
         /**
-         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret.
+         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`.
          */
-        password: pulumi.Input<string>;
+        password?: pulumi.Input<string | undefined>;
+        /**
+         * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+         */
+        passwordCiphertext?: pulumi.Input<inputs.cache.ClusterUserPasswordCiphertextArgs | undefined>;
+    }
+
+    /**
+     * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface ClusterUserPasswordCiphertextArgs {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: pulumi.Input<string | undefined>;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: pulumi.Input<string>;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: pulumi.Input<string>;
     }
 
     /**
@@ -121,9 +143,31 @@ export namespace cache {
          */
         name: pulumi.Input<string>;
         /**
-         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret.
+         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`.
          */
-        password: pulumi.Input<string>;
+        password?: pulumi.Input<string | undefined>;
+        /**
+         * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+         */
+        passwordCiphertext?: pulumi.Input<inputs.cache.InstanceSetUserPasswordCiphertextArgs | undefined>;
+    }
+
+    /**
+     * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface InstanceSetUserPasswordCiphertextArgs {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: pulumi.Input<string | undefined>;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: pulumi.Input<string>;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: pulumi.Input<string>;
     }
 
     /**
@@ -165,6 +209,24 @@ export namespace cache {
 
 export namespace dataquery {
     /**
+     * The database password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface DataSourcePasswordCiphertextArgs {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: pulumi.Input<string | undefined>;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: pulumi.Input<string>;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: pulumi.Input<string>;
+    }
+
+    /**
      * Reuse a previous identical query's result no older than maxReuseAge minutes. Only steers the run: changing it does not run the query again.
      */
     export interface QueryReuseArgs {
@@ -194,6 +256,24 @@ export namespace dataquery {
 }
 
 export namespace hadoop {
+    /**
+     * The Hue/Superset admin password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface ClusterAdminPasswordCiphertextArgs {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: pulumi.Input<string | undefined>;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: pulumi.Input<string>;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: pulumi.Input<string>;
+    }
+
     export interface ClusterConfigurationArgs {
         /**
          * `core-site`, `hive-site`, `hadoop-env`, `spark-defaults`, `user-env:ubuntu`, ...
@@ -232,13 +312,35 @@ export namespace hadoop {
          */
         objectId: pulumi.Input<string>;
         /**
-         * Database password. Secret: sent Base64-encoded.
+         * Database password. Secret: sent Base64-encoded. Or give `passwordCiphertext`.
          */
-        password: pulumi.Input<string>;
+        password?: pulumi.Input<string | undefined>;
+        /**
+         * The metastore database password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+         */
+        passwordCiphertext?: pulumi.Input<inputs.hadoop.ClusterMetastoreMysqlPasswordCiphertextArgs | undefined>;
         /**
          * Database user.
          */
         userId: pulumi.Input<string>;
+    }
+
+    /**
+     * The metastore database password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface ClusterMetastoreMysqlPasswordCiphertextArgs {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: pulumi.Input<string | undefined>;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: pulumi.Input<string>;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: pulumi.Input<string>;
     }
 
     /**

@@ -84,9 +84,31 @@ export namespace cache {
          */
         name: string;
         /**
-         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret.
+         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`.
          */
-        password: string;
+        password?: string;
+        /**
+         * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+         */
+        passwordCiphertext?: outputs.cache.ClusterUserPasswordCiphertext;
+    }
+
+    /**
+     * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface ClusterUserPasswordCiphertext {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: string;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: string;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: string;
     }
 
     export interface GetClustersCluster {
@@ -216,9 +238,31 @@ export namespace cache {
          */
         name: string;
         /**
-         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret.
+         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`.
          */
-        password: string;
+        password?: string;
+        /**
+         * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+         */
+        passwordCiphertext?: outputs.cache.InstanceSetUserPasswordCiphertext;
+    }
+
+    /**
+     * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface InstanceSetUserPasswordCiphertext {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: string;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: string;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: string;
     }
 
     export interface ParameterGroupRecentEvent {
@@ -274,6 +318,24 @@ export namespace cache {
 }
 
 export namespace dataquery {
+    /**
+     * The database password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface DataSourcePasswordCiphertext {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: string;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: string;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: string;
+    }
+
     export interface GetDataSourcesDataSource {
         creatorName?: string;
         description?: string;
@@ -346,6 +408,24 @@ export namespace dataquery {
 }
 
 export namespace hadoop {
+    /**
+     * The Hue/Superset admin password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface ClusterAdminPasswordCiphertext {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: string;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: string;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: string;
+    }
+
     export interface ClusterConfiguration {
         /**
          * `core-site`, `hive-site`, `hadoop-env`, `spark-defaults`, `user-env:ubuntu`, ...
@@ -384,13 +464,35 @@ export namespace hadoop {
          */
         objectId: string;
         /**
-         * Database password. Secret: sent Base64-encoded.
+         * Database password. Secret: sent Base64-encoded. Or give `passwordCiphertext`.
          */
-        password: string;
+        password?: string;
+        /**
+         * The metastore database password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+         */
+        passwordCiphertext?: outputs.hadoop.ClusterMetastoreMysqlPasswordCiphertext;
         /**
          * Database user.
          */
         userId: string;
+    }
+
+    /**
+     * The metastore database password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface ClusterMetastoreMysqlPasswordCiphertext {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: string;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: string;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: string;
     }
 
     /**
@@ -551,6 +653,7 @@ export namespace hadoop {
     }
 
     export interface ClusterVm {
+        flavorName?: string;
         floatingIp?: string;
         index?: number;
         instanceId?: string;

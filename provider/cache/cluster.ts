@@ -13,15 +13,15 @@
  */
 import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
-import { isConflict, rethrowAs, withAction } from "../../sdk/core";
-import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
-import { adoptInput, findClusterByName } from "./adopt";
+import { mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
+import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { deleteAndWait, settingsPatch } from "./settings";
-import { waitClusterSynced } from "./parameter-group";
-import { alignTo, formatSlots, managedShards, missing, nodeOutputs, placementOf, placementsReplace, surplus } from "./topology";
-import { cacheName, description, keepAutomaticBackups, port, user } from "./validation";
-import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, type ClusterSnapshot } from "./waiters";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
+import { nodeOutputs, nodeShape } from "./nodes";
+import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
+import { cacheName, description, port, user, userForRequest } from "./validation";
+import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
 const subnetId = () => z.string().min(1, "must not be empty");
 
@@ -76,9 +76,7 @@ function clusterShape() {
         .describe(
           "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",
         ),
-      keepAutomaticBackups: keepAutomaticBackups(),
-      timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adopt: adoptInput("a cluster"),
+      ...steeringInputs("a cluster"),
     })
     .strict();
 }
@@ -112,9 +110,6 @@ export function clusterInputs() {
 }
 export type ClusterInputs = z.infer<ReturnType<typeof clusterInputs>>;
 
-const nodeOut = () =>
-  z.object({ id: z.string(), subnetId: z.string().optional(), endpoint: z.string().optional(), role: z.string().optional(), status: z.string().optional() });
-
 export function clusterOutputs() {
   return clusterShape().extend({
     status: z.string().describe("The cluster's status (`Running`, `Modifying`, ...)."),
@@ -128,7 +123,7 @@ export function clusterOutputs() {
           slots: z.string().describe("Hash slot ranges, e.g. `0-5460`."),
           slotCount: z.number(),
           managed: z.boolean().describe("Whether this resource manages the shard (false: added by a Shard resource or outside Pulumi)."),
-          nodes: z.array(nodeOut()),
+          nodes: z.array(nodeShape()),
         }),
       )
       .describe("Every shard of the cluster (also those added by Shard resources) with its slots and nodes."),
@@ -145,29 +140,16 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   outputs: clusterOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
   replaceIf: { shards: placementsReplace },
-  deleteBeforeReplace: true,
-  localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
-  autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+  ...recordDeclarations<ClusterInputs, ClusterOutputs>("enabled"),
+  importId: "the cluster id",
+  // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown
+  // `managedShardIds` as "all").
+  recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, true) },
   describe: (id) => `cache cluster "${id}"`,
 
   async create(ctx, inputs) {
     const c = cache(ctx);
     const what = `cache cluster "${inputs.name}"`;
-    const existing = inputs.adopt ? await findClusterByName(c, inputs.name, true) : undefined;
-    if (existing) {
-      const s = await clusterSnapshot(c, existing).catch(rethrowAs(`adopting ${what}`));
-      if (s) {
-        // Every shard of an adopted cluster is this resource's.
-        const current = flatten(
-          s,
-          inputs,
-          s.topology.shards.map((sh) => sh.id),
-        );
-        assertAdoptable(cluster, existing, current, inputs);
-        ctx.progress(`adopting existing ${what} (${existing})`);
-        return { id: existing, outs: await cluster.update(ctx, existing, current, inputs) };
-      }
-    }
     const replicas = inputs.shards[0]!.replicaSubnetIds.length;
     const { id } = await c.clusters
       .create({
@@ -184,13 +166,10 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
         securityGroups: inputs.securityGroupIds.map((s) => ({ id: s })),
         tlsEnabled: inputs.tlsEnabled,
         backupSchedule: inputs.backupSchedule ? { cron: inputs.backupSchedule.cron, retentionLimit: inputs.backupSchedule.retentionDays } : undefined,
-        user: inputs.user,
+        user: await userForRequest(ctx.settings, inputs.user, `cache cluster "${inputs.name}"`),
         restoreSource: inputs.restoreFromBackup ? { backupName: inputs.restoreFromBackup } : undefined,
       })
-      .catch((e: unknown) => {
-        if (isConflict(e)) throw withAction(e, `creating ${what}: it already exists (set adopt: true to manage the existing cluster)`);
-        throw withAction(e, `creating ${what}`);
-      });
+      .catch(rethrowAs(`creating ${what}`));
     // The cluster exists from here on: whatever fails below leaves it in state, and the next up resumes.
     try {
       const s = await waitClusterSettled(ctx, c, id, `${what} (${id})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
@@ -210,7 +189,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
   async read(ctx, id, olds) {
     const s = await clusterSnapshot(cache(ctx), id).catch(rethrowAs(`reading cache cluster "${id}"`));
     if (!s) return undefined;
-    return flatten(s, olds, olds.managedShardIds);
+    return flatten(s, olds, olds.managedShardIds ?? s.topology.shards.map((sh) => sh.id));
   },
 
   async update(ctx, id, current, news) {
@@ -227,12 +206,22 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
       for (let i = live.length; i < news.shards.length; i++) {
         const p = news.shards[i]!;
         ctx.progress(`${what}: adding shard ${i + 1} of ${news.shards.length}`);
-        const { id: shardId } = await c.shards
+        const before = new Set(s.topology.shards.map((sh) => sh.id));
+        const shardId = await c.shards
           .add(id, {
             nodeCount: p.replicaSubnetIds.length + 1,
             subnetAssignment: { primary: { id: p.primarySubnetId }, replicas: p.replicaSubnetIds.map((r) => ({ id: r })) },
           })
-          .catch(rethrowAs(`${what}: adding a shard`));
+          .then((r) => r.id)
+          .catch(async (e: unknown) => {
+            // The answer was lost after the request may have been applied: the shard it made, if
+            // any, is this resource's; left out of managedShardIds it would stay unmanaged and the
+            // next up would add another.
+            const made = mayHaveApplied(e) ? await addedShard(c, id, before, p.primarySubnetId) : undefined;
+            if (made === undefined) throw withAction(e, `${what}: adding a shard`);
+            ctx.progress(`${what}: the answer to adding a shard was lost; taking over shard ${made}`);
+            return made;
+          });
         managed.push(shardId);
         s = await settle();
       }
@@ -250,7 +239,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
       }
 
       // 3. In-place settings, one request.
-      const patch = settingsPatch(current, news, (s) => ({ cron: s.cron, retentionLimit: s.retentionDays }));
+      const patch = inPlacePatch(current, news, (s) => ({ cron: s.cron, retentionLimit: s.retentionDays }));
       if (patch) {
         await c.clusters.update(id, patch).catch(rethrowAs(`updating ${what}`));
         s = await settle();
@@ -306,34 +295,12 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
   const managedSet = new Set(managed.map((m) => m.id));
   const desired = prior.shards ?? [];
   return {
-    name: r.name ?? prior.name ?? "",
-    description: r.description === "" && prior.description === undefined ? undefined : r.description,
-    version: r.version ?? prior.version ?? "",
-    port: r.port ?? prior.port ?? 6379,
-    flavorId: r.flavorId ?? prior.flavorId ?? "",
-    parameterGroupId: r.parameterGroupId ?? prior.parameterGroupId ?? "",
-    subnetIds: alignTo(
-      prior.subnetIds,
-      r.subnets.map((x) => x.id),
-    ),
-    securityGroupIds: alignTo(
-      prior.securityGroupIds,
-      r.securityGroups.map((x) => x.id),
-    ),
+    ...flattenRecord(r, prior),
     shards: managed.map((sh, i) => placementOf(sh, desired[i])),
-    tlsEnabled: r.tlsEnabled ?? prior.tlsEnabled ?? false,
-    // The password cannot be read back: the user is compared by what the program declared.
-    user: prior.user && r.userName === prior.user.name ? prior.user : r.userName ? { name: r.userName, password: "" } : undefined,
     backupSchedule: r.backupSchedule
       ? { cron: r.backupSchedule.cron, ...(r.backupSchedule.retentionLimit !== undefined ? { retentionDays: r.backupSchedule.retentionLimit } : {}) }
       : undefined,
     restoreFromBackup: prior.restoreFromBackup,
-    keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
-    timeouts: prior.timeouts,
-    adopt: prior.adopt ?? false,
-    status: r.status ?? "unknown",
-    parameterGroupSyncStatus: r.parameterGroupSyncStatus,
-    primaryEndpoint: r.endpoints.primaryEndpoint,
     shardDetails: s.topology.shards.map((sh) => ({
       id: sh.id,
       name: sh.name,
@@ -344,6 +311,13 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
     })),
     managedShardIds: managed.map((m) => m.id),
   };
+}
+
+/** The one shard of `clusterId` in `primarySubnetId` that is not in `before`, if exactly one is there. */
+async function addedShard(c: CacheClient, clusterId: string, before: ReadonlySet<string>, primarySubnetId: string): Promise<string | undefined> {
+  const t = await c.clusterTopology(clusterId).catch(() => undefined);
+  const added = (t?.shards ?? []).filter((sh) => !before.has(sh.id) && placementOf(sh).primarySubnetId === primarySubnetId);
+  return added.length === 1 ? added[0]!.id : undefined;
 }
 
 /** What to record after a partial failure: the cloud as it is now when it can be read, else the inputs. */
@@ -357,3 +331,11 @@ async function bestKnown(
   if (s) return flatten(s, prior, managedIds ?? s.topology.shards.map((sh) => sh.id));
   return { ...prior, status: "unknown", shardDetails: [], managedShardIds: [...(managedIds ?? [])] };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof clusterInputs>>>>;
+/** A Redis cluster (cluster mode) whose shards and replicas follow the declared placements. Its database user (with the password) is always a secret. */
+export const Cluster = resourceClass<ClusterArgs, ClusterOutputs>(cluster);
+export type Cluster = InstanceType<typeof Cluster>;

@@ -2,179 +2,170 @@
  * Cache lookups: engine versions, flavors, parameter groups, clusters and instance sets, instances.
  * They run in the program's process with the stack config's settings.
  */
-import { CacheClient, type ParameterGroupSummary } from "../../sdk/cache";
-import { rethrowAs } from "../../sdk/core";
-import { lookupSettings, outputForm, type LookupOptions } from "../core";
+import { z } from "zod";
+import { CacheClient, type CacheClusterRecord } from "../../sdk/cache";
+import { rethrowAs, type Settings } from "../../sdk/core";
+import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
+import { instanceResult, instanceShape } from "./nodes";
 
-function client(opts: LookupOptions): CacheClient {
-  return new CacheClient({ settings: lookupSettings(opts) });
-}
-
-export interface GetVersionsResult {
-  versions: string[];
+function client(settings: Settings): CacheClient {
+  return new CacheClient({ settings });
 }
 
 /** Engine versions the service offers. */
-export async function getVersions(_args: Record<string, never> = {}, opts: LookupOptions = {}): Promise<GetVersionsResult> {
-  return { versions: await client(opts).catalogue.listVersions().catch(rethrowAs("getVersions")) };
-}
+export const getVersions = lookupFunction({
+  token: "krcloud:cache:getVersions",
+  description: "Engine versions the cache service offers.",
+  result: () => z.object({ versions: z.array(z.string()).describe("Engine versions.") }),
+  run: async (_args, settings) => ({ versions: await client(settings).catalogue.listVersions().catch(rethrowAs("getVersions")) }),
+});
+export const getVersionsOutput = lookupOutput(getVersions.lookup);
+export type GetVersionsResult = LookupResult<typeof getVersions>;
 
-export interface GetFlavorsResult {
-  flavors: { id: string; name?: string; vcpus?: number; memory?: number }[];
-}
+const flavorShape = () => ({ id: z.string(), name: z.string().optional(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") });
 
 /** Node sizes (flavors): vCPUs and memory in GiB. */
-export async function getFlavors(_args: Record<string, never> = {}, opts: LookupOptions = {}): Promise<GetFlavorsResult> {
-  const flavors = await client(opts).catalogue.listFlavors().catch(rethrowAs("getFlavors"));
-  return { flavors: flavors.map((f) => ({ id: f.id, name: f.name, vcpus: f.vcpus, memory: f.memory })) };
-}
+export const getFlavors = lookupFunction({
+  token: "krcloud:cache:getFlavors",
+  description: "Cache node sizes (flavors).",
+  result: () => z.object({ flavors: z.array(z.object(flavorShape())).describe("Node sizes.") }),
+  async run(_args, settings) {
+    const flavors = await client(settings).catalogue.listFlavors().catch(rethrowAs("getFlavors"));
+    return { flavors: flavors.map((f) => pickShape(flavorShape(), f)) };
+  },
+});
+export const getFlavorsOutput = lookupOutput(getFlavors.lookup);
+export type GetFlavorsResult = LookupResult<typeof getFlavors>;
 
-export interface GetParameterGroupsArgs {
-  /** Only groups of this engine version. */
-  engineVersion?: string;
-  /** `default` or `custom`. */
-  parameterGroupType?: "default" | "custom";
-  /** `enabled` (clusters) or `disabled` (instance sets); omitted: both. */
-  clusterMode?: "enabled" | "disabled";
-}
-export interface ParameterGroupSummaryResult {
-  id: string;
-  name?: string;
-  engineVersion?: string;
-  description?: string;
-  isDefault?: boolean;
-  defaultParameterGroupId?: string;
-  clusterModeEnabled?: boolean;
-  clusterSize?: number;
-}
-export interface GetParameterGroupsResult {
-  parameterGroups: ParameterGroupSummaryResult[];
-}
-
-/** The summary fields of a group, as both parameter group lookups return them. */
-function summaryOf(g: ParameterGroupSummary): ParameterGroupSummaryResult {
-  return {
-    id: g.id,
-    name: g.name,
-    engineVersion: g.engineVersion,
-    description: g.description,
-    isDefault: g.isDefault,
-    defaultParameterGroupId: g.defaultParameterGroupId,
-    clusterModeEnabled: g.clusterModeEnabled,
-    clusterSize: g.clusterSize,
-  };
-}
+const pgSummary = () => ({
+  id: z.string(),
+  name: z.string().optional(),
+  engineVersion: z.string().optional(),
+  description: z.string().optional(),
+  isDefault: z.boolean().optional(),
+  defaultParameterGroupId: z.string().optional().describe("The default group a custom group is based on."),
+  clusterModeEnabled: z.boolean().optional(),
+  clusterSize: z.number().optional().describe("Clusters using the group."),
+});
+export type ParameterGroupSummaryResult = z.infer<z.ZodObject<ReturnType<typeof pgSummary>>>;
 
 /** Parameter groups, filtered. */
-export async function getParameterGroups(args: GetParameterGroupsArgs = {}, opts: LookupOptions = {}): Promise<GetParameterGroupsResult> {
-  const list = await client(opts).parameterGroups.list(args).catch(rethrowAs("getParameterGroups"));
-  return {
-    parameterGroups: list.map(summaryOf),
-  };
-}
-export const getParameterGroupsOutput = outputForm(getParameterGroups);
-
-export interface GetParameterGroupArgs {
-  /** The group's id or name. */
-  idOrName: string;
-}
-export interface GetParameterGroupResult extends ParameterGroupSummaryResult {
-  parameters: {
-    key: string;
-    value?: string;
-    defaultValue?: string;
-    dataType?: string;
-    editable?: boolean;
-    validationValueFormat?: string;
-    parameterType?: string;
-  }[];
-}
+export const getParameterGroups = lookupFunction({
+  token: "krcloud:cache:getParameterGroups",
+  description: "Cache parameter groups, filtered.",
+  args: () =>
+    z.object({
+      engineVersion: z.string().optional().describe("Only groups of this engine version."),
+      parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
+      clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
+    }),
+  result: () => z.object({ parameterGroups: z.array(z.object(pgSummary())).describe("The groups found.") }),
+  async run(args, settings) {
+    const list = await client(settings).parameterGroups.list(args).catch(rethrowAs("getParameterGroups"));
+    return { parameterGroups: list.map((g) => pickShape(pgSummary(), g)) };
+  },
+});
+export const getParameterGroupsOutput = lookupOutput(getParameterGroups.lookup);
+export type GetParameterGroupsArgs = LookupArgs<typeof getParameterGroups>;
+export type GetParameterGroupsResult = LookupResult<typeof getParameterGroups>;
 
 /** One parameter group with its parameter catalogue. */
-export async function getParameterGroup(args: GetParameterGroupArgs, opts: LookupOptions = {}): Promise<GetParameterGroupResult> {
-  const g = await client(opts).parameterGroups.get(args.idOrName).catch(rethrowAs("getParameterGroup"));
-  return {
-    ...summaryOf(g),
-    parameters: g.parameters.map((p) => ({
-      key: p.parameterKey,
-      value: p.parameterValue,
-      defaultValue: p.defaultParameterValue,
-      dataType: p.dataType,
-      editable: p.editable,
-      validationValueFormat: p.validationValueFormat,
-      parameterType: p.parameterType,
-    })),
-  };
-}
-export const getParameterGroupOutput = outputForm(getParameterGroup);
+export const getParameterGroup = lookupFunction({
+  token: "krcloud:cache:getParameterGroup",
+  description: "One cache parameter group with its parameter catalogue.",
+  args: () => z.object({ idOrName: z.string().describe("The group's id or name.") }),
+  result: () =>
+    z.object({
+      ...pgSummary(),
+      parameters: z
+        .array(
+          z.object({
+            key: z.string(),
+            value: z.string().optional(),
+            defaultValue: z.string().optional(),
+            dataType: z.string().optional(),
+            editable: z.boolean().optional(),
+            validationValueFormat: z.string().optional(),
+            parameterType: z.string().optional(),
+          }),
+        )
+        .describe("The parameter catalogue with current values."),
+    }),
+  async run(args, settings) {
+    const g = await client(settings).parameterGroups.get(args.idOrName).catch(rethrowAs("getParameterGroup"));
+    return {
+      ...pickShape(pgSummary(), g),
+      parameters: g.parameters.map((p) => ({
+        key: p.parameterKey,
+        value: p.parameterValue,
+        defaultValue: p.defaultParameterValue,
+        dataType: p.dataType,
+        editable: p.editable,
+        validationValueFormat: p.validationValueFormat,
+        parameterType: p.parameterType,
+      })),
+    };
+  },
+});
+export const getParameterGroupOutput = lookupOutput(getParameterGroup.lookup);
+export type GetParameterGroupArgs = LookupArgs<typeof getParameterGroup>;
+export type GetParameterGroupResult = LookupResult<typeof getParameterGroup>;
 
-export interface GetClustersArgs {
-  /** Only those using this parameter group (id or name). */
-  parameterGroup?: string;
-}
-export interface ClusterResult {
-  id: string;
-  name?: string;
-  clusterEnabled?: boolean;
-  version?: string;
-  status?: string;
-  shardCount?: number;
-  totalNodeCount?: number;
-  primaryEndpoint?: string;
-  readEndpoint?: string;
-  parameterGroupId?: string;
-  parameterGroupSyncStatus?: string;
-}
-export interface GetClustersResult {
-  clusters: ClusterResult[];
-}
+/** A cluster or instance set as both cluster lookups show it: the record, its endpoints among its fields. */
+const clusterResultShape = () =>
+  z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    clusterEnabled: z.boolean().optional().describe("true for a cluster, false for an instance set."),
+    version: z.string().optional(),
+    status: z.string().optional(),
+    shardCount: z.number().optional(),
+    totalNodeCount: z.number().optional(),
+    primaryEndpoint: z.string().optional(),
+    readEndpoint: z.string().optional(),
+    parameterGroupId: z.string().optional(),
+    parameterGroupSyncStatus: z.string().optional(),
+  });
+export type ClusterResult = z.infer<ReturnType<typeof clusterResultShape>>;
 
-function clusterResult(r: Awaited<ReturnType<CacheClient["clusters"]["get"]>>): ClusterResult {
-  return {
-    id: r.id,
-    name: r.name,
-    clusterEnabled: r.clusterEnabled,
-    version: r.version,
-    status: r.status,
-    shardCount: r.shardCount,
-    totalNodeCount: r.totalNodeCount,
-    primaryEndpoint: r.endpoints.primaryEndpoint,
-    readEndpoint: r.endpoints.readEndpoint,
-    parameterGroupId: r.parameterGroupId,
-    parameterGroupSyncStatus: r.parameterGroupSyncStatus,
-  };
+function clusterResult(r: CacheClusterRecord): ClusterResult {
+  return pickShape(clusterResultShape().shape, { ...r, ...r.endpoints });
 }
 
 /** Clusters and instance sets, optionally only those using a parameter group. */
-export async function getClusters(args: GetClustersArgs = {}, opts: LookupOptions = {}): Promise<GetClustersResult> {
-  return { clusters: (await client(opts).clusters.list(args).catch(rethrowAs("getClusters"))).map(clusterResult) };
-}
-export const getClustersOutput = outputForm(getClusters);
-
-export interface GetClusterArgs {
-  /** The cluster's or instance set's id. */
-  id: string;
-}
+export const getClusters = lookupFunction({
+  token: "krcloud:cache:getClusters",
+  description: "Cache clusters and instance sets.",
+  args: () => z.object({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") }),
+  result: () => z.object({ clusters: z.array(clusterResultShape()).describe("Clusters and instance sets.") }),
+  run: async (args, settings) => ({ clusters: (await client(settings).clusters.list(args).catch(rethrowAs("getClusters"))).map(clusterResult) }),
+});
+export const getClustersOutput = lookupOutput(getClusters.lookup);
+export type GetClustersArgs = LookupArgs<typeof getClusters>;
+export type GetClustersResult = LookupResult<typeof getClusters>;
 
 /** One cluster or instance set. */
-export async function getCluster(args: GetClusterArgs, opts: LookupOptions = {}): Promise<ClusterResult> {
-  return clusterResult(await client(opts).clusters.get(args.id).catch(rethrowAs("getCluster")));
-}
-export const getClusterOutput = outputForm(getCluster);
-
-export interface GetInstancesArgs {
-  /** The instance set's id. */
-  instanceSetId: string;
-}
-export interface GetInstancesResult {
-  instances: { id: string; name?: string; role?: string; status?: string; endpoint?: string; subnetId?: string }[];
-}
+export const getCluster = lookupFunction({
+  token: "krcloud:cache:getCluster",
+  description: "One cache cluster or instance set.",
+  args: () => z.object({ id: z.string().describe("The cluster's or instance set's id.") }),
+  result: clusterResultShape,
+  run: async (args, settings) => clusterResult(await client(settings).clusters.get(args.id).catch(rethrowAs("getCluster"))),
+});
+export const getClusterOutput = lookupOutput(getCluster.lookup);
+export type GetClusterArgs = LookupArgs<typeof getCluster>;
 
 /** The instances of an instance set. */
-export async function getInstances(args: GetInstancesArgs, opts: LookupOptions = {}): Promise<GetInstancesResult> {
-  const list = await client(opts).instanceSets.listInstances(args.instanceSetId).catch(rethrowAs("getInstances"));
-  return {
-    instances: list.instances.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, status: i.status, endpoint: i.endpoint, subnetId: i.subnetId })),
-  };
-}
-export const getInstancesOutput = outputForm(getInstances);
+export const getInstances = lookupFunction({
+  token: "krcloud:cache:getInstances",
+  description: "The instances of a cache instance set.",
+  args: () => z.object({ instanceSetId: z.string().describe("The instance set's id.") }),
+  result: () => z.object({ instances: z.array(instanceShape()).describe("The instances.") }),
+  async run(args, settings) {
+    const list = await client(settings).instanceSets.listInstances(args.instanceSetId).catch(rethrowAs("getInstances"));
+    return { instances: list.instances.map(instanceResult) };
+  },
+});
+export const getInstancesOutput = lookupOutput(getInstances.lookup);
+export type GetInstancesArgs = LookupArgs<typeof getInstances>;
+export type GetInstancesResult = LookupResult<typeof getInstances>;

@@ -1,2 +1,6 @@
-export { Cluster, InstanceSet, ParameterGroup, Shard, type ClusterArgs, type InstanceSetArgs, type ParameterGroupArgs, type ShardArgs } from "./resources";
+// The cache service: one line per resource (its class and args), then the lookups.
+export { ParameterGroup, type ParameterGroupArgs } from "./parameter-group";
+export { Cluster, type ClusterArgs } from "./cluster";
+export { Shard, type ShardArgs } from "./shard";
+export { InstanceSet, type InstanceSetArgs } from "./instance-set";
 export * from "./functions";

@@ -11,15 +11,15 @@
  */
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
-import { isConflict, rethrowAs, withAction } from "../../sdk/core";
-import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
-import { adoptInput, findClusterByName } from "./adopt";
+import { rethrowAs } from "../../sdk/core";
+import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { findClusterByName } from "./find";
+import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import { deleteAndWait, settingsPatch } from "./settings";
-import { waitClusterSynced } from "./parameter-group";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
-import { cacheName, description, keepAutomaticBackups, port, retentionDays, user } from "./validation";
-import { CACHE_TIMEOUTS, instanceSetSnapshot, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
+import { cacheName, description, port, retentionDays, user, userForRequest } from "./validation";
+import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
 const id = () => z.string().min(1, "must not be empty");
 
@@ -65,9 +65,7 @@ function instanceSetShape() {
         .strict()
         .optional()
         .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
-      keepAutomaticBackups: keepAutomaticBackups(),
-      timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adopt: adoptInput("an instance set"),
+      ...steeringInputs("an instance set"),
     })
     .strict();
 }
@@ -108,18 +106,7 @@ export function instanceSetOutputs() {
     primaryEndpoint: z.string().optional().describe("Endpoint of the primary; stays valid after a promote or failover."),
     readEndpoint: z.string().optional().describe("Endpoint for reads from the replicas."),
     currentPrimaryInstanceId: z.string().optional().describe("The instance that is primary now."),
-    instances: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string().optional(),
-          role: z.string().optional(),
-          subnetId: z.string().optional(),
-          endpoint: z.string().optional(),
-          status: z.string().optional(),
-        }),
-      )
-      .describe("Every instance, primary first."),
+    instances: z.array(instanceShape()).describe("Every instance, primary first."),
   });
 }
 export type InstanceSetOutputs = z.infer<ReturnType<typeof instanceSetOutputs>>;
@@ -131,24 +118,14 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
   inputs: instanceSetInputs,
   outputs: instanceSetOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
-  deleteBeforeReplace: true,
-  localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
-  autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+  ...recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
+  importId: "the instance set id",
+  recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false) },
   describe: (i) => `cache instance set "${i}"`,
 
   async create(ctx, inputs) {
     const c = cache(ctx);
     const what = `cache instance set "${inputs.name}"`;
-    const existing = inputs.adopt ? await findClusterByName(c, inputs.name, false) : undefined;
-    if (existing) {
-      const s = await instanceSetSnapshot(c, existing).catch(rethrowAs(`adopting ${what}`));
-      if (s) {
-        const current = flatten(s, inputs);
-        assertAdoptable(instanceSet, existing, current, inputs);
-        ctx.progress(`adopting existing ${what} (${existing})`);
-        return { id: existing, outs: await instanceSet.update(ctx, existing, current, inputs) };
-      }
-    }
     const r = inputs.restoreFrom;
     const { id: setId } = await c.instanceSets
       .create({
@@ -163,17 +140,14 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
         backupSchedule: inputs.backupSchedule
           ? { cron: backupCronForHour(inputs.backupSchedule.hour), retentionLimit: inputs.backupSchedule.retentionDays }
           : undefined,
-        user: inputs.user,
+        user: await userForRequest(ctx.settings, inputs.user, `cache instance set "${inputs.name}"`),
         tlsEnabled: inputs.tlsEnabled,
         parameterGroupId: inputs.parameterGroupId,
         port: inputs.port,
         version: inputs.version,
         restoreSource: r?.backupName !== undefined ? { backupName: r.backupName } : r?.files !== undefined ? { files: r.files } : undefined,
       })
-      .catch((e: unknown) => {
-        if (isConflict(e)) throw withAction(e, `creating ${what}: it already exists (set adopt: true to manage the existing instance set)`);
-        throw withAction(e, `creating ${what}`);
-      });
+      .catch(rethrowAs(`creating ${what}`));
     try {
       const s = await waitInstanceSetSettled(ctx, c, setId, `${what} (${setId})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
       return { id: setId, outs: flatten(s, inputs) };
@@ -210,7 +184,7 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
       }
 
       // 3. Settings, one request.
-      const patch = settingsPatch(current, news, (s) => ({ cron: backupCronForHour(s.hour), retentionLimit: s.retentionDays }));
+      const patch = inPlacePatch(current, news, (s) => ({ cron: backupCronForHour(s.hour), retentionLimit: s.retentionDays }));
       if (patch) {
         await c.instanceSets.update(setId, patch).catch(rethrowAs(`updating ${what}`));
         s = await settle();
@@ -265,38 +239,17 @@ function flatten(s: InstanceSetSnapshot, prior: Partial<InstanceSetInputs>): Ins
   if (at >= 0) rest.splice(at, 1);
   const hour = r.backupSchedule ? Number(r.backupSchedule.cron.trim().split(/\s+/)[1]) : undefined;
   return {
-    name: r.name ?? prior.name ?? "",
-    description: r.description === "" && prior.description === undefined ? undefined : r.description,
-    version: r.version ?? prior.version ?? "",
-    port: r.port ?? prior.port ?? 6379,
-    flavorId: r.flavorId ?? prior.flavorId ?? "",
-    parameterGroupId: r.parameterGroupId ?? prior.parameterGroupId ?? "",
-    subnetIds: alignTo(
-      prior.subnetIds,
-      r.subnets.map((x) => x.id),
-    ),
-    securityGroupIds: alignTo(
-      prior.securityGroupIds,
-      r.securityGroups.map((x) => x.id),
-    ),
+    ...flattenRecord(r, prior),
     primarySubnetId: primarySubnet,
     replicaSubnetIds: alignTo(prior.replicaSubnetIds, rest),
     highAvailability: r.recoveryEnabled ?? false,
     primaryInstanceId: prior.primaryInstanceId === undefined ? undefined : t.primary?.id,
-    tlsEnabled: r.tlsEnabled ?? prior.tlsEnabled ?? false,
-    user: prior.user && r.userName === prior.user.name ? prior.user : r.userName ? { name: r.userName, password: "" } : undefined,
     backupSchedule:
       r.backupSchedule && hour !== undefined && Number.isInteger(hour) ? { hour, retentionDays: r.backupSchedule.retentionLimit ?? 1 } : undefined,
     restoreFrom: prior.restoreFrom,
-    keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
-    timeouts: prior.timeouts,
-    adopt: prior.adopt ?? false,
-    status: r.status ?? "unknown",
-    parameterGroupSyncStatus: r.parameterGroupSyncStatus,
-    primaryEndpoint: r.endpoints.primaryEndpoint,
     readEndpoint: r.endpoints.readEndpoint,
     currentPrimaryInstanceId: t.primary?.id,
-    instances: all.map((i) => ({ id: i.id, name: i.instanceName, role: i.role, subnetId: i.subnetId, endpoint: i.endpoint, status: i.status })),
+    instances: all.map(instanceResult),
   };
 }
 
@@ -305,3 +258,11 @@ async function bestKnown(c: CacheClient, setId: string, prior: InstanceSetInputs
   if (s) return flatten(s, prior);
   return { ...prior, status: "unknown", instances: [] };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type InstanceSetArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof instanceSetInputs>>>>;
+/** A Redis primary with replicas (cluster mode disabled). Its database user (with the password) is always a secret. */
+export const InstanceSet = resourceClass<InstanceSetArgs, InstanceSetOutputs>(instanceSet);
+export type InstanceSet = InstanceType<typeof InstanceSet>;

@@ -14,15 +14,15 @@ import {
   type CacheClient,
   type CacheClusterRecord,
   type ParameterDefinition,
-  type ParameterGroup,
-  type ParameterGroupEvent,
+  type ParameterGroup as GroupRecord,
 } from "../../sdk/cache";
-import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { adoptInput, findParameterGroupByName } from "./adopt";
-import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { findParameterGroupByName } from "./find";
+import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { cache } from "./client";
-import { description } from "./validation";
-import { CACHE_TIMEOUTS, SettleFailedError } from "./waiters";
+import { groupIds } from "./find";
+import { adoptInput, description } from "./validation";
+import { CACHE_TIMEOUTS, newestFirst, waitGroupInSync } from "./waiters";
 
 export function parameterGroupInputs() {
   return z
@@ -75,7 +75,10 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
   replaceOn: ["name", "baseParameterGroupId"],
   deleteBeforeReplace: true,
   localInputs: ["applyMode", "timeouts", "adopt"],
+  importId: "the parameter group id",
+  offered: { baseParameterGroupId: { list: (ctx) => groupIds(ctx, undefined, "default"), lookup: "krcloud.cache.getParameterGroups" } },
   autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
+  recovery: { find: (ctx, inputs) => findParameterGroupByName(cache(ctx), inputs.name) },
   describe: (id) => `cache parameter group "${id}"`,
 
   async create(ctx, inputs) {
@@ -84,22 +87,9 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
       .get(inputs.baseParameterGroupId)
       .catch(rethrowAs(`creating cache parameter group "${inputs.name}": reading the base group "${inputs.baseParameterGroupId}"`));
     assertValuesAllowed(inputs.name, base.parameters, inputs.parameters);
-    const existing = inputs.adopt ? await findParameterGroupByName(c, inputs.name) : undefined;
-    const current = existing ? await readGroup(c, existing, { ...inputs, baseParameterGroupId: undefined }) : undefined;
-    if (existing && current) {
-      // The base is declared by id or name; the group records the base's id.
-      if (current.baseParameterGroupId === base.id || current.baseParameterGroupId === base.name) current.baseParameterGroupId = inputs.baseParameterGroupId;
-      assertAdoptable(parameterGroup, existing, current, inputs);
-      ctx.progress(`adopting existing cache parameter group "${inputs.name}" (${existing})`);
-      return { id: existing, outs: await parameterGroup.update(ctx, existing, current, inputs) };
-    }
     const { id } = await c.parameterGroups
       .create({ parameterGroupId: inputs.baseParameterGroupId, name: inputs.name, description: inputs.description })
-      .catch((e: unknown) => {
-        if (isConflict(e))
-          throw withAction(e, `creating cache parameter group "${inputs.name}": it already exists (set adopt: true to manage the existing group)`);
-        throw withAction(e, `creating cache parameter group "${inputs.name}"`);
-      });
+      .catch(rethrowAs(`creating cache parameter group "${inputs.name}"`));
     // The group exists from here on: a failure below must leave it in state.
     try {
       if (Object.keys(inputs.parameters).length > 0) {
@@ -207,7 +197,7 @@ async function readGroup(c: CacheClient, id: string, prior: Partial<ParameterGro
   const events = await c.parameterGroups.events(id).catch(rethrowAs(`reading the events of cache parameter group "${id}"`));
   return {
     name: group.name ?? prior.name ?? id,
-    baseParameterGroupId: prior.baseParameterGroupId ?? group.defaultParameterGroupId ?? "",
+    baseParameterGroupId: await baseOf(c, group, prior.baseParameterGroupId),
     description: group.description === "" && prior.description === undefined ? undefined : group.description,
     parameters: managedParameters(group, prior.parameters),
     applyMode: prior.applyMode ?? "sequential",
@@ -221,7 +211,18 @@ async function readGroup(c: CacheClient, id: string, prior: Partial<ParameterGro
   };
 }
 
-function managedParameters(group: ParameterGroup, managed: Record<string, string> | undefined): Record<string, string> {
+/**
+ * The group's base as the program spells it: the program may name the base by id or by name, the
+ * group records its id. Another base than the program's is reported as the group's (a replacement).
+ */
+async function baseOf(c: CacheClient, group: GroupRecord, declared: string | undefined): Promise<string> {
+  const recorded = group.defaultParameterGroupId ?? "";
+  if (declared === undefined || declared === recorded || recorded === "") return declared ?? recorded;
+  const base = await c.parameterGroups.find(declared).catch(rethrowAs(`reading cache parameter group "${group.id}": reading its base "${declared}"`));
+  return base?.id === recorded ? declared : recorded;
+}
+
+function managedParameters(group: GroupRecord, managed: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of group.parameters) {
     if (p.parameterValue === undefined) continue;
@@ -235,87 +236,10 @@ function syncStatusOf(users: readonly CacheClusterRecord[]): string {
   return off?.parameterGroupSyncStatus ?? "In-Sync";
 }
 
-function newestFirst(events: readonly ParameterGroupEvent[]): { eventName?: string; message?: string; createdAt?: string }[] {
-  return [...events]
-    .sort((a, b) => (b.createdAt ?? "").localeCompare(a.createdAt ?? ""))
-    .map((e) => ({ eventName: e.eventName, message: e.message, createdAt: e.createdAt }));
-}
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
 
-const IN_SYNC = "In-Sync";
-const FAILING = new Set(["error-sync", "suspended"]);
-
-/** Until every cluster using the group is In-Sync (see waitInSync). */
-export function waitGroupInSync(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
-  return waitInSync(
-    ctx,
-    c,
-    what,
-    () => c.clusters.list({ parameterGroup: id }),
-    () => c.parameterGroups.events(id),
-    timeoutMs,
-  );
-}
-
-/** Until one cluster or instance set has applied its parameter group (see waitInSync). */
-export function waitClusterSynced(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
-  let groupId: string | undefined;
-  return waitInSync(
-    ctx,
-    c,
-    what,
-    async () => {
-      const r = await c.clusters.get(id);
-      groupId = r.parameterGroupId;
-      return [r];
-    },
-    async () => (groupId ? c.parameterGroups.events(groupId) : []),
-    timeoutMs,
-  );
-}
-
-/**
- * Until every listed cluster's parameter group sync is In-Sync. A cluster in Error-Sync or
- * Suspended gets one retry-apply; still failing on a later poll, the wait fails at once with the
- * group's recent events (a sync error does not heal by waiting).
- */
-async function waitInSync(
-  ctx: Context,
-  c: CacheClient,
-  what: string,
-  list: () => Promise<CacheClusterRecord[]>,
-  events: () => Promise<ParameterGroupEvent[]>,
-  timeoutMs: number,
-): Promise<void> {
-  const retriedAt = new Map<string, number>();
-  let poll = 0;
-  await waitWithProgress<CacheClusterRecord[]>(ctx, {
-    resource: what,
-    status: async () => {
-      poll++;
-      const users = await list();
-      for (const u of users) {
-        if (!FAILING.has(u.parameterGroupSyncState ?? "")) continue;
-        const at = retriedAt.get(u.id);
-        if (at === undefined) {
-          ctx.progress(`${what}: cluster "${u.name ?? u.id}" is ${u.parameterGroupSyncStatus}; retrying the apply once`);
-          await c.clusters.retryParameterGroupApply(u.id).catch(rethrowAs(`${what}: retrying the apply on cluster "${u.id}"`));
-          retriedAt.set(u.id, poll);
-        } else if (poll > at + 1) {
-          const recent = newestFirst(await events().catch(() => []))
-            .slice(0, 5)
-            .map((e) => `${e.createdAt ?? "?"} ${e.eventName ?? ""}: ${e.message ?? ""}`.trim());
-          throw new SettleFailedError(
-            `${what}: cluster "${u.name ?? u.id}" is still ${u.parameterGroupSyncStatus} after a retry of the apply; recent events: ${recent.length ? recent.join(" | ") : "none"}`,
-          );
-        }
-      }
-      return users;
-    },
-    stateOf: (users) => {
-      const inSync = users.filter((u) => u.parameterGroupSyncState === "in-sync" || u.parameterGroupSyncState === undefined).length;
-      return inSync === users.length ? IN_SYNC : `Applying (${inSync}/${users.length} clusters In-Sync)`;
-    },
-    target: [IN_SYNC],
-    timeoutMs,
-  });
-}
+export type ParameterGroupArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof parameterGroupInputs>>>>;
+/** A custom cache parameter group created from a default group. */
+export const ParameterGroup = resourceClass<ParameterGroupArgs, ParameterGroupOutputs>(parameterGroup);
+export type ParameterGroup = InstanceType<typeof ParameterGroup>;

@@ -9,9 +9,10 @@
 import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { z } from "zod";
-import { assertAdoptable, PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
 import { cache } from "./client";
-import { formatSlots, missing, nodeOutputs, placementOf, surplus } from "./topology";
+import { nodeOutputs, nodeShape } from "./nodes";
+import { formatSlots, missing, placementOf, surplus } from "./topology";
 import { CACHE_TIMEOUTS, waitClusterSettled } from "./waiters";
 
 export function shardInputs() {
@@ -44,17 +45,7 @@ export function shardOutputs() {
     slots: z.string().describe("Hash slot ranges the shard serves, e.g. `0-4095`."),
     slotCount: z.number().describe("Number of hash slots."),
     status: z.string().optional().describe("The shard's status."),
-    nodes: z
-      .array(
-        z.object({
-          id: z.string(),
-          subnetId: z.string().optional(),
-          endpoint: z.string().optional(),
-          role: z.string().optional(),
-          status: z.string().optional(),
-        }),
-      )
-      .describe("The shard's nodes, primary first."),
+    nodes: z.array(nodeShape()).describe("The shard's nodes, primary first."),
   });
 }
 export type ShardOutputs = z.infer<ReturnType<typeof shardOutputs>>;
@@ -66,19 +57,30 @@ export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
   outputs: shardOutputs,
   replaceOn: ["clusterId", "primarySubnetId"],
   localInputs: ["timeouts", "adoptShardId"],
+  importId: "`<clusterId>/<shardId>`",
+  // A shard has no name: `adoptShardId` names the one to adopt, and a shard an AddShard whose answer
+  // was lost made is the one that was not there before, in the declared primary subnet.
+  recovery: {
+    before: (ctx, inputs) => shardIds(cache(ctx), inputs.clusterId),
+    adopting: (inputs) => inputs.adoptShardId !== undefined,
+    async find(ctx, inputs, before) {
+      if (inputs.adoptShardId !== undefined) return `${inputs.clusterId}/${inputs.adoptShardId}`;
+      if (!Array.isArray(before)) return undefined;
+      const c = cache(ctx);
+      const added: string[] = [];
+      for (const shardId of await shardIds(c, inputs.clusterId)) {
+        if (before.includes(shardId)) continue;
+        const id = `${inputs.clusterId}/${shardId}`;
+        if ((await readShard(c, id, inputs))?.primarySubnetId === inputs.primarySubnetId) added.push(id);
+      }
+      return added.length === 1 ? added[0] : undefined;
+    },
+  },
   describe: (id) => `cache shard "${id}"`,
 
   async create(ctx, inputs) {
     const c = cache(ctx);
     const what = `a shard of cache cluster "${inputs.clusterId}"`;
-    if (inputs.adoptShardId !== undefined) {
-      const id = `${inputs.clusterId}/${inputs.adoptShardId}`;
-      const existing = await readShard(c, id, inputs);
-      if (!existing) throw new Error(`adopting cache shard "${id}": the cluster has no such shard`);
-      assertAdoptable(shard, id, existing, inputs);
-      ctx.progress(`adopting existing cache shard "${id}"`);
-      return { id, outs: await shard.update(ctx, id, existing, inputs) };
-    }
     const timeoutMs = timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS);
     await waitClusterSettled(ctx, c, inputs.clusterId, `cache cluster "${inputs.clusterId}"`, { timeoutMs });
     const { id: shardId } = await c.shards
@@ -88,6 +90,7 @@ export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
       })
       .catch(rethrowAs(`adding ${what}`));
     const id = `${inputs.clusterId}/${shardId}`;
+    ctx.progress(`cache shard "${id}" added; waiting for the cluster to move slots to it`);
     try {
       await waitClusterSettled(ctx, c, inputs.clusterId, `cache cluster "${inputs.clusterId}" adding shard ${shardId}`, { timeoutMs });
       return { id, outs: (await readShard(c, id, inputs))! };
@@ -153,6 +156,12 @@ export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
   },
 };
 
+/** The ids of the cluster's shards now. */
+async function shardIds(c: CacheClient, clusterId: string): Promise<string[]> {
+  const shards = await c.shards.list(clusterId).catch(rethrowAs(`listing the shards of cache cluster "${clusterId}"`));
+  return shards.map((s) => s.id);
+}
+
 function splitId(id: string): [string, string] {
   const i = id.lastIndexOf("/");
   if (i <= 0) throw new Error(`cache shard id "${id}" is not <clusterId>/<shardId>`);
@@ -186,3 +195,11 @@ async function readShard(c: CacheClient, id: string, prior: Partial<ShardInputs>
     nodes: nodeOutputs(t),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type ShardArgs = InputArgs<z.input<ReturnType<typeof shardInputs>>>;
+/** One shard of a cluster, managed apart from the Cluster resource. */
+export const Shard = resourceClass<ShardArgs, ShardOutputs>(shard);
+export type Shard = InstanceType<typeof Shard>;

@@ -60,14 +60,3 @@ export function managedShards(topology: ClusterTopology, managedIds: readonly st
 export function formatSlots(ranges: readonly SlotRange[]): string {
   return ranges.map((x) => (x.start === x.end ? `${x.start}` : `${x.start}-${x.end}`)).join(",");
 }
-
-/** A shard's nodes for the outputs, primary first. */
-export function nodeOutputs(shard: ShardTopology): { id: string; subnetId?: string; endpoint?: string; role?: string; status?: string }[] {
-  return [...(shard.primary ? [shard.primary] : []), ...shard.replicas].map((n) => ({
-    id: n.id,
-    subnetId: n.subnetId,
-    endpoint: n.endpoint,
-    role: n.role,
-    status: n.status,
-  }));
-}

@@ -1,6 +1,8 @@
 /** zod schemas shared by the cache resources; the rules are the SDK's validators (sdk/cache/validate.ts). */
 import { z } from "zod";
-import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, containsEmoji, validateInstanceSetName } from "../../sdk/cache";
+import type { Settings } from "../../sdk/core";
+import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
+import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, validateDescription, validateInstanceSetName } from "../../sdk/cache";
 
 /** Instance set (and, by the same rule, cluster) names: seed 02 §4.3. */
 export function cacheName(what: string) {
@@ -17,9 +19,9 @@ export function cacheName(what: string) {
 export function description() {
   return z
     .string()
-    .max(DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters`)
-    .refine((s) => !/[\r\n]/.test(s), "must not contain a line break (CR or LF)")
-    .refine((s) => !containsEmoji(s), "must not contain emoji")
+    .superRefine((v, ctx) => {
+      for (const f of validateDescription(v, "")) ctx.addIssue({ code: "custom", message: f.reason });
+    })
     .optional()
     .describe(`Description, at most ${DESCRIPTION_MAX} characters, no line breaks or emoji. Changed in place.`);
 }
@@ -41,11 +43,24 @@ export function user() {
       password: z
         .string()
         .min(1, "must not be empty")
-        .describe("The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret."),
+        .optional()
+        .describe("The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`."),
+      passwordCiphertext: kmsEncrypted("The user's password").optional(),
     })
     .strict()
+    .superRefine((u, ctx) => oneOf(ctx, [], u.password, u.passwordCiphertext, ["password", "passwordCiphertext"], true))
     .optional()
     .describe("A database user (authentication). Changing it replaces the resource.");
+}
+
+/** The user as the create request sends it: the password decrypted when it was given as a KMS ciphertext. */
+export async function userForRequest(
+  settings: Settings,
+  u: z.infer<ReturnType<typeof user>>,
+  what: string,
+): Promise<{ name: string; password: string } | undefined> {
+  if (u === undefined) return undefined;
+  return { name: u.name, password: (await passwordOf(settings, u.password, u.passwordCiphertext, `the password of the user of ${what}`)) ?? "" };
 }
 
 export function keepAutomaticBackups() {
@@ -63,3 +78,12 @@ export const retentionDays = () =>
     .int("must be a whole number of days")
     .min(RETENTION_MIN, `must be from ${RETENTION_MIN} to ${RETENTION_MAX} days`)
     .max(RETENTION_MAX, `must be from ${RETENTION_MIN} to ${RETENTION_MAX} days`);
+
+export function adoptInput(what: string) {
+  return z
+    .boolean()
+    .default(false)
+    .describe(
+      `If ${what} with this name already exists, manage it instead of creating one (its replace-on properties must match; the rest is updated in place).`,
+    );
+}

@@ -5,8 +5,8 @@
  * states fail at once: a FAILED node or instance, a sync that stays Error-Sync after one retry.
  * Every wait prints progress lines (resource, status, nodes settled out of total, elapsed).
  */
-import type { CacheClient, CacheClusterRecord, ClusterTopology, InstanceSetTopology } from "../../sdk/cache";
-import { orUndefined } from "../../sdk/core";
+import type { CacheClient, CacheClusterRecord, ClusterTopology, InstanceSetTopology, ParameterGroupEvent } from "../../sdk/cache";
+import { orUndefined, rethrowAs } from "../../sdk/core";
 import { waitWithProgress, type Context } from "../core";
 
 export const SETTLED = "Running (every shard and node)";
@@ -67,23 +67,21 @@ interface WaitOptions {
   notFoundTolerance?: number;
 }
 
-export async function waitClusterSettled(ctx: Context, c: CacheClient, id: string, what: string, o: WaitOptions): Promise<ClusterSnapshot> {
-  const s = await waitWithProgress<ClusterSnapshot>(ctx, {
-    resource: what,
-    status: () => clusterSnapshot(c, id),
-    stateOf: failingFast(what, clusterState),
-    target: [SETTLED],
-    timeoutMs: o.timeoutMs,
-    notFoundTolerance: o.notFoundTolerance ?? 3,
-  });
-  return s!;
+export function waitClusterSettled(ctx: Context, c: CacheClient, id: string, what: string, o: WaitOptions): Promise<ClusterSnapshot> {
+  return waitSettled(ctx, what, () => clusterSnapshot(c, id), clusterState, o);
 }
 
-export async function waitInstanceSetSettled(ctx: Context, c: CacheClient, id: string, what: string, o: WaitOptions): Promise<InstanceSetSnapshot> {
-  const s = await waitWithProgress<InstanceSetSnapshot>(ctx, {
+export function waitInstanceSetSettled(ctx: Context, c: CacheClient, id: string, what: string, o: WaitOptions): Promise<InstanceSetSnapshot> {
+  return waitSettled(ctx, what, () => instanceSetSnapshot(c, id), instanceSetState, o);
+}
+
+/** Until `stateOf` the snapshot is SETTLED; a FAILED node or instance ends the wait at once. */
+async function waitSettled<S>(ctx: Context, what: string, snapshot: () => Promise<S | undefined>, stateOf: (s: S) => string, o: WaitOptions): Promise<S> {
+  const s = await waitWithProgress<S>(ctx, {
     resource: what,
-    status: () => instanceSetSnapshot(c, id),
-    stateOf: failingFast(what, instanceSetState),
+    status: snapshot,
+    stateOf,
+    failure: failedNodes,
     target: [SETTLED],
     timeoutMs: o.timeoutMs,
     notFoundTolerance: o.notFoundTolerance ?? 3,
@@ -102,19 +100,99 @@ export async function waitClusterGone(ctx: Context, c: CacheClient, id: string, 
   });
 }
 
-/** A terminal failure seen while waiting: the wait ends at once instead of timing out. */
-export class SettleFailedError extends Error {
-  readonly code = "KRCLOUD_SETTLE_FAILED";
+/**
+ * The waiter treats a state it was not told about as pending; failed states name the failed nodes
+ * (clusterState, instanceSetState), so they are recognised here and end the wait at once.
+ */
+function failedNodes(_v: unknown, state: string): string | undefined {
+  return state.startsWith(FAILED) ? `is ${state}; it will not become Running by waiting` : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameter group sync: a group applied to the clusters using it
+
+export function newestFirst(events: readonly ParameterGroupEvent[]): { eventName?: string; message?: string; createdAt?: string }[] {
+  return [...events]
+    .sort((a, b) => (b.createdAt ?? "").localeCompare(a.createdAt ?? ""))
+    .map((e) => ({ eventName: e.eventName, message: e.message, createdAt: e.createdAt }));
+}
+
+const IN_SYNC = "In-Sync";
+const FAILING = new Set(["error-sync", "suspended"]);
+
+/** Until every cluster using the group is In-Sync (see waitInSync). */
+export function waitGroupInSync(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
+  return waitInSync(
+    ctx,
+    c,
+    what,
+    () => c.clusters.list({ parameterGroup: id }),
+    () => c.parameterGroups.events(id),
+    timeoutMs,
+  );
+}
+
+/** Until one cluster or instance set has applied its parameter group (see waitInSync). */
+export function waitClusterSynced(ctx: Context, c: CacheClient, id: string, what: string, timeoutMs: number): Promise<void> {
+  let groupId: string | undefined;
+  return waitInSync(
+    ctx,
+    c,
+    what,
+    async () => {
+      const r = await c.clusters.get(id);
+      groupId = r.parameterGroupId;
+      return [r];
+    },
+    async () => (groupId ? c.parameterGroups.events(groupId) : []),
+    timeoutMs,
+  );
 }
 
 /**
- * The waiter treats a state it was not told about as pending, and failed states name the failed
- * nodes, so they are recognised here and end the wait at once.
+ * Until every listed cluster's parameter group sync is In-Sync. A cluster in Error-Sync or
+ * Suspended gets one retry-apply; still failing on a later poll, the wait fails at once with the
+ * group's recent events (a sync error does not heal by waiting).
  */
-function failingFast<T>(what: string, stateOf: (v: T) => string): (v: T) => string {
-  return (v) => {
-    const state = stateOf(v);
-    if (state.startsWith(FAILED)) throw new SettleFailedError(`${what}: ${state}; it will not become Running by waiting`);
-    return state;
-  };
+async function waitInSync(
+  ctx: Context,
+  c: CacheClient,
+  what: string,
+  list: () => Promise<CacheClusterRecord[]>,
+  events: () => Promise<ParameterGroupEvent[]>,
+  timeoutMs: number,
+): Promise<void> {
+  const retriedAt = new Map<string, number>();
+  let poll = 0;
+  await waitWithProgress<{ users: CacheClusterRecord[]; stuck?: string }>(ctx, {
+    resource: what,
+    status: async () => {
+      poll++;
+      const users = await list();
+      for (const u of users) {
+        if (!FAILING.has(u.parameterGroupSyncState ?? "")) continue;
+        const at = retriedAt.get(u.id);
+        if (at === undefined) {
+          ctx.progress(`${what}: cluster "${u.name ?? u.id}" is ${u.parameterGroupSyncStatus}; retrying the apply once`);
+          await c.clusters.retryParameterGroupApply(u.id).catch(rethrowAs(`${what}: retrying the apply on cluster "${u.id}"`));
+          retriedAt.set(u.id, poll);
+        } else if (poll > at + 1) {
+          const recent = newestFirst(await events().catch(() => []))
+            .slice(0, 5)
+            .map((e) => `${e.createdAt ?? "?"} ${e.eventName ?? ""}: ${e.message ?? ""}`.trim());
+          const stuck = `cannot be applied: cluster "${u.name ?? u.id}" is still ${u.parameterGroupSyncStatus} after a retry of the apply; recent events: ${recent.length ? recent.join(" | ") : "none"}`;
+          return { users, stuck };
+        }
+      }
+      return { users };
+    },
+    stateOf: ({ users }) => {
+      const inSync = users.filter((u) => u.parameterGroupSyncState === "in-sync" || u.parameterGroupSyncState === undefined).length;
+      return inSync === users.length ? IN_SYNC : `Applying (${inSync}/${users.length} clusters In-Sync)`;
+    },
+    // A sync error does not heal by waiting.
+    failure: (v) => v.stuck,
+    target: [IN_SYNC],
+    timeoutMs,
+  });
 }

@@ -1,7 +1,14 @@
-/** Helpers for the resource classes users instantiate (`new krcloud.objectstorage.Bucket(...)`). */
+/**
+ * The resource classes users instantiate (`new krcloud.objectstorage.Bucket(...)`), derived from
+ * the resource definitions: `export const Bucket = resourceClass<BucketArgs, BucketOutputs>(bucket)`.
+ * The token, the output properties and which inputs and outputs are secret all come from the
+ * definition, so the dynamic classes and schema.json (the native plugin) cannot disagree.
+ */
 import * as pulumi from "@pulumi/pulumi";
-import { LOGICAL_NAME_KEY } from "./resource";
+import { LOGICAL_NAME_KEY, SEED_KEY, type AnyDefinition, type ResourceDefinition } from "./resource";
+import { secretOutputsFor } from "./secrets";
 import { stubProvider } from "./stub";
+import type { ResourceOutputs } from "./types";
 
 /**
  * `krcloud:objectstorage:Bucket` -> module and type for `pulumi.dynamic.Resource`. Dynamic resources
@@ -13,49 +20,110 @@ export function moduleAndType(token: string): [string, string] {
   return [`${pkg}/${mod}`, type ?? ""];
 }
 
-/**
- * The props handed to the engine: the user's args, every output key as undefined (so it is
- * exposed as an output property), and the logical name for auto-naming.
- */
-export function dynamicProps(logicalName: string, args: object, outputKeys: readonly string[]): pulumi.Inputs {
-  const props: pulumi.Inputs = {};
-  for (const k of outputKeys) props[k] = undefined;
-  Object.assign(props, args);
-  props[LOGICAL_NAME_KEY] = logicalName;
-  return props;
-}
-
-/** `args` with each named property that is set made a secret, whatever the program passed. */
-export function withSecretInputs<A extends object>(args: A, keys: readonly (keyof A & string)[]): A {
-  const out = { ...args };
-  for (const k of keys) if (args[k] !== undefined) out[k] = pulumi.secret(args[k]) as A[typeof k];
-  return out;
-}
-
-export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secrets: readonly string[]): pulumi.CustomResourceOptions {
-  if (secrets.length === 0) return opts ?? {};
-  return { ...(opts ?? {}), additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] };
-}
-
 /** The property names of an output schema (a zod object), exposed as output properties. */
 export function outputKeys(schema: unknown): string[] {
   const s = schema as { shape?: Record<string, unknown> };
   return Object.keys(s.shape ?? {});
 }
 
+/** `args` with each named property that is set made a secret, whatever the program passed. */
+export function withSecretInputs<A extends object>(args: A, keys: readonly string[]): A {
+  const out = { ...args } as Record<string, unknown>;
+  for (const k of keys) if (out[k] !== undefined) out[k] = pulumi.secret(out[k]);
+  return out as A;
+}
+
 /**
- * The arguments of `pulumi.dynamic.Resource`'s constructor for a krcloud resource class: the stub
- * provider of `token`, the props (`args` with the named inputs made secret, every output key, the
- * logical name) and the options with the named outputs made secret.
+ * Whether a program value may hold a secret the class cannot see while the resource registers: an
+ * Output or a promise (it may be secret), or inline asset text (a StringAsset); looked for inside
+ * arrays and objects too. A plain string or a file is not.
  */
-export function resourceArgs<A extends object>(
-  token: string,
+export function mayHoldSecret(v: unknown): boolean {
+  if (v === undefined || v === null || typeof v !== "object") return false;
+  if (pulumi.Output.isInstance(v) || v instanceof Promise) return true;
+  if (pulumi.asset.Asset.isInstance(v)) return "text" in v;
+  if (pulumi.asset.Archive.isInstance(v)) return false;
+  return Object.values(v).some(mayHoldSecret);
+}
+
+/**
+ * A stable seed for the resource's deterministic names and create keys (resource.ts `check`): its
+ * URN as the engine will compute it (stack, project, parent types, type, name), from what the
+ * program knows synchronously. A retried create after a crash derives the same seed.
+ */
+export function urnSeed(token: string, name: string, parent: pulumi.Resource | undefined): string {
+  const types: string[] = [];
+  // A resource's parent chain ends at the stack resource, which the URN leaves out.
+  for (let p = parent as unknown as { __pulumiType?: string; __parentResource?: unknown } | undefined; p; p = p.__parentResource as typeof p) {
+    if (p.__pulumiType === undefined || p.__pulumiType === "pulumi:pulumi:Stack") break;
+    types.unshift(p.__pulumiType);
+  }
+  const [mod, type] = moduleAndType(token);
+  types.push(`pulumi-nodejs:dynamic/${mod}:${type}`);
+  return `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${types.join("$")}::${name}`;
+}
+
+/**
+ * The arguments of `pulumi.dynamic.Resource`'s constructor for a krcloud resource: the stub
+ * provider of the token, the props (the user's args with the secret inputs made secret, every
+ * output key as undefined so it is exposed as an output property, the logical name and URN seed
+ * for auto-naming) and the options with the secret outputs added.
+ */
+export function resourceArgs(
+  def: AnyDefinition,
   name: string,
-  args: A,
-  outputs: unknown,
+  args: object,
+  keys: readonly string[],
   opts: pulumi.CustomResourceOptions | undefined,
-  secrets: { inputs?: readonly (keyof A & string)[]; outputs?: readonly string[] } = {},
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
-  const props = dynamicProps(name, withSecretInputs(args, secrets.inputs ?? []), outputKeys(outputs));
-  return [stubProvider(token), name, props, withSecretOutputs(opts, secrets.outputs ?? []), ...moduleAndType(token)];
+  const props: pulumi.Inputs = {};
+  for (const k of keys) props[k] = undefined;
+  Object.assign(props, withSecretInputs(args, def.secretInputs ?? []));
+  props[LOGICAL_NAME_KEY] = name;
+  props[SEED_KEY] = urnSeed(def.token, name, opts?.parent);
+  const given = args as Record<string, unknown>;
+  const secrets = secretOutputsFor(def, (k) => mayHoldSecret(given[k]));
+  const options = secrets.length === 0 ? (opts ?? {}) : { ...(opts ?? {}), additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] };
+  return [stubProvider(def.token), name, props, options, ...moduleAndType(def.token)];
+}
+
+/** Constructor arguments: `args` may be omitted when every input is optional. */
+// `{} extends A` holds exactly when every property of A is optional.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+type CtorArgs<A> = {} extends A ? [args?: A, opts?: pulumi.CustomResourceOptions] : [args: A, opts?: pulumi.CustomResourceOptions];
+
+/** A resource class: `new Bucket("logs", {...})`, with `Bucket.token` and its definition. */
+export interface ResourceClass<A, O> {
+  new (name: string, ...rest: CtorArgs<A>): pulumi.dynamic.Resource & ResourceOutputs<O>;
+  /** `krcloud:<module>:<Type>`, the token of schema.json. */
+  readonly token: string;
+  /** The definition the class was derived from (what the provider runs). */
+  readonly definition: AnyDefinition;
+  isInstance(obj: unknown): obj is pulumi.dynamic.Resource & ResourceOutputs<O>;
+}
+
+/**
+ * The user-facing class of a definition. `A` is the args type the program passes (inputs, each a
+ * Pulumi Input; the auto-named property optional), `O` the outputs. The class is named after the
+ * token's type (`Bucket`), its engine type is `pulumi-nodejs:dynamic/krcloud/<module>:<Type>`.
+ */
+export function resourceClass<A extends object, O extends Record<string, unknown>>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  def: ResourceDefinition<any, O>,
+): ResourceClass<A, O> {
+  const keys = outputKeys(def.outputs());
+  const [mod, typeName] = moduleAndType(def.token);
+  const engineType = `pulumi-nodejs:dynamic/${mod}:${typeName}`;
+  class KrcloudResource extends pulumi.dynamic.Resource {
+    static readonly token = def.token;
+    static readonly definition: AnyDefinition = def;
+    constructor(name: string, args?: A, opts?: pulumi.CustomResourceOptions) {
+      super(...resourceArgs(def, name, args ?? {}, keys, opts));
+    }
+    static override isInstance(obj: unknown): obj is KrcloudResource {
+      return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === engineType;
+    }
+  }
+  Object.defineProperty(KrcloudResource, "name", { value: typeName });
+  return KrcloudResource as unknown as ResourceClass<A, O>;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 export interface AutoNameRule {
   /** The input property holding the physical name. */
@@ -16,8 +16,9 @@ export interface AutoNameRule {
 }
 
 /**
- * The physical name for an omitted name: logical name + '-' + random hex suffix, cleaned up to the
- * seed's character rules and cut so the whole fits `maxLength`; padded when too short.
+ * The physical name for an omitted name: logical name + '-' + a hex suffix (derived from the create
+ * key, see `hexFrom`), cleaned up to the seed's character rules and cut so the whole fits
+ * `maxLength`; padded when too short.
  */
 export function autoName(logical: string, rule: AutoNameRule, random: (n: number) => string = randomHex): string {
   const suffixLen = rule.suffixLength ?? 7;
@@ -41,4 +42,33 @@ function randomHex(n: number): string {
   return randomBytes(Math.ceil(n / 2))
     .toString("hex")
     .slice(0, n);
+}
+
+/**
+ * Hex digits derived from `key` alone (SHA-256, extended by a counter): the "random" source of a
+ * deterministic name, so that a create retried after a crash or a lost answer produces the same
+ * name and meets what the first attempt made instead of making a second one.
+ */
+export function hexFrom(key: string): (n: number) => string {
+  let pool = "";
+  let counter = 0;
+  return (n) => {
+    while (pool.length < n) pool += createHash("sha256").update(key).update(`#${counter++}`).digest("hex");
+    const out = pool.slice(0, n);
+    pool = pool.slice(n);
+    return out;
+  };
+}
+
+/**
+ * The create key of a resource: a digest of its URN (the seed) and of what it replaces, so that it
+ * is the same for every attempt at one create (preview, up, the up after a crash) and new for each
+ * replacement. Names are derived from it; resources without a name carry it as a marker.
+ */
+export function createKeyOf(seed: string, replaced: string | undefined): string {
+  return createHash("sha256")
+    .update(seed)
+    .update(`\u0000${replaced ?? ""}`)
+    .digest("hex")
+    .slice(0, 32);
 }

@@ -1,11 +1,8 @@
 /**
- * A typed resource definition turned into a Pulumi dynamic provider.
- *
- * Each resource file declares one `ResourceDefinition` (schemas as factories, replace-on keys,
- * CRUD functions); `buildProvider` adds what every resource shares: validation in `check` with
- * property paths and no network, auto-naming, a pure `diff` that understands unknowns, outputs
- * sanitised to plain JSON, updates that converge against what the cloud has now, the
- * partial-failure error for creates that fail after the cloud accepted them, and "gone" handling.
+ * The contract of a krcloud resource: one `ResourceDefinition` per resource file is its only
+ * declaration. From it come the provider both front doors serve (`provider.ts`: check, diff,
+ * create with recovery, read, update, delete), the user-facing class (`class.ts`), schema.json and
+ * the reference docs (tools/), and which properties are secret (`secrets.ts`).
  *
  * Definitions are only ever reached through `runtime.ts` at run time: nothing here is captured by
  * the serialized provider stub.
@@ -13,29 +10,50 @@
 
 import type { z } from "zod";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { isNotFound, redactError, secretValues, type Settings } from "../../sdk/core";
-import { currentSettings, setStackConfig } from "./config";
-import { autoName, type AutoNameRule } from "./naming";
+import type { Clock, Settings } from "../../sdk/core";
+import type { AutoNameRule } from "./naming";
 import { jsonEqual, toPlain } from "./sanitize";
-import { containsUnknown, parseKnown, UNKNOWN } from "./unknown";
 
 export const PROVIDER_KEY = "__provider";
 /** Hidden input carrying the Pulumi logical name, for auto-naming (check does not receive the URN). */
 export const LOGICAL_NAME_KEY = "__logicalName";
+/** Hidden input carrying the resource's URN (native) or the URN the program computes (dynamic): the seed of its create key. */
+export const SEED_KEY = "__krcloudSeed";
+/**
+ * Hidden input recorded by check: the resource's create key (naming.ts `createKeyOf`), the same for
+ * every attempt at one create and new for each replacement. Names derive from it; a resource
+ * without a name carries it as a marker (a query's SQL comment).
+ */
+export const CREATE_KEY = "__krcloudCreateKey";
+/** Hidden input recorded by check when it generated the name: a resource found under that name is this resource's own. */
+export const AUTONAMED_KEY = "__krcloudAutoNamed";
 /**
  * Hidden output of a resource recorded after a partial failure: the reason. While it is there, diff
  * plans an update whatever the inputs, so the next `up` resumes (waits, converges) instead of
  * seeing nothing to do; a successful update drops it, a refresh keeps it.
  */
 export const PARTIAL_KEY = "__krcloudIncomplete";
+/**
+ * Hidden output of a read that failed while `KRCLOUD_READ_ERRORS=report` (the drift check): the
+ * error, with the recorded outputs kept, so a refresh-preview reports every other resource.
+ */
+export const READ_ERROR_KEY = "__krcloudReadError";
+
+/** Keys the engine or the classes add that are not the definition's inputs. */
+export const HIDDEN_KEYS: readonly string[] = [PROVIDER_KEY, LOGICAL_NAME_KEY, SEED_KEY, CREATE_KEY, AUTONAMED_KEY, PARTIAL_KEY, READ_ERROR_KEY];
 
 /** What a CRUD function gets: settings for this call, progress output, the resource's names. */
 export interface Context {
   settings: Settings;
   /** A progress line on the provider's stdout, which `pulumi up` shows. */
   progress(message: string): void;
-  /** The Pulumi logical name when known (create), for messages. */
-  logicalName?: string;
+  /** Time and sleep for the provider's own pauses (recovery.ts); the system clock but in tests. */
+  clock: Clock;
+  /**
+   * The create key (create only): the same for every attempt at this create, so a definition can
+   * mark what it makes with it where the resource has no name (see `CREATE_KEY`).
+   */
+  createKey?: string;
   /**
    * Set when the engine gave the operation a timeout (`customTimeouts`, native plugin only): every
    * wait ends by then (see wait.ts). Without it, waits use their own defaults.
@@ -59,8 +77,8 @@ export interface OperationOptions {
 }
 
 export interface CheckOptions {
-  /** Random hex of length n for auto-naming; the native plugin derives it from the engine's seed, so preview and up agree. */
-  random?: (n: number) => string;
+  /** The resource's URN (native plugin): the seed of its create key. The dynamic classes pass `__krcloudSeed` instead. */
+  urn?: string;
 }
 
 /** `diff` as the dynamic host sees it, plus the changed keys for the native plugin's detailed diff. */
@@ -71,6 +89,7 @@ export interface DiffResult extends dynamic.DiffResult {
 
 /** Thrown by a derivation (`derive`) for an input that fails a local check (a missing source file). */
 export class CheckError extends Error {
+  readonly code = "KRCLOUD_CHECK";
   constructor(
     readonly property: string,
     message: string,
@@ -91,6 +110,38 @@ export class PartialFailure extends Error {
   }
 }
 
+export function isPartialFailure(e: unknown): e is PartialFailure {
+  return (e as { code?: unknown })?.code === "KRCLOUD_PARTIAL_FAILURE";
+}
+
+/**
+ * How a create finds what it made, or what it would collide with. With it, the core (provider.ts)
+ * resolves every create whose outcome is unknown (a lost answer, a closed connection, a 5xx, a
+ * crash of the CLI) by finding what was made and taking it over, never by creating it again; it
+ * also serves `adopt: true`.
+ */
+export interface Recovery<I> {
+  /** Whether the inputs ask to adopt an existing resource; default: `adopt: true`. */
+  adopting?(inputs: I): boolean;
+  /** What exists before the create request, for `find` to tell what the request added (a shard has no name). */
+  before?(ctx: Context, inputs: I): Promise<unknown>;
+  /**
+   * The id of the existing resource a create with these inputs made (by its name, or the create
+   * key it carries); undefined when there is none. `before` is what `before` returned, or undefined
+   * when called for `adopt` or a check first.
+   */
+  find(ctx: Context, inputs: I, before: unknown): Promise<string | undefined>;
+  /**
+   * Look before every create and take over what `find` finds (it finds only this resource's own,
+   * by its create key): for creates that have no unique name to collide on, such as a query run,
+   * so that the run after a crash does not run it a second time.
+   */
+  lookFirst?: boolean;
+}
+
+/** What a refused value of an input could have been: the values offered (and the lookup listing them), or where to look. */
+export type Offered = { list(ctx: Context): Promise<string[]>; lookup: string } | { hint: string };
+
 export interface ResourceDefinition<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /** `krcloud:<module>:<Type>` */
   token: string;
@@ -106,19 +157,47 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * existing shard, not an added shard): true when the change from `old` to `next` replaces.
    */
   replaceIf?: { readonly [K in keyof I & string]?: (old: unknown, next: unknown) => boolean };
-  /** Replacement must delete first (the physical name is unique). */
+  /**
+   * Replacement must delete first (the physical name is unique). An auto-named resource gets a
+   * new name when it is replaced, so it is created before the old one is deleted.
+   */
   deleteBeforeReplace?: boolean;
+  /**
+   * Inputs the cloud never shows back (passwords, what a list omits, inline content), as dotted
+   * paths (`user.password`). After `pulumi import` nothing recorded holds them: where neither the
+   * recorded outputs nor the recorded inputs (the native plugin has them) hold a value, diff takes
+   * the program's value for what was made, so an import shows no change and the next up records
+   * it; a later change is compared with what was recorded. `matches` may check what the cloud does
+   * show (an object's ETag against the content's MD5): when it says no, the program's value shows
+   * as a change.
+   */
+  writeOnly?: { paths: readonly string[]; matches?: (recorded: Record<string, unknown>, news: Record<string, unknown>) => boolean };
   /** Inputs that only steer the provider (adopt, forceDestroy): never read from the cloud, updated without a call. */
   localInputs?: readonly (keyof I & string)[];
-  /** Output keys that hold secrets. */
+  /**
+   * Inputs that are always secret (a password, a plaintext): the class makes them secret whatever
+   * the program passed, the native plugin returns them (and their output echoes) as secrets, and
+   * schema.json marks them, so generated SDKs do too.
+   */
+  secretInputs?: readonly (keyof I & string)[];
+  /** Output keys that hold secrets (besides the echoes of `secretInputs`). */
   secretOutputs?: readonly (keyof O & string)[];
   /**
-   * Output keys that reveal something of an input (a digest, a size): secret whenever that input is.
-   * The native plugin applies it; the resource classes of the dynamic path pass the same keys as
-   * `additionalSecretOutputs` (they cannot tell whether an Output is secret).
+   * Output keys that reveal something of an input (a digest, a size): secret whenever that input is
+   * (native plugin) or may be (dynamic classes: an Output, or inline asset text).
    */
   secretWith?: Partial<Record<keyof I & string, readonly (keyof O & string)[]>>;
+  /** What `pulumi import` takes as the id: `the bucket name`, "`<clusterId>/<shardId>`". Absent: not importable. */
+  importId?: string;
   autoName?: AutoNameRule;
+  /** How a create whose outcome is unknown finds what it made; see `Recovery`. */
+  recovery?: Recovery<I>;
+  /**
+   * Inputs that must name something the service offers or the project has (a flavor, an engine
+   * version, a KMS key): when the service refuses one, the error adds the values that would work, or
+   * where to find them (hints.ts).
+   */
+  offered?: Partial<Record<keyof I & string, Offered>>;
   /**
    * Inputs derived in `check` from other inputs and local facts (no network), e.g. the MD5 of a
    * source file, so that a change of content shows up as a diff; or a normalised form of an input,
@@ -129,6 +208,7 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   derive?: readonly Derivation<I>[];
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
+  /** Sends the create request, waits until the resource settles, returns what read sees. */
   create(ctx: Context, inputs: I): Promise<{ id: string; outs: O }>;
   /** The resource as the cloud has it now; undefined when it is gone. */
   read(ctx: Context, id: string, olds: O): Promise<O | undefined>;
@@ -150,9 +230,8 @@ export type AnyDefinition = ResourceDefinition<any, any>;
 
 /** The inputs of `def` as the cloud's outputs show them, for read's `inputs` (no false diff after refresh). */
 export function inputsFromOutputs(def: AnyDefinition, outs: Record<string, unknown>): Record<string, unknown> {
-  const shape = inputKeys(def);
   const out: Record<string, unknown> = {};
-  for (const k of shape) if (outs[k] !== undefined) out[k] = outs[k];
+  for (const k of inputKeys(def)) if (outs[k] !== undefined) out[k] = outs[k];
   return out;
 }
 
@@ -174,210 +253,15 @@ export function assertAdoptable(def: AnyDefinition, id: string, existing: Record
   );
 }
 
-/** The value an input takes when the program omits it (undefined when it has no default). */
-function defaultOf(def: AnyDefinition, key: string): unknown {
-  const field = (def.inputs() as unknown as { shape?: Record<string, { safeParse?: (v: unknown) => { success: boolean; data?: unknown } }> }).shape?.[key];
-  const r = field?.safeParse?.(undefined);
-  return r?.success ? toPlain(r.data) : undefined;
-}
+const KEYS = new WeakMap<AnyDefinition, string[]>();
 
+/** The input property names of a definition (computed once per definition). */
 export function inputKeys(def: AnyDefinition): string[] {
-  const schema = def.inputs() as unknown as { shape?: Record<string, unknown> };
-  return Object.keys(schema.shape ?? {});
-}
-
-function makeContext(operation: "create" | "read" | "update" | "delete", opts?: OperationOptions): Context {
-  const ctx: Context = {
-    settings: currentSettings(),
-    progress: (m) => process.stdout.write(`${m}\n`),
-  };
-  const seconds = opts?.timeoutSeconds ?? 0;
-  if (seconds > 0) {
-    const ms = Math.round(seconds * 1000);
-    ctx.deadline = { at: Date.now() + ms, signal: AbortSignal.timeout(ms), description: `the ${operation} timeout of ${seconds}s (customTimeouts)` };
+  let keys = KEYS.get(def);
+  if (!keys) {
+    const schema = def.inputs() as unknown as { shape?: Record<string, unknown> };
+    keys = Object.keys(schema.shape ?? {});
+    KEYS.set(def, keys);
   }
-  return ctx;
-}
-
-function stripProvider(p: Record<string, unknown> | undefined): Record<string, unknown> {
-  const { [PROVIDER_KEY]: _p, [LOGICAL_NAME_KEY]: _n, [PARTIAL_KEY]: _i, ...rest } = p ?? {};
-  return rest;
-}
-
-/** Errors leaving the provider carry no secret, whatever the cause echoed. */
-function clean<E>(e: E): E {
-  return redactError(e, secretValues(currentSettings()));
-}
-
-/**
- * The provider of one definition. The dynamic host calls each method with its usual arguments; the
- * native plugin (provider/native) also passes the trailing options, which the host never does.
- */
-export interface BuiltProvider {
-  configure(req: dynamic.ConfigureRequest): Promise<void>;
-  check(olds: Record<string, unknown>, news: Record<string, unknown>, opts?: CheckOptions): Promise<dynamic.CheckResult>;
-  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<DiffResult>;
-  create(inputs: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.CreateResult>;
-  read(id: string, props: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.ReadResult>;
-  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.UpdateResult>;
-  delete(id: string, props: Record<string, unknown>, opts?: OperationOptions): Promise<void>;
-}
-
-export function buildProvider(def: AnyDefinition): BuiltProvider {
-  const local = new Set<string>(def.localInputs ?? []);
-
-  return {
-    async configure(req) {
-      setStackConfig(req.config);
-    },
-
-    async check(olds, news, opts) {
-      const provider = news[PROVIDER_KEY];
-      const input = stripProvider(news);
-      const old = stripProvider(olds);
-      if (def.autoName && (input[def.autoName.property] === undefined || input[def.autoName.property] === null)) {
-        const prev = old[def.autoName.property];
-        input[def.autoName.property] =
-          typeof prev === "string" && prev !== ""
-            ? prev
-            : autoName(typeof news[LOGICAL_NAME_KEY] === "string" ? news[LOGICAL_NAME_KEY] : (def.token.split(":")[2] ?? ""), def.autoName, opts?.random);
-      }
-      const parsed = parseKnown(def.inputs(), input);
-      if (!parsed.ok) {
-        const failures = parsed.issues.map((i) => ({ property: formatPath(i.path), reason: `${formatPath(i.path) || "inputs"}: ${issueMessage(i)}` }));
-        return { inputs: news, failures };
-      }
-      try {
-        const ready = derive(def, parsed.value as Record<string, unknown>);
-        return { inputs: toPlain({ ...ready, [PROVIDER_KEY]: provider }) };
-      } catch (e) {
-        if (!(e instanceof CheckError)) throw e;
-        return { inputs: news, failures: [{ property: e.property, reason: `${e.property}: ${e.message}` }] };
-      }
-    },
-
-    async diff(_id, olds, news) {
-      const replaces: string[] = [];
-      const changed: string[] = [];
-      const keys = inputKeys(def);
-      for (const key of keys) {
-        const n = news[key];
-        const o = olds[key];
-        // An unknown value may turn out different: for a replace-on key that is a (possible) replacement.
-        const differs = containsUnknown(n) || !jsonEqual(n, o);
-        // State written before an input existed lacks it: its default there is no change.
-        if (!differs || (o === undefined && jsonEqual(n, defaultOf(def, key)))) continue;
-        changed.push(key);
-        const replaceIf = def.replaceIf?.[key];
-        if (def.replaceOn.includes(key) || (replaceIf !== undefined && (containsUnknown(n) || replaceIf(o, n)))) replaces.push(key);
-      }
-      return {
-        changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,
-        replaces,
-        diffs: changed,
-        deleteBeforeReplace: replaces.length > 0 && def.deleteBeforeReplace === true,
-      };
-    },
-
-    async create(inputs, opts) {
-      const provider = inputs[PROVIDER_KEY];
-      const news = stripProvider(inputs);
-      const ctx = makeContext("create", opts);
-      try {
-        const { id, outs } = await def.create(ctx, news);
-        return { id, outs: toPlain(outs) };
-      } catch (e) {
-        throw clean(partialFailureError(e, provider));
-      }
-    },
-
-    async read(id, props, opts) {
-      const ctx = makeContext("read", opts);
-      const olds = stripProvider(props);
-      try {
-        const outs = await def.read(ctx, id, olds);
-        // An empty id tells the engine the resource is gone: refresh drops it and the next up recreates it.
-        if (outs === undefined) return { id: "", props: {} };
-        for (const k of local) if (olds[k] !== undefined) outs[k] = olds[k];
-        const plain = toPlain(outs);
-        const marker = (props ?? {})[PARTIAL_KEY];
-        return { id, props: marker === undefined ? plain : { ...plain, [PARTIAL_KEY]: marker }, inputs: inputsFromOutputs(def, plain) };
-      } catch (e) {
-        throw clean(e);
-      }
-    },
-
-    async update(id, olds, news, opts) {
-      const provider = news[PROVIDER_KEY];
-      const desired = stripProvider(news);
-      const ctx = makeContext("update", opts);
-      try {
-        // Converge against the cloud as it is now, not the recorded outputs: after a partial
-        // failure or drift the state is not what the cloud has.
-        const current = await def.read(ctx, id, stripProvider(olds));
-        if (current === undefined) {
-          throw new Error(`${def.describe(id)} no longer exists: run \`pulumi refresh\` so it is recreated`);
-        }
-        for (const k of local) current[k] = olds[k];
-        const outs = await def.update(ctx, id, current, desired);
-        return { outs: toPlain(outs) };
-      } catch (e) {
-        throw clean(partialFailureError(e, provider));
-      }
-    },
-
-    async delete(id, props, opts) {
-      const ctx = makeContext("delete", opts);
-      try {
-        await def.delete(ctx, id, stripProvider(props));
-      } catch (e) {
-        if (isNotFound(e)) return;
-        throw clean(e);
-      }
-    },
-  };
-}
-
-/**
- * The engine records a resource whose create failed after the cloud accepted it when the error
- * carries `id`, `properties` (with `__provider`, or later operations cannot load the provider) and
- * `reasons`; the next `up` then updates it instead of creating a second one.
- */
-function partialFailureError(e: unknown, provider: unknown): unknown {
-  if ((e as { code?: unknown })?.code !== "KRCLOUD_PARTIAL_FAILURE") return e;
-  const pf = e as PartialFailure;
-  const err = new Error(pf.message) as Error & { id: string; properties: Record<string, unknown>; reasons: string[] };
-  err.id = pf.id;
-  err.properties = toPlain({ ...pf.outs, [PROVIDER_KEY]: provider, [PARTIAL_KEY]: pf.message });
-  err.reasons = [pf.message];
-  return err;
-}
-
-/** Runs the definition's derivations over checked inputs, never on an unknown value. */
-function derive(def: AnyDefinition, inputs: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...inputs };
-  for (const d of (def.derive ?? []) as readonly Derivation<Record<string, unknown>>[]) {
-    if (d.from.some((k) => containsUnknown(out[k]))) {
-      if (!d.from.includes(d.to)) out[d.to] = UNKNOWN;
-      continue;
-    }
-    const v = d.compute(out);
-    if (v === undefined) delete out[d.to];
-    else out[d.to] = v;
-  }
-  return out;
-}
-
-/**
- * zod reports a record key that fails its schema as "Invalid key in record" and keeps the rule's
- * own message (e.g. "metadata names must be 2 to 64 characters") in nested issues: surface those.
- */
-function issueMessage(i: { code?: string; message: string; issues?: readonly { message: string }[] }): string {
-  return i.code === "invalid_key" && i.issues?.length ? i.issues.map((n) => n.message).join("; ") : i.message;
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let s = "";
-  for (const p of path) s += typeof p === "number" ? `[${p}]` : s ? `.${String(p)}` : String(p);
-  return s;
+  return keys;
 }

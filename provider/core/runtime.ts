@@ -3,15 +3,17 @@
  * type token to its built provider. Service modules are loaded lazily so a Bucket operation does
  * not load the cache service.
  */
-import { buildProvider, type AnyDefinition } from "./resource";
-import { REGISTRY } from "../registry";
+import "../../bin/node-version";
+import { buildProvider } from "./provider";
+import type { AnyDefinition } from "./resource";
+import { findDefinition } from "../registry";
 
 const BUILT = Symbol.for("krcloud.runtime.providers");
 
 export function definition(token: string): AnyDefinition {
-  const load = REGISTRY[token];
-  if (!load) throw new Error(`unknown krcloud resource type ${token}: is the installed pulumi-krcloud older than the program?`);
-  return load();
+  const def = findDefinition(token);
+  if (!def) throw new Error(`unknown krcloud resource type ${token}: is the installed pulumi-krcloud older than the program?`);
+  return def;
 }
 
 export function provider(token: string): ReturnType<typeof buildProvider> {

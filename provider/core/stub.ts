@@ -9,9 +9,6 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 
-/** The package specifier the stub requires; the package's `exports` map points it at runtime.js. */
-export const RUNTIME_MODULE = "pulumi-krcloud/runtime";
-
 const STUBS = new Map<string, dynamic.ResourceProvider>();
 
 /** One stub object per token, so Pulumi's per-object serialization cache serializes it once. */
@@ -36,6 +33,7 @@ export function stubProvider(token: string): dynamic.ResourceProvider {
 //   update(id, olds, news)     three arguments
 //   diff(id, olds, news)       three arguments  } the second function
 //   delete(id, props)          two arguments    }
+// The stub requires "pulumi-krcloud/runtime": the package's `exports` map points it at runtime.js.
 function makeStub(token: string): dynamic.ResourceProvider {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const one = (...a: any[]): any => require("pulumi-krcloud/runtime").call(token, "configure|create|check|read|update", a);

@@ -33,6 +33,10 @@ export async function waitWithProgress<T>(ctx: Pick<Context, "progress" | "deadl
       status: deadline ? (pc) => beforeDeadline(o.status(pc), deadline, () => expired(lastState)) : o.status,
       onProgress: (p) => {
         o.onProgress?.(p);
+        if (p.pollError !== undefined) {
+          ctx.progress(`${p.resource}: reading its state failed (${p.pollError.split("\n")[0]}); trying again (${Math.round(p.elapsedMs / 1000)}s)`);
+          return;
+        }
         // Reaching the target: a closing line after a wait that printed any; nothing when it was there at once.
         if (p.state !== undefined && (o.targetGone ? p.state === GONE : o.target.includes(p.state))) {
           if (lastState !== undefined) ctx.progress(`${p.resource}: ${p.state} after ${Math.round(p.elapsedMs / 1000)}s`);

@@ -6,10 +6,11 @@
  * logs or errors. Seed: 03-kms-dataquery-hadoop.md sections B.2, B.4, B.7, B.8.
  */
 import { z } from "zod";
-import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource } from "../../sdk/dataquery";
-import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { assertAdoptable, type ResourceDefinition } from "../core";
+import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
+import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { jsonEqual, PartialFailure, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { dataQuery } from "./client";
+import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 
 function dataSourceShape() {
   return z
@@ -23,7 +24,12 @@ function dataSourceShape() {
       description: z.string().optional().describe("Description."),
       instanceId: z.string().min(1, "must not be empty").describe("The database instance's id."),
       username: z.string().min(1, "must not be empty").describe("Database user name."),
-      password: z.string().min(1, "must not be empty").describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown."),
+      password: z
+        .string()
+        .min(1, "must not be empty")
+        .optional()
+        .describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown. Or give `passwordCiphertext`."),
+      passwordCiphertext: kmsEncrypted("The database password").optional(),
       databaseName: z.string().min(1, "must not be empty").optional().describe("Database name; required for PostgreSQL."),
       adopt: z
         .boolean()
@@ -33,8 +39,12 @@ function dataSourceShape() {
     .strict();
 }
 
+/** Inputs the service's list does not return (it shows name, type, scope and description only). */
+const UNREADABLE = ["instanceId", "username", "password", "passwordCiphertext", "databaseName"] as const;
+
 export function dataSourceInputs() {
   return dataSourceShape().superRefine((d, ctx) => {
+    oneOf(ctx, [], d.password, d.passwordCiphertext, ["password", "passwordCiphertext"], true);
     if (d.type === "POSTGRESQL" && d.databaseName === undefined)
       ctx.addIssue({ code: "custom", path: ["databaseName"], message: "is required for a PostgreSQL data source" });
     if (d.type === "MYSQL" && d.databaseName !== undefined)
@@ -53,35 +63,32 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
   description: "A MySQL or PostgreSQL data source for data queries. Every change replaces it (the service has no update).",
   inputs: dataSourceInputs,
   outputs: dataSourceOutputs,
-  replaceOn: ["name", "type", "scope", "description", "instanceId", "username", "password", "databaseName"],
+  replaceOn: ["name", "type", "scope", "description"],
+  // The service never returns these: an import (read from the name alone) records them empty, and
+  // the program's values stand for them (writeOnly); a change of a recorded value replaces.
+  replaceIf: Object.fromEntries(UNREADABLE.map((k) => [k, (old: unknown, next: unknown) => old !== "" && old !== undefined && !jsonEqual(old, next)])),
+  writeOnly: { paths: UNREADABLE },
   deleteBeforeReplace: true,
   localInputs: ["adopt"],
-  secretOutputs: ["password"],
+  secretInputs: ["password"],
+  importId: "the data source name",
+  offered: { instanceId: { hint: "give the id of a MySQL or PostgreSQL database instance of this project, of the data source's type" } },
   autoName: { property: "name", minLength: 3, maxLength: 40, lowerCase: true, separator: "_" },
+  recovery: { find: async (ctx, inputs) => ((await find(dataQuery(ctx), inputs.name)) ? inputs.name : undefined) },
   describe: (id) => `data source "${id}"`,
 
   async create(ctx, inputs) {
     const c = dataQuery(ctx);
-    const existing = inputs.adopt ? await find(c, inputs.name) : undefined;
-    if (existing) {
-      assertAdoptable(dataSource, inputs.name, flatten(existing, inputs), inputs);
-      ctx.progress(`adopting existing data source "${inputs.name}"`);
-      return { id: inputs.name, outs: flatten(existing, inputs) };
-    }
+    const password = await passwordOf(ctx.settings, inputs.password, inputs.passwordCiphertext, `the password of data source "${inputs.name}"`);
+    await c.createDataSource({ ...inputs, password: password ?? "" }).catch(rethrowAs(`creating data source "${inputs.name}"`));
+    // Created: its id is its name, so whatever fails below leaves it in state.
     try {
-      await c.createDataSource(inputs);
+      const created = await find(c, inputs.name);
+      if (!created) throw new Error(`data source "${inputs.name}" was not listed right after it was created`);
+      return { id: inputs.name, outs: flatten(created, inputs) };
     } catch (e) {
-      if (isConflict(e) && e.earlierAttemptMayHaveApplied && (await find(c, inputs.name))) {
-        ctx.progress(`data source "${inputs.name}": the answer to the create request was lost; it exists, continuing`);
-      } else if (isConflict(e)) {
-        throw withAction(e, `creating data source "${inputs.name}": a data source with this name already exists (set adopt: true to manage it)`);
-      } else {
-        throw withAction(e, `creating data source "${inputs.name}"`);
-      }
+      throw new PartialFailure(inputs.name, { ...inputs }, e);
     }
-    const created = await find(c, inputs.name);
-    if (!created) throw new Error(`data source "${inputs.name}" was not listed right after it was created`);
-    return { id: inputs.name, outs: flatten(created, inputs) };
   },
 
   async read(ctx, id, olds) {
@@ -89,9 +96,11 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
     return d ? flatten(d, olds) : undefined;
   },
 
-  // Every input replaces: nothing is left to change in place but the local `adopt`.
+  // Every input replaces: nothing is left to change in place but the local `adopt`, and the values
+  // an import could not read (recorded empty), which the program's values fill in.
   async update(_ctx, _id, current, news) {
-    return { ...current, adopt: news.adopt };
+    const filled = Object.fromEntries(UNREADABLE.filter((k) => current[k] === "" || current[k] === undefined).map((k) => [k, news[k]]));
+    return { ...current, ...filled, adopt: news.adopt };
   },
 
   async delete(ctx, id) {
@@ -104,12 +113,12 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
   },
 };
 
-async function find(c: DataQueryClient, name: string): Promise<DataSource | undefined> {
+async function find(c: DataQueryClient, name: string): Promise<DataSourceRecord | undefined> {
   return c.findDataSource(name).catch(rethrowAs(`reading data source "${name}"`));
 }
 
 /** What the list shows (name, type, scope, description); what it cannot show comes from `prior`. */
-function flatten(d: DataSource, prior: Partial<DataSourceInputs>): DataSourceOutputs {
+function flatten(d: DataSourceRecord, prior: Partial<DataSourceInputs>): DataSourceOutputs {
   return {
     name: d.name,
     type: d.type === "POSTGRESQL" ? "POSTGRESQL" : "MYSQL",
@@ -117,9 +126,18 @@ function flatten(d: DataSource, prior: Partial<DataSourceInputs>): DataSourceOut
     description: d.description === "" && prior.description === undefined ? undefined : d.description,
     instanceId: prior.instanceId ?? (typeof d.raw.instanceId === "string" ? d.raw.instanceId : ""),
     username: prior.username ?? (typeof d.raw.username === "string" ? d.raw.username : ""),
-    password: prior.password ?? "",
+    password: prior.password ?? (prior.passwordCiphertext === undefined ? "" : undefined),
+    passwordCiphertext: prior.passwordCiphertext,
     databaseName: prior.databaseName ?? (typeof d.raw.databaseName === "string" ? d.raw.databaseName : undefined),
     adopt: prior.adopt ?? false,
     creatorName: d.creatorName,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type DataSourceArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof dataSourceInputs>>>>;
+/** A MySQL or PostgreSQL data source. The password is always a secret, whatever the program passed. */
+export const DataSource = resourceClass<DataSourceArgs, DataSourceOutputs>(dataSource);
+export type DataSource = InstanceType<typeof DataSource>;

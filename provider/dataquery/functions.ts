@@ -1,48 +1,72 @@
 /** Data query lookups: the data sources, and a query's result (one page, or every page up to 1000 rows). */
-import { rethrowAs } from "../../sdk/core";
+import { z } from "zod";
+import { rethrowAs, type Settings } from "../../sdk/core";
 import { DataQueryClient } from "../../sdk/dataquery";
-import { lookupSettings, outputForm, type LookupOptions } from "../core";
+import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
 
-function client(opts: LookupOptions): DataQueryClient {
-  return new DataQueryClient({ settings: lookupSettings(opts) });
+function client(settings: Settings): DataQueryClient {
+  return new DataQueryClient({ settings });
 }
 
-export interface GetDataSourcesResult {
-  dataSources: { name: string; type: string; scope?: string; creatorName?: string; description?: string }[];
-}
+const dataSourceShape = () => ({
+  name: z.string(),
+  type: z.string(),
+  scope: z.string().optional(),
+  creatorName: z.string().optional(),
+  description: z.string().optional(),
+});
 
 /** Every data source of the project (MySQL, PostgreSQL and data-catalog ones). */
-export async function getDataSources(_args: Record<string, never> = {}, opts: LookupOptions = {}): Promise<GetDataSourcesResult> {
-  const list = await client(opts).listDataSources().catch(rethrowAs("getDataSources"));
-  return { dataSources: list.map((d) => ({ name: d.name, type: d.type, scope: d.scope, creatorName: d.creatorName, description: d.description })) };
-}
-
-export interface GetQueryResultArgs {
-  queryId: string;
-  /** One page (0 to 9, 100 rows each); omitted: every page, up to the API's 1000 rows. */
-  page?: number;
-}
-export interface GetQueryResultResult {
-  state: string;
-  storageUrl?: string;
-  columns: { name: string; index: number; type: string }[];
-  rows: string[][];
-  totalPages?: number;
-  totalElements?: number;
-}
+export const getDataSources = lookupFunction({
+  token: "krcloud:dataquery:getDataSources",
+  description: "The project's data sources.",
+  result: () => z.object({ dataSources: z.array(z.object(dataSourceShape())).describe("The project's data sources.") }),
+  async run(_args, settings) {
+    const list = await client(settings).listDataSources().catch(rethrowAs("getDataSources"));
+    return { dataSources: list.map((d) => pickShape(dataSourceShape(), d)) };
+  },
+});
+export const getDataSourcesOutput = lookupOutput(getDataSources.lookup);
+export type GetDataSourcesResult = LookupResult<typeof getDataSources>;
 
 /** A query's state, result location, columns and rows. */
-export async function getQueryResult(args: GetQueryResultArgs, opts: LookupOptions = {}): Promise<GetQueryResultResult> {
-  const c = client(opts);
-  const first = await c.getQueryResult(args.queryId, args.page ?? 0).catch(rethrowAs("getQueryResult"));
-  const rows = args.page === undefined ? (await c.getRows(args.queryId).catch(rethrowAs("getQueryResult"))).rows : first.rows;
-  return {
-    state: first.queryInfo.state,
-    storageUrl: first.resultConfig.storageUrl,
-    columns: first.columns,
-    rows,
-    totalPages: first.totalPages,
-    totalElements: first.totalElements,
-  };
-}
-export const getQueryResultOutput = outputForm(getQueryResult);
+export const getQueryResult = lookupFunction({
+  token: "krcloud:dataquery:getQueryResult",
+  description: "A data query's state, result location, columns and rows.",
+  args: () =>
+    z.object({
+      queryId: z.string().describe("The query's id."),
+      page: z
+        .number()
+        .int("must be a whole number")
+        .min(0, "must be from 0 to 9")
+        .max(9, "must be from 0 to 9")
+        .optional()
+        .describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
+    }),
+  result: () =>
+    z.object({
+      state: z.string().describe("The query's state."),
+      storageUrl: z.string().optional().describe("Where the result lies: `bucket/path/YYYY/MM/DD`."),
+      columns: z.array(z.object({ name: z.string(), index: z.number(), type: z.string() })).describe("Result columns."),
+      rows: z.array(z.array(z.string())).describe("Rows, each an array of strings."),
+      totalPages: z.number().optional(),
+      totalElements: z.number().optional(),
+    }),
+  async run(args, settings) {
+    const c = client(settings);
+    const first = await c.getQueryResult(args.queryId, args.page ?? 0).catch(rethrowAs("getQueryResult"));
+    const rows = args.page === undefined ? (await c.getRows(args.queryId).catch(rethrowAs("getQueryResult"))).rows : first.rows;
+    return {
+      state: first.queryInfo.state,
+      storageUrl: first.resultConfig.storageUrl,
+      columns: first.columns,
+      rows,
+      totalPages: first.totalPages,
+      totalElements: first.totalElements,
+    };
+  },
+});
+export const getQueryResultOutput = lookupOutput(getQueryResult.lookup);
+export type GetQueryResultArgs = LookupArgs<typeof getQueryResult>;
+export type GetQueryResultResult = LookupResult<typeof getQueryResult>;

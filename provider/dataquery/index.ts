@@ -1,2 +1,4 @@
-export { DataSource, Query, type DataSourceArgs, type QueryArgs } from "./resources";
+// The data query service: one line per resource (its class and args), then the lookups.
+export { DataSource, type DataSourceArgs } from "./data-source";
+export { Query, type QueryArgs } from "./query";
 export * from "./functions";

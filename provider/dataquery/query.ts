@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../sdk/dataquery";
 import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
 import { dataQuery } from "./client";
 
 /** A query is not a long-lived thing: create 30 minutes, no update or delete waits to speak of. */
@@ -30,6 +30,14 @@ const statsShape = () =>
     queryExecutionTime: z.string().optional(),
   });
 
+/** A value sent as a request header: undici refuses to send a line break or a character beyond Latin-1. */
+function headerValue(header: string) {
+  return z
+    .string()
+    .min(1, "must not be empty")
+    .regex(/^[\x20-\x7e]*$/, `must be printable ASCII (it travels as the ${header} header)`);
+}
+
 export function queryInputs() {
   return z
     .object({
@@ -37,14 +45,12 @@ export function queryInputs() {
         .string()
         .refine((q) => q.trim() !== "", "must not be empty")
         .describe("The SQL to run. Changing it runs it again (a replacement)."),
-      dataSource: z
-        .string()
-        .min(1, "must not be empty")
+      dataSource: headerValue("X-Data-Source")
         .optional()
         .describe(
           "Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again.",
         ),
-      database: z.string().min(1, "must not be empty").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
+      database: headerValue("X-Database").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
       bucketName: z.string().min(1, "must not be empty").describe("Object storage bucket for the result. Changing it runs the query again."),
       path: z
         .string()
@@ -100,13 +106,33 @@ export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
   outputs: queryOutputs,
   replaceOn: ["query", "dataSource", "database", "bucketName", "path", "triggers"],
   localInputs: ["reuse", "captureRows", "timeouts"],
+  importId: "the query id",
+  offered: {
+    dataSource: { list: async (ctx) => (await dataQuery(ctx).listDataSources()).map((d) => d.name), lookup: "krcloud.dataquery.getDataSources" },
+    bucketName: { hint: "the result bucket must exist in this project and be writable (krcloud.objectstorage.getBuckets lists the buckets)" },
+  },
+  // A query run has no name to collide on: the SQL it sends starts with a comment carrying the
+  // create key, and every create looks for a run with that key first, so the run after a crash or
+  // a lost answer takes over the first run instead of running the SQL a second time.
+  recovery: {
+    lookFirst: true,
+    async find(ctx, inputs) {
+      if (ctx.createKey === undefined || inputs.reuse) return undefined;
+      const marker = markerOf(ctx.createKey);
+      const recent = await dataQuery(ctx)
+        .listQueries({ sort: "createdAt,desc", size: 100, maxPages: RECENT_PAGES })
+        .catch(rethrowAs("looking for an earlier run of this data query"));
+      return recent.find((q) => (q.queryInfo.queryTextPreview ?? "").startsWith(marker))?.queryInfo.queryId;
+    },
+  },
   describe: (id) => `data query "${id}"`,
 
   async create(ctx, inputs) {
     const c = dataQuery(ctx);
     const started = await c
       .runQuery({
-        query: inputs.query,
+        // With reuse the text must stay as written: the service reuses the results of identical text.
+        query: inputs.reuse ? inputs.query : markedSql(inputs.query, ctx.createKey),
         dataSource: inputs.dataSource,
         database: inputs.database,
         bucketName: inputs.bucketName,
@@ -133,7 +159,14 @@ export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
     // Gone from the service's list (expired): the query ran; it stays in state as it was.
     if (!page) return olds;
     return {
+      // Read from its id alone (import): what the service tells of the inputs. The SQL is its
+      // preview (the first 300 characters) without the marker of a run made by this provider; the
+      // default data source and database are not answered.
+      ...(olds.query === undefined ? importedInputs(page) : {}),
       ...olds,
+      // Taken over from its id alone (a lost answer, import): no rows read yet.
+      columns: olds.columns ?? [],
+      rows: olds.rows ?? [],
       queryId: id,
       state: page.queryInfo.state,
       stats: statsOf(page),
@@ -169,6 +202,29 @@ export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
     }
   },
 };
+
+/** How far back (pages of 100, newest first) a create looks for an earlier run of itself. */
+const RECENT_PAGES = 5;
+
+/** The comment that marks a run with its create key; within the 300 characters of the service's text preview. */
+function markerOf(createKey: string): string {
+  return `/* krcloud:${createKey} */`;
+}
+
+/** The SQL as sent: the program's, after the marker comment (SQL engines ignore it). */
+export function markedSql(sql: string, createKey: string | undefined): string {
+  return createKey === undefined ? sql : `${markerOf(createKey)} ${sql}`;
+}
+
+function importedInputs(page: QueryResultPage): Partial<QueryInputs> {
+  const text = page.queryInfo.queryTextPreview;
+  return {
+    ...(text !== undefined ? { query: text.replace(/^\/\* krcloud:[^*]* \*\/ /, "") } : {}),
+    ...(page.resultConfig.bucketName !== undefined ? { bucketName: page.resultConfig.bucketName } : {}),
+    path: page.resultConfig.path ?? "",
+    captureRows: 0,
+  };
+}
 
 function statsOf(page: QueryResultPage): QueryOutputs["stats"] {
   const s = page.queryInfo.queryStats;
@@ -207,9 +263,14 @@ async function flatten(c: DataQueryClient, page: QueryResultPage, inputs: QueryI
   };
 }
 
-function failed(id: string, page: QueryResultPage): Error {
+/** How a query that did not finish ended, with the service's message. */
+function endedHow(page: QueryResultPage): string {
   const why = page.queryInfo.errorMessage ? `: ${page.queryInfo.errorMessage}` : "";
-  return new Error(`data query "${id}" ended ${page.queryInfo.state}${why}; change the query (or its triggers) to run it again`);
+  return `ended ${page.queryInfo.state}${why}; change the query (or its triggers) to run it again`;
+}
+
+function failed(id: string, page: QueryResultPage): Error {
+  return new Error(`data query "${id}" ${endedHow(page)}`);
 }
 
 /** Until FINISHED; FAILED or ABORTED end the wait at once with the service's message. */
@@ -218,12 +279,20 @@ async function waitFinished(ctx: Context, c: DataQueryClient, id: string, timeou
     resource: `data query "${id}"`,
     status: () => c.findQuery(id),
     stateOf: (p) => {
-      if (p.queryInfo.state === "FAILED" || p.queryInfo.state === "ABORTED") throw failed(id, p);
       const pct = p.queryInfo.queryStats?.progressPercentage;
       return p.queryInfo.state === "RUNNING" && pct !== undefined ? `RUNNING ${pct}%` : p.queryInfo.state;
     },
     target: ["FINISHED"],
+    failure: (p) => (p.queryInfo.state === "FAILED" || p.queryInfo.state === "ABORTED" ? endedHow(p) : undefined),
     timeoutMs,
   });
   return page!;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type QueryArgs = InputArgs<z.input<ReturnType<typeof queryInputs>>>;
+/** SQL run once, and again only when it (or where it reads or writes) changes. */
+export const Query = resourceClass<QueryArgs, QueryOutputs>(query);
+export type Query = InstanceType<typeof Query>;

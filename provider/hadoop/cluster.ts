@@ -23,9 +23,21 @@ import {
   type HadoopCluster,
   type RerunRequest,
 } from "../../sdk/hadoop";
-import { isApiError, isConflict, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { isApiError, rethrowAs, withAction } from "../../sdk/core";
+import {
+  PartialFailure,
+  timeoutFor,
+  timeoutsInput,
+  waitWithProgress,
+  type Context,
+  type ResourceDefinition,
+  resourceClass,
+  type InputArgs,
+  type AutoNamed,
+} from "../core";
 import { hadoop } from "./client";
+import { vmResult, vmShape } from "./vms";
+import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 
 /** Create 75 minutes (EMR: bootstrap scripts outlive 40), update 60, delete 30. */
 export const HADOOP_TIMEOUTS = Object.freeze({ create: 75 * 60_000, update: 60 * 60_000, delete: 30 * 60_000 });
@@ -118,7 +130,10 @@ function hadoopShape() {
       vpcId: nonEmpty().describe("The VPC."),
       subnetId: nonEmpty().describe("The subnet."),
       adminUserId: nonEmpty().optional().describe("Hue/Superset admin user; default the IAM account."),
-      adminPassword: nonEmpty().optional().describe("Hue/Superset admin password. Secret: sent Base64-encoded, never read back."),
+      adminPassword: nonEmpty()
+        .optional()
+        .describe("Hue/Superset admin password. Secret: sent Base64-encoded, never read back. Or give `adminPasswordCiphertext`."),
+      adminPasswordCiphertext: kmsEncrypted("The Hue/Superset admin password").optional(),
       hdfsReplication: range(HADOOP_LIMITS.replication, "").default(3).describe("HDFS replication, at most workerCnt."),
       hdfsBlockSize: range(HADOOP_LIMITS.blockSizeMb, "MB").default(128).describe("HDFS block size in MB."),
       configurations: z
@@ -135,7 +150,11 @@ function hadoopShape() {
           "Configuration as data (`core-site`, `hive-site`, `spark-defaults`, `user-env:ubuntu`, ...): canonicalised and Base64-encoded by the provider, so key order never causes a diff.",
         ),
       configFileUrl: nonEmpty().optional().describe("Object storage URL of a configuration JSON."),
-      userScript: z.string().optional().describe("Bash script run when the VMs are created; line endings are normalised (CRLF and LF are the same script)."),
+      userScript: z
+        .string()
+        .min(1, "must not be empty: omit userScript for no script")
+        .optional()
+        .describe("Bash script run when the VMs are created; line endings are normalised (CRLF and LF are the same script)."),
       userTask: userTask().optional().describe("A job run after creation: makes this a job cluster, whose normal end may be `Terminated`."),
       metastore: z
         .object({
@@ -144,7 +163,8 @@ function hadoopShape() {
               objectId: nonEmpty().describe("The MySQL instance's id."),
               dbName: nonEmpty().describe("The metadata database (it must exist)."),
               userId: nonEmpty().describe("Database user."),
-              password: nonEmpty().describe("Database password. Secret: sent Base64-encoded."),
+              password: nonEmpty().optional().describe("Database password. Secret: sent Base64-encoded. Or give `passwordCiphertext`."),
+              passwordCiphertext: kmsEncrypted("The metastore database password").optional(),
             })
             .strict()
             .optional()
@@ -165,24 +185,70 @@ function hadoopShape() {
         .describe("Superset's Redis: a cache instance set."),
       rerun: rerun().optional().describe("Re-run the terminated job cluster in place when `trigger` changes (needs krcloud:hadoopApiKey)."),
       timeouts: timeoutsInput(HADOOP_TIMEOUTS),
+      adopt: z
+        .boolean()
+        .default(false)
+        .describe(
+          "If a cluster with this name already exists, manage it instead of creating one (its replace-on properties must match; workers are then scaled in place).",
+        ),
     })
     .strict();
 }
 
 export function hadoopClusterInputs() {
   return hadoopShape().superRefine((c, ctx) => {
-    if (c.installComponents !== undefined && c.clusterType !== "custom")
-      ctx.addIssue({ code: "custom", path: ["installComponents"], message: "applies to clusterType custom only" });
-    if (c.workerCnt < c.hdfsReplication)
-      ctx.addIssue({ code: "custom", path: ["workerCnt"], message: `must be at least hdfsReplication (${c.hdfsReplication})` });
+    const fail = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    if (c.installComponents !== undefined && c.clusterType !== "custom") fail(["installComponents"], "applies to clusterType custom only");
+    // Seed C.4: installComponents is required "only for custom".
+    if (c.clusterType === "custom" && !c.installComponents?.length)
+      fail(["installComponents"], "is required for clusterType custom: list at least one component (hadoop and zookeeper are always installed)");
+    if (c.workerCnt < c.hdfsReplication) fail(["workerCnt"], `must be at least hdfsReplication (${c.hdfsReplication})`);
     if (c.metastore && (c.metastore.mysql === undefined) === (c.metastore.dataCatalogId === undefined))
-      ctx.addIssue({ code: "custom", path: ["metastore"], message: "set exactly one of mysql and dataCatalogId" });
-    if (c.userTask?.type === "hive" && c.userTask.hiveQuery === undefined && c.userTask.fileUrl === undefined)
-      ctx.addIssue({ code: "custom", path: ["userTask", "hiveQuery"], message: "a hive task needs hiveQuery or fileUrl" });
-    if (c.userTask?.type === "spark" && c.userTask.fileUrl === undefined)
-      ctx.addIssue({ code: "custom", path: ["userTask", "fileUrl"], message: "a spark task needs the JAR's fileUrl" });
-    if (c.rerun && !c.userTask) ctx.addIssue({ code: "custom", path: ["rerun"], message: "applies to job clusters (with a userTask) only" });
+      fail(["metastore"], "set exactly one of mysql and dataCatalogId");
+    oneOf(ctx, [], c.adminPassword, c.adminPasswordCiphertext, ["adminPassword", "adminPasswordCiphertext"], false);
+    if (c.metastore?.mysql)
+      oneOf(ctx, ["metastore", "mysql"], c.metastore.mysql.password, c.metastore.mysql.passwordCiphertext, ["password", "passwordCiphertext"], true);
+    const task = c.userTask;
+    // A hive job runs a query or a query file, not both; deployMode is Spark's (seed C.4).
+    if (task?.type === "hive" && (task.hiveQuery === undefined) === (task.fileUrl === undefined))
+      fail(["userTask", "hiveQuery"], "a hive task needs exactly one of hiveQuery and fileUrl");
+    if (task?.type === "hive" && task.deployMode !== undefined) fail(["userTask", "deployMode"], "applies to spark tasks only");
+    if (task?.type === "spark" && task.fileUrl === undefined) fail(["userTask", "fileUrl"], "a spark task needs the JAR's fileUrl");
+    if (c.rerun && !task) fail(["rerun"], "applies to job clusters (with a userTask) only");
+    if (c.rerun) checkRerun(c, c.rerun, fail);
   });
+}
+
+/**
+ * A re-run changes the cluster it runs on, within the rules of its create: one entry per instance
+ * group, the masters the cluster has (3 with isHa, else 1), at least hdfsReplication workers, and
+ * task options its job takes.
+ */
+function checkRerun(
+  c: z.infer<ReturnType<typeof hadoopShape>>,
+  r: z.infer<ReturnType<typeof rerun>>,
+  fail: (path: (string | number)[], message: string) => void,
+): void {
+  const masters = c.isHa ? 3 : 1;
+  const seen = new Set<string>();
+  let workers = c.workerCnt;
+  let workerSpec = -1;
+  (r.instanceSpecs ?? []).forEach((s, i) => {
+    if (seen.has(s.type)) fail(["rerun", "instanceSpecs", i, "type"], `${s.type} is given twice: list each instance group once`);
+    seen.add(s.type);
+    if (s.type === "MASTER" && s.nodeCnt !== undefined && s.nodeCnt !== masters)
+      fail(
+        ["rerun", "instanceSpecs", i, "nodeCnt"],
+        `must be ${masters}: the cluster has ${masters} master node${masters > 1 ? "s" : ""} (3 with isHa, else 1)`,
+      );
+    if (s.type === "WORKER" && s.nodeCnt !== undefined) [workers, workerSpec] = [s.nodeCnt, i];
+  });
+  const replication = r.config?.hdfsReplication ?? c.hdfsReplication;
+  if (workers < replication) {
+    if (workerSpec >= 0) fail(["rerun", "instanceSpecs", workerSpec, "nodeCnt"], `must be at least hdfsReplication (${replication})`);
+    else fail(["rerun", "config", "hdfsReplication"], `must be at most the workers (${workers})`);
+  }
+  if (c.userTask?.type === "hive" && r.userTaskInfo?.deployMode !== undefined) fail(["rerun", "userTaskInfo", "deployMode"], "applies to spark tasks only");
 }
 export type HadoopClusterInputs = z.infer<ReturnType<typeof hadoopClusterInputs>>;
 
@@ -193,19 +259,7 @@ export function hadoopClusterOutputs() {
     apiKeyStatus: z.string().optional().describe("`impossible`, `possible`, `applied`."),
     componentUrls: z.record(z.string(), z.string()).describe("Web UIs: nameNodeUrl, resourceManagerUrl, hueUrl, ..."),
     masterCount: z.number().optional(),
-    vms: z
-      .array(
-        z.object({
-          name: z.string().optional(),
-          instanceId: z.string().optional(),
-          isMaster: z.boolean().optional(),
-          index: z.number().optional(),
-          ip: z.string().optional(),
-          floatingIp: z.string().optional(),
-          status: z.string().optional(),
-        }),
-      )
-      .describe("The cluster's VMs."),
+    vms: z.array(vmShape()).describe("The cluster's VMs."),
     logUrl: z.string().optional().describe("Where the job's log lies."),
     rerunRequestId: z.string().optional(),
     rerunRequestStatus: z.string().optional(),
@@ -241,6 +295,7 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
     "subnetId",
     "adminUserId",
     "adminPassword",
+    "adminPasswordCiphertext",
     "hdfsReplication",
     "hdfsBlockSize",
     "configurations",
@@ -251,26 +306,38 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
     "redis",
   ],
   deleteBeforeReplace: true,
-  localInputs: ["timeouts"],
-  secretOutputs: ["adminPassword", "metastore"],
+  localInputs: ["timeouts", "adopt"],
+  secretInputs: ["adminPassword", "metastore"],
+  // Not in the detail (declaredInputs): an import cannot know them.
+  writeOnly: {
+    paths: ["adminPassword", "adminPasswordCiphertext", "metastore.mysql.password", "metastore.mysql.passwordCiphertext", "userScript", "securityGroupIds"],
+  },
+  importId: "the cluster id",
   autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
+  recovery: {
+    async find(ctx, inputs) {
+      const list = await hadoop(ctx)
+        .listClusters({ name: inputs.name, includeTerminated: isJobCluster(inputs) })
+        .catch(rethrowAs(`looking for Hadoop cluster "${inputs.name}"`));
+      // The name filter matches names that contain it; a long-running cluster that terminated is gone.
+      return list.find((cl) => cl.name === inputs.name && (isJobCluster(inputs) || !isTerminated(cl.status)))?.id;
+    },
+  },
   describe: (id) => `Hadoop cluster "${id}"`,
   derive: [{ from: ["userScript"], to: "userScript", compute: (i) => (i.userScript === undefined ? undefined : i.userScript.replace(/\r\n?/g, "\n")) }],
 
   async create(ctx, inputs) {
     const c = hadoop(ctx);
-    const { id } = await c.createCluster(expand(inputs)).catch((e: unknown) => {
-      throw withAction(
-        e,
-        isConflict(e) ? `creating Hadoop cluster "${inputs.name}": a cluster with this name already exists` : `creating Hadoop cluster "${inputs.name}"`,
-      );
-    });
+    const { id } = await c.createCluster(await expand(ctx, inputs)).catch(rethrowAs(`creating Hadoop cluster "${inputs.name}"`));
     const what = `Hadoop cluster "${inputs.name}" (${id})`;
     try {
       const cl = await waitSettled(ctx, c, id, what, inputs, timeoutFor(ctx, inputs.timeouts, "create", HADOOP_TIMEOUTS));
       return { id, outs: await flatten(c, cl, inputs) };
     } catch (e) {
       const cl = await c.findCluster(id).catch(() => undefined);
+      // A long-running cluster that ended terminated is gone (read says so too): recorded, it would
+      // only stand in the way until a refresh; unrecorded, the next up creates it again.
+      if (cl && isTerminated(cl.status) && !isJobCluster(inputs)) throw e;
       throw new PartialFailure(
         id,
         cl ? await flatten(c, cl, inputs).catch(() => ({ ...inputs, ...minimal(cl) })) : { ...inputs, status: "unknown", componentUrls: {}, vms: [] },
@@ -283,10 +350,13 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
     const c = hadoop(ctx);
     const cl = await c.findCluster(id).catch(rethrowAs(`reading Hadoop cluster "${id}"`));
     if (!cl) return undefined;
+    // Read from the id alone (an import: no prior inputs), the inputs come from what the cluster's
+    // detail shows; a refresh keeps the program's values.
+    const prior = olds.clusterType === undefined ? { ...olds, ...declaredInputs(cl, ctx.settings.credentialId) } : olds;
     // A long-running cluster found terminated is gone (the next up creates it again); a job
     // cluster's Terminated is its normal end and stays.
-    if (isTerminated(cl.status) && !isJobCluster(olds)) return undefined;
-    return flatten(c, cl, olds);
+    if (isTerminated(cl.status) && !isJobCluster(prior)) return undefined;
+    return flatten(c, cl, prior);
   },
 
   async update(ctx, id, current, news) {
@@ -295,6 +365,8 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
     const timeoutMs = timeoutFor(ctx, news.timeouts, "update", HADOOP_TIMEOUTS);
     try {
       let cl = await c.getCluster(id);
+      // Still settling (a create resumed after a timeout, or taken over after a lost answer): wait first.
+      if (!isTerminated(cl.status) && cl.status !== RUNNING) cl = await waitSettled(ctx, c, id, what, news, timeoutMs);
       let request: RerunRequest | undefined;
       if (news.workerCnt !== current.workerCnt) {
         if (isTerminated(cl.status)) throw new Error(`${what}: cannot scale a terminated cluster`);
@@ -344,8 +416,15 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
   },
 };
 
-/** The create request: configuration canonicalised (sorted keys) as the JSON text the API takes. */
-function expand(i: HadoopClusterInputs): CreateHadoopClusterInput {
+/**
+ * The create request: configuration canonicalised (sorted keys) as the JSON text the API takes;
+ * passwords given as KMS ciphertexts decrypted for this request only.
+ */
+async function expand(ctx: Context, i: HadoopClusterInputs): Promise<CreateHadoopClusterInput> {
+  const what = `Hadoop cluster "${i.name}"`;
+  const adminPassword = await passwordOf(ctx.settings, i.adminPassword, i.adminPasswordCiphertext, `the admin password of ${what}`);
+  const mysql = i.metastore?.mysql;
+  const metastorePassword = mysql ? await passwordOf(ctx.settings, mysql.password, mysql.passwordCiphertext, `the metastore password of ${what}`) : undefined;
   return {
     name: i.name,
     clusterVersion: i.clusterVersion,
@@ -362,7 +441,7 @@ function expand(i: HadoopClusterInputs): CreateHadoopClusterInput {
     securityGroupIds: i.securityGroupIds,
     vpcId: i.vpcId,
     subnetId: i.subnetId,
-    adminInfo: i.adminUserId !== undefined || i.adminPassword !== undefined ? { userId: i.adminUserId, userPw: i.adminPassword } : undefined,
+    adminInfo: i.adminUserId !== undefined || adminPassword !== undefined ? { userId: i.adminUserId, userPw: adminPassword } : undefined,
     config: {
       hdfsReplication: i.hdfsReplication,
       hdfsBlockSize: i.hdfsBlockSize,
@@ -377,7 +456,7 @@ function expand(i: HadoopClusterInputs): CreateHadoopClusterInput {
             objectId: i.metastore.mysql.objectId,
             dbName: i.metastore.mysql.dbName,
             userId: i.metastore.mysql.userId,
-            userPw: i.metastore.mysql.password,
+            userPw: metastorePassword ?? "",
           },
         }
       : i.metastore?.dataCatalogId
@@ -397,6 +476,91 @@ export function canonicalConfig(configurations: NonNullable<HadoopClusterInputs[
       properties: Object.fromEntries(Object.entries(c.properties).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     })),
   });
+}
+
+/**
+ * The inputs a program declares for `cl`, from its detail: what an import records and generates
+ * code with, so that a program declaring the values the cluster was made with shows no change. Not
+ * answered, so left out: the admin and metastore passwords, the user script, extra security groups
+ * (the detail lists them mixed with the group the service made for the cluster). The admin user is
+ * the caller's account when none was given, so that one is left out too; and the version's prefix
+ * is upper-cased, as the seed writes it (answers may be lower case).
+ */
+function declaredInputs(cl: HadoopCluster, callerId: string | undefined): Partial<HadoopClusterInputs> {
+  const raw = cl.raw;
+  const obj = (v: unknown): Record<string, unknown> | undefined =>
+    v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+  const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+  const task = obj(raw.userTask);
+  const mysql = obj(obj(raw.hiveMetastoreInfo)?.mySqlInfo);
+  const catalog = obj(obj(raw.hiveMetastoreInfo)?.dataCatalogInfo);
+  const redis = obj(raw.redisInfo);
+  const custom = cl.clusterType === "custom";
+  return {
+    name: cl.name,
+    clusterVersion: cl.clusterVersion?.replace(/^[A-Za-z]+/, (p) => p.toUpperCase()),
+    clusterType: cl.clusterType,
+    // hadoop and zookeeper are always installed: a program lists the others.
+    installComponents: custom ? cl.installComponents.filter((x) => x !== "hadoop" && x !== "zookeeper") : undefined,
+    keypairName: cl.keypairName,
+    masterFlavorName: cl.masterInfo[0]?.flavorName,
+    workerFlavorName: cl.workerInfo[0]?.flavorName,
+    masterVolumeSize: cl.masterInfo[0]?.volumeSize,
+    workerVolumeSize: cl.workerInfo[0]?.volumeSize,
+    monitoring: cl.monitoring,
+    vpcId: cl.vpcId,
+    subnetId: cl.subnetId,
+    adminUserId: cl.adminUserId !== undefined && cl.adminUserId !== callerId ? cl.adminUserId : undefined,
+    hdfsReplication: cl.config.hdfsReplication,
+    hdfsBlockSize: cl.config.hdfsBlockSize,
+    configurations: cl.config.configText !== undefined ? parseConfigText(cl.config.configText) : undefined,
+    configFileUrl: cl.config.configFileUrl,
+    userTask:
+      task && cl.userTask?.type && cl.userTask.terminationPolicy
+        ? (Object.fromEntries(
+            Object.entries({
+              type: cl.userTask.type,
+              terminationPolicy: cl.userTask.terminationPolicy,
+              hiveQuery: str(task.hiveQuery),
+              fileUrl: str(task.fileUrl),
+              deployMode: str(task.deployMode),
+              execOpts: str(task.execOpts),
+              execParams: str(task.execParams),
+              logBucketName: str(task.logBucketName),
+            }).filter(([, v]) => v !== undefined),
+          ) as HadoopClusterInputs["userTask"])
+        : undefined,
+    metastore: mysql
+      ? { mysql: { objectId: str(mysql.objectId) ?? "", dbName: str(mysql.dbName) ?? "", userId: str(mysql.userId) ?? "", password: "" } }
+      : str(catalog?.catalogId) !== undefined
+        ? { dataCatalogId: str(catalog?.catalogId) }
+        : undefined,
+    redis: redis
+      ? {
+          instanceSetId: str(redis.objectId) ?? "",
+          dbIdSupersetCelery: num(redis.dbIdSupersetCelery) ?? 0,
+          dbIdSupersetResults: num(redis.dbIdSupersetResults) ?? 1,
+        }
+      : undefined,
+  };
+}
+
+/** `configText` as answered (the JSON text, or its Base64 as sent) back to structured configurations. */
+function parseConfigText(text: string): HadoopClusterInputs["configurations"] {
+  for (const candidate of [text, Buffer.from(text, "base64").toString("utf8")]) {
+    try {
+      const parsed = JSON.parse(candidate) as { configurations?: { classification?: unknown; properties?: unknown }[] };
+      if (!Array.isArray(parsed.configurations)) continue;
+      return parsed.configurations.map((c) => ({
+        classification: typeof c.classification === "string" ? c.classification : "",
+        properties: Object.fromEntries(Object.entries((c.properties ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
+      }));
+    } catch {
+      // not this form
+    }
+  }
+  return undefined;
 }
 
 function minimal(cl: HadoopCluster) {
@@ -421,15 +585,7 @@ async function flatten(c: HadoopClient, cl: HadoopCluster, prior: Partial<Hadoop
     apiKeyStatus: cl.apiKeyStatus,
     componentUrls: cl.componentUrl,
     masterCount: cl.masterCnt,
-    vms: vms.map((v) => ({
-      name: v.name,
-      instanceId: v.instanceId,
-      isMaster: v.isMaster,
-      index: v.index,
-      ip: v.ip,
-      floatingIp: v.floatingIp,
-      status: v.status,
-    })),
+    vms: vms.map(vmResult),
     logUrl: cl.userTask?.logUrl,
   };
 }
@@ -454,12 +610,9 @@ async function waitStatus(ctx: Context, c: HadoopClient, id: string, what: strin
   const cl = await waitWithProgress<HadoopCluster>(ctx, {
     resource: what,
     status: () => c.findCluster(id),
-    stateOf: (x) => {
-      const s = x.status ?? "unknown";
-      if (isTerminated(s) && !target.includes(s)) throw new Error(`${what} ended ${s}${x.statusReason ? `: ${x.statusReason}` : ""}`);
-      return s;
-    },
+    stateOf: (x) => x.status ?? "unknown",
     target,
+    failure: (x, s) => (isTerminated(s) && !target.includes(s) ? `ended ${s}${x.statusReason ? `: ${x.statusReason}` : ""}` : undefined),
     timeoutMs,
     minDelayMs: 2_000,
     maxDelayMs: 30_000,
@@ -478,14 +631,21 @@ async function waitRerun(ctx: Context, c: HadoopClient, id: string, requestId: s
     stateOf: (x) => {
       const s = x.requestStatus ?? "";
       if (REQUEST_DONE.test(s) || (x.requestResult !== undefined && x.requestResult !== "")) {
-        if (REQUEST_FAILED.test(s) || REQUEST_FAILED.test(x.requestResult ?? ""))
-          throw new Error(`${what}: the re-run request ${requestId} ended ${s}: ${x.requestResult ?? ""}`);
-        return "done";
+        return REQUEST_FAILED.test(s) || REQUEST_FAILED.test(x.requestResult ?? "") ? `failed (${s})` : "done";
       }
       return s || "pending";
     },
     target: ["done"],
+    failure: (x, s) => (s.startsWith("failed") ? `ended ${x.requestStatus ?? ""}: ${x.requestResult ?? ""}` : undefined),
     timeoutMs,
   });
   return r!;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof hadoopClusterInputs>>>>;
+/** A Hadoop cluster. The admin and metastore passwords are always secrets, whatever the program passed. */
+export const Cluster = resourceClass<ClusterArgs, HadoopClusterOutputs>(hadoopCluster);
+export type Cluster = InstanceType<typeof Cluster>;

@@ -1,89 +1,70 @@
 /** Hadoop lookups: clusters (filters, every page), one cluster, a cluster's VMs. */
-import { rethrowAs } from "../../sdk/core";
+import { z } from "zod";
+import { rethrowAs, type Settings } from "../../sdk/core";
 import { HadoopClient } from "../../sdk/hadoop";
-import { lookupSettings, outputForm, type LookupOptions } from "../core";
+import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
+import { vmResult, vmShape } from "./vms";
 
-function client(opts: LookupOptions): HadoopClient {
-  return new HadoopClient({ settings: lookupSettings(opts) });
-}
-
-export interface GetClustersArgs {
-  /** Clusters whose names contain this. */
-  name?: string;
-  /** Include terminated clusters (default true). */
-  includeTerminated?: boolean;
-}
-export interface GetClustersResult {
-  clusters: { id: string; name?: string; status?: string; clusterType?: string; clusterVersion?: string; apiKeyStatus?: string; workerCnt?: number }[];
+function client(settings: Settings): HadoopClient {
+  return new HadoopClient({ settings });
 }
 
-export async function getClusters(args: GetClustersArgs = {}, opts: LookupOptions = {}): Promise<GetClustersResult> {
-  const list = await client(opts).listClusters(args).catch(rethrowAs("getClusters"));
-  return {
-    clusters: list.map((c) => ({
-      id: c.id,
-      name: c.name,
-      status: c.status,
-      clusterType: c.clusterType,
-      clusterVersion: c.clusterVersion,
-      apiKeyStatus: c.apiKeyStatus,
-      workerCnt: c.workerCnt,
-    })),
-  };
-}
-export const getClustersOutput = outputForm(getClusters);
+/** A cluster as getClusters lists it; getCluster adds the fields only a get returns. */
+const clusterSummaryShape = () => ({
+  id: z.string(),
+  name: z.string().optional(),
+  status: z.string().optional(),
+  clusterType: z.string().optional(),
+  clusterVersion: z.string().optional(),
+  apiKeyStatus: z.string().optional(),
+  workerCnt: z.number().optional(),
+});
 
-export interface GetClusterArgs {
-  id: string;
-}
-export interface GetClusterResult {
-  id: string;
-  name?: string;
-  status?: string;
-  clusterType?: string;
-  clusterVersion?: string;
-  workerCnt?: number;
-  masterCnt?: number;
-  apiKeyStatus?: string;
-  componentUrls: Record<string, string>;
-}
+/** Hadoop clusters, every page. */
+export const getClusters = lookupFunction({
+  token: "krcloud:hadoop:getClusters",
+  description: "Hadoop clusters, every page.",
+  args: () =>
+    z.object({
+      name: z.string().optional().describe("Clusters whose names contain this."),
+      includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
+    }),
+  result: () => z.object({ clusters: z.array(z.object(clusterSummaryShape())).describe("The clusters, every page.") }),
+  async run(args, settings) {
+    const list = await client(settings).listClusters(args).catch(rethrowAs("getClusters"));
+    return { clusters: list.map((c) => pickShape(clusterSummaryShape(), c)) };
+  },
+});
+export const getClustersOutput = lookupOutput(getClusters.lookup);
+export type GetClustersArgs = LookupArgs<typeof getClusters>;
+export type GetClustersResult = LookupResult<typeof getClusters>;
 
-export async function getCluster(args: GetClusterArgs, opts: LookupOptions = {}): Promise<GetClusterResult> {
-  const c = await client(opts).getCluster(args.id).catch(rethrowAs("getCluster"));
-  return {
-    id: c.id,
-    name: c.name,
-    status: c.status,
-    clusterType: c.clusterType,
-    clusterVersion: c.clusterVersion,
-    workerCnt: c.workerCnt,
-    masterCnt: c.masterCnt,
-    apiKeyStatus: c.apiKeyStatus,
-    componentUrls: c.componentUrl,
-  };
-}
-export const getClusterOutput = outputForm(getCluster);
+/** One Hadoop cluster. */
+export const getCluster = lookupFunction({
+  token: "krcloud:hadoop:getCluster",
+  description: "One Hadoop cluster.",
+  args: () => z.object({ id: z.string().describe("The cluster's id.") }),
+  result: () => z.object({ ...clusterSummaryShape(), masterCnt: z.number().optional(), componentUrls: z.record(z.string(), z.string()).describe("Web UIs.") }),
+  async run(args, settings) {
+    const c = await client(settings).getCluster(args.id).catch(rethrowAs("getCluster"));
+    return { ...pickShape(clusterSummaryShape(), c), masterCnt: c.masterCnt, componentUrls: c.componentUrl };
+  },
+});
+export const getClusterOutput = lookupOutput(getCluster.lookup);
+export type GetClusterArgs = LookupArgs<typeof getCluster>;
+export type GetClusterResult = LookupResult<typeof getCluster>;
 
-export interface GetClusterVmsArgs {
-  clusterId: string;
-}
-export interface GetClusterVmsResult {
-  vms: { name?: string; instanceId?: string; isMaster?: boolean; index?: number; ip?: string; floatingIp?: string; status?: string; flavorName?: string }[];
-}
-
-export async function getClusterVms(args: GetClusterVmsArgs, opts: LookupOptions = {}): Promise<GetClusterVmsResult> {
-  const vms = await client(opts).listVms(args.clusterId).catch(rethrowAs("getClusterVms"));
-  return {
-    vms: vms.map((v) => ({
-      name: v.name,
-      instanceId: v.instanceId,
-      isMaster: v.isMaster,
-      index: v.index,
-      ip: v.ip,
-      floatingIp: v.floatingIp,
-      status: v.status,
-      flavorName: v.flavorName,
-    })),
-  };
-}
-export const getClusterVmsOutput = outputForm(getClusterVms);
+/** A Hadoop cluster's VMs, every page. */
+export const getClusterVms = lookupFunction({
+  token: "krcloud:hadoop:getClusterVms",
+  description: "A Hadoop cluster's VMs, every page.",
+  args: () => z.object({ clusterId: z.string().describe("The cluster's id.") }),
+  result: () => z.object({ vms: z.array(vmShape()).describe("The VMs, every page.") }),
+  async run(args, settings) {
+    const vms = await client(settings).listVms(args.clusterId).catch(rethrowAs("getClusterVms"));
+    return { vms: vms.map(vmResult) };
+  },
+});
+export const getClusterVmsOutput = lookupOutput(getClusterVms.lookup);
+export type GetClusterVmsArgs = LookupArgs<typeof getClusterVms>;
+export type GetClusterVmsResult = LookupResult<typeof getClusterVms>;

@@ -1,2 +1,3 @@
-export { Cluster, type ClusterArgs } from "./resources";
+// The Hadoop service: one line per resource (its class and args), then the lookups.
+export { Cluster, type ClusterArgs } from "./cluster";
 export * from "./functions";

@@ -6,11 +6,9 @@
  * and a key rotation never re-encrypts by itself. The plaintext is a secret input and output.
  * Seed: 03-kms-dataquery-hadoop.md sections A.2, A.4, A.8.
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
-import { rethrowAs } from "../../sdk/core";
-import type { ResourceDefinition } from "../core";
-import { kms } from "./client";
+import { resourceClass, type InputArgs } from "../core";
+import { madeOnce } from "./made-once";
 import { aad, keyId, plaintext, triggers } from "./validation";
 
 export function ciphertextInputs() {
@@ -35,40 +33,26 @@ export function ciphertextOutputs() {
 }
 export type CiphertextOutputs = z.infer<ReturnType<typeof ciphertextOutputs>>;
 
-export const ciphertext: ResourceDefinition<CiphertextInputs, CiphertextOutputs> = {
+export const ciphertext = madeOnce<CiphertextInputs, CiphertextOutputs>({
   token: "krcloud:kms:Ciphertext",
   description:
     "A plaintext encrypted once with a KMS key. Re-encrypted only when the plaintext, key, AAD or triggers change (each a replacement); refresh and delete make no call.",
   inputs: ciphertextInputs,
   outputs: ciphertextOutputs,
   replaceOn: ["keyId", "plaintext", "aad", "triggers"],
-  secretOutputs: ["plaintext"],
-  describe: (id) => `ciphertext "${id}"`,
-
-  async create(ctx, inputs) {
-    const r = await kms(ctx)
-      .encrypt(inputs.keyId, { input: inputs.plaintext, aad: inputs.aad })
-      .catch(rethrowAs(`encrypting with KMS key "${inputs.keyId}"`));
-    return { id: stableId(r.ciphertext), outs: { ...inputs, ciphertext: r.ciphertext, keyVersion: r.version } };
+  secretInputs: ["plaintext"],
+  noun: "ciphertext",
+  doing: "encrypting",
+  async make(c, inputs) {
+    const r = await c.encrypt(inputs.keyId, { input: inputs.plaintext, aad: inputs.aad });
+    return { ...inputs, ciphertext: r.ciphertext, keyVersion: r.version };
   },
+});
 
-  ...recordedOnly<CiphertextInputs, CiphertextOutputs>(),
-};
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
 
-/**
- * Read, update and delete of what the service keeps no record of (a ciphertext, a data key): read
- * returns what was recorded, since nothing in the service can tell it apart or lose it; every input
- * replaces, so an update only records; delete has nothing to remove.
- */
-export function recordedOnly<I extends Record<string, unknown>, O extends I>(): Pick<ResourceDefinition<I, O>, "read" | "update" | "delete"> {
-  return {
-    read: async (_ctx, _id, olds) => olds,
-    update: async (_ctx, _id, current, news) => ({ ...current, ...news }),
-    delete: async () => undefined,
-  };
-}
-
-/** A stable id from the ciphertext (never a timestamp, as aws_kms_ciphertext's is). */
-export function stableId(cipher: string): string {
-  return createHash("sha256").update(cipher).digest("hex").slice(0, 32);
-}
+export type CiphertextArgs = InputArgs<z.input<ReturnType<typeof ciphertextInputs>>>;
+/** A plaintext encrypted once with a KMS key. The plaintext is always a secret, whatever the program passed. */
+export const Ciphertext = resourceClass<CiphertextArgs, CiphertextOutputs>(ciphertext);
+export type Ciphertext = InstanceType<typeof Ciphertext>;

@@ -5,10 +5,8 @@
  * Seed: 03-kms-dataquery-hadoop.md sections A.2, A.4.
  */
 import { z } from "zod";
-import { rethrowAs } from "../../sdk/core";
-import type { ResourceDefinition } from "../core";
-import { recordedOnly, stableId } from "./ciphertext";
-import { kms } from "./client";
+import { resourceClass, type InputArgs } from "../core";
+import { madeOnce } from "./made-once";
 import { keyId, triggers } from "./validation";
 
 export function dataKeyInputs() {
@@ -30,7 +28,7 @@ export function dataKeyOutputs() {
 }
 export type DataKeyOutputs = z.infer<ReturnType<typeof dataKeyOutputs>>;
 
-export const dataKey: ResourceDefinition<DataKeyInputs, DataKeyOutputs> = {
+export const dataKey = madeOnce<DataKeyInputs, DataKeyOutputs>({
   token: "krcloud:kms:DataKey",
   description:
     "A data key generated once with a KMS key: a secret Base64 plaintext key and its ciphertext. A new key only when the KMS key or triggers change.",
@@ -38,14 +36,18 @@ export const dataKey: ResourceDefinition<DataKeyInputs, DataKeyOutputs> = {
   outputs: dataKeyOutputs,
   replaceOn: ["keyId", "triggers"],
   secretOutputs: ["plaintext"],
-  describe: (id) => `data key "${id}"`,
-
-  async create(ctx, inputs) {
-    const k = await kms(ctx)
-      .generateDataKey(inputs.keyId)
-      .catch(rethrowAs(`generating a data key with KMS key "${inputs.keyId}"`));
-    return { id: stableId(k.ciphertext), outs: { ...inputs, plaintext: k.plaintext, ciphertext: k.ciphertext, keyVersion: k.keyVersion } };
+  noun: "data key",
+  doing: "generating a data key",
+  async make(c, inputs) {
+    const k = await c.generateDataKey(inputs.keyId);
+    return { ...inputs, plaintext: k.plaintext, ciphertext: k.ciphertext, keyVersion: k.keyVersion };
   },
+});
 
-  ...recordedOnly<DataKeyInputs, DataKeyOutputs>(),
-};
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type DataKeyArgs = InputArgs<z.input<ReturnType<typeof dataKeyInputs>>>;
+/** A data key generated once: a secret Base64 plaintext key and its ciphertext. */
+export const DataKey = resourceClass<DataKeyArgs, DataKeyOutputs>(dataKey);
+export type DataKey = InstanceType<typeof DataKey>;

@@ -2,110 +2,93 @@
  * Key management functions for programs: decrypt, sign / verify a signature, create / verify an
  * HMAC. They run in the program's process (settings from the stack config and environment) on
  * every preview and update; decrypt, HMAC and verification are deterministic, so running them each
- * time changes nothing. A decrypted plaintext is returned as a secret Output by `decryptOutput`.
- * Encrypting and generating data keys are resources (Ciphertext, DataKey): a function would give a
- * new random ciphertext on every run.
+ * time changes nothing. A decrypted plaintext and an HMAC are secret Outputs in their `...Output`
+ * forms. Encrypting and generating data keys are resources (Ciphertext, DataKey): a function would
+ * give a new random ciphertext on every run.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { rethrowAs } from "../../sdk/core";
+import { z } from "zod";
+import { rethrowAs, type Settings } from "../../sdk/core";
 import { KmsClient } from "../../sdk/kms";
-import { lookupSettings, outputForm, type LookupOptions } from "../core";
+import { lookupFunction, lookupOutput, type LookupArgs, type LookupDefinition, type LookupResult } from "../core";
 
-function client(opts: LookupOptions): KmsClient {
-  return new KmsClient({ settings: lookupSettings(opts) });
+/** A lookup's one call with the key its arguments name; a failure names the lookup and the key. */
+function withKey<T>(settings: Settings, lookup: string, keyId: string, call: (c: KmsClient) => Promise<T>): Promise<T> {
+  return call(new KmsClient({ settings })).catch(rethrowAs(`${lookup} with KMS key "${keyId}"`));
 }
 
-export interface DecryptArgs {
-  /** The symmetric KMS key. */
-  keyId: string;
-  /** The ciphertext exactly as encrypt returned it. */
-  ciphertext: string;
-  /** The AAD given at encryption, if any. */
-  aad?: string;
-}
-export interface DecryptResult {
-  plaintext: string;
-}
+const kmsKeyId = (what: string) => z.string().describe(what);
 
 /** Decrypts a ciphertext. Works with an `Active` or `Deactivated` key version. */
-export async function decrypt(args: DecryptArgs, opts: LookupOptions = {}): Promise<DecryptResult> {
-  const plaintext = await client(opts)
-    .decrypt(args.keyId, { ciphertext: args.ciphertext, aad: args.aad })
-    .catch(rethrowAs(`decrypt with KMS key "${args.keyId}"`));
-  return { plaintext };
-}
-
+export const decrypt = lookupFunction({
+  token: "krcloud:kms:decrypt",
+  description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
+  args: () =>
+    z.object({
+      keyId: kmsKeyId("The symmetric KMS key."),
+      ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
+      aad: z.string().optional().describe("The AAD given at encryption, if any."),
+    }),
+  result: () => z.object({ plaintext: z.string().describe("The decrypted text (secret).") }),
+  secretResults: ["plaintext"],
+  run: async (args, settings) => ({
+    plaintext: await withKey(settings, "decrypt", args.keyId, (c) => c.decrypt(args.keyId, { ciphertext: args.ciphertext, aad: args.aad })),
+  }),
+});
 /** `decrypt` for Inputs; the plaintext is a secret Output. */
-export function decryptOutput(args: { [K in keyof DecryptArgs]: pulumi.Input<DecryptArgs[K]> }): pulumi.Output<DecryptResult> {
-  return pulumi.secret(outputForm(decrypt)(args));
-}
+export const decryptOutput = lookupOutput(decrypt.lookup);
+export type DecryptArgs = LookupArgs<typeof decrypt>;
+export type DecryptResult = LookupResult<typeof decrypt>;
 
-export interface SignArgs {
-  /** An asymmetric signing key. */
-  keyId: string;
-  /** Base64 of the data to sign, at most 4 KB decoded. */
-  content: string;
-}
-export interface SignResult {
-  signature: string;
-}
+export const sign = lookupFunction({
+  token: "krcloud:kms:sign",
+  description: "Signs Base64 data with an asymmetric KMS key.",
+  args: () => z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") }),
+  result: () => z.object({ signature: z.string().describe("The signature.") }),
+  run: async (args, settings) => ({ signature: await withKey(settings, "sign", args.keyId, (c) => c.sign(args.keyId, args.content)) }),
+});
+export const signOutput = lookupOutput(sign.lookup);
+export type SignArgs = LookupArgs<typeof sign>;
+export type SignResult = LookupResult<typeof sign>;
 
-export async function sign(args: SignArgs, opts: LookupOptions = {}): Promise<SignResult> {
+const verifyArgs = () =>
+  z.object({
+    keyId: kmsKeyId("The signing or MAC key."),
+    input: z.string().describe("Base64 of the original data."),
+    output: z.string().describe("The signature, or the Base64 HMAC."),
+  });
+const verifyResult = () => z.object({ valid: z.boolean().describe("Whether it verified.") });
+export type VerifyArgs = z.infer<ReturnType<typeof verifyArgs>>;
+export type VerifyResult = z.infer<ReturnType<typeof verifyResult>>;
+
+/** verifySignature and verifyHmac: the same arguments and answer, the key kind and the operation aside. */
+function verifyLookup(operation: "verifySignature" | "verifyHmac", description: string): LookupDefinition<VerifyArgs, VerifyResult> {
   return {
-    signature: await client(opts)
-      .sign(args.keyId, args.content)
-      .catch(rethrowAs(`sign with KMS key "${args.keyId}"`)),
+    token: `krcloud:kms:${operation}`,
+    description,
+    args: verifyArgs,
+    result: verifyResult,
+    run: async (args, settings) => ({
+      valid: await withKey(settings, operation, args.keyId, (c) => c[operation](args.keyId, { input: args.input, output: args.output })),
+    }),
   };
 }
-export const signOutput = outputForm(sign);
 
-export interface VerifyArgs {
-  keyId: string;
-  /** Base64 of the original data. */
-  input: string;
-  /** The signature (verifySignature) or the Base64 HMAC (verifyHmac). */
-  output: string;
-}
-export interface VerifyResult {
-  valid: boolean;
-}
+export const verifySignature = lookupFunction(verifyLookup("verifySignature", "Verifies a signature with an asymmetric KMS key."));
+export const verifySignatureOutput = lookupOutput(verifySignature.lookup);
 
-export async function verifySignature(args: VerifyArgs, opts: LookupOptions = {}): Promise<VerifyResult> {
-  return {
-    valid: await client(opts)
-      .verifySignature(args.keyId, { input: args.input, output: args.output })
-      .catch(rethrowAs(`verifySignature with KMS key "${args.keyId}"`)),
-  };
-}
-export const verifySignatureOutput = outputForm(verifySignature);
+export const createHmac = lookupFunction({
+  token: "krcloud:kms:createHmac",
+  description: "Creates an HMAC of Base64 data with a MAC key.",
+  args: () => z.object({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") }),
+  result: () => z.object({ hmac: z.string().describe("The Base64 HMAC (secret).") }),
+  // An HMAC authenticates as the key would.
+  secretResults: ["hmac"],
+  run: async (args, settings) => ({ hmac: await withKey(settings, "createHmac", args.keyId, (c) => c.createHmac(args.keyId, args.content)) }),
+});
+/** `createHmac` for Inputs; the HMAC is a secret Output. */
+export const createHmacOutput = lookupOutput(createHmac.lookup);
+export type CreateHmacArgs = LookupArgs<typeof createHmac>;
+export type CreateHmacResult = LookupResult<typeof createHmac>;
 
-export interface CreateHmacArgs {
-  /** A MAC key. */
-  keyId: string;
-  /** Base64 of the data, at most 4 KB decoded. */
-  content: string;
-}
-export interface CreateHmacResult {
-  hmac: string;
-}
-
-export async function createHmac(args: CreateHmacArgs, opts: LookupOptions = {}): Promise<CreateHmacResult> {
-  return {
-    hmac: await client(opts)
-      .createHmac(args.keyId, args.content)
-      .catch(rethrowAs(`createHmac with KMS key "${args.keyId}"`)),
-  };
-}
-/** `createHmac` for Inputs; the HMAC is a secret Output (it authenticates as the key would). */
-export function createHmacOutput(args: { [K in keyof CreateHmacArgs]: pulumi.Input<CreateHmacArgs[K]> }): pulumi.Output<CreateHmacResult> {
-  return pulumi.secret(outputForm(createHmac)(args));
-}
-
-export async function verifyHmac(args: VerifyArgs, opts: LookupOptions = {}): Promise<VerifyResult> {
-  return {
-    valid: await client(opts)
-      .verifyHmac(args.keyId, { input: args.input, output: args.output })
-      .catch(rethrowAs(`verifyHmac with KMS key "${args.keyId}"`)),
-  };
-}
-export const verifyHmacOutput = outputForm(verifyHmac);
+export const verifyHmac = lookupFunction(verifyLookup("verifyHmac", "Verifies an HMAC with a MAC key."));
+export const verifyHmacOutput = lookupOutput(verifyHmac.lookup);

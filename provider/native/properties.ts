@@ -7,7 +7,6 @@
  * returns (checked inputs, outputs). A nested secret therefore makes its whole top-level property
  * secret: coarser than the input, never weaker.
  */
-import { createHash, randomBytes } from "node:crypto";
 
 /** Pulumi's secret envelope: `{[SIG_KEY]: SECRET_SIG, value}`. */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -65,22 +64,10 @@ export function wrapSecrets(props: Props, secrets: Iterable<string>): Props {
   return out;
 }
 
-/**
- * Random hex for auto-naming from the engine's per-resource seed: the same seed (preview, then up
- * of the same resource) gives the same name. Without a seed (older engines): truly random.
- */
-export function seededRandom(seed: Uint8Array | undefined): (n: number) => string {
-  if (!seed || seed.length === 0)
-    return (n) =>
-      randomBytes(Math.ceil(n / 2))
-        .toString("hex")
-        .slice(0, n);
-  let counter = 0;
-  return (n) => {
-    let out = "";
-    while (out.length < n) out += createHash("sha256").update(seed).update(String(counter++)).digest("hex");
-    return out.slice(0, n);
-  };
+/** The wire form of an asset (`{[SIG_KEY]: ASSET_SIG, ...}`) holding inline text: a StringAsset. */
+export const ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17";
+export function isInlineAsset(v: unknown): boolean {
+  return v !== null && typeof v === "object" && (v as Props)[SIG_KEY] === ASSET_SIG && typeof (v as Props).text === "string";
 }
 
 /** The resource type of a URN (`urn:pulumi:stack::project::parent$krcloud:objectstorage:Bucket::name`). */

@@ -22,11 +22,12 @@ import { redactError, secretValues } from "../../sdk/core";
 import { currentSettings, setStackConfig } from "../core/config";
 import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition } from "../core/resource";
 import { toPlain } from "../core/sanitize";
-import { LOOKUPS } from "../registry";
+import { keepWriteOnly } from "../core/provider";
+import { secretInputKeys, secretOutputsFor } from "../core/secrets";
+import { parseArgs } from "../core/lookup";
+import { findLookup } from "../registry";
 import { definition, provider } from "../core/runtime";
-import { nameOfUrn, revealProps, seededRandom, typeOfUrn, wrapSecrets, type Props } from "./properties";
-
-export const PACKAGE = "krcloud";
+import { isInlineAsset, nameOfUrn, revealProps, typeOfUrn, wrapSecrets, type Props } from "./properties";
 
 /** The package root (holding package.json and schema.json), from dist/provider/native or provider/native. */
 export function packageRoot(start = __dirname): string {
@@ -57,6 +58,30 @@ function handle<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
   };
 }
 
+type Revealed = ReturnType<typeof revealProps>;
+
+/**
+ * `handle` for create and update: the definition and the revealed inputs (`inputsOf` the request)
+ * reach `fn`, and a partial failure's properties (grpcError) get the same secrets a success's do.
+ */
+function handleChange<Req extends { getUrn(): string; getType?(): string }, Res>(
+  inputsOf: (req: Req) => structproto.Struct | undefined,
+  fn: (req: Req, def: AnyDefinition, inputs: Revealed) => Promise<Res>,
+): Unary<Req, Res> {
+  return (call, callback) => {
+    const inputs = revealProps(fromStruct(inputsOf(call.request)));
+    let def: AnyDefinition | undefined;
+    const run = async () => {
+      def = definition(tokenOf(call.request));
+      return fn(call.request, def, inputs);
+    };
+    run().then(
+      (res) => callback(null, res),
+      (e: unknown) => callback(grpcError(e, inputs.secrets, def, inputs.props), null),
+    );
+  };
+}
+
 function toStruct(props: Props): structproto.Struct {
   return structproto.Struct.fromJavaScript(toPlain(props) as Record<string, structproto.JavaScriptValue>);
 }
@@ -70,14 +95,15 @@ function tokenOf(req: { getUrn(): string; getType?(): string }): string {
   return req.getType?.() || typeOfUrn(req.getUrn());
 }
 
-/** Outputs to return as secrets: those of secret inputs, the definition's secret outputs, and what reveals a secret input. */
-function secretKeys(def: AnyDefinition, secretInputs: Iterable<string>): Set<string> {
-  const keys = new Set<string>(def.secretOutputs ?? []);
-  const follow = (def.secretWith ?? {}) as Record<string, readonly string[] | undefined>;
-  for (const k of secretInputs) {
-    keys.add(k);
-    for (const o of follow[k] ?? []) keys.add(o);
-  }
+/**
+ * Outputs to return as secrets: the definition's always-secret ones, every input that arrived
+ * secret, and what reveals an input that is secret or inline asset text (secrets.ts; the dynamic
+ * classes apply the same rule to what they can see).
+ */
+export function secretKeys(def: AnyDefinition, secretInputs: Iterable<string>, inputs: Props = {}): Set<string> {
+  const given = new Set(secretInputs);
+  const keys = new Set<string>(secretOutputsFor(def, (k) => given.has(k) || isInlineAsset(inputs[k])));
+  for (const k of given) keys.add(k);
   return keys;
 }
 
@@ -92,7 +118,7 @@ function withoutDynamicKeys(props: Props): Props {
  * carries `id` and `properties` (see PartialFailure): it becomes ErrorResourceInitFailed, so the
  * engine keeps the resource in state.
  */
-function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefinition): grpc.StatusObject {
+function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefinition, inputs: Props = {}): grpc.StatusObject {
   const err = redactError(e, secretValues(currentSettings())) as Error & { id?: string; properties?: Props; reasons?: string[] };
   const message = err?.message ?? String(err);
   const metadata = new grpc.Metadata();
@@ -100,7 +126,7 @@ function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefiniti
     const detail = new provproto.ErrorResourceInitFailed();
     detail.setId(err.id);
     const props = withoutDynamicKeys(err.properties ?? {});
-    detail.setProperties(toStruct(def ? wrapSecrets(props, secretKeys(def, secrets)) : props));
+    detail.setProperties(toStruct(def ? wrapSecrets(props, secretKeys(def, secrets, inputs)) : props));
     detail.setReasonsList(err.reasons ?? [message]);
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
@@ -167,9 +193,12 @@ export class KrcloudProviderService {
     const olds = revealProps(fromStruct(req.getOlds()));
     const news = revealProps(fromStruct(req.getNews()));
     const name = req.getName() || nameOfUrn(req.getUrn());
-    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { random: seededRandom(req.getRandomseed_asU8()) });
+    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { urn: req.getUrn() });
     const res = new provproto.CheckResponse();
-    res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), news.secrets)));
+    // The engine stores the checked inputs in the state: a secret input is a secret there even when
+    // the program passed it plain (a YAML program's password).
+    const secrets = new Set([...news.secrets, ...secretInputKeys(definition(token))]);
+    res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), secrets)));
     res.setFailuresList(
       (result.failures ?? []).map((f) => {
         const failure = new provproto.CheckFailure();
@@ -186,7 +215,8 @@ export class KrcloudProviderService {
     const token = tokenOf(req);
     const olds = revealProps(fromStruct(req.getOlds())).props;
     const news = revealProps(fromStruct(req.getNews())).props;
-    const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news);
+    const oldInputs = req.getOldInputs() ? withoutDynamicKeys(revealProps(fromStruct(req.getOldInputs())).props) : undefined;
+    const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news, oldInputs);
     const res = new provproto.DiffResponse();
     res.setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
     res.setReplacesList(d.replaces ?? []);
@@ -207,26 +237,20 @@ export class KrcloudProviderService {
     return res;
   });
 
-  create = async (call: grpc.ServerUnaryCall<provproto.CreateRequest, provproto.CreateResponse>, callback: grpc.sendUnaryData<provproto.CreateResponse>) => {
-    const req = call.request;
-    const token = tokenOf(req);
-    const inputs = revealProps(fromStruct(req.getProperties()));
-    let def: AnyDefinition | undefined;
-    try {
-      def = definition(token);
+  create = handleChange(
+    (req: provproto.CreateRequest) => req.getProperties(),
+    async (req, def, inputs) => {
       const res = new provproto.CreateResponse();
       if (req.getPreview()) {
         res.setProperties(req.getProperties());
-        return callback(null, res);
+        return res;
       }
-      const { id, outs } = await provider(token).create(withoutDynamicKeys(inputs.props), { timeoutSeconds: req.getTimeout() });
+      const { id, outs } = await provider(def.token).create(withoutDynamicKeys(inputs.props), { timeoutSeconds: req.getTimeout() });
       res.setId(id);
-      res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets))));
-      callback(null, res);
-    } catch (e) {
-      callback(grpcError(e, inputs.secrets, def), null);
-    }
-  };
+      res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets, inputs.props))));
+      return res;
+    },
+  );
 
   /**
    * Refresh (state given), `pulumi import` and the `import` option (id only: the definitions' read
@@ -241,29 +265,23 @@ export class KrcloudProviderService {
     const r = await provider(token).read(req.getId(), withoutDynamicKeys(state.props), { timeoutSeconds: req.getTimeout() });
     const res = new provproto.ReadResponse();
     if (!r.id) return res;
-    const secrets = secretKeys(def, [...state.secrets, ...oldInputs.secrets]);
+    const secrets = secretKeys(def, [...state.secrets, ...oldInputs.secrets], oldInputs.props);
     res.setId(r.id);
     res.setProperties(toStruct(wrapSecrets((r.props ?? {}) as Props, secrets)));
-    res.setInputs(toStruct(wrapSecrets((r.inputs ?? {}) as Props, secrets)));
+    res.setInputs(toStruct(wrapSecrets(keepWriteOnly(def, (r.inputs ?? {}) as Props, withoutDynamicKeys(oldInputs.props)), secrets)));
     return res;
   });
 
-  update = async (call: grpc.ServerUnaryCall<provproto.UpdateRequest, provproto.UpdateResponse>, callback: grpc.sendUnaryData<provproto.UpdateResponse>) => {
-    const req = call.request;
-    const token = tokenOf(req);
-    const news = revealProps(fromStruct(req.getNews()));
-    let def: AnyDefinition | undefined;
-    try {
-      def = definition(token);
+  update = handleChange(
+    (req: provproto.UpdateRequest) => req.getNews(),
+    async (req, def, news) => {
       const olds = revealProps(fromStruct(req.getOlds())).props;
-      const r = await provider(token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), { timeoutSeconds: req.getTimeout() });
+      const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), { timeoutSeconds: req.getTimeout() });
       const res = new provproto.UpdateResponse();
-      res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets))));
-      callback(null, res);
-    } catch (e) {
-      callback(grpcError(e, news.secrets, def), null);
-    }
-  };
+      res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));
+      return res;
+    },
+  );
 
   delete = handle(async (req: provproto.DeleteRequest) => {
     const token = tokenOf(req);
@@ -274,11 +292,10 @@ export class KrcloudProviderService {
 
   /** Lookups (`fn::invoke`, SDK functions), with this provider's settings. */
   invoke = handle(async (req: provproto.InvokeRequest) => {
-    const load = LOOKUPS[req.getTok()];
-    if (!load) throw new Error(`unknown krcloud function ${req.getTok()}`);
-    const lookup = load();
+    const lookup = findLookup(req.getTok());
+    if (!lookup) throw new Error(`unknown krcloud function ${req.getTok()}`);
     const args = revealProps(fromStruct(req.getArgs()));
-    const result = toPlain((await lookup.run(args.props, { settings: currentSettings() })) ?? {}) as Props;
+    const result = toPlain((await lookup.run(parseArgs(lookup, args.props), currentSettings())) ?? {}) as Props;
     // A secret argument may show in any part of the result.
     const secrets = args.secrets.size > 0 ? Object.keys(result) : (lookup.secretResults ?? []);
     const res = new provproto.InvokeResponse();

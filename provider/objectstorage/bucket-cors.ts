@@ -4,9 +4,8 @@
  */
 import { z } from "zod";
 import { isNotFound } from "../../sdk/core";
-import type { ResourceDefinition } from "../core";
-import { bucketDocument, inPriorOrder } from "./bucket-document";
-import { bucketName } from "./validation";
+import { resourceClass, type InputArgs } from "../core";
+import { bucketDocument, documentInputs, inPriorOrder } from "./bucket-document";
 
 export const CORS_METHODS = ["PUT", "POST", "GET", "DELETE"] as const;
 
@@ -48,25 +47,19 @@ export function corsRule() {
 }
 
 export function bucketCorsInputs() {
-  return z
-    .object({
-      bucket: bucketName().describe("The bucket. Changing it replaces the policy."),
-      rules: z
-        .array(corsRule())
-        .min(1, "at least one rule is required")
-        .max(10, "at most 10 rules (seed section 8)")
-        .describe("The whole CORS policy, in order."),
-      adopt: z.boolean().default(false).describe("If the bucket already has a CORS policy, take it over instead of failing."),
-    })
-    .strict();
+  return documentInputs(
+    "CORS policy",
+    "policy",
+    z.array(corsRule()).min(1, "at least one rule is required").max(10, "at most 10 rules (seed section 8)").describe("The whole CORS policy, in order."),
+  );
 }
 export type BucketCorsInputs = z.infer<ReturnType<typeof bucketCorsInputs>>;
-export const bucketCorsOutputs = bucketCorsInputs;
+/** The outputs are the inputs, as the service echoes them. */
 export type BucketCorsOutputs = BucketCorsInputs;
 
 type Rule = BucketCorsInputs["rules"][number];
 
-export const bucketCors: ResourceDefinition<BucketCorsInputs, BucketCorsOutputs> = bucketDocument<Rule, BucketCorsInputs>({
+export const bucketCors = bucketDocument<Rule, BucketCorsInputs>({
   token: "krcloud:objectstorage:BucketCors",
   description: "The CORS policy of a bucket: an ordered list of at most 10 rules. Deleting it leaves the bucket with no CORS policy.",
   noun: "CORS policy",
@@ -117,3 +110,11 @@ export function alignCorsRules(read: Rule[], prior: readonly Rule[] | undefined)
     return out;
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type BucketCorsArgs = InputArgs<z.input<ReturnType<typeof bucketCorsInputs>>>;
+/** The whole CORS policy of a bucket, an ordered list of at most 10 rules. */
+export const BucketCors = resourceClass<BucketCorsArgs, BucketCorsOutputs>(bucketCors);
+export type BucketCors = InstanceType<typeof BucketCors>;

@@ -5,11 +5,12 @@
  * create and update return what the service echoed, read normalises what the service may normalise
  * (via `align`, against the rules last recorded), and delete waits until the document is gone.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { rethrowAs } from "../../sdk/core";
 import type { ObjectStorageClient } from "../../sdk/objectstorage";
 import { jsonEqual, waitWithProgress, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
+import { bucketName } from "./validation";
 
 /** How long a delete waits for the document to be gone. */
 export const DOCUMENT_DELETE_TIMEOUT_MS = 2 * 60_000;
@@ -19,6 +20,20 @@ export type BucketDocument<R> = {
   rules: R[];
   adopt: boolean;
 };
+
+/**
+ * A document's inputs, which are also its outputs: the bucket (a change of it replaces what
+ * `replaced` names), the whole list of rules, and whether to take over a `noun` that exists.
+ */
+export function documentInputs<T extends z.ZodType>(noun: string, replaced: string, rules: T) {
+  return z
+    .object({
+      bucket: bucketName().describe(`The bucket. Changing it replaces the ${replaced}.`),
+      rules,
+      adopt: z.boolean().default(false).describe(`If the bucket already has a ${noun}, take it over instead of failing.`),
+    })
+    .strict();
+}
 
 export interface BucketDocumentSpec<R, I extends BucketDocument<R>> {
   token: string;
@@ -51,6 +66,7 @@ export function bucketDocument<R, I extends BucketDocument<R>>(spec: BucketDocum
     outputs: spec.inputs,
     replaceOn: ["bucket"],
     localInputs: ["adopt"],
+    importId: "the bucket name",
     derive: spec.derive,
     describe: (id) => `${spec.noun} of bucket "${id}"`,
 

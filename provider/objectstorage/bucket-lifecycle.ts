@@ -4,23 +4,35 @@
  * Seed: 01-object-storage.md sections 2.3 and 4.1.
  */
 import { z } from "zod";
-import { LIFECYCLE_DATE } from "../../sdk/objectstorage";
-import type { ResourceDefinition } from "../core";
-import { bucketDocument } from "./bucket-document";
-import { bucketName } from "./validation";
+import { isXmlRepresentable, LIFECYCLE_DATE, MAX_RULE_ID_LENGTH } from "../../sdk/objectstorage";
+import { resourceClass, type InputArgs } from "../core";
+import { bucketDocument, documentInputs } from "./bucket-document";
 
 export { LIFECYCLE_DATE };
+
+/** Text the configuration's XML can carry: XML 1.0 has no way to write most control characters (tab, CR and LF it has). */
+function xmlText() {
+  return z
+    .string()
+    .refine(
+      isXmlRepresentable,
+      "must not contain characters XML 1.0 cannot carry (control characters other than tab, CR and LF, U+FFFE, U+FFFF, lone surrogates)",
+    );
+}
 
 export function lifecycleRule() {
   return z
     .object({
-      id: z
-        .string()
+      id: xmlText()
         .min(1)
-        .max(255, "rule ids are at most 255 characters")
+        // As the SDK and the local cloud count (UTF-16 code units); zod's max counts code points.
+        .refine(
+          (id) => id.length <= MAX_RULE_ID_LENGTH,
+          `rule ids are at most ${MAX_RULE_ID_LENGTH} characters (one beyond the BMP, such as an emoji, counts as two)`,
+        )
         .optional()
         .describe("Rule ID, unique within the configuration, up to 255 characters."),
-      prefix: z.string().describe("Prefix of the object names the rule applies to (`logs/`); empty for every object."),
+      prefix: xmlText().describe("Prefix of the object names the rule applies to (`logs/`); empty for every object."),
       status: z.enum(["Enabled", "Disabled"]).default("Enabled").describe("`Enabled` or `Disabled`."),
       expirationDays: z
         .number()
@@ -44,32 +56,30 @@ export function lifecycleRule() {
 }
 
 export function bucketLifecycleInputs() {
-  return z
-    .object({
-      bucket: bucketName().describe("The bucket. Changing it replaces the configuration."),
-      rules: z
-        .array(lifecycleRule())
-        .min(1, "at least one rule is required")
-        .superRefine((rules, ctx) => {
-          const seen = new Set<string>();
-          rules.forEach((r, i) => {
-            if (r.id === undefined) return;
-            if (seen.has(r.id)) ctx.addIssue({ code: "custom", message: `duplicate rule id "${r.id}"`, path: [i, "id"] });
-            seen.add(r.id);
-          });
-        })
-        .describe("The whole lifecycle configuration. Rules are evaluated once a day at 00:00."),
-      adopt: z.boolean().default(false).describe("If the bucket already has a lifecycle configuration, take it over instead of failing."),
-    })
-    .strict();
+  return documentInputs(
+    "lifecycle configuration",
+    "configuration",
+    z
+      .array(lifecycleRule())
+      .min(1, "at least one rule is required")
+      .superRefine((rules, ctx) => {
+        const seen = new Set<string>();
+        rules.forEach((r, i) => {
+          if (r.id === undefined) return;
+          if (seen.has(r.id)) ctx.addIssue({ code: "custom", message: `duplicate rule id "${r.id}"`, path: [i, "id"] });
+          seen.add(r.id);
+        });
+      })
+      .describe("The whole lifecycle configuration. Rules are evaluated once a day at 00:00."),
+  );
 }
 export type BucketLifecycleInputs = z.infer<ReturnType<typeof bucketLifecycleInputs>>;
-export const bucketLifecycleOutputs = bucketLifecycleInputs;
+/** The outputs are the inputs, as the service echoes them. */
 export type BucketLifecycleOutputs = BucketLifecycleInputs;
 
 type Rule = BucketLifecycleInputs["rules"][number];
 
-export const bucketLifecycle: ResourceDefinition<BucketLifecycleInputs, BucketLifecycleOutputs> = bucketDocument<Rule, BucketLifecycleInputs>({
+export const bucketLifecycle = bucketDocument<Rule, BucketLifecycleInputs>({
   token: "krcloud:objectstorage:BucketLifecycle",
   description: "The lifecycle (object expiry) configuration of a bucket. Deleting it removes the configuration.",
   noun: "lifecycle configuration",
@@ -120,3 +130,11 @@ function expandRule(r: Rule) {
 function flattenRule(r: { id?: string; prefix: string; status: "Enabled" | "Disabled"; days?: number; date?: string }): Rule {
   return { id: r.id, prefix: r.prefix, status: r.status, expirationDays: r.days, expirationDate: r.date };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type BucketLifecycleArgs = InputArgs<z.input<ReturnType<typeof bucketLifecycleInputs>>>;
+/** The whole lifecycle (object expiry) configuration of a bucket. */
+export const BucketLifecycle = resourceClass<BucketLifecycleArgs, BucketLifecycleOutputs>(bucketLifecycle);
+export type BucketLifecycle = InstanceType<typeof BucketLifecycle>;

@@ -6,10 +6,12 @@
  * Seed: 01-object-storage.md sections 2.2, 2.6, 4.3, 4.4, 8.
  */
 import { createHash } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
-import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
+import { metadataAsDeclared } from "./bucket";
 import { objectStorage } from "./client";
 import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
 import { bucketName, metadata, objectKey } from "./validation";
@@ -27,7 +29,10 @@ function bucketObjectShape() {
       bucket: bucketName().describe("The bucket. Changing it replaces the object."),
       key: objectKey().describe("Object name (full path, e.g. `images/logo.png`). Changing it replaces the object."),
       source: z
-        .union([z.string().min(1), assetInput()])
+        .union([z.string().min(1), assetInput()], {
+          // zod's own text for a value no option takes, "Invalid input", does not say what it takes.
+          error: "must be a local file path or a Pulumi asset (FileAsset, StringAsset, or RemoteAsset with a file:// URI)",
+        })
         .optional()
         .describe(
           "The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory.",
@@ -35,15 +40,14 @@ function bucketObjectShape() {
       content: z.string().optional().describe("Inline UTF-8 content."),
       contentBase64: z.string().regex(BASE64, "must be Base64 (RFC 4648)").optional().describe("Inline binary content, Base64-encoded."),
       folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
-      contentType: z
-        .string()
+      contentType: headerValue()
         .optional()
         .describe(
           "Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that.",
         ),
-      cacheControl: z.string().optional().describe("`Cache-Control` stored with the object and answered on download."),
-      contentDisposition: z.string().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
-      contentEncoding: z.string().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
+      cacheControl: headerValue().optional().describe("`Cache-Control` stored with the object and answered on download."),
+      contentDisposition: headerValue().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
+      contentEncoding: headerValue().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
       metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
       multipartThreshold: z
         .number()
@@ -69,6 +73,11 @@ function bucketObjectShape() {
     .strict();
 }
 
+/** A value the object carries as an HTTP header: undici refuses to send a line break or a character beyond Latin-1. */
+function headerValue() {
+  return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
+}
+
 const inlineKeys = ["source", "content", "contentBase64"] as const;
 
 export function bucketObjectInputs() {
@@ -80,9 +89,23 @@ export function bucketObjectInputs() {
     .refine((o) => !o.folder || inlineKeys.every((k) => o[k] === undefined), {
       message: "a folder has no source or content (nor contentBase64)",
       path: ["folder"],
+    })
+    .refine((o) => o.folder || !o.key.endsWith("/"), {
+      message: "a file's key must not end with '/': a name ending in '/' is a folder (set folder: true) (seed section 4.3)",
+      path: ["key"],
+    })
+    .refine((o) => !o.folder || [...folderName(o.key)].length <= 396, {
+      message:
+        "a folder is stored as its key with a trailing '/', which must fit in 396 characters: without the '/' the key may have at most 395 (seed section 8)",
+      path: ["key"],
     });
 }
 export type BucketObjectInputs = z.infer<ReturnType<typeof bucketObjectInputs>>;
+
+/** The name a folder is stored under, its key and a trailing "/" (createFolder): it must fit the object name limit too. */
+function folderName(key: string): string {
+  return key.endsWith("/") ? key : `${key}/`;
+}
 
 export function bucketObjectOutputs() {
   return bucketObjectShape().extend({
@@ -102,7 +125,19 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
   outputs: bucketObjectOutputs,
   replaceOn: ["bucket", "key", "folder"],
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
-  secretWith: { content: ["etag", "size", "contentMd5"] },
+  secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
+  importId: "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",
+  // The service stores the content, never shows it: after an import, the program's content stands
+  // where the object's ETag is its MD5 (or a multipart ETag, which tells nothing), else it uploads.
+  writeOnly: {
+    paths: ["content", "contentBase64", "source", "contentMd5"],
+    matches(recorded, news) {
+      const etag = recorded.etag;
+      if (typeof etag !== "string" || !isMd5(etag) || containsUnknown(news)) return true;
+      const declared = typeof news.contentMd5 === "string" ? news.contentMd5 : inlineMd5(news);
+      return declared === undefined || declared === etag;
+    },
+  },
   describe: (id) => `object "${id}"`,
 
   derive: [
@@ -279,10 +314,11 @@ async function readObject(c: ObjectStorageClient, bucket: string, path: string, 
     cacheControl: h.cacheControl,
     contentDisposition: h.contentDisposition,
     contentEncoding: h.contentEncoding,
-    metadata: h.metadata ?? {},
+    metadata: metadataAsDeclared(h.metadata ?? {}, prior.metadata),
     multipartThreshold: prior.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     partSize: prior.partSize ?? DEFAULT_PART_SIZE,
-    contentMd5: folder ? undefined : storedContentMd5(prior, etag),
+    // Imported: what the content is cannot be known (writeOnly compares the program's with the ETag).
+    contentMd5: folder || imported ? undefined : storedContentMd5(prior, etag),
     etag,
     size: h.contentLength ?? 0,
     lastModified: h.lastModified,
@@ -306,6 +342,12 @@ function storedContentMd5(prior: Partial<BucketObjectOutputs>, etag: string): st
   return changed ? asMd5 : prior.contentMd5;
 }
 
+/** The MD5 of inline content (`content`, `contentBase64` or a text asset); undefined for none. */
+function inlineMd5(i: Partial<BucketObjectInputs>): string | undefined {
+  const inline = i.content ?? (i.contentBase64 !== undefined ? Buffer.from(i.contentBase64, "base64") : undefined) ?? inlineAssetText(i.source);
+  return inline === undefined ? undefined : md5(inline);
+}
+
 function inlineAssetText(s: BucketObjectInputs["source"] | undefined): string | undefined {
   return s !== undefined && typeof s !== "string" ? s.text : undefined;
 }
@@ -321,3 +363,14 @@ function isMd5(etag: string): boolean {
 function stripQuotes(s: string): string {
   return s.replace(/^"|"$/g, "");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+/** `source` takes a path or a Pulumi asset (FileAsset, StringAsset, file:// RemoteAsset). */
+export type BucketObjectArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketObjectInputs>>, "source">> & {
+  source?: pulumi.Input<string | pulumi.asset.Asset>;
+};
+/** A file or folder in a bucket. */
+export const BucketObject = resourceClass<BucketObjectArgs, BucketObjectOutputs>(bucketObject);
+export type BucketObject = InstanceType<typeof BucketObject>;

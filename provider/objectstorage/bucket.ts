@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
-import type { ObjectStorageClient } from "../../sdk/objectstorage";
-import { assertAdoptable, PartialFailure, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import type { BucketAcl, ObjectStorageClient } from "../../sdk/objectstorage";
+import { PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
 
@@ -83,7 +83,9 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
   replaceOn: ["name", "type", "encryption"],
   deleteBeforeReplace: true,
   localInputs: ["forceDestroy", "adopt"],
+  importId: "the bucket name",
   autoName: { property: "name", minLength: 4, maxLength: 63, lowerCase: true },
+  recovery: { find: async (ctx, inputs) => ((await objectStorage(ctx).findBucket(inputs.name)) ? inputs.name : undefined) },
   describe: (id) => `bucket "${id}"`,
 
   // An empty IP list means no restriction, as does none: record it the way read reports it, or
@@ -93,30 +95,16 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
     const name = inputs.name;
-    const existing = inputs.adopt ? await readBucket(ctx, c, name, inputs) : undefined;
-    if (existing) {
-      assertAdoptable(bucket, name, existing, inputs);
-      ctx.progress(`adopting existing bucket "${name}"`);
-    } else {
-      try {
-        await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption });
-      } catch (e) {
-        if (isConflict(e) && e.earlierAttemptMayHaveApplied && (await c.findBucket(name))) {
-          // The first PUT created the bucket but its answer was lost; the retry met our own bucket.
-          ctx.progress(`bucket "${name}": the answer to the create request was lost; the bucket exists in this project, continuing`);
-        } else if (isConflict(e)) {
-          // With adopt set, a conflict means the (global) name belongs to a bucket this project cannot see.
-          throw withAction(
-            e,
-            inputs.adopt
-              ? `creating bucket "${name}": the name is taken by a bucket outside this project (bucket names are global); choose another name`
-              : `creating bucket "${name}": it already exists (set adopt: true to manage the existing bucket)`,
-          );
-        } else {
-          throw withAction(e, `creating bucket "${name}"`);
-        }
-      }
-    }
+    await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption }).catch((e: unknown) => {
+      // Bucket names are global: a conflict that no bucket of this project explains (the core
+      // looks for one, recovery.ts) is a bucket of another project.
+      throw withAction(
+        e,
+        isConflict(e)
+          ? `creating bucket "${name}": the name is taken by a bucket outside this project (bucket names are global); choose another name`
+          : `creating bucket "${name}"`,
+      );
+    });
     // The bucket exists from here on: a failure below must leave it in state, not orphan it.
     try {
       const current = await waitBucketReadable(ctx, c, name, inputs);
@@ -221,6 +209,11 @@ function normalizeAcl(acl: BucketInputs["acl"] | undefined): BucketInputs["acl"]
   return acl.publicReadAllowIpList?.length ? { public: "read-only", publicReadAllowIpList: [...acl.publicReadAllowIpList] } : { public: "read-only" };
 }
 
+/** A bucket's ACL as the service reports it, in the shape read and getBucket show. */
+export function flattenAcl(acl: BucketAcl | null | undefined): BucketInputs["acl"] {
+  return normalizeAcl(acl ? { public: acl.public ?? "deny", publicReadAllowIpList: acl.publicReadAllowIpList ?? undefined } : undefined);
+}
+
 /**
  * The bucket as the cloud has it, with provider-only inputs carried over from `prior`. Metadata is
  * limited to the keys this resource manages, those of `prior` (its last inputs or outputs): keys
@@ -239,7 +232,7 @@ async function readBucket(
     name: b.name,
     type: "STANDARD",
     encryption: b.useEncryption ? { type: "managed" } : undefined,
-    acl: normalizeAcl(b.acl ? { public: b.acl.public ?? "deny", publicReadAllowIpList: b.acl.publicReadAllowIpList ?? undefined } : undefined),
+    acl: flattenAcl(b.acl),
     metadata: managedMetadata(b.metadata ?? {}, prior.metadata),
     forceDestroy: prior.forceDestroy ?? false,
     adopt: prior.adopt ?? false,
@@ -256,9 +249,32 @@ async function readBucket(
 
 function managedMetadata(all: Record<string, string>, managed: Record<string, string> | undefined): Record<string, string> {
   if (managed === undefined) return all;
-  return Object.fromEntries(Object.entries(all).filter(([k]) => k in managed));
+  return Object.fromEntries(Object.entries(metadataAsDeclared(all, managed)).filter(([k]) => k in managed));
+}
+
+/**
+ * Metadata as the cloud stores it, with each declared value the cloud holds the only way it can
+ * reported as declared. Metadata travels in HTTP headers: leading and trailing spaces of a value are
+ * not part of it, and an empty value is no value (Swift removes the key). Reported as stored, such a
+ * value would show as a change at every preview that no update could make.
+ */
+export function metadataAsDeclared(stored: Record<string, string>, declared: Record<string, string> | undefined): Record<string, string> {
+  const out = { ...stored };
+  for (const [k, v] of Object.entries(declared ?? {})) {
+    const kept = v.trim();
+    if (kept === "" ? out[k] === undefined : out[k] === kept) out[k] = v;
+  }
+  return out;
 }
 
 function ctxProject(ctx: Context): string {
   return ctx.settings.projectId ?? "";
 }
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type BucketArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof bucketInputs>>>>;
+/** An object storage bucket with encryption, public-read ACL and metadata. `name` is optional: when omitted, the logical name plus a suffix derived from the stack and resource. */
+export const Bucket = resourceClass<BucketArgs, BucketOutputs>(bucket);
+export type Bucket = InstanceType<typeof Bucket>;

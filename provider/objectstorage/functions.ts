@@ -1,115 +1,139 @@
 /** Lookups: getBucket, getBuckets (all pages), getObjectStorageInfo, getTempUrl. */
-import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { rethrowAs } from "../../sdk/core";
-import { lookupSettings, outputForm, type LookupOptions } from "../core";
+import { rethrowAs, type Settings } from "../../sdk/core";
+import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
+import { flattenAcl } from "./bucket";
 
-function client(opts: LookupOptions): ObjectStorageClient {
-  return new ObjectStorageClient({ settings: lookupSettings(opts) });
-}
-
-export interface GetBucketArgs {
-  /** Bucket name. */
-  name: string;
-}
-export interface GetBucketResult {
-  name: string;
-  project: string;
-  type: string;
-  encrypted: boolean;
-  acl: { public: "read-only" | "deny"; publicReadAllowIpList?: string[] };
-  metadata: Record<string, string>;
-  createdAt: string;
-  bytes: number;
-  objectCount: number;
-  url: string;
+function client(settings: Settings): ObjectStorageClient {
+  return new ObjectStorageClient({ settings });
 }
 
 /** Looks up an existing bucket by name; fails when it does not exist. */
-export async function getBucket(args: GetBucketArgs, opts: LookupOptions = {}): Promise<GetBucketResult> {
-  const c = client(opts);
-  const b = await c.getBucket(args.name).catch(rethrowAs("getBucket"));
-  return {
-    name: b.name,
-    project: b.project ?? "",
-    type: b.type ?? "STANDARD",
-    encrypted: Boolean(b.useEncryption),
-    acl:
-      b.acl?.public === "read-only"
-        ? { public: "read-only", ...(b.acl.publicReadAllowIpList?.length ? { publicReadAllowIpList: b.acl.publicReadAllowIpList } : {}) }
-        : { public: "deny" },
-    metadata: b.metadata ?? {},
-    createdAt: b.createdAt ?? "",
-    bytes: b.bytes ?? 0,
-    objectCount: b.objectCount ?? 0,
-    url: c.bucketUrl(b.name),
-  };
-}
-export const getBucketOutput = outputForm(getBucket);
+export const getBucket = lookupFunction({
+  token: "krcloud:objectstorage:getBucket",
+  description: "Looks up an existing bucket by name; fails when it does not exist.",
+  args: () => z.object({ name: z.string().describe("Bucket name.") }),
+  result: () =>
+    z.object({
+      name: z.string().describe("Bucket name."),
+      project: z.string().describe("Project (account) ID that owns the bucket."),
+      type: z.string().describe("Bucket type, `STANDARD`."),
+      encrypted: z.boolean().describe("Whether server-side encryption is on."),
+      acl: z
+        .object({
+          public: z.enum(["read-only", "deny"]).describe("`read-only` allows token-less reads; `deny` forbids them."),
+          publicReadAllowIpList: z.array(z.string()).optional().describe("IP addresses or CIDR ranges token-less reads are limited to."),
+        })
+        .describe("Public access."),
+      metadata: z.record(z.string(), z.string()).describe("User metadata (`X-Container-Meta-*`)."),
+      createdAt: z.string().describe("Creation time (RFC 3339)."),
+      bytes: z.number().describe("Total size of the objects in bytes (refreshed by the service every 30 minutes)."),
+      objectCount: z.number().describe("Number of objects (refreshed by the service every 30 minutes)."),
+      url: z.string().describe("The bucket's Swift URL."),
+    }),
+  async run(args, settings) {
+    const c = client(settings);
+    const b = await c.getBucket(args.name).catch(rethrowAs("getBucket"));
+    return {
+      name: b.name,
+      project: b.project ?? "",
+      type: b.type ?? "STANDARD",
+      encrypted: Boolean(b.useEncryption),
+      acl: flattenAcl(b.acl),
+      metadata: b.metadata ?? {},
+      createdAt: b.createdAt ?? "",
+      bytes: b.bytes ?? 0,
+      objectCount: b.objectCount ?? 0,
+      url: c.bucketUrl(b.name),
+    };
+  },
+});
+export const getBucketOutput = lookupOutput(getBucket.lookup);
+export type GetBucketArgs = LookupArgs<typeof getBucket>;
+export type GetBucketResult = LookupResult<typeof getBucket>;
 
-export interface GetBucketsArgs {
-  /** Only buckets whose names start with this. */
-  prefix?: string;
-  /** Only buckets whose names contain this (cannot be combined with prefix). */
-  include?: string;
-}
-export interface GetBucketsResult {
-  names: string[];
-  buckets: { name: string; createdAt?: string; bytes?: number; objectCount?: number }[];
-}
+/** A bucket as getBuckets lists it. */
+const bucketSummaryShape = () => ({
+  name: z.string().describe("Bucket name."),
+  createdAt: z.string().optional().describe("Creation time (RFC 3339)."),
+  bytes: z.number().optional().describe("Total size of the objects in bytes."),
+  objectCount: z.number().optional().describe("Number of objects."),
+});
 
 /** Lists buckets, every page. */
-export async function getBuckets(args: GetBucketsArgs = {}, opts: LookupOptions = {}): Promise<GetBucketsResult> {
-  if (args.prefix && args.include) throw new Error("getBuckets: prefix and include cannot be combined (seed section 4.1)");
-  const all = (await client(opts).listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
-    (b): b is typeof b & { name: string } => typeof b.name === "string",
-  );
-  return {
-    names: all.map((b) => b.name),
-    buckets: all.map((b) => ({ name: b.name, createdAt: b.createdAt, bytes: b.bytes, objectCount: b.objectCount })),
-  };
-}
-export const getBucketsOutput = outputForm(getBuckets);
+export const getBuckets = lookupFunction({
+  token: "krcloud:objectstorage:getBuckets",
+  description: "Lists buckets, every page.",
+  args: () =>
+    z.object({
+      prefix: z.string().optional().describe("Only buckets whose names start with this."),
+      include: z.string().optional().describe("Only buckets whose names contain this (cannot be combined with prefix)."),
+    }),
+  result: () =>
+    z.object({
+      names: z.array(z.string()).describe("Names of the buckets found."),
+      buckets: z.array(z.object(bucketSummaryShape())).describe("The buckets found, every page."),
+    }),
+  async run(args, settings) {
+    if (args.prefix && args.include) throw new Error("getBuckets: prefix and include cannot be combined (seed section 4.1)");
+    const all = (await client(settings).listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
+      (b): b is typeof b & { name: string } => typeof b.name === "string",
+    );
+    return { names: all.map((b) => b.name), buckets: all.map((b) => pickShape(bucketSummaryShape(), b)) };
+  },
+});
+export const getBucketsOutput = lookupOutput(getBuckets.lookup);
+export type GetBucketsArgs = LookupArgs<typeof getBuckets>;
+export type GetBucketsResult = LookupResult<typeof getBuckets>;
 
 /** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
-export async function getObjectStorageInfo(_args: Record<string, never> = {}, opts: LookupOptions = {}): Promise<Record<string, unknown>> {
-  return await client(opts).getInfo();
-}
-
-export interface GetTempUrlArgs {
-  bucket: string;
-  key: string;
-  /**
-   * How long the URL stays valid, in seconds (default 3600). The expiry is aligned to a multiple of
-   * this period, at least one period from now: the URL (and so the program's outputs) stays the same
-   * for every run within a period instead of changing on every run. Ignored when expiresAt is set.
-   */
-  expiresIn?: number;
-  /** Expiry as Unix seconds. */
-  expiresAt?: number;
-}
-export interface GetTempUrlResult {
-  /** Absolute URL for token-less GET until expiresAt. It carries a signature: treat it as a secret. */
-  url: string;
-  expiresAt: number;
-}
+export const getObjectStorageInfo = lookupFunction({
+  token: "krcloud:objectstorage:getObjectStorageInfo",
+  description: "The service's capability document (`/info`): limits such as max_file_size, container_listing_limit.",
+  result: () => z.record(z.string(), z.unknown()).describe("The service's capability document."),
+  run: (_args, settings) => client(settings).getInfo(),
+});
+export const getObjectStorageInfoOutput = lookupOutput(getObjectStorageInfo.lookup);
 
 /** The default expiry: the end of the period after the current one, so stable within a period. */
-export function stableExpiry(nowSeconds: number, period: number): number {
+function stableExpiry(nowSeconds: number, period: number): number {
   return (Math.floor(nowSeconds / period) + 2) * period;
 }
 
 /** Creates a temporary signed URL for token-less download of an object. */
-export async function getTempUrl(args: GetTempUrlArgs, opts: LookupOptions = {}): Promise<GetTempUrlResult> {
-  const period = args.expiresIn ?? 3600;
-  if (!Number.isInteger(period) || period < 1) throw new Error(`getTempUrl: expiresIn must be a whole number of seconds >= 1, got ${period}`);
-  const expiresAt = args.expiresAt ?? stableExpiry(Math.floor(Date.now() / 1000), period);
-  const t = await client(opts).createTempUrl(args.bucket, args.key, expiresAt);
-  return { url: t.absoluteUrl, expiresAt };
-}
-
-/** `getTempUrl` for Inputs; the URL is a secret Output (its signature grants access). */
-export function getTempUrlOutput(args: { [K in keyof GetTempUrlArgs]: pulumi.Input<GetTempUrlArgs[K]> }): pulumi.Output<GetTempUrlResult> {
-  const r = outputForm(getTempUrl)(args);
-  return pulumi.output({ url: pulumi.secret(r.url), expiresAt: r.expiresAt });
-}
+export const getTempUrl = lookupFunction({
+  token: "krcloud:objectstorage:getTempUrl",
+  description: "Creates a temporary signed URL for token-less download of an object.",
+  args: () =>
+    z.object({
+      bucket: z.string().describe("The bucket."),
+      key: z.string().describe("Object name."),
+      expiresIn: z
+        .number()
+        .int("must be a whole number of seconds")
+        .min(1, "must be at least 1 second")
+        .optional()
+        .describe(
+          "How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set.",
+        ),
+      expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
+    }),
+  result: () =>
+    z.object({
+      url: z.string().describe("Absolute URL for token-less GET until expiresAt. It carries a signature: a secret."),
+      expiresAt: z.number().describe("Expiry as Unix seconds."),
+    }),
+  // The URL carries a signature that grants access.
+  secretResults: ["url"],
+  async run(args, settings) {
+    const period = args.expiresIn ?? 3600;
+    const expiresAt = args.expiresAt ?? stableExpiry(Math.floor(Date.now() / 1000), period);
+    const t = await client(settings).createTempUrl(args.bucket, args.key, expiresAt);
+    return { url: t.absoluteUrl, expiresAt };
+  },
+});
+/** `getTempUrl` for Inputs; a secret Output (the URL's signature grants access). */
+export const getTempUrlOutput = lookupOutput(getTempUrl.lookup);
+export type GetTempUrlArgs = LookupArgs<typeof getTempUrl>;
+export type GetTempUrlResult = LookupResult<typeof getTempUrl>;

@@ -1,11 +1,6 @@
-export {
-  Bucket,
-  BucketCors,
-  BucketLifecycle,
-  BucketObject,
-  type BucketArgs,
-  type BucketCorsArgs,
-  type BucketLifecycleArgs,
-  type BucketObjectArgs,
-} from "./resources";
+// The object storage service: one line per resource (its class and args), then the lookups.
+export { Bucket, type BucketArgs } from "./bucket";
+export { BucketCors, type BucketCorsArgs } from "./bucket-cors";
+export { BucketLifecycle, type BucketLifecycleArgs } from "./bucket-lifecycle";
+export { BucketObject, type BucketObjectArgs } from "./bucket-object";
 export * from "./functions";

@@ -1,24 +1,14 @@
 /**
- * Request validation that needs no network, for the provider's `check` (seed 02 §4, §8). Every
- * function returns all failures it finds (never only the first), each with the property path the
- * provider reports, so one preview shows everything to fix. An empty list means valid.
+ * The cache rules that need no network, one implementation each (seed 02 §4, §8): the provider's
+ * `check` applies them through its zod schemas (provider/cache), the client before an update or a
+ * parameter change. Every function returns all failures it finds (never only the first), each with
+ * the property path, so one preview shows everything to fix. An empty list means valid.
  *
  * Where the seed states a rule for instance sets only and is silent for clusters (names,
  * descriptions), the same rule is applied to both; docs/api-assumptions.md lists each such reading.
  */
 
-import type {
-  AddShardInput,
-  BackupSchedule,
-  CreateClusterInput,
-  CreateInstanceSetInput,
-  CreateParameterGroupInput,
-  DatabaseUser,
-  ModifyParameterGroupInput,
-  Ref,
-  SubnetAssignment,
-  UpdateClusterInput,
-} from "./types";
+import type { BackupSchedule, ModifyParameterGroupInput, Ref, UpdateClusterInput } from "./types";
 
 export interface ValidationFailure {
   /** Property path of the input, e.g. `backupSchedule.cron` or `subnetAssignments[1].primary.id`. */
@@ -44,14 +34,14 @@ export function formatFailures(failures: readonly ValidationFailure[]): string {
   return failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
 }
 
-function required(value: unknown, property: string): ValidationFailure[] {
-  if (typeof value !== "string" || value.trim() === "") return [{ property, reason: "is required" }];
-  return [];
-}
-
 function intIn(value: unknown, min: number, max: number, property: string): ValidationFailure[] {
   if (typeof value !== "number" || !Number.isInteger(value)) return [{ property, reason: `must be an integer from ${min} to ${max}` }];
   if (value < min || value > max) return [{ property, reason: `must be from ${min} to ${max} (got ${value})` }];
+  return [];
+}
+
+function required(value: unknown, property: string): ValidationFailure[] {
+  if (typeof value !== "string" || value.trim() === "") return [{ property, reason: "is required" }];
   return [];
 }
 
@@ -75,11 +65,6 @@ export function validateInstanceSetName(name: unknown, property = "instanceSetNa
   return out;
 }
 
-/** Cluster name: the seed states no rule (§4.2); the instance set rule is applied (same record, same list). */
-export function validateClusterName(name: unknown, property = "name"): ValidationFailure[] {
-  return validateInstanceSetName(name, property);
-}
-
 /** Emoji: presentation emoji, pictographs made emoji by U+FE0F, flags, keycaps. `©`, `™` alone are text. */
 const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|\p{Regional_Indicator}|\u20E3/u;
 
@@ -101,19 +86,6 @@ export function validateDescription(description: unknown, property = "descriptio
   if (/[\r\n]/.test(description)) out.push({ property, reason: "must not contain line breaks (CR or LF)" });
   if (containsEmoji(description)) out.push({ property, reason: "must not contain emoji" });
   return out;
-}
-
-export function validatePort(port: unknown, property = "port"): ValidationFailure[] {
-  return intIn(port, PORT_MIN, PORT_MAX, property);
-}
-
-export function validateShardCount(count: unknown, property = "shardCount"): ValidationFailure[] {
-  return intIn(count, SHARDS_MIN, SHARDS_MAX, property);
-}
-
-/** Nodes of one shard or instance set, counting the primary: 1 to 1 + 5 replicas. */
-export function validateNodeCount(count: unknown, property: string): ValidationFailure[] {
-  return intIn(count, 1, 1 + REPLICAS_MAX, property);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -210,55 +182,6 @@ function validateRefs(refs: unknown, property: string, o: { nonEmpty: boolean })
   return out;
 }
 
-/**
- * Subnet assignments: every subnet used is listed in `subnets` (§4.3); with `entries`, exactly that
- * many assignments (clusters: one per shard, §4.2); with `replicasEach`, each lists that many
- * replicas; with `totalNodes`, primaries plus replicas over all entries add up to it.
- */
-export function validateSubnetAssignments(
-  subnets: readonly Ref[] | undefined,
-  assignments: readonly SubnetAssignment[] | undefined,
-  o: { entries?: number; replicasEach?: number; totalNodes?: number; property?: string } = {},
-): ValidationFailure[] {
-  const property = o.property ?? "subnetAssignments";
-  if (!Array.isArray(assignments)) return [{ property, reason: "is required" }];
-  const out: ValidationFailure[] = [];
-  const allowed = new Set((subnets ?? []).map((s) => s?.id));
-  if (o.entries !== undefined && assignments.length !== o.entries)
-    out.push({ property, reason: `must have ${o.entries} entries, one per shard (got ${assignments.length})` });
-  let total = 0;
-  assignments.forEach((a, i) => {
-    const p = `${property}[${i}]`;
-    if (!a || typeof a !== "object") {
-      out.push({ property: p, reason: "must be {primary: {id}, replicas: [{id}]}" });
-      return;
-    }
-    const check = (id: unknown, pp: string) => {
-      const missing = required(id, pp);
-      if (missing.length) out.push(...missing);
-      else if (subnets !== undefined && !allowed.has(id as string)) out.push({ property: pp, reason: `subnet "${id as string}" is not listed in subnets` });
-    };
-    check(a.primary?.id, `${p}.primary.id`);
-    if (!Array.isArray(a.replicas)) out.push({ property: `${p}.replicas`, reason: "is required (may be empty)" });
-    else {
-      a.replicas.forEach((r: Ref, j: number) => check(r?.id, `${p}.replicas[${j}].id`));
-      if (o.replicasEach !== undefined && a.replicas.length !== o.replicasEach) {
-        out.push({ property: `${p}.replicas`, reason: `must list ${o.replicasEach} replica subnet(s) (got ${a.replicas.length})` });
-      }
-      total += 1 + a.replicas.length;
-    }
-  });
-  if (o.totalNodes !== undefined && total !== o.totalNodes && out.length === 0) {
-    out.push({ property, reason: `must place ${o.totalNodes} node(s) in total, primary included (got ${total})` });
-  }
-  return out;
-}
-
-function validateUser(user: DatabaseUser | undefined, property = "user"): ValidationFailure[] {
-  if (user === undefined) return [];
-  return [...required(user?.name, `${property}.name`), ...required(user?.password, `${property}.password`)];
-}
-
 /** Backup files for a restore (§4.3 variant 3): `bucket/folder/.../file`, at least bucket and file. */
 export function validateRestoreFiles(files: unknown, property = "restoreSource.files"): ValidationFailure[] {
   if (!Array.isArray(files) || files.length === 0) return [{ property, reason: "must list at least one backup file" }];
@@ -275,66 +198,6 @@ export function validateRestoreFiles(files: unknown, property = "restoreSource.f
 // ---------------------------------------------------------------------------------------------
 // Whole inputs
 
-/** Create (or restore) a cluster, §4.2. */
-export function validateCreateClusterInput(input: CreateClusterInput): ValidationFailure[] {
-  const out: ValidationFailure[] = [
-    ...validateClusterName(input.name),
-    ...validateDescription(input.description),
-    ...required(input.version, "version"),
-    ...validatePort(input.port),
-    ...validateShardCount(input.shardCount),
-    ...validateNodeCount(input.nodeCountPerShard, "nodeCountPerShard"),
-    ...required(input.flavorId, "flavorId"),
-    ...required(input.parameterGroupId, "parameterGroupId"),
-    ...validateRefs(input.subnets, "subnets", { nonEmpty: true }),
-    ...validateRefs(input.securityGroups, "securityGroups", { nonEmpty: true }),
-    ...validateBackupSchedule(input.backupSchedule, "cluster"),
-    ...validateUser(input.user),
-  ];
-  const countsOk = Number.isInteger(input.shardCount) && Number.isInteger(input.nodeCountPerShard);
-  out.push(
-    ...validateSubnetAssignments(
-      input.subnets,
-      input.subnetAssignments,
-      countsOk ? { entries: input.shardCount, replicasEach: input.nodeCountPerShard - 1 } : {},
-    ),
-  );
-  if (input.restoreSource !== undefined) out.push(...required(input.restoreSource?.backupName, "restoreSource.backupName"));
-  return out;
-}
-
-/** Create (or restore) an instance set, §4.3, all three variants. */
-export function validateCreateInstanceSetInput(input: CreateInstanceSetInput): ValidationFailure[] {
-  const out: ValidationFailure[] = [
-    ...validateInstanceSetName(input.instanceSetName),
-    ...validateDescription(input.description),
-    ...validateNodeCount(input.replicas, "replicas"),
-    ...required(input.flavorId, "flavorId"),
-    ...validateRefs(input.subnets, "subnets", { nonEmpty: true }),
-    ...validateRefs(input.securityGroups, "securityGroups", { nonEmpty: true }),
-    ...validateBackupSchedule(input.backupSchedule, "instance-set"),
-    ...validateUser(input.user),
-    ...required(input.parameterGroupId, "parameterGroupId"),
-    ...validatePort(input.port),
-    ...(input.projectId !== undefined ? required(input.projectId, "projectId") : []),
-    ...required(input.version, "version"),
-  ];
-  if (typeof input.recoveryEnabled !== "boolean") out.push({ property: "recoveryEnabled", reason: "is required (true or false)" });
-  else if (input.recoveryEnabled && Number.isInteger(input.replicas) && input.replicas < 2) {
-    out.push({ property: "replicas", reason: "high availability (recoveryEnabled) needs at least one replica: replicas counts the primary, so at least 2" });
-  }
-  out.push(...validateSubnetAssignments(input.subnets, input.subnetAssignments, Number.isInteger(input.replicas) ? { totalNodes: input.replicas } : {}));
-  const rs = input.restoreSource as Record<string, unknown> | undefined;
-  if (rs !== undefined) {
-    const hasName = "backupName" in (rs ?? {});
-    const hasFiles = "files" in (rs ?? {});
-    if (hasName === hasFiles) out.push({ property: "restoreSource", reason: "must have exactly one of backupName or files" });
-    else if (hasName) out.push(...required(rs.backupName, "restoreSource.backupName"));
-    else out.push(...validateRestoreFiles(rs.files));
-  }
-  return out;
-}
-
 /** Update a cluster or an instance set (§4.2, §4.3: the same optional fields). */
 export function validateUpdateInput(input: UpdateClusterInput, owner: ScheduleOwner): ValidationFailure[] {
   const out = [...validateDescription(input.description), ...validateBackupSchedule(input.backupSchedule, owner, { allowDisable: true })];
@@ -342,24 +205,6 @@ export function validateUpdateInput(input: UpdateClusterInput, owner: ScheduleOw
     out.push({ property: "parameterGroupId", reason: "must not be empty (omit it to keep the current group)" });
   }
   if (input.securityGroups !== undefined) out.push(...validateRefs(input.securityGroups, "securityGroups", { nonEmpty: true }));
-  return out;
-}
-
-/** Add a shard (§4.2): nodeCount counts the new shard's primary. */
-export function validateAddShardInput(input: AddShardInput, subnets?: readonly Ref[]): ValidationFailure[] {
-  const out = validateNodeCount(input.nodeCount, "nodeCount");
-  if (input.subnetAssignment === undefined) return [...out, { property: "subnetAssignment", reason: "is required" }];
-  const placement = validateSubnetAssignments(subnets, [input.subnetAssignment], {
-    property: "subnetAssignment",
-    ...(Number.isInteger(input.nodeCount) ? { replicasEach: input.nodeCount - 1 } : {}),
-  });
-  return [...out, ...placement.map((f) => ({ ...f, property: f.property.replace(/^subnetAssignment\[0\]/, "subnetAssignment") }))];
-}
-
-/** Parameter group create (§4.4); name and description rules follow the instance set's (not stated). */
-export function validateCreateParameterGroupInput(input: CreateParameterGroupInput): ValidationFailure[] {
-  const out = [...required(input.parameterGroupId, "parameterGroupId"), ...required(input.name, "name"), ...validateDescription(input.description)];
-  if (typeof input.name === "string" && /[\r\n]/.test(input.name)) out.push({ property: "name", reason: "must not contain line breaks" });
   return out;
 }
 

@@ -4,17 +4,9 @@
  * Hadoop operation requires it. Missing credentials fail before any request is sent.
  */
 
-import type { ServiceName, Settings } from "./settings";
+import { AUTH_SCHEME, type ServiceName, type Settings } from "./settings";
 
-export type AuthScheme = "token" | "access-key";
-
-export const AUTH_SCHEME: Readonly<Record<ServiceName, AuthScheme>> = {
-  objectstorage: "token",
-  cache: "token",
-  kms: "token",
-  dataquery: "access-key",
-  hadoop: "access-key",
-};
+export type AuthScheme = (typeof AUTH_SCHEME)[ServiceName];
 
 export class MissingCredentialsError extends Error {
   readonly code = "KRCLOUD_MISSING_CREDENTIALS";

@@ -118,10 +118,13 @@ export class WaiterTimeoutError extends KrcloudError {
     readonly lastState: string | undefined,
     readonly statesSeen: readonly string[],
     readonly elapsedMs: number,
+    /** The error of the last poll, when it failed. */
+    readonly lastPollError?: string,
   ) {
     super(
       `timed out after ${Math.round(elapsedMs / 1000)}s waiting for ${resource} to become ${target.join(" or ")}` +
-        ` (last state: ${lastState ?? "none"}; states seen: ${statesSeen.length ? statesSeen.join(" -> ") : "none"})`,
+        ` (last state: ${lastState ?? "none"}; states seen: ${statesSeen.length ? statesSeen.join(" -> ") : "none"}` +
+        `${lastPollError ? `; the last poll failed: ${lastPollError}` : ""})`,
     );
   }
 }
@@ -134,8 +137,14 @@ export class WaiterFailureError extends KrcloudError {
     readonly resource: string,
     readonly state: string,
     readonly statesSeen: readonly string[],
+    /** Why this state can never lead to the target, when the waiter's failure acceptor said. */
+    readonly reason?: string,
   ) {
-    super(`${resource} entered failure state ${state} (states seen: ${statesSeen.join(" -> ")})`);
+    super(
+      reason
+        ? `${resource} ${reason} (states seen: ${statesSeen.join(" -> ")})`
+        : `${resource} entered failure state ${state} (states seen: ${statesSeen.join(" -> ")})`,
+    );
   }
 }
 
@@ -173,6 +182,20 @@ export function isUnauthorized(e: unknown): e is ApiError {
 }
 export function isTransportError(e: unknown): e is TransportError {
   return isKrcloudError(e) && e.code === "KRCLOUD_TRANSPORT_ERROR";
+}
+
+/**
+ * Whether a request that failed may have been applied by the server, so that its outcome is
+ * unknown: the connection failed after the request was sent (an answer lost, a reset, a timeout
+ * waiting for the answer), a 5xx (the server may have applied the change before failing; 503 with
+ * Retry-After says it did not), or a success answer that could not be read. A refused connection,
+ * a 4xx, and a 429 say the request was not applied.
+ */
+export function mayHaveApplied(e: unknown): boolean {
+  if (isTransportError(e)) return !e.neverSent;
+  if (isResponseFormatError(e)) return true;
+  if (isApiError(e)) return e.status >= 500 && !(e.status === 503 && e.retryAfterMs !== undefined);
+  return false;
 }
 
 export function kindOfStatus(status: number): ErrorKind {

@@ -8,3 +8,5 @@ export * from "./settings";
 export * from "./transport";
 export * from "./waiter";
 export * from "./once";
+export * from "./stats";
+export * from "./project";

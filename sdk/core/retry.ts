@@ -11,14 +11,20 @@
  * - other retryable statuses (500, 502, 503, 504) only for idempotent operations;
  * - a network error that proves the request never left (refused, DNS, connect timeout) for every
  *   operation;
- * - a reused keep-alive connection closed before any byte of the answer (the server closed it as
- *   idle while our request was on its way) once for every operation (the transport enforces "once");
- * - any other transient network error only for idempotent operations.
+ * - any other transient network error only for idempotent operations. An operation that is not
+ *   idempotent is sent on a connection of its own (transport.ts), so a keep-alive connection the
+ *   server closed as idle cannot fail it; a connection closed under it means the server may have
+ *   applied it, and the caller finds out what was made (provider/core/recovery.ts);
+ * - throttling (429, 503 with Retry-After) up to `maxThrottledAttempts` attempts, the others up to
+ *   `maxAttempts`: a throttled request was not processed, so waiting longer only costs time, and a
+ *   busy service must not fail a deployment of hundreds of resources.
  */
 
 export interface RetryOptions {
   /** Total attempts including the first. */
   maxAttempts: number;
+  /** Total attempts of a request answered "not processed" (429, 503 with Retry-After) every time. */
+  maxThrottledAttempts: number;
   /** Base delay of the exponential backoff, ms. */
   baseDelayMs: number;
   /** Cap on one backoff delay, ms. */
@@ -30,17 +36,11 @@ export interface RetryOptions {
   retryNetworkCodes: readonly string[];
   /** Codes proving the request never reached the server: safe to retry for every operation. */
   neverSentCodes: readonly string[];
-  /**
-   * Codes of a connection closed under us (FIN or RST). On a reused keep-alive connection before
-   * any byte of the answer, they mean the server closed it as idle as our request arrived, and the
-   * request is retried once whatever the operation. A timeout is not among them: a server that is
-   * slow to answer has our request.
-   */
-  staleConnectionCodes: readonly string[];
 }
 
 export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
   maxAttempts: 5,
+  maxThrottledAttempts: 20,
   baseDelayMs: 200,
   maxDelayMs: 10_000,
   maxRetryAfterMs: 60_000,
@@ -61,7 +61,6 @@ export const DEFAULT_RETRY: Readonly<RetryOptions> = Object.freeze({
     "UND_ERR_CLOSED",
   ],
   neverSentCodes: ["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"],
-  staleConnectionCodes: ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"],
 });
 
 /**
@@ -85,17 +84,7 @@ export function isNetworkErrorCode(code: string | undefined): boolean {
   return code !== undefined && NETWORK_ERROR_CODES.has(code);
 }
 
-export type RetryOutcome =
-  | { kind: "status"; status: number; retryAfter?: string }
-  | {
-      kind: "network";
-      code: string | undefined;
-      /**
-       * The connection had served an earlier request and closed before any byte of this answer,
-       * and no such retry was made yet for this request.
-       */
-      staleConnection?: boolean;
-    };
+export type RetryOutcome = { kind: "status"; status: number; retryAfter?: string } | { kind: "network"; code: string | undefined };
 
 /** The answer says the request was not processed: 429, or 503 with a valid Retry-After. */
 export function notProcessed(outcome: RetryOutcome, now: number = Date.now()): boolean {
@@ -109,7 +98,8 @@ export function notProcessed(outcome: RetryOutcome, now: number = Date.now()): b
  * `idempotent` is the operation's declaration (RequestSpec.idempotent).
  */
 export function shouldRetry(opts: RetryOptions, idempotent: boolean, outcome: RetryOutcome, attempt: number, now: number = Date.now()): boolean {
-  if (attempt >= opts.maxAttempts) return false;
+  const limit = notProcessed(outcome, now) ? Math.max(opts.maxAttempts, opts.maxThrottledAttempts) : opts.maxAttempts;
+  if (attempt >= limit) return false;
   if (outcome.kind === "status") {
     if (!opts.retryStatuses.includes(outcome.status)) return false;
     return idempotent || notProcessed(outcome, now);
@@ -117,7 +107,7 @@ export function shouldRetry(opts: RetryOptions, idempotent: boolean, outcome: Re
   const code = outcome.code ?? "";
   if (opts.neverSentCodes.includes(code)) return true;
   if (!opts.retryNetworkCodes.includes(code)) return false;
-  return idempotent || outcome.staleConnection === true;
+  return idempotent;
 }
 
 /**

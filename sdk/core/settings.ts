@@ -8,24 +8,31 @@
 
 import type { RetryOptions } from "./retry";
 
-export const SERVICES = ["objectstorage", "cache", "kms", "dataquery", "hadoop"] as const;
-export type ServiceName = (typeof SERVICES)[number];
+/**
+ * Every service, one line each: the path under a local cloud's URL where it is mounted, and how it
+ * authenticates (seeds: `X-Auth-Token`, or the `Credential-ID`/`Credential-Secret` access key).
+ */
+const SERVICE_TABLE = {
+  objectstorage: { localCloudPrefix: "/object-storage", auth: "token" },
+  cache: { localCloudPrefix: "/cache", auth: "token" },
+  kms: { localCloudPrefix: "/kms", auth: "token" },
+  dataquery: { localCloudPrefix: "/data-query", auth: "access-key" },
+  hadoop: { localCloudPrefix: "/hadoop", auth: "access-key" },
+} as const satisfies Record<string, { localCloudPrefix: string; auth: "token" | "access-key" }>;
+
+export type ServiceName = keyof typeof SERVICE_TABLE;
+export const SERVICES = Object.keys(SERVICE_TABLE) as readonly ServiceName[];
+/** Path under the local cloud's URL where each service is mounted. */
+export const LOCAL_CLOUD_PREFIX: Readonly<Record<ServiceName, string>> = Object.fromEntries(
+  SERVICES.map((s) => [s, SERVICE_TABLE[s].localCloudPrefix]),
+) as Record<ServiceName, string>;
+/** How each service authenticates. */
+export const AUTH_SCHEME: Readonly<Record<ServiceName, "token" | "access-key">> = Object.fromEntries(SERVICES.map((s) => [s, SERVICE_TABLE[s].auth])) as Record<
+  ServiceName,
+  "token" | "access-key"
+>;
 
 export const DEFAULT_REGION = "kr-central-2";
-/**
- * Where `make local-cloud` and `make demo` serve the local cloud. Only a default for tools that
- * start one: settings never fall back to it (a stack with credentials but no endpoint must fail,
- * not send its token to whatever listens on this port).
- */
-export const DEFAULT_LOCAL_CLOUD_URL = "http://127.0.0.1:8790";
-/** Path under the local cloud's URL where each service is mounted. */
-export const LOCAL_CLOUD_PREFIX: Readonly<Record<ServiceName, string>> = {
-  objectstorage: "/object-storage",
-  cache: "/cache",
-  kms: "/kms",
-  dataquery: "/data-query",
-  hadoop: "/hadoop",
-};
 
 export interface TimeoutOptions {
   connectMs: number;

@@ -4,12 +4,13 @@
  */
 
 import type { Readable } from "node:stream";
-import { buildConnector, Pool, type Dispatcher } from "undici";
+import { Client, Pool } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
 import { isSecretHeader, redactHeaders, redactText, redactError } from "./redact";
 import { isNetworkErrorCode, mergeRetry, notProcessed, parseRetryAfter, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./settings";
+import { currentRequestStats, retryBudget } from "./stats";
 
 export type Headers = Record<string, string>;
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -106,7 +107,7 @@ function poolFor(origin: string, t: TimeoutOptions): Pool {
     p = new Pool(origin, {
       connections: 16,
       keepAliveTimeout: 10_000,
-      connect: recordingConnector(buildConnector({ timeout: t.connectMs })),
+      connect: { timeout: t.connectMs },
       headersTimeout: t.headersMs,
       bodyTimeout: t.bodyMs,
     });
@@ -115,55 +116,14 @@ function poolFor(origin: string, t: TimeoutOptions): Pool {
   return p;
 }
 
-/** Bytes the connection had read when it failed, recorded on the error (a symbol: never serialized). */
-const BYTES_READ = Symbol.for("krcloud.transport.bytesRead");
-
 /**
- * undici's SocketError carries the connection's counters (`socket.bytesRead`), a raw ECONNRESET or
- * EPIPE from the socket does not: this connector records them on every error the socket emits.
+ * A connection of its own for a request that is not idempotent. A pooled keep-alive connection may
+ * be closed by the server as idle just as the request goes out; for an idempotent request that is a
+ * retry, but for a create it would be a request of unknown outcome. On a new connection, a
+ * connection closed before the answer means the server has the request.
  */
-function recordingConnector(connect: buildConnector.connector): buildConnector.connector {
-  return (options, callback) =>
-    connect(options, (...args) => {
-      const socket = args[1];
-      socket?.on("error", (e: unknown) => {
-        if (typeof e === "object" && e !== null) Object.defineProperty(e, BYTES_READ, { value: socket.bytesRead, configurable: true });
-      });
-      callback(...args);
-    });
-}
-
-/** How much the failed connection had read before the error, when known. */
-function bytesReadBefore(e: unknown): number | undefined {
-  for (let x = e as Record<PropertyKey, unknown> | undefined, depth = 0; x && typeof x === "object" && depth < 3; x = x.cause as typeof x, depth++) {
-    const recorded = x[BYTES_READ];
-    if (typeof recorded === "number") return recorded;
-    const info = x.socket as { bytesRead?: unknown } | undefined;
-    if (info && typeof info.bytesRead === "number") return info.bytesRead;
-  }
-  return undefined;
-}
-
-/** The pool, dispatching through a handler that notes when the first byte of the answer arrives. */
-function watched(pool: Pool, progress: { answerStarted: boolean }): Dispatcher {
-  return pool.compose(
-    (dispatch) => (opts, handler) =>
-      dispatch(
-        opts,
-        new Proxy(handler, {
-          get(target, key) {
-            if (key === "onResponseStarted") {
-              return () => {
-                progress.answerStarted = true;
-                return target.onResponseStarted?.();
-              };
-            }
-            const v = Reflect.get(target, key, target) as unknown;
-            return typeof v === "function" ? v.bind(target) : v;
-          },
-        }),
-      ),
-  );
+function freshClient(origin: string, t: TimeoutOptions): Client {
+  return new Client(origin, { connect: { timeout: t.connectMs }, headersTimeout: t.headersMs, bodyTimeout: t.bodyMs, pipelining: 1 });
 }
 
 /** Closes every pool of this process (tests, CLI exit). */
@@ -215,14 +175,15 @@ export class Transport {
     for (const v of spec.secrets ?? []) if (v) secrets.push(v);
 
     let mayHaveApplied = false;
-    let staleRetryLeft = true;
+    const stats = currentRequestStats();
     for (let attempt = 1; ; attempt++) {
       let outcome: RetryOutcome;
       /** The error to throw when this attempt is the last. */
-      let failure: () => Error;
-      const progress = { answerStarted: false };
+      let failure: (note?: string) => Error;
+      const own = spec.idempotent ? undefined : freshClient(this.origin, this.timeouts);
+      if (stats) stats.requests++;
       try {
-        const res = await watched(poolFor(this.origin, this.timeouts), progress).request({
+        const res = await (own ?? poolFor(this.origin, this.timeouts)).request({
           method: method,
           path: fullPath,
           headers,
@@ -238,7 +199,7 @@ export class Transport {
         const retryAfter = resHeaders["retry-after"];
         outcome = { kind: "status", status: res.statusCode, retryAfter };
         const earlier = mayHaveApplied;
-        failure = () => {
+        failure = (note) => {
           const parsed = parseErrorBody(body);
           return redactError(
             apiErrorFor({
@@ -248,7 +209,7 @@ export class Transport {
               path: fullPath,
               status: res.statusCode,
               apiCode: parsed.code,
-              apiMessage: parsed.message,
+              apiMessage: note && parsed.message ? `${parsed.message} ${note}` : (parsed.message ?? note),
               requestId: requestId ?? parsed.requestId,
               action: spec.action,
               earlierAttemptMayHaveApplied: earlier,
@@ -261,17 +222,13 @@ export class Transport {
         if (!isNetworkError(e)) throw redactError(e, secrets);
         const cause = redactError(e, secrets);
         const code = networkCode(e);
-        // A keep-alive connection that had served an earlier request (it had read bytes) and
-        // closed before any byte of this answer: the server closed it as idle while our request
-        // was on its way, so it was not processed. Retried once even when not idempotent.
-        const stale = staleRetryLeft && !progress.answerStarted && this.retry.staleConnectionCodes.includes(code ?? "") && (bytesReadBefore(e) ?? 0) > 0;
-        outcome = { kind: "network", code, staleConnection: stale };
+        outcome = { kind: "network", code };
         this.log(`${method} ${fullPath} -> network error ${code ?? "?"} (attempt ${attempt})`, headers, secrets);
-        failure = () => {
+        failure = (note) => {
           const neverSent = this.retry.neverSentCodes.includes(code ?? "");
           const what = spec.action ?? `${this.service} ${spec.operation}`;
           return new TransportError(
-            redactText(`${what}: ${method} ${fullPath} failed after ${attempt} attempt(s): ${(cause as Error).message}`, secrets),
+            redactText(`${what}: ${method} ${fullPath} failed after ${attempt} attempt(s): ${(cause as Error).message}${note ? ` ${note}` : ""}`, secrets),
             this.service,
             spec.operation,
             code,
@@ -279,6 +236,8 @@ export class Transport {
             cause,
           );
         };
+      } finally {
+        own?.destroy().catch(() => undefined);
       }
 
       const now = this.clock.now();
@@ -286,15 +245,18 @@ export class Transport {
       // A retry that could only start at or after the caller's deadline (a waiter's) is pointless.
       const pastDeadline = spec.deadline !== undefined && now + delay >= spec.deadline;
       if (spec.signal?.aborted || pastDeadline || !shouldRetry(this.retry, spec.idempotent, outcome, attempt, now)) throw failure();
+      const budget = retryBudget();
+      if (budget && budget.left <= 0) throw failure(`(not retried: the retry budget KRCLOUD_RETRY_BUDGET=${budget.limit} of this run is spent)`);
+      if (budget) budget.left--;
 
       // 429 and 503 with Retry-After say the request was not processed; a refused connection proves
       // it never arrived. Anything else may have been applied before the answer was lost.
       const unapplied = outcome.kind === "status" ? outcome.status < 500 || notProcessed(outcome, now) : this.retry.neverSentCodes.includes(outcome.code ?? "");
-      // A stale connection is retried on the likely story that the server never read the request,
-      // but that is not proven: a server may also have processed it and died before answering, so
-      // a later error still says the earlier attempt may have applied.
       if (!unapplied) mayHaveApplied = true;
-      if (outcome.kind === "network" && outcome.staleConnection) staleRetryLeft = false;
+      if (stats) {
+        stats.retries++;
+        if (notProcessed(outcome, now)) stats.throttled++;
+      }
       this.log(`retrying ${spec.operation} in ${delay} ms`, undefined, secrets);
       await this.clock.sleep(delay, spec.signal);
     }

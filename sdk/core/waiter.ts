@@ -3,7 +3,14 @@
  *
  * An acceptor per observed state: target -> success, failure -> error, anything else (a state the
  * seeds never listed) -> poll again. The seeds say the full list of states is "not shown", so an
- * unknown state is treated as pending and reported through `onProgress`, never as a failure.
+ * unknown state is treated as pending and reported through `onProgress`, never as a failure. The
+ * failure acceptor is the one way a resource says "this will never reach the target": a function of
+ * the observed value that returns why (a FAILED node, a query's error message), or nothing.
+ *
+ * A poll that fails for a reason that may pass (the network, a 5xx, throttling beyond the
+ * transport's retries) does not end the wait: it is reported as progress and the wait polls again
+ * until its own deadline, which then names the last poll error. Other errors (401, 403, 400, a
+ * defect) end it at once.
  * Between polls the delay grows exponentially from `minDelayMs` to `maxDelayMs` with jitter (a
  * uniform draw between the minimum and the current ceiling), and is never more than a tenth of the
  * time waited so far: a resource that settles after S is seen at most max(minDelayMs, S/10) late.
@@ -16,13 +23,15 @@
  */
 
 import { systemClock, timeoutSignal, type Clock } from "./clock";
-import { WaiterAbortedError, WaiterFailureError, WaiterTimeoutError } from "./errors";
+import { isApiError, isTransportError, WaiterAbortedError, WaiterFailureError, WaiterTimeoutError } from "./errors";
 
 export interface WaiterProgress {
   resource: string;
   state: string | undefined;
   attempt: number;
   elapsedMs: number;
+  /** Set when this poll failed (and the wait goes on): the error's message. */
+  pollError?: string;
 }
 
 /** What a poll receives: pass both to every request it makes. */
@@ -41,7 +50,8 @@ export interface WaiterOptions<T> {
   /** The state of a found resource. */
   stateOf: (value: T) => string;
   target: readonly string[];
-  failure?: readonly string[];
+  /** Why the observed value can never reach the target (a terminal state), or undefined to go on waiting. */
+  failure?: (value: T, state: string) => string | undefined;
   /** Not-found is the goal (deletion). */
   targetGone?: boolean;
   /** How many not-found answers are tolerated before failing (eventual consistency right after create). */
@@ -78,33 +88,42 @@ export async function waitFor<T>(o: WaiterOptions<T>): Promise<T | undefined> {
   const seen: string[] = [];
   let notFound = 0;
   let last: string | undefined;
+  let pollError: string | undefined;
   const aborted = () => new WaiterAbortedError(`stopped waiting for ${o.resource}`);
-  const timedOut = () => new WaiterTimeoutError(o.resource, o.targetGone ? [GONE] : o.target, last, seen, clock.now() - start);
+  const timedOut = () => new WaiterTimeoutError(o.resource, o.targetGone ? [GONE] : o.target, last, seen, clock.now() - start, pollError);
 
   for (let attempt = 1; ; attempt++) {
     if (o.signal?.aborted) throw aborted();
     if (atDeadline.aborted) throw timedOut();
     let value: T | undefined;
+    let polled = true;
     try {
       value = await o.status({ signal, deadline });
+      pollError = undefined;
     } catch (e) {
       // A poll cut by a signal ends the wait as what cut it, not as the poll's own error.
       if (o.signal?.aborted) throw aborted();
       if (atDeadline.aborted) throw timedOut();
-      throw e;
+      if (!transient(e)) throw e;
+      polled = false;
+      pollError = (e as Error).message;
+      o.onProgress?.({ resource: o.resource, state: last, attempt, elapsedMs: clock.now() - start, pollError });
     }
-    const state = value === undefined ? (o.targetGone ? GONE : NOT_FOUND) : o.stateOf(value);
-    if (state !== last) seen.push(state);
-    last = state;
-    o.onProgress?.({ resource: o.resource, state, attempt, elapsedMs: clock.now() - start });
+    if (polled) {
+      const state = value === undefined ? (o.targetGone ? GONE : NOT_FOUND) : o.stateOf(value);
+      if (state !== last) seen.push(state);
+      last = state;
+      o.onProgress?.({ resource: o.resource, state, attempt, elapsedMs: clock.now() - start });
 
-    if (value === undefined) {
-      if (o.targetGone) return undefined;
-      notFound++;
-      if (notFound > tolerance) throw new WaiterFailureError(o.resource, NOT_FOUND, seen);
-    } else {
-      if (o.target.includes(state)) return value;
-      if (o.failure?.includes(state)) throw new WaiterFailureError(o.resource, state, seen);
+      if (value === undefined) {
+        if (o.targetGone) return undefined;
+        notFound++;
+        if (notFound > tolerance) throw new WaiterFailureError(o.resource, NOT_FOUND, seen);
+      } else {
+        if (o.target.includes(state)) return value;
+        const why = o.failure?.(value, state);
+        if (why !== undefined) throw new WaiterFailureError(o.resource, state, seen, why);
+      }
     }
 
     // The next poll must start at least minDelay before the deadline to have time to answer.
@@ -120,4 +139,10 @@ export async function waitFor<T>(o: WaiterOptions<T>): Promise<T | undefined> {
       throw aborted();
     }
   }
+}
+
+/** A poll error that may pass by itself: the network, a 5xx, throttling. */
+function transient(e: unknown): boolean {
+  if (isTransportError(e)) return true;
+  return isApiError(e) && (e.status >= 500 || e.status === 429);
 }

@@ -101,7 +101,7 @@ export class DataQueryClient {
       if (!QUERY_STATES.includes(s)) throw new InvalidArgumentError(`${action}: unknown state "${s}" (${QUERY_STATES.join(", ")})`);
     if (o.sort !== undefined && !/^[A-Za-z]+,(asc|desc)$/.test(o.sort)) throw new InvalidArgumentError(`${action}: sort must be "field,asc" or "field,desc"`);
     const out: QuerySummary[] = [];
-    for (let page = 0; page < 10_000; page++) {
+    for (let page = 0; page < (o.maxPages ?? 10_000); page++) {
       const q = new URLSearchParams();
       if (o.queryId) q.set("queryId", o.queryId);
       if (o.creatorName) q.set("creatorName", o.creatorName);

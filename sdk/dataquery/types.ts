@@ -88,6 +88,8 @@ export interface ListQueriesOptions {
   sort?: string;
   /** Page size for each request (all pages are read). */
   size?: number;
+  /** Read at most this many pages (the newest first with `sort: "createdAt,desc"`). */
+  maxPages?: number;
 }
 
 export interface QuerySummary {

@@ -36,7 +36,10 @@ export class KmsClient {
     const action = `encrypting with KMS key "${keyId}"`;
     checkSize("input", Buffer.byteLength(input.input, "utf8"), KMS_LIMITS.inputBytes, action);
     if (input.aad !== undefined) checkSize("aad", Buffer.byteLength(input.aad, "utf8"), KMS_LIMITS.aadBytes, action);
-    const env = await this.call("Encrypt", keyId, "/encrypt", { input: input.input, ...(input.aad !== undefined ? { aad: input.aad } : {}) }, action);
+    const env = await this.call("Encrypt", keyId, "/encrypt", { input: input.input, ...(input.aad !== undefined ? { aad: input.aad } : {}) }, action, [
+      input.input,
+      input.aad,
+    ]);
     const d: Record<string, unknown> = dataFields(env, ["ciphertext"], action);
     const ciphertext = String(d.ciphertext);
     // `version` is stated as an integer; a numeric string, or only the ciphertext's prefix, is accepted too.
@@ -49,7 +52,14 @@ export class KmsClient {
   async decrypt(keyId: string, input: DecryptInput): Promise<string> {
     const action = `decrypting with KMS key "${keyId}"`;
     if (input.aad !== undefined) checkSize("aad", Buffer.byteLength(input.aad, "utf8"), KMS_LIMITS.aadBytes, action);
-    const env = await this.call("Decrypt", keyId, "/decrypt", { ciphertext: input.ciphertext, ...(input.aad !== undefined ? { aad: input.aad } : {}) }, action);
+    const env = await this.call(
+      "Decrypt",
+      keyId,
+      "/decrypt",
+      { ciphertext: input.ciphertext, ...(input.aad !== undefined ? { aad: input.aad } : {}) },
+      action,
+      [input.aad],
+    );
     return dataString(env, "plaintext", action);
   }
 
@@ -57,7 +67,7 @@ export class KmsClient {
   async sign(keyId: string, content: string): Promise<string> {
     const action = `signing with KMS key "${keyId}"`;
     checkBase64("content", content, KMS_LIMITS.signBytes, action);
-    return dataString(await this.call("Sign", keyId, "/sign", { content }, action), "signature", action);
+    return dataString(await this.call("Sign", keyId, "/sign", { content }, action, [content]), "signature", action);
   }
 
   async verifySignature(keyId: string, v: VerifyInput): Promise<boolean> {
@@ -70,7 +80,7 @@ export class KmsClient {
   async createHmac(keyId: string, content: string): Promise<string> {
     const action = `creating an HMAC with KMS key "${keyId}"`;
     checkBase64("content", content, KMS_LIMITS.signBytes, action);
-    return dataString(await this.call("CreateHmac", keyId, "/hmac", { content }, action), "hmac", action);
+    return dataString(await this.call("CreateHmac", keyId, "/hmac", { content }, action, [content]), "hmac", action);
   }
 
   async verifyHmac(keyId: string, v: VerifyInput): Promise<boolean> {
@@ -79,7 +89,19 @@ export class KmsClient {
     return verifyResult(await this.call("VerifyHmac", keyId, "/hmac/verify", { input: v.input, output: v.output }, action), action);
   }
 
-  private async call(operation: string, keyId: string, suffix: string, body: Record<string, unknown> | undefined, action: string) {
+  /**
+   * One operation. `secrets` are the request's secret values (a plaintext, an AAD, data to sign or
+   * authenticate): an error body that echoes them shows `[redacted]` instead, as do the errors of
+   * reading the answer.
+   */
+  private async call(
+    operation: string,
+    keyId: string,
+    suffix: string,
+    body: Record<string, unknown> | undefined,
+    action: string,
+    secrets: readonly (string | undefined)[] = [],
+  ) {
     if (!keyId) throw new InvalidArgumentError(`${action}: the key id must not be empty`);
     const res: HttpResponse = await this.transport.request({
       operation,
@@ -89,8 +111,16 @@ export class KmsClient {
       body: JSON.stringify(body ?? {}),
       action,
       idempotent: true,
+      secrets,
     });
-    return parseEnvelope(res.body, action);
+    try {
+      return parseEnvelope(res.body, action);
+    } catch (e) {
+      throw this.transport.redact(
+        e,
+        secrets.filter((v): v is string => v !== undefined && v !== ""),
+      );
+    }
   }
 }
 

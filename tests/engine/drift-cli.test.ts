@@ -1,39 +1,43 @@
 /**
- * bin/krcloud-drift, run as a user (or the CI workflow in examples/ci) runs it: a child process
- * with the Pulumi environment variables, against a stack of the first example program.
+ * bin/krcloud-drift, run as a user (or the CI workflow in examples/ci) runs it: a child process with
+ * the Pulumi environment variables, against stacks of the static-site example. Exit codes, every
+ * format from one run, the proof that a check writes nothing, the printed revert command, stacks by
+ * glob checked concurrently, the ignore file and the baseline.
  */
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
+import Ajv from "ajv";
+import { XMLParser } from "fast-xml-parser";
 import type { LocalCloud } from "../../emulator";
+import { REPORT_SCHEMA } from "../../drift/schema";
 import {
-  staticSite,
   ENGINE_TEST_TIMEOUT_MS,
-  logicalName,
   newProject,
   providerConfig,
   recipeFor,
   REPO_ROOT,
   resourcesOfType,
-  runNode,
   Sandbox,
   startCloud,
+  staticSite,
   type CloudProject,
 } from "../support/engine";
+import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
-
-const DRIFT = path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js");
 
 let cloud: LocalCloud;
 let sandbox: Sandbox;
 let project: CloudProject;
 let stack: Stack;
 let dir: string;
+/** The JSON report of the drifted stack. */
+let drifted: ReturnType<typeof parseReport>;
 
-function drift(...args: string[]) {
-  return runNode(DRIFT, args, sandbox.env());
-}
+const drift = (...args: string[]) => runDrift(sandbox, args);
 
 beforeAll(async () => {
   cloud = await startCloud();
@@ -52,60 +56,141 @@ afterAll(async () => {
 test("exits 0 and says so on a clean stack", async () => {
   const r = await drift("--cwd", dir, "--stack", "watched");
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-  expect(r.stdout).toMatch(/watched\s+-\s+-\s+-\s+no drift/);
-  expect(r.stdout).toContain("1 stack(s) checked: 0 with drift, 0 failed.");
+  expect(r.stdout).toMatch(/^watched\s+-\s+-\s+-\s+no drift$/m);
+  expect(r.stdout).toMatch(/^1 stack\(s\) checked in [\d.]+ s \(watched [\d.]+ s\): 0 with drift, 0 partial, 0 failed\.$/m);
+  expect(r.stdout).toContain("Exit 0: no drift.");
 });
 
-test("exits 1 after drift, naming the resource and the property, in the table and in --json", async () => {
+test("drift exits 2 with every format from one run, and the check wrote nothing anywhere", async () => {
   const deployment = await stack.exportStack();
   const bucket = resourcesOfType(deployment, "krcloud:objectstorage:Bucket")[0]!;
   const cors = resourcesOfType(deployment, "krcloud:objectstorage:BucketCors")[0]!;
-  expect(bucket).toBeDefined();
-  expect(cors).toBeDefined();
   await recipeFor(bucket.type)!.drift(project.control, bucket);
   await recipeFor(cors.type)!.drift(project.control, cors);
 
-  const reportFile = path.join(sandbox.root, "drift-report.json");
-  const table = await drift("--cwd", dir, "--stack", "watched", "--report", reportFile);
-  expect(table.code).toBe(1);
-  const bucketRow = table.stdout.split("\n").find((l) => l.startsWith("watched") && l.includes(` ${logicalName(bucket.urn)} `));
-  expect(bucketRow).toMatch(/krcloud:objectstorage:Bucket\s+update\s+.*acl\.public/);
-  const corsRow = table.stdout.split("\n").find((l) => l.startsWith("watched") && l.includes(` ${logicalName(cors.urn)} `));
-  expect(corsRow).toMatch(/krcloud:objectstorage:BucketCors\s+update\s+.*rules\[0\]\.allowedOrigins\[0\]/);
-  expect(table.stdout).toContain('acl.public: cloud "deny", program "read-only"');
+  const digest = backendDigest(sandbox.backendDir);
+  const mutating = await mutatingRequests(cloud.controlUrl);
+  const out = (f: string) => path.join(sandbox.root, "out", `drift.${f}`);
+  const r = await drift("--cwd", dir, "--stack", "watched", ...["json", "sarif", "junit", "github", "markdown"].flatMap((f) => ["--out", `${f}=${out(f)}`]));
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: "" });
+  expect(backendDigest(sandbox.backendDir)).toEqual(digest);
+  expect(await mutatingRequests(cloud.controlUrl)).toEqual(mutating);
 
-  const json = await drift("--cwd", dir, "--stack", "watched", "--json");
-  expect(json.code).toBe(1);
-  const report = JSON.parse(json.stdout);
-  expect(report).toMatchObject({ drift: true, exitCode: 1, stacks: [{ stack: "watched", status: "drift" }] });
-  const rows = report.stacks[0].resources as { urn: string; operation: string; properties: { path: string; cloud?: unknown; program?: unknown }[] }[];
-  expect(rows.find((r) => r.urn === bucket.urn)).toMatchObject({
-    operation: "update",
-    properties: expect.arrayContaining([{ path: "acl.public", cloud: "deny", program: "read-only" }]),
-  });
-  expect(rows.find((r) => r.urn === cors.urn)?.properties.map((p) => p.path)).toContain("rules[0].allowedOrigins[0]");
-  // Objects, lifecycle and other untouched resources are not reported.
-  expect(rows.map((r) => r.urn).sort()).toEqual([bucket.urn, cors.urn].sort());
-  // --report wrote the same report next to the table.
-  expect(JSON.parse(fs.readFileSync(reportFile, "utf8"))).toEqual(report);
+  // table (stdout)
+  const bucketName = bucket.urn.split("::").pop()!;
+  expect(r.stdout).toMatch(new RegExp(`^watched\\s+${bucketName}\\s+krcloud:objectstorage:Bucket\\s+drifted\\s+acl\\.public`, "m"));
+  expect(r.stdout).toContain('  acl.public: cloud "deny", program "read-only"');
+  expect(r.stdout).toContain(`  revert: pulumi up --stack watched --refresh --target '${bucket.urn}' --cwd ${dir}`);
 
-  // The check changed nothing: the drift is still there for `up --refresh` to repair.
-  const up = await stack.up({ refresh: true, color: "never" });
-  expect(up.summary.resourceChanges?.update).toBe(2);
-  expect((await drift("--cwd", dir, "--stack", "watched")).code).toBe(0);
+  // JSON, valid against the shipped schema; only the two drifted resources drifted
+  const report = JSON.parse(fs.readFileSync(out("json"), "utf8"));
+  drifted = report;
+  const validate = new Ajv({ strict: true, formats: { "date-time": true } }).compile(REPORT_SCHEMA);
+  expect(validate(report) || validate.errors).toBe(true);
+  expect(report).toMatchObject({ version: 1, exitCode: 2, drift: true, stacks: [{ stack: "watched", status: "drift" }] });
+  const s = report.stacks[0];
+  expect(s.resources.filter((x: { status: string }) => x.status === "drifted").map((x: { urn: string }) => x.urn)).toEqual([bucket.urn, cors.urn]);
+  expect(driftedPaths(resourceNamed(s, bucketName))).toEqual(expect.arrayContaining([["acl.public", "deny", "read-only"]]));
+
+  // SARIF: one result per drifted property, at the program file relative to the source root
+  const sarif = JSON.parse(fs.readFileSync(out("sarif"), "utf8"));
+  const uris = new Set(sarif.runs[0].results.map((x: any) => x.locations[0].physicalLocation.artifactLocation.uri));
+  // No git repository above the sandbox: paths are relative to where the tool ran (the repository root here).
+  expect([...uris]).toEqual([path.relative(REPO_ROOT, path.join(dir, "index.ts"))]);
+  expect(sarif.runs[0].results.length).toBe(s.resources.flatMap((x: any) => x.properties.filter((p: any) => p.origin !== "program")).length);
+
+  // JUnit: a test case per resource of the stack
+  const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (n) => n === "testcase" }).parse(
+    fs.readFileSync(out("junit"), "utf8"),
+  );
+  expect(junit.testsuites.testsuite).toMatchObject({ name: "watched", tests: String(s.counts.resources), failures: "2" });
+
+  // GitHub annotations and the Markdown summary
+  const github = fs.readFileSync(out("github"), "utf8").trim().split("\n");
+  expect(github.every((l) => l.startsWith("::warning file="))).toBe(true);
+  expect(fs.readFileSync(out("markdown"), "utf8")).toContain("## krcloud drift check: drift found");
 });
 
-test("exits 2 for a missing stack, and for bad arguments", async () => {
-  const missing = await drift("--cwd", dir, "--stack", "watched", "--stack", "no-such-stack");
-  expect(missing.code).toBe(2);
-  expect(missing.stdout).toMatch(/no-such-stack: error/);
-  expect(missing.stdout).toMatch(/watched\s+-\s+-\s+-\s+no drift/);
+test("the printed revert command puts the program's values back for that resource only", async () => {
+  const bucket = drifted.stacks[0]!.resources.find((x) => x.type === "krcloud:objectstorage:Bucket" && x.status === "drifted")!;
+  await promisify(execFile)("bash", ["-c", `${bucket.fix!.revert} --yes --non-interactive --skip-preview`], { env: { ...process.env, ...sandbox.env() } });
+  const after = parseReport((await drift("--cwd", dir, "--stack", "watched", "--format", "json")).stdout);
+  expect(after.stacks[0]!.resources.filter((x) => x.status === "drifted").map((x) => x.type)).toEqual(["krcloud:objectstorage:BucketCors"]);
+});
 
-  const json = await drift("--cwd", dir, "--stack", "no-such-stack", "--json");
-  expect(json.code).toBe(2);
-  expect(JSON.parse(json.stdout)).toMatchObject({ exitCode: 2, stacks: [{ stack: "no-such-stack", status: "error" }] });
+test("stacks by glob, checked concurrently, each with its time; an unknown stack next to them makes it partial (3), alone an error (1)", async () => {
+  await sandbox.createStack(dir, "watched-new", providerConfig(project));
+  const baseline = path.join(sandbox.root, "baseline.json");
+  const r = await drift(
+    "--cwd",
+    dir,
+    "--stack",
+    "watch*",
+    "--stack",
+    "no-such-stack",
+    "--concurrency",
+    "2",
+    "--format",
+    "json",
+    "--baseline",
+    baseline,
+    "--write-baseline",
+  );
+  expect(r.code).toBe(3);
+  expect(r.stderr).toContain(`wrote 3 fingerprint(s) of today's drift to ${baseline}`);
+  const report = parseReport(r.stdout);
+  expect(report.stacks.map((x) => [x.stack, x.status])).toEqual([
+    ["watched", "clean"],
+    ["watched-new", "clean"],
+    ["no-such-stack", "error"],
+  ]);
+  expect(report.stacks[0]!.durationMs).toBeGreaterThan(0);
+  expect(report.stacks[1]!.durationMs).toBeGreaterThan(0);
+  // The stack never deployed: everything is a pending creation, not drift.
+  expect(new Set(report.stacks[1]!.resources.map((x) => x.status))).toEqual(new Set(["pending"]));
+  const written = JSON.parse(fs.readFileSync(baseline, "utf8")).fingerprints as { stack: string; urn: string; path: string }[];
+  expect(written.map((f) => [f.stack, f.urn.split("::")[2], f.path])).toEqual([
+    ["watched", "pulumi-nodejs:dynamic/krcloud/objectstorage:BucketCors", "rules[0].allowedMethods[0]"],
+    ["watched", "pulumi-nodejs:dynamic/krcloud/objectstorage:BucketCors", "rules[0].allowedOrigins[0]"],
+    ["watched", "pulumi-nodejs:dynamic/krcloud/objectstorage:BucketCors", "rules[0].maxAgeSeconds"],
+  ]);
+  // Written, today's drift is known: watched is clean (the exit code is the unknown stack's).
+  expect(report.stacks[0]!.resources.find((x) => x.status === "drifted")).toMatchObject({ disposition: "baseline" });
 
-  expect((await drift("--cwd", dir)).code).toBe(2);
-  expect((await drift("--stack", "watched", "--bogus")).code).toBe(2);
-  expect((await drift("--cwd", path.join(dir, "site"), "--stack", "watched")).code).toBe(2);
+  const alone = await drift("--cwd", dir, "--stack", "no-such-stack");
+  expect(alone.code).toBe(1);
+  expect(alone.stdout).toMatch(/no-such-stack: error/);
+});
+
+test("the ignore file next to Pulumi.yaml and the baseline apply together; an expired rule fails the check naming it", async () => {
+  const baseline = path.join(sandbox.root, "baseline.json");
+  fs.writeFileSync(
+    path.join(dir, ".krcloud-driftignore"),
+    [
+      "rules:",
+      "  - type: krcloud:objectstorage:BucketCors",
+      "    property: rules[*].allowedOrigins",
+      "    reason: the CDN team adds origins by hand",
+      "  - id: old-exception",
+      "    stack: watched",
+      "    reason: migration window",
+      "    expires: 2020-01-31",
+    ].join("\n"),
+  );
+  try {
+    const r = await drift("--cwd", dir, "--stack", "watched", "--baseline", baseline, "--format", "json");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("ignore rule old-exception (stack watched) expired on 2020-01-31 (reason: migration window)");
+    const report = parseReport(r.stdout);
+    expect(report.expiredRules).toEqual([{ rule: "old-exception (stack watched)", expires: "2020-01-31", reason: "migration window" }]);
+    const cors = report.stacks[0]!.resources.find((x) => x.status === "drifted")!;
+    expect(cors.properties.map((p) => [p.path, p.disposition, p.ignoredBy?.reason])).toEqual([
+      ["rules[0].allowedMethods[0]", "baseline", undefined],
+      ["rules[0].allowedOrigins[0]", "ignored", "the CDN team adds origins by hand"],
+      ["rules[0].maxAgeSeconds", "baseline", undefined],
+    ]);
+    expect(cors.disposition).toBe("baseline");
+  } finally {
+    fs.rmSync(path.join(dir, ".krcloud-driftignore"));
+  }
 });

@@ -1,95 +1,160 @@
 /**
- * The package as users get it: `npm pack` ships only what users run (the compiled package, its
- * schema, README, LICENSE, CHANGELOG; no tests, tools or TypeScript sources), and the tarball,
- * installed with npm into a project of its own (not linked to this repository), runs a program
- * through the real Pulumi CLI against the local cloud.
+ * The package as users get it, installed the way README.md's Install section says: its runnable
+ * block (`id=install-package`) runs as written in a sandbox, a copy of the repository at
+ * `<sandbox>/krcloud` and an empty project next to it, with the machine's own PATH (tests/support/
+ * runnable.ts). Then: the tarball ships only what users run (the compiled package, its schema,
+ * README, LICENSE, CHANGELOG; no tests, tools, TypeScript sources or build info; source maps that
+ * carry their sources), its metadata is publishable (`npm publish --dry-run` has nothing to say about
+ * it), and the project, not linked to this repository, runs a program through the real Pulumi CLI
+ * against the local cloud.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LocalCloud } from "../../emulator";
 import { ENGINE_TEST_TIMEOUT_MS, newProject, objectText, providerConfig, REPO_ROOT, Sandbox, startCloud, toolPath, type CloudProject } from "../support/engine";
+import { claimedBlock, DocsSandbox } from "../support/runnable";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-const PKG = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+interface PackageJson {
   name: string;
   version: string;
+  private?: boolean;
+  main: string;
+  types?: string;
+  repository?: { type: string; url: string };
+  engines?: { node?: string };
   dependencies: Record<string, string>;
   bin: Record<string, string>;
-  exports: Record<string, string>;
-};
+  exports: Record<string, string | { types: string; default: string }>;
+}
+const PKG = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as PackageJson;
 
 let cloud: LocalCloud;
+let docs: DocsSandbox;
 let sandbox: Sandbox;
 let project: CloudProject;
+/** The user's project the README's block installed the package into. */
+let projectDir: string;
 let tarball: string;
 let files: string[];
 
-function npm(args: string[], cwd: string): string {
-  return execFileSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, PATH: toolPath(), npm_config_update_notifier: "false" } });
+function npm(args: string[], cwd: string): { stdout: string; stderr: string } {
+  const r = spawnSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, PATH: toolPath(), npm_config_update_notifier: "false" } });
+  if (r.status !== 0) throw new Error(`npm ${args.join(" ")} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r;
 }
 
 beforeAll(async () => {
+  const block = claimedBlock("README.md", "install-package");
+  docs = new DocsSandbox("package");
+  const run = await docs.run([block]);
+  if (run.code !== 0) throw new Error(`README.md's install block (line ${block.line}) failed:\n${run.output.slice(-6000)}`);
+  projectDir = path.join(docs.repo, block.dir);
+  const packDir = path.join(docs.repo, ".state", "pack");
+  const packed = fs.readdirSync(packDir).filter((f) => f.endsWith(".tgz"));
+  expect(packed).toEqual([`${PKG.name}-${PKG.version}.tgz`]);
+  tarball = path.join(packDir, packed[0]!);
+  files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
+    .split("\n")
+    .filter((f) => f !== "")
+    .map((f) => f.replace(/^package\//, ""))
+    .sort();
   cloud = await startCloud();
   sandbox = new Sandbox({ label: "package" });
   project = await newProject(cloud, "package");
-  const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", sandbox.root], REPO_ROOT)) as { filename: string; files: { path: string }[] }[];
-  tarball = path.join(sandbox.root, packed[0]!.filename);
-  files = packed[0]!.files.map((f) => f.path).sort();
 });
 
 afterAll(async () => {
   await cloud?.close();
   sandbox?.cleanup();
+  await docs?.cleanup();
 });
 
-test("npm pack ships the compiled package, schema, README, LICENSE and CHANGELOG, and nothing else", () => {
+test("the tarball ships the compiled package, schema, README, LICENSE and CHANGELOG, and nothing else", () => {
   const top = files.filter((f) => !f.startsWith("dist/"));
   expect(top).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json", "schema.json"]);
-  // No tests, no development tools, no TypeScript sources (declarations are fine).
-  expect(files.filter((f) => /^dist\/(tests|tools)\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
-  // Everything package.json points users at is inside.
-  const entries = [...Object.values(PKG.exports), ...Object.values(PKG.bin)].map((p) => p.replace(/^\.\//, "")).filter((p) => p !== "package.json");
+  // No tests, no development tools, no TypeScript sources (declarations are fine), no build info.
+  expect(files.filter((f) => /^dist\/(tests|tools)\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")) || f.endsWith(".tsbuildinfo"))).toEqual([]);
+  // Everything package.json points users at is inside, declarations included.
+  const entries = [
+    PKG.main,
+    PKG.types!,
+    ...Object.values(PKG.exports).flatMap((e) => (typeof e === "string" ? [e] : [e.default, e.types])),
+    ...Object.values(PKG.bin),
+  ]
+    .map((p) => p.replace(/^\.\//, ""))
+    .filter((p) => p !== "package.json");
   expect(entries.filter((p) => !files.includes(p))).toEqual([]);
 });
 
-test("the tarball installed by npm into a separate project runs a program through the Pulumi CLI", async () => {
-  const dir = path.join(sandbox.root, "programs", "from-tarball");
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(
-    path.join(dir, "package.json"),
-    JSON.stringify({
-      name: "krcloud-from-tarball",
-      private: true,
-      main: "index.js",
-      dependencies: { [PKG.name]: `file:${tarball}`, "@pulumi/pulumi": PKG.dependencies["@pulumi/pulumi"] },
-    }),
-  );
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: krcloud-from-tarball\nruntime: nodejs\n");
-  fs.writeFileSync(
-    path.join(dir, "index.js"),
-    [
-      '"use strict";',
-      'const krcloud = require("pulumi-krcloud");',
-      'const bucket = new krcloud.objectstorage.Bucket("packed", {});',
-      'new krcloud.objectstorage.BucketObject("hello", { bucket: bucket.name, key: "hello.txt", content: "installed from the tarball\\n", contentType: "text/plain" });',
-      "exports.bucketName = bucket.name;",
-      "",
-    ].join("\n"),
-  );
-  // The npm cache filled by `npm ci` serves the dependencies; the registry only when it lacks one.
-  npm(["install", "--prefer-offline", "--no-audit", "--no-fund"], dir);
-  const installed = path.join(dir, "node_modules", PKG.name);
+test("shipped source maps carry their sources, and every map a compiled file names is shipped", () => {
+  const installed = path.join(projectDir, "node_modules", PKG.name);
+  const problems: string[] = [];
+  for (const f of files.filter((x) => x.endsWith(".js"))) {
+    const url = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(fs.readFileSync(path.join(installed, f), "utf8"))?.[1];
+    if (url && !files.includes(path.posix.join(path.posix.dirname(f), url))) problems.push(`${f}: ${url} is not shipped`);
+  }
+  for (const f of files.filter((x) => x.endsWith(".map"))) {
+    const map = JSON.parse(fs.readFileSync(path.join(installed, f), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
+    map.sources.forEach((source, i) => {
+      if (typeof map.sourcesContent?.[i] !== "string" && !files.includes(path.posix.join(path.posix.dirname(f), source)))
+        problems.push(`${f}: ${source} neither shipped nor inline`);
+    });
+  }
+  expect(problems).toEqual([]);
+  expect(files.filter((x) => x.endsWith(".map")).length).toBeGreaterThan(0);
+});
+
+test("the metadata is publishable: not private, repository, types, exports with types, engines; npm publish --dry-run has no warning about it", () => {
+  expect(PKG.private).toBeUndefined();
+  expect(PKG.repository?.url).toMatch(/^git\+https:\/\//);
+  expect(PKG.types).toBe("dist/index.d.ts");
+  for (const [subpath, e] of Object.entries(PKG.exports)) {
+    if (subpath !== "./package.json") expect([subpath, typeof e === "object" && e.types.endsWith(".d.ts")]).toEqual([subpath, true]);
+  }
+  expect(PKG.engines?.node).toMatch(/^>=22\.19/);
+  const { stderr } = npm(["publish", "--dry-run", "--ignore-scripts"], docs.repo);
+  // What the machine's npm configuration and the missing login say is not about the package.
+  const warnings = stderr.split("\n").filter((l) => /^npm (warn|error)/i.test(l) && !/Unknown user config|requires you to be logged in/.test(l));
+  expect(warnings).toEqual([]);
+});
+
+test("a tarball that npm pack leaves in the clone is ignored by git", () => {
+  for (const file of [`${PKG.name}-${PKG.version}.tgz`, `.state/pack/${PKG.name}-${PKG.version}.tgz`]) {
+    expect([file, spawnSync("git", ["check-ignore", "-q", file], { cwd: REPO_ROOT }).status]).toEqual([file, 0]);
+  }
+});
+
+test("the project the README's command installed runs a program through the Pulumi CLI", async () => {
+  const installed = path.join(projectDir, "node_modules", PKG.name);
   expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
   // What npm unpacked (node_modules: dependencies npm nests when versions differ).
   const shipped = new Set(["CHANGELOG.md", "LICENSE", "README.md", "dist", "node_modules", "package.json", "schema.json"]);
   expect(fs.readdirSync(installed).filter((f) => !shipped.has(f))).toEqual([]);
   expect(fs.existsSync(path.join(installed, "dist", "tests"))).toBe(false);
+  expect((JSON.parse(fs.readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson).dependencies[PKG.name]).toMatch(/^file:.*\.tgz$/);
 
-  const stack = await sandbox.createStack(dir, "packed", providerConfig(project));
+  fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), "name: krcloud-from-tarball\nruntime: nodejs\nmain: index.js\n");
+  fs.writeFileSync(
+    path.join(projectDir, "index.js"),
+    [
+      '"use strict";',
+      // @pulumi/pulumi came with the package.
+      'const pulumi = require("@pulumi/pulumi");',
+      'const krcloud = require("pulumi-krcloud");',
+      'const bucket = new krcloud.objectstorage.Bucket("packed", {});',
+      'new krcloud.objectstorage.BucketObject("hello", { bucket: bucket.name, key: "hello.txt", content: "installed from the tarball\\n", contentType: "text/plain" });',
+      "exports.bucketName = bucket.name;",
+      "exports.stack = pulumi.getStack();",
+      "",
+    ].join("\n"),
+  );
+  const stack = await sandbox.createStack(projectDir, "packed", providerConfig(project));
   const up = await stack.up({ color: "never" });
   expect(up.summary.result).toBe("succeeded");
+  expect(up.outputs.stack?.value).toBe("packed");
   const bucketName = up.outputs.bucketName?.value as string;
   expect(await objectText(project, bucketName, "hello.txt")).toBe("installed from the tarball\n");
 

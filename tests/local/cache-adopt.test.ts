@@ -78,6 +78,6 @@ describe.each([
     expect(mutationsSince(cursor)).toEqual([]);
 
     const conflict = await rejection(res().up(args()));
-    expect(conflict.message).toContain("already exists (set adopt: true");
+    expect(conflict.message).toMatch(/already exists with this name .*set `adopt: true` on this resource/);
   });
 });

@@ -56,7 +56,7 @@ async function appearing<T>(find: () => Promise<T | undefined>): Promise<T> {
 describe("InstanceSet", () => {
   const args = instanceSetArgs;
 
-  test("update in place keeps the id; a new engine version, name or primary subnet replaces, deleting first", async () => {
+  test("update in place keeps the id; a new engine version, name or primary subnet replaces (deleting first under the same name)", async () => {
     const state = await iset.up(args());
     const next = await iset.apply(state, args({ description: "queue", backupSchedule: { hour: 4, retentionDays: 3 } }));
     expect(next.id).toBe(state.id);
@@ -66,9 +66,10 @@ describe("InstanceSet", () => {
       [{ name: "other-queue" }, "name"],
       [{ primarySubnetId: "sn-c" }, "primarySubnetId"],
     ] as const) {
+      // A new name cannot collide with the old: the replacement is created first.
       expect((await iset.plan(next, args({ description: "queue", backupSchedule: { hour: 4, retentionDays: 3 }, ...over }))).diff).toMatchObject({
         replaces: [key],
-        deleteBeforeReplace: true,
+        deleteBeforeReplace: key !== "name",
       });
     }
   });
@@ -131,12 +132,13 @@ describe("ParameterGroup", () => {
     ...over,
   });
 
-  test("update in place keeps the id; a new name or base group replaces, deleting first", async () => {
+  test("update in place keeps the id; a new name or base group replaces (deleting first under the same name)", async () => {
     const state = await pg.up(args());
     const next = await pg.apply(state, args({ description: "tuned", parameters: { timeout: "600" } }));
     expect(next.id).toBe(state.id);
     expect(next.outputs).toMatchObject({ description: "tuned", parameters: { timeout: "600" } });
-    expect((await pg.plan(next, args({ name: "renamed-params" }))).diff).toMatchObject({ replaces: ["name"], deleteBeforeReplace: true });
+    expect((await pg.plan(next, args({ name: "renamed-params" }))).diff).toMatchObject({ replaces: ["name"], deleteBeforeReplace: false });
+    expect((await pg.plan(next, args({ baseParameterGroupId: "default.redis7.2.cluster" }))).diff.deleteBeforeReplace).toBe(true);
     expect((await pg.plan(next, args({ baseParameterGroupId: "default.redis7.2.cluster" }))).diff.replaces).toEqual(["baseParameterGroupId"]);
   });
 
@@ -150,7 +152,8 @@ describe("ParameterGroup", () => {
   test("bad input: the name, a non-string value and the apply mode are rejected in check, no request sent", async () => {
     const before = tc.totalRequests();
     const { failures } = await pg.check({}, args({ name: "9params", parameters: { timeout: 300 }, applyMode: "fast" }));
-    expect(failures.map((f) => f.property).sort()).toEqual(["applyMode", "name", "parameters.timeout"]);
+    expect(failures.map((f) => f.property).sort()).toEqual(["applyMode", "name", "parameters"]);
+    expect(failures.map((f) => f.reason)).toContainEqual(expect.stringMatching(/^parameters\.timeout: /));
     expect(tc.totalRequests()).toBe(before);
   });
 

@@ -58,7 +58,7 @@ test("DataSource: basic (listed, password never in outputs but as the secret inp
 test("DataSource: a duplicate fails unless adopt; adopt takes it over", async () => {
   await dq.createDataSource({ ...mysqlSource, type: "MYSQL", scope: "PRIVATE" });
   const err = await rejection(source.up(mysqlSource));
-  expect(err.message).toMatch(/already exists \(set adopt: true/);
+  expect(err.message).toMatch(/already exists with this name .*set `adopt: true` on this resource/);
   const adopted = await source.up({ ...mysqlSource, adopt: true });
   expect(adopted.outputs).toMatchObject({ name: "sales", adopt: true });
   expect(tc.progress()).toContain('adopting existing data source "sales"');
@@ -127,7 +127,7 @@ test("Query: waiter timeout with a stuck query keeps it in state; delete aborts 
 test("bad input: rejected in check with the property path, no request sent", async () => {
   const before = tc.totalRequests();
   const q = await query.check({}, { query: "select 1", bucketName: "results", reuse: { maxReuseAge: 2000 } });
-  expect(q.failures).toEqual([{ property: "reuse.maxReuseAge", reason: "reuse.maxReuseAge: must be from 1 to 1440 minutes" }]);
+  expect(q.failures).toEqual([{ property: "reuse", reason: "reuse.maxReuseAge: must be from 1 to 1440 minutes" }]);
   const s = await source.check({}, { ...pgSource, databaseName: undefined });
   expect(s.failures).toEqual([{ property: "databaseName", reason: "databaseName: is required for a PostgreSQL data source" }]);
   expect(tc.totalRequests()).toBe(before);

@@ -269,7 +269,11 @@ describe("local cloud: control API", () => {
     ]);
     expect(log[0]).toMatchObject({ seq: startSeq + 1, service: "object-storage", time: expect.any(String) });
     const counters = (await control(cloud, "GET", "/counters")).json();
-    expect(counters).toEqual({ total: 3, byOperation: { "object-storage.CreateBucket": 1, "object-storage.GetBucketMeta": 2 } });
+    expect(counters).toEqual({
+      total: 3,
+      byOperation: { "object-storage.CreateBucket": 1, "object-storage.GetBucketMeta": 2 },
+      mutating: { total: 1, byProject: { ctlproj: 1 } },
+    });
     expect((await control(cloud, "GET", "/requests?since=x")).status).toBe(400);
   });
 

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { startLocalCloud, type IssuedCredential, type LocalCloud } from "../../emulator";
+import { hadoopCreateBody } from "../support/local-cloud-bodies";
 
 interface Reply {
   status: number;
@@ -22,23 +23,7 @@ const PROJECT = "hadoopproj01";
 const CLUSTERS = "/v2/hadoop-service/clusters";
 const b64 = (s: string): string => Buffer.from(s, "utf8").toString("base64");
 
-const body = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
-  name: "etl",
-  clusterVersion: "HDE-2.0.1",
-  clusterType: "hadoop",
-  isHa: false,
-  keypairName: "kp",
-  masterFlavorName: "m2a.xlarge",
-  workerFlavorName: "m2a.2xlarge",
-  masterVolumeSize: 100,
-  workerVolumeSize: 200,
-  workerCnt: 2,
-  monitoring: false,
-  vpcId: "vpc-1",
-  subnetId: "subnet-1",
-  config: { hdfsReplication: 2, hdfsBlockSize: 128 },
-  ...over,
-});
+const body = hadoopCreateBody;
 function accessAuth(issued: IssuedCredential): Record<string, string> {
   if (issued.kind !== "access-key") throw new Error("expected an access key");
   return { "Credential-ID": issued.credentialId, "Credential-Secret": issued.credentialSecret };

@@ -130,6 +130,24 @@ test("read from the id alone (import): bucket, key, folder and content type come
   expect((await tc.object.read(folder.id, {})).props).toMatchObject({ bucket: "site-files", key: "uploads", folder: true });
 });
 
+test("after an import, the program's content stands where the ETag is its MD5: no upload; other content is uploaded", async () => {
+  await tc.object.up({ bucket: "site-files", key: "docs/imported.txt", content: "same text", contentType: "text/plain" });
+  const read = await tc.object.read("site-files/docs/imported.txt", {});
+  const imported = { id: read.id, inputs: read.inputs!, outputs: read.props };
+  const declare = async (content: Record<string, unknown>) => {
+    const { inputs } = await tc.object.check(imported.inputs, { bucket: "site-files", key: "docs/imported.txt", contentType: "text/plain", ...content });
+    return (await tc.object.diff(imported.id, imported.outputs, inputs)).changes;
+  };
+  expect(await declare({ content: "same text" })).toBe(false);
+  expect(await declare({ contentBase64: Buffer.from("same text").toString("base64") })).toBe(false);
+  const file = join(dir, "imported.txt");
+  writeFileSync(file, "same text");
+  expect(await declare({ source: file })).toBe(false);
+  expect(await declare({ content: "other text" })).toBe(true);
+  writeFileSync(file, "other text");
+  expect(await declare({ source: file })).toBe(true);
+});
+
 test("delete waits until the object is gone (a HEAD after the DELETE says so); gone already is success", async () => {
   const state = await tc.object.up({ bucket: "site-files", key: "w.txt", content: "w" });
   const cursor = tc.logCursor();

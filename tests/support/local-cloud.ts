@@ -18,6 +18,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { startLocalCloud, type LocalCloud, type RequestLogEntry } from "../../emulator";
+import { SEED_KEY } from "../../provider/core/resource";
 import { provider } from "../../provider/core/runtime";
 import { closeAllPools, resolveSettings, type Settings } from "../../sdk/core";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
@@ -58,6 +59,8 @@ function wire<T>(v: T): T {
 }
 
 const PROGRESS: string[] = [];
+/** Distinct URN seeds for the resources the tests declare (check). */
+let SEEDS = 0;
 
 /** Runs one provider call with stdout captured into PROGRESS (provider calls are sequential in these tests). */
 async function capturingProgress<T>(call: () => Promise<T>): Promise<T> {
@@ -106,9 +109,19 @@ export class EngineResource {
     await this.p.configure({ config: { get: (k: string) => config[k] } } as never);
   }
 
-  /** `news` are program args; the resource class adds `__logicalName`, the engine `__provider`. */
+  /**
+   * `news` are program args; the resource class adds `__logicalName` and the URN seed, the engine
+   * `__provider`. Each call stands for another resource of the program (tests reuse logical names),
+   * so its seed is unique unless the test passes `__krcloudSeed` to act as the same resource again.
+   */
   async check(olds: Props, news: Props, logicalName?: string): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-    const args = wire({ ...news, __provider: this.providerText, ...(logicalName !== undefined ? { __logicalName: logicalName } : {}) });
+    const seed = `urn:pulumi:test::tests::${this.token}::${logicalName ?? "res"}#${++SEEDS}`;
+    const args = wire({
+      [SEED_KEY]: seed,
+      ...news,
+      __provider: this.providerText,
+      ...(logicalName !== undefined ? { __logicalName: logicalName } : {}),
+    });
     const r = await capturingProgress(() => this.p.check(wire(olds), args));
     const inputs = wire({ ...(r.inputs ?? args), __provider: this.providerText });
     return { inputs, failures: r.failures ?? [] };

@@ -10,6 +10,9 @@ import { parameterChanges } from "../../provider/cache/parameter-group";
 import { alignTo, missing, placementsReplace, surplus } from "../../provider/cache/topology";
 import { clusterState, FAILED, SETTLED } from "../../provider/cache/waiters";
 import { CACHE_TIMEOUTS } from "../../provider/cache/waiters";
+import { configuredProvider } from "../support/configured";
+
+configuredProvider();
 
 const P = "stub";
 const cluster = provider("krcloud:cache:Cluster");
@@ -53,7 +56,10 @@ describe("check", () => {
         __provider: P,
       },
     );
-    const byProperty = Object.fromEntries((r.failures ?? []).map((f) => [f.property, f.reason]));
+    // Each failure names its top-level input (the engine prints that input's value) and the full path in the reason.
+    const pathOf = (reason: string): string => reason.slice(0, reason.indexOf(": "));
+    for (const f of r.failures ?? []) expect(f.property).toBe(/^[^.[]+/.exec(pathOf(f.reason))?.[0]);
+    const byProperty = Object.fromEntries((r.failures ?? []).map((f) => [pathOf(f.reason), f.reason]));
     // Every failure at once, the cross-field rules included: one preview shows all there is to fix.
     expect(Object.keys(byProperty).sort()).toEqual(
       [
@@ -112,7 +118,8 @@ describe("check", () => {
       {},
       { name: "pg-custom", baseParameterGroupId: "default.redis7", parameters: { maxmemory: 5 }, applyMode: "all", __provider: P },
     );
-    expect((r.failures ?? []).map((f) => f.property).sort()).toEqual(["applyMode", "parameters.maxmemory"]);
+    expect((r.failures ?? []).map((f) => f.property).sort()).toEqual(["applyMode", "parameters"]);
+    expect((r.failures ?? []).map((f) => f.reason)).toContainEqual(expect.stringMatching(/^parameters\.maxmemory: /));
   });
 });
 

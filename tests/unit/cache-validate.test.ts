@@ -1,28 +1,31 @@
-/** Validation for the provider's `check` (seed 02 §4, §8): every failure reported, with its property path. */
+/**
+ * The cache rules (seed 02 §4, §8), one implementation each: the SDK's validators where the client
+ * uses them too, the provider's `check` (its zod schemas) for the rest. Every failure is reported,
+ * with its property path.
+ */
 import fc from "fast-check";
+import { provider } from "../../provider/core/runtime";
 import {
   backupCronForHour,
   containsEmoji,
-  formatFailures,
-  validateAddShardInput,
   validateBackupSchedule,
-  validateClusterName,
-  validateCreateClusterInput,
-  validateCreateInstanceSetInput,
-  validateCreateParameterGroupInput,
   validateDescription,
   validateInstanceSetName,
   validateModifyParameterGroupInput,
-  validatePort,
   validateRestoreFiles,
-  validateShardCount,
-  validateSubnetAssignments,
   validateUpdateInput,
-  type CreateClusterInput,
-  type CreateInstanceSetInput,
 } from "../../sdk/cache";
+import { clusterArgs, instanceSetArgs } from "../support/cache";
+import { configuredProvider } from "../support/configured";
+
+configuredProvider();
 
 const props = (f: { property: string }[]) => f.map((x) => x.property);
+
+/** The failures `check` reports for a resource's program arguments. */
+async function checkFailures(token: string, args: Record<string, unknown>): Promise<{ property: string; reason: string }[]> {
+  return (await provider(token).check({}, { ...args, __provider: "stub", __logicalName: "res" })).failures ?? [];
+}
 
 describe("instance set name (4-20, lower case, digits, '-', starts with a letter, ends with letter/digit, no '--')", () => {
   test.each(["abcd", "a-b-c", "web1", "a234567890123456789z", "sessions-01"])("accepts %p", (n) => {
@@ -59,10 +62,11 @@ describe("instance set name (4-20, lower case, digits, '-', starts with a letter
     const re = /^(?!.*--)[a-z][a-z0-9-]{2,18}[a-z0-9]$/;
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom(..."ab1-_ A"), maxLength: 24 }), (n) => (validateInstanceSetName(n).length === 0) === re.test(n)));
   });
-  test("cluster names follow the same rule (reading: the seed states none for clusters)", () => {
-    expect(validateClusterName("web")).toHaveLength(1);
-    expect(validateClusterName("web-cache")).toEqual([]);
-    expect(props(validateClusterName("WEB"))).toContain("name");
+  test("cluster names follow the same rule (reading: the seed states none for clusters)", async () => {
+    expect(props(await checkFailures("krcloud:cache:Cluster", clusterArgs({ name: "web" })))).toEqual(["name"]);
+    expect(await checkFailures("krcloud:cache:Cluster", clusterArgs({ name: "web-cache" }))).toEqual([]);
+    // Every broken rule of the name is reported, each at `name`.
+    expect([...new Set(props(await checkFailures("krcloud:cache:Cluster", clusterArgs({ name: "WEB" }))))]).toEqual(["name"]);
   });
 });
 
@@ -86,12 +90,14 @@ describe("description (<= 100, no CR/LF, no emoji)", () => {
   });
 });
 
-describe("limits", () => {
-  test("port 2000-50000 and shard count 1-12, integers", () => {
-    expect([2000, 50000, 6379].flatMap((p) => validatePort(p))).toEqual([]);
-    expect([1999, 50001, 6379.5, "6379"].map((p) => validatePort(p).length)).toEqual([1, 1, 1, 1]);
-    expect([1, 12].flatMap((n) => validateShardCount(n))).toEqual([]);
-    expect([0, 13, 2.5].map((n) => validateShardCount(n).length)).toEqual([1, 1, 1]);
+describe("limits (check)", () => {
+  test("port 2000-50000, an integer; shards 1-12", async () => {
+    for (const port of [2000, 50000, 6379]) expect(await checkFailures("krcloud:cache:Cluster", clusterArgs({ port }))).toEqual([]);
+    for (const port of [1999, 50001, 6379.5, "6379"]) expect(props(await checkFailures("krcloud:cache:Cluster", clusterArgs({ port })))).toEqual(["port"]);
+    const shard = { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] };
+    expect(await checkFailures("krcloud:cache:Cluster", clusterArgs({ shards: Array(12).fill(shard) }))).toEqual([]);
+    expect(props(await checkFailures("krcloud:cache:Cluster", clusterArgs({ shards: [] })))).toEqual(["shards"]);
+    expect(props(await checkFailures("krcloud:cache:Cluster", clusterArgs({ shards: Array(13).fill(shard) })))).toEqual(["shards"]);
   });
 });
 
@@ -132,22 +138,28 @@ describe("backup schedule", () => {
   });
 });
 
-describe("placement", () => {
-  const subnets = [{ id: "a" }, { id: "b" }];
-  test("subnets used must be listed; entries and replicas counted", () => {
-    const f = validateSubnetAssignments(
-      subnets,
-      [
-        { primary: { id: "a" }, replicas: [{ id: "c" }] },
-        { primary: { id: "" }, replicas: [] },
-      ],
-      { entries: 3, replicasEach: 1 },
+describe("placement (check)", () => {
+  test("subnets used must be listed; every shard has the same number of replicas", async () => {
+    const f = await checkFailures(
+      "krcloud:cache:Cluster",
+      clusterArgs({
+        shards: [
+          { primarySubnetId: "sn-a", replicaSubnetIds: ["zz"] },
+          { primarySubnetId: "sn-b", replicaSubnetIds: [] },
+        ],
+      }),
     );
-    expect(props(f)).toEqual(["subnetAssignments", "subnetAssignments[0].replicas[0].id", "subnetAssignments[1].primary.id", "subnetAssignments[1].replicas"]);
+    // The property is the top-level input (what the engine can show the value of); the reason has the path.
+    expect(props(f)).toEqual(["shards", "shards"]);
+    expect(f.map((x) => x.reason.split(":")[0])).toEqual(["shards[0].replicaSubnetIds", "shards[1].replicaSubnetIds"]);
+    expect(f.map((x) => x.reason).join(" | ")).toMatch(/subnet "zz" is not in subnetIds.*every shard must have the same number of replicas/);
   });
-  test("total nodes for instance sets", () => {
-    expect(validateSubnetAssignments(subnets, [{ primary: { id: "a" }, replicas: [{ id: "b" }] }], { totalNodes: 3 })[0]!.reason).toMatch(/3 node/);
-    expect(validateSubnetAssignments(subnets, [{ primary: { id: "a" }, replicas: [{ id: "b" }] }], { totalNodes: 2 })).toEqual([]);
+  test("an instance set's replicas: at most 5; high availability needs one", async () => {
+    expect(await checkFailures("krcloud:cache:InstanceSet", instanceSetArgs())).toEqual([]);
+    expect(props(await checkFailures("krcloud:cache:InstanceSet", instanceSetArgs({ replicaSubnetIds: Array(6).fill("sn-b") })))).toEqual(["replicaSubnetIds"]);
+    expect(props(await checkFailures("krcloud:cache:InstanceSet", instanceSetArgs({ replicaSubnetIds: [], highAvailability: true })))).toEqual([
+      "highAvailability",
+    ]);
   });
   test("restore files: bucket/folder/.../file", () => {
     expect(validateRestoreFiles(["b/f.rdb", "b/x/y/z.rdb"])).toEqual([]);
@@ -161,86 +173,14 @@ describe("placement", () => {
   });
 });
 
-describe("whole inputs", () => {
-  const cluster: CreateClusterInput = {
-    name: "web-cache",
-    version: "7.0.15",
-    port: 6379,
-    shardCount: 2,
-    nodeCountPerShard: 2,
-    flavorId: "f",
-    parameterGroupId: "pg",
-    subnets: [{ id: "a" }, { id: "b" }],
-    subnetAssignments: [
-      { primary: { id: "a" }, replicas: [{ id: "b" }] },
-      { primary: { id: "b" }, replicas: [{ id: "a" }] },
-    ],
-    securityGroups: [{ id: "sg" }],
-  };
-  const set: CreateInstanceSetInput = {
-    instanceSetName: "sessions",
-    replicas: 2,
-    flavorId: "f",
-    recoveryEnabled: true,
-    subnets: [{ id: "a" }],
-    subnetAssignments: [{ primary: { id: "a" }, replicas: [{ id: "a" }] }],
-    securityGroups: [{ id: "sg" }],
-    parameterGroupId: "pg",
-    port: 6379,
-    version: "7.0.15",
-  };
-
-  test("a valid cluster passes; a restore needs a backup name", () => {
-    expect(validateCreateClusterInput(cluster)).toEqual([]);
-    expect(validateCreateClusterInput({ ...cluster, restoreSource: { backupName: "bk" } })).toEqual([]);
-    expect(props(validateCreateClusterInput({ ...cluster, restoreSource: { backupName: "" } }))).toEqual(["restoreSource.backupName"]);
-  });
-
-  test("a cluster with many problems reports them all, each at its path", () => {
-    const f = validateCreateClusterInput({
-      ...cluster,
-      name: "W",
-      port: 80,
-      shardCount: 3,
-      securityGroups: [],
-      backupSchedule: { cron: "bad" },
-      user: { name: "app", password: "" },
-    });
-    expect(new Set(props(f))).toEqual(new Set(["name", "port", "securityGroups", "backupSchedule.cron", "user.password", "subnetAssignments"]));
-    expect(formatFailures(f)).toContain("port: must be from 2000 to 50000 (got 80)");
-  });
-
-  test("instance sets: all three variants; HA needs a replica; exactly one restore source", () => {
-    expect(validateCreateInstanceSetInput(set)).toEqual([]);
-    expect(validateCreateInstanceSetInput({ ...set, restoreSource: { backupName: "bk" } })).toEqual([]);
-    expect(validateCreateInstanceSetInput({ ...set, restoreSource: { files: ["b/f.rdb"] } })).toEqual([]);
-    expect(props(validateCreateInstanceSetInput({ ...set, restoreSource: { backupName: "bk", files: ["b/f"] } }))).toEqual(["restoreSource"]);
-    expect(props(validateCreateInstanceSetInput({ ...set, replicas: 1, subnetAssignments: [{ primary: { id: "a" }, replicas: [] }] }))).toEqual(["replicas"]);
-    expect(
-      validateCreateInstanceSetInput({ ...set, recoveryEnabled: false, replicas: 1, subnetAssignments: [{ primary: { id: "a" }, replicas: [] }] }),
-    ).toEqual([]);
-    expect(props(validateCreateInstanceSetInput({ ...set, replicas: 7 }))).toEqual(["replicas", "subnetAssignments"]);
-  });
-
+describe("updates and parameter changes (the client checks them too)", () => {
   test("updates: parameterGroupId never empty, an empty cron allowed, description rules", () => {
     expect(validateUpdateInput({ backupSchedule: { cron: "" }, description: "ok" }, "cluster")).toEqual([]);
     expect(props(validateUpdateInput({ parameterGroupId: "", description: "a\nb" }, "instance-set"))).toEqual(["description", "parameterGroupId"]);
     expect(props(validateUpdateInput({ backupSchedule: { cron: "0 1 * * *" } }, "instance-set"))).toEqual(["backupSchedule.cron"]);
   });
 
-  test("add shard: replicas of the new shard are nodeCount - 1", () => {
-    expect(validateAddShardInput({ nodeCount: 2, subnetAssignment: { primary: { id: "a" }, replicas: [{ id: "b" }] } }, [{ id: "a" }, { id: "b" }])).toEqual(
-      [],
-    );
-    expect(props(validateAddShardInput({ nodeCount: 3, subnetAssignment: { primary: { id: "a" }, replicas: [{ id: "z" }] } }, [{ id: "a" }]))).toEqual([
-      "subnetAssignment.replicas[0].id",
-      "subnetAssignment.replicas",
-    ]);
-  });
-
-  test("parameter groups: create fields; modify needs applyMode with parameters and unique keys", () => {
-    expect(validateCreateParameterGroupInput({ parameterGroupId: "pg-1", name: "n" })).toEqual([]);
-    expect(props(validateCreateParameterGroupInput({ parameterGroupId: "", name: "a\nb" }))).toEqual(["parameterGroupId", "name"]);
+  test("parameter groups: modify needs applyMode with parameters and unique keys", () => {
     expect(validateModifyParameterGroupInput({ description: "only" })).toEqual([]);
     expect(props(validateModifyParameterGroupInput({ parameters: { timeout: "1" } }))).toEqual(["applyMode"]);
     expect(

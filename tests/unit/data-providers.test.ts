@@ -4,6 +4,9 @@
  */
 import { provider } from "../../provider/core/runtime";
 import { canonicalConfig } from "../../provider/hadoop/cluster";
+import { configuredProvider } from "../support/configured";
+
+configuredProvider();
 
 const P = "stub";
 const ciphertext = provider("krcloud:kms:Ciphertext");

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import * as pulumi from "@pulumi/pulumi";
-import { autoName, buildProvider, PartialFailure, UNKNOWN, withSecretInputs, type ResourceDefinition } from "../../provider/core";
+import { autoName, buildProvider, CREATE_KEY, keepWriteOnly, PartialFailure, UNKNOWN, withSecretInputs, type ResourceDefinition } from "../../provider/core";
+
+/** Checked inputs without the create key check records (tested in provider-recovery.test.ts). */
+const visible = (inputs: Record<string, unknown>) => {
+  const { [CREATE_KEY]: key, ...rest } = inputs;
+  expect(key).toMatch(/^[0-9a-f]{32}$/);
+  return rest;
+};
 
 type In = { name: string; size: number; tags: Record<string, string>; adopt: boolean };
 type Out = In & { createdAt: string };
@@ -61,24 +68,24 @@ describe("check", () => {
   test("applies defaults and keeps __provider", async () => {
     const r = await p.check({}, { name: "abcd", size: 2, __provider: PROVIDER });
     expect(r.failures).toBeUndefined();
-    expect(r.inputs).toEqual({ name: "abcd", size: 2, tags: {}, adopt: false, __provider: PROVIDER });
+    expect(visible(r.inputs)).toEqual({ name: "abcd", size: 2, tags: {}, adopt: false, __provider: PROVIDER });
   });
 
   test("unknown values during preview: not validated, kept as unknown, and every default still applied", async () => {
     const r = await p.check({}, { name: UNKNOWN, size: UNKNOWN, __provider: PROVIDER });
     expect(r.failures).toBeUndefined();
-    expect(r.inputs).toEqual({ name: UNKNOWN, size: UNKNOWN, tags: {}, adopt: false, __provider: PROVIDER });
+    expect(visible(r.inputs)).toEqual({ name: UNKNOWN, size: UNKNOWN, tags: {}, adopt: false, __provider: PROVIDER });
   });
 
   test("an unknown inside a map keeps the map's known entries validated and the other defaults applied", async () => {
     const ok = await p.check({}, { name: "abcd", size: 1, tags: { a: UNKNOWN, b: "x" }, __provider: PROVIDER });
     expect(ok.failures).toBeUndefined();
-    expect(ok.inputs).toEqual({ name: "abcd", size: 1, tags: { a: UNKNOWN, b: "x" }, adopt: false, __provider: PROVIDER });
+    expect(visible(ok.inputs)).toEqual({ name: "abcd", size: 1, tags: { a: UNKNOWN, b: "x" }, adopt: false, __provider: PROVIDER });
     const bad = await p.check({}, { name: "ab", size: UNKNOWN, tags: { a: UNKNOWN, b: 5 }, bogus: 1, __provider: PROVIDER });
     expect(bad.failures).toEqual([
       { property: "bogus", reason: 'bogus: unrecognized key "bogus"' },
       { property: "name", reason: "name: must be at least 4 characters" },
-      { property: "tags.b", reason: "tags.b: Invalid input: expected string, received number" },
+      { property: "tags", reason: "tags.b: Invalid input: expected string, received number" },
     ]);
   });
 
@@ -98,7 +105,7 @@ describe("check", () => {
     expect(computed).toEqual([{ a: "1" }]);
   });
 
-  test("auto-names from the logical name with a random suffix, and keeps the name on later runs", async () => {
+  test("auto-names from the logical name with a suffix, and keeps the name on later runs", async () => {
     const first = await p.check({}, { size: 1, __logicalName: "My_Thing", __provider: PROVIDER });
     expect(first.inputs.name).toMatch(/^my-thing-[0-9a-f]{7}$/);
     const again = await p.check(first.inputs, { size: 2, __logicalName: "My_Thing", __provider: PROVIDER });
@@ -117,6 +124,42 @@ describe("autoName", () => {
   });
 });
 
+describe("write-only inputs (what the cloud never shows: passwords)", () => {
+  const p = buildProvider({ ...fakeDefinition(new Map()), replaceOn: ["name", "tags"], writeOnly: { paths: ["tags.token"] } });
+  // What `pulumi import` records: the cloud showed the tag's name, never its value.
+  const imported = { name: "abcd", size: 1, tags: { token: "" }, adopt: false, createdAt: "x", __provider: PROVIDER };
+  const declared = { name: "abcd", size: 1, tags: { token: "s3cret" }, adopt: false, __provider: PROVIDER };
+
+  test("right after an import the program's value stands: no change, no new name at check", async () => {
+    expect(await p.diff("abcd", imported, declared)).toMatchObject({ changes: false, replaces: [] });
+    const { inputs } = await p.check({ ...imported }, { size: 1, tags: { token: "s3cret" }, __provider: PROVIDER });
+    expect(inputs.name).toBe("abcd");
+  });
+
+  test("once recorded (the native plugin gives the recorded inputs), a change is a change", async () => {
+    const recorded = { ...declared };
+    expect(await p.diff("abcd", imported, declared, recorded)).toMatchObject({ changes: false });
+    expect(await p.diff("abcd", imported, { ...declared, tags: { token: "other" } }, recorded)).toMatchObject({ changes: true, replaces: ["tags"] });
+    // Recorded in the outputs (the dynamic door records what it sent): compared as any input.
+    expect(await p.diff("abcd", { ...imported, tags: { token: "s3cret" } }, { ...declared, tags: { token: "other" } })).toMatchObject({ replaces: ["tags"] });
+  });
+
+  test("a refresh keeps what an up recorded: the read's inputs get the recorded value back", () => {
+    const def = { ...fakeDefinition(new Map()), writeOnly: { paths: ["tags.token"] } };
+    expect(keepWriteOnly(def, { name: "abcd", tags: { token: "" } }, { name: "abcd", tags: { token: "s3cret" } })).toEqual({
+      name: "abcd",
+      tags: { token: "s3cret" },
+    });
+    // What the cloud does show wins.
+    expect(keepWriteOnly(def, { tags: { token: "shown" } }, { tags: { token: "s3cret" } })).toEqual({ tags: { token: "shown" } });
+  });
+
+  test("matches can refuse the program's value when what the cloud shows disagrees", async () => {
+    const strict = buildProvider({ ...fakeDefinition(new Map()), replaceOn: ["name", "tags"], writeOnly: { paths: ["tags.token"], matches: () => false } });
+    expect(await strict.diff("abcd", imported, declared)).toMatchObject({ changes: true, replaces: ["tags"] });
+  });
+});
+
 describe("diff", () => {
   const p = buildProvider(fakeDefinition(new Map()));
   const olds = { name: "abcd", size: 1, tags: {}, adopt: false, createdAt: "x", __provider: PROVIDER };
@@ -128,8 +171,9 @@ describe("diff", () => {
   });
 
   test("an in-place change and a replacing change", async () => {
-    expect(await p.diff("abcd", olds, { ...olds, size: 2 })).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(await p.diff("abcd", olds, { ...olds, name: "efgh" })).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
+    expect(await p.diff("abcd", olds, { ...olds, size: 2 })).toMatchObject({ changes: true, replaces: [] });
+    // A new name does not collide with the old one: the replacement is created first.
+    expect(await p.diff("abcd", olds, { ...olds, name: "efgh" })).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
   });
 
   test("an unknown non-string input plans an update, not a replacement: defaults of replace-on keys are applied", async () => {
@@ -149,7 +193,7 @@ describe("diff", () => {
     });
     const old = { name: "abcd", kind: "STANDARD", size: 1, tags: {}, adopt: false, __provider: PROVIDER };
     const { inputs } = await withType.check(old, { name: "abcd", size: UNKNOWN, __provider: PROVIDER });
-    expect(await withType.diff("abcd", old, inputs)).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await withType.diff("abcd", old, inputs)).toMatchObject({ changes: true, replaces: [] });
   });
 
   test("an unknown value is a change (and a replacement for replace-on keys)", async () => {

@@ -5,6 +5,9 @@
  */
 import { provider } from "../../provider/core/runtime";
 import { UNKNOWN } from "../../provider/core";
+import { configuredProvider } from "../support/configured";
+
+configuredProvider();
 
 const PROVIDER = "stub";
 const bucket = provider("krcloud:objectstorage:Bucket");
@@ -31,13 +34,15 @@ test("Bucket: an unknown acl or metadata plans an in-place update, never a repla
     expect(failures).toBeUndefined();
     expect(inputs).toMatchObject({ type: "STANDARD", forceDestroy: false, adopt: false, ...unknownInput });
     const d = await bucket.diff("site-bucket", bucketState, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(d).toMatchObject({ changes: true, replaces: [] });
   }
 });
 
 test("Bucket: a known bad value beside an unknown one is still rejected", async () => {
   const { failures } = await bucket.check({}, { name: "x", metadata: UNKNOWN, acl: { public: "sometimes" }, __provider: PROVIDER });
-  expect(failures?.map((f) => f.property)).toEqual(["name", "acl.public"]);
+  // A nested failure names the top-level input (the engine prints that input's value) and the full path in the reason.
+  expect(failures?.map((f) => f.property)).toEqual(["name", "acl"]);
+  expect(failures?.[1]?.reason).toMatch(/^acl\.public: /);
 });
 
 test("BucketObject: an unknown source is not opened, and its MD5 is unknown (so the diff shows a possible change)", async () => {

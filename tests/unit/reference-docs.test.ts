@@ -23,3 +23,40 @@ test("docs/reference matches schema.json (run `make schema` after changing a def
   // Every resource and function has its page.
   expect(expected.size).toBe(Object.keys(schema.resources).length + Object.keys(schema.functions).length + 1);
 });
+
+/** The section of `page` under the heading `### name`, up to the next heading of that level or above. */
+function section(page: string, name: string): string | undefined {
+  const start = page.indexOf(`\n### ${name}\n`);
+  if (start < 0) return undefined;
+  const rest = page.slice(start + 1);
+  const end = rest.slice(4).search(/\n#{1,3} /);
+  return end < 0 ? rest : rest.slice(0, end + 4);
+}
+
+test("every nested type of schema.json is documented with its fields (or its values), on the pages that use it", () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as {
+    types: Record<string, { properties?: Record<string, unknown>; enum?: { value: unknown }[] }>;
+  };
+  const pages = listFiles(DOCS).map((rel) => fs.readFileSync(path.join(DOCS, rel), "utf8"));
+  const undocumented: string[] = [];
+  for (const [token, t] of Object.entries(schema.types)) {
+    const name = token.split(":").pop()!;
+    const sections = pages.map((p) => section(p, name)).filter((s): s is string => s !== undefined && s.includes(`Type \`${token}\``));
+    if (sections.length === 0) undocumented.push(`${token}: no section`);
+    for (const s of sections) {
+      const items = t.enum ? t.enum.map((e) => `\`${String(e.value)}\``) : Object.keys(t.properties ?? {}).map((f) => `| \`${f}\` |`);
+      for (const item of items) if (!s.includes(item)) undocumented.push(`${token}: ${item}`);
+    }
+  }
+  expect(undocumented).toEqual([]);
+});
+
+test("the examples hold no placeholders: no <name>, no empty object where a nested type belongs", () => {
+  for (const rel of listFiles(DOCS).filter((f) => f !== "README.md")) {
+    const page = fs.readFileSync(path.join(DOCS, rel), "utf8");
+    const example = /## Example\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(page)?.[1];
+    expect([rel, typeof example]).toEqual([rel, "string"]);
+    expect([rel, /<[A-Za-z]+>|\[\{\}\]|: \{\}\s*$/m.test(example!.replace(/arguments: \{\}/g, ""))]).toEqual([rel, false]);
+    expect([rel, /^name: [a-z0-9-]+\nruntime: yaml\n/.test(example!)]).toEqual([rel, true]);
+  }
+});

@@ -2,20 +2,33 @@
  * schema.json: valid against the Pulumi package metaschema, identical to what tools/gen-schema.ts
  * generates now, complete (every registered resource, every input documented, every lookup).
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { z } from "zod";
-import { REGISTRY } from "../../provider/registry";
+import { allDefinitions, allLookups } from "../../provider/registry";
 import { inputKeys, type AnyDefinition } from "../../provider/core/resource";
+import { alwaysSecretOutputKeys, secretInputKeys } from "../../provider/core/secrets";
 import { CONFIG_KEYS } from "../../provider/core/config";
 import { resolveSettings, SECRET_SETTINGS, SERVICES, type Settings } from "../../sdk/core/settings";
-import { FUNCTIONS, generateSchema, renderSchema, repoRoot, resourceSpec, TypeRegistry } from "../../tools/gen-schema";
+import { generateSchema, renderSchema, repoRoot, resourceSpec, TypeRegistry } from "../../tools/gen-schema";
+import { PULUMI_VERSION } from "../support/engine";
 
 const ROOT = repoRoot();
 const SCHEMA_FILE = path.join(ROOT, "schema.json");
-/** The metaschema lives next to the repository: /work/shared/reference from /work/main. */
-const METASCHEMA_FILE = path.resolve(ROOT, "../shared/reference/pulumi-package-metaschema.json");
+
+/**
+ * The Pulumi package metaschema of the Pulumi version the project builds: it ships in that version's
+ * Go module (`codegen/schema/pulumi.json`), which scripts/install-pulumi.sh downloads to build the
+ * CLI; `go mod download` finds it there (or fetches it from the module proxy).
+ */
+function metaschemaFile(): string {
+  const out = execFileSync("go", ["mod", "download", "-json", `github.com/pulumi/pulumi/pkg/v3@${PULUMI_VERSION}`], { encoding: "utf8", cwd: ROOT });
+  const dir = (JSON.parse(out) as { Dir?: string }).Dir;
+  if (!dir) throw new Error(`go mod download found no directory for github.com/pulumi/pulumi/pkg/v3@${PULUMI_VERSION}`);
+  return path.join(dir, "codegen", "schema", "pulumi.json");
+}
 
 type Json = Record<string, any>;
 
@@ -26,12 +39,7 @@ function committed(): { text: string; schema: Json } {
 }
 
 function metaschemaValidator() {
-  if (!existsSync(METASCHEMA_FILE)) {
-    throw new Error(
-      `Pulumi package metaschema not found at ${METASCHEMA_FILE} (expected ../shared/reference/pulumi-package-metaschema.json relative to the repository root); cannot validate schema.json`,
-    );
-  }
-  const meta = JSON.parse(readFileSync(METASCHEMA_FILE, "utf8")) as Json;
+  const meta = JSON.parse(readFileSync(metaschemaFile(), "utf8")) as Json;
   // strict: false because the published metaschema has an unknown keyword ("desciption").
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   ajv.addFormat("regex", (s: string) => {
@@ -106,12 +114,16 @@ describe("schema.json", () => {
     expect(schema.language.nodejs.dependencies["@pulumi/pulumi"]).toBe(pkg.dependencies["@pulumi/pulumi"]);
   });
 
-  test("every resource in REGISTRY is in the schema, with every input property documented", () => {
+  test("every registered resource is in the schema, with every input property documented", () => {
     const { schema } = committed();
-    expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(REGISTRY).sort());
+    expect(Object.keys(schema.resources).sort()).toEqual(
+      allDefinitions()
+        .map((d) => d.token)
+        .sort(),
+    );
     const undocumented: string[] = [];
-    for (const [token, load] of Object.entries(REGISTRY)) {
-      const def = load();
+    for (const def of allDefinitions()) {
+      const token = def.token;
       const spec = schema.resources[token] as Json;
       expect(spec).toBeDefined();
       expect(typeof spec.description === "string" && spec.description.trim() !== "").toBe(true);
@@ -130,7 +142,10 @@ describe("schema.json", () => {
         expect(spec.properties[k]).toMatchObject({ replaceOnChanges: true });
       }
       if (def.autoName) expect(spec.requiredInputs).not.toContain(def.autoName.property);
-      for (const k of def.secretOutputs ?? []) expect(spec.properties[k]?.secret).toBe(true);
+      const secretIns = secretInputKeys(def);
+      const secretOuts = alwaysSecretOutputKeys(def);
+      for (const [k, p] of Object.entries(spec.inputProperties as Json)) expect([k, p.secret === true]).toEqual([k, secretIns.includes(k)]);
+      for (const [k, p] of Object.entries(spec.properties as Json)) expect([k, p.secret === true]).toEqual([k, secretOuts.includes(k)]);
     }
     expect([...new Set(undocumented)]).toEqual([]);
   });
@@ -154,29 +169,29 @@ describe("schema.json", () => {
     }
   });
 
-  test("the function table covers every exported function of every service (getX, or any with an xOutput form), and nothing else", () => {
+  test("every exported function of every service is a declared lookup, and the schema lists exactly those", () => {
     const distProvider = path.join(ROOT, "dist", "provider");
-    const exported: string[] = [];
+    const undeclared: string[] = [];
     for (const dir of readdirSync(distProvider, { withFileTypes: true })) {
-      if (!dir.isDirectory() || dir.name === "core") continue;
+      if (!dir.isDirectory() || dir.name === "core" || dir.name === "native") continue;
       const index = path.join(distProvider, dir.name, "index.js");
       if (!existsSync(index)) continue;
       const mod = require(index) as Record<string, unknown>;
-      const names = Object.keys(mod);
-      for (const name of names) {
-        if (typeof mod[name] !== "function" || !(/^get[A-Z]/.test(name) || names.includes(`${name}Output`))) continue;
-        // `getXOutput` is the output form of `getX`: the same Pulumi function.
-        if (name.endsWith("Output") && names.includes(name.slice(0, -"Output".length))) continue;
-        exported.push(`krcloud:${dir.name}:${name}`);
+      for (const [name, v] of Object.entries(mod)) {
+        // Resource classes carry a definition, lookup functions a lookup; `xOutput` forms are the same lookups.
+        if (typeof v !== "function" || "definition" in v || name.endsWith("Output")) continue;
+        if (!("lookup" in v)) undeclared.push(`${dir.name}.${name}`);
       }
     }
-    expect(exported).toContain("krcloud:objectstorage:getBucket");
-    expect(exported).toContain("krcloud:kms:decrypt");
-    const missing = exported.filter((t) => !(t in FUNCTIONS));
-    if (missing.length) throw new Error(`add these lookups to FUNCTIONS in tools/gen-schema.ts (then run make schema): ${missing.join(", ")}`);
-    const stale = Object.keys(FUNCTIONS).filter((t) => !exported.includes(t));
-    if (stale.length) throw new Error(`FUNCTIONS in tools/gen-schema.ts lists lookups no service exports: ${stale.join(", ")}`);
-    expect(Object.keys(committed().schema.functions).sort()).toEqual(Object.keys(FUNCTIONS).sort());
+    expect(undeclared).toEqual([]);
+    const tokens = allLookups().map((l) => l.token);
+    expect(tokens).toContain("krcloud:objectstorage:getBucket");
+    expect(tokens).toContain("krcloud:kms:decrypt");
+    expect(Object.keys(committed().schema.functions).sort()).toEqual([...tokens].sort());
+    for (const l of allLookups()) {
+      for (const k of l.secretResults ?? [])
+        expect([l.token, k, committed().schema.functions[l.token].outputs.properties[k]?.secret]).toEqual([l.token, k, true]);
+    }
   });
 
   test("config variables: every provider setting, secrets marked, environment variables honoured", () => {
@@ -247,6 +262,6 @@ describe("zod -> Pulumi type mapping", () => {
   });
 
   test("a schema with such a resource still satisfies the metaschema", () => {
-    validate(generateSchema({ [def.token]: () => def }, {}));
+    validate(generateSchema([def], []));
   });
 });

@@ -11,8 +11,11 @@ import {
   isNotFound,
   isThrottled,
   isTransportError,
+  mayHaveApplied,
   registerSecrets,
+  resetRetryBudget,
   retryDelay,
+  withRequestStats,
   type Clock,
 } from "../../sdk/core";
 
@@ -111,6 +114,47 @@ test("gives up after maxAttempts and reports status, code, request id and operat
   expect(received).toHaveLength(3);
 });
 
+test("throttling (429) is retried beyond maxAttempts, up to maxThrottledAttempts: a throttled request was not processed", async () => {
+  handler = failNTimes(7, 429);
+  const clock = fakeClock();
+  const { value, stats } = await withRequestStats(() =>
+    transport(clock, { retry: { maxAttempts: 3, maxThrottledAttempts: 10 } }).request({ operation: "Create", method: "POST", path: "/x", idempotent: false }),
+  );
+  expect(value.attempts).toBe(8);
+  expect(received).toHaveLength(8);
+  // The operation's counters say how much throttling it rode out.
+  expect(stats).toEqual({ requests: 8, retries: 7, throttled: 7 });
+
+  received = [];
+  handler = failNTimes(99, 429);
+  const err = await transport(fakeClock(), { retry: { maxAttempts: 3, maxThrottledAttempts: 10 } })
+    .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
+    .catch((e) => e);
+  expect(isThrottled(err)).toBe(true);
+  expect(received).toHaveLength(10);
+});
+
+test("KRCLOUD_RETRY_BUDGET bounds the retries of the whole process; the error says the budget is spent", async () => {
+  process.env.KRCLOUD_RETRY_BUDGET = "3";
+  resetRetryBudget();
+  try {
+    handler = failNTimes(2, 429);
+    await transport(fakeClock()).request({ operation: "Get", method: "GET", path: "/a", idempotent: true });
+    received = [];
+    handler = failNTimes(99, 503);
+    const err = await transport(fakeClock())
+      .request({ operation: "Get", method: "GET", path: "/b", idempotent: true })
+      .catch((e) => e);
+    // One retry was left of the three.
+    expect(received).toHaveLength(2);
+    expect(err.status).toBe(503);
+    expect(err.message).toMatch(/retry budget KRCLOUD_RETRY_BUDGET=3 of this run is spent/);
+  } finally {
+    delete process.env.KRCLOUD_RETRY_BUDGET;
+    resetRetryBudget();
+  }
+});
+
 test("an operation that is not idempotent is not retried on a 503 without Retry-After: it may have been applied", async () => {
   handler = failNTimes(1, 503);
   const err = await transport(fakeClock())
@@ -131,7 +175,7 @@ test("404 and 429 are recognised by brand, not instanceof", async () => {
   expect(isNotFound(e404)).toBe(true);
   expect(e404.apiMessage).toBe("Not Found");
   handler = failNTimes(99, 429);
-  const e429 = await transport(fakeClock(), { retry: { maxAttempts: 1 } })
+  const e429 = await transport(fakeClock(), { retry: { maxAttempts: 1, maxThrottledAttempts: 1 } })
     .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
     .catch((e) => e);
   expect(isThrottled(e429)).toBe(true);
@@ -347,21 +391,21 @@ test("429, and 503 with Retry-After, are retried for every operation: the server
 test("throttling errors carry the server's Retry-After, parsed, as retryAfterMs", async () => {
   const clock = fakeClock();
   handler = failNTimes(99, 429, { "retry-after": "7" });
-  const e429 = await transport(clock, { retry: { maxAttempts: 1 } })
+  const e429 = await transport(clock, { retry: { maxAttempts: 1, maxThrottledAttempts: 1 } })
     .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
     .catch((e) => e);
   expect(isThrottled(e429)).toBe(true);
   expect(e429.retryAfterMs).toBe(7000);
 
   handler = failNTimes(99, 503, { "retry-after": new Date(clock.now() + 30_000).toUTCString() });
-  const e503 = await transport(clock, { retry: { maxAttempts: 1 } })
+  const e503 = await transport(clock, { retry: { maxAttempts: 1, maxThrottledAttempts: 1 } })
     .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
     .catch((e) => e);
   expect(e503.status).toBe(503);
   expect(e503.retryAfterMs).toBe(30_000);
 
   handler = failNTimes(99, 429);
-  const bare = await transport(clock, { retry: { maxAttempts: 1 } })
+  const bare = await transport(clock, { retry: { maxAttempts: 1, maxThrottledAttempts: 1 } })
     .request({ operation: "Get", method: "GET", path: "/x", idempotent: true })
     .catch((e) => e);
   expect(bare.retryAfterMs).toBeUndefined();
@@ -418,25 +462,25 @@ async function rawServer(later: "fin" | "rst" | "partial", o: { firstToo?: boole
 /** Lets the pool take the answered connection back as idle, so the next request reuses it. */
 const idle = () => new Promise((r) => setImmediate(r));
 
-describe("a reused keep-alive connection closed before any answer byte", () => {
+describe("an operation that is not idempotent goes on a connection of its own", () => {
   for (const how of ["fin", "rst"] as const) {
-    test(`(${how}) is retried once even for an operation that is not idempotent: the server never read it`, async () => {
+    test(`(${how}) a keep-alive connection the server closes as idle cannot fail it: it never uses one`, async () => {
       const s = await rawServer(how);
       try {
         const t = new Transport({ service: "t", endpoint: s.url, clock: fakeClock() });
+        const get = { operation: "Get", method: "GET", path: "/o", idempotent: true };
         const spec = { operation: "InitiateMultipartUpload", method: "POST", path: "/o", query: { uploads: true }, idempotent: false };
-        expect((await t.request(spec)).body.toString()).toBe("conn-1");
+        expect((await t.request(get)).body.toString()).toBe("conn-1");
         await idle();
+        // Connection 1 is idle in the pool, and the server would close it under a second request;
+        // the POST opens connection 2 instead, and is answered at its first attempt.
         const res = await t.request(spec);
-        // The second request went over the reused connection 1, which the server closed; the retry
-        // opened connection 2.
         expect(s.log).toEqual([
           { conn: 1, nth: 1 },
-          { conn: 1, nth: 2 },
           { conn: 2, nth: 1 },
         ]);
         expect(res.body.toString()).toBe("conn-2");
-        expect(res.attempts).toBe(2);
+        expect(res.attempts).toBe(1);
       } finally {
         await closeAllPools();
         await s.close();
@@ -444,18 +488,18 @@ describe("a reused keep-alive connection closed before any answer byte", () => {
     });
   }
 
-  test("only once, and not when the retry's fresh connection is closed too", async () => {
+  test("a connection closed under it after the request was sent is never sent again: the outcome is unknown", async () => {
     const s = await rawServer("fin", { firstToo: true });
     try {
       const t = new Transport({ service: "t", endpoint: s.url, clock: fakeClock() });
-      const spec = { operation: "InitiateMultipartUpload", method: "POST", path: "/o", query: { uploads: true }, idempotent: false };
+      const spec = { operation: "CreateCluster", method: "POST", path: "/o", idempotent: false };
       await t.request(spec);
-      await idle();
       const err = await t.request(spec).catch((e) => e);
       expect(isTransportError(err)).toBe(true);
+      expect(mayHaveApplied(err)).toBe(true);
+      // One attempt: the server read it (and may have applied it) before closing.
       expect(s.log).toEqual([
         { conn: 1, nth: 1 },
-        { conn: 1, nth: 2 },
         { conn: 2, nth: 1 },
       ]);
     } finally {
@@ -464,19 +508,20 @@ describe("a reused keep-alive connection closed before any answer byte", () => {
     }
   });
 
-  test("is not retried for an operation that is not idempotent once an answer had started", async () => {
-    const s = await rawServer("partial");
+  test("an idempotent request on a reused connection the server closed is retried on a new one", async () => {
+    const s = await rawServer("rst");
     try {
       const t = new Transport({ service: "t", endpoint: s.url, clock: fakeClock() });
-      const spec = { operation: "InitiateMultipartUpload", method: "POST", path: "/o", query: { uploads: true }, idempotent: false };
-      await t.request(spec);
+      const get = { operation: "Get", method: "GET", path: "/o", idempotent: true };
+      await t.request(get);
       await idle();
-      const err = await t.request(spec).catch((e) => e);
-      expect(isTransportError(err)).toBe(true);
+      const res = await t.request(get);
       expect(s.log).toEqual([
         { conn: 1, nth: 1 },
         { conn: 1, nth: 2 },
+        { conn: 2, nth: 1 },
       ]);
+      expect(res.attempts).toBe(2);
     } finally {
       await closeAllPools();
       await s.close();

@@ -96,12 +96,12 @@ test("a failure state stops the wait at once and lists the states seen", async (
     status: fn,
     stateOf: (x) => x.status,
     target: ["Running"],
-    failure: ["FAILED"],
+    failure: (_x, state) => (state === "FAILED" ? "is FAILED: it will not become Running" : undefined),
     timeoutMs: 60_000,
     clock: fakeClock(),
   }).catch((e) => e);
   expect(isKrcloudError(err)).toBe(true);
-  expect(err.message).toBe('instance set "a" entered failure state FAILED (states seen: PROVISIONING -> FAILED)');
+  expect(err.message).toBe('instance set "a" is FAILED: it will not become Running (states seen: PROVISIONING -> FAILED)');
   expect(polls).toHaveLength(2);
 });
 

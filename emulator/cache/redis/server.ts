@@ -148,7 +148,7 @@ export class RedisServer {
    * Takes over a process left running by an earlier local cloud, when the pid file names a live
    * process that answers on `port` from this directory. False when there is none.
    */
-  async adopt(port: number, busPort: number | undefined): Promise<boolean> {
+  async takeOver(port: number, busPort: number | undefined): Promise<boolean> {
     const pidFile = join(this.spec.dir, "redis.pid");
     if (!existsSync(pidFile)) return false;
     const pid = Number(readFileSync(pidFile, "utf8").trim());

@@ -80,19 +80,24 @@ export class DriftBackend {
       case "bucket": {
         const bucket = this.state.anyBucket(id);
         onlyFields(fields, ["acl", "metadata", "cors", "lifecycle", "use_encryption", "encryption_type"]);
-        if ("acl" in fields) bucket.acl = mergeAcl(bucket.acl, fields.acl);
-        if ("metadata" in fields) bucket.metadata = mergeMetadata(bucket.metadata, fields.metadata);
-        if ("cors" in fields) bucket.cors = fields.cors === null ? null : nonEmpty(parseCors({ cors: fields.cors }));
-        if ("lifecycle" in fields) bucket.lifecycle = parseLifecycleField(fields.lifecycle);
+        // Every field is checked before any changes: a refused patch changes nothing.
+        const next: Partial<Pick<Bucket, "acl" | "metadata" | "cors" | "lifecycle" | "encrypted" | "encryptionType">> = {};
+        if ("acl" in fields) next.acl = mergeAcl(bucket.acl, fields.acl);
+        if ("metadata" in fields) next.metadata = mergeMetadata(bucket.metadata, fields.metadata);
+        if ("cors" in fields) next.cors = fields.cors === null ? null : nonEmpty(parseCors({ cors: fields.cors }));
+        if ("lifecycle" in fields) next.lifecycle = parseLifecycleField(fields.lifecycle);
         if ("use_encryption" in fields) {
           if (typeof fields.use_encryption !== "boolean") throw new BadRequest("use_encryption must be a boolean.");
-          bucket.encrypted = fields.use_encryption;
-          bucket.encryptionType = fields.use_encryption ? (bucket.encryptionType ?? "managed") : null;
+          next.encrypted = fields.use_encryption;
+          next.encryptionType = fields.use_encryption ? (bucket.encryptionType ?? "managed") : null;
         }
         if ("encryption_type" in fields) {
           if (fields.encryption_type !== null && typeof fields.encryption_type !== "string") throw new BadRequest("encryption_type must be a string or null.");
-          bucket.encryptionType = fields.encryption_type;
+          if (typeof fields.encryption_type === "string" && !/^[\x20-\x7e]{1,64}$/.test(fields.encryption_type))
+            throw new BadRequest("encryption_type must be 1 to 64 printable ASCII characters.");
+          next.encryptionType = fields.encryption_type;
         }
+        Object.assign(bucket, next);
         this.state.touch(bucket);
         return this.getResource("bucket", id);
       }
@@ -113,16 +118,18 @@ export class DriftBackend {
       case "object": {
         const { bucket, object } = this.objectById(id);
         onlyFields(fields, ["metadata", "content_type", "content", "content_base64"]);
-        if ("metadata" in fields) object.metadata = mergeMetadata(object.metadata, fields.metadata);
-        if ("content_type" in fields) {
-          if (typeof fields.content_type !== "string" || !/^[\x20-\x7e]+$/.test(fields.content_type))
-            throw new BadRequest("content_type must be a printable ASCII string.");
-          object.contentType = fields.content_type;
-        }
-        if ("content" in fields || "content_base64" in fields) {
-          const value = fields.content ?? fields.content_base64;
-          if (typeof value !== "string") throw new BadRequest("content / content_base64 must be a string.");
-          const written = this.state.blobs.write("content" in fields ? Buffer.from(value, "utf8") : Buffer.from(value, "base64"));
+        if ("content" in fields && "content_base64" in fields) throw new BadRequest("Give content or content_base64, not both.");
+        const metadata = "metadata" in fields ? mergeMetadata(object.metadata, fields.metadata) : object.metadata;
+        if ("content_type" in fields && (typeof fields.content_type !== "string" || !/^[\x20-\x7e]{1,256}$/.test(fields.content_type)))
+          throw new BadRequest("content_type must be 1 to 256 printable ASCII characters.");
+        const content = fields.content ?? fields.content_base64;
+        if (("content" in fields || "content_base64" in fields) && typeof content !== "string")
+          throw new BadRequest("content / content_base64 must be a string.");
+        if ("content_base64" in fields && !/^[A-Za-z0-9+/]*={0,2}$/.test(content as string)) throw new BadRequest("content_base64 must be Base64.");
+        object.metadata = metadata;
+        if (typeof fields.content_type === "string") object.contentType = fields.content_type;
+        if (typeof content === "string") {
+          const written = this.state.blobs.write("content" in fields ? Buffer.from(content, "utf8") : Buffer.from(content, "base64"));
           this.state.blobs.remove(object.blob);
           Object.assign(object, { blob: written.blob, size: written.size, etag: written.md5 });
           delete object.dloManifest;

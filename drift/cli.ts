@@ -1,0 +1,223 @@
+/**
+ * krcloud-drift's command line: arguments, the run, the outputs, the exit code. See USAGE and
+ * docs/drift.md.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { FORMAT_NAMES, FORMATS } from "./formats";
+import { baselineOf, IGNORE_FILE, IgnoreFileError, loadBaseline, loadIgnoreFile, type IgnoreRule } from "./ignore";
+import { EXIT, type DriftReport } from "./model";
+import { sourceRootOf } from "./program";
+import { buildReport, packageVersion, reapplyNoiseControl, stackReport } from "./report";
+import { checkStack, DEFAULT_RETRY_BUDGET, defaultConcurrency, mapLimit, READ_ERRORS_ENV, resolveStacks, RETRY_BUDGET_ENV, type RunOptions } from "./run";
+
+export const USAGE = `usage: krcloud-drift --stack NAME|GLOB [--stack ...] [options]
+       krcloud-drift --unmanaged --stack NAME [--stack ...] [options]   (resources no stack manages)
+
+Checks stacks for drift: resources changed or deleted outside Pulumi. Runs \`pulumi preview
+--refresh\` per stack (several at a time) and changes nothing, neither in the cloud nor in any state.
+
+  --stack NAME|GLOB     stack to check (repeatable); a glob (prod-*) matches the project's stacks
+  --cwd DIR             the Pulumi project directory (holding Pulumi.yaml); default: the current one
+  --config-file FILE    stack config file instead of DIR/Pulumi.<stack>.yaml (as pulumi --config-file)
+  --format FORMAT       print the report in FORMAT (repeatable): ${FORMAT_NAMES.join(", ")}; default: table
+  --out FORMAT=FILE     also write the report in FORMAT to FILE (repeatable)
+  --ignore-file FILE    ignore rules (YAML); default: DIR/${IGNORE_FILE} when it exists
+  --baseline FILE       fingerprints of known drift: only drift not in it fails the check
+  --write-baseline      record today's drift in the --baseline FILE
+  --concurrency N       stacks checked at a time (default: ${defaultConcurrency()}, the machine's CPUs)
+  --retry-budget N      transport retries allowed per provider process (default: ${DEFAULT_RETRY_BUDGET})
+  --source-root DIR     paths in SARIF and annotations are relative to it (default: the git root)
+  --json                same as --format json;  --report FILE: same as --out json=FILE
+
+Unmanaged resources (--unmanaged): lists what none of the given stacks tracks, with coverage per
+service, and writes what adopts it:
+  --import-file FILE    a \`pulumi import --file\` document for the native plugin (YAML, Python, Go)
+  --program-dir DIR     a TypeScript program that adopts every resource (adopt: true)
+
+Exit status: 0 no drift, 1 error, 2 drift, 3 partial (some resources or stacks could not be read;
+the rest is reported).
+`;
+
+interface Args {
+  stack?: string[];
+  cwd?: string;
+  "config-file"?: string;
+  format?: string[];
+  out?: string[];
+  json?: boolean;
+  report?: string;
+  "ignore-file"?: string;
+  baseline?: string;
+  "write-baseline"?: boolean;
+  concurrency?: string;
+  "retry-budget"?: string;
+  "source-root"?: string;
+  unmanaged?: boolean;
+  "import-file"?: string;
+  "program-dir"?: string;
+  help?: boolean;
+}
+
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  now(): Date;
+  env: NodeJS.ProcessEnv;
+}
+
+const PROCESS_IO: Io = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  now: () => new Date(),
+  env: process.env,
+};
+
+class UsageError extends Error {}
+
+function parse(argv: string[]): Args {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        stack: { type: "string", multiple: true },
+        cwd: { type: "string" },
+        "config-file": { type: "string" },
+        format: { type: "string", multiple: true },
+        out: { type: "string", multiple: true },
+        json: { type: "boolean" },
+        report: { type: "string" },
+        "ignore-file": { type: "string" },
+        baseline: { type: "string" },
+        "write-baseline": { type: "boolean" },
+        concurrency: { type: "string" },
+        "retry-budget": { type: "string" },
+        "source-root": { type: "string" },
+        unmanaged: { type: "boolean" },
+        "import-file": { type: "string" },
+        "program-dir": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function count(flag: string, v: string | undefined, fallback: number, min: number): number {
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${flag} must be a whole number of at least ${min} (got "${v}")`);
+  return Number(v);
+}
+
+export interface Outputs {
+  stdout: string[];
+  files: { format: string; file: string }[];
+}
+
+export function outputsOf(a: Args): Outputs {
+  const stdout = [...(a.format ?? []), ...(a.json ? ["json"] : [])];
+  const files = (a.out ?? []).map((o) => {
+    const m = /^([a-z]+)=(.+)$/.exec(o);
+    if (!m) throw new UsageError(`--out takes FORMAT=FILE (got "${o}")`);
+    return { format: m[1]!, file: m[2]! };
+  });
+  if (a.report !== undefined) files.push({ format: "json", file: a.report });
+  for (const f of [...stdout, ...files.map((x) => x.format)]) {
+    if (!FORMATS[f]) throw new UsageError(`unknown format "${f}": one of ${FORMAT_NAMES.join(", ")}`);
+  }
+  return { stdout: stdout.length > 0 ? stdout : ["table"], files };
+}
+
+/** The project directory, checked; a --config-file that does not exist is refused at once, by name. */
+function projectDir(a: Args): { workDir: string; configFile?: string } {
+  const workDir = path.resolve(a.cwd ?? process.cwd());
+  if (!fs.existsSync(path.join(workDir, "Pulumi.yaml")) && !fs.existsSync(path.join(workDir, "Pulumi.yml"))) {
+    throw new UsageError(`${workDir} is not a Pulumi project (no Pulumi.yaml)`);
+  }
+  if (a["config-file"] === undefined) return { workDir };
+  const configFile = path.resolve(a["config-file"]);
+  if (!fs.existsSync(configFile) || !fs.statSync(configFile).isFile()) throw new UsageError(`--config-file ${a["config-file"]}: no such file (${configFile})`);
+  return { workDir, configFile };
+}
+
+export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number> {
+  try {
+    return await run(parse(argv), io);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof IgnoreFileError) {
+      io.stderr(`krcloud-drift: ${e.message}\n${e instanceof UsageError ? `\n${USAGE}` : ""}`);
+      return EXIT.error;
+    }
+    throw e;
+  }
+}
+
+async function run(a: Args, io: Io): Promise<number> {
+  if (a.help) {
+    io.stdout(USAGE);
+    return EXIT.clean;
+  }
+  const patterns = a.stack ?? [];
+  if (patterns.length === 0) throw new UsageError("at least one --stack is required");
+  const { workDir, configFile } = projectDir(a);
+  const concurrency = count("concurrency", a.concurrency, defaultConcurrency(), 1);
+  const retryBudget = count("retry-budget", a["retry-budget"], DEFAULT_RETRY_BUDGET, 0);
+  const env: Record<string, string> = { [READ_ERRORS_ENV]: "report", [RETRY_BUDGET_ENV]: String(retryBudget) };
+  const runOpts: RunOptions = { workDir, configFile, env };
+
+  if (a.unmanaged) {
+    const formats = outputsOf(a);
+    const other = [...formats.stdout, ...formats.files.map((f) => f.format)].find((f) => f !== "table" && f !== "json");
+    if (other) throw new UsageError(`--unmanaged reports as table or json (got ${other})`);
+    const { runUnmanaged } = await import("./unmanaged/cli");
+    return runUnmanaged({ patterns, workDir, configFile, importFile: a["import-file"], programDir: a["program-dir"], formats, io, runOpts });
+  }
+  if (a["import-file"] !== undefined || a["program-dir"] !== undefined) throw new UsageError("--import-file and --program-dir go with --unmanaged");
+
+  const outputs = outputsOf(a);
+  if (a["write-baseline"] && a.baseline === undefined) throw new UsageError("--write-baseline needs --baseline FILE (where to write it)");
+  const ignoreFile = a["ignore-file"] ?? (fs.existsSync(path.join(workDir, IGNORE_FILE)) ? path.join(workDir, IGNORE_FILE) : undefined);
+  const rules: IgnoreRule[] = ignoreFile === undefined ? [] : loadIgnoreFile(ignoreFile);
+  const baseline = a.baseline !== undefined && !(a["write-baseline"] && !fs.existsSync(a.baseline)) ? loadBaseline(a.baseline) : new Set<string>();
+
+  const startedAt = Date.now();
+  const { stacks, unmatched } = await resolveStacks(patterns, runOpts);
+  const runs = await mapLimit(stacks, concurrency, (s) => checkStack(s, runOpts));
+  for (const p of unmatched) runs.push({ stack: p, events: [], durationMs: 0, previewFailed: false, error: `no stack of the project matches "${p}"` });
+
+  const now = io.now();
+  const ctx = {
+    workDir,
+    sourceRoot: path.resolve(a["source-root"] ?? sourceRootOf(workDir)),
+    cwdForCommands: a.cwd,
+    configFile: a["config-file"],
+    rules,
+    baseline,
+    now,
+  };
+  const stackReports = runs.map((r) => stackReport(r, ctx));
+  const meta = { version: packageVersion(), startedAt, finishedAt: Date.now(), now, rules, ignoreFile, baselineFile: a.baseline };
+  let report: DriftReport = buildReport(stackReports, meta);
+
+  if (a["write-baseline"]) {
+    const written = baselineOf(report.stacks, now);
+    fs.writeFileSync(a.baseline!, `${JSON.stringify(written, null, 2)}\n`);
+    const known = new Set(written.fingerprints.map((f) => f.fingerprint));
+    for (const s of stackReports) reapplyNoiseControl(s, rules, known, now);
+    report = buildReport(stackReports, meta);
+    io.stderr(`krcloud-drift: wrote ${written.fingerprints.length} fingerprint(s) of today's drift to ${a.baseline}\n`);
+  }
+  for (const e of report.expiredRules) {
+    io.stderr(`krcloud-drift: ignore rule ${e.rule} expired on ${e.expires} (reason: ${e.reason}): remove it or extend its expires date\n`);
+  }
+  for (const o of outputs.files) {
+    fs.mkdirSync(path.dirname(path.resolve(o.file)), { recursive: true });
+    fs.writeFileSync(o.file, FORMATS[o.format]!(report));
+  }
+  io.stdout(outputs.stdout.map((f) => FORMATS[f]!(report)).join("\n"));
+  return report.exitCode;
+}

@@ -1,0 +1,162 @@
+/**
+ * SARIF 2.1.0 for code scanning (GitHub's upload-sarif and others): one result per drifted
+ * property, per deleted and per unreadable resource, located at the line of the program file that
+ * declares the resource (the resource's URN as its logical location). Rule ids and fingerprints are
+ * stable across runs: the identity fingerprint is the resource's URN and property path, so the
+ * same drift stays the same alert; the full fingerprint adds both values (the baseline's).
+ * Ignored drift carries an external suppression with the rule's reason; with a baseline, results
+ * say whether they are new or unchanged (`baselineState`).
+ */
+import { createHash } from "node:crypto";
+import { EXIT, type DriftReport, type PropertyFinding, type ResourceResult, type StackReport } from "../model";
+import { propertySentence } from "./text";
+
+const RULES = [
+  {
+    id: "drift/property-changed",
+    name: "PropertyChangedOutsidePulumi",
+    shortDescription: { text: "A property of a managed resource was changed outside Pulumi" },
+    fullDescription: {
+      text: "Refresh read a value from the cloud that differs from what the Pulumi program declares, and the state shows the change did not come from the program. Revert it with the targeted `pulumi up --refresh` in the result, or accept it by putting the cloud's value in the program.",
+    },
+    defaultConfiguration: { level: "warning" },
+    properties: { tags: ["drift", "iac"] },
+  },
+  {
+    id: "drift/resource-deleted",
+    name: "ResourceDeletedOutsidePulumi",
+    shortDescription: { text: "A managed resource was deleted outside Pulumi" },
+    fullDescription: { text: "Refresh found the resource gone. `pulumi up` would create it again; to accept the deletion, remove it from the program." },
+    defaultConfiguration: { level: "warning" },
+    properties: { tags: ["drift", "iac"] },
+  },
+  {
+    id: "drift/resource-unreadable",
+    name: "ResourceUnreadable",
+    shortDescription: { text: "A managed resource could not be read" },
+    fullDescription: { text: "The provider's read failed (after its retries), so the resource could not be checked for drift; the rest of the stack was." },
+    defaultConfiguration: { level: "error" },
+    properties: { tags: ["drift"] },
+  },
+] as const;
+
+const RULE_INDEX: Readonly<Record<string, number>> = Object.fromEntries(RULES.map((r, i) => [r.id, i]));
+
+function identity(...parts: string[]): string {
+  return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 32);
+}
+
+function location(s: StackReport, r: ResourceResult) {
+  const loc: Record<string, unknown> = {
+    logicalLocations: [{ name: r.name, fullyQualifiedName: r.urn, kind: "resource" }],
+  };
+  if (s.programFile) {
+    loc.physicalLocation = { artifactLocation: { uri: s.programFile, uriBaseId: "%SRCROOT%" }, region: { startLine: r.line ?? 1 } };
+  }
+  return loc;
+}
+
+function disposition(
+  d: ResourceResult["disposition"] | PropertyFinding["disposition"],
+  ignoredBy: ResourceResult["ignoredBy"],
+  withBaseline: boolean,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { level: d === "new" ? "warning" : "note" };
+  if (withBaseline) out.baselineState = d === "baseline" ? "unchanged" : "new";
+  if (d === "ignored" && ignoredBy)
+    out.suppressions = [{ kind: "external", status: "accepted", justification: `ignore rule ${ignoredBy.rule}: ${ignoredBy.reason}` }];
+  return out;
+}
+
+function fixText(r: ResourceResult): string {
+  return r.fix ? ` Revert: \`${r.fix.revert}\`. Accept: ${r.fix.accept}.` : "";
+}
+
+function resultsOf(s: StackReport, withBaseline: boolean): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const r of s.resources) {
+    const head = `${r.name} (${r.type}, stack ${s.stack})`;
+    const common = { stack: s.stack, urn: r.urn, type: r.type };
+    if (r.status === "drifted") {
+      for (const p of r.properties) {
+        if (p.origin === "program") continue;
+        const id = identity(r.urn, p.path);
+        out.push({
+          ruleId: RULES[0].id,
+          ruleIndex: RULE_INDEX[RULES[0].id],
+          ...disposition(p.disposition, p.ignoredBy, withBaseline),
+          message: { text: `${head}: ${propertySentence(p)}.${fixText(r)}` },
+          locations: [location(s, r)],
+          partialFingerprints: { primaryLocationLineHash: id, "krcloudDriftIdentity/v1": id },
+          fingerprints: { "krcloudDrift/v1": p.fingerprint },
+          properties: { ...common, path: p.path, cloud: p.cloud, program: p.program, secret: p.secret === true, revert: r.fix?.revert, accept: r.fix?.accept },
+        });
+      }
+    } else if (r.status === "deleted") {
+      const id = identity(r.urn, "(deleted)");
+      out.push({
+        ruleId: RULES[1].id,
+        ruleIndex: RULE_INDEX[RULES[1].id],
+        ...disposition(r.disposition, r.ignoredBy, withBaseline),
+        message: { text: `${head} was deleted outside Pulumi.${fixText(r)}` },
+        locations: [location(s, r)],
+        partialFingerprints: { primaryLocationLineHash: id, "krcloudDriftIdentity/v1": id },
+        fingerprints: { "krcloudDrift/v1": r.fingerprint ?? id },
+        properties: { ...common, revert: r.fix?.revert, accept: r.fix?.accept },
+      });
+    } else if (r.status === "unreadable") {
+      const id = identity(r.urn, "(unreadable)");
+      out.push({
+        ruleId: RULES[2].id,
+        ruleIndex: RULE_INDEX[RULES[2].id],
+        level: "error",
+        message: { text: `${head} could not be read: ${r.error ?? "unknown error"}` },
+        locations: [location(s, r)],
+        partialFingerprints: { primaryLocationLineHash: id, "krcloudDriftIdentity/v1": id },
+        properties: common,
+      });
+    }
+  }
+  return out;
+}
+
+export function formatSarif(report: DriftReport): string {
+  const withBaseline = report.baselineFile !== undefined;
+  const notifications = [
+    ...report.stacks
+      .filter((s) => s.error)
+      .map((s) => ({ level: "error", message: { text: `stack ${s.stack}: ${s.error}` }, descriptor: { id: "stack-error" } })),
+    ...report.expiredRules.map((e) => ({
+      level: "error",
+      message: { text: `ignore rule ${e.rule} expired on ${e.expires}` },
+      descriptor: { id: "expired-ignore-rule" },
+    })),
+  ];
+  const sarif = {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: report.tool.name,
+            version: report.tool.version,
+            semanticVersion: report.tool.version,
+            rules: RULES,
+          },
+        },
+        automationDetails: { id: `krcloud-drift/${report.stacks.map((s) => s.stack).join(",")}/` },
+        invocations: [
+          {
+            executionSuccessful: report.exitCode !== EXIT.error,
+            exitCode: report.exitCode,
+            ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}),
+          },
+        ],
+        results: report.stacks.flatMap((s) => resultsOf(s, withBaseline)),
+        properties: { stacks: report.stacks.map((s) => ({ stack: s.stack, status: s.status, durationMs: s.durationMs, counts: s.counts })) },
+      },
+    ],
+  };
+  return `${JSON.stringify(sarif, null, 2)}\n`;
+}

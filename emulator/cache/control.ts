@@ -1,0 +1,237 @@
+/**
+ * The cache service's part of the control API (`/_control/resources/cache/{kind}/{id}`) and its
+ * snapshot. Kinds: `cluster`, `instance-set`, `shard` (`{clusterId}/{shardId}` or the shard id),
+ * `node`, `instance`, `parameter-group`, `backup`. A patch is parsed and checked whole (the group
+ * it names exists, values fit their parameters) before anything changes; deletes of shards, nodes
+ * and instances go through the service's own rules (the last shard, a primary stay). Documented
+ * in docs/local-cloud.md.
+ */
+import { z } from "zod";
+import { BadRequest, NotFound } from "../core/errors";
+import type { InventoryEntry } from "../core/http";
+import { parseWith } from "../core/input";
+import type { CacheBackend } from "./backend";
+import type { StoredBackup } from "./backups";
+import { invalidValue, PARAMETERS } from "./catalogue";
+import { SERVICE } from "./lifecycle";
+import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
+import type { CacheViews } from "./views";
+
+const KINDS = "cluster, instance-set, shard, node, instance, parameter-group, backup";
+
+/** Statuses the seed lists are examples ("the full list: not shown"): any short printable word goes. */
+const status = z.string().regex(/^[\x21-\x7e][\x20-\x7e]{0,39}$/, "a status of 1 to 40 printable characters");
+const CRON = /^\S+( \S+){4}$/;
+
+const clusterPatch = z.strictObject({
+  status: status.optional(),
+  parameterGroupSyncStatus: status.optional(),
+  stickySyncError: z.boolean().optional(),
+  description: z.string().max(100).optional(),
+  backupSchedule: z
+    .strictObject({
+      cron: z.string().trim().regex(CRON, "a 5-field cron expression"),
+      retentionLimit: z.number().int().min(1).max(35).optional(),
+    })
+    .nullable()
+    .optional(),
+  parameterGroupId: z.string().min(1).max(128).optional(),
+  securityGroupIds: z.array(z.string().min(1).max(128)).max(20).optional(),
+  recoveryEnabled: z.boolean().optional(),
+  backupNow: z.literal(true).optional(),
+});
+const nodePatch = z.strictObject({ status });
+const groupPatch = z.strictObject({
+  description: z.string().max(100).optional(),
+  values: z.record(z.string(), z.string().max(1024)).optional(),
+});
+
+export class CacheControl {
+  constructor(
+    private readonly be: CacheBackend,
+    private readonly views: CacheViews,
+  ) {}
+
+  inventory(): InventoryEntry[] {
+    this.be.tick();
+    const out: InventoryEntry[] = this.be.backups.list().map((b) => ({ service: SERVICE, kind: "backup", id: b.name, projectId: b.projectId }));
+    for (const g of this.be.groups.values()) if (!g.isDefault) out.push({ service: SERVICE, kind: "parameter-group", id: g.id, projectId: g.projectId });
+    for (const c of this.be.clusters.values())
+      out.push({ service: SERVICE, kind: c.clusterEnabled ? "cluster" : "instance-set", id: c.id, projectId: c.projectId });
+    return out;
+  }
+
+  getResource(kind: string, id: string): unknown {
+    switch (kind) {
+      case "backup": {
+        const b = this.backup(id);
+        return { ...b, createdAt: new Date(b.createdAt).toISOString(), expiresAt: new Date(b.expiresAt).toISOString() };
+      }
+      case "parameter-group":
+        return this.views.group(this.group(id, true), true);
+      case "cluster":
+      case "instance-set":
+        return this.views.cluster(this.cluster(kind, id));
+      case "shard": {
+        const { c, shard } = this.shard(id);
+        return { clusterId: c.id, ...this.views.shard(c, shard) };
+      }
+      case "node":
+      case "instance": {
+        const { c, node } = this.node(kind, id);
+        return { clusterId: c.id, ...(kind === "node" ? this.views.node(c, node) : this.views.instance(c, node)) };
+      }
+      default:
+        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+    }
+  }
+
+  /** Drift and failures; the record after the change. */
+  patchResource(kind: string, id: string, patch: unknown): unknown {
+    switch (kind) {
+      case "parameter-group":
+        return this.patchGroup(this.group(id, false), parseWith(groupPatch, patch ?? {}));
+      case "cluster":
+      case "instance-set":
+        return this.patchCluster(this.cluster(kind, id), parseWith(clusterPatch, patch ?? {}));
+      case "node":
+      case "instance": {
+        const { c, node } = this.node(kind, id);
+        const p = parseWith(nodePatch, patch ?? {});
+        this.be.forceNodeStatus(c, node, p.status);
+        return { id: node.id, status: p.status };
+      }
+      case "shard":
+      case "backup":
+        this.getResource(kind, id);
+        throw new BadRequest(`A ${kind} has nothing to patch: DELETE it${kind === "shard" ? ", or PATCH or DELETE its nodes" : ""}.`);
+      default:
+        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+    }
+  }
+
+  /** Behind the API's back; shards, nodes and instances by the service's own rules (a primary or the last shard stays). */
+  deleteResource(kind: string, id: string): void {
+    switch (kind) {
+      case "backup": {
+        const b = this.backup(id);
+        this.be.backups.delete(b.projectId, b.name);
+        return;
+      }
+      case "parameter-group":
+        this.be.groups.delete(this.group(id, false).id);
+        return;
+      case "cluster":
+      case "instance-set":
+        this.be.remove(this.cluster(kind, id));
+        return;
+      case "shard": {
+        const { c, shard } = this.shard(id);
+        this.be.deleteShard(c.projectId, c.id, shard.id);
+        return;
+      }
+      case "node": {
+        const { c, node } = this.node(kind, id);
+        const shard = c.shards.find((s) => s.nodes.includes(node))!;
+        this.be.deleteNode(c.projectId, c.id, shard.id, node.id);
+        return;
+      }
+      case "instance": {
+        const { c, node } = this.node(kind, id);
+        this.be.deleteInstance(c.projectId, c.id, node.id);
+        return;
+      }
+      default:
+        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+    }
+  }
+
+  snapshot(): unknown {
+    const be = this.be;
+    return { groups: [...be.groups.values()], clusters: [...be.clusters.values()], sticky: [...be.stickySyncErrors], backups: be.backups.snapshot() };
+  }
+
+  restore(data: unknown): void {
+    const d = data as { groups?: StoredParameterGroup[]; clusters?: StoredCluster[]; sticky?: string[]; backups?: StoredBackup[] } | undefined;
+    this.be.clear();
+    for (const g of d?.groups ?? []) this.be.groups.set(g.id, g);
+    for (const c of d?.clusters ?? []) this.be.clusters.set(c.id, c);
+    for (const s of d?.sticky ?? []) this.be.stickySyncErrors.add(s);
+    this.be.backups.restore(d?.backups);
+    this.be.restored();
+  }
+
+  private patchGroup(g: StoredParameterGroup, p: z.infer<typeof groupPatch>): unknown {
+    const bad = Object.entries(p.values ?? {}).flatMap(([key, value]) => {
+      const def = PARAMETERS.find((d) => d.parameterKey === key);
+      const why = def ? invalidValue(def, value) : "unknown parameter";
+      return why ? [`values.${key}: ${why}`] : [];
+    });
+    if (bad.length) throw new BadRequest(bad.join("; "));
+    Object.assign(g.values, p.values);
+    if (p.description !== undefined) g.description = p.description;
+    return this.views.group(g, true);
+  }
+
+  private patchCluster(c: StoredCluster, p: z.infer<typeof clusterPatch>): unknown {
+    if (p.recoveryEnabled !== undefined && c.clusterEnabled) throw new BadRequest("recoveryEnabled: only instance sets have it.");
+    if (p.recoveryEnabled && c.shards[0]!.nodes.length < 2) throw new BadRequest("recoveryEnabled: high availability needs a replica.");
+    const group = p.parameterGroupId === undefined ? undefined : this.be.group(c.projectId, p.parameterGroupId);
+    if (group && group.clusterMode !== c.clusterEnabled)
+      throw new BadRequest(`parameterGroupId: ${group.name} is for ${group.clusterMode ? "clusters" : "instance sets"}.`);
+    // Everything is checked: now it applies.
+    if (p.status !== undefined) this.be.forceStatus(c, "cluster", p.status);
+    if (p.parameterGroupSyncStatus !== undefined) this.be.forceStatus(c, "sync", p.parameterGroupSyncStatus);
+    if (p.stickySyncError === true) this.be.stickySyncErrors.add(c.id);
+    if (p.stickySyncError === false) this.be.stickySyncErrors.delete(c.id);
+    if (p.description !== undefined) c.description = p.description;
+    if (p.backupSchedule !== undefined) c.backupSchedule = p.backupSchedule;
+    if (p.securityGroupIds !== undefined) c.securityGroups = [...p.securityGroupIds];
+    if (p.recoveryEnabled !== undefined) c.recoveryEnabled = p.recoveryEnabled;
+    // The nodes get the group's values, as after UpdateCluster.
+    if (group && group.id !== c.parameterGroupId) this.be.switchGroup(c, group);
+    // A backup now, as if the schedule had fired.
+    if (p.backupNow) return { ...this.views.cluster(c), backup: this.be.backups.take(c, this.be.now()).name };
+    return this.views.cluster(c);
+  }
+
+  private backup(name: string): StoredBackup {
+    this.be.tick();
+    const b = this.be.backups.list().find((x) => x.name === name);
+    if (!b) throw new NotFound(`No backup "${name.slice(0, 200)}".`, "NoSuchResource");
+    return b;
+  }
+
+  /** A custom group by id (`orDefault`: a default one too). */
+  private group(id: string, orDefault: boolean): StoredParameterGroup {
+    const g = this.be.groups.get(id);
+    if (!g || (g.isDefault && !orDefault)) throw new NotFound(`No ${orDefault ? "" : "custom "}parameter group "${id.slice(0, 200)}".`, "NoSuchResource");
+    return g;
+  }
+
+  /** Kinds `cluster` and `instance-set` name either (ids are distinct; the inventory tells which it is). */
+  private cluster(kind: "cluster" | "instance-set", id: string): StoredCluster {
+    const c = this.be.clusters.get(id);
+    if (!c) throw new NotFound(`No ${kind} "${id.slice(0, 200)}".`, "NoSuchResource");
+    return c;
+  }
+
+  /** `{clusterId}/{shardId}` (a Shard resource's id) or the shard id alone. */
+  private shard(id: string): { c: StoredCluster; shard: StoredShard } {
+    const shardId = id.slice(id.indexOf("/") + 1);
+    for (const c of this.be.clusters.values()) {
+      const shard = c.clusterEnabled ? c.shards.find((s) => s.id === shardId) : undefined;
+      if (shard && (!id.includes("/") || id.startsWith(`${c.id}/`))) return { c, shard };
+    }
+    throw new NotFound(`No shard "${id.slice(0, 200)}".`, "NoSuchResource");
+  }
+
+  private node(kind: "node" | "instance", id: string): { c: StoredCluster; node: StoredNode } {
+    for (const c of this.be.clusters.values()) {
+      if (c.clusterEnabled !== (kind === "node")) continue;
+      const node = c.shards.flatMap((s) => s.nodes).find((n) => n.id === id);
+      if (node) return { c, node };
+    }
+    throw new NotFound(`No ${kind} "${id.slice(0, 200)}".`, "NoSuchResource");
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The data query service's part of the control API (`/_control/resources/data-query/{kind}/{id}`).
+ * Kinds: `instance` (database instances data sources name: made here, the seed shows no API),
+ * `data-source` (id = its name, or `{projectId}/{name}` where two projects use the name) and
+ * `query`. Bodies are parsed whole before anything changes. Documented in docs/local-cloud.md.
+ */
+import { z } from "zod";
+import { Conflict, NotFound } from "../core/errors";
+import { isValidProjectId } from "../core/credentials";
+import { parseWith } from "../core/input";
+import type { InventoryEntry } from "../core/http";
+import { SERVICE, type DataQueryBackend, type DataSource, type Instance, type Query } from "./backend";
+import { NAME } from "./validate";
+import { checkServerUrl } from "./real-server";
+
+const KINDS = "instance, data-source, query";
+
+const instancePatch = z
+  .strictObject({
+    projectId: z.string().refine(isValidProjectId, "a project id (1-32 letters, digits, - and _)"),
+    engine: z.enum(["mysql", "postgresql"]),
+    databases: z
+      .record(z.string().regex(NAME, "a database name is 3 to 72 lower-case letters, digits or _"), z.string().max(1_000_000))
+      .refine((d) => Object.keys(d).length <= 100, "at most 100 databases")
+      .optional(),
+    url: z.string().max(2048).optional(),
+  })
+  .superRefine((p, ctx) => {
+    const bad = p.url === undefined ? undefined : checkServerUrl(p.engine, p.url);
+    if (bad) ctx.addIssue({ code: "custom", path: ["url"], message: bad.replace(/^url: /, "") });
+  });
+const dataSourcePatch = z.strictObject({ description: z.string().max(1000).nullable() });
+const queryPatch = z.strictObject({ fail: z.string().min(1).max(10_000) });
+
+export class DataQueryControl {
+  constructor(private readonly backend: DataQueryBackend) {}
+
+  /** Data sources, by name with their project. */
+  inventory(): InventoryEntry[] {
+    return [...this.backend.sources.values()].map((s) => ({ service: SERVICE, kind: "data-source", id: s.name, projectId: s.projectId }));
+  }
+
+  getResource(kind: string, id: string): unknown {
+    switch (kind) {
+      case "instance":
+        return this.instance(id);
+      case "data-source":
+        return this.source(id);
+      case "query":
+        return this.query(id);
+      default:
+        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+    }
+  }
+
+  /** An instance answers once its seed SQL ran (on a real server, once the server has its databases). */
+  patchResource(kind: string, id: string, patch: unknown): unknown {
+    switch (kind) {
+      case "instance": {
+        const p = parseWith(instancePatch, patch);
+        return this.backend.putInstance(id, {
+          projectId: p.projectId,
+          engine: p.engine,
+          databases: p.databases ?? {},
+          ...(p.url !== undefined ? { url: p.url } : {}),
+        });
+      }
+      case "data-source": {
+        const s = this.source(id);
+        const p = parseWith(dataSourcePatch, patch);
+        if (p.description === null) delete s.description;
+        else s.description = p.description;
+        return s;
+      }
+      case "query": {
+        const p = parseWith(queryPatch, patch);
+        this.backend.failures.set(id, p.fail);
+        return { queryId: id, fail: p.fail };
+      }
+      default:
+        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+    }
+  }
+
+  deleteResource(kind: string, id: string): void {
+    switch (kind) {
+      case "instance":
+        this.instance(id);
+        this.backend.instances.delete(id);
+        return;
+      case "data-source":
+        void this.backend.removeSource(this.source(id)).catch(() => undefined);
+        return;
+      case "query":
+        this.backend.removeQuery(this.query(id));
+        return;
+      default:
+        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+    }
+  }
+
+  private instance(id: string): Instance {
+    const found = this.backend.instances.get(id);
+    if (!found) throw new NotFound(`No instance "${id.slice(0, 200)}".`, "NoSuchResource");
+    return found;
+  }
+
+  private query(id: string): Query {
+    const found = this.backend.queries.get(id);
+    if (!found) throw new NotFound(`No query "${id.slice(0, 200)}".`, "NoSuchResource");
+    return found;
+  }
+
+  /** By `{projectId}/{name}`, or by name where one project only has a data source of that name. */
+  private source(id: string): DataSource {
+    const slash = id.indexOf("/");
+    const all = [...this.backend.sources.values()];
+    const found = slash < 0 ? all.filter((s) => s.name === id) : all.filter((s) => s.projectId === id.slice(0, slash) && s.name === id.slice(slash + 1));
+    if (found.length === 0) throw new NotFound(`No data source "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (found.length > 1)
+      throw new Conflict(`Projects ${found.map((s) => s.projectId).join(", ")} each have a data source "${id}": name it {projectId}/${id}.`, "AmbiguousId");
+    return found[0]!;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * What a Cluster and an InstanceSet share, as they share one record (seed 02 §2.1): the outputs read
+ * from it, the one PATCH of their in-place settings, and delete with the delete-time
+ * `keepAutomaticBackups` followed by a wait until the record is gone.
+ */
+import type { BackupSchedule, CacheClient, CacheClusterRecord, UpdateClusterInput } from "../../sdk/cache";
+import { isNotFound, withAction } from "../../sdk/core";
+import { timeoutFor, timeoutsInput, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
+import { cache } from "./client";
+import { groupIds } from "./find";
+import { alignTo } from "./topology";
+import { adoptInput, keepAutomaticBackups, type user } from "./validation";
+import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
+import type { z } from "zod";
+
+/** The settings a Cluster and an InstanceSet change in place with one PATCH. */
+interface InPlaceSettings<S> {
+  description?: string;
+  parameterGroupId: string;
+  securityGroupIds: string[];
+  backupSchedule?: S;
+}
+
+/** The inputs both declare, as `prior` holds them (the program's, or the last recorded). */
+interface RecordInputs {
+  name?: string;
+  description?: string;
+  version?: string;
+  port?: number;
+  flavorId?: string;
+  parameterGroupId?: string;
+  subnetIds?: string[];
+  securityGroupIds?: string[];
+  tlsEnabled?: boolean;
+  user?: z.infer<ReturnType<typeof user>>;
+  keepAutomaticBackups?: boolean;
+  timeouts?: Timeouts;
+  adopt?: boolean;
+}
+
+/** The inputs both take that only steer the provider (recordDeclarations' `localInputs`); `what` is `a cluster`, `an instance set`. */
+export function steeringInputs(what: string) {
+  return { keepAutomaticBackups: keepAutomaticBackups(), timeouts: timeoutsInput(CACHE_TIMEOUTS), adopt: adoptInput(what) };
+}
+
+/**
+ * What a Cluster and an InstanceSet declare alike, their cluster mode aside: a unique name (so a
+ * replacement deletes first), the inputs that only steer the provider, the secret user, the values
+ * the service offers for their flavor, version and parameter group, and the auto-name rule.
+ */
+export function recordDeclarations<I extends RecordInputs & Record<string, unknown>, O extends Record<string, unknown>>(
+  clusterMode: "enabled" | "disabled",
+): Pick<ResourceDefinition<I, O>, "deleteBeforeReplace" | "localInputs" | "secretInputs" | "writeOnly" | "offered" | "autoName"> {
+  const offered: Record<"flavorId" | "version" | "parameterGroupId", Offered> = {
+    flavorId: { list: async (ctx) => (await cache(ctx).catalogue.listFlavors()).map((f) => f.id), lookup: "krcloud.cache.getFlavors" },
+    version: { list: (ctx) => cache(ctx).catalogue.listVersions(), lookup: "krcloud.cache.getVersions" },
+    parameterGroupId: { list: (ctx) => groupIds(ctx, clusterMode), lookup: "krcloud.cache.getParameterGroups" },
+  };
+  return {
+    deleteBeforeReplace: true,
+    localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
+    secretInputs: ["user"],
+    // The record names the user, never its password: an import cannot know it.
+    writeOnly: { paths: ["user.password", "user.passwordCiphertext"] },
+    // Keys of every I here (RecordInputs); TypeScript cannot see that through the generic.
+    offered: offered as ResourceDefinition<I, O>["offered"],
+    autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+  };
+}
+
+/**
+ * The outputs both read from the record: what the cloud has, in the program's order where order
+ * does not matter; provider-only inputs from `prior`. The password cannot be read back: the user
+ * is compared by name, and the program's password (or its ciphertext) stands.
+ */
+export function flattenRecord(r: CacheClusterRecord, prior: RecordInputs) {
+  return {
+    name: r.name ?? prior.name ?? "",
+    description: r.description === "" && prior.description === undefined ? undefined : r.description,
+    version: r.version ?? prior.version ?? "",
+    port: r.port ?? prior.port ?? 6379,
+    flavorId: r.flavorId ?? prior.flavorId ?? "",
+    parameterGroupId: r.parameterGroupId ?? prior.parameterGroupId ?? "",
+    subnetIds: alignTo(
+      prior.subnetIds,
+      r.subnets.map((x) => x.id),
+    ),
+    securityGroupIds: alignTo(
+      prior.securityGroupIds,
+      r.securityGroups.map((x) => x.id),
+    ),
+    tlsEnabled: r.tlsEnabled ?? prior.tlsEnabled ?? false,
+    user: prior.user && r.userName === prior.user.name ? prior.user : r.userName ? { name: r.userName, password: "" } : undefined,
+    keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
+    timeouts: prior.timeouts,
+    adopt: prior.adopt ?? false,
+    status: r.status ?? "unknown",
+    parameterGroupSyncStatus: r.parameterGroupSyncStatus,
+    primaryEndpoint: r.endpoints.primaryEndpoint,
+  };
+}
+
+/** The PATCH body for what changed between `current` and `news`, or undefined when nothing did. */
+export function inPlacePatch<S>(current: InPlaceSettings<S>, news: InPlaceSettings<S>, schedule: (s: S) => BackupSchedule): UpdateClusterInput | undefined {
+  const patch: UpdateClusterInput = {};
+  if ((current.description ?? "") !== (news.description ?? "")) patch.description = news.description ?? "";
+  if (current.parameterGroupId !== news.parameterGroupId) patch.parameterGroupId = news.parameterGroupId;
+  if ([...current.securityGroupIds].sort().join() !== [...news.securityGroupIds].sort().join())
+    patch.securityGroups = news.securityGroupIds.map((s) => ({ id: s }));
+  if (JSON.stringify(current.backupSchedule ?? null) !== JSON.stringify(news.backupSchedule ?? null)) {
+    patch.backupSchedule = news.backupSchedule ? schedule(news.backupSchedule) : null;
+  }
+  return Object.keys(patch).length > 0 ? patch : undefined;
+}
+
+/** Deletes (gone already is success) and waits until the record is gone. */
+export async function deleteAndWait(
+  ctx: Context,
+  c: CacheClient,
+  id: string,
+  what: string,
+  olds: { keepAutomaticBackups?: boolean; timeouts?: Timeouts },
+  del: (id: string, o: { keepAutomaticBackups: boolean }) => Promise<unknown>,
+): Promise<void> {
+  try {
+    await del(id, { keepAutomaticBackups: olds.keepAutomaticBackups ?? true });
+  } catch (e) {
+    if (isNotFound(e)) return;
+    throw withAction(e, `deleting ${what}`);
+  }
+  await waitClusterGone(ctx, c, id, what, timeoutFor(ctx, olds.timeouts, "delete", CACHE_TIMEOUTS));
+}

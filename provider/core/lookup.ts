@@ -1,0 +1,64 @@
+/**
+ * Lookups (Pulumi functions: `getBucket`, `decrypt`, ...), declared once like resources: token,
+ * description, argument and result schemas (zod, with `.describe()` docs), which results are secret,
+ * and the function. From the definition come the TypeScript function and its `...Output` form
+ * (`lookupFunction`, `lookupOutput`), the native plugin's invoke and schema.json's `functions`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { Settings } from "../../sdk/core";
+import { lookupSettings, outputForm, type LookupOptions } from "./invoke";
+import type { InputArgs } from "./types";
+
+export interface LookupDefinition<A extends object, R> {
+  /** `krcloud:<module>:<function>` */
+  token: string;
+  description: string;
+  /** The arguments (a zod object); omitted for a lookup without any. */
+  args?: () => z.ZodType<A>;
+  /** The result: a zod object, or another type for a plain return value. */
+  result: () => z.ZodType<R>;
+  /** Top-level result properties that are secrets (a decrypted plaintext, an HMAC, a signed URL). */
+  secretResults?: readonly string[];
+  /** R is the result schema's type: what `run` returns must fit it (NoInfer: never widened to fit `run`). */
+  run(args: A, settings: Settings): Promise<NoInfer<R>>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyLookup = LookupDefinition<any, any>;
+
+/** A lookup function, carrying its definition for the registry; `args` may be omitted when every argument is optional. */
+// `{} extends A` holds exactly when every property of A is optional.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export type LookupFunction<A extends object, R> = ((...a: {} extends A ? [args?: A, opts?: LookupOptions] : [args: A, opts?: LookupOptions]) => Promise<R>) & {
+  readonly lookup: LookupDefinition<A, R>;
+};
+
+/** The argument and result types of a lookup function: `export type DecryptArgs = LookupArgs<typeof decrypt>`. */
+export type LookupArgs<F extends { readonly lookup: AnyLookup }> = F["lookup"] extends LookupDefinition<infer A, unknown> ? A : never;
+export type LookupResult<F extends { readonly lookup: AnyLookup }> = F["lookup"] extends LookupDefinition<object, infer R> ? R : never;
+
+/** The TypeScript function of a lookup: arguments validated by its schema (defaults applied), run with the program's settings. */
+// A lookup without `args` takes no argument: A is then Record<string, never>.
+export function lookupFunction<A extends object = Record<string, never>, R = unknown>(def: LookupDefinition<A, R>): LookupFunction<A, R> {
+  const fn = async (args?: A, opts: LookupOptions = {}): Promise<R> => def.run(parseArgs(def, args ?? {}), lookupSettings(opts));
+  return Object.assign(fn, { lookup: def });
+}
+
+/** `fooOutput(args)`: Inputs in, an Output out; a secret Output when any result property is secret. */
+export function lookupOutput<A extends object, R>(def: LookupDefinition<A, R>): (args?: InputArgs<A>) => pulumi.Output<R> {
+  const fn = outputForm((a: A) => def.run(parseArgs(def, a), lookupSettings()));
+  return (args) => {
+    const out = fn((args ?? {}) as InputArgs<A>);
+    return ((def.secretResults?.length ?? 0) > 0 ? pulumi.secret(out) : out) as pulumi.Output<R>;
+  };
+}
+
+/** Arguments as the schema takes them; a violation names the argument and the rule, before any request. */
+export function parseArgs<A extends object>(def: LookupDefinition<A, unknown>, args: unknown): A {
+  if (!def.args) return {} as A;
+  const r = def.args().safeParse(args);
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => `${i.path.map(String).join(".") || "arguments"}: ${i.message}`);
+  throw new Error(`${def.token}: ${issues.join("; ")}`);
+}

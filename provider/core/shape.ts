@@ -1,0 +1,11 @@
+/**
+ * A zod shape that documents which fields of an SDK record a lookup or an output shows, under the
+ * record's own names: `pickShape` takes exactly those fields, so the shape is the one list of them.
+ */
+import type { z } from "zod";
+
+/** The fields of `record` that `shape` declares (absent ones as undefined). */
+export function pickShape<S extends z.ZodRawShape>(shape: S, record: z.infer<z.ZodObject<S>>): z.infer<z.ZodObject<S>> {
+  const r = record as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(shape).map((k) => [k, r[k]])) as z.infer<z.ZodObject<S>>;
+}

@@ -1,0 +1,119 @@
+/**
+ * A stack made with the previous release keeps working, unchanged, after upgrading to this one: a
+ * program using every resource type (13) through the dynamic classes is installed the way a user
+ * installs it (npm, from the previous release's tarball, tests/fixtures/previous-release), `up`
+ * runs with it; then npm installs the current package (`npm pack` of this tree) over it, and
+ * `pulumi preview --expect-no-changes` passes, as does a preview after the next `up` (which changes
+ * nothing in the cloud). The state written by the previous release (its serialized provider stubs,
+ * inputs without the hidden keys this release records) is read by this one.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import type { LocalCloud } from "../../emulator";
+import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, REPO_ROOT, Sandbox, startCloud, toolPath, type CloudProject } from "../support/engine";
+import { ALL_TYPES, baseSpec, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
+
+jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
+
+const PREVIOUS = path.join(REPO_ROOT, "tests", "fixtures", "previous-release", "pulumi-krcloud-0.1.0-0930844.tgz");
+const PROGRAM = path.join(REPO_ROOT, "tests", "programs", "zero-diff");
+const PULUMI_VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
+
+let cloud: LocalCloud;
+let sandbox: Sandbox;
+let project: CloudProject;
+let dir: string;
+let spec: Spec;
+let stack: Stack;
+const figures: string[] = [];
+const started = Date.now();
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, PATH: toolPath(), npm_config_update_notifier: "false" } });
+}
+
+/** Installs `tarball` as the program's pulumi-krcloud, as a user does: a dependency on the file, then `npm install`. */
+function installPackage(tarball: string): void {
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({
+      name: "krcloud-previous-release",
+      private: true,
+      main: "index.js",
+      dependencies: { "pulumi-krcloud": `file:${tarball}`, "@pulumi/pulumi": PULUMI_VERSION },
+    }),
+  );
+  // The npm cache filled by `npm ci` serves the dependencies; the registry only when it lacks one.
+  npm(["install", "--prefer-offline", "--no-audit", "--no-fund"], dir);
+}
+
+/** A file only the previous release has: its resources were declared in provider/<service>/resources.ts. */
+function installedIsPrevious(): boolean {
+  return fs.existsSync(path.join(dir, "node_modules", "pulumi-krcloud", "dist", "provider", "objectstorage", "resources.js"));
+}
+
+async function timed<T>(label: string, fn: () => Promise<T> | T): Promise<T> {
+  const t0 = Date.now();
+  const v = await fn();
+  figures.push(`${label}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return v;
+}
+
+beforeAll(async () => {
+  cloud = await startCloud();
+  sandbox = new Sandbox({ label: "previous-release" });
+  project = await newProject(cloud, "prevrel");
+  const fx = await prepareCloud(project);
+  dir = path.join(sandbox.root, "programs", "previous-release");
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of ["Pulumi.yaml", "index.js"]) fs.copyFileSync(path.join(PROGRAM, f), path.join(dir, f));
+  spec = baseSpec(fx, secretValues("prev"));
+  writeDynamicSpec(dir, spec);
+});
+
+afterAll(async () => {
+  figures.push(`file total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`previous release (0930844) -> this package:\n  ${figures.join("\n  ")}`);
+  await cloud?.close();
+  sandbox?.cleanup();
+});
+
+test("a program using every resource type runs up with the previous release, installed by npm", async () => {
+  expect([...typesOf(spec)].sort()).toEqual([...ALL_TYPES].sort());
+  // A copy in the sandbox: npm records the path of a file: dependency.
+  const previous = path.join(sandbox.root, path.basename(PREVIOUS));
+  fs.copyFileSync(PREVIOUS, previous);
+  await timed("npm install of the previous release", () => installPackage(previous));
+  expect(installedIsPrevious()).toBe(true);
+  expect(fs.lstatSync(path.join(dir, "node_modules", "pulumi-krcloud")).isSymbolicLink()).toBe(false);
+
+  stack = await sandbox.createStack(dir, "prev", providerConfig(project));
+  const up = await timed("up with the previous release", () => stack.up({ color: "never" }));
+  expect(up.summary.result).toBe("succeeded");
+  expect(up.summary.resourceChanges?.create).toBe(spec.resources.length + 1);
+});
+
+test("after npm installs this package over it, preview shows no changes; so does a preview after the next up", async () => {
+  // dist is built (the tests run from it): no prepack build.
+  const packed = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", sandbox.root], REPO_ROOT)) as { filename: string }[];
+  await timed("npm install of this package", () => installPackage(path.join(sandbox.root, packed[0]!.filename)));
+  expect(installedIsPrevious()).toBe(false);
+
+  const n = await timed("preview after the upgrade", () => previewNoChanges(stack, "after the upgrade"));
+  expect(n).toBe(spec.resources.length);
+  const up = await timed("up after the upgrade", () => stack.up({ color: "never" }));
+  const { same, ...changed } = up.summary.resourceChanges ?? {};
+  expect(changed).toEqual({});
+  expect(same).toBe(spec.resources.length + 1);
+  await timed("preview after that up", () => previewNoChanges(stack, "after the upgrade and an up"));
+  figures.push(`${n} resources of ${typesOf(spec).size} types made by the previous release: 0 changes after the upgrade`);
+});
+
+test("destroy with this package leaves nothing behind", async () => {
+  const destroyed = await timed("destroy", () => stack.destroy({ color: "never" }));
+  expect(destroyed.summary.result).toBe("succeeded");
+  const fixtures = new Set(["kms:key", "data-query:instance"]);
+  expect((await project.control.inventory(project.projectId)).filter((e) => !fixtures.has(`${e.service}:${e.kind}`))).toEqual([]);
+});

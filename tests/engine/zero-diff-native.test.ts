@@ -1,0 +1,223 @@
+/**
+ * Zero-diff suite, native plugin (a Pulumi YAML program), with the real CLI: for every resource
+ * type (13) the next preview after `up` shows no changes, nor the preview after a `pulumi refresh`,
+ * nor after `pulumi import` of resources made outside Pulumi and declared with the values they were
+ * made with; and the same with every optional input set once (tests/support/zero-diff.ts
+ * `variedSpec`). No change means no update and no replace: `pulumi preview --expect-no-changes`.
+ * Secret inputs are plain values in the YAML program, as YAML programs write them.
+ *
+ * Two stacks of generated YAML programs: `base` (minimal inputs, then the imported resources
+ * added) and `varied`. The dynamic classes' door is zero-diff-dynamic.test.ts.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import type { LocalCloud } from "../../emulator";
+import { findDefinition } from "../../provider/registry";
+import {
+  ENGINE_TEST_TIMEOUT_MS,
+  installNativePlugin,
+  newProject,
+  providerConfig,
+  pulumiYamlBinDir,
+  runPulumi,
+  Sandbox,
+  startCloud,
+  stateResources,
+  type CloudProject,
+  type InventoryEntry,
+} from "../support/engine";
+import {
+  ALL_TYPES,
+  baseSpec,
+  changes,
+  importFile,
+  makeOutside,
+  prepareCloud,
+  previewNoChanges,
+  secretValues,
+  typesOf,
+  variedSpec,
+  writeYamlProgram,
+  type CloudFixture,
+  type OutsideResource,
+  type SecretValues,
+  type Spec,
+  type SpecResource,
+  type StackTargets,
+} from "../support/zero-diff";
+
+jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
+
+const PROJECT = "krcloud-test-zero-diff-native";
+
+let cloud: LocalCloud;
+let sandbox: Sandbox;
+let project: CloudProject;
+let fx: CloudFixture;
+let secrets: SecretValues;
+let baseDir: string;
+let base: Stack;
+let baseStackSpec: Spec;
+/** What the base stack's program declares now. */
+let declared: SpecResource[] = [];
+/** The logical names of the resources imported with write-only inputs. */
+let importedWriteOnly: string[] = [];
+const figures: string[] = [];
+const started = Date.now();
+
+async function leftBehind(): Promise<InventoryEntry[]> {
+  const fixtures = new Set(["kms:key", "data-query:instance"]);
+  return (await project.control.inventory(project.projectId)).filter((e) => !fixtures.has(`${e.service}:${e.kind}`));
+}
+
+async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  const v = await fn();
+  figures.push(`${label}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return v;
+}
+
+beforeAll(async () => {
+  if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
+  cloud = await startCloud();
+  sandbox = new Sandbox({ label: "zero-diff-native" });
+  project = await newProject(cloud, "zdnat");
+  await installNativePlugin(sandbox);
+  fx = await prepareCloud(project);
+  secrets = secretValues("nat");
+  baseDir = path.join(sandbox.root, "programs", "base");
+  baseStackSpec = baseSpec(fx, secrets);
+  declared = [...baseStackSpec.resources];
+  writeYamlProgram(baseDir, PROJECT, { resources: declared });
+  base = await sandbox.createStack(baseDir, "base", providerConfig(project));
+});
+
+afterAll(async () => {
+  figures.push(`file total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`zero-diff, native plugin (YAML):\n  ${figures.join("\n  ")}`);
+  await cloud?.close();
+  sandbox?.cleanup();
+});
+
+test("every type with minimal inputs: up, then preview shows no changes; refresh, then preview shows no changes", async () => {
+  expect([...typesOf(baseStackSpec)].sort()).toEqual([...ALL_TYPES].sort());
+  const up = await timed("base: up", () => base.up({ color: "never" }));
+  expect(up.summary.result).toBe("succeeded");
+  const n = await timed("base: preview", () => previewNoChanges(base, "base after up"));
+  expect(n).toBe(baseStackSpec.resources.length);
+  await timed("base: refresh", () => base.refresh({ color: "never" }));
+  await timed("base: preview after refresh", () => previewNoChanges(base, "base after refresh"));
+  figures.push(`base: ${n} resources of ${typesOf(baseStackSpec).size} types, 0 changes after up and after refresh`);
+});
+
+/** `pulumi import` of the outside resources, then the program declares them as they were made. */
+async function importAndDeclare(outside: readonly OutsideResource[], label: string): Promise<void> {
+  const file = path.join(sandbox.root, `import-${label}.json`);
+  fs.writeFileSync(file, JSON.stringify(importFile(outside)));
+  await timed(`${label}: pulumi import`, () =>
+    runPulumi(sandbox, ["import", "--file", file, "--yes", "--generate-code=false", "--protect=false", "--non-interactive", "--stack", "base"], baseDir),
+  );
+  const imported = stateResources(await base.exportStack()).filter((r) => outside.some((o) => r.urn.endsWith(`::${o.name}`)));
+  expect(imported.map((r) => r.id).sort()).toEqual(outside.map((o) => o.importId).sort());
+  declared = [...declared, ...outside.map((o) => ({ name: o.name, type: o.type, properties: o.properties }))];
+  writeYamlProgram(baseDir, PROJECT, { resources: declared });
+}
+
+async function targets(): Promise<StackTargets> {
+  const state = stateResources(await base.exportStack());
+  const clusterId = state.find((r) => r.urn.endsWith("::zd-cluster"))?.id;
+  const resultsBucket = state.find((r) => r.urn.endsWith("::zd-results"))?.id;
+  expect([clusterId, resultsBucket]).toEqual([expect.any(String), expect.any(String)]);
+  return { clusterId: clusterId!, resultsBucket: resultsBucket! };
+}
+
+test("pulumi import of resources made outside Pulumi, declared as made: preview and refresh-preview show no changes", async () => {
+  // KMS ciphertexts and data keys have no import id: the cloud keeps no record of them to read.
+  const importable = ALL_TYPES.filter((t) => findDefinition(t)?.importId !== undefined);
+  expect(ALL_TYPES.filter((t) => !importable.includes(t))).toEqual(["krcloud:kms:Ciphertext", "krcloud:kms:DataKey"]);
+
+  const outside = await timed("import: resources made through the SDK", async () =>
+    makeOutside("plain", project, fx, secrets, `o${project.projectId.slice(-6)}`, await targets()),
+  );
+  // Every importable type but the two whose every form has a write-only input (next test).
+  const writeOnly = ["krcloud:objectstorage:BucketObject", "krcloud:dataquery:DataSource"];
+  expect([...new Set(outside.map((o) => o.type))].sort()).toEqual(importable.filter((t) => !writeOnly.includes(t)).sort());
+
+  await importAndDeclare(outside, "import");
+  const n = await timed("import: preview", () => previewNoChanges(base, "imported, declared as made"));
+  await timed("import: refresh", () => base.refresh({ color: "never" }));
+  await timed("import: preview after refresh", () => previewNoChanges(base, "imported, after refresh"));
+  figures.push(`import: ${outside.length} imported resources of ${new Set(outside.map((o) => o.type)).size} types (${n} in the stack), 0 changes`);
+});
+
+// After `pulumi import`, an input the cloud never answers back (a cache user's password, a data
+// source's instance, user and password, Hadoop's admin and metastore passwords, an object's inline
+// content) is recorded empty or absent. A program declaring it must show no change (pulumi-aws
+// #4644: an ElastiCache group imported without its auth token is replaced forever): the
+// definitions declare these inputs `writeOnly`, and the program's value stands for them until it is
+// recorded (an object's content only where the ETag is its MD5).
+test("pulumi import of resources with write-only inputs (passwords, a data source, inline content) records them", async () => {
+  const outside = await timed("import write-only: resources made through the SDK", async () =>
+    makeOutside("secret", project, fx, secrets, `s${project.projectId.slice(-6)}`, await targets()),
+  );
+  await importAndDeclare(outside, "import write-only");
+  importedWriteOnly = outside.map((o) => o.name);
+});
+
+test("after that import, the program declaring them as made shows no changes, and none after the next up and a refresh", async () => {
+  const n = await timed("import write-only: preview", () => previewNoChanges(base, "imported with write-only inputs"));
+  const up = await timed("import write-only: up", () => base.up({ color: "never" }));
+  expect(up.summary.resourceChanges).not.toHaveProperty("update");
+  expect(up.summary.resourceChanges).not.toHaveProperty("replace");
+  await timed("import write-only: refresh", () => base.refresh({ color: "never" }));
+  await timed("import write-only: preview after refresh", () => previewNoChanges(base, "imported with write-only inputs, after refresh"));
+  figures.push(`import write-only: ${n} resources in the stack, 0 changes after import, up and refresh`);
+
+  // Recorded now: a new password in the program is a change again (a cache user's replaces the cluster).
+  const before = declared;
+  const hasPassword = (u: unknown) => typeof u === "object" && u !== null && (u as { password?: unknown }).password !== undefined;
+  const target = declared.find((d) => importedWriteOnly.includes(d.name) && d.type === "krcloud:cache:Cluster" && hasPassword(d.properties.user))!;
+  declared = declared.map((d) =>
+    d === target ? { ...d, properties: { ...d.properties, user: { ...(d.properties.user as object), password: "Changed-pw-9!" } } } : d,
+  );
+  writeYamlProgram(baseDir, PROJECT, { resources: declared });
+  try {
+    const events: EngineEvent[] = [];
+    await base.preview({ color: "never", onEvent: (e) => events.push(e) });
+    const steps = changes(events);
+    expect([...new Set(steps.map((c) => c.name))]).toEqual([target.name]);
+    expect(steps.map((c) => c.op)).toContain("replace");
+  } finally {
+    declared = before;
+    writeYamlProgram(baseDir, PROJECT, { resources: declared });
+  }
+});
+
+test("every optional input set once (unicode, empty lists and maps, shuffled lists and keys): up, preview, refresh, preview show no changes", async () => {
+  const dir = path.join(sandbox.root, "programs", "varied");
+  fs.mkdirSync(dir, { recursive: true });
+  const asset = path.join(dir, "asset.txt");
+  fs.writeFileSync(asset, "a file asset ✓\nsecond line\n");
+  const spec = variedSpec(fx, secrets, `w${project.projectId.slice(-5)}`, asset);
+  writeYamlProgram(dir, PROJECT, spec);
+  const varied = await sandbox.createStack(dir, "varied", providerConfig(project));
+  try {
+    const up = await timed("varied: up", () => varied.up({ color: "never" }));
+    expect(up.summary.result).toBe("succeeded");
+    const n = await timed("varied: preview", () => previewNoChanges(varied, "varied after up"));
+    expect(n).toBe(spec.resources.length);
+    await timed("varied: refresh", () => varied.refresh({ color: "never" }));
+    await timed("varied: preview after refresh", () => previewNoChanges(varied, "varied after refresh"));
+    figures.push(`varied: ${n} resources of ${typesOf(spec).size} types, 0 changes after up and after refresh`);
+  } finally {
+    const destroyed = await timed("varied: destroy", () => varied.destroy({ color: "never" }));
+    expect(destroyed.summary.result).toBe("succeeded");
+  }
+});
+
+test("destroy leaves nothing behind", async () => {
+  const destroyed = await timed("base: destroy", () => base.destroy({ color: "never" }));
+  expect(destroyed.summary.result).toBe("succeeded");
+  expect(await leftBehind()).toEqual([]);
+});

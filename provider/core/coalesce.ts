@@ -11,6 +11,17 @@
  * shared answer is looked up again by the read's own call before it is called gone.
  */
 
+import { createHash } from "node:crypto";
+
+/** A batch key: the list operation and who asks (endpoint, project, credential), the credential digested. */
+export function listKey(operation: string, endpoint: string, projectId: string | undefined, credential: string | undefined): string {
+  const who = createHash("sha256")
+    .update(credential ?? "")
+    .digest("hex")
+    .slice(0, 16);
+  return `${operation}\u0000${endpoint}\u0000${projectId ?? ""}\u0000${who}`;
+}
+
 /** How long a batch stays open for other reads: the engine sends its reads a few ms apart. */
 export const BATCH_WINDOW_MS = 5;
 

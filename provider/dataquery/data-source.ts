@@ -11,7 +11,7 @@ import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { jsonEqual, PartialFailure, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
-import { readThroughList } from "../core/coalesce";
+import { listKey, readThroughList } from "../core/coalesce";
 
 function dataSourceShape() {
   return z
@@ -97,7 +97,7 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
   async read(ctx, id, olds) {
     const c = dataQuery(ctx);
     const s = ctx.settings;
-    const key = `dataquery.ListDataSources\u0000${endpointOf(s, "dataquery")}\u0000${s.projectId ?? ""}\u0000${s.credentialId ?? ""}`;
+    const key = listKey("dataquery.ListDataSources", endpointOf(s, "dataquery"), s.projectId, s.credentialId);
     const d = await readThroughList(
       key,
       () => c.listDataSources().catch(rethrowAs(`reading data source "${id}"`)),

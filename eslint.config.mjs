@@ -11,6 +11,7 @@ export default tseslint.config(
       "examples/**/node_modules/**",
       "tests/programs/**",
       "sdk-gen/**",
+      "native/**",
       ".state/**",
       "tests/support/summary-reporter.js",
       "jest.config.js",

@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# Generates the Python and Go SDKs from schema.json with Pulumi's code generators (tools/sdkgen, a
-# small Go program on github.com/pulumi/pulumi/pkg/v3 v3.259.0, the version the CLI is built from):
+# Generates the Python, Go and TypeScript SDKs from schema.json with Pulumi's code generators
+# (tools/sdkgen, a small Go program on github.com/pulumi/pulumi/pkg/v3 v3.259.0, the version the CLI
+# is built from):
 #
-#   scripts/gen-sdks.sh [out dir]   default sdk-gen/ (ignored by git): python/ and go/ (with a go.mod)
+#   scripts/gen-sdks.sh             sdk-gen/ (ignored by git): python/, go/ (with a go.mod), nodejs/;
+#                                   then native/ (committed: the source of `pulumi-krcloud/native`)
+#                                   is replaced by sdk-gen/nodejs/
+#   scripts/gen-sdks.sh <out dir>   the same three into <out dir>, native/ left alone (the freshness
+#                                   test compares <out dir>/nodejs with native/)
 #
+# KRCLOUD_SDK_SCHEMA names another schema file to generate from (tests: a stale SDK is caught).
 # The generator binary is built once per source version into ~/.cache/krcloud (KRCLOUD_TOOLS_DIR).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="${1:-$ROOT/sdk-gen}"
+SCHEMA="${KRCLOUD_SDK_SCHEMA:-$ROOT/schema.json}"
 TOOLS_DIR="${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}"
 command -v go >/dev/null || { [ -x /usr/local/go/bin/go ] && export PATH="/usr/local/go/bin:$PATH"; } || true
 command -v go >/dev/null || { echo "gen-sdks: go is not on PATH" >&2; exit 1; }
@@ -22,7 +29,7 @@ if [ ! -x "$BIN" ]; then
 fi
 
 rm -rf "$OUT"
-"$BIN" "$ROOT/schema.json" "$OUT"
+"$BIN" "$SCHEMA" "$OUT"
 # The Go SDK as a module of its own, on the Pulumi Go SDK the CLI was built with.
 cat >"$OUT/go/go.mod" <<MOD
 module github.com/krcloud/pulumi-krcloud/sdk/go
@@ -32,4 +39,10 @@ go 1.25.11
 require github.com/pulumi/pulumi/sdk/v3 v3.259.0
 MOD
 cp "$ROOT/tools/sdkgen/go.sum" "$OUT/go/go.sum"
-echo "gen-sdks: Python SDK in $OUT/python, Go SDK in $OUT/go" >&2
+echo "gen-sdks: Python SDK in $OUT/python, Go SDK in $OUT/go, TypeScript SDK in $OUT/nodejs" >&2
+
+if [ $# -eq 0 ] && [ "$SCHEMA" = "$ROOT/schema.json" ]; then
+  rm -rf "$ROOT/native"
+  cp -r "$OUT/nodejs" "$ROOT/native"
+  echo "gen-sdks: native/ (pulumi-krcloud/native) regenerated; make build compiles it" >&2
+fi

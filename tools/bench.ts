@@ -10,9 +10,15 @@
  * - State size: bytes of code stored per resource by a naive dynamic provider (one that closes over
  *   the SDK the obvious way) vs ours (the stub that requires the installed package).
  * - A 3 GiB sparse file uploaded by BucketObject: time and the provider process's peak memory.
+ * - Scale (bench-scale.ts): 200 and 1,000 buckets through each door (dynamic TS, native TS, native
+ *   YAML) beside each door's no-op floor, every step from create to destroy (KRCLOUD_BENCH_SIZES
+ *   overrides the sizes, e.g. `20,200` while working on the bench).
+ *
+ * docs/benchmarks.md: this run's part is the section between `<!-- begin make-bench -->` and
+ * `<!-- end make-bench -->`; what follows it (the analysis, the sections of `make bench-scale`) stays.
  */
 import { execFile } from "node:child_process";
-import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
@@ -26,6 +32,7 @@ import { clusterSnapshot, clusterState, SETTLED } from "../provider/cache/waiter
 import { stubProvider } from "../provider/core";
 import { allDefinitions } from "../provider/registry";
 import { engineBenchmarks, type Row } from "./bench-engine";
+import { closeBed, measureScale, openBed, scaleSection, writeSection, type DoorId, type ScaleOptions } from "./bench-scale";
 
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t = process.hrtime.bigint();
@@ -45,6 +52,7 @@ async function naive(url: string, init: { method?: string; headers?: Record<stri
 }
 
 async function main(): Promise<void> {
+  const started = performance.now();
   const rows: Row[] = [];
   const notes: string[] = [];
   // Settle detection times the waiter against the managed lifecycle: simulated cache nodes.
@@ -266,6 +274,31 @@ async function main(): Promise<void> {
   await engineBenchmarks(rows, notes);
   await closeAllPools();
 
+  // Scale: every door beside its floor at 200 and 1,000 resources (bench-scale.ts).
+  const scaleStarted = performance.now();
+  const scaleOpts: ScaleOptions = {
+    sizes: (process.env.KRCLOUD_BENCH_SIZES ?? "200,1000").split(",").map(Number),
+    planReps: 2,
+    cycles: 1,
+    doors: ["K", "F", "T", "TF", "Y", "YF"] as DoorId[],
+    skipCheckpointsAbove: Infinity,
+    log: (l) => console.error(l),
+  };
+  const bed = await openBed(scaleOpts.log);
+  let scale: string;
+  try {
+    const { results, failures } = await measureScale(bed, scaleOpts);
+    scale = scaleSection(
+      `Scale: ${scaleOpts.sizes.map((n) => n.toLocaleString("en")).join(" and ")} resources through each door`,
+      results,
+      failures,
+      scaleOpts,
+      (performance.now() - scaleStarted) / 1000,
+    );
+  } finally {
+    await closeBed(bed);
+  }
+
   const table = [
     // Ratios first: the machine is noisy, the ratio of two figures measured together is what holds.
     "| ratio | figure | ours | baseline | goal |",
@@ -273,11 +306,12 @@ async function main(): Promise<void> {
     ...rows.map((r) => `| ${r.ratio} | ${r.figure} | ${r.ours} | ${r.baseline} | ${r.goal} |`),
   ].join("\n");
   console.log(table);
+  console.log(scale);
   const doc = `# Benchmarks
 
 Written by \`make bench\` (tools/bench.ts) from one run; every figure beside its baseline measured in
 the same run, ratios first. Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version};
-${new Date().toISOString().slice(0, 10)}.
+${new Date().toISOString().slice(0, 10)}; the whole run took ${((performance.now() - started) / 60_000).toFixed(0)} min.
 
 ${table}
 
@@ -310,8 +344,10 @@ also runs the program (its lookups are counted). Code stored per resource is the
 \`__provider\`, kept twice per dynamic resource (inputs and outputs); the native plugin stores none.
 Memory of the local cloud is its heap and external memory after a collection, per 1,000 resources
 (buckets and objects; object bodies live on disk).
+
+${scale}
 `;
-  writeFileSync(path.join(__dirname, "..", "..", "docs", "benchmarks.md"), doc);
+  writeSection("make-bench", doc, true);
 }
 
 main().catch((e) => {

@@ -13,7 +13,8 @@
  */
 import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
-import { mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
+import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
+import { listKey, readThroughList } from "../core/coalesce";
 import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
@@ -186,8 +187,21 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
     }
   },
 
+  // A refresh reads every cluster at once: the reads that arrive together share one ListClusters
+  // call for the records (the list carries the same fields as GetCluster); one missing from it is
+  // looked up by its own GetCluster. Each cluster's shards are still read on their own.
   async read(ctx, id, olds) {
-    const s = await clusterSnapshot(cache(ctx), id).catch(rethrowAs(`reading cache cluster "${id}"`));
+    const c = cache(ctx);
+    const st = ctx.settings;
+    const key = listKey("cache.ListClusters", endpointOf(st, "cache"), st.projectId, st.authToken);
+    const findRecord = (x: string) =>
+      readThroughList(
+        key,
+        () => c.clusters.list(),
+        (all) => all.find((r) => r.id === x),
+        () => c.findClusterById(x),
+      );
+    const s = await clusterSnapshot(c, id, findRecord).catch(rethrowAs(`reading cache cluster "${id}"`));
     if (!s) return undefined;
     return flatten(s, olds, olds.managedShardIds ?? s.topology.shards.map((sh) => sh.id));
   },

@@ -26,8 +26,13 @@ export interface InstanceSetSnapshot {
   topology: InstanceSetTopology;
 }
 
-export async function clusterSnapshot(c: CacheClient, id: string): Promise<ClusterSnapshot | undefined> {
-  const record = await c.findClusterById(id);
+/** `findRecord`: how the cluster's record is found (a read shares a list call with the reads beside it). */
+export async function clusterSnapshot(
+  c: CacheClient,
+  id: string,
+  findRecord: (id: string) => Promise<CacheClusterRecord | undefined> = (x) => c.findClusterById(x),
+): Promise<ClusterSnapshot | undefined> {
+  const record = await findRecord(id);
   if (!record) return undefined;
   const topology = await orUndefined(c.clusterTopology(id));
   return topology && { record, topology };

@@ -4,8 +4,15 @@
  * The token, the output properties and which inputs and outputs are secret all come from the
  * definition, so the dynamic classes and schema.json (the native plugin) cannot disagree.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { LOGICAL_NAME_KEY, SEED_KEY, type AnyDefinition, type ResourceDefinition } from "./resource";
+// The submodules, not the package's index: the index loads all of @pulumi/pulumi (automation API
+// included, ~0.5 s of CPU), and every provider process that loads a definition loads this file.
+import type * as pulumi from "@pulumi/pulumi";
+import { Archive, Asset } from "@pulumi/pulumi/asset";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { getProject, getStack } from "@pulumi/pulumi/metadata";
+import { Output, secret } from "@pulumi/pulumi/output";
+import { CustomResource } from "@pulumi/pulumi/resource";
+import { LOGICAL_NAME_KEY, outputSchema, SEED_KEY, type AnyDefinition, type ResourceDefinition } from "./resource";
 import { secretOutputsFor } from "./secrets";
 import { stubProvider } from "./stub";
 import type { ResourceOutputs } from "./types";
@@ -29,7 +36,7 @@ export function outputKeys(schema: unknown): string[] {
 /** `args` with each named property that is set made a secret, whatever the program passed. */
 export function withSecretInputs<A extends object>(args: A, keys: readonly string[]): A {
   const out = { ...args } as Record<string, unknown>;
-  for (const k of keys) if (out[k] !== undefined) out[k] = pulumi.secret(out[k]);
+  for (const k of keys) if (out[k] !== undefined) out[k] = secret(out[k]);
   return out as A;
 }
 
@@ -40,9 +47,9 @@ export function withSecretInputs<A extends object>(args: A, keys: readonly strin
  */
 export function mayHoldSecret(v: unknown): boolean {
   if (v === undefined || v === null || typeof v !== "object") return false;
-  if (pulumi.Output.isInstance(v) || v instanceof Promise) return true;
-  if (pulumi.asset.Asset.isInstance(v)) return "text" in v;
-  if (pulumi.asset.Archive.isInstance(v)) return false;
+  if (Output.isInstance(v) || v instanceof Promise) return true;
+  if (Asset.isInstance(v)) return "text" in v;
+  if (Archive.isInstance(v)) return false;
   return Object.values(v).some(mayHoldSecret);
 }
 
@@ -60,7 +67,7 @@ export function urnSeed(token: string, name: string, parent: pulumi.Resource | u
   }
   const [mod, type] = moduleAndType(token);
   types.push(`pulumi-nodejs:dynamic/${mod}:${type}`);
-  return `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${types.join("$")}::${name}`;
+  return `urn:pulumi:${getStack()}::${getProject()}::${types.join("$")}::${name}`;
 }
 
 /**
@@ -111,17 +118,18 @@ export function resourceClass<A extends object, O extends Record<string, unknown
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   def: ResourceDefinition<any, O>,
 ): ResourceClass<A, O> {
-  const keys = outputKeys(def.outputs());
+  // The output keys on first use: a program imports every class and constructs a few.
+  let keys: string[] | undefined;
   const [mod, typeName] = moduleAndType(def.token);
   const engineType = `pulumi-nodejs:dynamic/${mod}:${typeName}`;
-  class KrcloudResource extends pulumi.dynamic.Resource {
+  class KrcloudResource extends DynamicResource {
     static readonly token = def.token;
     static readonly definition: AnyDefinition = def;
     constructor(name: string, args?: A, opts?: pulumi.CustomResourceOptions) {
-      super(...resourceArgs(def, name, args ?? {}, keys, opts));
+      super(...resourceArgs(def, name, args ?? {}, (keys ??= outputKeys(outputSchema(def))), opts));
     }
     static override isInstance(obj: unknown): obj is KrcloudResource {
-      return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === engineType;
+      return CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === engineType;
     }
   }
   Object.defineProperty(KrcloudResource, "name", { value: typeName });

@@ -2,11 +2,15 @@
  * Lookup functions run in the Pulumi program's process (not the provider's): settings come from
  * the stack config (`krcloud:*`) and the environment, read at call time.
  */
-import * as pulumi from "@pulumi/pulumi";
+// Submodules, not the package's index (which loads all of @pulumi/pulumi): see class.ts.
+import type * as pulumi from "@pulumi/pulumi";
+import { output, unknown } from "@pulumi/pulumi/output";
+import { getConfig } from "@pulumi/pulumi/runtime/config";
+import { isDryRun } from "@pulumi/pulumi/runtime/settings";
 import { isNotFound, resolveSettings, type Settings } from "../../sdk/core";
 
 export function programSettings(): Settings {
-  return resolveSettings({}, (k) => pulumi.runtime.getConfig(`krcloud:${k}`), process.env);
+  return resolveSettings({}, (k) => getConfig(`krcloud:${k}`), process.env);
 }
 
 /** Where a lookup runs outside the program's process (the native plugin's invoke): its provider's settings. */
@@ -28,11 +32,11 @@ export function lookupSettings(opts: LookupOptions = {}): Settings {
  */
 export function outputForm<A extends object, R>(fn: (args: A) => Promise<R>): (args: { [K in keyof A]: pulumi.Input<A[K]> }) => pulumi.Output<R> {
   return (args) =>
-    pulumi.output(args).apply(async (a) => {
+    output(args).apply(async (a) => {
       try {
         return await fn(a as unknown as A);
       } catch (e) {
-        if (pulumi.runtime.isDryRun() && isNotFound(e)) return pulumi.unknown as unknown as R;
+        if (isDryRun() && isNotFound(e)) return unknown as unknown as R;
         throw e;
       }
     });

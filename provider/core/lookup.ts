@@ -4,7 +4,8 @@
  * and the function. From the definition come the TypeScript function and its `...Output` form
  * (`lookupFunction`, `lookupOutput`), the native plugin's invoke and schema.json's `functions`.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { secret } from "@pulumi/pulumi/output";
 import type { z } from "zod";
 import type { Settings } from "../../sdk/core";
 import { lookupSettings, outputForm, type LookupOptions } from "./invoke";
@@ -50,7 +51,7 @@ export function lookupOutput<A extends object, R>(def: LookupDefinition<A, R>): 
   const fn = outputForm((a: A) => def.run(parseArgs(def, a), lookupSettings()));
   return (args) => {
     const out = fn((args ?? {}) as InputArgs<A>);
-    return ((def.secretResults?.length ?? 0) > 0 ? pulumi.secret(out) : out) as pulumi.Output<R>;
+    return ((def.secretResults?.length ?? 0) > 0 ? secret(out) : out) as pulumi.Output<R>;
   };
 }
 

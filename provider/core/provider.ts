@@ -31,6 +31,7 @@ import {
   CREATE_KEY,
   HIDDEN_KEYS,
   inputKeys,
+  inputSchema,
   inputsFromOutputs,
   isPartialFailure,
   LOGICAL_NAME_KEY,
@@ -93,7 +94,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       // A provisional name so the rest validates; the final one depends on whether this replaces.
       if (!named) input[nameKey] = previousName ?? autoName(logical, def.autoName!, hexFrom(createKeyOf(seed, undefined)));
 
-      const parsed = parseKnown(def.inputs(), input);
+      const parsed = parseKnown(inputSchema(def), input);
       if (!parsed.ok) {
         // The engine prints a failure's value by looking `property` up among the top-level inputs (no
         // path parsing, pulumi v3.259 issueCheckFailures): a nested path would print `value {<nil>}`.
@@ -358,7 +359,7 @@ function setAt(o: Record<string, unknown>, path: string, value: unknown): void {
 
 /** The value an input takes when the program omits it (undefined when it has no default). */
 function defaultOf(def: AnyDefinition, key: string): unknown {
-  const field = (def.inputs() as unknown as { shape?: Record<string, { safeParse?: (v: unknown) => { success: boolean; data?: unknown } }> }).shape?.[key];
+  const field = (inputSchema(def) as unknown as { shape?: Record<string, { safeParse?: (v: unknown) => { success: boolean; data?: unknown } }> }).shape?.[key];
   const r = field?.safeParse?.(undefined);
   return r?.success ? toPlain(r.data) : undefined;
 }

@@ -17,7 +17,7 @@
  * there leaves it in state (PartialFailure), so the next `up` resumes instead of orphaning it.
  */
 import { isConflict, mayHaveApplied } from "../../sdk/core";
-import { assertAdoptable, isPartialFailure, PartialFailure, type AnyDefinition, type Context } from "./resource";
+import { assertAdoptable, inputSchema, isPartialFailure, PartialFailure, type AnyDefinition, type Context } from "./resource";
 
 /** Attempts at a create whose earlier attempts provably left nothing. */
 const MAX_ATTEMPTS = 3;
@@ -130,7 +130,7 @@ async function takeOver(def: AnyDefinition, ctx: Context, id: string, inputs: Re
 }
 
 function refusal(def: AnyDefinition, what: string, id: string, cause: unknown): Error {
-  const adopt = def.inputs() as unknown as { shape?: Record<string, unknown> };
+  const adopt = inputSchema(def) as unknown as { shape?: Record<string, unknown> };
   const howToAdopt =
     adopt.shape && "adopt" in adopt.shape
       ? "If an earlier `pulumi up` of this program made it (one that was interrupted, say), set `adopt: true` on this resource and run `pulumi up` again to manage it; otherwise choose another name."

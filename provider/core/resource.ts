@@ -255,13 +255,40 @@ export function assertAdoptable(def: AnyDefinition, id: string, existing: Record
   );
 }
 
+const INPUT_SCHEMAS = new WeakMap<AnyDefinition, z.ZodType>();
+const OUTPUT_SCHEMAS = new WeakMap<AnyDefinition, z.ZodType>();
+
+/**
+ * The definition's input schema, built once per definition and process: building a zod schema
+ * costs more than parsing with it (a bucket's, about 0.3 ms), and check, diff and the recovery
+ * would otherwise build it on every call. Schemas are immutable, so sharing one is safe.
+ */
+export function inputSchema(def: AnyDefinition): z.ZodType {
+  let schema = INPUT_SCHEMAS.get(def);
+  if (!schema) {
+    schema = def.inputs();
+    INPUT_SCHEMAS.set(def, schema);
+  }
+  return schema;
+}
+
+/** The definition's output schema, built once per definition and process (see `inputSchema`). */
+export function outputSchema(def: AnyDefinition): z.ZodType {
+  let schema = OUTPUT_SCHEMAS.get(def);
+  if (!schema) {
+    schema = def.outputs();
+    OUTPUT_SCHEMAS.set(def, schema);
+  }
+  return schema;
+}
+
 const KEYS = new WeakMap<AnyDefinition, string[]>();
 
 /** The input property names of a definition (computed once per definition). */
 export function inputKeys(def: AnyDefinition): string[] {
   let keys = KEYS.get(def);
   if (!keys) {
-    const schema = def.inputs() as unknown as { shape?: Record<string, unknown> };
+    const schema = inputSchema(def) as unknown as { shape?: Record<string, unknown> };
     keys = Object.keys(schema.shape ?? {});
     KEYS.set(def, keys);
   }

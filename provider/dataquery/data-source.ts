@@ -7,10 +7,11 @@
  */
 import { z } from "zod";
 import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
-import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { jsonEqual, PartialFailure, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
+import { listKey, readThroughList } from "../core/coalesce";
 
 function dataSourceShape() {
   return z
@@ -91,8 +92,18 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
     }
   },
 
+  // A refresh reads every data source at once: the reads that arrive together share one list call
+  // (coalesce.ts); one missing from it lists again on its own before it is called gone.
   async read(ctx, id, olds) {
-    const d = await find(dataQuery(ctx), id);
+    const c = dataQuery(ctx);
+    const s = ctx.settings;
+    const key = listKey("dataquery.ListDataSources", endpointOf(s, "dataquery"), s.projectId, s.credentialId);
+    const d = await readThroughList(
+      key,
+      () => c.listDataSources().catch(rethrowAs(`reading data source "${id}"`)),
+      (all) => all.find((x) => x.name === id),
+      () => find(c, id),
+    );
     return d ? flatten(d, olds) : undefined;
   },
 

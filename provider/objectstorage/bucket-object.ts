@@ -6,7 +6,7 @@
  * Seed: 01-object-storage.md sections 2.2, 2.6, 4.3, 4.4, 8.
  */
 import { createHash } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";

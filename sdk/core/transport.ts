@@ -4,7 +4,7 @@
  */
 
 import type { Readable } from "node:stream";
-import { Client, Pool } from "undici";
+import type { Client, Pool } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
 import { isSecretHeader, redactHeaders, redactText, redactError } from "./redact";
@@ -86,6 +86,15 @@ export interface HttpResponse {
   attempts: number;
 }
 
+/**
+ * undici, loaded by the first request: a provider process that only plans (check and diff make no
+ * request) and a program that only declares resources never pay for loading it.
+ */
+let undiciModule: typeof import("undici") | undefined;
+function undici(): typeof import("undici") {
+  return (undiciModule ??= require("undici") as typeof import("undici"));
+}
+
 const POOLS = Symbol.for("krcloud.transport.pools");
 
 /** Process-wide pool registry, created lazily at run time (never captured by a serialized provider). */
@@ -104,7 +113,7 @@ function poolFor(origin: string, t: TimeoutOptions): Pool {
   const m = pools();
   let p = m.get(key);
   if (!p || p.destroyed || p.closed) {
-    p = new Pool(origin, {
+    p = new (undici().Pool)(origin, {
       connections: 16,
       keepAliveTimeout: 10_000,
       connect: { timeout: t.connectMs },
@@ -123,7 +132,7 @@ function poolFor(origin: string, t: TimeoutOptions): Pool {
  * connection closed before the answer means the server has the request.
  */
 function freshClient(origin: string, t: TimeoutOptions): Client {
-  return new Client(origin, { connect: { timeout: t.connectMs }, headersTimeout: t.headersMs, bodyTimeout: t.bodyMs, pipelining: 1 });
+  return new (undici().Client)(origin, { connect: { timeout: t.connectMs }, headersTimeout: t.headersMs, bodyTimeout: t.bodyMs, pipelining: 1 });
 }
 
 /** Closes every pool of this process (tests, CLI exit). */

@@ -43,6 +43,24 @@ describe("Cluster", () => {
     expect((await cluster.plan(refreshed, clusterArgs())).diff.changes).toBe(false);
   });
 
+  test("a refresh's concurrent reads share one ListClusters call for the records (each cluster's shards still read); a read after a change sees it", async () => {
+    const states = [];
+    for (const name of ["alpha", "beta", "gamma"]) states.push(await cluster.up({ ...clusterArgs(), name }, name));
+    let before = tc.counts();
+    const refreshed = await Promise.all(states.map((s) => cluster.refresh(s)));
+    expect(refreshed.map((r) => r?.outputs.name)).toEqual(["alpha", "beta", "gamma"]);
+    const counts = tc.countsSince(before);
+    expect(counts.ListClusters).toBe(1);
+    expect(counts.GetCluster).toBeUndefined();
+    expect(counts.ListShards).toBe(3);
+
+    expect((await tc.controlApi("DELETE", `/resources/cache/cluster/${states[1]!.id}`)).status).toBe(204);
+    before = tc.counts();
+    expect(await cluster.refresh(states[1]!)).toBeUndefined();
+    // Missing from the shared answer: its own GetCluster confirms it is gone.
+    expect(tc.countsSince(before)).toMatchObject({ ListClusters: 1, GetCluster: 1 });
+  });
+
   test("update in place, same id, in the fixed order: shards added, replicas added, settings, replicas removed, shards removed", async () => {
     const state = await cluster.up(clusterArgs());
     // A third shard; a second replica in shard 1; shard 2's replica leaves sn-c for sn-a and sn-b.

@@ -55,6 +55,25 @@ test("DataSource: basic (listed, password never in outputs but as the secret inp
   expect(await source.refresh(state)).toBeUndefined();
 });
 
+test("DataSource: a refresh's concurrent reads share one list call; a read after a change sees it; a source missing from the shared list is looked up again", async () => {
+  const names = ["src_a", "src_b", "src_c", "src_d", "src_e"];
+  const states = [];
+  for (const name of names) states.push(await source.up({ ...mysqlSource, name }));
+  let before = tc.counts();
+  const refreshed = await Promise.all(states.map((s) => source.refresh(s)));
+  expect(refreshed.map((r) => r?.outputs.name)).toEqual(names);
+  expect(tc.countsSince(before)).toEqual({ ListDataSources: 1 });
+
+  // Changed after that answer: the next read lists again and sees it.
+  expect((await tc.controlApi("DELETE", "/resources/data-query/data-source/src_b")).status).toBe(204);
+  before = tc.counts();
+  expect(await source.refresh(states[1]!)).toBeUndefined();
+  // Missing from the shared answer: its own list call confirms it before it is called gone.
+  expect(tc.countsSince(before)).toEqual({ ListDataSources: 2 });
+  await dq.createDataSource({ ...mysqlSource, name: "src_b", type: "MYSQL", scope: "PRIVATE" });
+  expect((await source.refresh(states[1]!))?.outputs.name).toBe("src_b");
+});
+
 test("DataSource: a duplicate fails unless adopt; adopt takes it over", async () => {
   await dq.createDataSource({ ...mysqlSource, type: "MYSQL", scope: "PRIVATE" });
   const err = await rejection(source.up(mysqlSource));

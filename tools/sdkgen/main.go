@@ -1,9 +1,13 @@
-// sdkgen generates the Python and Go SDKs of pulumi-krcloud from schema.json with Pulumi's own
-// code generators (pkg/v3/codegen). The CLI's `pulumi package gen-sdk` would need the Python and Go
+// sdkgen generates the Python, Go and TypeScript SDKs of pulumi-krcloud from schema.json with
+// Pulumi's own code generators (pkg/v3/codegen). The CLI's `pulumi package gen-sdk` would need the
 // language hosts, which cannot be built from the module proxy here; the generators are plain
 // libraries and need nothing else.
 //
-//	sdkgen <schema.json> <out dir>   writes <out>/python/... and <out>/go/... (with a go.mod)
+//	sdkgen <schema.json> <out dir>   writes <out>/python/..., <out>/go/... and <out>/nodejs/...
+//
+// The TypeScript SDK is the source of `pulumi-krcloud/native` (committed as native/, compiled with
+// the package into dist/native/), so only its .ts files are written: the package around it is
+// pulumi-krcloud itself, not a package.json, tsconfig.json or README of its own.
 package main
 
 import (
@@ -15,6 +19,7 @@ import (
 	"strings"
 
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 
@@ -73,6 +78,21 @@ func run(schemaPath, out string) error {
 		return err
 	}
 
+	tsPkg, err := bind()
+	if err != nil {
+		return fmt.Errorf("binding the schema: %w", err)
+	}
+	tsFiles, err := nodejs.GeneratePackage("krcloud-sdkgen", tsPkg, nil, nil, false, noPackages{})
+	if err != nil {
+		return fmt.Errorf("generating TypeScript: %w", err)
+	}
+	if tsFiles, err = nativeSources(tsFiles); err != nil {
+		return err
+	}
+	if err := write(filepath.Join(out, "nodejs"), tsFiles); err != nil {
+		return err
+	}
+
 	goPkg, err := bind()
 	if err != nil {
 		return fmt.Errorf("binding the schema: %w", err)
@@ -85,6 +105,27 @@ func run(schemaPath, out string) error {
 		goFiles[name] = dropUnusedReflect(body)
 	}
 	return write(filepath.Join(out, "go"), goFiles)
+}
+
+// nativeSources keeps the TypeScript sources of the generated package and points getVersion at
+// pulumi-krcloud's own package.json: the generator reads "./package.json" beside utilities.js
+// (its package compiles to bin/ with a copy there); here utilities.js is dist/native/utilities.js,
+// two levels under the package root. The version goes into every resource's options and is the
+// plugin version the engine loads, so it must be the package's.
+func nativeSources(files map[string][]byte) (map[string][]byte, error) {
+	kept := map[string][]byte{}
+	for name, body := range files {
+		if strings.HasSuffix(name, ".ts") {
+			kept[name] = body
+		}
+	}
+	const from, to = "require('./package.json')", "require('../../package.json')"
+	util, ok := kept["utilities.ts"]
+	if !ok || strings.Count(string(util), from) != 1 {
+		return nil, fmt.Errorf("generated utilities.ts does not read %s once: the generator changed, review nativeSources", from)
+	}
+	kept["utilities.ts"] = []byte(strings.Replace(string(util), from, to, 1))
+	return kept, nil
 }
 
 // dropUnusedReflect removes the "reflect" import from a file that never uses it: the Go generator

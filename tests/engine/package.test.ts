@@ -136,18 +136,22 @@ test("the project the README's command installed runs a program through the Pulu
   expect(fs.existsSync(path.join(installed, "dist", "tests"))).toBe(false);
   expect((JSON.parse(fs.readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson).dependencies[PKG.name]).toMatch(/^file:.*\.tgz$/);
 
-  fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), "name: krcloud-from-tarball\nruntime: nodejs\nmain: index.js\n");
+  // A TypeScript program as the README shows one, with no tsconfig.json and no TypeScript of the
+  // project's own: Pulumi compiles it with the TypeScript npm installed as the package's peer
+  // dependency (without it, Pulumi's bundled TypeScript 3.8 cannot read the package's types).
+  expect(fs.existsSync(path.join(projectDir, "node_modules", "typescript"))).toBe(true);
+  fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), "name: krcloud-from-tarball\nruntime: nodejs\n");
   fs.writeFileSync(
-    path.join(projectDir, "index.js"),
+    path.join(projectDir, "index.ts"),
     [
-      '"use strict";',
       // @pulumi/pulumi came with the package.
-      'const pulumi = require("@pulumi/pulumi");',
-      'const krcloud = require("pulumi-krcloud");',
+      'import * as pulumi from "@pulumi/pulumi";',
+      'import * as krcloud from "pulumi-krcloud";',
+      "",
       'const bucket = new krcloud.objectstorage.Bucket("packed", {});',
       'new krcloud.objectstorage.BucketObject("hello", { bucket: bucket.name, key: "hello.txt", content: "installed from the tarball\\n", contentType: "text/plain" });',
-      "exports.bucketName = bucket.name;",
-      "exports.stack = pulumi.getStack();",
+      "export const bucketName = bucket.name;",
+      "export const stack = pulumi.getStack();",
       "",
     ].join("\n"),
   );

@@ -196,9 +196,11 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const marker = (props ?? {})[PARTIAL_KEY];
       try {
         // With another project's token a read finds nothing and says "gone": refresh would drop
-        // what exists (orphaned for good), so the token is checked first here too.
-        await verifyTokenProject(ctx.settings);
+        // what exists (orphaned for good), so the token is checked here too: first, unless the
+        // record the read returns names the project (then only when it does not, or is gone).
+        if (!def.projectOf) await verifyTokenProject(ctx.settings);
         const outs = await def.read(ctx, id, olds);
+        if (def.projectOf && (outs === undefined || def.projectOf(outs) !== ctx.settings.projectId)) await verifyTokenProject(ctx.settings);
         // An empty id tells the engine the resource is gone: refresh drops it and the next up recreates it.
         if (outs === undefined) return { id: "", props: {} };
         for (const k of local) if (olds[k] !== undefined) outs[k] = olds[k];

@@ -195,6 +195,14 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   /** How a create whose outcome is unknown finds what it made; see `Recovery`. */
   recovery?: Recovery<I>;
   /**
+   * The project a read's record names (a bucket record's `project`). A read whose record names the
+   * configured project proves the token is the project's, so no separate check of the token's
+   * project goes before it (a refresh of N buckets is N requests); a read that finds nothing, or a
+   * record of another project, is checked after (a token of another project must be refused, never
+   * make a refresh call the resource gone). Absent: the token's project is checked before the read.
+   */
+  projectOf?: (outputs: O) => string | undefined;
+  /**
    * Inputs that must name something the service offers or the project has (a flavor, an engine
    * version, a KMS key): when the service refuses one, the error adds the values that would work, or
    * where to find them (hints.ts).

@@ -117,6 +117,8 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
   async read(ctx, id, olds) {
     return readBucket(ctx, objectStorage(ctx), id, olds);
   },
+  // The extension API finds a bucket in the token's project and its record names that project.
+  projectOf: (outs) => outs.project,
 
   async update(ctx, id, current, news) {
     const c = objectStorage(ctx);

@@ -176,6 +176,26 @@ describe("Cluster on real Redis", () => {
     for (const e of endpoints) expect({ e, refused: await untilValue(() => refused(e), true) }).toEqual({ e, refused: true });
   });
 
+  test("a shard being removed is never reported FAILED: its nodes stop before they leave the listing", async () => {
+    const state = await cluster.up(sized(3, 1, { name: "leaving" }));
+    // Reads the listing as fast as it answers while the update removes a shard, as a waiter would.
+    const seen = new Set<string>();
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        const shards = await sdk.shards.list(state.id);
+        for (const s of shards) {
+          const nodes = s.nodes.length > 0 ? s.nodes : await sdk.nodes.list(state.id, s.id).catch(() => []);
+          for (const n of nodes) if (/fail/i.test(`${n.status} ${n.state}`)) seen.add(`${n.id} ${n.status ?? n.state}`);
+        }
+      }
+    })();
+    const next = await cluster.apply(state, sized(2, 1, { name: "leaving" })).finally(() => (polling = false));
+    await poll;
+    expect(next.outputs.shards).toEqual(placements(2, 1));
+    expect([...seen]).toEqual([]);
+  });
+
   test("a 1-shard cluster works with redis-cli's -c and ioredis alike (formed by hand: redis-cli --cluster create needs 3)", async () => {
     const state = await cluster.up(sized(1, 0, { name: "tiny" }));
     expect(shardDetails(state)[0]!.slots).toBe("0-16383");

@@ -165,6 +165,9 @@ export class RedisEngine implements CacheEngine {
   health(cluster: StoredCluster, node: StoredNode): NodeHealth {
     const deployment = this.deployments.get(cluster.id);
     if (!deployment) return { state: "failed", reason: "no redis-server runs for it" };
+    // Being removed (a shard or replica leaving): its process stops before it leaves the listing,
+    // and a node on its way out is not a failure of the cluster.
+    if (deployment.stopping.has(node.id)) return { state: "pending", joining: false };
     const why = deployment.failed.get(node.id);
     if (why !== undefined) return { state: "failed", reason: why };
     const joining = deployment.starting.get(node.id);

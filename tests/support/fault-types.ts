@@ -123,7 +123,8 @@ export const CACHE_TYPES: TypeSpec[] = [
     args: () => clusterArgs(1),
     // A shard more: AddShard, which is not idempotent.
     updated: () => clusterArgs(2),
-    ops: { create: "CreateCluster", update: "AddShard", read: "GetCluster", delete: "DeleteCluster" },
+    // A read lists the clusters (reads that arrive together share one ListClusters call).
+    ops: { create: "CreateCluster", update: "AddShard", read: "ListClusters", delete: "DeleteCluster" },
     stuck: { service: "cache", kind: { create: "node", update: "node" } },
     failed: { create: "node", update: "node" },
   },

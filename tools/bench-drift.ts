@@ -63,7 +63,19 @@ async function drift(sandbox: Sandbox, dir: string, args: string[]): Promise<num
   return (JSON.parse(r.stdout) as { stacks: unknown[] }).stacks.length;
 }
 
-export async function driftBenchmarks(o: { resources: number; stacks: number }, log: (line: string) => void): Promise<void> {
+export interface DriftFigures {
+  resources: number;
+  /** The drift check of the big stack: wall time and the requests the local cloud counted. */
+  checkMs: number;
+  requests: number;
+  stacks: number;
+  /** The small stacks checked one after the other, at the default concurrency, all at once. */
+  oneMs: number;
+  defaultMs: number;
+  allMs: number;
+}
+
+export async function driftBenchmarks(o: { resources: number; stacks: number }, log: (line: string) => void): Promise<DriftFigures> {
   const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
   const sandbox = new Sandbox({ label: "bench-drift" });
   try {
@@ -92,6 +104,7 @@ export async function driftBenchmarks(o: { resources: number; stacks: number }, 
       `drift check of ${o.stacks} stacks at the default concurrency (${os.availableParallelism()}, the machine's CPUs): ${seconds(defMs)} (${(oneMs / defMs).toFixed(2)}x faster)`,
     );
     log(`drift check of ${o.stacks} stacks all at once (--concurrency ${o.stacks}): ${seconds(allMs)} (${(oneMs / allMs).toFixed(2)}x faster)`);
+    return { resources: o.resources, checkMs, requests: sent, stacks: o.stacks, oneMs, defaultMs: defMs, allMs };
   } finally {
     await cloud.close();
     sandbox.cleanup();

@@ -8,7 +8,7 @@
  *   local cloud counted, per resource.
  * - State size: the whole state file of that stack and the code stored per resource, ours beside a
  *   naive dynamic provider's.
- * - User-facing times: `make demo` (first and second run), local cloud start to first answer,
+ * - User-facing times (`make demo` is timed by bench-demo.ts): local cloud start to first answer,
  *   `pulumi up` of examples/static-site and examples/cache, the local cloud's memory per 1,000
  *   resources.
  * - Real Redis behind the local cloud (where redis-server is installed): a 3-shard cluster created,
@@ -19,7 +19,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../emulator";
-import { freePort } from "../emulator/core/ports";
 import { closeAllPools, resolveSettings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
 import { Cluster } from "ioredis";
@@ -97,7 +96,7 @@ function requestsSince(counters: { total: number }, before: { total: number }): 
 
 export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<void> {
   // Simulated cache nodes: these figures are the provider's and the engine's (settling is set by the
-  // managed lifecycle), not 150 redis-server start-ups; the demo's figures below run real ones.
+  // managed lifecycle), not 150 redis-server start-ups; the examples' and Redis figures below run real ones.
   const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
   const sandbox = new Sandbox({ label: "bench" });
   try {
@@ -231,7 +230,6 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
     }
     if (findRedisServer()) rows.push(await realRedisTimes(userCloud, await newProject(userCloud, "redis")));
     await userCloud.close();
-    rows.push(await demoTimes(sandbox.root));
     const perThousand = await localCloudMemoryPer1000();
     rows.push({ figure: "local cloud memory per 1,000 resources (MB)", ours: perThousand.toFixed(1), baseline: "-", ratio: "-", goal: "-" });
   } finally {
@@ -311,10 +309,6 @@ async function nativeStateBytes(sandbox: Sandbox, project: CloudProject): Promis
 }
 
 /**
- * `make demo` on a warm machine (built, CLI installed), first and second run: the demo's own
- * scripts with a private state directory and port, so a developer's running demo is left alone.
- */
-/**
  * The data plane's own waits on real redis-server nodes: a 3-shard cluster (one replica each)
  * created, a fourth shard added (slots move to it) and one removed (drained first) with 1,000 keys
  * in it, each timed from the request until the cluster and every node are Running.
@@ -368,31 +362,6 @@ async function realRedisTimes(cloud: { url: string }, project: CloudProject): Pr
     ratio: "-",
     goal: "-",
   };
-}
-
-export async function demoTimes(root: string): Promise<Row> {
-  const env = { ...process.env, KRCLOUD_STATE_DIR: path.join(root, "demo-state"), LOCAL_CLOUD_PORT: String(await freePort()) };
-  const sh = (script: string, arg: string) => execFileSync("bash", [path.join(REPO_ROOT, "scripts", script), arg], { env, stdio: "ignore" });
-  const run = () => {
-    const t0 = performance.now();
-    sh("local-cloud.sh", "start");
-    sh("demo.sh", "up");
-    return performance.now() - t0;
-  };
-  try {
-    const first = run();
-    const second = run();
-    sh("demo.sh", "destroy");
-    return {
-      figure: "make demo, warm machine (s)",
-      ours: `first ${(first / 1000).toFixed(1)}, second ${(second / 1000).toFixed(1)}`,
-      baseline: "-",
-      ratio: "-",
-      goal: "-",
-    };
-  } finally {
-    sh("local-cloud.sh", "stop");
-  }
 }
 
 /** The engine's default `--parallel`, as the CLI itself states it. */

@@ -84,7 +84,12 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["region"] = (args?.region) ?? (utilities.getEnv("KRCLOUD_REGION") || "kr-central-2");
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(Provider.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(Provider.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

@@ -200,7 +200,12 @@ export class Cluster extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["flavorId", "name", "port", "restoreFromBackup", "subnetIds[*]", "tlsEnabled", "user", "version"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(Cluster.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(Cluster.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

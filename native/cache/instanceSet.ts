@@ -224,7 +224,12 @@ export class InstanceSet extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["flavorId", "name", "port", "primarySubnetId", "restoreFrom", "subnetIds[*]", "tlsEnabled", "user", "version"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(InstanceSet.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(InstanceSet.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

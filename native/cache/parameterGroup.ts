@@ -129,7 +129,12 @@ export class ParameterGroup extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["baseParameterGroupId", "name"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(ParameterGroup.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(ParameterGroup.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

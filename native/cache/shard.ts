@@ -126,7 +126,12 @@ export class Shard extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["clusterId", "primarySubnetId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(Shard.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(Shard.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

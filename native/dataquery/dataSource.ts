@@ -131,7 +131,12 @@ export class DataSource extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["description", "name", "scope", "type"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(DataSource.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(DataSource.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

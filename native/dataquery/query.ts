@@ -156,7 +156,12 @@ export class Query extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucketName", "dataSource", "database", "path", "query", "triggers.*"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(Query.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(Query.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

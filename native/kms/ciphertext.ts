@@ -95,7 +95,12 @@ export class Ciphertext extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["aad", "keyId", "plaintext", "triggers.*"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(Ciphertext.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(Ciphertext.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

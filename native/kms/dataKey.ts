@@ -86,7 +86,12 @@ export class DataKey extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["keyId", "triggers.*"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(DataKey.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(DataKey.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

@@ -144,7 +144,12 @@ export class Bucket extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["encryption", "name", "type"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(Bucket.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(Bucket.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

@@ -78,7 +78,12 @@ export class BucketCors extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucket"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(BucketCors.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(BucketCors.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

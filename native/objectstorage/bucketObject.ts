@@ -165,7 +165,12 @@ export class BucketObject extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucket", "folder", "key"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(BucketObject.__pulumiType, name, resourceInputs, opts);
+        const restore = utilities.lightStacks();
+        try {
+            super(BucketObject.__pulumiType, name, resourceInputs, opts);
+        } finally {
+            restore();
+        }
     }
 }
 

@@ -14,6 +14,7 @@ import { Output, secret } from "@pulumi/pulumi/output";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { LOGICAL_NAME_KEY, outputSchema, SEED_KEY, type AnyDefinition, type ResourceDefinition } from "./resource";
 import { secretOutputsFor } from "./secrets";
+import { lightStacks } from "./light-stacks";
 import { stubProvider } from "./stub";
 import type { ResourceOutputs } from "./types";
 
@@ -126,7 +127,14 @@ export function resourceClass<A extends object, O extends Record<string, unknown
     static readonly token = def.token;
     static readonly definition: AnyDefinition = def;
     constructor(name: string, args?: A, opts?: pulumi.CustomResourceOptions) {
-      super(...resourceArgs(def, name, args ?? {}, (keys ??= outputKeys(outputSchema(def))), opts));
+      const ctorArgs = resourceArgs(def, name, args ?? {}, (keys ??= outputKeys(outputSchema(def))), opts);
+      // The SDK's per-promise stack traces cost half the program's CPU at scale (light-stacks.ts).
+      const restore = lightStacks();
+      try {
+        super(...ctorArgs);
+      } finally {
+        restore();
+      }
     }
     static override isInstance(obj: unknown): obj is KrcloudResource {
       return CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === engineType;

@@ -148,6 +148,16 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
     expect(after.map((r) => r.type).sort()).toEqual(before.map((r) => r.type.replace("pulumi-nodejs:dynamic/krcloud/", "krcloud:")).sort());
     expect(stateResources(state).filter((r) => r.type.startsWith("pulumi-nodejs:"))).toEqual([]);
     expect(JSON.stringify(withoutSecrets(state.deployment))).not.toContain(project.token);
+    // Each resource records the line of the program that declared it, though the SDK's stacks are
+    // light while a krcloud resource is constructed (provider/core/light-stacks.ts).
+    const lines = fs.readFileSync(file, "utf8").split("\n");
+    for (const r of after) {
+      const m = /^project:\/\/\/index\.ts#(\d+),\d+$/.exec(r.sourcePosition ?? "");
+      expect({ urn: r.urn, declaration: m ? lines[Number(m[1]) - 1]?.trim() : r.sourcePosition }).toEqual({
+        urn: r.urn,
+        declaration: expect.stringMatching(/new krcloud\.\w+\.\w+\(/),
+      });
+    }
 
     const again = eventCollector();
     const next = await stack.preview({ color: "never", onEvent: again.onEvent });

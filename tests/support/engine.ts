@@ -426,6 +426,8 @@ export interface StateResource {
   id?: string;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
+  /** Where the program declared it: `project:///index.ts#12,5`. */
+  sourcePosition?: string;
 }
 
 export function stateResources(d: Deployment): StateResource[] {

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
@@ -124,9 +125,39 @@ func nativeSources(files map[string][]byte) (map[string][]byte, error) {
 	if !ok || strings.Count(string(util), from) != 1 {
 		return nil, fmt.Errorf("generated utilities.ts does not read %s once: the generator changed, review nativeSources", from)
 	}
-	kept["utilities.ts"] = []byte(strings.Replace(string(util), from, to, 1))
+	kept["utilities.ts"] = []byte(strings.Replace(string(util), from, to, 1) + lightStacksExport)
+	// Each resource is constructed under light stacks, as the dynamic classes are.
+	classes := 0
+	for name, body := range kept {
+		wrapped := superCall.ReplaceAllString(string(body), lightStacksCall)
+		if wrapped != string(body) {
+			classes++
+			kept[name] = []byte(wrapped)
+		}
+	}
+	if classes == 0 {
+		return nil, fmt.Errorf("no generated constructor calls super(X.__pulumiType, name, resourceInputs, opts): the generator changed, review nativeSources")
+	}
 	return kept, nil
 }
+
+// The SDK's per-promise stack traces cost half of a TypeScript program's CPU at scale; while a
+// resource is constructed they are made cheap (provider/core/light-stacks.ts, which the package
+// ships: utilities.js is dist/native/utilities.js, so the helper is ../provider/core/light-stacks).
+const lightStacksExport = `
+/** @internal Cheap stack traces while a resource is constructed (pulumi-krcloud's provider/core/light-stacks.ts). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const lightStacks: () => () => void = require("../provider/core/light-stacks").lightStacks;
+`
+
+var superCall = regexp.MustCompile(`(?m)^( *)(super\(\w+\.__pulumiType, name, resourceInputs, opts\);)$`)
+
+const lightStacksCall = `${1}const restore = utilities.lightStacks();
+${1}try {
+${1}    ${2}
+${1}} finally {
+${1}    restore();
+${1}}`
 
 // dropUnusedReflect removes the "reflect" import from a file that never uses it: the Go generator
 // of pkg v3.259.0 imports it for a function without inputs whose result is a map

@@ -84,12 +84,8 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["region"] = (args?.region) ?? (utilities.getEnv("KRCLOUD_REGION") || "kr-central-2");
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        const restore = utilities.lightStacks();
-        try {
-            super(Provider.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(Provider.__pulumiType, name, resourceInputs, opts);
     }
 }
 

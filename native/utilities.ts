@@ -95,6 +95,6 @@ export async function callAsync<T>(
     return value;
 }
 
-/** @internal Cheap stack traces while a resource is constructed (pulumi-krcloud's provider/core/light-stacks.ts). */
+/** @internal Cheap stacks for the SDK's promise bookkeeping (pulumi-krcloud's provider/core/light-stacks.ts). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const lightStacks: () => () => void = require("../provider/core/light-stacks").lightStacks;
+export const lightStacks: () => void = require("../provider/core/light-stacks").lightStacks;

@@ -200,12 +200,8 @@ export class Cluster extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["flavorId", "name", "port", "restoreFromBackup", "subnetIds[*]", "tlsEnabled", "user", "version"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        const restore = utilities.lightStacks();
-        try {
-            super(Cluster.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(Cluster.__pulumiType, name, resourceInputs, opts);
     }
 }
 

@@ -224,12 +224,8 @@ export class InstanceSet extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["flavorId", "name", "port", "primarySubnetId", "restoreFrom", "subnetIds[*]", "tlsEnabled", "user", "version"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        const restore = utilities.lightStacks();
-        try {
-            super(InstanceSet.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(InstanceSet.__pulumiType, name, resourceInputs, opts);
     }
 }
 

@@ -129,12 +129,8 @@ export class ParameterGroup extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["baseParameterGroupId", "name"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        const restore = utilities.lightStacks();
-        try {
-            super(ParameterGroup.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(ParameterGroup.__pulumiType, name, resourceInputs, opts);
     }
 }
 

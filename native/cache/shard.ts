@@ -126,12 +126,8 @@ export class Shard extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["clusterId", "primarySubnetId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        const restore = utilities.lightStacks();
-        try {
-            super(Shard.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(Shard.__pulumiType, name, resourceInputs, opts);
     }
 }
 

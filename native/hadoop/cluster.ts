@@ -302,12 +302,8 @@ export class Cluster extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["adminPassword", "adminPasswordCiphertext", "adminUserId", "clusterType", "clusterVersion", "configFileUrl", "configurations[*]", "hdfsBlockSize", "hdfsReplication", "installComponents[*]", "isHa", "keypairName", "masterFlavorName", "masterVolumeSize", "metastore", "monitoring", "name", "redis", "securityGroupIds[*]", "subnetId", "userScript", "userTask", "vpcId", "workerFlavorName", "workerVolumeSize"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        const restore = utilities.lightStacks();
-        try {
-            super(Cluster.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(Cluster.__pulumiType, name, resourceInputs, opts);
     }
 }
 

@@ -95,12 +95,8 @@ export class Ciphertext extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["aad", "keyId", "plaintext", "triggers.*"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        const restore = utilities.lightStacks();
-        try {
-            super(Ciphertext.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(Ciphertext.__pulumiType, name, resourceInputs, opts);
     }
 }
 

@@ -144,12 +144,8 @@ export class Bucket extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["encryption", "name", "type"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        const restore = utilities.lightStacks();
-        try {
-            super(Bucket.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(Bucket.__pulumiType, name, resourceInputs, opts);
     }
 }
 

@@ -78,12 +78,8 @@ export class BucketLifecycle extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucket"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        const restore = utilities.lightStacks();
-        try {
-            super(BucketLifecycle.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(BucketLifecycle.__pulumiType, name, resourceInputs, opts);
     }
 }
 

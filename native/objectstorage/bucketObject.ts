@@ -165,12 +165,8 @@ export class BucketObject extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucket", "folder", "key"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        const restore = utilities.lightStacks();
-        try {
-            super(BucketObject.__pulumiType, name, resourceInputs, opts);
-        } finally {
-            restore();
-        }
+        utilities.lightStacks();
+        super(BucketObject.__pulumiType, name, resourceInputs, opts);
     }
 }
 

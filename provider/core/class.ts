@@ -127,14 +127,9 @@ export function resourceClass<A extends object, O extends Record<string, unknown
     static readonly token = def.token;
     static readonly definition: AnyDefinition = def;
     constructor(name: string, args?: A, opts?: pulumi.CustomResourceOptions) {
-      const ctorArgs = resourceArgs(def, name, args ?? {}, (keys ??= outputKeys(outputSchema(def))), opts);
       // The SDK's per-promise stack traces cost half the program's CPU at scale (light-stacks.ts).
-      const restore = lightStacks();
-      try {
-        super(...ctorArgs);
-      } finally {
-        restore();
-      }
+      lightStacks();
+      super(...resourceArgs(def, name, args ?? {}, (keys ??= outputKeys(outputSchema(def))), opts));
     }
     static override isInstance(obj: unknown): obj is KrcloudResource {
       return CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === engineType;

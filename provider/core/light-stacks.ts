@@ -1,39 +1,36 @@
 /**
- * Cheap stack traces while a resource is constructed.
+ * Cheap stack traces for the Pulumi SDK's promise bookkeeping.
  *
- * Pulumi's Node.js SDK formats a stack trace for every promise it makes (`debuggablePromise` keeps
- * it for its leaked-promise report): dozens per resource, made while the resource's constructor
- * runs (its output properties, URN, id, keep-alives), and each frame goes through the program's
- * source-map support (ts-node). At 1,000 resources that is half of the program's CPU (profiled in
- * docs/benchmarks.md). While a krcloud resource is constructed, those stacks are formatted the cheap
- * way: the error's text without frames. Two kinds keep their full, source-mapped stack:
- * - the one the SDK takes on purpose to record where the resource was declared (`Resource.callsites`
- *   asks for every frame by setting `Error.stackTraceLimit` to Infinity), which goes to the installed
- *   formatter as before;
- * - an error made here but read later (the SDK pre-allocates the error a failed registration throws):
- *   V8 formats a stack when it is first read, by the formatter installed then.
- * `PULUMI_DEBUG_PROMISE_LEAKS` (whose report prints those stacks) turns it off.
+ * Pulumi's Node.js SDK formats a stack trace for every promise it makes (`debuggablePromise` in
+ * @pulumi/pulumi/runtime/debuggable.js keeps it for the report of promises a program leaks): dozens
+ * per resource (its output properties, URN, id, keep-alives, the registration's steps), and each
+ * frame goes through the program's source-map support (ts-node). At 1,000 resources that was half
+ * of a TypeScript program's CPU (docs/benchmarks.md, "Profiles"). Once a krcloud resource is
+ * constructed, the program's stack formatter is wrapped: a stack made by `debuggablePromise` (the
+ * function that made the error is the first frame) is the error's text without frames; every other
+ * stack (the program's errors, the SDK's lookup of where a resource was declared, an error the SDK
+ * pre-allocates) goes to the program's formatter as before.
  *
- * Use: `const restore = lightStacks(); try { super(...); } finally { restore(); }`.
+ * The trade-off: the SDK's leaked-promise report (printed only when a program exits with promises
+ * it never settled) shows no creation stack. `PULUMI_DEBUG_PROMISE_LEAKS`, the setting that turns
+ * that report on in earnest, turns this off. Without a formatter installed (a program not started
+ * by Pulumi's Node.js host) nothing changes.
  */
 type Format = (error: Error, frames: NodeJS.CallSite[]) => unknown;
-/** V8 reads the formatter from here when a stack is first read; unset, it formats the Node way. */
-const errors = Error as unknown as { prepareStackTrace?: Format; stackTraceLimit: number };
+/** V8 reads the formatter from here when a stack is first read. */
+const errors = Error as unknown as { prepareStackTrace?: Format & { [LIGHT]?: true } };
+const LIGHT = Symbol.for("pulumi-krcloud.lightStacks");
 
-/** Node's own format, for a program that installed no formatter (a V8 call site prints as Node prints it). */
-const plain: Format = (error, frames) =>
-  [Error.prototype.toString.call(error), ...frames.map((f) => `    at ${(f as unknown as { toString(): string }).toString()}`)].join("\n");
+/** The first frame is the SDK's debuggablePromise: the stack is its bookkeeping. */
+function madeByDebuggablePromise(frames: NodeJS.CallSite[]): boolean {
+  const top = frames[0];
+  return top?.getFunctionName() === "debuggablePromise" && /[\\/]@pulumi[\\/]pulumi[\\/]runtime[\\/]debuggable\.js$/.test(top.getFileName() ?? "");
+}
 
-export function lightStacks(): () => void {
-  if (process.env.PULUMI_DEBUG_PROMISE_LEAKS) return () => undefined;
+/** Wraps the program's stack formatter (once: it is a no-op when the installed one is the wrapper). */
+export function lightStacks(): void {
   const installed = errors.prepareStackTrace;
-  const full = installed ?? plain;
-  const light: Format = (error, frames) => (errors.stackTraceLimit === Infinity ? full(error, frames) : Error.prototype.toString.call(error));
-  errors.prepareStackTrace = light;
-  return () => {
-    // Restored only if nothing replaced it meanwhile (a formatter installed by the program stays).
-    if (errors.prepareStackTrace !== light) return;
-    if (installed) errors.prepareStackTrace = installed;
-    else delete errors.prepareStackTrace;
-  };
+  if (!installed || installed[LIGHT] || process.env.PULUMI_DEBUG_PROMISE_LEAKS) return;
+  const light: Format = (error, frames) => (madeByDebuggablePromise(frames) ? Error.prototype.toString.call(error) : installed(error, frames));
+  errors.prepareStackTrace = Object.assign(light, { [LIGHT]: true as const });
 }

@@ -1,14 +1,23 @@
 /**
- * While a krcloud resource is constructed, the stack traces the Pulumi SDK makes for its promises
- * are formatted without frames, and the two stacks a user relies on are not: where the resource was
- * declared (the SDK asks for every frame) and an error made during construction and read later.
- * The engine tests check the declaration's position in the state of a real program
- * (tests/engine/native-ts.test.ts, tests/engine/unknown-inputs.test.ts).
+ * Once a krcloud resource is constructed, the stacks the Pulumi SDK makes for its promise
+ * bookkeeping (`debuggablePromise`) are formatted without frames, and every other stack still goes
+ * to the program's formatter (ts-node's source maps in a Pulumi program). The engine tests check
+ * the declaration's position each resource records (tests/engine/native-ts-migration.test.ts).
  */
 import { lightStacks } from "../../provider/core/light-stacks";
 
+// The SDK's own function (internal to @pulumi/pulumi, so not in its types).
+const { debuggablePromise } = require("@pulumi/pulumi/runtime/debuggable") as { debuggablePromise: <T>(p: Promise<T>, ctx: string) => Promise<T> };
+
 type Format = (error: Error, frames: NodeJS.CallSite[]) => unknown;
 const errors = Error as unknown as { prepareStackTrace?: Format };
+
+/** The stack the SDK recorded for a promise it made. */
+const sdkStack = (): unknown => {
+  const p = Promise.resolve();
+  void debuggablePromise(p, "test");
+  return (p as unknown as { _debugStackTrace: unknown })._debugStackTrace;
+};
 
 describe("lightStacks", () => {
   let saved: Format | undefined;
@@ -29,58 +38,55 @@ describe("lightStacks", () => {
     delete process.env.PULUMI_DEBUG_PROMISE_LEAKS;
   });
 
-  it("formats the stacks read during construction without frames, and never calls the program's formatter for them", () => {
-    const restore = lightStacks();
-    const stacks = Array.from({ length: 50 }, () => new Error().stack);
-    restore();
+  it("formats the SDK's promise stacks without frames and never calls the program's formatter for them", () => {
+    expect(sdkStack()).toMatch(/^Error \[\d+ frames\]$/);
+    formatted.length = 0;
+    lightStacks();
+    const stacks = Array.from({ length: 50 }, sdkStack);
     expect(new Set(stacks)).toEqual(new Set(["Error"]));
     expect(formatted).toEqual([]);
   });
 
-  it("gives the SDK's declaration lookup (every frame asked for) the program's formatter and all frames", () => {
-    const restore = lightStacks();
+  it("leaves every other stack to the program's formatter: the program's errors and the SDK's declaration lookup", () => {
+    lightStacks();
+    expect(new Error("mine").stack).toMatch(/^Error: mine \[\d+ frames\]$/);
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = Infinity;
-    const stack = new Error("where").stack;
+    const where = new Error().stack;
     Error.stackTraceLimit = limit;
-    restore();
-    expect(stack).toMatch(/^Error: where \[\d+ frames\]$/);
-    expect(formatted[0]).toBeGreaterThan(3);
+    expect(where).toMatch(/^Error \[\d+ frames\]$/);
+    expect(formatted).toHaveLength(2);
   });
 
-  it("leaves an error made during construction and read later its full stack", () => {
-    const restore = lightStacks();
-    const preallocated = new Error("registration failed");
-    restore();
-    expect(preallocated.stack).toMatch(/^Error: registration failed \[\d+ frames\]$/);
-    expect(errors.prepareStackTrace).toBe(installed);
+  it("wraps the formatter once, however many resources are constructed", () => {
+    lightStacks();
+    const wrapped = errors.prepareStackTrace;
+    lightStacks();
+    lightStacks();
+    expect(errors.prepareStackTrace).toBe(wrapped);
+    expect(new Error("once").stack).toMatch(/^Error: once \[\d+ frames\]$/);
+    expect(formatted).toHaveLength(1);
   });
 
-  it("uses Node's format for the declaration lookup where the program installed none", () => {
-    delete errors.prepareStackTrace;
-    const restore = lightStacks();
-    Error.stackTraceLimit = Infinity;
-    const stack = new Error("where").stack ?? "";
-    Error.stackTraceLimit = 10;
-    restore();
-    expect(stack.split("\n")[0]).toBe("Error: where");
-    expect(stack).toMatch(/\n {4}at .*light-stacks\.test\.js:\d+:\d+/);
-    expect(errors.prepareStackTrace).toBeUndefined();
-  });
-
-  it("is off with PULUMI_DEBUG_PROMISE_LEAKS, whose report prints those stacks", () => {
-    process.env.PULUMI_DEBUG_PROMISE_LEAKS = "true";
-    const restore = lightStacks();
-    const stack = new Error().stack;
-    restore();
-    expect(stack).toMatch(/^Error \[\d+ frames\]$/);
-  });
-
-  it("keeps a formatter the program installs meanwhile", () => {
-    const restore = lightStacks();
+  it("wraps a formatter the program installs later in turn", () => {
+    lightStacks();
     const mine: Format = () => "mine";
     errors.prepareStackTrace = mine;
-    restore();
-    expect(errors.prepareStackTrace).toBe(mine);
+    lightStacks();
+    expect(sdkStack()).toBe("Error");
+    expect(new Error().stack).toBe("mine");
+  });
+
+  it("changes nothing where no formatter is installed or with PULUMI_DEBUG_PROMISE_LEAKS", () => {
+    delete errors.prepareStackTrace;
+    lightStacks();
+    expect(errors.prepareStackTrace).toBeUndefined();
+    expect(sdkStack()).toMatch(/\n +at debuggablePromise /);
+
+    errors.prepareStackTrace = installed;
+    process.env.PULUMI_DEBUG_PROMISE_LEAKS = "true";
+    lightStacks();
+    expect(errors.prepareStackTrace).toBe(installed);
+    expect(sdkStack()).toMatch(/^Error \[\d+ frames\]$/);
   });
 });

@@ -126,7 +126,7 @@ func nativeSources(files map[string][]byte) (map[string][]byte, error) {
 		return nil, fmt.Errorf("generated utilities.ts does not read %s once: the generator changed, review nativeSources", from)
 	}
 	kept["utilities.ts"] = []byte(strings.Replace(string(util), from, to, 1) + lightStacksExport)
-	// Each resource is constructed under light stacks, as the dynamic classes are.
+	// Each resource's constructor installs light stacks first, as the dynamic classes do.
 	classes := 0
 	for name, body := range kept {
 		wrapped := superCall.ReplaceAllString(string(body), lightStacksCall)
@@ -141,23 +141,18 @@ func nativeSources(files map[string][]byte) (map[string][]byte, error) {
 	return kept, nil
 }
 
-// The SDK's per-promise stack traces cost half of a TypeScript program's CPU at scale; while a
-// resource is constructed they are made cheap (provider/core/light-stacks.ts, which the package
-// ships: utilities.js is dist/native/utilities.js, so the helper is ../provider/core/light-stacks).
+// The SDK's per-promise stack traces cost half of a TypeScript program's CPU at scale: each resource's
+// constructor makes them cheap first (provider/core/light-stacks.ts, which the package ships:
+// utilities.js is dist/native/utilities.js, so the helper is ../provider/core/light-stacks).
 const lightStacksExport = `
-/** @internal Cheap stack traces while a resource is constructed (pulumi-krcloud's provider/core/light-stacks.ts). */
+/** @internal Cheap stacks for the SDK's promise bookkeeping (pulumi-krcloud's provider/core/light-stacks.ts). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const lightStacks: () => () => void = require("../provider/core/light-stacks").lightStacks;
+export const lightStacks: () => void = require("../provider/core/light-stacks").lightStacks;
 `
 
 var superCall = regexp.MustCompile(`(?m)^( *)(super\(\w+\.__pulumiType, name, resourceInputs, opts\);)$`)
 
-const lightStacksCall = `${1}const restore = utilities.lightStacks();
-${1}try {
-${1}    ${2}
-${1}} finally {
-${1}    restore();
-${1}}`
+const lightStacksCall = "${1}utilities.lightStacks();\n${1}${2}"
 
 // dropUnusedReflect removes the "reflect" import from a file that never uses it: the Go generator
 // of pkg v3.259.0 imports it for a function without inputs whose result is a map

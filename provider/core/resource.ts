@@ -265,6 +265,17 @@ export function assertAdoptable(def: AnyDefinition, id: string, existing: Record
 
 const INPUT_SCHEMAS = new WeakMap<AnyDefinition, z.ZodType>();
 const OUTPUT_SCHEMAS = new WeakMap<AnyDefinition, z.ZodType>();
+const KEYS = new WeakMap<AnyDefinition, string[]>();
+
+/** What `build` makes of a definition, made once per definition and process and kept in `made`. */
+function perDefinition<T>(made: WeakMap<AnyDefinition, T>, def: AnyDefinition, build: (def: AnyDefinition) => T): T {
+  let value = made.get(def);
+  if (value === undefined) {
+    value = build(def);
+    made.set(def, value);
+  }
+  return value;
+}
 
 /**
  * The definition's input schema, built once per definition and process: building a zod schema
@@ -272,33 +283,15 @@ const OUTPUT_SCHEMAS = new WeakMap<AnyDefinition, z.ZodType>();
  * would otherwise build it on every call. Schemas are immutable, so sharing one is safe.
  */
 export function inputSchema(def: AnyDefinition): z.ZodType {
-  let schema = INPUT_SCHEMAS.get(def);
-  if (!schema) {
-    schema = def.inputs();
-    INPUT_SCHEMAS.set(def, schema);
-  }
-  return schema;
+  return perDefinition(INPUT_SCHEMAS, def, (d) => d.inputs());
 }
 
 /** The definition's output schema, built once per definition and process (see `inputSchema`). */
 export function outputSchema(def: AnyDefinition): z.ZodType {
-  let schema = OUTPUT_SCHEMAS.get(def);
-  if (!schema) {
-    schema = def.outputs();
-    OUTPUT_SCHEMAS.set(def, schema);
-  }
-  return schema;
+  return perDefinition(OUTPUT_SCHEMAS, def, (d) => d.outputs());
 }
-
-const KEYS = new WeakMap<AnyDefinition, string[]>();
 
 /** The input property names of a definition (computed once per definition). */
 export function inputKeys(def: AnyDefinition): string[] {
-  let keys = KEYS.get(def);
-  if (!keys) {
-    const schema = inputSchema(def) as unknown as { shape?: Record<string, unknown> };
-    keys = Object.keys(schema.shape ?? {});
-    KEYS.set(def, keys);
-  }
-  return keys;
+  return perDefinition(KEYS, def, (d) => Object.keys((inputSchema(d) as unknown as { shape?: Record<string, unknown> }).shape ?? {}));
 }

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
-import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
 import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
@@ -133,12 +133,9 @@ export function clusterOutputs() {
 }
 export type ClusterOutputs = z.infer<ReturnType<typeof clusterOutputs>>;
 
-export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
-  token: "krcloud:cache:Cluster",
+export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, clusterOutputs, {
   description:
     "A Redis cluster (cluster mode) with a declared topology, reconciled in place: shards and replicas are added and removed with a wait until every shard and node is Running.",
-  inputs: clusterInputs,
-  outputs: clusterOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
   replaceIf: { shards: placementsReplace },
   ...recordDeclarations<ClusterInputs, ClusterOutputs>("enabled"),
@@ -297,7 +294,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
     const c = cache(ctx);
     await deleteAndWait(ctx, c, id, `cache cluster "${olds.name}" (${id})`, olds, (x, o) => c.clusters.delete(x, o));
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Expanders and flatteners

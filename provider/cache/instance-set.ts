@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
@@ -111,12 +111,9 @@ export function instanceSetOutputs() {
 }
 export type InstanceSetOutputs = z.infer<ReturnType<typeof instanceSetOutputs>>;
 
-export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutputs> = {
-  token: "krcloud:cache:InstanceSet",
+export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceSetInputs, instanceSetOutputs, {
   description:
     "A Redis primary with replicas (cluster mode disabled): replica count, high availability and the primary reconciled in place, each step waiting until every instance is Running.",
-  inputs: instanceSetInputs,
-  outputs: instanceSetOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
   ...recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
   importId: "the instance set id",
@@ -221,7 +218,7 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
     const c = cache(ctx);
     await deleteAndWait(ctx, c, setId, `cache instance set "${olds.name}" (${setId})`, olds, (x, o) => c.instanceSets.delete(x, o));
   },
-};
+});
 
 /**
  * Outputs from the cloud. Placement: `primarySubnetId` stays the declared one while some instance is

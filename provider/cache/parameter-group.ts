@@ -18,7 +18,7 @@ import {
 } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { findParameterGroupByName } from "./find";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { adoptInput, description } from "./validation";
@@ -66,12 +66,9 @@ export function parameterGroupOutputs() {
 }
 export type ParameterGroupOutputs = z.infer<ReturnType<typeof parameterGroupOutputs>>;
 
-export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterGroupOutputs> = {
-  token: "krcloud:cache:ParameterGroup",
+export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", parameterGroupInputs, parameterGroupOutputs, {
   description:
     "A custom cache parameter group created from a default group. Only the parameters the program sets are managed; changes wait until the clusters using the group are In-Sync.",
-  inputs: parameterGroupInputs,
-  outputs: parameterGroupOutputs,
   replaceOn: ["name", "baseParameterGroupId"],
   deleteBeforeReplace: true,
   localInputs: ["applyMode", "timeouts", "adopt"],
@@ -151,7 +148,7 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
       throw withAction(e, `deleting cache parameter group "${olds.name}"`);
     }
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Update steps

@@ -9,7 +9,7 @@
 import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { z } from "zod";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs } from "../core";
 import { cache } from "./client";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, missing, placementOf, surplus } from "./topology";
@@ -50,11 +50,8 @@ export function shardOutputs() {
 }
 export type ShardOutputs = z.infer<ReturnType<typeof shardOutputs>>;
 
-export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
-  token: "krcloud:cache:Shard",
+export const shard = defineResource("krcloud:cache:Shard", shardInputs, shardOutputs, {
   description: "One shard of a cache cluster, managed apart from the Cluster resource (which leaves shards it did not add alone).",
-  inputs: shardInputs,
-  outputs: shardOutputs,
   replaceOn: ["clusterId", "primarySubnetId"],
   localInputs: ["timeouts", "adoptShardId"],
   importId: "`<clusterId>/<shardId>`",
@@ -154,7 +151,7 @@ export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
       },
     );
   },
-};
+});
 
 /** The ids of the cluster's shards now. */
 async function shardIds(c: CacheClient, clusterId: string): Promise<string[]> {

@@ -227,6 +227,22 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   delete(ctx: Context, id: string, olds: O): Promise<void>;
 }
 
+/** A definition as `defineResource` takes it: all but the token and the schemas, which come first. */
+export type ResourceSpec<I extends Record<string, unknown>, O extends Record<string, unknown>> = Omit<ResourceDefinition<I, O>, "token" | "inputs" | "outputs">;
+
+/**
+ * A resource's definition from its token and its input and output schemas: the definition's types
+ * are the schemas' (what check parses, what read returns), and the rest of it is checked against them.
+ */
+export function defineResource<I extends Record<string, unknown>, O extends Record<string, unknown>>(
+  token: string,
+  inputs: () => z.ZodType<I>,
+  outputs: () => z.ZodType<O>,
+  spec: ResourceSpec<NoInfer<I>, NoInfer<O>>,
+): ResourceDefinition<I, O> {
+  return { token, inputs, outputs, ...spec };
+}
+
 export interface Derivation<I> {
   /** The inputs `compute` reads. */
   from: readonly (keyof I & string)[];

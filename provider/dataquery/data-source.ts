@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
 import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { jsonEqual, PartialFailure, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { jsonEqual, PartialFailure, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { listKey, readThroughList } from "../core/coalesce";
@@ -59,11 +59,8 @@ export function dataSourceOutputs() {
 }
 export type DataSourceOutputs = z.infer<ReturnType<typeof dataSourceOutputs>>;
 
-export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs> = {
-  token: "krcloud:dataquery:DataSource",
+export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSourceInputs, dataSourceOutputs, {
   description: "A MySQL or PostgreSQL data source for data queries. Every change replaces it (the service has no update).",
-  inputs: dataSourceInputs,
-  outputs: dataSourceOutputs,
   replaceOn: ["name", "type", "scope", "description"],
   // The service never returns these: an import (read from the name alone) records them empty, and
   // the program's values stand for them (writeOnly); a change of a recorded value replaces.
@@ -122,7 +119,7 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
       throw withAction(e, `deleting data source "${id}"`);
     }
   },
-};
+});
 
 async function find(c: DataQueryClient, name: string): Promise<DataSourceRecord | undefined> {
   return c.findDataSource(name).catch(rethrowAs(`reading data source "${name}"`));

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../sdk/dataquery";
 import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs } from "../core";
 import { dataQuery } from "./client";
 
 /** A query is not a long-lived thing: create 30 minutes, no update or delete waits to speak of. */
@@ -99,11 +99,8 @@ export function queryOutputs() {
 }
 export type QueryOutputs = z.infer<ReturnType<typeof queryOutputs>>;
 
-export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
-  token: "krcloud:dataquery:Query",
+export const query = defineResource("krcloud:dataquery:Query", queryInputs, queryOutputs, {
   description: "SQL run once on create, and again only when its SQL, data source, database, result location or triggers change. Refresh never re-runs it.",
-  inputs: queryInputs,
-  outputs: queryOutputs,
   replaceOn: ["query", "dataSource", "database", "bucketName", "path", "triggers"],
   localInputs: ["reuse", "captureRows", "timeouts"],
   importId: "the query id",
@@ -201,7 +198,7 @@ export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
       throw withAction(e, `aborting data query "${id}"`);
     }
   },
-};
+});
 
 /** How far back (pages of 100, newest first) a create looks for an earlier run of itself. */
 const RECENT_PAGES = 5;

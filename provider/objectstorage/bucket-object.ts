@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
-import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
+import { containsUnknown, PartialFailure, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs } from "../core";
 import { metadataAsDeclared } from "./bucket";
 import { objectStorage } from "./client";
 import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
@@ -117,12 +117,9 @@ export function bucketObjectOutputs() {
 }
 export type BucketObjectOutputs = z.infer<ReturnType<typeof bucketObjectOutputs>>;
 
-export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOutputs> = {
-  token: "krcloud:objectstorage:BucketObject",
+export const bucketObject = defineResource("krcloud:objectstorage:BucketObject", bucketObjectInputs, bucketObjectOutputs, {
   description:
     "A file or folder in a bucket, with content from a file, a Pulumi asset, text or Base64. Uploads larger than `multipartThreshold` use multipart upload.",
-  inputs: bucketObjectInputs,
-  outputs: bucketObjectOutputs,
   replaceOn: ["bucket", "key", "folder"],
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
   secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
@@ -219,7 +216,7 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
     await c.deleteObjectIfExists(bucket, path).catch(rethrowAs(`deleting object "${id}"`));
     await waitObjectDeleted(ctx, c, bucket, path);
   },
-};
+});
 
 function objectId(o: Pick<BucketObjectInputs, "bucket" | "key" | "folder">): string {
   return `${o.bucket}/${objectPath(o)}`;

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
 import type { BucketAcl, ObjectStorageClient } from "../../sdk/objectstorage";
-import { PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
 
@@ -75,11 +75,8 @@ export type BucketOutputs = z.infer<ReturnType<typeof bucketOutputs>>;
 // ---------------------------------------------------------------------------------------------
 // Provider
 
-export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
-  token: "krcloud:objectstorage:Bucket",
+export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInputs, bucketOutputs, {
   description: "An object storage bucket with encryption, public-read ACL and metadata.",
-  inputs: bucketInputs,
-  outputs: bucketOutputs,
   replaceOn: ["name", "type", "encryption"],
   deleteBeforeReplace: true,
   localInputs: ["forceDestroy", "adopt"],
@@ -155,7 +152,7 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
       timeoutMs: BUCKET_DELETE_TIMEOUT_MS,
     });
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Update steps

@@ -45,6 +45,7 @@ export function corsRule() {
     })
     .strict();
 }
+export type CorsRule = z.infer<ReturnType<typeof corsRule>>;
 
 export function bucketCorsInputs() {
   return documentInputs(
@@ -57,14 +58,9 @@ export type BucketCorsInputs = z.infer<ReturnType<typeof bucketCorsInputs>>;
 /** The outputs are the inputs, as the service echoes them. */
 export type BucketCorsOutputs = BucketCorsInputs;
 
-type Rule = BucketCorsInputs["rules"][number];
-
-export const bucketCors = bucketDocument<Rule, BucketCorsInputs>({
-  token: "krcloud:objectstorage:BucketCors",
+export const bucketCors = bucketDocument("krcloud:objectstorage:BucketCors", bucketCorsInputs, {
   description: "The CORS policy of a bucket: an ordered list of at most 10 rules. Deleting it leaves the bucket with no CORS policy.",
   noun: "CORS policy",
-  existing: "a CORS policy",
-  inputs: bucketCorsInputs,
   // An existing policy equal to the program's is taken over without adopt: nothing would change.
   acceptIdenticalExisting: true,
 
@@ -95,12 +91,12 @@ export const bucketCors = bucketDocument<Rule, BucketCorsInputs>({
  * and headers are sets to the service, which may reorder them or change the case of methods and
  * header names: when a list holds the same items as the one recorded, the recorded one is kept.
  */
-export function alignCorsRules(read: Rule[], prior: readonly Rule[] | undefined): Rule[] {
+export function alignCorsRules(read: CorsRule[], prior: readonly CorsRule[] | undefined): CorsRule[] {
   return read.map((r, i) => {
     const p = prior?.[i];
     if (!p) return r;
     const lower = (s: string) => s.toLowerCase();
-    const out: Rule = {
+    const out: CorsRule = {
       ...r,
       allowedOrigins: inPriorOrder(r.allowedOrigins, p.allowedOrigins),
       allowedMethods: inPriorOrder(r.allowedMethods, p.allowedMethods, lower),

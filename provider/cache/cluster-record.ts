@@ -11,7 +11,7 @@ import { groupIds } from "./find";
 import { alignTo } from "./topology";
 import { adoptInput, keepAutomaticBackups, type user } from "./validation";
 import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
-import type { z } from "zod";
+import { z } from "zod";
 
 /** The settings a Cluster and an InstanceSet change in place with one PATCH. */
 interface InPlaceSettings<S> {
@@ -41,6 +41,14 @@ interface RecordInputs {
 /** The inputs both take that only steer the provider (recordDeclarations' `localInputs`); `what` is `a cluster`, `an instance set`. */
 export function steeringInputs(what: string) {
   return { keepAutomaticBackups: keepAutomaticBackups(), timeouts: timeoutsInput(CACHE_TIMEOUTS), adopt: adoptInput(what) };
+}
+
+/** The outputs both read from the record's status, besides their inputs and own outputs; `status` documents the first. */
+export function statusOutputs(status: string) {
+  return {
+    status: z.string().describe(status),
+    parameterGroupSyncStatus: z.string().optional().describe("`In-Sync`, `Error-Sync`, `Suspended`, ..."),
+  };
 }
 
 /**

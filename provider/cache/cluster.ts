@@ -18,7 +18,7 @@ import { listKey, readThroughList } from "../core/coalesce";
 import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, statusOutputs, steeringInputs } from "./cluster-record";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
 import { cacheName, description, port, user, userForRequest } from "./validation";
@@ -113,8 +113,7 @@ export type ClusterInputs = z.infer<ReturnType<typeof clusterInputs>>;
 
 export function clusterOutputs() {
   return clusterShape().extend({
-    status: z.string().describe("The cluster's status (`Running`, `Modifying`, ...)."),
-    parameterGroupSyncStatus: z.string().optional().describe("`In-Sync`, `Error-Sync`, `Suspended`, ..."),
+    ...statusOutputs("The cluster's status (`Running`, `Modifying`, ...)."),
     primaryEndpoint: z.string().optional().describe("The cluster's endpoint: point a cluster-mode Redis client at it."),
     shardDetails: z
       .array(

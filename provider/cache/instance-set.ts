@@ -16,7 +16,7 @@ import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputAr
 import { findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, statusOutputs, steeringInputs } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
 import { cacheName, description, port, retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
@@ -101,8 +101,7 @@ export type InstanceSetInputs = z.infer<ReturnType<typeof instanceSetInputs>>;
 
 export function instanceSetOutputs() {
   return instanceSetShape().extend({
-    status: z.string().describe("The instance set's status."),
-    parameterGroupSyncStatus: z.string().optional().describe("`In-Sync`, `Error-Sync`, `Suspended`, ..."),
+    ...statusOutputs("The instance set's status."),
     primaryEndpoint: z.string().optional().describe("Endpoint of the primary; stays valid after a promote or failover."),
     readEndpoint: z.string().optional().describe("Endpoint for reads from the replicas."),
     currentPrimaryInstanceId: z.string().optional().describe("The instance that is primary now."),

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
-import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
 import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, statusOutputs, steeringInputs } from "./cluster-record";
@@ -24,14 +24,12 @@ import { formatSlots, managedShards, missing, placementOf, placementsReplace, su
 import { cacheName, description, port, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
-const subnetId = () => z.string().min(1, "must not be empty");
-
 export function placement() {
   return z
     .object({
-      primarySubnetId: subnetId().describe("Subnet of the shard's primary node. Changing it for an existing shard replaces the cluster."),
+      primarySubnetId: nonEmpty().describe("Subnet of the shard's primary node. Changing it for an existing shard replaces the cluster."),
       replicaSubnetIds: z
-        .array(subnetId())
+        .array(nonEmpty())
         .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas per shard`)
         .default([])
         .describe("One subnet per replica node of the shard; replicas are added and removed in place."),
@@ -44,12 +42,12 @@ function clusterShape() {
     .object({
       name: cacheName("Cluster"),
       description: description(),
-      version: z.string().min(1, "must not be empty").describe("Engine version (see getVersions). Changing it replaces the cluster."),
+      version: nonEmpty().describe("Engine version (see getVersions). Changing it replaces the cluster."),
       port: port(),
-      flavorId: z.string().min(1, "must not be empty").describe("Node size (see getFlavors). Changing it replaces the cluster."),
-      parameterGroupId: z.string().min(1, "must not be empty").describe("Parameter group applied to the cluster; changed in place (waits until In-Sync)."),
-      subnetIds: z.array(subnetId()).min(1, "at least one subnet").describe("Subnets the cluster may place nodes in. Changing them replaces the cluster."),
-      securityGroupIds: z.array(z.string().min(1, "must not be empty")).min(1, "at least one security group").describe("Security groups; changed in place."),
+      flavorId: nonEmpty().describe("Node size (see getFlavors). Changing it replaces the cluster."),
+      parameterGroupId: nonEmpty().describe("Parameter group applied to the cluster; changed in place (waits until In-Sync)."),
+      subnetIds: z.array(nonEmpty()).min(1, "at least one subnet").describe("Subnets the cluster may place nodes in. Changing them replaces the cluster."),
+      securityGroupIds: z.array(nonEmpty()).min(1, "at least one security group").describe("Security groups; changed in place."),
       shards: z
         .array(placement())
         .min(SHARDS_MIN, `at least ${SHARDS_MIN} shard`)
@@ -70,9 +68,7 @@ function clusterShape() {
         .strict()
         .optional()
         .describe("Automatic backups; omitted: none. Changed in place."),
-      restoreFromBackup: z
-        .string()
-        .min(1, "must not be empty")
+      restoreFromBackup: nonEmpty()
         .optional()
         .describe(
           "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",

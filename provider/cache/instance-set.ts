@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
@@ -21,27 +21,27 @@ import { alignTo, missing, surplus } from "./topology";
 import { cacheName, description, port, retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
-const id = () => z.string().min(1, "must not be empty");
-
 function instanceSetShape() {
   return z
     .object({
       name: cacheName("Instance set"),
       description: description(),
-      version: id().describe("Engine version (see getVersions). Changing it replaces the instance set."),
+      version: nonEmpty().describe("Engine version (see getVersions). Changing it replaces the instance set."),
       port: port(),
-      flavorId: id().describe("Instance size (see getFlavors). Changing it replaces the instance set."),
-      parameterGroupId: id().describe("Parameter group (cluster mode disabled); changed in place (waits until In-Sync)."),
-      subnetIds: z.array(id()).min(1, "at least one subnet").describe("Subnets the instances may be placed in. Changing them replaces the instance set."),
-      securityGroupIds: z.array(id()).min(1, "at least one security group").describe("Security groups; changed in place."),
-      primarySubnetId: id().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
+      flavorId: nonEmpty().describe("Instance size (see getFlavors). Changing it replaces the instance set."),
+      parameterGroupId: nonEmpty().describe("Parameter group (cluster mode disabled); changed in place (waits until In-Sync)."),
+      subnetIds: z.array(nonEmpty()).min(1, "at least one subnet").describe("Subnets the instances may be placed in. Changing them replaces the instance set."),
+      securityGroupIds: z.array(nonEmpty()).min(1, "at least one security group").describe("Security groups; changed in place."),
+      primarySubnetId: nonEmpty().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
       replicaSubnetIds: z
-        .array(id())
+        .array(nonEmpty())
         .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas (seed 02 §8)`)
         .default([])
         .describe("One subnet per replica; replicas are added and removed in place."),
       highAvailability: z.boolean().default(false).describe("High availability mode (automatic failover); needs at least one replica. Toggled in place."),
-      primaryInstanceId: id().optional().describe("With high availability off: the instance that must be primary; another one is promoted to it in place."),
+      primaryInstanceId: nonEmpty()
+        .optional()
+        .describe("With high availability off: the instance that must be primary; another one is promoted to it in place."),
       tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the instance set."),
       user: user(),
       backupSchedule: z
@@ -59,8 +59,8 @@ function instanceSetShape() {
         .describe("Daily automatic backups; omitted: none. Changed in place."),
       restoreFrom: z
         .object({
-          backupName: id().optional().describe("An existing backup's name."),
-          files: z.array(id()).optional().describe("Backup files in object storage, `bucket/folder/.../file`, same region and project."),
+          backupName: nonEmpty().optional().describe("An existing backup's name."),
+          files: z.array(nonEmpty()).optional().describe("Backup files in object storage, `bucket/folder/.../file`, same region and project."),
         })
         .strict()
         .optional()

@@ -18,7 +18,7 @@ import {
 } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { findParameterGroupByName } from "./find";
-import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { adoptInput, description } from "./validation";
@@ -31,10 +31,9 @@ export function parameterGroupInputs() {
         .string()
         .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter")
         .describe("Group name. When omitted: the logical name plus a random suffix. Changing it replaces the group."),
-      baseParameterGroupId: z
-        .string()
-        .min(1, "must not be empty")
-        .describe("The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group."),
+      baseParameterGroupId: nonEmpty().describe(
+        "The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group.",
+      ),
       description: description(),
       parameters: z
         .record(z.string().min(1, "parameter names must not be empty"), z.string())

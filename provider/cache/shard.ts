@@ -9,7 +9,7 @@
 import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { z } from "zod";
-import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, nonEmpty } from "../core";
 import { cache } from "./client";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, missing, placementOf, surplus } from "./topology";
@@ -18,17 +18,15 @@ import { CACHE_TIMEOUTS, waitClusterSettled } from "./waiters";
 export function shardInputs() {
   return z
     .object({
-      clusterId: z.string().min(1, "must not be empty").describe("The cluster to add the shard to. Changing it replaces the shard."),
-      primarySubnetId: z.string().min(1, "must not be empty").describe("Subnet of the shard's primary. Changing it replaces the shard."),
+      clusterId: nonEmpty().describe("The cluster to add the shard to. Changing it replaces the shard."),
+      primarySubnetId: nonEmpty().describe("Subnet of the shard's primary. Changing it replaces the shard."),
       replicaSubnetIds: z
-        .array(z.string().min(1, "must not be empty"))
+        .array(nonEmpty())
         .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas`)
         .default([])
         .describe("One subnet per replica; added and removed in place."),
       timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adoptShardId: z
-        .string()
-        .min(1, "must not be empty")
+      adoptShardId: nonEmpty()
         .optional()
         .describe(
           "Manage this existing shard of the cluster (one added outside Pulumi) instead of adding one: its primary subnet must match; its replicas are then reconciled in place. Read at create only.",

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
 import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { jsonEqual, PartialFailure, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { jsonEqual, PartialFailure, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { listKey, readThroughList } from "../core/coalesce";
@@ -23,15 +23,13 @@ function dataSourceShape() {
       type: z.enum(["MYSQL", "POSTGRESQL"]).describe("`MYSQL` or `POSTGRESQL`."),
       scope: z.enum(["PRIVATE", "PUBLIC"]).default("PRIVATE").describe("`PRIVATE` (default) or `PUBLIC`."),
       description: z.string().optional().describe("Description."),
-      instanceId: z.string().min(1, "must not be empty").describe("The database instance's id."),
-      username: z.string().min(1, "must not be empty").describe("Database user name."),
-      password: z
-        .string()
-        .min(1, "must not be empty")
+      instanceId: nonEmpty().describe("The database instance's id."),
+      username: nonEmpty().describe("Database user name."),
+      password: nonEmpty()
         .optional()
         .describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown. Or give `passwordCiphertext`."),
       passwordCiphertext: kmsEncrypted("The database password").optional(),
-      databaseName: z.string().min(1, "must not be empty").optional().describe("Database name; required for PostgreSQL."),
+      databaseName: nonEmpty().optional().describe("Database name; required for PostgreSQL."),
       adopt: z
         .boolean()
         .default(false)

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../sdk/dataquery";
 import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, nonEmpty } from "../core";
 import { dataQuery } from "./client";
 
 /** A query is not a long-lived thing: create 30 minutes, no update or delete waits to speak of. */
@@ -32,10 +32,7 @@ const statsShape = () =>
 
 /** A value sent as a request header: undici refuses to send a line break or a character beyond Latin-1. */
 function headerValue(header: string) {
-  return z
-    .string()
-    .min(1, "must not be empty")
-    .regex(/^[\x20-\x7e]*$/, `must be printable ASCII (it travels as the ${header} header)`);
+  return nonEmpty().regex(/^[\x20-\x7e]*$/, `must be printable ASCII (it travels as the ${header} header)`);
 }
 
 export function queryInputs() {
@@ -51,7 +48,7 @@ export function queryInputs() {
           "Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again.",
         ),
       database: headerValue("X-Database").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
-      bucketName: z.string().min(1, "must not be empty").describe("Object storage bucket for the result. Changing it runs the query again."),
+      bucketName: nonEmpty().describe("Object storage bucket for the result. Changing it runs the query again."),
       path: z
         .string()
         .default("")

@@ -5,14 +5,13 @@
  */
 import { z } from "zod";
 import { CLUSTER_TYPES, CLUSTER_VERSION, HADOOP_LIMITS } from "../../sdk/hadoop";
-import { timeoutsInput } from "../core";
+import { timeoutsInput, nonEmpty } from "../core";
 import { vmShape } from "./vms";
 import { kmsEncrypted, oneOf } from "../kms/encrypted-input";
 
 /** Create 75 minutes (EMR: bootstrap scripts outlive 40), update 60, delete 30. */
 export const HADOOP_TIMEOUTS = Object.freeze({ create: 75 * 60_000, update: 60 * 60_000, delete: 30 * 60_000 });
 
-const nonEmpty = () => z.string().min(1, "must not be empty");
 const range = ([lo, hi]: readonly number[], what: string) =>
   z.number().int(`must be a whole number`).min(lo!, `must be from ${lo} to ${hi} ${what}`).max(hi!, `must be from ${lo} to ${hi} ${what}`);
 const dbId = () => range(HADOOP_LIMITS.redisDbId, "(Redis database ids)");

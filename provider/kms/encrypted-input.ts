@@ -8,17 +8,15 @@
  * encrypt, gives one.
  */
 import { z } from "zod";
+import { nonEmpty } from "../core";
 import type { Settings } from "../../sdk/core";
 import { KmsClient } from "../../sdk/kms";
 
 export function kmsEncrypted(what: string) {
   return z
     .object({
-      keyId: z.string().min(1, "must not be empty").describe("The symmetric KMS key that encrypted it."),
-      ciphertext: z
-        .string()
-        .min(1, "must not be empty")
-        .describe("The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`)."),
+      keyId: nonEmpty().describe("The symmetric KMS key that encrypted it."),
+      ciphertext: nonEmpty().describe("The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`)."),
       aad: z.string().optional().describe("The AAD given at encryption, if any."),
     })
     .strict()

@@ -18,10 +18,10 @@ import { listKey, readThroughList } from "../core/coalesce";
 import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, statusOutputs, steeringInputs } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
-import { cacheName, description, port, user, userForRequest } from "./validation";
+import { user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
 export function placement() {
@@ -40,14 +40,7 @@ export function placement() {
 function clusterShape() {
   return z
     .object({
-      name: cacheName("Cluster"),
-      description: description(),
-      version: nonEmpty().describe("Engine version (see getVersions). Changing it replaces the cluster."),
-      port: port(),
-      flavorId: nonEmpty().describe("Node size (see getFlavors). Changing it replaces the cluster."),
-      parameterGroupId: nonEmpty().describe("Parameter group applied to the cluster; changed in place (waits until In-Sync)."),
-      subnetIds: z.array(nonEmpty()).min(1, "at least one subnet").describe("Subnets the cluster may place nodes in. Changing them replaces the cluster."),
-      securityGroupIds: z.array(nonEmpty()).min(1, "at least one security group").describe("Security groups; changed in place."),
+      ...recordInputs("cluster"),
       shards: z
         .array(placement())
         .min(SHARDS_MIN, `at least ${SHARDS_MIN} shard`)

@@ -16,22 +16,15 @@ import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputAr
 import { findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, statusOutputs, steeringInputs } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
-import { cacheName, description, port, retentionDays, user, userForRequest } from "./validation";
+import { retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
 function instanceSetShape() {
   return z
     .object({
-      name: cacheName("Instance set"),
-      description: description(),
-      version: nonEmpty().describe("Engine version (see getVersions). Changing it replaces the instance set."),
-      port: port(),
-      flavorId: nonEmpty().describe("Instance size (see getFlavors). Changing it replaces the instance set."),
-      parameterGroupId: nonEmpty().describe("Parameter group (cluster mode disabled); changed in place (waits until In-Sync)."),
-      subnetIds: z.array(nonEmpty()).min(1, "at least one subnet").describe("Subnets the instances may be placed in. Changing them replaces the instance set."),
-      securityGroupIds: z.array(nonEmpty()).min(1, "at least one security group").describe("Security groups; changed in place."),
+      ...recordInputs("instance set"),
       primarySubnetId: nonEmpty().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
       replicaSubnetIds: z
         .array(nonEmpty())

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { CacheClusterRecord } from "../../sdk/cache";
-import { pickShape, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { cache } from "./client";
 import { instanceResult, instanceShape } from "./nodes";
 
@@ -24,10 +24,7 @@ const flavorShape = () => ({ id: z.string(), name: z.string().optional(), vcpus:
 export const { getFlavors, getFlavorsOutput } = lookup("getFlavors", {
   description: "Cache node sizes (flavors).",
   result: () => z.object({ flavors: z.array(z.object(flavorShape())).describe("Node sizes.") }),
-  async run(_args, c) {
-    const flavors = await c.catalogue.listFlavors();
-    return { flavors: flavors.map((f) => pickShape(flavorShape(), f)) };
-  },
+  run: async (_args, c) => ({ flavors: pickShapes(flavorShape(), await c.catalogue.listFlavors()) }),
 });
 export type GetFlavorsResult = LookupResult<typeof getFlavors>;
 
@@ -46,17 +43,13 @@ export type ParameterGroupSummaryResult = z.infer<z.ZodObject<ReturnType<typeof 
 /** Parameter groups, filtered. */
 export const { getParameterGroups, getParameterGroupsOutput } = lookup("getParameterGroups", {
   description: "Cache parameter groups, filtered.",
-  args: () =>
-    z.object({
-      engineVersion: z.string().optional().describe("Only groups of this engine version."),
-      parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
-      clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
-    }),
+  args: () => ({
+    engineVersion: z.string().optional().describe("Only groups of this engine version."),
+    parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
+    clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
+  }),
   result: () => z.object({ parameterGroups: z.array(z.object(pgSummary())).describe("The groups found.") }),
-  async run(args, c) {
-    const list = await c.parameterGroups.list(args);
-    return { parameterGroups: list.map((g) => pickShape(pgSummary(), g)) };
-  },
+  run: async (args, c) => ({ parameterGroups: pickShapes(pgSummary(), await c.parameterGroups.list(args)) }),
 });
 export type GetParameterGroupsArgs = LookupArgs<typeof getParameterGroups>;
 export type GetParameterGroupsResult = LookupResult<typeof getParameterGroups>;
@@ -64,7 +57,7 @@ export type GetParameterGroupsResult = LookupResult<typeof getParameterGroups>;
 /** One parameter group with its parameter catalogue. */
 export const { getParameterGroup, getParameterGroupOutput } = lookup("getParameterGroup", {
   description: "One cache parameter group with its parameter catalogue.",
-  args: () => z.object({ idOrName: z.string().describe("The group's id or name.") }),
+  args: () => ({ idOrName: z.string().describe("The group's id or name.") }),
   result: () =>
     z.object({
       ...pgSummary(),
@@ -125,7 +118,7 @@ function clusterResult(r: CacheClusterRecord): ClusterResult {
 /** Clusters and instance sets, optionally only those using a parameter group. */
 export const { getClusters, getClustersOutput } = lookup("getClusters", {
   description: "Cache clusters and instance sets.",
-  args: () => z.object({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") }),
+  args: () => ({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") }),
   result: () => z.object({ clusters: z.array(clusterResultShape()).describe("Clusters and instance sets.") }),
   run: async (args, c) => ({ clusters: (await c.clusters.list(args)).map(clusterResult) }),
 });
@@ -135,7 +128,7 @@ export type GetClustersResult = LookupResult<typeof getClusters>;
 /** One cluster or instance set. */
 export const { getCluster, getClusterOutput } = lookup("getCluster", {
   description: "One cache cluster or instance set.",
-  args: () => z.object({ id: z.string().describe("The cluster's or instance set's id.") }),
+  args: () => ({ id: z.string().describe("The cluster's or instance set's id.") }),
   result: clusterResultShape,
   run: async (args, c) => clusterResult(await c.clusters.get(args.id)),
 });
@@ -144,12 +137,9 @@ export type GetClusterArgs = LookupArgs<typeof getCluster>;
 /** The instances of an instance set. */
 export const { getInstances, getInstancesOutput } = lookup("getInstances", {
   description: "The instances of a cache instance set.",
-  args: () => z.object({ instanceSetId: z.string().describe("The instance set's id.") }),
+  args: () => ({ instanceSetId: z.string().describe("The instance set's id.") }),
   result: () => z.object({ instances: z.array(instanceShape()).describe("The instances.") }),
-  async run(args, c) {
-    const list = await c.instanceSets.listInstances(args.instanceSetId);
-    return { instances: list.instances.map(instanceResult) };
-  },
+  run: async (args, c) => ({ instances: (await c.instanceSets.listInstances(args.instanceSetId)).instances.map(instanceResult) }),
 });
 export type GetInstancesArgs = LookupArgs<typeof getInstances>;
 export type GetInstancesResult = LookupResult<typeof getInstances>;

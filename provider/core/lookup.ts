@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { secret } from "@pulumi/pulumi/output";
-import type { z } from "zod";
+import { z } from "zod";
 import { rethrowAs, type Settings } from "../../sdk/core";
 import { lookupSettings, outputForm, type LookupOptions } from "./invoke";
 import type { InputArgs } from "./types";
@@ -65,9 +65,17 @@ export function parseArgs<A extends object>(def: LookupDefinition<A, unknown>, a
   throw new Error(`${def.token}: ${issues.join("; ")}`);
 }
 
-/** One lookup of a service as `serviceLookups` takes it: no token (its name gives it), and `run` gets the service's client. */
-export interface ServiceLookup<C, A extends object, R> extends Omit<LookupDefinition<A, R>, "token" | "run"> {
-  run: (args: A, client: C) => Promise<NoInfer<R>>;
+/** The arguments of a lookup whose argument properties are `S`: none without any. */
+export type ArgsOf<S extends z.ZodRawShape> = keyof S extends never ? Record<string, never> : z.output<z.ZodObject<S>>;
+
+/**
+ * One lookup of a service as `serviceLookups` takes it: no token (its name gives it), the
+ * arguments' properties (arguments are always an object), and `run` gets the service's client.
+ */
+export interface ServiceLookup<C, S extends z.ZodRawShape, R> extends Omit<LookupDefinition<ArgsOf<S>, R>, "token" | "args" | "run"> {
+  /** The argument properties (zod, with `.describe()` docs); omitted for a lookup without any. */
+  args?: () => S;
+  run: (args: ArgsOf<S>, client: C) => Promise<NoInfer<R>>;
 }
 
 /** A lookup function under its name and its Output form under `<name>Output`, for `export const { getX, getXOutput } = ...`. */
@@ -82,13 +90,17 @@ export type NamedLookup<N extends string, A extends object, R> = { readonly [K i
  * its `...Output` form.
  */
 export function serviceLookups<C>(module: string, client: (call: { settings: Settings }) => C) {
-  return <N extends string, A extends object = Record<string, never>, R = unknown>(name: N, spec: ServiceLookup<C, A, R>): NamedLookup<N, A, R> => {
-    const { run, ...declared } = spec;
-    const fn = lookupFunction<A, R>({
+  return <N extends string, S extends z.ZodRawShape = Record<never, never>, R = unknown>(
+    name: N,
+    spec: ServiceLookup<C, S, R>,
+  ): NamedLookup<N, ArgsOf<S>, R> => {
+    const { args, run, ...declared } = spec;
+    const fn = lookupFunction<ArgsOf<S>, R>({
       ...declared,
       token: `krcloud:${module}:${name}`,
-      run: (args, settings) => run(args, client({ settings })).catch(rethrowAs(name)),
+      args: args && (() => z.object(args()) as unknown as z.ZodType<ArgsOf<S>>),
+      run: (a, settings) => run(a, client({ settings })).catch(rethrowAs(name)),
     });
-    return { [name]: fn, [`${name}Output`]: lookupOutput(fn.lookup) } as unknown as NamedLookup<N, A, R>;
+    return { [name]: fn, [`${name}Output`]: lookupOutput(fn.lookup) } as unknown as NamedLookup<N, ArgsOf<S>, R>;
   };
 }

@@ -9,3 +9,8 @@ export function pickShape<S extends z.ZodRawShape>(shape: S, record: z.infer<z.Z
   const r = record as Record<string, unknown>;
   return Object.fromEntries(Object.keys(shape).map((k) => [k, r[k]])) as z.infer<z.ZodObject<S>>;
 }
+
+/** `pickShape` of each record, with the shape built once for all of them. */
+export function pickShapes<S extends z.ZodRawShape>(shape: S, records: readonly z.infer<z.ZodObject<S>>[]): z.infer<z.ZodObject<S>>[] {
+  return records.map((r) => pickShape(shape, r));
+}

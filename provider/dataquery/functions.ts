@@ -1,6 +1,6 @@
 /** Data query lookups: the data sources, and a query's result (one page, or every page up to 1000 rows). */
 import { z } from "zod";
-import { pickShape, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { dataQuery } from "./client";
 
 const lookup = serviceLookups("dataquery", dataQuery);
@@ -17,27 +17,23 @@ const dataSourceShape = () => ({
 export const { getDataSources, getDataSourcesOutput } = lookup("getDataSources", {
   description: "The project's data sources.",
   result: () => z.object({ dataSources: z.array(z.object(dataSourceShape())).describe("The project's data sources.") }),
-  async run(_args, c) {
-    const list = await c.listDataSources();
-    return { dataSources: list.map((d) => pickShape(dataSourceShape(), d)) };
-  },
+  run: async (_args, c) => ({ dataSources: pickShapes(dataSourceShape(), await c.listDataSources()) }),
 });
 export type GetDataSourcesResult = LookupResult<typeof getDataSources>;
 
 /** A query's state, result location, columns and rows. */
 export const { getQueryResult, getQueryResultOutput } = lookup("getQueryResult", {
   description: "A data query's state, result location, columns and rows.",
-  args: () =>
-    z.object({
-      queryId: z.string().describe("The query's id."),
-      page: z
-        .number()
-        .int("must be a whole number")
-        .min(0, "must be from 0 to 9")
-        .max(9, "must be from 0 to 9")
-        .optional()
-        .describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
-    }),
+  args: () => ({
+    queryId: z.string().describe("The query's id."),
+    page: z
+      .number()
+      .int("must be a whole number")
+      .min(0, "must be from 0 to 9")
+      .max(9, "must be from 0 to 9")
+      .optional()
+      .describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
+  }),
   result: () =>
     z.object({
       state: z.string().describe("The query's state."),

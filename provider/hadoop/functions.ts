@@ -1,6 +1,6 @@
 /** Hadoop lookups: clusters (filters, every page), one cluster, a cluster's VMs. */
 import { z } from "zod";
-import { pickShape, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { hadoop } from "./client";
 import { vmResult, vmShape } from "./vms";
 
@@ -20,16 +20,12 @@ const clusterSummaryShape = () => ({
 /** Hadoop clusters, every page. */
 export const { getClusters, getClustersOutput } = lookup("getClusters", {
   description: "Hadoop clusters, every page.",
-  args: () =>
-    z.object({
-      name: z.string().optional().describe("Clusters whose names contain this."),
-      includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
-    }),
+  args: () => ({
+    name: z.string().optional().describe("Clusters whose names contain this."),
+    includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
+  }),
   result: () => z.object({ clusters: z.array(z.object(clusterSummaryShape())).describe("The clusters, every page.") }),
-  async run(args, c) {
-    const list = await c.listClusters(args);
-    return { clusters: list.map((cluster) => pickShape(clusterSummaryShape(), cluster)) };
-  },
+  run: async (args, c) => ({ clusters: pickShapes(clusterSummaryShape(), await c.listClusters(args)) }),
 });
 export type GetClustersArgs = LookupArgs<typeof getClusters>;
 export type GetClustersResult = LookupResult<typeof getClusters>;
@@ -37,7 +33,7 @@ export type GetClustersResult = LookupResult<typeof getClusters>;
 /** One Hadoop cluster. */
 export const { getCluster, getClusterOutput } = lookup("getCluster", {
   description: "One Hadoop cluster.",
-  args: () => z.object({ id: z.string().describe("The cluster's id.") }),
+  args: () => ({ id: z.string().describe("The cluster's id.") }),
   result: () => z.object({ ...clusterSummaryShape(), masterCnt: z.number().optional(), componentUrls: z.record(z.string(), z.string()).describe("Web UIs.") }),
   async run(args, c) {
     const cluster = await c.getCluster(args.id);
@@ -50,12 +46,9 @@ export type GetClusterResult = LookupResult<typeof getCluster>;
 /** A Hadoop cluster's VMs, every page. */
 export const { getClusterVms, getClusterVmsOutput } = lookup("getClusterVms", {
   description: "A Hadoop cluster's VMs, every page.",
-  args: () => z.object({ clusterId: z.string().describe("The cluster's id.") }),
+  args: () => ({ clusterId: z.string().describe("The cluster's id.") }),
   result: () => z.object({ vms: z.array(vmShape()).describe("The VMs, every page.") }),
-  async run(args, c) {
-    const vms = await c.listVms(args.clusterId);
-    return { vms: vms.map(vmResult) };
-  },
+  run: async (args, c) => ({ vms: (await c.listVms(args.clusterId)).map(vmResult) }),
 });
 export type GetClusterVmsArgs = LookupArgs<typeof getClusterVms>;
 export type GetClusterVmsResult = LookupResult<typeof getClusterVms>;

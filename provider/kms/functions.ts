@@ -18,12 +18,11 @@ const kmsKeyId = (what: string) => z.string().describe(what);
 /** Decrypts a ciphertext. Works with an `Active` or `Deactivated` key version; in `decryptOutput` the plaintext is a secret Output. */
 export const { decrypt, decryptOutput } = lookup("decrypt", {
   description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
-  args: () =>
-    z.object({
-      keyId: kmsKeyId("The symmetric KMS key."),
-      ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
-      aad: z.string().optional().describe("The AAD given at encryption, if any."),
-    }),
+  args: () => ({
+    keyId: kmsKeyId("The symmetric KMS key."),
+    ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
+    aad: z.string().optional().describe("The AAD given at encryption, if any."),
+  }),
   result: () => z.object({ plaintext: z.string().describe("The decrypted text (secret).") }),
   secretResults: ["plaintext"],
   run: async (args, c) => ({ plaintext: await c.decrypt(args.keyId, { ciphertext: args.ciphertext, aad: args.aad }) }),
@@ -33,26 +32,25 @@ export type DecryptResult = LookupResult<typeof decrypt>;
 
 export const { sign, signOutput } = lookup("sign", {
   description: "Signs Base64 data with an asymmetric KMS key.",
-  args: () => z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") }),
+  args: () => ({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") }),
   result: () => z.object({ signature: z.string().describe("The signature.") }),
   run: async (args, c) => ({ signature: await c.sign(args.keyId, args.content) }),
 });
 export type SignArgs = LookupArgs<typeof sign>;
 export type SignResult = LookupResult<typeof sign>;
 
-const verifyArgs = () =>
-  z.object({
-    keyId: kmsKeyId("The signing or MAC key."),
-    input: z.string().describe("Base64 of the original data."),
-    output: z.string().describe("The signature, or the Base64 HMAC."),
-  });
+const verifyArgs = () => ({
+  keyId: kmsKeyId("The signing or MAC key."),
+  input: z.string().describe("Base64 of the original data."),
+  output: z.string().describe("The signature, or the Base64 HMAC."),
+});
 const verifyResult = () => z.object({ valid: z.boolean().describe("Whether it verified.") });
-export type VerifyArgs = z.infer<ReturnType<typeof verifyArgs>>;
+export type VerifyArgs = z.infer<z.ZodObject<ReturnType<typeof verifyArgs>>>;
 export type VerifyResult = z.infer<ReturnType<typeof verifyResult>>;
 
 /** verifySignature and verifyHmac: the same arguments and answer, the key kind and the operation aside. */
 function verifyLookup<N extends "verifySignature" | "verifyHmac">(operation: N, description: string) {
-  return lookup<N, VerifyArgs, VerifyResult>(operation, {
+  return lookup<N, ReturnType<typeof verifyArgs>, VerifyResult>(operation, {
     description,
     args: verifyArgs,
     result: verifyResult,
@@ -65,7 +63,7 @@ export const { verifySignature, verifySignatureOutput } = verifyLookup("verifySi
 /** Creates an HMAC; in `createHmacOutput` the HMAC is a secret Output. */
 export const { createHmac, createHmacOutput } = lookup("createHmac", {
   description: "Creates an HMAC of Base64 data with a MAC key.",
-  args: () => z.object({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") }),
+  args: () => ({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") }),
   result: () => z.object({ hmac: z.string().describe("The Base64 HMAC (secret).") }),
   // An HMAC authenticates as the key would.
   secretResults: ["hmac"],

@@ -1,6 +1,6 @@
 /** Lookups: getBucket, getBuckets (all pages), getObjectStorageInfo, getTempUrl. */
 import { z } from "zod";
-import { pickShape, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { objectStorage } from "./client";
 import { flattenAcl } from "./bucket";
 
@@ -9,7 +9,7 @@ const lookup = serviceLookups("objectstorage", objectStorage);
 /** Looks up an existing bucket by name; fails when it does not exist. */
 export const { getBucket, getBucketOutput } = lookup("getBucket", {
   description: "Looks up an existing bucket by name; fails when it does not exist.",
-  args: () => z.object({ name: z.string().describe("Bucket name.") }),
+  args: () => ({ name: z.string().describe("Bucket name.") }),
   result: () =>
     z.object({
       name: z.string().describe("Bucket name."),
@@ -58,11 +58,10 @@ const bucketSummaryShape = () => ({
 /** Lists buckets, every page. */
 export const { getBuckets, getBucketsOutput } = lookup("getBuckets", {
   description: "Lists buckets, every page.",
-  args: () =>
-    z.object({
-      prefix: z.string().optional().describe("Only buckets whose names start with this."),
-      include: z.string().optional().describe("Only buckets whose names contain this (cannot be combined with prefix)."),
-    }),
+  args: () => ({
+    prefix: z.string().optional().describe("Only buckets whose names start with this."),
+    include: z.string().optional().describe("Only buckets whose names contain this (cannot be combined with prefix)."),
+  }),
   result: () =>
     z.object({
       names: z.array(z.string()).describe("Names of the buckets found."),
@@ -73,7 +72,7 @@ export const { getBuckets, getBucketsOutput } = lookup("getBuckets", {
     const all = (await c.listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
       (b): b is typeof b & { name: string } => typeof b.name === "string",
     );
-    return { names: all.map((b) => b.name), buckets: all.map((b) => pickShape(bucketSummaryShape(), b)) };
+    return { names: all.map((b) => b.name), buckets: pickShapes(bucketSummaryShape(), all) };
   },
 });
 export type GetBucketsArgs = LookupArgs<typeof getBuckets>;
@@ -94,20 +93,19 @@ function stableExpiry(nowSeconds: number, period: number): number {
 /** Creates a temporary signed URL for token-less download of an object. */
 export const { getTempUrl, getTempUrlOutput } = lookup("getTempUrl", {
   description: "Creates a temporary signed URL for token-less download of an object.",
-  args: () =>
-    z.object({
-      bucket: z.string().describe("The bucket."),
-      key: z.string().describe("Object name."),
-      expiresIn: z
-        .number()
-        .int("must be a whole number of seconds")
-        .min(1, "must be at least 1 second")
-        .optional()
-        .describe(
-          "How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set.",
-        ),
-      expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
-    }),
+  args: () => ({
+    bucket: z.string().describe("The bucket."),
+    key: z.string().describe("Object name."),
+    expiresIn: z
+      .number()
+      .int("must be a whole number of seconds")
+      .min(1, "must be at least 1 second")
+      .optional()
+      .describe(
+        "How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set.",
+      ),
+    expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
+  }),
   result: () =>
     z.object({
       url: z.string().describe("Absolute URL for token-less GET until expiresAt. It carries a signature: a secret."),

@@ -54,39 +54,38 @@ export const { getParameterGroups, getParameterGroupsOutput } = lookup("getParam
 export type GetParameterGroupsArgs = LookupArgs<typeof getParameterGroups>;
 export type GetParameterGroupsResult = LookupResult<typeof getParameterGroups>;
 
+/** What the catalogue tells of a parameter besides its key and values, under the SDK record's names. */
+const parameterFacts = () => ({
+  dataType: z.string().optional(),
+  editable: z.boolean().optional(),
+  validationValueFormat: z.string().optional(),
+  parameterType: z.string().optional(),
+});
+
+/** A parameter of the catalogue as getParameterGroup shows it: its key, its values, and the facts. */
+const parameterShape = () =>
+  z.object({
+    key: z.string(),
+    value: z.string().optional(),
+    defaultValue: z.string().optional(),
+    ...parameterFacts(),
+  });
+
 /** One parameter group with its parameter catalogue. */
 export const { getParameterGroup, getParameterGroupOutput } = lookup("getParameterGroup", {
   description: "One cache parameter group with its parameter catalogue.",
   args: () => ({ idOrName: z.string().describe("The group's id or name.") }),
-  result: () =>
-    z.object({
-      ...pgSummary(),
-      parameters: z
-        .array(
-          z.object({
-            key: z.string(),
-            value: z.string().optional(),
-            defaultValue: z.string().optional(),
-            dataType: z.string().optional(),
-            editable: z.boolean().optional(),
-            validationValueFormat: z.string().optional(),
-            parameterType: z.string().optional(),
-          }),
-        )
-        .describe("The parameter catalogue with current values."),
-    }),
+  result: () => z.object({ ...pgSummary(), parameters: z.array(parameterShape()).describe("The parameter catalogue with current values.") }),
   async run(args, c) {
     const g = await c.parameterGroups.get(args.idOrName);
+    const facts = parameterFacts();
     return {
       ...pickShape(pgSummary(), g),
       parameters: g.parameters.map((p) => ({
         key: p.parameterKey,
         value: p.parameterValue,
         defaultValue: p.defaultParameterValue,
-        dataType: p.dataType,
-        editable: p.editable,
-        validationValueFormat: p.validationValueFormat,
-        parameterType: p.parameterType,
+        ...pickShape(facts, p),
       })),
     };
   },

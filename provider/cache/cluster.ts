@@ -25,50 +25,40 @@ import { user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
 export function placement() {
-  return z
-    .object({
-      primarySubnetId: nonEmpty().describe("Subnet of the shard's primary node. Changing it for an existing shard replaces the cluster."),
-      replicaSubnetIds: z
-        .array(nonEmpty())
-        .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas per shard`)
-        .default([])
-        .describe("One subnet per replica node of the shard; replicas are added and removed in place."),
-    })
-    .strict();
+  return z.strictObject({
+    primarySubnetId: nonEmpty().describe("Subnet of the shard's primary node. Changing it for an existing shard replaces the cluster."),
+    replicaSubnetIds: z
+      .array(nonEmpty())
+      .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas per shard`)
+      .default([])
+      .describe("One subnet per replica node of the shard; replicas are added and removed in place."),
+  });
 }
 
 function clusterShape() {
-  return z
-    .object({
-      ...recordInputs("cluster"),
-      shards: z
-        .array(placement())
-        .min(SHARDS_MIN, `at least ${SHARDS_MIN} shard`)
-        .max(SHARDS_MAX, `at most ${SHARDS_MAX} shards (seed 02 §8)`)
-        .describe("One placement per shard. Shards and replicas are added and removed in place; the shard count and replicas per shard follow the list."),
-      tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the cluster."),
-      user: user(),
-      backupSchedule: z
-        .object({
-          cron: z.string().describe("5-field cron expression (KST)."),
-          retentionDays: z
-            .number()
-            .int("must be a whole number of days")
-            .min(1, "must be at least 1 day")
-            .optional()
-            .describe("Days to keep automatic backups."),
-        })
-        .strict()
-        .optional()
-        .describe("Automatic backups; omitted: none. Changed in place."),
-      restoreFromBackup: nonEmpty()
-        .optional()
-        .describe(
-          "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",
-        ),
-      ...steeringInputs("a cluster"),
-    })
-    .strict();
+  return z.strictObject({
+    ...recordInputs("cluster"),
+    shards: z
+      .array(placement())
+      .min(SHARDS_MIN, `at least ${SHARDS_MIN} shard`)
+      .max(SHARDS_MAX, `at most ${SHARDS_MAX} shards (seed 02 §8)`)
+      .describe("One placement per shard. Shards and replicas are added and removed in place; the shard count and replicas per shard follow the list."),
+    tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the cluster."),
+    user: user(),
+    backupSchedule: z
+      .strictObject({
+        cron: z.string().describe("5-field cron expression (KST)."),
+        retentionDays: z.number().int("must be a whole number of days").min(1, "must be at least 1 day").optional().describe("Days to keep automatic backups."),
+      })
+      .optional()
+      .describe("Automatic backups; omitted: none. Changed in place."),
+    restoreFromBackup: nonEmpty()
+      .optional()
+      .describe(
+        "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",
+      ),
+    ...steeringInputs("a cluster"),
+  });
 }
 
 export function clusterInputs() {

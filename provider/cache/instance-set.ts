@@ -22,45 +22,39 @@ import { retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
 function instanceSetShape() {
-  return z
-    .object({
-      ...recordInputs("instance set"),
-      primarySubnetId: nonEmpty().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
-      replicaSubnetIds: z
-        .array(nonEmpty())
-        .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas (seed 02 §8)`)
-        .default([])
-        .describe("One subnet per replica; replicas are added and removed in place."),
-      highAvailability: z.boolean().default(false).describe("High availability mode (automatic failover); needs at least one replica. Toggled in place."),
-      primaryInstanceId: nonEmpty()
-        .optional()
-        .describe("With high availability off: the instance that must be primary; another one is promoted to it in place."),
-      tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the instance set."),
-      user: user(),
-      backupSchedule: z
-        .object({
-          hour: z
-            .number()
-            .int("must be a whole hour")
-            .min(0, "must be from 0 to 23")
-            .max(23, "must be from 0 to 23")
-            .describe("Hour of the daily automatic backup, KST (the only settable field)."),
-          retentionDays: retentionDays().describe("Days to keep automatic backups, 1 to 35."),
-        })
-        .strict()
-        .optional()
-        .describe("Daily automatic backups; omitted: none. Changed in place."),
-      restoreFrom: z
-        .object({
-          backupName: nonEmpty().optional().describe("An existing backup's name."),
-          files: z.array(nonEmpty()).optional().describe("Backup files in object storage, `bucket/folder/.../file`, same region and project."),
-        })
-        .strict()
-        .optional()
-        .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
-      ...steeringInputs("an instance set"),
-    })
-    .strict();
+  return z.strictObject({
+    ...recordInputs("instance set"),
+    primarySubnetId: nonEmpty().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
+    replicaSubnetIds: z
+      .array(nonEmpty())
+      .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas (seed 02 §8)`)
+      .default([])
+      .describe("One subnet per replica; replicas are added and removed in place."),
+    highAvailability: z.boolean().default(false).describe("High availability mode (automatic failover); needs at least one replica. Toggled in place."),
+    primaryInstanceId: nonEmpty().optional().describe("With high availability off: the instance that must be primary; another one is promoted to it in place."),
+    tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the instance set."),
+    user: user(),
+    backupSchedule: z
+      .strictObject({
+        hour: z
+          .number()
+          .int("must be a whole hour")
+          .min(0, "must be from 0 to 23")
+          .max(23, "must be from 0 to 23")
+          .describe("Hour of the daily automatic backup, KST (the only settable field)."),
+        retentionDays: retentionDays().describe("Days to keep automatic backups, 1 to 35."),
+      })
+      .optional()
+      .describe("Daily automatic backups; omitted: none. Changed in place."),
+    restoreFrom: z
+      .strictObject({
+        backupName: nonEmpty().optional().describe("An existing backup's name."),
+        files: z.array(nonEmpty()).optional().describe("Backup files in object storage, `bucket/folder/.../file`, same region and project."),
+      })
+      .optional()
+      .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
+    ...steeringInputs("an instance set"),
+  });
 }
 
 export function instanceSetInputs() {

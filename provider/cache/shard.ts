@@ -16,23 +16,21 @@ import { formatSlots, missing, placementOf, surplus } from "./topology";
 import { CACHE_TIMEOUTS, waitClusterSettled } from "./waiters";
 
 export function shardInputs() {
-  return z
-    .object({
-      clusterId: nonEmpty().describe("The cluster to add the shard to. Changing it replaces the shard."),
-      primarySubnetId: nonEmpty().describe("Subnet of the shard's primary. Changing it replaces the shard."),
-      replicaSubnetIds: z
-        .array(nonEmpty())
-        .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas`)
-        .default([])
-        .describe("One subnet per replica; added and removed in place."),
-      timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adoptShardId: nonEmpty()
-        .optional()
-        .describe(
-          "Manage this existing shard of the cluster (one added outside Pulumi) instead of adding one: its primary subnet must match; its replicas are then reconciled in place. Read at create only.",
-        ),
-    })
-    .strict();
+  return z.strictObject({
+    clusterId: nonEmpty().describe("The cluster to add the shard to. Changing it replaces the shard."),
+    primarySubnetId: nonEmpty().describe("Subnet of the shard's primary. Changing it replaces the shard."),
+    replicaSubnetIds: z
+      .array(nonEmpty())
+      .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas`)
+      .default([])
+      .describe("One subnet per replica; added and removed in place."),
+    timeouts: timeoutsInput(CACHE_TIMEOUTS),
+    adoptShardId: nonEmpty()
+      .optional()
+      .describe(
+        "Manage this existing shard of the cluster (one added outside Pulumi) instead of adding one: its primary subnet must match; its replicas are then reconciled in place. Read at create only.",
+      ),
+  });
 }
 export type ShardInputs = z.infer<ReturnType<typeof shardInputs>>;
 

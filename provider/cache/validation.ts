@@ -39,14 +39,13 @@ export function port() {
 
 export function user() {
   return z
-    .object({
+    .strictObject({
       name: nonEmpty().describe("Database user name."),
       password: nonEmpty()
         .optional()
         .describe("The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`."),
       passwordCiphertext: kmsEncrypted("The user's password").optional(),
     })
-    .strict()
     .superRefine((u, ctx) => oneOf(ctx, [], u.password, u.passwordCiphertext, ["password", "passwordCiphertext"], true))
     .optional()
     .describe("A database user (authentication). Changing it replaces the resource.");

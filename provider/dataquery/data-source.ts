@@ -14,28 +14,26 @@ import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { listKey, readThroughList } from "../core/coalesce";
 
 function dataSourceShape() {
-  return z
-    .object({
-      name: z
-        .string()
-        .regex(DATA_SOURCE_NAME, "must be 3 to 72 lower-case letters, digits or underscores")
-        .describe("Data source name, unique in the project: 3 to 72 lower-case letters, digits, `_`. When omitted: the logical name plus a random suffix."),
-      type: z.enum(["MYSQL", "POSTGRESQL"]).describe("`MYSQL` or `POSTGRESQL`."),
-      scope: z.enum(["PRIVATE", "PUBLIC"]).default("PRIVATE").describe("`PRIVATE` (default) or `PUBLIC`."),
-      description: z.string().optional().describe("Description."),
-      instanceId: nonEmpty().describe("The database instance's id."),
-      username: nonEmpty().describe("Database user name."),
-      password: nonEmpty()
-        .optional()
-        .describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown. Or give `passwordCiphertext`."),
-      passwordCiphertext: kmsEncrypted("The database password").optional(),
-      databaseName: nonEmpty().optional().describe("Database name; required for PostgreSQL."),
-      adopt: z
-        .boolean()
-        .default(false)
-        .describe("If a data source with this name exists, manage it instead of failing (its type, scope and description must match)."),
-    })
-    .strict();
+  return z.strictObject({
+    name: z
+      .string()
+      .regex(DATA_SOURCE_NAME, "must be 3 to 72 lower-case letters, digits or underscores")
+      .describe("Data source name, unique in the project: 3 to 72 lower-case letters, digits, `_`. When omitted: the logical name plus a random suffix."),
+    type: z.enum(["MYSQL", "POSTGRESQL"]).describe("`MYSQL` or `POSTGRESQL`."),
+    scope: z.enum(["PRIVATE", "PUBLIC"]).default("PRIVATE").describe("`PRIVATE` (default) or `PUBLIC`."),
+    description: z.string().optional().describe("Description."),
+    instanceId: nonEmpty().describe("The database instance's id."),
+    username: nonEmpty().describe("Database user name."),
+    password: nonEmpty()
+      .optional()
+      .describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown. Or give `passwordCiphertext`."),
+    passwordCiphertext: kmsEncrypted("The database password").optional(),
+    databaseName: nonEmpty().optional().describe("Database name; required for PostgreSQL."),
+    adopt: z
+      .boolean()
+      .default(false)
+      .describe("If a data source with this name exists, manage it instead of failing (its type, scope and description must match)."),
+  });
 }
 
 /** Inputs the service's list does not return (it shows name, type, scope and description only). */

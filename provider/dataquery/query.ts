@@ -36,50 +36,45 @@ function headerValue(header: string) {
 }
 
 export function queryInputs() {
-  return z
-    .object({
-      query: z
-        .string()
-        .refine((q) => q.trim() !== "", "must not be empty")
-        .describe("The SQL to run. Changing it runs it again (a replacement)."),
-      dataSource: headerValue("X-Data-Source")
-        .optional()
-        .describe(
-          "Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again.",
-        ),
-      database: headerValue("X-Database").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
-      bucketName: nonEmpty().describe("Object storage bucket for the result. Changing it runs the query again."),
-      path: z
-        .string()
-        .default("")
-        .describe("Path in the bucket; the result goes to `path/YYYY/MM/DD` as a `.csv` and a `.metadata` file. Changing it runs the query again."),
-      reuse: z
-        .object({
-          maxReuseAge: z
-            .number()
-            .int("must be whole minutes")
-            .min(DATA_QUERY_LIMITS.minReuseAge, "must be from 1 to 1440 minutes")
-            .max(DATA_QUERY_LIMITS.maxReuseAge, "must be from 1 to 1440 minutes")
-            .describe("Minutes, 1 to 1440."),
-        })
-        .strict()
-        .optional()
-        .describe(
-          "Reuse a previous identical query's result no older than maxReuseAge minutes. Only steers the run: changing it does not run the query again.",
-        ),
-      triggers: z.record(z.string(), z.string()).optional().describe("Any values; changing them runs the query again (a replacement)."),
-      captureRows: z
-        .number()
-        .int("must be a whole number")
-        .min(0, "must be from 0 to 1000")
-        .max(DATA_QUERY_LIMITS.maxRows, "must be from 0 to 1000 (the API serves at most 1000 rows)")
-        .default(0)
-        .describe(
-          "How many result rows to keep in the `rows` output (0, the default, keeps none; at most 1000). Changing it reads the rows again without running the query.",
-        ),
-      timeouts: timeoutsInput(QUERY_TIMEOUTS),
-    })
-    .strict();
+  return z.strictObject({
+    query: z
+      .string()
+      .refine((q) => q.trim() !== "", "must not be empty")
+      .describe("The SQL to run. Changing it runs it again (a replacement)."),
+    dataSource: headerValue("X-Data-Source")
+      .optional()
+      .describe(
+        "Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again.",
+      ),
+    database: headerValue("X-Database").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
+    bucketName: nonEmpty().describe("Object storage bucket for the result. Changing it runs the query again."),
+    path: z
+      .string()
+      .default("")
+      .describe("Path in the bucket; the result goes to `path/YYYY/MM/DD` as a `.csv` and a `.metadata` file. Changing it runs the query again."),
+    reuse: z
+      .strictObject({
+        maxReuseAge: z
+          .number()
+          .int("must be whole minutes")
+          .min(DATA_QUERY_LIMITS.minReuseAge, "must be from 1 to 1440 minutes")
+          .max(DATA_QUERY_LIMITS.maxReuseAge, "must be from 1 to 1440 minutes")
+          .describe("Minutes, 1 to 1440."),
+      })
+      .optional()
+      .describe("Reuse a previous identical query's result no older than maxReuseAge minutes. Only steers the run: changing it does not run the query again."),
+    triggers: z.record(z.string(), z.string()).optional().describe("Any values; changing them runs the query again (a replacement)."),
+    captureRows: z
+      .number()
+      .int("must be a whole number")
+      .min(0, "must be from 0 to 1000")
+      .max(DATA_QUERY_LIMITS.maxRows, "must be from 0 to 1000 (the API serves at most 1000 rows)")
+      .default(0)
+      .describe(
+        "How many result rows to keep in the `rows` output (0, the default, keeps none; at most 1000). Changing it reads the rows again without running the query.",
+      ),
+    timeouts: timeoutsInput(QUERY_TIMEOUTS),
+  });
 }
 export type QueryInputs = z.infer<ReturnType<typeof queryInputs>>;
 

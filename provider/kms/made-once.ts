@@ -14,7 +14,7 @@ import { triggers } from "./validation";
 
 /** The inputs of a resource made once: `shape`, and `triggers` to make it again on purpose. */
 export function madeOnceInputs<S extends z.ZodRawShape>(shape: S) {
-  return z.object({ ...shape, triggers: triggers() }).strict();
+  return z.strictObject({ ...shape, triggers: triggers() });
 }
 
 export interface MadeOnceSpec<I extends { keyId: string }, O extends I & { ciphertext: string }> extends Pick<

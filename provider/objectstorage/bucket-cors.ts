@@ -25,25 +25,23 @@ function headerName() {
 }
 
 export function corsRule() {
-  return z
-    .object({
-      allowedOrigins: z
-        .array(origin())
-        .min(1, "at least one origin is required")
-        .describe(
-          "Origins with protocol, e.g. `https://*.example.com` or `http://localhost:8080`. Note: an origin written with an explicit :80/:443 does not match a browser Origin without the port.",
-        ),
-      allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, "at least one method is required").describe("Methods: PUT, POST, GET, DELETE."),
-      allowedHeaders: z.array(headerName()).optional().describe("Request headers allowed in a preflight (`*` for any)."),
-      exposeHeaders: z.array(headerName()).optional().describe("Response headers exposed to the browser."),
-      maxAgeSeconds: z
-        .number()
-        .int("must be a whole number of seconds")
-        .min(0, "must be 0 or more seconds")
-        .optional()
-        .describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
-    })
-    .strict();
+  return z.strictObject({
+    allowedOrigins: z
+      .array(origin())
+      .min(1, "at least one origin is required")
+      .describe(
+        "Origins with protocol, e.g. `https://*.example.com` or `http://localhost:8080`. Note: an origin written with an explicit :80/:443 does not match a browser Origin without the port.",
+      ),
+    allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, "at least one method is required").describe("Methods: PUT, POST, GET, DELETE."),
+    allowedHeaders: z.array(headerName()).optional().describe("Request headers allowed in a preflight (`*` for any)."),
+    exposeHeaders: z.array(headerName()).optional().describe("Response headers exposed to the browser."),
+    maxAgeSeconds: z
+      .number()
+      .int("must be a whole number of seconds")
+      .min(0, "must be 0 or more seconds")
+      .optional()
+      .describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
+  });
 }
 export type CorsRule = z.infer<ReturnType<typeof corsRule>>;
 

@@ -26,13 +26,11 @@ export type BucketDocument<R> = {
  * `replaced` names), the whole list of rules, and whether to take over a `noun` that exists.
  */
 export function documentInputs<T extends z.ZodType>(noun: string, replaced: string, rules: T) {
-  return z
-    .object({
-      bucket: bucketName().describe(`The bucket. Changing it replaces the ${replaced}.`),
-      rules,
-      adopt: z.boolean().default(false).describe(`If the bucket already has a ${noun}, take it over instead of failing.`),
-    })
-    .strict();
+  return z.strictObject({
+    bucket: bucketName().describe(`The bucket. Changing it replaces the ${replaced}.`),
+    rules,
+    adopt: z.boolean().default(false).describe(`If the bucket already has a ${noun}, take it over instead of failing.`),
+  });
 }
 
 /** One rule of a document. */

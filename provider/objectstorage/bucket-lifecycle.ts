@@ -22,7 +22,7 @@ function xmlText() {
 
 export function lifecycleRule() {
   return z
-    .object({
+    .strictObject({
       id: xmlText()
         .min(1)
         // As the SDK and the local cloud count (UTF-16 code units); zod's max counts code points.
@@ -48,7 +48,6 @@ export function lifecycleRule() {
         .optional()
         .describe("Delete objects on this date, `YYYY-MM-DDThh:mm:ss.000Z` exactly. Exactly one of expirationDays and expirationDate."),
     })
-    .strict()
     .refine((r) => (r.expirationDays === undefined) !== (r.expirationDate === undefined), {
       message: "exactly one of expirationDays and expirationDate must be set",
       path: ["expirationDays"],

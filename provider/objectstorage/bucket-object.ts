@@ -24,53 +24,51 @@ export const DIRECTORY_TYPE = "application/directory";
 export const OBJECT_DELETE_TIMEOUT_MS = 2 * 60_000;
 
 function bucketObjectShape() {
-  return z
-    .object({
-      bucket: bucketName().describe("The bucket. Changing it replaces the object."),
-      key: objectKey().describe("Object name (full path, e.g. `images/logo.png`). Changing it replaces the object."),
-      source: z
-        .union([z.string().min(1), assetInput()], {
-          // zod's own text for a value no option takes, "Invalid input", does not say what it takes.
-          error: "must be a local file path or a Pulumi asset (FileAsset, StringAsset, or RemoteAsset with a file:// URI)",
-        })
-        .optional()
-        .describe(
-          "The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory.",
-        ),
-      content: z.string().optional().describe("Inline UTF-8 content."),
-      contentBase64: z.string().regex(BASE64, "must be Base64 (RFC 4648)").optional().describe("Inline binary content, Base64-encoded."),
-      folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
-      contentType: headerValue()
-        .optional()
-        .describe(
-          "Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that.",
-        ),
-      cacheControl: headerValue().optional().describe("`Cache-Control` stored with the object and answered on download."),
-      contentDisposition: headerValue().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
-      contentEncoding: headerValue().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
-      metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
-      multipartThreshold: z
-        .number()
-        .int()
-        .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
-        .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that (seed section 8)")
-        .default(DEFAULT_MULTIPART_THRESHOLD)
-        .describe("Objects larger than this many bytes are uploaded by multipart upload; at most 5 GiB, the single-upload limit."),
-      partSize: z
-        .number()
-        .int()
-        .min(MIN_PART_SIZE, "parts must be at least 5 MiB (seed section 4.4)")
-        .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
-        .default(DEFAULT_PART_SIZE)
-        .describe("Multipart part size in bytes, 5 MiB to 5 GiB; there may be at most 10000 parts, so partSize × 10000 must reach the object's size."),
-      contentMd5: z
-        .string()
-        .optional()
-        .describe(
-          "Computed by the provider from a file `source`: a change of the file's content is a change of this value. For inline content, set only when the stored object no longer matches it (`etag:<etag>`), so that the drift shows.",
-        ),
-    })
-    .strict();
+  return z.strictObject({
+    bucket: bucketName().describe("The bucket. Changing it replaces the object."),
+    key: objectKey().describe("Object name (full path, e.g. `images/logo.png`). Changing it replaces the object."),
+    source: z
+      .union([z.string().min(1), assetInput()], {
+        // zod's own text for a value no option takes, "Invalid input", does not say what it takes.
+        error: "must be a local file path or a Pulumi asset (FileAsset, StringAsset, or RemoteAsset with a file:// URI)",
+      })
+      .optional()
+      .describe(
+        "The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory.",
+      ),
+    content: z.string().optional().describe("Inline UTF-8 content."),
+    contentBase64: z.string().regex(BASE64, "must be Base64 (RFC 4648)").optional().describe("Inline binary content, Base64-encoded."),
+    folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
+    contentType: headerValue()
+      .optional()
+      .describe(
+        "Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that.",
+      ),
+    cacheControl: headerValue().optional().describe("`Cache-Control` stored with the object and answered on download."),
+    contentDisposition: headerValue().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
+    contentEncoding: headerValue().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
+    metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
+    multipartThreshold: z
+      .number()
+      .int()
+      .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
+      .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that (seed section 8)")
+      .default(DEFAULT_MULTIPART_THRESHOLD)
+      .describe("Objects larger than this many bytes are uploaded by multipart upload; at most 5 GiB, the single-upload limit."),
+    partSize: z
+      .number()
+      .int()
+      .min(MIN_PART_SIZE, "parts must be at least 5 MiB (seed section 4.4)")
+      .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
+      .default(DEFAULT_PART_SIZE)
+      .describe("Multipart part size in bytes, 5 MiB to 5 GiB; there may be at most 10000 parts, so partSize × 10000 must reach the object's size."),
+    contentMd5: z
+      .string()
+      .optional()
+      .describe(
+        "Computed by the provider from a file `source`: a change of the file's content is a change of this value. For inline content, set only when the stored object no longer matches it (`etag:<etag>`), so that the drift shows.",
+      ),
+  });
 }
 
 /** A value the object carries as an HTTP header: undici refuses to send a line break or a character beyond Latin-1. */

@@ -31,19 +31,19 @@ function userTask() {
   });
 }
 
+/** One instance group of a re-run. */
+function instanceSpec() {
+  return z.strictObject({
+    type: z.enum(["MASTER", "WORKER", "TASK"]).describe("`MASTER`, `WORKER` or `TASK`."),
+    nodeCnt: range(HADOOP_LIMITS.rerunNodes, "nodes").optional().describe("Nodes, 1 to 1000."),
+    volumeSize: range(HADOOP_LIMITS.volumeGb, "GB").optional().describe("GB, 100 to 16384."),
+  });
+}
+
 function rerun() {
   return z.strictObject({
     trigger: nonEmpty().describe("Any value; changing it re-runs the terminated job cluster in place."),
-    instanceSpecs: z
-      .array(
-        z.strictObject({
-          type: z.enum(["MASTER", "WORKER", "TASK"]).describe("`MASTER`, `WORKER` or `TASK`."),
-          nodeCnt: range(HADOOP_LIMITS.rerunNodes, "nodes").optional().describe("Nodes, 1 to 1000."),
-          volumeSize: range(HADOOP_LIMITS.volumeGb, "GB").optional().describe("GB, 100 to 16384."),
-        }),
-      )
-      .optional()
-      .describe("Instance groups for the re-run."),
+    instanceSpecs: z.array(instanceSpec()).optional().describe("Instance groups for the re-run."),
     config: z
       .strictObject({
         hdfsBlockSize: range(HADOOP_LIMITS.blockSizeMb, "MB").optional().describe("MB, 1 to 1024."),

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
-import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
+import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
 import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
@@ -97,8 +97,7 @@ export function clusterOutputs() {
     shardDetails: z
       .array(
         z.object({
-          id: z.string(),
-          name: z.string().optional(),
+          ...idAndName(),
           slots: z.string().describe("Hash slot ranges, e.g. `0-5460`."),
           slotCount: z.number(),
           managed: z.boolean().describe("Whether this resource manages the shard (false: added by a Shard resource or outside Pulumi)."),

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { CacheClusterRecord } from "../../sdk/cache";
-import { pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { idAndName, pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { cache } from "./client";
 import { instanceResult, instanceShape } from "./nodes";
 
@@ -18,7 +18,7 @@ export const { getVersions, getVersionsOutput } = lookup("getVersions", {
 });
 export type GetVersionsResult = LookupResult<typeof getVersions>;
 
-const flavorShape = () => ({ id: z.string(), name: z.string().optional(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") });
+const flavorShape = () => ({ ...idAndName(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") });
 
 /** Node sizes (flavors): vCPUs and memory in GiB. */
 export const { getFlavors, getFlavorsOutput } = lookup("getFlavors", {
@@ -29,8 +29,7 @@ export const { getFlavors, getFlavorsOutput } = lookup("getFlavors", {
 export type GetFlavorsResult = LookupResult<typeof getFlavors>;
 
 const pgSummary = () => ({
-  id: z.string(),
-  name: z.string().optional(),
+  ...idAndName(),
   engineVersion: z.string().optional(),
   description: z.string().optional(),
   isDefault: z.boolean().optional(),
@@ -96,8 +95,7 @@ export type GetParameterGroupResult = LookupResult<typeof getParameterGroup>;
 /** A cluster or instance set as both cluster lookups show it: the record, its endpoints among its fields. */
 const clusterResultShape = () =>
   z.object({
-    id: z.string(),
-    name: z.string().optional(),
+    ...idAndName(),
     clusterEnabled: z.boolean().optional().describe("true for a cluster, false for an instance set."),
     version: z.string().optional(),
     status: z.string().optional(),

@@ -11,7 +11,18 @@
 import { z } from "zod";
 import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../sdk/dataquery";
 import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, nonEmpty } from "../core";
+import {
+  PartialFailure,
+  pickShape,
+  timeoutFor,
+  timeoutsInput,
+  waitWithProgress,
+  type Context,
+  defineResource,
+  resourceClass,
+  type InputArgs,
+  nonEmpty,
+} from "../core";
 import { dataQuery } from "./client";
 
 /** A query is not a long-lived thing: create 30 minutes, no update or delete waits to speak of. */
@@ -217,18 +228,7 @@ function importedInputs(page: QueryResultPage): Partial<QueryInputs> {
 
 function statsOf(page: QueryResultPage): QueryOutputs["stats"] {
   const s = page.queryInfo.queryStats;
-  if (!s) return undefined;
-  return {
-    progressPercentage: s.progressPercentage,
-    inputRows: s.inputRows,
-    inputDataSize: s.inputDataSize,
-    outputRows: s.outputRows,
-    outputDataSize: s.outputDataSize,
-    createdAt: s.createdAt,
-    completedAt: s.completedAt,
-    elapsedTime: s.elapsedTime,
-    queryExecutionTime: s.queryExecutionTime,
-  };
+  return s && pickShape(statsShape().shape, s);
 }
 
 /** Outputs; rows are read (up to captureRows) unless `keep` already has them. */

@@ -1,6 +1,6 @@
 /** Hadoop lookups: clusters (filters, every page), one cluster, a cluster's VMs. */
 import { z } from "zod";
-import { pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { idAndName, pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { hadoop } from "./client";
 import { vmResult, vmShape } from "./vms";
 
@@ -8,8 +8,7 @@ const lookup = serviceLookups("hadoop", hadoop);
 
 /** A cluster as getClusters lists it; getCluster adds the fields only a get returns. */
 const clusterSummaryShape = () => ({
-  id: z.string(),
-  name: z.string().optional(),
+  ...idAndName(),
   status: z.string().optional(),
   clusterType: z.string().optional(),
   clusterVersion: z.string().optional(),

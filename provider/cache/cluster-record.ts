@@ -5,13 +5,13 @@
  */
 import type { BackupSchedule, CacheClient, CacheClusterRecord, UpdateClusterInput } from "../../sdk/cache";
 import { isNotFound, withAction } from "../../sdk/core";
-import { timeoutFor, timeoutsInput, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
+import { nonEmpty, timeoutFor, timeoutsInput, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { alignTo } from "./topology";
-import { adoptInput, keepAutomaticBackups, type user } from "./validation";
+import { adoptInput, cacheName, description, keepAutomaticBackups, port, type user } from "./validation";
 import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
-import type { z } from "zod";
+import { z } from "zod";
 
 /** The settings a Cluster and an InstanceSet change in place with one PATCH. */
 interface InPlaceSettings<S> {
@@ -38,9 +38,46 @@ interface RecordInputs {
   adopt?: boolean;
 }
 
+/** What the docs of the inputs both declare say, where they say more than which of the two it is. */
+const RECORD_INPUT_DOCS = {
+  cluster: {
+    flavorId: "Node size (see getFlavors). Changing it replaces the cluster.",
+    parameterGroupId: "Parameter group applied to the cluster; changed in place (waits until In-Sync).",
+    subnetIds: "Subnets the cluster may place nodes in. Changing them replaces the cluster.",
+  },
+  "instance set": {
+    flavorId: "Instance size (see getFlavors). Changing it replaces the instance set.",
+    parameterGroupId: "Parameter group (cluster mode disabled); changed in place (waits until In-Sync).",
+    subnetIds: "Subnets the instances may be placed in. Changing them replaces the instance set.",
+  },
+};
+
+/** The inputs both declare first, from the name to the security groups. */
+export function recordInputs(what: keyof typeof RECORD_INPUT_DOCS) {
+  const docs = RECORD_INPUT_DOCS[what];
+  return {
+    name: cacheName(what === "cluster" ? "Cluster" : "Instance set"),
+    description: description(),
+    version: nonEmpty().describe(`Engine version (see getVersions). Changing it replaces the ${what}.`),
+    port: port(),
+    flavorId: nonEmpty().describe(docs.flavorId),
+    parameterGroupId: nonEmpty().describe(docs.parameterGroupId),
+    subnetIds: z.array(nonEmpty()).min(1, "at least one subnet").describe(docs.subnetIds),
+    securityGroupIds: z.array(nonEmpty()).min(1, "at least one security group").describe("Security groups; changed in place."),
+  };
+}
+
 /** The inputs both take that only steer the provider (recordDeclarations' `localInputs`); `what` is `a cluster`, `an instance set`. */
 export function steeringInputs(what: string) {
   return { keepAutomaticBackups: keepAutomaticBackups(), timeouts: timeoutsInput(CACHE_TIMEOUTS), adopt: adoptInput(what) };
+}
+
+/** The outputs both read from the record's status, besides their inputs and own outputs; `status` documents the first. */
+export function statusOutputs(status: string) {
+  return {
+    status: z.string().describe(status),
+    parameterGroupSyncStatus: z.string().optional().describe("`In-Sync`, `Error-Sync`, `Suspended`, ..."),
+  };
 }
 
 /**

@@ -15,71 +15,50 @@ import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
-import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
-import { cacheName, description, port, user, userForRequest } from "./validation";
+import { user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
-const subnetId = () => z.string().min(1, "must not be empty");
-
 export function placement() {
-  return z
-    .object({
-      primarySubnetId: subnetId().describe("Subnet of the shard's primary node. Changing it for an existing shard replaces the cluster."),
-      replicaSubnetIds: z
-        .array(subnetId())
-        .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas per shard`)
-        .default([])
-        .describe("One subnet per replica node of the shard; replicas are added and removed in place."),
-    })
-    .strict();
+  return z.strictObject({
+    primarySubnetId: nonEmpty().describe("Subnet of the shard's primary node. Changing it for an existing shard replaces the cluster."),
+    replicaSubnetIds: z
+      .array(nonEmpty())
+      .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas per shard`)
+      .default([])
+      .describe("One subnet per replica node of the shard; replicas are added and removed in place."),
+  });
 }
 
 function clusterShape() {
-  return z
-    .object({
-      name: cacheName("Cluster"),
-      description: description(),
-      version: z.string().min(1, "must not be empty").describe("Engine version (see getVersions). Changing it replaces the cluster."),
-      port: port(),
-      flavorId: z.string().min(1, "must not be empty").describe("Node size (see getFlavors). Changing it replaces the cluster."),
-      parameterGroupId: z.string().min(1, "must not be empty").describe("Parameter group applied to the cluster; changed in place (waits until In-Sync)."),
-      subnetIds: z.array(subnetId()).min(1, "at least one subnet").describe("Subnets the cluster may place nodes in. Changing them replaces the cluster."),
-      securityGroupIds: z.array(z.string().min(1, "must not be empty")).min(1, "at least one security group").describe("Security groups; changed in place."),
-      shards: z
-        .array(placement())
-        .min(SHARDS_MIN, `at least ${SHARDS_MIN} shard`)
-        .max(SHARDS_MAX, `at most ${SHARDS_MAX} shards (seed 02 §8)`)
-        .describe("One placement per shard. Shards and replicas are added and removed in place; the shard count and replicas per shard follow the list."),
-      tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the cluster."),
-      user: user(),
-      backupSchedule: z
-        .object({
-          cron: z.string().describe("5-field cron expression (KST)."),
-          retentionDays: z
-            .number()
-            .int("must be a whole number of days")
-            .min(1, "must be at least 1 day")
-            .optional()
-            .describe("Days to keep automatic backups."),
-        })
-        .strict()
-        .optional()
-        .describe("Automatic backups; omitted: none. Changed in place."),
-      restoreFromBackup: z
-        .string()
-        .min(1, "must not be empty")
-        .optional()
-        .describe(
-          "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",
-        ),
-      ...steeringInputs("a cluster"),
-    })
-    .strict();
+  return z.strictObject({
+    ...recordInputs("cluster"),
+    shards: z
+      .array(placement())
+      .min(SHARDS_MIN, `at least ${SHARDS_MIN} shard`)
+      .max(SHARDS_MAX, `at most ${SHARDS_MAX} shards (seed 02 §8)`)
+      .describe("One placement per shard. Shards and replicas are added and removed in place; the shard count and replicas per shard follow the list."),
+    tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the cluster."),
+    user: user(),
+    backupSchedule: z
+      .strictObject({
+        cron: z.string().describe("5-field cron expression (KST)."),
+        retentionDays: z.number().int("must be a whole number of days").min(1, "must be at least 1 day").optional().describe("Days to keep automatic backups."),
+      })
+      .optional()
+      .describe("Automatic backups; omitted: none. Changed in place."),
+    restoreFromBackup: nonEmpty()
+      .optional()
+      .describe(
+        "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",
+      ),
+    ...steeringInputs("a cluster"),
+  });
 }
 
 export function clusterInputs() {
@@ -113,14 +92,12 @@ export type ClusterInputs = z.infer<ReturnType<typeof clusterInputs>>;
 
 export function clusterOutputs() {
   return clusterShape().extend({
-    status: z.string().describe("The cluster's status (`Running`, `Modifying`, ...)."),
-    parameterGroupSyncStatus: z.string().optional().describe("`In-Sync`, `Error-Sync`, `Suspended`, ..."),
+    ...statusOutputs("The cluster's status (`Running`, `Modifying`, ...)."),
     primaryEndpoint: z.string().optional().describe("The cluster's endpoint: point a cluster-mode Redis client at it."),
     shardDetails: z
       .array(
         z.object({
-          id: z.string(),
-          name: z.string().optional(),
+          ...idAndName(),
           slots: z.string().describe("Hash slot ranges, e.g. `0-5460`."),
           slotCount: z.number(),
           managed: z.boolean().describe("Whether this resource manages the shard (false: added by a Shard resource or outside Pulumi)."),
@@ -133,12 +110,9 @@ export function clusterOutputs() {
 }
 export type ClusterOutputs = z.infer<ReturnType<typeof clusterOutputs>>;
 
-export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
-  token: "krcloud:cache:Cluster",
+export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, clusterOutputs, {
   description:
     "A Redis cluster (cluster mode) with a declared topology, reconciled in place: shards and replicas are added and removed with a wait until every shard and node is Running.",
-  inputs: clusterInputs,
-  outputs: clusterOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
   replaceIf: { shards: placementsReplace },
   ...recordDeclarations<ClusterInputs, ClusterOutputs>("enabled"),
@@ -297,7 +271,7 @@ export const cluster: ResourceDefinition<ClusterInputs, ClusterOutputs> = {
     const c = cache(ctx);
     await deleteAndWait(ctx, c, id, `cache cluster "${olds.name}" (${id})`, olds, (x, o) => c.clusters.delete(x, o));
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Expanders and flatteners

@@ -3,43 +3,33 @@
  * They run in the program's process with the stack config's settings.
  */
 import { z } from "zod";
-import { CacheClient, type CacheClusterRecord } from "../../sdk/cache";
-import { rethrowAs, type Settings } from "../../sdk/core";
-import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
+import type { CacheClusterRecord } from "../../sdk/cache";
+import { idAndName, pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { cache } from "./client";
 import { instanceResult, instanceShape } from "./nodes";
 
-function client(settings: Settings): CacheClient {
-  return new CacheClient({ settings });
-}
+const lookup = serviceLookups("cache", cache);
 
 /** Engine versions the service offers. */
-export const getVersions = lookupFunction({
-  token: "krcloud:cache:getVersions",
+export const { getVersions, getVersionsOutput } = lookup("getVersions", {
   description: "Engine versions the cache service offers.",
   result: () => z.object({ versions: z.array(z.string()).describe("Engine versions.") }),
-  run: async (_args, settings) => ({ versions: await client(settings).catalogue.listVersions().catch(rethrowAs("getVersions")) }),
+  run: async (_args, c) => ({ versions: await c.catalogue.listVersions() }),
 });
-export const getVersionsOutput = lookupOutput(getVersions.lookup);
 export type GetVersionsResult = LookupResult<typeof getVersions>;
 
-const flavorShape = () => ({ id: z.string(), name: z.string().optional(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") });
+const flavorShape = () => ({ ...idAndName(), vcpus: z.number().optional(), memory: z.number().optional().describe("GiB.") });
 
 /** Node sizes (flavors): vCPUs and memory in GiB. */
-export const getFlavors = lookupFunction({
-  token: "krcloud:cache:getFlavors",
+export const { getFlavors, getFlavorsOutput } = lookup("getFlavors", {
   description: "Cache node sizes (flavors).",
   result: () => z.object({ flavors: z.array(z.object(flavorShape())).describe("Node sizes.") }),
-  async run(_args, settings) {
-    const flavors = await client(settings).catalogue.listFlavors().catch(rethrowAs("getFlavors"));
-    return { flavors: flavors.map((f) => pickShape(flavorShape(), f)) };
-  },
+  run: async (_args, c) => ({ flavors: pickShapes(flavorShape(), await c.catalogue.listFlavors()) }),
 });
-export const getFlavorsOutput = lookupOutput(getFlavors.lookup);
 export type GetFlavorsResult = LookupResult<typeof getFlavors>;
 
 const pgSummary = () => ({
-  id: z.string(),
-  name: z.string().optional(),
+  ...idAndName(),
   engineVersion: z.string().optional(),
   description: z.string().optional(),
   isDefault: z.boolean().optional(),
@@ -50,72 +40,62 @@ const pgSummary = () => ({
 export type ParameterGroupSummaryResult = z.infer<z.ZodObject<ReturnType<typeof pgSummary>>>;
 
 /** Parameter groups, filtered. */
-export const getParameterGroups = lookupFunction({
-  token: "krcloud:cache:getParameterGroups",
+export const { getParameterGroups, getParameterGroupsOutput } = lookup("getParameterGroups", {
   description: "Cache parameter groups, filtered.",
-  args: () =>
-    z.object({
-      engineVersion: z.string().optional().describe("Only groups of this engine version."),
-      parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
-      clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
-    }),
+  args: () => ({
+    engineVersion: z.string().optional().describe("Only groups of this engine version."),
+    parameterGroupType: z.enum(["default", "custom"]).optional().describe("`default` or `custom`."),
+    clusterMode: z.enum(["enabled", "disabled"]).optional().describe("`enabled` (clusters) or `disabled` (instance sets); omitted: both."),
+  }),
   result: () => z.object({ parameterGroups: z.array(z.object(pgSummary())).describe("The groups found.") }),
-  async run(args, settings) {
-    const list = await client(settings).parameterGroups.list(args).catch(rethrowAs("getParameterGroups"));
-    return { parameterGroups: list.map((g) => pickShape(pgSummary(), g)) };
-  },
+  run: async (args, c) => ({ parameterGroups: pickShapes(pgSummary(), await c.parameterGroups.list(args)) }),
 });
-export const getParameterGroupsOutput = lookupOutput(getParameterGroups.lookup);
 export type GetParameterGroupsArgs = LookupArgs<typeof getParameterGroups>;
 export type GetParameterGroupsResult = LookupResult<typeof getParameterGroups>;
 
+/** What the catalogue tells of a parameter besides its key and values, under the SDK record's names. */
+const parameterFacts = () => ({
+  dataType: z.string().optional(),
+  editable: z.boolean().optional(),
+  validationValueFormat: z.string().optional(),
+  parameterType: z.string().optional(),
+});
+
+/** A parameter of the catalogue as getParameterGroup shows it: its key, its values, and the facts. */
+const parameterShape = () =>
+  z.object({
+    key: z.string(),
+    value: z.string().optional(),
+    defaultValue: z.string().optional(),
+    ...parameterFacts(),
+  });
+
 /** One parameter group with its parameter catalogue. */
-export const getParameterGroup = lookupFunction({
-  token: "krcloud:cache:getParameterGroup",
+export const { getParameterGroup, getParameterGroupOutput } = lookup("getParameterGroup", {
   description: "One cache parameter group with its parameter catalogue.",
-  args: () => z.object({ idOrName: z.string().describe("The group's id or name.") }),
-  result: () =>
-    z.object({
-      ...pgSummary(),
-      parameters: z
-        .array(
-          z.object({
-            key: z.string(),
-            value: z.string().optional(),
-            defaultValue: z.string().optional(),
-            dataType: z.string().optional(),
-            editable: z.boolean().optional(),
-            validationValueFormat: z.string().optional(),
-            parameterType: z.string().optional(),
-          }),
-        )
-        .describe("The parameter catalogue with current values."),
-    }),
-  async run(args, settings) {
-    const g = await client(settings).parameterGroups.get(args.idOrName).catch(rethrowAs("getParameterGroup"));
+  args: () => ({ idOrName: z.string().describe("The group's id or name.") }),
+  result: () => z.object({ ...pgSummary(), parameters: z.array(parameterShape()).describe("The parameter catalogue with current values.") }),
+  async run(args, c) {
+    const g = await c.parameterGroups.get(args.idOrName);
+    const facts = parameterFacts();
     return {
       ...pickShape(pgSummary(), g),
       parameters: g.parameters.map((p) => ({
         key: p.parameterKey,
         value: p.parameterValue,
         defaultValue: p.defaultParameterValue,
-        dataType: p.dataType,
-        editable: p.editable,
-        validationValueFormat: p.validationValueFormat,
-        parameterType: p.parameterType,
+        ...pickShape(facts, p),
       })),
     };
   },
 });
-export const getParameterGroupOutput = lookupOutput(getParameterGroup.lookup);
 export type GetParameterGroupArgs = LookupArgs<typeof getParameterGroup>;
 export type GetParameterGroupResult = LookupResult<typeof getParameterGroup>;
 
 /** A cluster or instance set as both cluster lookups show it: the record, its endpoints among its fields. */
 const clusterResultShape = () =>
   z.object({
-    id: z.string(),
-    name: z.string().optional(),
+    ...idAndName(),
     clusterEnabled: z.boolean().optional().describe("true for a cluster, false for an instance set."),
     version: z.string().optional(),
     status: z.string().optional(),
@@ -133,39 +113,30 @@ function clusterResult(r: CacheClusterRecord): ClusterResult {
 }
 
 /** Clusters and instance sets, optionally only those using a parameter group. */
-export const getClusters = lookupFunction({
-  token: "krcloud:cache:getClusters",
+export const { getClusters, getClustersOutput } = lookup("getClusters", {
   description: "Cache clusters and instance sets.",
-  args: () => z.object({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") }),
+  args: () => ({ parameterGroup: z.string().optional().describe("Only those using this parameter group (id or name).") }),
   result: () => z.object({ clusters: z.array(clusterResultShape()).describe("Clusters and instance sets.") }),
-  run: async (args, settings) => ({ clusters: (await client(settings).clusters.list(args).catch(rethrowAs("getClusters"))).map(clusterResult) }),
+  run: async (args, c) => ({ clusters: (await c.clusters.list(args)).map(clusterResult) }),
 });
-export const getClustersOutput = lookupOutput(getClusters.lookup);
 export type GetClustersArgs = LookupArgs<typeof getClusters>;
 export type GetClustersResult = LookupResult<typeof getClusters>;
 
 /** One cluster or instance set. */
-export const getCluster = lookupFunction({
-  token: "krcloud:cache:getCluster",
+export const { getCluster, getClusterOutput } = lookup("getCluster", {
   description: "One cache cluster or instance set.",
-  args: () => z.object({ id: z.string().describe("The cluster's or instance set's id.") }),
+  args: () => ({ id: z.string().describe("The cluster's or instance set's id.") }),
   result: clusterResultShape,
-  run: async (args, settings) => clusterResult(await client(settings).clusters.get(args.id).catch(rethrowAs("getCluster"))),
+  run: async (args, c) => clusterResult(await c.clusters.get(args.id)),
 });
-export const getClusterOutput = lookupOutput(getCluster.lookup);
 export type GetClusterArgs = LookupArgs<typeof getCluster>;
 
 /** The instances of an instance set. */
-export const getInstances = lookupFunction({
-  token: "krcloud:cache:getInstances",
+export const { getInstances, getInstancesOutput } = lookup("getInstances", {
   description: "The instances of a cache instance set.",
-  args: () => z.object({ instanceSetId: z.string().describe("The instance set's id.") }),
+  args: () => ({ instanceSetId: z.string().describe("The instance set's id.") }),
   result: () => z.object({ instances: z.array(instanceShape()).describe("The instances.") }),
-  async run(args, settings) {
-    const list = await client(settings).instanceSets.listInstances(args.instanceSetId).catch(rethrowAs("getInstances"));
-    return { instances: list.instances.map(instanceResult) };
-  },
+  run: async (args, c) => ({ instances: (await c.instanceSets.listInstances(args.instanceSetId)).instances.map(instanceResult) }),
 });
-export const getInstancesOutput = lookupOutput(getInstances.lookup);
 export type GetInstancesArgs = LookupArgs<typeof getInstances>;
 export type GetInstancesResult = LookupResult<typeof getInstances>;

@@ -12,62 +12,49 @@
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, steeringInputs } from "./cluster-record";
+import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
-import { cacheName, description, port, retentionDays, user, userForRequest } from "./validation";
+import { retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
-const id = () => z.string().min(1, "must not be empty");
-
 function instanceSetShape() {
-  return z
-    .object({
-      name: cacheName("Instance set"),
-      description: description(),
-      version: id().describe("Engine version (see getVersions). Changing it replaces the instance set."),
-      port: port(),
-      flavorId: id().describe("Instance size (see getFlavors). Changing it replaces the instance set."),
-      parameterGroupId: id().describe("Parameter group (cluster mode disabled); changed in place (waits until In-Sync)."),
-      subnetIds: z.array(id()).min(1, "at least one subnet").describe("Subnets the instances may be placed in. Changing them replaces the instance set."),
-      securityGroupIds: z.array(id()).min(1, "at least one security group").describe("Security groups; changed in place."),
-      primarySubnetId: id().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
-      replicaSubnetIds: z
-        .array(id())
-        .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas (seed 02 §8)`)
-        .default([])
-        .describe("One subnet per replica; replicas are added and removed in place."),
-      highAvailability: z.boolean().default(false).describe("High availability mode (automatic failover); needs at least one replica. Toggled in place."),
-      primaryInstanceId: id().optional().describe("With high availability off: the instance that must be primary; another one is promoted to it in place."),
-      tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the instance set."),
-      user: user(),
-      backupSchedule: z
-        .object({
-          hour: z
-            .number()
-            .int("must be a whole hour")
-            .min(0, "must be from 0 to 23")
-            .max(23, "must be from 0 to 23")
-            .describe("Hour of the daily automatic backup, KST (the only settable field)."),
-          retentionDays: retentionDays().describe("Days to keep automatic backups, 1 to 35."),
-        })
-        .strict()
-        .optional()
-        .describe("Daily automatic backups; omitted: none. Changed in place."),
-      restoreFrom: z
-        .object({
-          backupName: id().optional().describe("An existing backup's name."),
-          files: z.array(id()).optional().describe("Backup files in object storage, `bucket/folder/.../file`, same region and project."),
-        })
-        .strict()
-        .optional()
-        .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
-      ...steeringInputs("an instance set"),
-    })
-    .strict();
+  return z.strictObject({
+    ...recordInputs("instance set"),
+    primarySubnetId: nonEmpty().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
+    replicaSubnetIds: z
+      .array(nonEmpty())
+      .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas (seed 02 §8)`)
+      .default([])
+      .describe("One subnet per replica; replicas are added and removed in place."),
+    highAvailability: z.boolean().default(false).describe("High availability mode (automatic failover); needs at least one replica. Toggled in place."),
+    primaryInstanceId: nonEmpty().optional().describe("With high availability off: the instance that must be primary; another one is promoted to it in place."),
+    tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the instance set."),
+    user: user(),
+    backupSchedule: z
+      .strictObject({
+        hour: z
+          .number()
+          .int("must be a whole hour")
+          .min(0, "must be from 0 to 23")
+          .max(23, "must be from 0 to 23")
+          .describe("Hour of the daily automatic backup, KST (the only settable field)."),
+        retentionDays: retentionDays().describe("Days to keep automatic backups, 1 to 35."),
+      })
+      .optional()
+      .describe("Daily automatic backups; omitted: none. Changed in place."),
+    restoreFrom: z
+      .strictObject({
+        backupName: nonEmpty().optional().describe("An existing backup's name."),
+        files: z.array(nonEmpty()).optional().describe("Backup files in object storage, `bucket/folder/.../file`, same region and project."),
+      })
+      .optional()
+      .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
+    ...steeringInputs("an instance set"),
+  });
 }
 
 export function instanceSetInputs() {
@@ -101,8 +88,7 @@ export type InstanceSetInputs = z.infer<ReturnType<typeof instanceSetInputs>>;
 
 export function instanceSetOutputs() {
   return instanceSetShape().extend({
-    status: z.string().describe("The instance set's status."),
-    parameterGroupSyncStatus: z.string().optional().describe("`In-Sync`, `Error-Sync`, `Suspended`, ..."),
+    ...statusOutputs("The instance set's status."),
     primaryEndpoint: z.string().optional().describe("Endpoint of the primary; stays valid after a promote or failover."),
     readEndpoint: z.string().optional().describe("Endpoint for reads from the replicas."),
     currentPrimaryInstanceId: z.string().optional().describe("The instance that is primary now."),
@@ -111,12 +97,9 @@ export function instanceSetOutputs() {
 }
 export type InstanceSetOutputs = z.infer<ReturnType<typeof instanceSetOutputs>>;
 
-export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutputs> = {
-  token: "krcloud:cache:InstanceSet",
+export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceSetInputs, instanceSetOutputs, {
   description:
     "A Redis primary with replicas (cluster mode disabled): replica count, high availability and the primary reconciled in place, each step waiting until every instance is Running.",
-  inputs: instanceSetInputs,
-  outputs: instanceSetOutputs,
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
   ...recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
   importId: "the instance set id",
@@ -221,7 +204,7 @@ export const instanceSet: ResourceDefinition<InstanceSetInputs, InstanceSetOutpu
     const c = cache(ctx);
     await deleteAndWait(ctx, c, setId, `cache instance set "${olds.name}" (${setId})`, olds, (x, o) => c.instanceSets.delete(x, o));
   },
-};
+});
 
 /**
  * Outputs from the cloud. Placement: `primarySubnetId` stays the declared one while some instance is

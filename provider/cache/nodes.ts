@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { CacheInstance, ShardTopology } from "../../sdk/cache";
-import { pickShape } from "../core";
+import { pickShape, pickShapes } from "../core";
 
 export const nodeShape = () =>
   z.object({ id: z.string(), subnetId: z.string().optional(), endpoint: z.string().optional(), role: z.string().optional(), status: z.string().optional() });
@@ -12,7 +12,7 @@ export type NodeResult = z.infer<ReturnType<typeof nodeShape>>;
 
 /** A shard's nodes, primary first. */
 export function nodeOutputs(shard: ShardTopology): NodeResult[] {
-  return [...(shard.primary ? [shard.primary] : []), ...shard.replicas].map((n) => pickShape(nodeShape().shape, n));
+  return pickShapes(nodeShape().shape, [...(shard.primary ? [shard.primary] : []), ...shard.replicas]);
 }
 
 /** An instance is a node with a name. */

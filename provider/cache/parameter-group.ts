@@ -18,36 +18,33 @@ import {
 } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { findParameterGroupByName } from "./find";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { adoptInput, description } from "./validation";
 import { CACHE_TIMEOUTS, newestFirst, waitGroupInSync } from "./waiters";
 
 export function parameterGroupInputs() {
-  return z
-    .object({
-      name: z
-        .string()
-        .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter")
-        .describe("Group name. When omitted: the logical name plus a random suffix. Changing it replaces the group."),
-      baseParameterGroupId: z
-        .string()
-        .min(1, "must not be empty")
-        .describe("The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group."),
-      description: description(),
-      parameters: z
-        .record(z.string().min(1, "parameter names must not be empty"), z.string())
-        .default({})
-        .describe("Parameter values by name, as strings. Only these are managed; removing one sets it back to its default."),
-      applyMode: z
-        .enum(APPLY_MODES)
-        .default("sequential")
-        .describe("How changed parameters reach the clusters using the group: `sequential` (one at a time, the default) or `parallel`."),
-      timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adopt: adoptInput("a custom parameter group"),
-    })
-    .strict();
+  return z.strictObject({
+    name: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter")
+      .describe("Group name. When omitted: the logical name plus a random suffix. Changing it replaces the group."),
+    baseParameterGroupId: nonEmpty().describe(
+      "The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group.",
+    ),
+    description: description(),
+    parameters: z
+      .record(z.string().min(1, "parameter names must not be empty"), z.string())
+      .default({})
+      .describe("Parameter values by name, as strings. Only these are managed; removing one sets it back to its default."),
+    applyMode: z
+      .enum(APPLY_MODES)
+      .default("sequential")
+      .describe("How changed parameters reach the clusters using the group: `sequential` (one at a time, the default) or `parallel`."),
+    timeouts: timeoutsInput(CACHE_TIMEOUTS),
+    adopt: adoptInput("a custom parameter group"),
+  });
 }
 export type ParameterGroupInputs = z.infer<ReturnType<typeof parameterGroupInputs>>;
 
@@ -66,12 +63,9 @@ export function parameterGroupOutputs() {
 }
 export type ParameterGroupOutputs = z.infer<ReturnType<typeof parameterGroupOutputs>>;
 
-export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterGroupOutputs> = {
-  token: "krcloud:cache:ParameterGroup",
+export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", parameterGroupInputs, parameterGroupOutputs, {
   description:
     "A custom cache parameter group created from a default group. Only the parameters the program sets are managed; changes wait until the clusters using the group are In-Sync.",
-  inputs: parameterGroupInputs,
-  outputs: parameterGroupOutputs,
   replaceOn: ["name", "baseParameterGroupId"],
   deleteBeforeReplace: true,
   localInputs: ["applyMode", "timeouts", "adopt"],
@@ -151,7 +145,7 @@ export const parameterGroup: ResourceDefinition<ParameterGroupInputs, ParameterG
       throw withAction(e, `deleting cache parameter group "${olds.name}"`);
     }
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Update steps

@@ -9,32 +9,28 @@
 import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { z } from "zod";
-import { PartialFailure, timeoutFor, timeoutsInput, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, nonEmpty } from "../core";
 import { cache } from "./client";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, missing, placementOf, surplus } from "./topology";
 import { CACHE_TIMEOUTS, waitClusterSettled } from "./waiters";
 
 export function shardInputs() {
-  return z
-    .object({
-      clusterId: z.string().min(1, "must not be empty").describe("The cluster to add the shard to. Changing it replaces the shard."),
-      primarySubnetId: z.string().min(1, "must not be empty").describe("Subnet of the shard's primary. Changing it replaces the shard."),
-      replicaSubnetIds: z
-        .array(z.string().min(1, "must not be empty"))
-        .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas`)
-        .default([])
-        .describe("One subnet per replica; added and removed in place."),
-      timeouts: timeoutsInput(CACHE_TIMEOUTS),
-      adoptShardId: z
-        .string()
-        .min(1, "must not be empty")
-        .optional()
-        .describe(
-          "Manage this existing shard of the cluster (one added outside Pulumi) instead of adding one: its primary subnet must match; its replicas are then reconciled in place. Read at create only.",
-        ),
-    })
-    .strict();
+  return z.strictObject({
+    clusterId: nonEmpty().describe("The cluster to add the shard to. Changing it replaces the shard."),
+    primarySubnetId: nonEmpty().describe("Subnet of the shard's primary. Changing it replaces the shard."),
+    replicaSubnetIds: z
+      .array(nonEmpty())
+      .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas`)
+      .default([])
+      .describe("One subnet per replica; added and removed in place."),
+    timeouts: timeoutsInput(CACHE_TIMEOUTS),
+    adoptShardId: nonEmpty()
+      .optional()
+      .describe(
+        "Manage this existing shard of the cluster (one added outside Pulumi) instead of adding one: its primary subnet must match; its replicas are then reconciled in place. Read at create only.",
+      ),
+  });
 }
 export type ShardInputs = z.infer<ReturnType<typeof shardInputs>>;
 
@@ -50,11 +46,8 @@ export function shardOutputs() {
 }
 export type ShardOutputs = z.infer<ReturnType<typeof shardOutputs>>;
 
-export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
-  token: "krcloud:cache:Shard",
+export const shard = defineResource("krcloud:cache:Shard", shardInputs, shardOutputs, {
   description: "One shard of a cache cluster, managed apart from the Cluster resource (which leaves shards it did not add alone).",
-  inputs: shardInputs,
-  outputs: shardOutputs,
   replaceOn: ["clusterId", "primarySubnetId"],
   localInputs: ["timeouts", "adoptShardId"],
   importId: "`<clusterId>/<shardId>`",
@@ -154,7 +147,7 @@ export const shard: ResourceDefinition<ShardInputs, ShardOutputs> = {
       },
     );
   },
-};
+});
 
 /** The ids of the cluster's shards now. */
 async function shardIds(c: CacheClient, clusterId: string): Promise<string[]> {

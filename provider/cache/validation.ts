@@ -1,5 +1,6 @@
 /** zod schemas shared by the cache resources; the rules are the SDK's validators (sdk/cache/validate.ts). */
 import { z } from "zod";
+import { nonEmpty } from "../core";
 import type { Settings } from "../../sdk/core";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, validateDescription, validateInstanceSetName } from "../../sdk/cache";
@@ -38,16 +39,13 @@ export function port() {
 
 export function user() {
   return z
-    .object({
-      name: z.string().min(1, "must not be empty").describe("Database user name."),
-      password: z
-        .string()
-        .min(1, "must not be empty")
+    .strictObject({
+      name: nonEmpty().describe("Database user name."),
+      password: nonEmpty()
         .optional()
         .describe("The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`."),
       passwordCiphertext: kmsEncrypted("The user's password").optional(),
     })
-    .strict()
     .superRefine((u, ctx) => oneOf(ctx, [], u.password, u.passwordCiphertext, ["password", "passwordCiphertext"], true))
     .optional()
     .describe("A database user (authentication). Changing it replaces the resource.");

@@ -13,3 +13,4 @@ export * from "./invoke";
 export * from "./wait";
 export * from "./hints";
 export * from "./shape";
+export * from "./schema";

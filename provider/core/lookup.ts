@@ -3,11 +3,12 @@
  * description, argument and result schemas (zod, with `.describe()` docs), which results are secret,
  * and the function. From the definition come the TypeScript function and its `...Output` form
  * (`lookupFunction`, `lookupOutput`), the native plugin's invoke and schema.json's `functions`.
+ * A service declares its lookups by name through `serviceLookups`, which derives the rest.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { secret } from "@pulumi/pulumi/output";
-import type { z } from "zod";
-import type { Settings } from "../../sdk/core";
+import { z } from "zod";
+import { rethrowAs, type Settings } from "../../sdk/core";
 import { lookupSettings, outputForm, type LookupOptions } from "./invoke";
 import type { InputArgs } from "./types";
 
@@ -62,4 +63,44 @@ export function parseArgs<A extends object>(def: LookupDefinition<A, unknown>, a
   if (r.success) return r.data;
   const issues = r.error.issues.map((i) => `${i.path.map(String).join(".") || "arguments"}: ${i.message}`);
   throw new Error(`${def.token}: ${issues.join("; ")}`);
+}
+
+/** The arguments of a lookup whose argument properties are `S`: none without any. */
+export type ArgsOf<S extends z.ZodRawShape> = keyof S extends never ? Record<string, never> : z.output<z.ZodObject<S>>;
+
+/**
+ * One lookup of a service as `serviceLookups` takes it: no token (its name gives it), the
+ * arguments' properties (arguments are always an object), and `run` gets the service's client.
+ */
+export interface ServiceLookup<C, S extends z.ZodRawShape, R> extends Omit<LookupDefinition<ArgsOf<S>, R>, "token" | "args" | "run"> {
+  /** The argument properties (zod, with `.describe()` docs); omitted for a lookup without any. */
+  args?: () => S;
+  run: (args: ArgsOf<S>, client: C) => Promise<NoInfer<R>>;
+}
+
+/** A lookup function under its name and its Output form under `<name>Output`, for `export const { getX, getXOutput } = ...`. */
+export type NamedLookup<N extends string, A extends object, R> = { readonly [K in N]: LookupFunction<A, R> } & {
+  readonly [K in `${N}Output`]: (args?: InputArgs<A>) => pulumi.Output<R>;
+};
+
+/**
+ * The lookups of the service `module`, each declared by its name: the name gives the token
+ * (`krcloud:<module>:<name>`) and names every failure of the lookup; `run` gets the client the
+ * service's resources use (`client`), built for the settings of the call; the function comes with
+ * its `...Output` form.
+ */
+export function serviceLookups<C>(module: string, client: (call: { settings: Settings }) => C) {
+  return <N extends string, S extends z.ZodRawShape = Record<never, never>, R = unknown>(
+    name: N,
+    spec: ServiceLookup<C, S, R>,
+  ): NamedLookup<N, ArgsOf<S>, R> => {
+    const { args, run, ...declared } = spec;
+    const fn = lookupFunction<ArgsOf<S>, R>({
+      ...declared,
+      token: `krcloud:${module}:${name}`,
+      args: args && (() => z.object(args()) as unknown as z.ZodType<ArgsOf<S>>),
+      run: (a, settings) => run(a, client({ settings })).catch(rethrowAs(name)),
+    });
+    return { [name]: fn, [`${name}Output`]: lookupOutput(fn.lookup) } as unknown as NamedLookup<N, ArgsOf<S>, R>;
+  };
 }

@@ -227,6 +227,22 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   delete(ctx: Context, id: string, olds: O): Promise<void>;
 }
 
+/** A definition as `defineResource` takes it: all but the token and the schemas, which come first. */
+export type ResourceSpec<I extends Record<string, unknown>, O extends Record<string, unknown>> = Omit<ResourceDefinition<I, O>, "token" | "inputs" | "outputs">;
+
+/**
+ * A resource's definition from its token and its input and output schemas: the definition's types
+ * are the schemas' (what check parses, what read returns), and the rest of it is checked against them.
+ */
+export function defineResource<I extends Record<string, unknown>, O extends Record<string, unknown>>(
+  token: string,
+  inputs: () => z.ZodType<I>,
+  outputs: () => z.ZodType<O>,
+  spec: ResourceSpec<NoInfer<I>, NoInfer<O>>,
+): ResourceDefinition<I, O> {
+  return { token, inputs, outputs, ...spec };
+}
+
 export interface Derivation<I> {
   /** The inputs `compute` reads. */
   from: readonly (keyof I & string)[];
@@ -265,6 +281,17 @@ export function assertAdoptable(def: AnyDefinition, id: string, existing: Record
 
 const INPUT_SCHEMAS = new WeakMap<AnyDefinition, z.ZodType>();
 const OUTPUT_SCHEMAS = new WeakMap<AnyDefinition, z.ZodType>();
+const KEYS = new WeakMap<AnyDefinition, string[]>();
+
+/** What `build` makes of a definition, made once per definition and process and kept in `made`. */
+function perDefinition<T>(made: WeakMap<AnyDefinition, T>, def: AnyDefinition, build: (def: AnyDefinition) => T): T {
+  let value = made.get(def);
+  if (value === undefined) {
+    value = build(def);
+    made.set(def, value);
+  }
+  return value;
+}
 
 /**
  * The definition's input schema, built once per definition and process: building a zod schema
@@ -272,33 +299,15 @@ const OUTPUT_SCHEMAS = new WeakMap<AnyDefinition, z.ZodType>();
  * would otherwise build it on every call. Schemas are immutable, so sharing one is safe.
  */
 export function inputSchema(def: AnyDefinition): z.ZodType {
-  let schema = INPUT_SCHEMAS.get(def);
-  if (!schema) {
-    schema = def.inputs();
-    INPUT_SCHEMAS.set(def, schema);
-  }
-  return schema;
+  return perDefinition(INPUT_SCHEMAS, def, (d) => d.inputs());
 }
 
 /** The definition's output schema, built once per definition and process (see `inputSchema`). */
 export function outputSchema(def: AnyDefinition): z.ZodType {
-  let schema = OUTPUT_SCHEMAS.get(def);
-  if (!schema) {
-    schema = def.outputs();
-    OUTPUT_SCHEMAS.set(def, schema);
-  }
-  return schema;
+  return perDefinition(OUTPUT_SCHEMAS, def, (d) => d.outputs());
 }
-
-const KEYS = new WeakMap<AnyDefinition, string[]>();
 
 /** The input property names of a definition (computed once per definition). */
 export function inputKeys(def: AnyDefinition): string[] {
-  let keys = KEYS.get(def);
-  if (!keys) {
-    const schema = inputSchema(def) as unknown as { shape?: Record<string, unknown> };
-    keys = Object.keys(schema.shape ?? {});
-    KEYS.set(def, keys);
-  }
-  return keys;
+  return perDefinition(KEYS, def, (d) => Object.keys((inputSchema(d) as unknown as { shape?: Record<string, unknown> }).shape ?? {}));
 }

@@ -100,8 +100,7 @@ export function timeoutsInput(defaults: Readonly<Record<Operation, number>>) {
       .optional()
       .describe(`How long ${op} may wait for the resource to settle (default ${formatMinutes(defaults[op])}).`);
   return z
-    .object({ create: duration("create"), update: duration("update"), delete: duration("delete") })
-    .strict()
+    .strictObject({ create: duration("create"), update: duration("update"), delete: duration("delete") })
     .optional()
     .describe(
       `How long each operation may wait, like Pulumi's customTimeouts (which dynamic providers never receive): defaults create ${formatMinutes(defaults.create)}, update ${formatMinutes(defaults.update)}, delete ${formatMinutes(defaults.delete)}. Only steers the provider: changing it changes nothing in the cloud.`,

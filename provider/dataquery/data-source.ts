@@ -8,36 +8,32 @@
 import { z } from "zod";
 import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
 import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { jsonEqual, PartialFailure, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { jsonEqual, PartialFailure, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { listKey, readThroughList } from "../core/coalesce";
 
 function dataSourceShape() {
-  return z
-    .object({
-      name: z
-        .string()
-        .regex(DATA_SOURCE_NAME, "must be 3 to 72 lower-case letters, digits or underscores")
-        .describe("Data source name, unique in the project: 3 to 72 lower-case letters, digits, `_`. When omitted: the logical name plus a random suffix."),
-      type: z.enum(["MYSQL", "POSTGRESQL"]).describe("`MYSQL` or `POSTGRESQL`."),
-      scope: z.enum(["PRIVATE", "PUBLIC"]).default("PRIVATE").describe("`PRIVATE` (default) or `PUBLIC`."),
-      description: z.string().optional().describe("Description."),
-      instanceId: z.string().min(1, "must not be empty").describe("The database instance's id."),
-      username: z.string().min(1, "must not be empty").describe("Database user name."),
-      password: z
-        .string()
-        .min(1, "must not be empty")
-        .optional()
-        .describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown. Or give `passwordCiphertext`."),
-      passwordCiphertext: kmsEncrypted("The database password").optional(),
-      databaseName: z.string().min(1, "must not be empty").optional().describe("Database name; required for PostgreSQL."),
-      adopt: z
-        .boolean()
-        .default(false)
-        .describe("If a data source with this name exists, manage it instead of failing (its type, scope and description must match)."),
-    })
-    .strict();
+  return z.strictObject({
+    name: z
+      .string()
+      .regex(DATA_SOURCE_NAME, "must be 3 to 72 lower-case letters, digits or underscores")
+      .describe("Data source name, unique in the project: 3 to 72 lower-case letters, digits, `_`. When omitted: the logical name plus a random suffix."),
+    type: z.enum(["MYSQL", "POSTGRESQL"]).describe("`MYSQL` or `POSTGRESQL`."),
+    scope: z.enum(["PRIVATE", "PUBLIC"]).default("PRIVATE").describe("`PRIVATE` (default) or `PUBLIC`."),
+    description: z.string().optional().describe("Description."),
+    instanceId: nonEmpty().describe("The database instance's id."),
+    username: nonEmpty().describe("Database user name."),
+    password: nonEmpty()
+      .optional()
+      .describe("Database password. Secret: sent Base64-encoded, stored encrypted in state, never shown. Or give `passwordCiphertext`."),
+    passwordCiphertext: kmsEncrypted("The database password").optional(),
+    databaseName: nonEmpty().optional().describe("Database name; required for PostgreSQL."),
+    adopt: z
+      .boolean()
+      .default(false)
+      .describe("If a data source with this name exists, manage it instead of failing (its type, scope and description must match)."),
+  });
 }
 
 /** Inputs the service's list does not return (it shows name, type, scope and description only). */
@@ -59,11 +55,8 @@ export function dataSourceOutputs() {
 }
 export type DataSourceOutputs = z.infer<ReturnType<typeof dataSourceOutputs>>;
 
-export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs> = {
-  token: "krcloud:dataquery:DataSource",
+export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSourceInputs, dataSourceOutputs, {
   description: "A MySQL or PostgreSQL data source for data queries. Every change replaces it (the service has no update).",
-  inputs: dataSourceInputs,
-  outputs: dataSourceOutputs,
   replaceOn: ["name", "type", "scope", "description"],
   // The service never returns these: an import (read from the name alone) records them empty, and
   // the program's values stand for them (writeOnly); a change of a recorded value replaces.
@@ -122,7 +115,7 @@ export const dataSource: ResourceDefinition<DataSourceInputs, DataSourceOutputs>
       throw withAction(e, `deleting data source "${id}"`);
     }
   },
-};
+});
 
 async function find(c: DataQueryClient, name: string): Promise<DataSourceRecord | undefined> {
   return c.findDataSource(name).catch(rethrowAs(`reading data source "${name}"`));

@@ -1,12 +1,9 @@
 /** Data query lookups: the data sources, and a query's result (one page, or every page up to 1000 rows). */
 import { z } from "zod";
-import { rethrowAs, type Settings } from "../../sdk/core";
-import { DataQueryClient } from "../../sdk/dataquery";
-import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
+import { pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { dataQuery } from "./client";
 
-function client(settings: Settings): DataQueryClient {
-  return new DataQueryClient({ settings });
-}
+const lookup = serviceLookups("dataquery", dataQuery);
 
 const dataSourceShape = () => ({
   name: z.string(),
@@ -17,33 +14,26 @@ const dataSourceShape = () => ({
 });
 
 /** Every data source of the project (MySQL, PostgreSQL and data-catalog ones). */
-export const getDataSources = lookupFunction({
-  token: "krcloud:dataquery:getDataSources",
+export const { getDataSources, getDataSourcesOutput } = lookup("getDataSources", {
   description: "The project's data sources.",
   result: () => z.object({ dataSources: z.array(z.object(dataSourceShape())).describe("The project's data sources.") }),
-  async run(_args, settings) {
-    const list = await client(settings).listDataSources().catch(rethrowAs("getDataSources"));
-    return { dataSources: list.map((d) => pickShape(dataSourceShape(), d)) };
-  },
+  run: async (_args, c) => ({ dataSources: pickShapes(dataSourceShape(), await c.listDataSources()) }),
 });
-export const getDataSourcesOutput = lookupOutput(getDataSources.lookup);
 export type GetDataSourcesResult = LookupResult<typeof getDataSources>;
 
 /** A query's state, result location, columns and rows. */
-export const getQueryResult = lookupFunction({
-  token: "krcloud:dataquery:getQueryResult",
+export const { getQueryResult, getQueryResultOutput } = lookup("getQueryResult", {
   description: "A data query's state, result location, columns and rows.",
-  args: () =>
-    z.object({
-      queryId: z.string().describe("The query's id."),
-      page: z
-        .number()
-        .int("must be a whole number")
-        .min(0, "must be from 0 to 9")
-        .max(9, "must be from 0 to 9")
-        .optional()
-        .describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
-    }),
+  args: () => ({
+    queryId: z.string().describe("The query's id."),
+    page: z
+      .number()
+      .int("must be a whole number")
+      .min(0, "must be from 0 to 9")
+      .max(9, "must be from 0 to 9")
+      .optional()
+      .describe("One page, 0 to 9 (100 rows each); omitted: every page, up to 1000 rows."),
+  }),
   result: () =>
     z.object({
       state: z.string().describe("The query's state."),
@@ -53,10 +43,9 @@ export const getQueryResult = lookupFunction({
       totalPages: z.number().optional(),
       totalElements: z.number().optional(),
     }),
-  async run(args, settings) {
-    const c = client(settings);
-    const first = await c.getQueryResult(args.queryId, args.page ?? 0).catch(rethrowAs("getQueryResult"));
-    const rows = args.page === undefined ? (await c.getRows(args.queryId).catch(rethrowAs("getQueryResult"))).rows : first.rows;
+  async run(args, c) {
+    const first = await c.getQueryResult(args.queryId, args.page ?? 0);
+    const rows = args.page === undefined ? (await c.getRows(args.queryId)).rows : first.rows;
     return {
       state: first.queryInfo.state,
       storageUrl: first.resultConfig.storageUrl,
@@ -67,6 +56,5 @@ export const getQueryResult = lookupFunction({
     };
   },
 });
-export const getQueryResultOutput = lookupOutput(getQueryResult.lookup);
 export type GetQueryResultArgs = LookupArgs<typeof getQueryResult>;
 export type GetQueryResultResult = LookupResult<typeof getQueryResult>;

@@ -11,7 +11,18 @@
 import { z } from "zod";
 import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../sdk/dataquery";
 import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, timeoutsInput, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
+import {
+  PartialFailure,
+  pickShape,
+  timeoutFor,
+  timeoutsInput,
+  waitWithProgress,
+  type Context,
+  defineResource,
+  resourceClass,
+  type InputArgs,
+  nonEmpty,
+} from "../core";
 import { dataQuery } from "./client";
 
 /** A query is not a long-lived thing: create 30 minutes, no update or delete waits to speak of. */
@@ -32,57 +43,49 @@ const statsShape = () =>
 
 /** A value sent as a request header: undici refuses to send a line break or a character beyond Latin-1. */
 function headerValue(header: string) {
-  return z
-    .string()
-    .min(1, "must not be empty")
-    .regex(/^[\x20-\x7e]*$/, `must be printable ASCII (it travels as the ${header} header)`);
+  return nonEmpty().regex(/^[\x20-\x7e]*$/, `must be printable ASCII (it travels as the ${header} header)`);
 }
 
 export function queryInputs() {
-  return z
-    .object({
-      query: z
-        .string()
-        .refine((q) => q.trim() !== "", "must not be empty")
-        .describe("The SQL to run. Changing it runs it again (a replacement)."),
-      dataSource: headerValue("X-Data-Source")
-        .optional()
-        .describe(
-          "Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again.",
-        ),
-      database: headerValue("X-Database").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
-      bucketName: z.string().min(1, "must not be empty").describe("Object storage bucket for the result. Changing it runs the query again."),
-      path: z
-        .string()
-        .default("")
-        .describe("Path in the bucket; the result goes to `path/YYYY/MM/DD` as a `.csv` and a `.metadata` file. Changing it runs the query again."),
-      reuse: z
-        .object({
-          maxReuseAge: z
-            .number()
-            .int("must be whole minutes")
-            .min(DATA_QUERY_LIMITS.minReuseAge, "must be from 1 to 1440 minutes")
-            .max(DATA_QUERY_LIMITS.maxReuseAge, "must be from 1 to 1440 minutes")
-            .describe("Minutes, 1 to 1440."),
-        })
-        .strict()
-        .optional()
-        .describe(
-          "Reuse a previous identical query's result no older than maxReuseAge minutes. Only steers the run: changing it does not run the query again.",
-        ),
-      triggers: z.record(z.string(), z.string()).optional().describe("Any values; changing them runs the query again (a replacement)."),
-      captureRows: z
-        .number()
-        .int("must be a whole number")
-        .min(0, "must be from 0 to 1000")
-        .max(DATA_QUERY_LIMITS.maxRows, "must be from 0 to 1000 (the API serves at most 1000 rows)")
-        .default(0)
-        .describe(
-          "How many result rows to keep in the `rows` output (0, the default, keeps none; at most 1000). Changing it reads the rows again without running the query.",
-        ),
-      timeouts: timeoutsInput(QUERY_TIMEOUTS),
-    })
-    .strict();
+  return z.strictObject({
+    query: z
+      .string()
+      .refine((q) => q.trim() !== "", "must not be empty")
+      .describe("The SQL to run. Changing it runs it again (a replacement)."),
+    dataSource: headerValue("X-Data-Source")
+      .optional()
+      .describe(
+        "Default data source for unqualified table names (`X-Data-Source`); without it every table is `datasource.database.table`. Changing it runs the query again.",
+      ),
+    database: headerValue("X-Database").optional().describe("Default database (`X-Database`). Changing it runs the query again."),
+    bucketName: nonEmpty().describe("Object storage bucket for the result. Changing it runs the query again."),
+    path: z
+      .string()
+      .default("")
+      .describe("Path in the bucket; the result goes to `path/YYYY/MM/DD` as a `.csv` and a `.metadata` file. Changing it runs the query again."),
+    reuse: z
+      .strictObject({
+        maxReuseAge: z
+          .number()
+          .int("must be whole minutes")
+          .min(DATA_QUERY_LIMITS.minReuseAge, "must be from 1 to 1440 minutes")
+          .max(DATA_QUERY_LIMITS.maxReuseAge, "must be from 1 to 1440 minutes")
+          .describe("Minutes, 1 to 1440."),
+      })
+      .optional()
+      .describe("Reuse a previous identical query's result no older than maxReuseAge minutes. Only steers the run: changing it does not run the query again."),
+    triggers: z.record(z.string(), z.string()).optional().describe("Any values; changing them runs the query again (a replacement)."),
+    captureRows: z
+      .number()
+      .int("must be a whole number")
+      .min(0, "must be from 0 to 1000")
+      .max(DATA_QUERY_LIMITS.maxRows, "must be from 0 to 1000 (the API serves at most 1000 rows)")
+      .default(0)
+      .describe(
+        "How many result rows to keep in the `rows` output (0, the default, keeps none; at most 1000). Changing it reads the rows again without running the query.",
+      ),
+    timeouts: timeoutsInput(QUERY_TIMEOUTS),
+  });
 }
 export type QueryInputs = z.infer<ReturnType<typeof queryInputs>>;
 
@@ -99,11 +102,8 @@ export function queryOutputs() {
 }
 export type QueryOutputs = z.infer<ReturnType<typeof queryOutputs>>;
 
-export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
-  token: "krcloud:dataquery:Query",
+export const query = defineResource("krcloud:dataquery:Query", queryInputs, queryOutputs, {
   description: "SQL run once on create, and again only when its SQL, data source, database, result location or triggers change. Refresh never re-runs it.",
-  inputs: queryInputs,
-  outputs: queryOutputs,
   replaceOn: ["query", "dataSource", "database", "bucketName", "path", "triggers"],
   localInputs: ["reuse", "captureRows", "timeouts"],
   importId: "the query id",
@@ -201,7 +201,7 @@ export const query: ResourceDefinition<QueryInputs, QueryOutputs> = {
       throw withAction(e, `aborting data query "${id}"`);
     }
   },
-};
+});
 
 /** How far back (pages of 100, newest first) a create looks for an earlier run of itself. */
 const RECENT_PAGES = 5;
@@ -228,18 +228,7 @@ function importedInputs(page: QueryResultPage): Partial<QueryInputs> {
 
 function statsOf(page: QueryResultPage): QueryOutputs["stats"] {
   const s = page.queryInfo.queryStats;
-  if (!s) return undefined;
-  return {
-    progressPercentage: s.progressPercentage,
-    inputRows: s.inputRows,
-    inputDataSize: s.inputDataSize,
-    outputRows: s.outputRows,
-    outputDataSize: s.outputDataSize,
-    createdAt: s.createdAt,
-    completedAt: s.completedAt,
-    elapsedTime: s.elapsedTime,
-    queryExecutionTime: s.queryExecutionTime,
-  };
+  return s && pickShape(statsShape().shape, s);
 }
 
 /** Outputs; rows are read (up to captureRows) unless `keep` already has them. */

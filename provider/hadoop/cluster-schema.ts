@@ -5,164 +5,148 @@
  */
 import { z } from "zod";
 import { CLUSTER_TYPES, CLUSTER_VERSION, HADOOP_LIMITS } from "../../sdk/hadoop";
-import { timeoutsInput } from "../core";
+import { timeoutsInput, nonEmpty } from "../core";
 import { vmShape } from "./vms";
 import { kmsEncrypted, oneOf } from "../kms/encrypted-input";
 
 /** Create 75 minutes (EMR: bootstrap scripts outlive 40), update 60, delete 30. */
 export const HADOOP_TIMEOUTS = Object.freeze({ create: 75 * 60_000, update: 60 * 60_000, delete: 30 * 60_000 });
 
-const nonEmpty = () => z.string().min(1, "must not be empty");
 const range = ([lo, hi]: readonly number[], what: string) =>
   z.number().int(`must be a whole number`).min(lo!, `must be from ${lo} to ${hi} ${what}`).max(hi!, `must be from ${lo} to ${hi} ${what}`);
 const dbId = () => range(HADOOP_LIMITS.redisDbId, "(Redis database ids)");
 
 function userTask() {
-  return z
-    .object({
-      type: z.enum(["hive", "spark"]).describe("`hive` or `spark`."),
-      terminationPolicy: z
-        .enum(["never", "onSuccess", "always"])
-        .describe("`never`: the cluster keeps running; `onSuccess`: it terminates when the job succeeds; `always`: it terminates when the job ends."),
-      hiveQuery: z.string().optional().describe("Hive: the query."),
-      fileUrl: z.string().optional().describe("Hive query file or Spark JAR URL."),
-      deployMode: z.enum(["cluster", "client"]).optional().describe("Spark: `cluster` or `client`."),
-      execOpts: z.string().optional().describe("Hive or Spark options."),
-      execParams: z.string().optional().describe("Spark application parameters."),
-      logBucketName: z.string().optional().describe("Bucket where the job's logs are saved (under a service folder and the cluster name)."),
-    })
-    .strict();
+  return z.strictObject({
+    type: z.enum(["hive", "spark"]).describe("`hive` or `spark`."),
+    terminationPolicy: z
+      .enum(["never", "onSuccess", "always"])
+      .describe("`never`: the cluster keeps running; `onSuccess`: it terminates when the job succeeds; `always`: it terminates when the job ends."),
+    hiveQuery: z.string().optional().describe("Hive: the query."),
+    fileUrl: z.string().optional().describe("Hive query file or Spark JAR URL."),
+    deployMode: z.enum(["cluster", "client"]).optional().describe("Spark: `cluster` or `client`."),
+    execOpts: z.string().optional().describe("Hive or Spark options."),
+    execParams: z.string().optional().describe("Spark application parameters."),
+    logBucketName: z.string().optional().describe("Bucket where the job's logs are saved (under a service folder and the cluster name)."),
+  });
+}
+
+/** One instance group of a re-run. */
+function instanceSpec() {
+  return z.strictObject({
+    type: z.enum(["MASTER", "WORKER", "TASK"]).describe("`MASTER`, `WORKER` or `TASK`."),
+    nodeCnt: range(HADOOP_LIMITS.rerunNodes, "nodes").optional().describe("Nodes, 1 to 1000."),
+    volumeSize: range(HADOOP_LIMITS.volumeGb, "GB").optional().describe("GB, 100 to 16384."),
+  });
 }
 
 function rerun() {
-  return z
-    .object({
-      trigger: nonEmpty().describe("Any value; changing it re-runs the terminated job cluster in place."),
-      instanceSpecs: z
-        .array(
-          z
-            .object({
-              type: z.enum(["MASTER", "WORKER", "TASK"]).describe("`MASTER`, `WORKER` or `TASK`."),
-              nodeCnt: range(HADOOP_LIMITS.rerunNodes, "nodes").optional().describe("Nodes, 1 to 1000."),
-              volumeSize: range(HADOOP_LIMITS.volumeGb, "GB").optional().describe("GB, 100 to 16384."),
-            })
-            .strict(),
-        )
-        .optional()
-        .describe("Instance groups for the re-run."),
-      config: z
-        .object({
-          hdfsBlockSize: range(HADOOP_LIMITS.blockSizeMb, "MB").optional().describe("MB, 1 to 1024."),
-          hdfsReplication: range(HADOOP_LIMITS.replication, "").optional().describe("1 to 500."),
-        })
-        .strict()
-        .optional()
-        .describe("HDFS settings for the re-run."),
-      userTaskInfo: z
-        .object({
-          deployMode: z.enum(["client", "cluster"]).optional().describe("Spark: `client` or `cluster`."),
-          execOpts: z.string().optional().describe("Hive or Spark options."),
-          execParams: z.string().optional().describe("Spark application parameters."),
-        })
-        .strict()
-        .optional()
-        .describe("Task options for the re-run."),
-      securityGroupIds: z.array(nonEmpty()).optional().describe("Security groups for the re-run."),
-    })
-    .strict();
+  return z.strictObject({
+    trigger: nonEmpty().describe("Any value; changing it re-runs the terminated job cluster in place."),
+    instanceSpecs: z.array(instanceSpec()).optional().describe("Instance groups for the re-run."),
+    config: z
+      .strictObject({
+        hdfsBlockSize: range(HADOOP_LIMITS.blockSizeMb, "MB").optional().describe("MB, 1 to 1024."),
+        hdfsReplication: range(HADOOP_LIMITS.replication, "").optional().describe("1 to 500."),
+      })
+      .optional()
+      .describe("HDFS settings for the re-run."),
+    userTaskInfo: z
+      .strictObject({
+        deployMode: z.enum(["client", "cluster"]).optional().describe("Spark: `client` or `cluster`."),
+        execOpts: z.string().optional().describe("Hive or Spark options."),
+        execParams: z.string().optional().describe("Spark application parameters."),
+      })
+      .optional()
+      .describe("Task options for the re-run."),
+    securityGroupIds: z.array(nonEmpty()).optional().describe("Security groups for the re-run."),
+  });
 }
 
 function hadoopShape() {
-  return z
-    .object({
-      name: z
-        .string()
-        .regex(/^[A-Za-z][A-Za-z0-9-]{0,62}$/, "must be 1 to 63 letters, digits or `-`, starting with a letter")
-        .describe("Cluster name, unique in the project. When omitted: the logical name plus a random suffix. Changing it replaces the cluster."),
-      clusterVersion: z
-        .string()
-        .regex(CLUSTER_VERSION, "must look like HDE-2.0.0 (<PREFIX>-X.X.X)")
-        .describe("`<PREFIX>-X.X.X`, compared case-insensitively. Changing it replaces the cluster."),
-      clusterType: z.enum(CLUSTER_TYPES as unknown as [string, ...string[]]).describe("`hadoop`, `hbase`, `trino`, `dataflow` or `custom`."),
-      installComponents: z
-        .array(nonEmpty())
-        .optional()
-        .describe("Only for `custom`: components such as hive, hue, spark, tez (hadoop and zookeeper are always installed)."),
-      isHa: z.boolean().default(false).describe("High availability (3 masters)."),
-      keypairName: nonEmpty().describe("Key pair for the VMs."),
-      masterFlavorName: nonEmpty().describe("Flavor of the master nodes."),
-      workerFlavorName: nonEmpty().describe("Flavor of the worker nodes."),
-      masterVolumeSize: range(HADOOP_LIMITS.volumeGb, "GB").default(100).describe("GB, 100 to 16384."),
-      workerVolumeSize: range(HADOOP_LIMITS.volumeGb, "GB").default(100).describe("GB, 100 to 16384."),
-      workerCnt: range(HADOOP_LIMITS.rerunNodes, "workers").describe("Worker nodes, at least hdfsReplication. Scaled in place."),
-      monitoring: z.boolean().default(false).describe("Install a monitoring agent."),
-      securityGroupIds: z.array(nonEmpty()).optional().describe("Extra security groups (a default group is created)."),
-      vpcId: nonEmpty().describe("The VPC."),
-      subnetId: nonEmpty().describe("The subnet."),
-      adminUserId: nonEmpty().optional().describe("Hue/Superset admin user; default the IAM account."),
-      adminPassword: nonEmpty()
-        .optional()
-        .describe("Hue/Superset admin password. Secret: sent Base64-encoded, never read back. Or give `adminPasswordCiphertext`."),
-      adminPasswordCiphertext: kmsEncrypted("The Hue/Superset admin password").optional(),
-      hdfsReplication: range(HADOOP_LIMITS.replication, "").default(3).describe("HDFS replication, at most workerCnt."),
-      hdfsBlockSize: range(HADOOP_LIMITS.blockSizeMb, "MB").default(128).describe("HDFS block size in MB."),
-      configurations: z
-        .array(
-          z
-            .object({
-              classification: nonEmpty().describe("`core-site`, `hive-site`, `hadoop-env`, `spark-defaults`, `user-env:ubuntu`, ..."),
-              properties: z.record(z.string(), z.string()).default({}).describe("Property values by name."),
-            })
-            .strict(),
-        )
-        .optional()
-        .describe(
-          "Configuration as data (`core-site`, `hive-site`, `spark-defaults`, `user-env:ubuntu`, ...): canonicalised and Base64-encoded by the provider, so key order never causes a diff.",
-        ),
-      configFileUrl: nonEmpty().optional().describe("Object storage URL of a configuration JSON."),
-      userScript: z
-        .string()
-        .min(1, "must not be empty: omit userScript for no script")
-        .optional()
-        .describe("Bash script run when the VMs are created; line endings are normalised (CRLF and LF are the same script)."),
-      userTask: userTask().optional().describe("A job run after creation: makes this a job cluster, whose normal end may be `Terminated`."),
-      metastore: z
-        .object({
-          mysql: z
-            .object({
-              objectId: nonEmpty().describe("The MySQL instance's id."),
-              dbName: nonEmpty().describe("The metadata database (it must exist)."),
-              userId: nonEmpty().describe("Database user."),
-              password: nonEmpty().optional().describe("Database password. Secret: sent Base64-encoded. Or give `passwordCiphertext`."),
-              passwordCiphertext: kmsEncrypted("The metastore database password").optional(),
-            })
-            .strict()
-            .optional()
-            .describe("A MySQL metastore."),
-          dataCatalogId: nonEmpty().optional().describe("A data catalog's id."),
-        })
-        .strict()
-        .optional()
-        .describe("Hive metastore: an existing MySQL database, or a data catalog."),
-      redis: z
-        .object({
-          instanceSetId: nonEmpty().describe("A cache instance set (its id)."),
-          dbIdSupersetCelery: dbId().default(0).describe("Superset Celery database id, 0 to 15 (default 0)."),
-          dbIdSupersetResults: dbId().default(1).describe("Superset results database id, 0 to 15 (default 1)."),
-        })
-        .strict()
-        .optional()
-        .describe("Superset's Redis: a cache instance set."),
-      rerun: rerun().optional().describe("Re-run the terminated job cluster in place when `trigger` changes (needs krcloud:hadoopApiKey)."),
-      timeouts: timeoutsInput(HADOOP_TIMEOUTS),
-      adopt: z
-        .boolean()
-        .default(false)
-        .describe(
-          "If a cluster with this name already exists, manage it instead of creating one (its replace-on properties must match; workers are then scaled in place).",
-        ),
-    })
-    .strict();
+  return z.strictObject({
+    name: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9-]{0,62}$/, "must be 1 to 63 letters, digits or `-`, starting with a letter")
+      .describe("Cluster name, unique in the project. When omitted: the logical name plus a random suffix. Changing it replaces the cluster."),
+    clusterVersion: z
+      .string()
+      .regex(CLUSTER_VERSION, "must look like HDE-2.0.0 (<PREFIX>-X.X.X)")
+      .describe("`<PREFIX>-X.X.X`, compared case-insensitively. Changing it replaces the cluster."),
+    clusterType: z.enum(CLUSTER_TYPES as unknown as [string, ...string[]]).describe("`hadoop`, `hbase`, `trino`, `dataflow` or `custom`."),
+    installComponents: z
+      .array(nonEmpty())
+      .optional()
+      .describe("Only for `custom`: components such as hive, hue, spark, tez (hadoop and zookeeper are always installed)."),
+    isHa: z.boolean().default(false).describe("High availability (3 masters)."),
+    keypairName: nonEmpty().describe("Key pair for the VMs."),
+    masterFlavorName: nonEmpty().describe("Flavor of the master nodes."),
+    workerFlavorName: nonEmpty().describe("Flavor of the worker nodes."),
+    masterVolumeSize: range(HADOOP_LIMITS.volumeGb, "GB").default(100).describe("GB, 100 to 16384."),
+    workerVolumeSize: range(HADOOP_LIMITS.volumeGb, "GB").default(100).describe("GB, 100 to 16384."),
+    workerCnt: range(HADOOP_LIMITS.rerunNodes, "workers").describe("Worker nodes, at least hdfsReplication. Scaled in place."),
+    monitoring: z.boolean().default(false).describe("Install a monitoring agent."),
+    securityGroupIds: z.array(nonEmpty()).optional().describe("Extra security groups (a default group is created)."),
+    vpcId: nonEmpty().describe("The VPC."),
+    subnetId: nonEmpty().describe("The subnet."),
+    adminUserId: nonEmpty().optional().describe("Hue/Superset admin user; default the IAM account."),
+    adminPassword: nonEmpty()
+      .optional()
+      .describe("Hue/Superset admin password. Secret: sent Base64-encoded, never read back. Or give `adminPasswordCiphertext`."),
+    adminPasswordCiphertext: kmsEncrypted("The Hue/Superset admin password").optional(),
+    hdfsReplication: range(HADOOP_LIMITS.replication, "").default(3).describe("HDFS replication, at most workerCnt."),
+    hdfsBlockSize: range(HADOOP_LIMITS.blockSizeMb, "MB").default(128).describe("HDFS block size in MB."),
+    configurations: z
+      .array(
+        z.strictObject({
+          classification: nonEmpty().describe("`core-site`, `hive-site`, `hadoop-env`, `spark-defaults`, `user-env:ubuntu`, ..."),
+          properties: z.record(z.string(), z.string()).default({}).describe("Property values by name."),
+        }),
+      )
+      .optional()
+      .describe(
+        "Configuration as data (`core-site`, `hive-site`, `spark-defaults`, `user-env:ubuntu`, ...): canonicalised and Base64-encoded by the provider, so key order never causes a diff.",
+      ),
+    configFileUrl: nonEmpty().optional().describe("Object storage URL of a configuration JSON."),
+    userScript: z
+      .string()
+      .min(1, "must not be empty: omit userScript for no script")
+      .optional()
+      .describe("Bash script run when the VMs are created; line endings are normalised (CRLF and LF are the same script)."),
+    userTask: userTask().optional().describe("A job run after creation: makes this a job cluster, whose normal end may be `Terminated`."),
+    metastore: z
+      .strictObject({
+        mysql: z
+          .strictObject({
+            objectId: nonEmpty().describe("The MySQL instance's id."),
+            dbName: nonEmpty().describe("The metadata database (it must exist)."),
+            userId: nonEmpty().describe("Database user."),
+            password: nonEmpty().optional().describe("Database password. Secret: sent Base64-encoded. Or give `passwordCiphertext`."),
+            passwordCiphertext: kmsEncrypted("The metastore database password").optional(),
+          })
+          .optional()
+          .describe("A MySQL metastore."),
+        dataCatalogId: nonEmpty().optional().describe("A data catalog's id."),
+      })
+      .optional()
+      .describe("Hive metastore: an existing MySQL database, or a data catalog."),
+    redis: z
+      .strictObject({
+        instanceSetId: nonEmpty().describe("A cache instance set (its id)."),
+        dbIdSupersetCelery: dbId().default(0).describe("Superset Celery database id, 0 to 15 (default 0)."),
+        dbIdSupersetResults: dbId().default(1).describe("Superset results database id, 0 to 15 (default 1)."),
+      })
+      .optional()
+      .describe("Superset's Redis: a cache instance set."),
+    rerun: rerun().optional().describe("Re-run the terminated job cluster in place when `trigger` changes (needs krcloud:hadoopApiKey)."),
+    timeouts: timeoutsInput(HADOOP_TIMEOUTS),
+    adopt: z
+      .boolean()
+      .default(false)
+      .describe(
+        "If a cluster with this name already exists, manage it instead of creating one (its replace-on properties must match; workers are then scaled in place).",
+      ),
+  });
 }
 
 export function hadoopClusterInputs() {

@@ -16,7 +16,7 @@
 import type { z } from "zod";
 import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../sdk/hadoop";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { hadoop } from "./client";
 import { vmResult } from "./vms";
 import { passwordOf } from "../kms/encrypted-input";
@@ -28,12 +28,9 @@ const RUNNING = "Running";
 const isTerminated = (s: string | undefined) => (s ?? "").toLowerCase().startsWith("terminated");
 const isJobCluster = (i: Partial<HadoopClusterInputs>) => i.userTask !== undefined && i.userTask.terminationPolicy !== "never";
 
-export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopClusterOutputs> = {
-  token: "krcloud:hadoop:Cluster",
+export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClusterInputs, hadoopClusterOutputs, {
   description:
     "A Hadoop cluster, long-running or a job cluster. Workers scale in place; a terminated job cluster stays in state and re-runs in place through `rerun`; everything else replaces.",
-  inputs: hadoopClusterInputs,
-  outputs: hadoopClusterOutputs,
   replaceOn: [
     "name",
     "clusterVersion",
@@ -170,7 +167,7 @@ export const hadoopCluster: ResourceDefinition<HadoopClusterInputs, HadoopCluste
       timeoutMs: timeoutFor(ctx, olds.timeouts, "delete", HADOOP_TIMEOUTS),
     });
   },
-};
+});
 
 /**
  * The create request: configuration canonicalised (sorted keys) as the JSON text the API takes;

@@ -1,18 +1,14 @@
 /** Hadoop lookups: clusters (filters, every page), one cluster, a cluster's VMs. */
 import { z } from "zod";
-import { rethrowAs, type Settings } from "../../sdk/core";
-import { HadoopClient } from "../../sdk/hadoop";
-import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
+import { idAndName, pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { hadoop } from "./client";
 import { vmResult, vmShape } from "./vms";
 
-function client(settings: Settings): HadoopClient {
-  return new HadoopClient({ settings });
-}
+const lookup = serviceLookups("hadoop", hadoop);
 
 /** A cluster as getClusters lists it; getCluster adds the fields only a get returns. */
 const clusterSummaryShape = () => ({
-  id: z.string(),
-  name: z.string().optional(),
+  ...idAndName(),
   status: z.string().optional(),
   clusterType: z.string().optional(),
   clusterVersion: z.string().optional(),
@@ -21,50 +17,37 @@ const clusterSummaryShape = () => ({
 });
 
 /** Hadoop clusters, every page. */
-export const getClusters = lookupFunction({
-  token: "krcloud:hadoop:getClusters",
+export const { getClusters, getClustersOutput } = lookup("getClusters", {
   description: "Hadoop clusters, every page.",
-  args: () =>
-    z.object({
-      name: z.string().optional().describe("Clusters whose names contain this."),
-      includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
-    }),
+  args: () => ({
+    name: z.string().optional().describe("Clusters whose names contain this."),
+    includeTerminated: z.boolean().optional().describe("Include terminated clusters (default true)."),
+  }),
   result: () => z.object({ clusters: z.array(z.object(clusterSummaryShape())).describe("The clusters, every page.") }),
-  async run(args, settings) {
-    const list = await client(settings).listClusters(args).catch(rethrowAs("getClusters"));
-    return { clusters: list.map((c) => pickShape(clusterSummaryShape(), c)) };
-  },
+  run: async (args, c) => ({ clusters: pickShapes(clusterSummaryShape(), await c.listClusters(args)) }),
 });
-export const getClustersOutput = lookupOutput(getClusters.lookup);
 export type GetClustersArgs = LookupArgs<typeof getClusters>;
 export type GetClustersResult = LookupResult<typeof getClusters>;
 
 /** One Hadoop cluster. */
-export const getCluster = lookupFunction({
-  token: "krcloud:hadoop:getCluster",
+export const { getCluster, getClusterOutput } = lookup("getCluster", {
   description: "One Hadoop cluster.",
-  args: () => z.object({ id: z.string().describe("The cluster's id.") }),
+  args: () => ({ id: z.string().describe("The cluster's id.") }),
   result: () => z.object({ ...clusterSummaryShape(), masterCnt: z.number().optional(), componentUrls: z.record(z.string(), z.string()).describe("Web UIs.") }),
-  async run(args, settings) {
-    const c = await client(settings).getCluster(args.id).catch(rethrowAs("getCluster"));
-    return { ...pickShape(clusterSummaryShape(), c), masterCnt: c.masterCnt, componentUrls: c.componentUrl };
+  async run(args, c) {
+    const cluster = await c.getCluster(args.id);
+    return { ...pickShape(clusterSummaryShape(), cluster), masterCnt: cluster.masterCnt, componentUrls: cluster.componentUrl };
   },
 });
-export const getClusterOutput = lookupOutput(getCluster.lookup);
 export type GetClusterArgs = LookupArgs<typeof getCluster>;
 export type GetClusterResult = LookupResult<typeof getCluster>;
 
 /** A Hadoop cluster's VMs, every page. */
-export const getClusterVms = lookupFunction({
-  token: "krcloud:hadoop:getClusterVms",
+export const { getClusterVms, getClusterVmsOutput } = lookup("getClusterVms", {
   description: "A Hadoop cluster's VMs, every page.",
-  args: () => z.object({ clusterId: z.string().describe("The cluster's id.") }),
+  args: () => ({ clusterId: z.string().describe("The cluster's id.") }),
   result: () => z.object({ vms: z.array(vmShape()).describe("The VMs, every page.") }),
-  async run(args, settings) {
-    const vms = await client(settings).listVms(args.clusterId).catch(rethrowAs("getClusterVms"));
-    return { vms: vms.map(vmResult) };
-  },
+  run: async (args, c) => ({ vms: (await c.listVms(args.clusterId)).map(vmResult) }),
 });
-export const getClusterVmsOutput = lookupOutput(getClusterVms.lookup);
 export type GetClusterVmsArgs = LookupArgs<typeof getClusterVms>;
 export type GetClusterVmsResult = LookupResult<typeof getClusterVms>;

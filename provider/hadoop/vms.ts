@@ -3,18 +3,20 @@ import { z } from "zod";
 import type { Vm } from "../../sdk/hadoop";
 import { pickShape } from "../core";
 
-/** One VM as the lookups and the Cluster resource's `vms` output show it. */
+/** One VM as the lookups and the Cluster resource's `vms` output show it: the SDK's fields, any of which the service may leave out. */
 export const vmShape = () =>
-  z.object({
-    name: z.string().optional(),
-    instanceId: z.string().optional(),
-    isMaster: z.boolean().optional(),
-    index: z.number().optional(),
-    ip: z.string().optional(),
-    floatingIp: z.string().optional(),
-    status: z.string().optional(),
-    flavorName: z.string().optional(),
-  });
+  z
+    .object({
+      name: z.string(),
+      instanceId: z.string(),
+      isMaster: z.boolean(),
+      index: z.number(),
+      ip: z.string(),
+      floatingIp: z.string(),
+      status: z.string(),
+      flavorName: z.string(),
+    })
+    .partial();
 export type VmResult = z.infer<ReturnType<typeof vmShape>>;
 
 export function vmResult(v: Vm): VmResult {

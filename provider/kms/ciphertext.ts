@@ -8,20 +8,15 @@
  */
 import { z } from "zod";
 import { resourceClass, type InputArgs } from "../core";
-import { madeOnce } from "./made-once";
-import { aad, keyId, plaintext, triggers } from "./validation";
+import { madeOnce, madeOnceInputs } from "./made-once";
+import { aad, keyId, plaintext } from "./validation";
 
 export function ciphertextInputs() {
-  return z
-    .object({
-      keyId: keyId().describe("The symmetric KMS key to encrypt with. Changing it replaces the ciphertext."),
-      plaintext: plaintext().describe(
-        "The text to encrypt, at most 4 KB. Secret: stored encrypted in state, never shown. Changing it replaces the ciphertext.",
-      ),
-      aad: aad().optional().describe("Additional authenticated data, at most 64 KB: decryption needs the same value. Changing it replaces the ciphertext."),
-      triggers: triggers(),
-    })
-    .strict();
+  return madeOnceInputs({
+    keyId: keyId().describe("The symmetric KMS key to encrypt with. Changing it replaces the ciphertext."),
+    plaintext: plaintext().describe("The text to encrypt, at most 4 KB. Secret: stored encrypted in state, never shown. Changing it replaces the ciphertext."),
+    aad: aad().optional().describe("Additional authenticated data, at most 64 KB: decryption needs the same value. Changing it replaces the ciphertext."),
+  });
 }
 export type CiphertextInputs = z.infer<ReturnType<typeof ciphertextInputs>>;
 
@@ -33,12 +28,9 @@ export function ciphertextOutputs() {
 }
 export type CiphertextOutputs = z.infer<ReturnType<typeof ciphertextOutputs>>;
 
-export const ciphertext = madeOnce<CiphertextInputs, CiphertextOutputs>({
-  token: "krcloud:kms:Ciphertext",
+export const ciphertext = madeOnce("krcloud:kms:Ciphertext", ciphertextInputs, ciphertextOutputs, {
   description:
     "A plaintext encrypted once with a KMS key. Re-encrypted only when the plaintext, key, AAD or triggers change (each a replacement); refresh and delete make no call.",
-  inputs: ciphertextInputs,
-  outputs: ciphertextOutputs,
   replaceOn: ["keyId", "plaintext", "aad", "triggers"],
   secretInputs: ["plaintext"],
   noun: "ciphertext",

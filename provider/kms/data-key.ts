@@ -6,16 +6,13 @@
  */
 import { z } from "zod";
 import { resourceClass, type InputArgs } from "../core";
-import { madeOnce } from "./made-once";
-import { keyId, triggers } from "./validation";
+import { madeOnce, madeOnceInputs } from "./made-once";
+import { keyId } from "./validation";
 
 export function dataKeyInputs() {
-  return z
-    .object({
-      keyId: keyId().describe("The symmetric KMS key that encrypts the data key. Changing it makes a new data key."),
-      triggers: triggers(),
-    })
-    .strict();
+  return madeOnceInputs({
+    keyId: keyId().describe("The symmetric KMS key that encrypts the data key. Changing it makes a new data key."),
+  });
 }
 export type DataKeyInputs = z.infer<ReturnType<typeof dataKeyInputs>>;
 
@@ -28,12 +25,9 @@ export function dataKeyOutputs() {
 }
 export type DataKeyOutputs = z.infer<ReturnType<typeof dataKeyOutputs>>;
 
-export const dataKey = madeOnce<DataKeyInputs, DataKeyOutputs>({
-  token: "krcloud:kms:DataKey",
+export const dataKey = madeOnce("krcloud:kms:DataKey", dataKeyInputs, dataKeyOutputs, {
   description:
     "A data key generated once with a KMS key: a secret Base64 plaintext key and its ciphertext. A new key only when the KMS key or triggers change.",
-  inputs: dataKeyInputs,
-  outputs: dataKeyOutputs,
   replaceOn: ["keyId", "triggers"],
   secretOutputs: ["plaintext"],
   noun: "data key",

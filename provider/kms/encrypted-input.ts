@@ -8,20 +8,17 @@
  * encrypt, gives one.
  */
 import { z } from "zod";
+import { nonEmpty } from "../core";
 import type { Settings } from "../../sdk/core";
 import { KmsClient } from "../../sdk/kms";
 
 export function kmsEncrypted(what: string) {
   return z
-    .object({
-      keyId: z.string().min(1, "must not be empty").describe("The symmetric KMS key that encrypted it."),
-      ciphertext: z
-        .string()
-        .min(1, "must not be empty")
-        .describe("The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`)."),
+    .strictObject({
+      keyId: nonEmpty().describe("The symmetric KMS key that encrypted it."),
+      ciphertext: nonEmpty().describe("The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`)."),
       aad: z.string().optional().describe("The AAD given at encryption, if any."),
     })
-    .strict()
     .describe(
       `${what} as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.`,
     );

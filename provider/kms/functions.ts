@@ -7,88 +7,69 @@
  * give a new random ciphertext on every run.
  */
 import { z } from "zod";
-import { rethrowAs, type Settings } from "../../sdk/core";
-import { KmsClient } from "../../sdk/kms";
-import { lookupFunction, lookupOutput, type LookupArgs, type LookupDefinition, type LookupResult } from "../core";
+import { serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { kms } from "./client";
 
-/** A lookup's one call with the key its arguments name; a failure names the lookup and the key. */
-function withKey<T>(settings: Settings, lookup: string, keyId: string, call: (c: KmsClient) => Promise<T>): Promise<T> {
-  return call(new KmsClient({ settings })).catch(rethrowAs(`${lookup} with KMS key "${keyId}"`));
-}
+// A failure names the lookup; the client's message names the operation and the key.
+const lookup = serviceLookups("kms", kms);
 
 const kmsKeyId = (what: string) => z.string().describe(what);
 
-/** Decrypts a ciphertext. Works with an `Active` or `Deactivated` key version. */
-export const decrypt = lookupFunction({
-  token: "krcloud:kms:decrypt",
+/** Decrypts a ciphertext. Works with an `Active` or `Deactivated` key version; in `decryptOutput` the plaintext is a secret Output. */
+export const { decrypt, decryptOutput } = lookup("decrypt", {
   description: "Decrypts a ciphertext with a symmetric KMS key (an `Active` or `Deactivated` version).",
-  args: () =>
-    z.object({
-      keyId: kmsKeyId("The symmetric KMS key."),
-      ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
-      aad: z.string().optional().describe("The AAD given at encryption, if any."),
-    }),
+  args: () => ({
+    keyId: kmsKeyId("The symmetric KMS key."),
+    ciphertext: z.string().describe("The ciphertext exactly as encrypt returned it."),
+    aad: z.string().optional().describe("The AAD given at encryption, if any."),
+  }),
   result: () => z.object({ plaintext: z.string().describe("The decrypted text (secret).") }),
   secretResults: ["plaintext"],
-  run: async (args, settings) => ({
-    plaintext: await withKey(settings, "decrypt", args.keyId, (c) => c.decrypt(args.keyId, { ciphertext: args.ciphertext, aad: args.aad })),
-  }),
+  run: async (args, c) => ({ plaintext: await c.decrypt(args.keyId, { ciphertext: args.ciphertext, aad: args.aad }) }),
 });
-/** `decrypt` for Inputs; the plaintext is a secret Output. */
-export const decryptOutput = lookupOutput(decrypt.lookup);
 export type DecryptArgs = LookupArgs<typeof decrypt>;
 export type DecryptResult = LookupResult<typeof decrypt>;
 
-export const sign = lookupFunction({
-  token: "krcloud:kms:sign",
+export const { sign, signOutput } = lookup("sign", {
   description: "Signs Base64 data with an asymmetric KMS key.",
-  args: () => z.object({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") }),
+  args: () => ({ keyId: kmsKeyId("An asymmetric signing key."), content: z.string().describe("Base64 of the data to sign, at most 4 KB decoded.") }),
   result: () => z.object({ signature: z.string().describe("The signature.") }),
-  run: async (args, settings) => ({ signature: await withKey(settings, "sign", args.keyId, (c) => c.sign(args.keyId, args.content)) }),
+  run: async (args, c) => ({ signature: await c.sign(args.keyId, args.content) }),
 });
-export const signOutput = lookupOutput(sign.lookup);
 export type SignArgs = LookupArgs<typeof sign>;
 export type SignResult = LookupResult<typeof sign>;
 
-const verifyArgs = () =>
-  z.object({
-    keyId: kmsKeyId("The signing or MAC key."),
-    input: z.string().describe("Base64 of the original data."),
-    output: z.string().describe("The signature, or the Base64 HMAC."),
-  });
+const verifyArgs = () => ({
+  keyId: kmsKeyId("The signing or MAC key."),
+  input: z.string().describe("Base64 of the original data."),
+  output: z.string().describe("The signature, or the Base64 HMAC."),
+});
 const verifyResult = () => z.object({ valid: z.boolean().describe("Whether it verified.") });
-export type VerifyArgs = z.infer<ReturnType<typeof verifyArgs>>;
+export type VerifyArgs = z.infer<z.ZodObject<ReturnType<typeof verifyArgs>>>;
 export type VerifyResult = z.infer<ReturnType<typeof verifyResult>>;
 
 /** verifySignature and verifyHmac: the same arguments and answer, the key kind and the operation aside. */
-function verifyLookup(operation: "verifySignature" | "verifyHmac", description: string): LookupDefinition<VerifyArgs, VerifyResult> {
-  return {
-    token: `krcloud:kms:${operation}`,
+function verifyLookup<N extends "verifySignature" | "verifyHmac">(operation: N, description: string) {
+  return lookup<N, ReturnType<typeof verifyArgs>, VerifyResult>(operation, {
     description,
     args: verifyArgs,
     result: verifyResult,
-    run: async (args, settings) => ({
-      valid: await withKey(settings, operation, args.keyId, (c) => c[operation](args.keyId, { input: args.input, output: args.output })),
-    }),
-  };
+    run: async (args, c) => ({ valid: await c[operation](args.keyId, { input: args.input, output: args.output }) }),
+  });
 }
 
-export const verifySignature = lookupFunction(verifyLookup("verifySignature", "Verifies a signature with an asymmetric KMS key."));
-export const verifySignatureOutput = lookupOutput(verifySignature.lookup);
+export const { verifySignature, verifySignatureOutput } = verifyLookup("verifySignature", "Verifies a signature with an asymmetric KMS key.");
 
-export const createHmac = lookupFunction({
-  token: "krcloud:kms:createHmac",
+/** Creates an HMAC; in `createHmacOutput` the HMAC is a secret Output. */
+export const { createHmac, createHmacOutput } = lookup("createHmac", {
   description: "Creates an HMAC of Base64 data with a MAC key.",
-  args: () => z.object({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") }),
+  args: () => ({ keyId: kmsKeyId("A MAC key."), content: z.string().describe("Base64 of the data, at most 4 KB decoded.") }),
   result: () => z.object({ hmac: z.string().describe("The Base64 HMAC (secret).") }),
   // An HMAC authenticates as the key would.
   secretResults: ["hmac"],
-  run: async (args, settings) => ({ hmac: await withKey(settings, "createHmac", args.keyId, (c) => c.createHmac(args.keyId, args.content)) }),
+  run: async (args, c) => ({ hmac: await c.createHmac(args.keyId, args.content) }),
 });
-/** `createHmac` for Inputs; the HMAC is a secret Output. */
-export const createHmacOutput = lookupOutput(createHmac.lookup);
 export type CreateHmacArgs = LookupArgs<typeof createHmac>;
 export type CreateHmacResult = LookupResult<typeof createHmac>;
 
-export const verifyHmac = lookupFunction(verifyLookup("verifyHmac", "Verifies an HMAC with a MAC key."));
-export const verifyHmacOutput = lookupOutput(verifyHmac.lookup);
+export const { verifyHmac, verifyHmacOutput } = verifyLookup("verifyHmac", "Verifies an HMAC with a MAC key.");

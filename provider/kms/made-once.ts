@@ -5,17 +5,22 @@
  * key version); every input replaces, so an update only records; delete has nothing to remove.
  */
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { rethrowAs } from "../../sdk/core";
 import type { KmsClient } from "../../sdk/kms";
-import type { ResourceDefinition } from "../core";
+import type { ResourceDefinition, ResourceSpec } from "../core";
 import { kms } from "./client";
+import { triggers } from "./validation";
 
-type Declared<I extends { keyId: string }, O extends I & { ciphertext: string }> = Pick<
-  ResourceDefinition<I, O>,
-  "token" | "description" | "inputs" | "outputs" | "replaceOn" | "secretInputs" | "secretOutputs"
->;
+/** The inputs of a resource made once: `shape`, and `triggers` to make it again on purpose. */
+export function madeOnceInputs<S extends z.ZodRawShape>(shape: S) {
+  return z.strictObject({ ...shape, triggers: triggers() });
+}
 
-export interface MadeOnceSpec<I extends { keyId: string }, O extends I & { ciphertext: string }> extends Declared<I, O> {
+export interface MadeOnceSpec<I extends { keyId: string }, O extends I & { ciphertext: string }> extends Pick<
+  ResourceSpec<I, O>,
+  "description" | "replaceOn" | "secretInputs" | "secretOutputs"
+> {
   /** `ciphertext`, `data key`: names the resource in messages. */
   noun: string;
   /** `encrypting`, `generating a data key`: what the call does, for its error. */
@@ -24,9 +29,17 @@ export interface MadeOnceSpec<I extends { keyId: string }, O extends I & { ciphe
   make: (c: KmsClient, inputs: I) => Promise<O>;
 }
 
-export function madeOnce<I extends { keyId: string }, O extends I & { ciphertext: string }>(spec: MadeOnceSpec<I, O>): ResourceDefinition<I, O> {
+export function madeOnce<I extends { keyId: string }, O extends I & { ciphertext: string }>(
+  token: string,
+  inputs: () => z.ZodType<I>,
+  outputs: () => z.ZodType<O>,
+  spec: MadeOnceSpec<NoInfer<I>, NoInfer<O>>,
+): ResourceDefinition<I, O> {
   const { noun, doing, make, ...declared } = spec;
   return {
+    token,
+    inputs,
+    outputs,
     ...declared,
     // `keyId` is a key of every I here; TypeScript cannot see that through the generic.
     offered: {

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { nonEmpty } from "../core";
 import { KMS_LIMITS } from "../../sdk/kms";
 
 export function keyId() {
-  return z.string().min(1, "must not be empty").describe("The KMS key's id.");
+  return nonEmpty().describe("The KMS key's id.");
 }
 
 /** A UTF-8 string of at most `limit` bytes (seed section 8 counts bytes). */

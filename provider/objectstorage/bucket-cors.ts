@@ -25,26 +25,25 @@ function headerName() {
 }
 
 export function corsRule() {
-  return z
-    .object({
-      allowedOrigins: z
-        .array(origin())
-        .min(1, "at least one origin is required")
-        .describe(
-          "Origins with protocol, e.g. `https://*.example.com` or `http://localhost:8080`. Note: an origin written with an explicit :80/:443 does not match a browser Origin without the port.",
-        ),
-      allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, "at least one method is required").describe("Methods: PUT, POST, GET, DELETE."),
-      allowedHeaders: z.array(headerName()).optional().describe("Request headers allowed in a preflight (`*` for any)."),
-      exposeHeaders: z.array(headerName()).optional().describe("Response headers exposed to the browser."),
-      maxAgeSeconds: z
-        .number()
-        .int("must be a whole number of seconds")
-        .min(0, "must be 0 or more seconds")
-        .optional()
-        .describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
-    })
-    .strict();
+  return z.strictObject({
+    allowedOrigins: z
+      .array(origin())
+      .min(1, "at least one origin is required")
+      .describe(
+        "Origins with protocol, e.g. `https://*.example.com` or `http://localhost:8080`. Note: an origin written with an explicit :80/:443 does not match a browser Origin without the port.",
+      ),
+    allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, "at least one method is required").describe("Methods: PUT, POST, GET, DELETE."),
+    allowedHeaders: z.array(headerName()).optional().describe("Request headers allowed in a preflight (`*` for any)."),
+    exposeHeaders: z.array(headerName()).optional().describe("Response headers exposed to the browser."),
+    maxAgeSeconds: z
+      .number()
+      .int("must be a whole number of seconds")
+      .min(0, "must be 0 or more seconds")
+      .optional()
+      .describe("Preflight cache lifetime in seconds; when omitted, preflight results are not cached."),
+  });
 }
+export type CorsRule = z.infer<ReturnType<typeof corsRule>>;
 
 export function bucketCorsInputs() {
   return documentInputs(
@@ -57,14 +56,9 @@ export type BucketCorsInputs = z.infer<ReturnType<typeof bucketCorsInputs>>;
 /** The outputs are the inputs, as the service echoes them. */
 export type BucketCorsOutputs = BucketCorsInputs;
 
-type Rule = BucketCorsInputs["rules"][number];
-
-export const bucketCors = bucketDocument<Rule, BucketCorsInputs>({
-  token: "krcloud:objectstorage:BucketCors",
+export const bucketCors = bucketDocument("krcloud:objectstorage:BucketCors", bucketCorsInputs, {
   description: "The CORS policy of a bucket: an ordered list of at most 10 rules. Deleting it leaves the bucket with no CORS policy.",
   noun: "CORS policy",
-  existing: "a CORS policy",
-  inputs: bucketCorsInputs,
   // An existing policy equal to the program's is taken over without adopt: nothing would change.
   acceptIdenticalExisting: true,
 
@@ -95,12 +89,12 @@ export const bucketCors = bucketDocument<Rule, BucketCorsInputs>({
  * and headers are sets to the service, which may reorder them or change the case of methods and
  * header names: when a list holds the same items as the one recorded, the recorded one is kept.
  */
-export function alignCorsRules(read: Rule[], prior: readonly Rule[] | undefined): Rule[] {
+export function alignCorsRules(read: CorsRule[], prior: readonly CorsRule[] | undefined): CorsRule[] {
   return read.map((r, i) => {
     const p = prior?.[i];
     if (!p) return r;
     const lower = (s: string) => s.toLowerCase();
-    const out: Rule = {
+    const out: CorsRule = {
       ...r,
       allowedOrigins: inPriorOrder(r.allowedOrigins, p.allowedOrigins),
       allowedMethods: inPriorOrder(r.allowedMethods, p.allowedMethods, lower),

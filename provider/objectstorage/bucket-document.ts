@@ -26,23 +26,22 @@ export type BucketDocument<R> = {
  * `replaced` names), the whole list of rules, and whether to take over a `noun` that exists.
  */
 export function documentInputs<T extends z.ZodType>(noun: string, replaced: string, rules: T) {
-  return z
-    .object({
-      bucket: bucketName().describe(`The bucket. Changing it replaces the ${replaced}.`),
-      rules,
-      adopt: z.boolean().default(false).describe(`If the bucket already has a ${noun}, take it over instead of failing.`),
-    })
-    .strict();
+  return z.strictObject({
+    bucket: bucketName().describe(`The bucket. Changing it replaces the ${replaced}.`),
+    rules,
+    adopt: z.boolean().default(false).describe(`If the bucket already has a ${noun}, take it over instead of failing.`),
+  });
 }
 
-export interface BucketDocumentSpec<R, I extends BucketDocument<R>> {
-  token: string;
+/** One rule of a document. */
+type RuleOf<I extends BucketDocument<unknown>> = I["rules"][number];
+
+export interface BucketDocumentSpec<I extends BucketDocument<unknown>, R = RuleOf<I>> {
   description: string;
   /** `CORS policy`, `lifecycle configuration`: used in every message. */
   noun: string;
-  /** How the refusal names an existing document: `a CORS policy`, `one`. */
-  existing: string;
-  inputs: () => z.ZodType<I>;
+  /** How the refusal names an existing document; default `a <noun>`. */
+  existing?: string;
   derive?: ResourceDefinition<I, I>["derive"];
   /** An existing document equal to the inputs is taken over without `adopt` (nothing would change). */
   acceptIdenticalExisting: boolean;
@@ -55,15 +54,21 @@ export interface BucketDocumentSpec<R, I extends BucketDocument<R>> {
   align(read: R[], prior: readonly R[] | undefined): R[];
 }
 
-export function bucketDocument<R, I extends BucketDocument<R>>(spec: BucketDocumentSpec<R, I>): ResourceDefinition<I, I> {
+/** A document's definition from its token and its inputs (`documentInputs`), which are also its outputs. */
+export function bucketDocument<I extends BucketDocument<unknown>>(
+  token: string,
+  inputs: () => z.ZodType<I>,
+  spec: BucketDocumentSpec<NoInfer<I>>,
+): ResourceDefinition<I, I> {
+  type R = RuleOf<I>;
   const of = (bucket: string) => `the ${spec.noun} of bucket "${bucket}"`;
   const outs = (bucket: string, rules: R[], adopt: boolean) => ({ bucket, rules, adopt }) as I;
 
   return {
-    token: spec.token,
+    token,
     description: spec.description,
-    inputs: spec.inputs,
-    outputs: spec.inputs,
+    inputs,
+    outputs: inputs,
     replaceOn: ["bucket"],
     localInputs: ["adopt"],
     importId: "the bucket name",
@@ -75,7 +80,9 @@ export function bucketDocument<R, I extends BucketDocument<R>>(spec: BucketDocum
       const existing = await spec.get(c, inputs.bucket).catch(rethrowAs(`reading ${of(inputs.bucket)}`));
       const identical = spec.acceptIdenticalExisting && jsonEqual(spec.align(existing, inputs.rules), inputs.rules);
       if (existing.length > 0 && !inputs.adopt && !identical) {
-        throw new Error(`creating ${of(inputs.bucket)}: the bucket already has ${spec.existing} (set adopt: true to replace and manage it)`);
+        throw new Error(
+          `creating ${of(inputs.bucket)}: the bucket already has ${spec.existing ?? `a ${spec.noun}`} (set adopt: true to replace and manage it)`,
+        );
       }
       const echoed = await spec.put(c, inputs.bucket, inputs.rules).catch(rethrowAs(`setting ${of(inputs.bucket)}`));
       return { id: inputs.bucket, outs: outs(inputs.bucket, spec.align(echoed, inputs.rules), inputs.adopt) };

@@ -22,7 +22,7 @@ function xmlText() {
 
 export function lifecycleRule() {
   return z
-    .object({
+    .strictObject({
       id: xmlText()
         .min(1)
         // As the SDK and the local cloud count (UTF-16 code units); zod's max counts code points.
@@ -48,12 +48,12 @@ export function lifecycleRule() {
         .optional()
         .describe("Delete objects on this date, `YYYY-MM-DDThh:mm:ss.000Z` exactly. Exactly one of expirationDays and expirationDate."),
     })
-    .strict()
     .refine((r) => (r.expirationDays === undefined) !== (r.expirationDate === undefined), {
       message: "exactly one of expirationDays and expirationDate must be set",
       path: ["expirationDays"],
     });
 }
+export type LifecycleRule = z.infer<ReturnType<typeof lifecycleRule>>;
 
 export function bucketLifecycleInputs() {
   return documentInputs(
@@ -77,14 +77,10 @@ export type BucketLifecycleInputs = z.infer<ReturnType<typeof bucketLifecycleInp
 /** The outputs are the inputs, as the service echoes them. */
 export type BucketLifecycleOutputs = BucketLifecycleInputs;
 
-type Rule = BucketLifecycleInputs["rules"][number];
-
-export const bucketLifecycle = bucketDocument<Rule, BucketLifecycleInputs>({
-  token: "krcloud:objectstorage:BucketLifecycle",
+export const bucketLifecycle = bucketDocument("krcloud:objectstorage:BucketLifecycle", bucketLifecycleInputs, {
   description: "The lifecycle (object expiry) configuration of a bucket. Deleting it removes the configuration.",
   noun: "lifecycle configuration",
   existing: "one",
-  inputs: bucketLifecycleInputs,
   acceptIdenticalExisting: false,
   get: async (c, bucket) => ((await c.getLifecycle(bucket)) ?? []).map(flattenRule),
   put: async (c, bucket, rules) => (await c.putLifecycle(bucket, rules.map(expandRule))).map(flattenRule),
@@ -101,12 +97,12 @@ export const bucketLifecycle = bucketDocument<Rule, BucketLifecycleInputs>({
  * dropped, and the recorded order is kept; rules the service added come last. Dates are written
  * back in the seed's `.000Z` shape whatever the service sent.
  */
-export function alignLifecycleRules(read: Rule[], prior: readonly Rule[] | undefined): Rule[] {
+export function alignLifecycleRules(read: LifecycleRule[], prior: readonly LifecycleRule[] | undefined): LifecycleRule[] {
   const rules = read.map((r) => (r.expirationDate === undefined ? r : { ...r, expirationDate: normalizeDate(r.expirationDate) }));
   if (!prior) return rules;
-  const content = (r: Rule) => JSON.stringify([r.prefix, r.status, r.expirationDays ?? null, r.expirationDate ?? null]);
+  const content = (r: LifecycleRule) => JSON.stringify([r.prefix, r.status, r.expirationDays ?? null, r.expirationDate ?? null]);
   const used = new Set<number>();
-  const out: Rule[] = [];
+  const out: LifecycleRule[] = [];
   for (const p of prior) {
     const i = rules.findIndex((r, j) => !used.has(j) && (p.id !== undefined ? r.id === p.id : content(r) === content(p)));
     if (i < 0) continue;
@@ -123,11 +119,11 @@ function normalizeDate(d: string): string {
   return Number.isNaN(t) ? d : new Date(t).toISOString();
 }
 
-function expandRule(r: Rule) {
+function expandRule(r: LifecycleRule) {
   return { id: r.id, prefix: r.prefix, status: r.status, days: r.expirationDays, date: r.expirationDate };
 }
 
-function flattenRule(r: { id?: string; prefix: string; status: "Enabled" | "Disabled"; days?: number; date?: string }): Rule {
+function flattenRule(r: { id?: string; prefix: string; status: "Enabled" | "Disabled"; days?: number; date?: string }): LifecycleRule {
   return { id: r.id, prefix: r.prefix, status: r.status, expirationDays: r.days, expirationDate: r.date };
 }
 

@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
-import { containsUnknown, PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs } from "../core";
+import { containsUnknown, PartialFailure, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs } from "../core";
 import { metadataAsDeclared } from "./bucket";
 import { objectStorage } from "./client";
 import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
@@ -24,53 +24,51 @@ export const DIRECTORY_TYPE = "application/directory";
 export const OBJECT_DELETE_TIMEOUT_MS = 2 * 60_000;
 
 function bucketObjectShape() {
-  return z
-    .object({
-      bucket: bucketName().describe("The bucket. Changing it replaces the object."),
-      key: objectKey().describe("Object name (full path, e.g. `images/logo.png`). Changing it replaces the object."),
-      source: z
-        .union([z.string().min(1), assetInput()], {
-          // zod's own text for a value no option takes, "Invalid input", does not say what it takes.
-          error: "must be a local file path or a Pulumi asset (FileAsset, StringAsset, or RemoteAsset with a file:// URI)",
-        })
-        .optional()
-        .describe(
-          "The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory.",
-        ),
-      content: z.string().optional().describe("Inline UTF-8 content."),
-      contentBase64: z.string().regex(BASE64, "must be Base64 (RFC 4648)").optional().describe("Inline binary content, Base64-encoded."),
-      folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
-      contentType: headerValue()
-        .optional()
-        .describe(
-          "Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that.",
-        ),
-      cacheControl: headerValue().optional().describe("`Cache-Control` stored with the object and answered on download."),
-      contentDisposition: headerValue().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
-      contentEncoding: headerValue().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
-      metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
-      multipartThreshold: z
-        .number()
-        .int()
-        .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
-        .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that (seed section 8)")
-        .default(DEFAULT_MULTIPART_THRESHOLD)
-        .describe("Objects larger than this many bytes are uploaded by multipart upload; at most 5 GiB, the single-upload limit."),
-      partSize: z
-        .number()
-        .int()
-        .min(MIN_PART_SIZE, "parts must be at least 5 MiB (seed section 4.4)")
-        .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
-        .default(DEFAULT_PART_SIZE)
-        .describe("Multipart part size in bytes, 5 MiB to 5 GiB; there may be at most 10000 parts, so partSize × 10000 must reach the object's size."),
-      contentMd5: z
-        .string()
-        .optional()
-        .describe(
-          "Computed by the provider from a file `source`: a change of the file's content is a change of this value. For inline content, set only when the stored object no longer matches it (`etag:<etag>`), so that the drift shows.",
-        ),
-    })
-    .strict();
+  return z.strictObject({
+    bucket: bucketName().describe("The bucket. Changing it replaces the object."),
+    key: objectKey().describe("Object name (full path, e.g. `images/logo.png`). Changing it replaces the object."),
+    source: z
+      .union([z.string().min(1), assetInput()], {
+        // zod's own text for a value no option takes, "Invalid input", does not say what it takes.
+        error: "must be a local file path or a Pulumi asset (FileAsset, StringAsset, or RemoteAsset with a file:// URI)",
+      })
+      .optional()
+      .describe(
+        "The content: a local file path, or a Pulumi asset: `FileAsset`, `StringAsset`, or `RemoteAsset` with a `file://` URI (http(s) is not supported: download it in the program). Files are streamed, never read into memory.",
+      ),
+    content: z.string().optional().describe("Inline UTF-8 content."),
+    contentBase64: z.string().regex(BASE64, "must be Base64 (RFC 4648)").optional().describe("Inline binary content, Base64-encoded."),
+    folder: z.boolean().default(false).describe("Create a folder (an `application/directory` object of size 0) instead of a file."),
+    contentType: headerValue()
+      .optional()
+      .describe(
+        "Content type; default `application/octet-stream` (files). A folder's is always `application/directory`, and any value given for a folder is recorded as that.",
+      ),
+    cacheControl: headerValue().optional().describe("`Cache-Control` stored with the object and answered on download."),
+    contentDisposition: headerValue().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
+    contentEncoding: headerValue().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
+    metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
+    multipartThreshold: z
+      .number()
+      .int()
+      .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
+      .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that (seed section 8)")
+      .default(DEFAULT_MULTIPART_THRESHOLD)
+      .describe("Objects larger than this many bytes are uploaded by multipart upload; at most 5 GiB, the single-upload limit."),
+    partSize: z
+      .number()
+      .int()
+      .min(MIN_PART_SIZE, "parts must be at least 5 MiB (seed section 4.4)")
+      .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
+      .default(DEFAULT_PART_SIZE)
+      .describe("Multipart part size in bytes, 5 MiB to 5 GiB; there may be at most 10000 parts, so partSize × 10000 must reach the object's size."),
+    contentMd5: z
+      .string()
+      .optional()
+      .describe(
+        "Computed by the provider from a file `source`: a change of the file's content is a change of this value. For inline content, set only when the stored object no longer matches it (`etag:<etag>`), so that the drift shows.",
+      ),
+  });
 }
 
 /** A value the object carries as an HTTP header: undici refuses to send a line break or a character beyond Latin-1. */
@@ -117,12 +115,9 @@ export function bucketObjectOutputs() {
 }
 export type BucketObjectOutputs = z.infer<ReturnType<typeof bucketObjectOutputs>>;
 
-export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOutputs> = {
-  token: "krcloud:objectstorage:BucketObject",
+export const bucketObject = defineResource("krcloud:objectstorage:BucketObject", bucketObjectInputs, bucketObjectOutputs, {
   description:
     "A file or folder in a bucket, with content from a file, a Pulumi asset, text or Base64. Uploads larger than `multipartThreshold` use multipart upload.",
-  inputs: bucketObjectInputs,
-  outputs: bucketObjectOutputs,
   replaceOn: ["bucket", "key", "folder"],
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
   secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
@@ -219,7 +214,7 @@ export const bucketObject: ResourceDefinition<BucketObjectInputs, BucketObjectOu
     await c.deleteObjectIfExists(bucket, path).catch(rethrowAs(`deleting object "${id}"`));
     await waitObjectDeleted(ctx, c, bucket, path);
   },
-};
+});
 
 function objectId(o: Pick<BucketObjectInputs, "bucket" | "key" | "folder">): string {
   return `${o.bucket}/${objectPath(o)}`;

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
 import type { BucketAcl, ObjectStorageClient } from "../../sdk/objectstorage";
-import { PartialFailure, waitWithProgress, type Context, type ResourceDefinition, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
 
@@ -16,45 +16,41 @@ export const BUCKET_DELETE_TIMEOUT_MS = 5 * 60_000;
 // Schema
 
 export function bucketInputs() {
-  return z
-    .object({
-      name: bucketName().describe(
-        "Bucket name, 4 to 63 characters. When omitted: the resource's logical name plus a random suffix. Changing it replaces the bucket.",
-      ),
-      type: z.literal("STANDARD").default("STANDARD").describe("Bucket type; `STANDARD` is the only type."),
-      encryption: z
-        .object({ type: z.literal("managed").describe("Encryption type: `managed` (provider-managed keys).") })
-        .strict()
-        .optional()
-        .describe("Server-side encryption. Changing it replaces the bucket. Encrypted buckets cannot use MOVE or DLO/SLO large objects."),
-      acl: z
-        .object({
-          public: z.enum(["read-only", "deny"]).default("deny").describe("`read-only` allows token-less reads; `deny` forbids them."),
-          publicReadAllowIpList: z
-            .array(z.string().refine(isIpOrCidr, "must be an IP address or CIDR range"))
-            .optional()
-            .describe("When set with `read-only`, token-less reads are allowed only from these IP addresses or CIDR ranges."),
-        })
-        .strict()
-        .default({ public: "deny" })
-        .refine((a) => a.public === "read-only" || !a.publicReadAllowIpList?.length, {
-          message: "publicReadAllowIpList only applies when public is read-only",
-          path: ["publicReadAllowIpList"],
-        })
-        .describe("Public access. Defaults to `deny` (no token-less access)."),
-      metadata: metadata()
-        .default({})
-        .describe("User metadata (`X-Container-Meta-*`): names 2 to 64 lower-case characters, values up to 512, 4096 bytes in all."),
-      forceDestroy: z
-        .boolean()
-        .default(false)
-        .describe("On delete, first delete every object (all pages, including large-object segments). Without it, deleting a non-empty bucket fails."),
-      adopt: z
-        .boolean()
-        .default(false)
-        .describe("If a bucket with this name already exists in the project, manage it instead of failing. Its ACL and metadata are then set to these inputs."),
-    })
-    .strict();
+  return z.strictObject({
+    name: bucketName().describe(
+      "Bucket name, 4 to 63 characters. When omitted: the resource's logical name plus a random suffix. Changing it replaces the bucket.",
+    ),
+    type: z.literal("STANDARD").default("STANDARD").describe("Bucket type; `STANDARD` is the only type."),
+    encryption: z
+      .strictObject({ type: z.literal("managed").describe("Encryption type: `managed` (provider-managed keys).") })
+      .optional()
+      .describe("Server-side encryption. Changing it replaces the bucket. Encrypted buckets cannot use MOVE or DLO/SLO large objects."),
+    acl: z
+      .strictObject({
+        public: z.enum(["read-only", "deny"]).default("deny").describe("`read-only` allows token-less reads; `deny` forbids them."),
+        publicReadAllowIpList: z
+          .array(z.string().refine(isIpOrCidr, "must be an IP address or CIDR range"))
+          .optional()
+          .describe("When set with `read-only`, token-less reads are allowed only from these IP addresses or CIDR ranges."),
+      })
+      .default({ public: "deny" })
+      .refine((a) => a.public === "read-only" || !a.publicReadAllowIpList?.length, {
+        message: "publicReadAllowIpList only applies when public is read-only",
+        path: ["publicReadAllowIpList"],
+      })
+      .describe("Public access. Defaults to `deny` (no token-less access)."),
+    metadata: metadata()
+      .default({})
+      .describe("User metadata (`X-Container-Meta-*`): names 2 to 64 lower-case characters, values up to 512, 4096 bytes in all."),
+    forceDestroy: z
+      .boolean()
+      .default(false)
+      .describe("On delete, first delete every object (all pages, including large-object segments). Without it, deleting a non-empty bucket fails."),
+    adopt: z
+      .boolean()
+      .default(false)
+      .describe("If a bucket with this name already exists in the project, manage it instead of failing. Its ACL and metadata are then set to these inputs."),
+  });
 }
 export type BucketInputs = z.infer<ReturnType<typeof bucketInputs>>;
 
@@ -75,11 +71,8 @@ export type BucketOutputs = z.infer<ReturnType<typeof bucketOutputs>>;
 // ---------------------------------------------------------------------------------------------
 // Provider
 
-export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
-  token: "krcloud:objectstorage:Bucket",
+export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInputs, bucketOutputs, {
   description: "An object storage bucket with encryption, public-read ACL and metadata.",
-  inputs: bucketInputs,
-  outputs: bucketOutputs,
   replaceOn: ["name", "type", "encryption"],
   deleteBeforeReplace: true,
   localInputs: ["forceDestroy", "adopt"],
@@ -155,7 +148,7 @@ export const bucket: ResourceDefinition<BucketInputs, BucketOutputs> = {
       timeoutMs: BUCKET_DELETE_TIMEOUT_MS,
     });
   },
-};
+});
 
 // ---------------------------------------------------------------------------------------------
 // Update steps

@@ -1,19 +1,15 @@
 /** Lookups: getBucket, getBuckets (all pages), getObjectStorageInfo, getTempUrl. */
 import { z } from "zod";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { rethrowAs, type Settings } from "../../sdk/core";
-import { lookupFunction, lookupOutput, pickShape, type LookupArgs, type LookupResult } from "../core";
+import { pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { objectStorage } from "./client";
 import { flattenAcl } from "./bucket";
 
-function client(settings: Settings): ObjectStorageClient {
-  return new ObjectStorageClient({ settings });
-}
+const lookup = serviceLookups("objectstorage", objectStorage);
 
 /** Looks up an existing bucket by name; fails when it does not exist. */
-export const getBucket = lookupFunction({
-  token: "krcloud:objectstorage:getBucket",
+export const { getBucket, getBucketOutput } = lookup("getBucket", {
   description: "Looks up an existing bucket by name; fails when it does not exist.",
-  args: () => z.object({ name: z.string().describe("Bucket name.") }),
+  args: () => ({ name: z.string().describe("Bucket name.") }),
   result: () =>
     z.object({
       name: z.string().describe("Bucket name."),
@@ -32,9 +28,8 @@ export const getBucket = lookupFunction({
       objectCount: z.number().describe("Number of objects (refreshed by the service every 30 minutes)."),
       url: z.string().describe("The bucket's Swift URL."),
     }),
-  async run(args, settings) {
-    const c = client(settings);
-    const b = await c.getBucket(args.name).catch(rethrowAs("getBucket"));
+  async run(args, c) {
+    const b = await c.getBucket(args.name);
     return {
       name: b.name,
       project: b.project ?? "",
@@ -49,7 +44,6 @@ export const getBucket = lookupFunction({
     };
   },
 });
-export const getBucketOutput = lookupOutput(getBucket.lookup);
 export type GetBucketArgs = LookupArgs<typeof getBucket>;
 export type GetBucketResult = LookupResult<typeof getBucket>;
 
@@ -62,39 +56,34 @@ const bucketSummaryShape = () => ({
 });
 
 /** Lists buckets, every page. */
-export const getBuckets = lookupFunction({
-  token: "krcloud:objectstorage:getBuckets",
+export const { getBuckets, getBucketsOutput } = lookup("getBuckets", {
   description: "Lists buckets, every page.",
-  args: () =>
-    z.object({
-      prefix: z.string().optional().describe("Only buckets whose names start with this."),
-      include: z.string().optional().describe("Only buckets whose names contain this (cannot be combined with prefix)."),
-    }),
+  args: () => ({
+    prefix: z.string().optional().describe("Only buckets whose names start with this."),
+    include: z.string().optional().describe("Only buckets whose names contain this (cannot be combined with prefix)."),
+  }),
   result: () =>
     z.object({
       names: z.array(z.string()).describe("Names of the buckets found."),
       buckets: z.array(z.object(bucketSummaryShape())).describe("The buckets found, every page."),
     }),
-  async run(args, settings) {
+  async run(args, c) {
     if (args.prefix && args.include) throw new Error("getBuckets: prefix and include cannot be combined (seed section 4.1)");
-    const all = (await client(settings).listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
+    const all = (await c.listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
       (b): b is typeof b & { name: string } => typeof b.name === "string",
     );
-    return { names: all.map((b) => b.name), buckets: all.map((b) => pickShape(bucketSummaryShape(), b)) };
+    return { names: all.map((b) => b.name), buckets: pickShapes(bucketSummaryShape(), all) };
   },
 });
-export const getBucketsOutput = lookupOutput(getBuckets.lookup);
 export type GetBucketsArgs = LookupArgs<typeof getBuckets>;
 export type GetBucketsResult = LookupResult<typeof getBuckets>;
 
 /** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
-export const getObjectStorageInfo = lookupFunction({
-  token: "krcloud:objectstorage:getObjectStorageInfo",
+export const { getObjectStorageInfo, getObjectStorageInfoOutput } = lookup("getObjectStorageInfo", {
   description: "The service's capability document (`/info`): limits such as max_file_size, container_listing_limit.",
   result: () => z.record(z.string(), z.unknown()).describe("The service's capability document."),
-  run: (_args, settings) => client(settings).getInfo(),
+  run: (_args, c) => c.getInfo(),
 });
-export const getObjectStorageInfoOutput = lookupOutput(getObjectStorageInfo.lookup);
 
 /** The default expiry: the end of the period after the current one, so stable within a period. */
 function stableExpiry(nowSeconds: number, period: number): number {
@@ -102,23 +91,21 @@ function stableExpiry(nowSeconds: number, period: number): number {
 }
 
 /** Creates a temporary signed URL for token-less download of an object. */
-export const getTempUrl = lookupFunction({
-  token: "krcloud:objectstorage:getTempUrl",
+export const { getTempUrl, getTempUrlOutput } = lookup("getTempUrl", {
   description: "Creates a temporary signed URL for token-less download of an object.",
-  args: () =>
-    z.object({
-      bucket: z.string().describe("The bucket."),
-      key: z.string().describe("Object name."),
-      expiresIn: z
-        .number()
-        .int("must be a whole number of seconds")
-        .min(1, "must be at least 1 second")
-        .optional()
-        .describe(
-          "How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set.",
-        ),
-      expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
-    }),
+  args: () => ({
+    bucket: z.string().describe("The bucket."),
+    key: z.string().describe("Object name."),
+    expiresIn: z
+      .number()
+      .int("must be a whole number of seconds")
+      .min(1, "must be at least 1 second")
+      .optional()
+      .describe(
+        "How long the URL stays valid, in seconds (default 3600); the expiry is aligned to a multiple of this period, so the URL stays the same on every run within one period. Ignored when expiresAt is set.",
+      ),
+    expiresAt: z.number().optional().describe("Expiry as Unix seconds."),
+  }),
   result: () =>
     z.object({
       url: z.string().describe("Absolute URL for token-less GET until expiresAt. It carries a signature: a secret."),
@@ -126,14 +113,13 @@ export const getTempUrl = lookupFunction({
     }),
   // The URL carries a signature that grants access.
   secretResults: ["url"],
-  async run(args, settings) {
+  async run(args, c) {
     const period = args.expiresIn ?? 3600;
     const expiresAt = args.expiresAt ?? stableExpiry(Math.floor(Date.now() / 1000), period);
-    const t = await client(settings).createTempUrl(args.bucket, args.key, expiresAt);
+    const t = await c.createTempUrl(args.bucket, args.key, expiresAt);
     return { url: t.absoluteUrl, expiresAt };
   },
 });
 /** `getTempUrl` for Inputs; a secret Output (the URL's signature grants access). */
-export const getTempUrlOutput = lookupOutput(getTempUrl.lookup);
 export type GetTempUrlArgs = LookupArgs<typeof getTempUrl>;
 export type GetTempUrlResult = LookupResult<typeof getTempUrl>;

@@ -33,7 +33,7 @@ export const ASSET_SIG = "c44067f5952c0a294b673a41bacd8c17";
 
 export function assetInput() {
   return z
-    .object({
+    .strictObject({
       [SIG_KEY]: z.literal(ASSET_SIG),
       path: z.string().min(1).optional(),
       text: z.string().optional(),
@@ -41,7 +41,6 @@ export function assetInput() {
       hash: z.string().optional(),
       __pulumiAsset: z.boolean().optional(),
     })
-    .strict()
     .refine((a) => [a.path, a.text, a.uri].filter((v) => v !== undefined).length === 1, "an asset has exactly one of path, text and uri");
 }
 export type SerializedAsset = z.infer<ReturnType<typeof assetInput>>;

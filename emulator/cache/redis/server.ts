@@ -75,6 +75,12 @@ export class RedisServer {
   private exited: Promise<void> = Promise.resolve();
   private readonly exitListeners: (() => void)[] = [];
   private watcher: NodeJS.Timeout | undefined;
+  /**
+   * Set once a process answered (or was taken over). Only the end of such a process is heard by the
+   * exit listeners: a launch that dies on a port taken meanwhile is retried on another port by
+   * `start`, and its end is not the node failing.
+   */
+  private served = false;
 
   constructor(readonly spec: RedisServerSpec) {}
 
@@ -142,6 +148,7 @@ export class RedisServer {
     });
     const ready = await Promise.race([this.waitReady(), this.exited.then(() => false)]);
     if (!ready) throw new Error(`redis-server on port ${this.port} exited: ${this.lastLogLine()}`);
+    this.served = true;
   }
 
   /**
@@ -163,6 +170,7 @@ export class RedisServer {
       return false;
     }
     this.pid = pid;
+    this.served = true;
     this.exited = new Promise((resolve) => {
       // Not our child: watch the pid.
       this.watcher = setInterval(() => {
@@ -183,6 +191,8 @@ export class RedisServer {
     if (this.watcher) clearInterval(this.watcher);
     this.watcher = undefined;
     this.dropAdmin();
+    if (!this.served) return;
+    this.served = false;
     for (const l of this.exitListeners.splice(0)) l();
   }
 

@@ -200,7 +200,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         // record the read returns names the project (then only when it does not, or is gone).
         if (!def.projectOf) await verifyTokenProject(ctx.settings);
         const outs = await def.read(ctx, id, olds);
-        if (def.projectOf && (outs === undefined || def.projectOf(outs) !== ctx.settings.projectId)) await verifyTokenProject(ctx.settings);
+        if (def.projectOf && (outs === undefined || def.projectOf(outs, ctx.settings.projectId) !== ctx.settings.projectId))
+          await verifyTokenProject(ctx.settings);
         // An empty id tells the engine the resource is gone: refresh drops it and the next up recreates it.
         if (outs === undefined) return { id: "", props: {} };
         for (const k of local) if (olds[k] !== undefined) outs[k] = olds[k];

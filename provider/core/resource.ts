@@ -200,8 +200,11 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * project goes before it (a refresh of N buckets is N requests); a read that finds nothing, or a
    * record of another project, is checked after (a token of another project must be refused, never
    * make a refresh call the resource gone). Absent: the token's project is checked before the read.
+   * A read whose request names the project in its path (`/v1/{project}/...`, which the service
+   * refuses for another project's token with 403) proves it by finding the resource: it returns
+   * `configured`, the project the read was made for.
    */
-  projectOf?: (outputs: O) => string | undefined;
+  projectOf?: (outputs: O, configured: string | undefined) => string | undefined;
   /**
    * Inputs that must name something the service offers or the project has (a flavor, an engine
    * version, a KMS key): when the service refuses one, the error adds the values that would work, or

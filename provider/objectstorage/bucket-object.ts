@@ -122,6 +122,9 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
   secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
   importId: "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",
+  // The read is HEAD /v1/{project}/{bucket}/{key}: another project's token gets 403, so an object
+  // found proves the token is the project's (a refresh of N objects is N requests).
+  projectOf: (_outputs, configured) => configured,
   // The service stores the content, never shows it: after an import, the program's content stands
   // where the object's ETag is its MD5 (or a multipart ETag, which tells nothing), else it uploads.
   writeOnly: {

@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startTestCloud, type TestCloud } from "../support/local-cloud";
+import { resetProjectChecks } from "../../sdk/core";
+import { rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
 let dir: string;
@@ -193,4 +194,30 @@ test("drift: content replaced outside Pulumi shows as a changed MD5 after refres
   await tc.object.apply(refreshed, README);
   expect(tc.countsSince(before).PutObject).toBe(1);
   expect((await tc.sdk.getObject("site-files", "docs/readme.txt")).body.toString("utf8")).toBe(README.content);
+});
+
+test("a refresh reads each object with one request (its path names the project); another project's token is refused, never read as gone", async () => {
+  const states = [];
+  for (const key of ["a.txt", "b.txt", "c.txt"]) states.push(await tc.object.up({ bucket: "site-files", key, content: key }));
+  resetProjectChecks(); // as in a new provider process
+  let before = tc.counts();
+  await Promise.all(states.map((s) => tc.object.read(s.id, s.outputs)));
+  expect(tc.countsSince(before)).toEqual({ HeadObject: 3 });
+
+  // An object gone is confirmed as gone with the token checked: one HEAD of the account more.
+  await tc.sdk.deleteObject("site-files", "c.txt");
+  before = tc.counts();
+  expect((await tc.object.read(states[2]!.id, states[2]!.outputs)).id).toBe("");
+  expect(tc.countsSince(before)).toEqual({ HeadObject: 1, HeadAccount: 1 });
+
+  const other = tc.cloud.control.issueCredentials({ projectId: "krcloudtestother000000000000000b" });
+  if (other.kind !== "token") throw new Error("expected a token credential");
+  await tc.object.configure({ ...tc.config, "krcloud:authToken": other.token });
+  try {
+    const err = await rejection(tc.object.read(states[0]!.id, states[0]!.outputs));
+    expect(err.message).toMatch(/403|does not belong to project/);
+  } finally {
+    await tc.object.configure(tc.config);
+    resetProjectChecks();
+  }
 });

@@ -1,0 +1,216 @@
+/**
+ * The cross-field rules of the Hadoop cluster: see cross-field-rules.ts.
+ */
+import fc from "fast-check";
+import type { TypeRules } from "./cross-field-rules";
+import { arr, keepOneOf, obj, oneOfRules, rule, serviceRules, TIMEOUTS, type Obj } from "./cross-field-shared";
+import { isPlainObject, type Input } from "./input-rules";
+
+export function hadoopRules(): Record<string, TypeRules> {
+  return {
+    "krcloud:hadoop:Cluster": {
+      values: TIMEOUTS,
+      keep(i) {
+        keepOneOf(i, "adminPassword", "adminPasswordCiphertext", false);
+        if (isPlainObject(i.metastore) && isPlainObject(i.metastore.mysql)) keepOneOf(i.metastore.mysql, "password", "passwordCiphertext", true);
+        if (i.installComponents !== undefined) i.clusterType = "custom";
+        if (i.clusterType === "custom" && arr(i.installComponents).length === 0) i.installComponents = ["hive"];
+        const replication = typeof i.hdfsReplication === "number" ? i.hdfsReplication : 3;
+        if (typeof i.workerCnt === "number" && i.workerCnt < replication) i.workerCnt = replication;
+        if (isPlainObject(i.metastore)) {
+          const m = i.metastore;
+          if (m.mysql !== undefined && m.dataCatalogId !== undefined) delete m.dataCatalogId;
+          if (m.mysql === undefined && m.dataCatalogId === undefined) m.dataCatalogId = "catalog-1";
+        }
+        if (i.rerun !== undefined && i.userTask === undefined) i.userTask = { type: "spark", terminationPolicy: "always", fileUrl: "bucket/job.jar" };
+        if (isPlainObject(i.userTask)) {
+          const t = i.userTask;
+          if (t.type === "hive") {
+            if (t.hiveQuery !== undefined && t.fileUrl !== undefined) delete t.fileUrl;
+            if (t.hiveQuery === undefined && t.fileUrl === undefined) t.hiveQuery = "select 1";
+            delete t.deployMode;
+          }
+          if (t.type === "spark" && t.fileUrl === undefined) t.fileUrl = "bucket/job.jar";
+        }
+        if (isPlainObject(i.rerun)) {
+          const r = i.rerun;
+          const seen = new Set<unknown>();
+          r.instanceSpecs = arr(r.instanceSpecs).filter((s) => !seen.has(obj(s).type) && seen.add(obj(s).type));
+          const masters = i.isHa === true ? 3 : 1;
+          let workers = typeof i.workerCnt === "number" ? i.workerCnt : 1;
+          for (const s of arr(r.instanceSpecs).map(obj)) {
+            if (s.type === "MASTER" && s.nodeCnt !== undefined) s.nodeCnt = masters;
+            if (s.type === "WORKER" && typeof s.nodeCnt === "number") workers = s.nodeCnt;
+          }
+          const config = obj(r.config);
+          const rerunReplication = typeof config.hdfsReplication === "number" ? config.hdfsReplication : replication;
+          if (workers < rerunReplication) {
+            if (isPlainObject(r.config) && config.hdfsReplication !== undefined) config.hdfsReplication = workers;
+            for (const s of arr(r.instanceSpecs).map(obj))
+              if (s.type === "WORKER" && typeof s.nodeCnt === "number") s.nodeCnt = Math.max(workers, rerunReplication);
+          }
+          if (obj(i.userTask).type === "hive" && isPlainObject(r.userTaskInfo)) delete r.userTaskInfo.deployMode;
+        }
+      },
+      rules: [
+        ...oneOfRules("", (i) => i, "adminPassword", "adminPasswordCiphertext", false, ""),
+        ...oneOfRules(
+          "",
+          (i) => {
+            const m = isPlainObject(i.metastore) ? i.metastore : (i.metastore = {});
+            delete (m as Obj).dataCatalogId;
+            if (!isPlainObject((m as Obj).mysql)) (m as Obj).mysql = { objectId: "db-1", dbName: "hive", userId: "hive", password: "pw-1" };
+            return (m as Obj).mysql as Obj;
+          },
+          "password",
+          "passwordCiphertext",
+          true,
+          "metastore.mysql",
+        ),
+        ...serviceRules("a userScript is not empty (the service refuses an empty Base64 script)", fc.constantFrom(""), (empty) => (valid) => ({
+          input: { ...valid, userScript: empty },
+          path: "userScript",
+          texts: ["must not be empty"],
+        })),
+        rule(
+          "installComponents only for a custom cluster",
+          "",
+          fc.constantFrom("hadoop", "hbase", "trino", "dataflow").map((type) => (valid) => ({
+            input: { ...valid, clusterType: type, installComponents: ["hive"] },
+            path: "installComponents",
+            texts: ["applies to clusterType custom only"],
+          })),
+        ),
+        rule(
+          "a custom cluster lists its components",
+          "",
+          fc.boolean().map((empty) => (valid) => {
+            const input: Input = { ...valid, clusterType: "custom" };
+            if (empty) input.installComponents = [];
+            else delete input.installComponents;
+            return { input, path: "installComponents", texts: ["is required for clusterType custom"] };
+          }),
+        ),
+        rule(
+          "workerCnt is at least hdfsReplication",
+          "",
+          fc.tuple(fc.integer({ min: 1, max: 499 }), fc.integer({ min: 1, max: 500 })).map(([workers, more]) => (valid) => {
+            const replication = Math.min(500, workers + more);
+            return {
+              input: { ...valid, workerCnt: workers, hdfsReplication: replication },
+              path: "workerCnt",
+              texts: [`must be at least hdfsReplication (${replication})`],
+            };
+          }),
+        ),
+        rule(
+          "a metastore is a MySQL database or a data catalog, not both",
+          "",
+          fc.boolean().map((both) => (valid) => ({
+            input: {
+              ...valid,
+              metastore: both ? { mysql: { objectId: "db-1", dbName: "hive", userId: "hive", password: "pw" }, dataCatalogId: "catalog-1" } : {},
+            },
+            path: "metastore",
+            texts: ["set exactly one of mysql and dataCatalogId"],
+          })),
+        ),
+        rule(
+          "a hive task has exactly one of hiveQuery and fileUrl",
+          "",
+          fc.boolean().map((both) => (valid) => ({
+            input: { ...valid, userTask: { type: "hive", terminationPolicy: "never", ...(both ? { hiveQuery: "select 1", fileUrl: "bucket/q.sql" } : {}) } },
+            path: "userTask.hiveQuery",
+            texts: ["a hive task needs exactly one of hiveQuery and fileUrl"],
+          })),
+        ),
+        rule(
+          "deployMode is for spark tasks",
+          "",
+          fc.constantFrom("cluster", "client").map((mode) => (valid) => ({
+            input: { ...valid, userTask: { type: "hive", terminationPolicy: "never", hiveQuery: "select 1", deployMode: mode } },
+            path: "userTask.deployMode",
+            texts: ["applies to spark tasks only"],
+          })),
+        ),
+        rule(
+          "a spark task names its JAR",
+          "",
+          fc.constantFrom("never", "onSuccess", "always").map((policy) => (valid) => ({
+            input: { ...valid, userTask: { type: "spark", terminationPolicy: policy } },
+            path: "userTask.fileUrl",
+            texts: ["a spark task needs the JAR's fileUrl"],
+          })),
+        ),
+        rule(
+          "rerun only with a userTask",
+          "",
+          fc.stringMatching(/^[a-z0-9]{1,8}$/).map((trigger) => (valid) => {
+            const input: Input = { ...valid, rerun: { trigger } };
+            delete input.userTask;
+            return { input, path: "rerun", texts: ["applies to job clusters (with a userTask) only"] };
+          }),
+        ),
+        rule(
+          "a re-run lists each instance group once",
+          "",
+          fc.tuple(fc.constantFrom("MASTER", "WORKER", "TASK"), fc.nat()).map(([type, k]) => (valid) => {
+            const specs: Obj[] = [{ type: "MASTER" }, { type: "WORKER", volumeSize: 100 }, { type: "TASK" }];
+            specs.splice(k % (specs.length + 1), 0, { type });
+            const second = specs.findIndex((s, i) => specs.findIndex((t) => t.type === s.type) < i);
+            return {
+              input: { ...valid, ...jobCluster, rerun: { trigger: "t", instanceSpecs: specs } },
+              path: `rerun.instanceSpecs[${second}].type`,
+              texts: [`${String(specs[second]!.type)} is given twice`],
+            };
+          }),
+        ),
+        rule(
+          "a re-run keeps the cluster's master count (1, or 3 with isHa)",
+          "",
+          fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 1000 })).map(([ha, n]) => (valid) => {
+            const masters = ha ? 3 : 1;
+            const nodeCnt = n === masters ? masters + 1 : n;
+            return {
+              input: { ...valid, ...jobCluster, isHa: ha, rerun: { trigger: "t", instanceSpecs: [{ type: "MASTER", nodeCnt }] } },
+              path: "rerun.instanceSpecs[0].nodeCnt",
+              texts: [`must be ${masters}: the cluster has ${masters} master node`],
+            };
+          }),
+        ),
+        rule(
+          "a re-run keeps at least hdfsReplication workers",
+          "",
+          fc.tuple(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 100 }), fc.boolean()).map(([workers, more, bySpec]) => (valid) => {
+            const replication = workers + more;
+            const input: Input = { ...valid, ...jobCluster };
+            if (bySpec) {
+              Object.assign(input, { workerCnt: replication, hdfsReplication: replication });
+              input.rerun = { trigger: "t", instanceSpecs: [{ type: "WORKER", nodeCnt: workers }] };
+              return { input, path: "rerun.instanceSpecs[0].nodeCnt", texts: [`must be at least hdfsReplication (${replication})`] };
+            }
+            Object.assign(input, { workerCnt: workers, hdfsReplication: 1 });
+            input.rerun = { trigger: "t", config: { hdfsReplication: replication } };
+            return { input, path: "rerun.config.hdfsReplication", texts: [`must be at most the workers (${workers})`] };
+          }),
+        ),
+        rule(
+          "a re-run's deployMode is for spark tasks",
+          "",
+          fc.constantFrom("cluster", "client").map((mode) => (valid) => ({
+            input: {
+              ...valid,
+              userTask: { type: "hive", terminationPolicy: "always", hiveQuery: "select 1" },
+              rerun: { trigger: "t", userTaskInfo: { deployMode: mode } },
+            },
+            path: "rerun.userTaskInfo.deployMode",
+            texts: ["applies to spark tasks only"],
+          })),
+        ),
+      ],
+    },
+  };
+}
+
+/** A job cluster whose task takes any re-run option. */
+const jobCluster = { userTask: { type: "spark", terminationPolicy: "always", fileUrl: "bucket/job.jar" } } as const;

@@ -1,113 +1,17 @@
 /**
  * CacheClient against a scripted loopback server: for every operation of seed 02 the method, path,
- * query, headers and body on the wire, the declared idempotency, and how the seed's answers are
- * read. No sleeps: the fake clock makes transport retries instant.
+ * query, headers and body on the wire and the declared idempotency. How the seed's answers are read
+ * is in cache-client-answers.test.ts, the client's helpers in cache-client-helpers.test.ts. No
+ * sleeps: the fake clock makes transport retries instant.
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
-import { closeAllPools, isConflict, isNotFound, resolveSettings, type Clock, type RequestSpec } from "../../sdk/core";
-import {
-  CacheClient,
-  isInvalidArgument,
-  isResponseFormatError,
-  PARAMETER_GROUP_CREATE,
-  type CreateClusterInput,
-  type CreateInstanceSetInput,
-} from "../../sdk/cache";
-import * as sdk from "../../sdk";
-import { rejection } from "../support/assertions";
+import type { RequestSpec } from "../../sdk/core";
+import type { CacheClient } from "../../sdk/cache";
+import { cacheClient, clusterInput, ok, setInput, TOKEN, wire } from "../support/cache-wire";
 import * as fx from "../support/cache-fixtures";
+import { jsonReply as json, useScriptedServer, type Reply } from "../support/scripted-server";
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-type Reply = { status: number; headers?: Record<string, string>; body?: string };
-
-let server: http.Server;
-let base: string;
-let seen: Seen[];
-let route: (r: Seen) => Reply;
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const r: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
-      seen.push(r);
-      let reply: Reply;
-      try {
-        reply = route(r);
-      } catch (e) {
-        reply = { status: 599, body: `test route failed: ${(e as Error).message}` };
-      }
-      res.writeHead(reply.status, reply.headers ?? {});
-      res.end(reply.body ?? "");
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cache`;
-});
-afterAll(async () => {
-  await closeAllPools();
-  await new Promise((r) => server.close(r));
-});
-beforeEach(() => {
-  seen = [];
-  route = () => ({ status: 500 });
-});
-
-const TOKEN = "tok-SECRET-cache-1";
-const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
-const client = () =>
-  new CacheClient({
-    settings: resolveSettings({ projectId: "p-1", authToken: TOKEN, endpoints: { cache: base }, retry: { maxAttempts: 2 } }, () => undefined, {}),
-    clock,
-  });
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
-  status,
-  headers: { "content-type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
-const ok = (id: string, status = 200) => json(status, { objectId: id });
-const wire = (s: Seen) => {
-  const u = new URL(s.url, "http://x");
-  return { method: s.method, path: u.pathname, query: Object.fromEntries(u.searchParams), body: s.body === "" ? undefined : JSON.parse(s.body) };
-};
-
-const clusterInput: CreateClusterInput = {
-  name: "web",
-  description: "session cache",
-  version: "7.0.15",
-  port: 6379,
-  shardCount: 2,
-  nodeCountPerShard: 2,
-  flavorId: "fl-m2",
-  parameterGroupId: "pg-1",
-  subnets: [{ id: "sn-a" }, { id: "sn-b" }],
-  subnetAssignments: [
-    { primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] },
-    { primary: { id: "sn-b" }, replicas: [{ id: "sn-a" }] },
-  ],
-  securityGroups: [{ id: "sg-1" }],
-  backupSchedule: { cron: "* 3 * * *", retentionLimit: 7 },
-};
-
-const setInput: CreateInstanceSetInput = {
-  instanceSetName: "sessions",
-  replicas: 2,
-  flavorId: "fl-m2",
-  recoveryEnabled: true,
-  subnets: [{ id: "sn-a" }],
-  subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [{ id: "sn-a" }] }],
-  securityGroups: [{ id: "sg-1" }],
-  parameterGroupId: "pg-2",
-  port: 6379,
-  version: "7.0.15",
-};
+const srv = useScriptedServer();
+const client = () => cacheClient(srv);
 
 const setWire = {
   instanceSetName: "sessions",
@@ -505,7 +409,7 @@ const cases: Case[] = [
 
 describe.each(cases)("$name", (k) => {
   test(`${k.method} ${k.path}, idempotent: ${k.idempotent}`, async () => {
-    route = () => k.reply;
+    srv.route = () => k.reply;
     const c = client();
     const specs: RequestSpec[] = [];
     const original = c.transport.request.bind(c.transport);
@@ -514,15 +418,15 @@ describe.each(cases)("$name", (k) => {
       return original(spec);
     };
     const result = await k.call(c);
-    expect(seen).toHaveLength(1);
-    const w = wire(seen[0]!);
+    expect(srv.seen).toHaveLength(1);
+    const w = wire(srv.seen[0]!);
     expect(w.method).toBe(k.method);
     expect(w.path).toBe(`/cache${k.path}`);
     if (k.query !== undefined) expect(w.query).toEqual(k.query);
     if ("body" in k) expect(w.body).toEqual(k.body);
-    expect(seen[0]!.headers["x-auth-token"]).toBe(TOKEN);
-    expect(seen[0]!.headers.accept).toBe("application/json");
-    expect(seen[0]!.headers["content-type"]).toBe(w.body === undefined ? undefined : "application/json");
+    expect(srv.seen[0]!.headers["x-auth-token"]).toBe(TOKEN);
+    expect(srv.seen[0]!.headers.accept).toBe("application/json");
+    expect(srv.seen[0]!.headers["content-type"]).toBe(w.body === undefined ? undefined : "application/json");
     expect(specs).toHaveLength(1);
     expect(specs[0]!.idempotent).toBe(k.idempotent);
     if (k.result !== undefined) expect(result).toEqual(k.result);
@@ -537,174 +441,4 @@ test("every operation declares idempotent, and the table covers every operation 
   const derived = new Set(["find", "restore", "restoreFromBackup", "restoreFromFiles"]);
   const names = cases.map((k) => k.call.toString());
   for (const m of all.filter((m) => !derived.has(m))) expect(names.some((n) => n.includes(`.${m}(`))).toBe(true);
-});
-
-// ---------------------------------------------------------------------------------------------
-// Readings of the seed's contradictions (docs/api-assumptions.md, Cache)
-
-test("§4.2 restore: backupName (sample) and backupNames (field table) both carry the backup", async () => {
-  route = () => ok("c-101", 201);
-  await client().clusters.restore(clusterInput, "bk-1");
-  expect(wire(seen[0]!).body.restoreSource).toEqual({ backupName: "bk-1", backupNames: "bk-1" });
-});
-
-test.each([200, 201])("§4 creates accept %i (201 in the text, 200 in the status tables)", async (status) => {
-  route = () => ok("x-1", status);
-  const c = client();
-  expect(await c.clusters.create(clusterInput)).toEqual({ id: "x-1" });
-  expect(await c.instanceSets.create(setInput)).toEqual({ id: "x-1" });
-  expect(await c.parameterGroups.create({ parameterGroupId: "pg-1", name: "n" })).toEqual({ id: "x-1" });
-  expect(await c.shards.add("c", { nodeCount: 1, subnetAssignment: { primary: { id: "a" }, replicas: [] } })).toEqual({ id: "x-1" });
-  expect(await c.nodes.addReplica("c", "s", { subnet: { id: "a" } })).toEqual({ id: "x-1" });
-});
-
-test("§4.4 parameter group create: the chosen method and path live in one constant", () => {
-  expect(PARAMETER_GROUP_CREATE).toEqual({ method: "POST", path: "/v1/parameter-groups" });
-});
-
-test("a create whose answer has no objectId is a format error (nothing to track); other answers fall back to the addressed id", async () => {
-  route = () => json(201, { something: "else" });
-  expect(isResponseFormatError(await rejection(client().clusters.create(clusterInput)))).toBe(true);
-  route = () => ({ status: 200 });
-  expect(await client().clusters.delete("c-7")).toEqual({ id: "c-7" });
-  route = () => json(200, { id: 42 });
-  expect(await client().clusters.update("c-7", { description: "x" })).toEqual({ id: "42" });
-});
-
-test("a non-JSON success body is a format error naming the action", async () => {
-  route = () => ({ status: 200, body: "<html>gateway</html>" });
-  const err = await rejection(client().clusters.get("c-1"));
-  expect(isResponseFormatError(err)).toBe(true);
-  expect(err.message).toMatch(/^reading cache cluster "c-1": the answer is not JSON/);
-});
-
-// ---------------------------------------------------------------------------------------------
-// Errors (§7: body format not shown)
-
-test("a {code, message, requestId} error body maps to apiCode, apiMessage, requestId and isNotFound", async () => {
-  route = () => json(404, { code: "ClusterNotFound", message: "cluster c-9 does not exist", requestId: "req-1" });
-  const err = await rejection(client().clusters.get("c-9"));
-  expect(isNotFound(err)).toBe(true);
-  expect(err).toMatchObject({
-    status: 404,
-    apiCode: "ClusterNotFound",
-    apiMessage: "cluster c-9 does not exist",
-    requestId: "req-1",
-    service: "cache",
-    operation: "GetCluster",
-  });
-  expect(err.message).toMatch(/^reading cache cluster "c-9": 404 ClusterNotFound: cluster c-9 does not exist/);
-});
-
-test.each([
-  ["OpenStack envelope", { conflictingRequest: { code: 409, message: "name web already exists" } }, "conflictingRequest", "name web already exists"],
-  [
-    "errorCode/errorMessage",
-    { errorCode: "DUPLICATE_NAME", errorMessage: "name web already exists", request_id: "r-2" },
-    "DUPLICATE_NAME",
-    "name web already exists",
-  ],
-  ["RFC 7807", { title: "Conflict", detail: "name web already exists", status: 409 }, "Conflict", "name web already exists"],
-])("a %s error body is read into apiCode and apiMessage, keeping isConflict", async (_n, body, code, message) => {
-  route = () => json(409, body);
-  const err = await rejection(client().clusters.create(clusterInput));
-  expect(isConflict(err)).toBe(true);
-  expect(err.apiCode).toBe(code);
-  expect(err.apiMessage).toBe(message);
-  expect(err.message).toMatch(/^creating cache cluster "web": 409/);
-  expect(err.earlierAttemptMayHaveApplied).toBe(false);
-});
-
-test("the request id from the body's request_id is kept when no header carries one", async () => {
-  route = () => json(400, { errorCode: "BAD", errorMessage: "bad", request_id: "r-9" });
-  expect((await rejection(client().clusters.get("c"))).requestId).toBe("r-9");
-});
-
-test("a plain text error body becomes the apiMessage", async () => {
-  route = () => ({ status: 403, body: "forbidden for this project" });
-  const err = await rejection(client().parameterGroups.list());
-  expect(err).toMatchObject({ status: 403, apiMessage: "forbidden for this project" });
-});
-
-test("neither the token nor the database password appears in error messages or fields", async () => {
-  route = (r) => json(422, { errorCode: "INVALID_PASSWORD", errorMessage: `token ${TOKEN} body ${r.body}` });
-  const err = await rejection(client().clusters.create({ ...clusterInput, user: { name: "app", password: "hash-PASSWORD-123" } }));
-  expect(err.status).toBe(422);
-  for (const text of [err.message, err.apiMessage, err.stack]) {
-    expect(text).not.toContain(TOKEN);
-    expect(text).not.toContain("hash-PASSWORD-123");
-  }
-  expect(JSON.parse(seen[0]!.body).user).toEqual({ name: "app", password: "hash-PASSWORD-123" });
-});
-
-test("GETs are retried after a 503; creates are not (they are declared not idempotent)", async () => {
-  let n = 0;
-  route = () => (++n === 1 ? json(503, { message: "busy" }) : json(200, fx.clusterRecord));
-  expect((await client().clusters.get("c-100")).id).toBe("c-100");
-  expect(seen).toHaveLength(2);
-  seen = [];
-  route = () => json(503, { message: "busy" });
-  expect((await rejection(client().clusters.create(clusterInput))).status).toBe(503);
-  expect(seen).toHaveLength(1);
-});
-
-// ---------------------------------------------------------------------------------------------
-// Helpers
-
-test("findClusterById returns undefined on 404 and the record otherwise; other errors propagate", async () => {
-  const c = client();
-  route = () => json(404, { message: "no such cluster" });
-  expect(await c.findClusterById("gone")).toBeUndefined();
-  expect(await sdk.cache.findClusterById(c, "gone")).toBeUndefined();
-  route = () => json(200, fx.clusterRecord);
-  expect((await c.findClusterById("c-100"))?.name).toBe("web");
-  route = () => json(401, { message: "expired" });
-  expect((await rejection(c.findClusterById("c-100"))).status).toBe(401);
-});
-
-test("empty ids are refused before sending (they would address the collection)", async () => {
-  const c = client();
-  expect(isInvalidArgument(await rejection(c.clusters.get("")))).toBe(true);
-  expect(isInvalidArgument(await rejection(c.shards.delete("c-1", " ")))).toBe(true);
-  expect(isInvalidArgument(await rejection(c.clusters.update("c-1", { parameterGroupId: "" })))).toBe(true);
-  expect(isInvalidArgument(await rejection(c.parameterGroups.modify("pg", { parameters: { timeout: "1" } })))).toBe(true);
-  expect(seen).toHaveLength(0);
-});
-
-test("ids are percent-encoded as one path segment", async () => {
-  route = () => json(200, fx.parameterGroupDetail);
-  await client().parameterGroups.get("my group/1");
-  expect(seen[0]!.url).toBe("/cache/v1/parameter-groups/my%20group%2F1");
-});
-
-test("an instance set without a project ID in input or settings is refused before sending", async () => {
-  const c = new CacheClient({ settings: resolveSettings({ authToken: TOKEN, endpoints: { cache: base } }, () => undefined, {}), clock });
-  expect(isInvalidArgument(await rejection(c.instanceSets.create(setInput)))).toBe(true);
-  expect(seen).toHaveLength(0);
-});
-
-test("clusterTopology lists shards (numeric id order) and fetches nodes only for shards listed without them", async () => {
-  route = (r) => {
-    if (r.url.endsWith("/shards")) return json(200, { shards: [{ id: "s-1", slots: "0-16383", status: "Running" }, fx.shards.shards[0]] });
-    return json(200, { nodes: [fx.node("n-1", "primary"), fx.node("n-2", "replica")] });
-  };
-  const t = await client().clusterTopology("c-100");
-  expect(seen.map((s) => new URL(s.url, "http://x").pathname)).toEqual(["/cache/v1/clusters/c-100/shards", "/cache/v1/clusters/c-100/shards/s-1/nodes"]);
-  expect(t.shards.map((s) => [s.id, s.primary?.id, s.replicas.map((n) => n.id)])).toEqual([
-    ["s-1", "n-1", ["n-2"]],
-    ["s-0002", "n-20", ["n-21"]],
-  ]);
-  expect(t.settled).toBe(false);
-});
-
-test("instanceSetTopology reads {size, data}", async () => {
-  route = () => json(200, fx.instances);
-  const t = await client().instanceSetTopology("is-200");
-  expect(t.primary?.id).toBe("i-1");
-  expect(t.failed.map((i) => i.id)).toEqual(["i-3"]);
-});
-
-test("the SDK exports the cache namespace and CacheClient", () => {
-  expect(sdk.CacheClient).toBe(CacheClient);
-  expect(typeof sdk.cache.validateParameterValues).toBe("function");
 });

@@ -13,19 +13,10 @@ import { jsonReply as json, useScriptedServer, type Reply } from "../support/scr
 const srv = useScriptedServer();
 const client = () => cacheClient(srv);
 
-const setWire = {
-  instanceSetName: "sessions",
-  replicas: 2,
-  flavorId: "fl-m2",
-  recoveryEnabled: true,
-  subnets: [{ id: "sn-a" }],
-  subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [{ id: "sn-a" }] }],
-  securityGroups: [{ id: "sg-1" }],
-  parameterGroupId: "pg-2",
-  port: 6379,
-  projectId: "p-1",
-  version: "7.0.15",
-};
+// The create bodies: a cluster's is its input as given, an instance set's adds the settings' project.
+// Copies taken before any call, so that a client changing its input could not make them match.
+const clusterWire = structuredClone(clusterInput);
+const setWire = { ...structuredClone(setInput), projectId: "p-1" };
 
 interface Case {
   name: string;
@@ -82,20 +73,7 @@ const cases: Case[] = [
     reply: ok("c-100", 201),
     method: "POST",
     path: "/v1/clusters",
-    body: {
-      name: "web",
-      description: "session cache",
-      version: "7.0.15",
-      port: 6379,
-      shardCount: 2,
-      nodeCountPerShard: 2,
-      flavorId: "fl-m2",
-      parameterGroupId: "pg-1",
-      subnets: [{ id: "sn-a" }, { id: "sn-b" }],
-      subnetAssignments: clusterInput.subnetAssignments,
-      securityGroups: [{ id: "sg-1" }],
-      backupSchedule: { cron: "* 3 * * *", retentionLimit: 7 },
-    },
+    body: clusterWire,
     idempotent: false,
     result: { id: "c-100" },
   },

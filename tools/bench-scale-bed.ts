@@ -19,6 +19,7 @@ import {
   type CloudProject,
 } from "../tests/support/engine";
 import { TreeSampler, type Role, type Usage } from "./bench-procs";
+import { PROGRAM_TSCONFIG } from "../drift/unmanaged/generate";
 import { DOORS, type DoorId, type DoorSpec, type RunResult, type Step } from "./bench-scale-doors";
 
 export interface Bed {
@@ -31,22 +32,8 @@ export interface Bed {
   programs: Map<string, string>;
 }
 
-export const TSCONFIG = JSON.stringify(
-  {
-    compilerOptions: {
-      strict: true,
-      target: "ES2022",
-      module: "commonjs",
-      moduleResolution: "node",
-      esModuleInterop: true,
-      skipLibCheck: true,
-      types: ["node"],
-    },
-    files: ["index.ts"],
-  },
-  null,
-  2,
-);
+/** The scale programs compile as a program krcloud-drift --unmanaged generates does. */
+export const TSCONFIG = JSON.stringify(PROGRAM_TSCONFIG, null, 2);
 
 export const TS_PROGRAM = (importPath: string): string => `import * as pulumi from "@pulumi/pulumi";
 import * as krcloud from "${importPath}";

@@ -126,6 +126,20 @@ function resourceCode(a: AdoptedResource): string {
   ].join("\n");
 }
 
+/** The tsconfig of a generated TypeScript program (`index.ts` alone, strict, CommonJS as Pulumi's Node.js host runs it). */
+export const PROGRAM_TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    target: "ES2022",
+    module: "commonjs",
+    moduleResolution: "node",
+    esModuleInterop: true,
+    skipLibCheck: true,
+    types: ["node"],
+  },
+  files: ["index.ts"],
+};
+
 export interface GeneratedProgram {
   files: Record<string, string>;
   /** Config keys the stack needs: `pulumi config set [--secret] <key>`. */
@@ -167,22 +181,7 @@ export function typescriptProgram(adopted: readonly AdoptedResource[], project: 
         null,
         2,
       )}\n`,
-      "tsconfig.json": `${JSON.stringify(
-        {
-          compilerOptions: {
-            strict: true,
-            target: "ES2022",
-            module: "commonjs",
-            moduleResolution: "node",
-            esModuleInterop: true,
-            skipLibCheck: true,
-            types: ["node"],
-          },
-          files: ["index.ts"],
-        },
-        null,
-        2,
-      )}\n`,
+      "tsconfig.json": `${JSON.stringify(PROGRAM_TSCONFIG, null, 2)}\n`,
       "index.ts": index,
     },
     configKeys: adopted.filter((a) => a.adoptable).flatMap((a) => a.fromConfig.map((s) => ({ key: s.configKey, secret: s.secret }))),

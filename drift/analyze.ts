@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import type { Origin, PropertyFinding, ResourceResult } from "./model";
+import { STACK_IDENTITY_TOKEN } from "../provider/core/stack-identity";
 import { canonical, jsonEqual, leafDiffs, publicInputs, SECRET, topKey, valueAt } from "./values";
 
 /** A provider's read that failed, as provider/core reports it with KRCLOUD_READ_ERRORS=report. */
@@ -62,7 +63,7 @@ export function logicalName(urn: string): string {
 
 /** Resources that hold no cloud state of their own: the stack, providers, components. */
 function skipped(m: Pick<StepEventMetadata, "type" | "provider">): boolean {
-  return m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:") || m.provider === "";
+  return m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:") || m.provider === "" || displayType(m.type) === STACK_IDENTITY_TOKEN;
 }
 
 export function fingerprintOf(urn: string, path: string, cloud?: unknown, program?: unknown): string {
@@ -76,7 +77,19 @@ function reportedKeys(m: Pick<StepEventMetadata, "diffs" | "detailedDiff" | "key
   return out;
 }
 
-export function analyzeEvents(events: readonly EngineEvent[], opts: { failed?: boolean } = {}): Analysis {
+/**
+ * `resources` in the order of the stack's state (`stateOrder`); those not in it (declared, not
+ * created yet) after them, by URN. Events of a refresh arrive in whatever order its concurrent
+ * reads finish: a report in that order would differ from run to run on an unchanged stack.
+ */
+export function inStateOrder(resources: readonly ResourceResult[], stateOrder: readonly string[] | undefined): ResourceResult[] {
+  if (stateOrder === undefined) return [...resources];
+  const index = new Map(stateOrder.map((u, i) => [u, i]));
+  const rank = (r: ResourceResult) => index.get(r.urn) ?? Number.MAX_SAFE_INTEGER;
+  return [...resources].sort((a, b) => rank(a) - rank(b) || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
+}
+
+export function analyzeEvents(events: readonly EngineEvent[], opts: { failed?: boolean; stateOrder?: readonly string[] } = {}): Analysis {
   const refreshed = new Map<string, Refreshed>();
   const order: string[] = [];
   const rows = new Map<string, ResourceResult>();
@@ -167,7 +180,10 @@ export function analyzeEvents(events: readonly EngineEvent[], opts: { failed?: b
   }
 
   if (opts.failed) markFailedReads(events, rows, seen);
-  const resources = order.map((u) => rows.get(u)!);
+  const resources = inStateOrder(
+    order.map((u) => rows.get(u)!),
+    opts.stateOrder,
+  );
   for (const r of resources) if (r.status === "drifted" || r.status === "deleted") r.disposition = "new";
   return { resources, complete: !opts.failed, cloudInputs };
 }

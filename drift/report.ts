@@ -21,7 +21,7 @@ export interface ReportContext {
 }
 
 export function stackReport(run: StackRun, ctx: ReportContext): StackReport {
-  const analysis = analyzeEvents(run.events, { failed: run.previewFailed });
+  const analysis = analyzeEvents(run.events, { failed: run.previewFailed, stateOrder: run.stateOrder });
   const resources = analysis.resources;
   const file = programFile(ctx.workDir);
   let text = "";

@@ -29,6 +29,11 @@ export interface StackRun {
   error?: string;
   /** The preview ran and failed (the events may still name the resources that failed). */
   previewFailed: boolean;
+  /**
+   * The URNs of the stack's state, in its order (read before the preview, which writes nothing):
+   * reports list resources in this order, never in the order refresh events happen to arrive.
+   */
+  stateOrder?: string[];
 }
 
 export interface RunOptions {
@@ -55,12 +60,17 @@ export async function checkStack(stackName: string, opts: RunOptions): Promise<S
   } catch (e) {
     return done({ error: `selecting stack "${stackName}": ${errorSummary(e)}` });
   }
+  // The state's order of resources; a stack that cannot be exported still gets its check.
+  const stateOrder = await stack.exportStack().then(
+    (d) => ((d.deployment as { resources?: { urn?: unknown }[] } | undefined)?.resources ?? []).flatMap((r) => (typeof r.urn === "string" ? [r.urn] : [])),
+    () => undefined,
+  );
   try {
     await stack.preview({ refresh: true, color: "never", configFile: opts.configFile, onEvent: (e) => events.push(e) });
   } catch (e) {
-    return done({ error: `the refresh-preview of stack "${stackName}" failed:\n${errorSummary(e)}`, previewFailed: true });
+    return done({ error: `the refresh-preview of stack "${stackName}" failed:\n${errorSummary(e)}`, previewFailed: true, stateOrder });
   }
-  return done();
+  return done({ stateOrder });
 }
 
 /** The stacks named or matched by `patterns` (names, or globs over the project's stacks). */

@@ -164,3 +164,9 @@ export class BadDigest extends ApiError {
     super(422, "BadDigest", "The ETag request header does not match the MD5 of the body.");
   }
 }
+
+export class PreconditionFailed extends ApiError {
+  constructor(message: string) {
+    super(412, "PreconditionFailed", message);
+  }
+}

@@ -35,6 +35,10 @@ export class BucketObject extends pulumi.CustomResource {
     }
 
     /**
+     * If an object with this key already exists and this stack did not make it (it lacks this stack's ownership marker), overwrite and manage it instead of failing.
+     */
+    declare public readonly adopt: pulumi.Output<boolean>;
+    /**
      * The bucket. Changing it replaces the object.
      */
     declare public readonly bucket: pulumi.Output<string>;
@@ -124,6 +128,7 @@ export class BucketObject extends pulumi.CustomResource {
             if (args?.key === undefined && !opts.urn) {
                 throw new Error("Missing required property 'key'");
             }
+            resourceInputs["adopt"] = (args?.adopt) ?? false;
             resourceInputs["bucket"] = args?.bucket;
             resourceInputs["cacheControl"] = args?.cacheControl;
             resourceInputs["content"] = args?.content;
@@ -143,6 +148,7 @@ export class BucketObject extends pulumi.CustomResource {
             resourceInputs["size"] = undefined /*out*/;
             resourceInputs["url"] = undefined /*out*/;
         } else {
+            resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["bucket"] = undefined /*out*/;
             resourceInputs["cacheControl"] = undefined /*out*/;
             resourceInputs["content"] = undefined /*out*/;
@@ -174,6 +180,10 @@ export class BucketObject extends pulumi.CustomResource {
  * The set of arguments for constructing a BucketObject resource.
  */
 export interface BucketObjectArgs {
+    /**
+     * If an object with this key already exists and this stack did not make it (it lacks this stack's ownership marker), overwrite and manage it instead of failing.
+     */
+    adopt?: pulumi.Input<boolean | undefined>;
     /**
      * The bucket. Changing it replaces the object.
      */

@@ -5,11 +5,11 @@
  */
 import type { BackupSchedule, CacheClient, CacheClusterRecord, UpdateClusterInput } from "../../sdk/cache";
 import { isNotFound, withAction } from "../../sdk/core";
-import { nonEmpty, timeoutFor, timeoutsInput, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
+import { nonEmpty, recordedDescription, timeoutFor, timeoutsInput, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { alignTo } from "./topology";
-import { adoptInput, cacheName, description, keepAutomaticBackups, port, type user } from "./validation";
+import { adoptInput, cacheName, description, keepAutomaticBackups, port, requestDescription, type user } from "./validation";
 import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
 import { z } from "zod";
 
@@ -113,7 +113,7 @@ export function recordDeclarations<I extends RecordInputs & Record<string, unkno
 export function flattenRecord(r: CacheClusterRecord, prior: RecordInputs) {
   return {
     name: r.name ?? prior.name ?? "",
-    description: r.description === "" && prior.description === undefined ? undefined : r.description,
+    description: recordedDescription(r.description, prior.description),
     version: r.version ?? prior.version ?? "",
     port: r.port ?? prior.port ?? 6379,
     flavorId: r.flavorId ?? prior.flavorId ?? "",
@@ -137,10 +137,18 @@ export function flattenRecord(r: CacheClusterRecord, prior: RecordInputs) {
   };
 }
 
-/** The PATCH body for what changed between `current` and `news`, or undefined when nothing did. */
-export function inPlacePatch<S>(current: InPlaceSettings<S>, news: InPlaceSettings<S>, schedule: (s: S) => BackupSchedule): UpdateClusterInput | undefined {
+/**
+ * The PATCH body for what changed between `current` and `news`, or undefined when nothing did. A
+ * new description is sent with the resource's ownership tag (`ctx.createKey`), which it keeps.
+ */
+export function inPlacePatch<S>(
+  ctx: Pick<Context, "createKey">,
+  current: InPlaceSettings<S>,
+  news: InPlaceSettings<S>,
+  schedule: (s: S) => BackupSchedule,
+): UpdateClusterInput | undefined {
   const patch: UpdateClusterInput = {};
-  if ((current.description ?? "") !== (news.description ?? "")) patch.description = news.description ?? "";
+  if ((current.description ?? "") !== (news.description ?? "")) patch.description = requestDescription(ctx, news.description) ?? "";
   if (current.parameterGroupId !== news.parameterGroupId) patch.parameterGroupId = news.parameterGroupId;
   if ([...current.securityGroupIds].sort().join() !== [...news.securityGroupIds].sort().join())
     patch.securityGroups = news.securityGroupIds.map((s) => ({ id: s }));

@@ -11,17 +11,18 @@
  * created or added (`managedShardIds`) and leaves the others alone (see README, Cache).
  * Seed: 02-cache.md §2.1, §2.2, §3, §4.1, §4.2, §8.
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
-import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
-import { findClusterByName } from "./find";
+import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, type InputArgs, type AutoNamed, nonEmpty } from "../core";
+import { clusterMarker, findClusterByName } from "./find";
 import { cache } from "./client";
 import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
-import { user, userForRequest } from "./validation";
+import { requestDescription, shownDescription, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
 
 export function placement() {
@@ -119,7 +120,7 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
   importId: "the cluster id",
   // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown
   // `managedShardIds` as "all").
-  recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, true) },
+  recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, true), markerOf: (ctx, id) => clusterMarker(cache(ctx), id) },
   describe: (id) => `cache cluster "${id}"`,
 
   async create(ctx, inputs) {
@@ -129,7 +130,7 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
     const { id } = await c.clusters
       .create({
         name: inputs.name,
-        description: inputs.description,
+        description: requestDescription(ctx, inputs.description),
         version: inputs.version,
         port: inputs.port,
         shardCount: inputs.shards.length,
@@ -177,7 +178,7 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
       );
     const s = await clusterSnapshot(c, id, findRecord).catch(rethrowAs(`reading cache cluster "${id}"`));
     if (!s) return undefined;
-    return flatten(s, olds, olds.managedShardIds ?? s.topology.shards.map((sh) => sh.id));
+    return flatten(s, olds, managedIdsOf(s, olds));
   },
 
   async update(ctx, id, current, news) {
@@ -189,8 +190,17 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
     try {
       let s = await settle();
       let live = managedShards(s.topology, managed);
+      const text = shownDescription(s.record.description);
 
-      // 1. Shards added: each new shard gets the declared replicas at once.
+      // 1. Shards added: each new shard gets the declared replicas at once. First the cluster's
+      // description records the step (the digest of the shards there before it, ownership.ts): a
+      // killed `up` leaves it there, and the next read takes the shards added since as this
+      // resource's (managedIdsOf) instead of adding more.
+      if (live.length < news.shards.length) {
+        const pending = shardStepDigest(s.topology.shards.map((sh) => sh.id));
+        await c.clusters.update(id, { description: requestDescription(ctx, text, pending) }).catch(rethrowAs(`${what}: recording the shards step`));
+        s = await settle();
+      }
       for (let i = live.length; i < news.shards.length; i++) {
         const p = news.shards[i]!;
         ctx.progress(`${what}: adding shard ${i + 1} of ${news.shards.length}`);
@@ -213,6 +223,11 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
         managed.push(shardId);
         s = await settle();
       }
+      // The step is done (now, or by the run a killed `up` interrupted): its record goes.
+      if (splitDescription(s.record.description).pending !== undefined) {
+        await c.clusters.update(id, { description: requestDescription(ctx, text) ?? "" }).catch(rethrowAs(`${what}: clearing the shards step`));
+        s = await settle();
+      }
       live = managedShards(s.topology, managed);
 
       // 2. Replicas added to existing shards.
@@ -227,7 +242,7 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
       }
 
       // 3. In-place settings, one request.
-      const patch = inPlacePatch(current, news, (s) => ({ cron: s.cron, retentionLimit: s.retentionDays }));
+      const patch = inPlacePatch(ctx, current, news, (s) => ({ cron: s.cron, retentionLimit: s.retentionDays }));
       if (patch) {
         await c.clusters.update(id, patch).catch(rethrowAs(`updating ${what}`));
         s = await settle();
@@ -299,6 +314,31 @@ function flatten(s: ClusterSnapshot, prior: Partial<ClusterInputs>, managedIds: 
     })),
     managedShardIds: managed.map((m) => m.id),
   };
+}
+
+/**
+ * The shards this resource manages as the cloud has them now: those recorded, and those a shards
+ * step of its own added after the last record when an `up` was killed in it (the cluster's
+ * description still carries the step's digest of the shards there before it, and the recorded
+ * shards still there give that digest: nothing else was added in between). A cluster read from
+ * its id alone (import, adopt) manages every shard.
+ */
+function managedIdsOf(s: ClusterSnapshot, prior: Partial<ClusterOutputs>): string[] {
+  const all = s.topology.shards.map((sh) => sh.id);
+  if (prior.managedShardIds === undefined) return all;
+  const pending = splitDescription(s.record.description).pending;
+  if (pending === undefined || prior.shardDetails === undefined) return prior.managedShardIds;
+  const recorded = new Set(prior.shardDetails.map((sh) => sh.id));
+  if (shardStepDigest(all.filter((x) => recorded.has(x))) !== pending) return prior.managedShardIds;
+  return [...prior.managedShardIds, ...all.filter((x) => !recorded.has(x) && !prior.managedShardIds!.includes(x))];
+}
+
+/** The digest a shards step records: of the shard ids there before it. */
+export function shardStepDigest(ids: readonly string[]): string {
+  return createHash("sha256")
+    .update([...ids].sort().join("\n"))
+    .digest("hex")
+    .slice(0, 8);
 }
 
 /** The one shard of `clusterId` in `primarySubnetId` that is not in `before`, if exactly one is there. */

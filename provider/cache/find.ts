@@ -3,7 +3,7 @@
  * and what `adopt: true` takes over (provider/core/recovery.ts).
  */
 import type { CacheClient } from "../../sdk/cache";
-import type { Context } from "../core";
+import { splitDescription, type Context } from "../core";
 import { cache } from "./client";
 import { rethrowAs } from "../../sdk/core";
 
@@ -29,4 +29,16 @@ export async function groupIds(
 ): Promise<string[]> {
   const groups = await cache(ctx).parameterGroups.list({ clusterMode, parameterGroupType: type });
   return groups.flatMap((g) => (g.name && g.name !== g.id ? [g.id, g.name] : [g.id]));
+}
+
+/** The ownership marker a cluster or instance set carries in its description (ownership.ts). */
+export async function clusterMarker(c: CacheClient, id: string): Promise<string | undefined> {
+  const r = await c.findClusterById(id).catch(rethrowAs(`reading cache cluster "${id}"`));
+  return splitDescription(r?.description).marker;
+}
+
+/** The ownership marker a parameter group carries in its description. */
+export async function groupMarker(c: CacheClient, id: string): Promise<string | undefined> {
+  const g = await c.parameterGroups.find(id).catch(rethrowAs(`reading cache parameter group "${id}"`));
+  return splitDescription(g?.description).marker;
 }

@@ -13,12 +13,12 @@ import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
 import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
-import { findClusterByName } from "./find";
+import { clusterMarker, findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
 import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
-import { retentionDays, user, userForRequest } from "./validation";
+import { requestDescription, retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 
 function instanceSetShape() {
@@ -103,7 +103,7 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
   ...recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
   importId: "the instance set id",
-  recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false) },
+  recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false), markerOf: (ctx, id) => clusterMarker(cache(ctx), id) },
   describe: (i) => `cache instance set "${i}"`,
 
   async create(ctx, inputs) {
@@ -113,7 +113,7 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
     const { id: setId } = await c.instanceSets
       .create({
         instanceSetName: inputs.name,
-        description: inputs.description,
+        description: requestDescription(ctx, inputs.description),
         replicas: inputs.replicaSubnetIds.length + 1,
         flavorId: inputs.flavorId,
         recoveryEnabled: inputs.highAvailability,
@@ -167,7 +167,7 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
       }
 
       // 3. Settings, one request.
-      const patch = inPlacePatch(current, news, (s) => ({ cron: backupCronForHour(s.hour), retentionLimit: s.retentionDays }));
+      const patch = inPlacePatch(ctx, current, news, (s) => ({ cron: backupCronForHour(s.hour), retentionLimit: s.retentionDays }));
       if (patch) {
         await c.instanceSets.update(setId, patch).catch(rethrowAs(`updating ${what}`));
         s = await settle();

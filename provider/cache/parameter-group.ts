@@ -17,11 +17,21 @@ import {
   type ParameterGroup as GroupRecord,
 } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { findParameterGroupByName } from "./find";
-import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
+import { findParameterGroupByName, groupMarker } from "./find";
+import {
+  PartialFailure,
+  recordedDescription,
+  timeoutFor,
+  timeoutsInput,
+  defineResource,
+  resourceClass,
+  type InputArgs,
+  type AutoNamed,
+  nonEmpty,
+} from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
-import { adoptInput, description } from "./validation";
+import { adoptInput, description, requestDescription } from "./validation";
 import { CACHE_TIMEOUTS, newestFirst, waitGroupInSync } from "./waiters";
 
 export function parameterGroupInputs() {
@@ -72,7 +82,7 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
   importId: "the parameter group id",
   offered: { baseParameterGroupId: { list: (ctx) => groupIds(ctx, undefined, "default"), lookup: "krcloud.cache.getParameterGroups" } },
   autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
-  recovery: { find: (ctx, inputs) => findParameterGroupByName(cache(ctx), inputs.name) },
+  recovery: { find: (ctx, inputs) => findParameterGroupByName(cache(ctx), inputs.name), markerOf: (ctx, id) => groupMarker(cache(ctx), id) },
   describe: (id) => `cache parameter group "${id}"`,
 
   async create(ctx, inputs) {
@@ -82,7 +92,7 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
       .catch(rethrowAs(`creating cache parameter group "${inputs.name}": reading the base group "${inputs.baseParameterGroupId}"`));
     assertValuesAllowed(inputs.name, base.parameters, inputs.parameters);
     const { id } = await c.parameterGroups
-      .create({ parameterGroupId: inputs.baseParameterGroupId, name: inputs.name, description: inputs.description })
+      .create({ parameterGroupId: inputs.baseParameterGroupId, name: inputs.name, description: requestDescription(ctx, inputs.description) })
       .catch(rethrowAs(`creating cache parameter group "${inputs.name}"`));
     // The group exists from here on: a failure below must leave it in state.
     try {
@@ -114,7 +124,7 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
       if (Object.keys(changes).length > 0 || descriptionChanged) {
         await c.parameterGroups
           .modify(id, {
-            ...(descriptionChanged ? { description: news.description ?? "" } : {}),
+            ...(descriptionChanged ? { description: requestDescription(ctx, news.description) ?? "" } : {}),
             ...(Object.keys(changes).length > 0 ? { parameters: changes, applyMode: news.applyMode } : {}),
           })
           .catch(rethrowAs(`updating cache parameter group "${news.name}"`));
@@ -192,7 +202,7 @@ async function readGroup(c: CacheClient, id: string, prior: Partial<ParameterGro
   return {
     name: group.name ?? prior.name ?? id,
     baseParameterGroupId: await baseOf(c, group, prior.baseParameterGroupId),
-    description: group.description === "" && prior.description === undefined ? undefined : group.description,
+    description: recordedDescription(group.description, prior.description),
     parameters: managedParameters(group, prior.parameters),
     applyMode: prior.applyMode ?? "sequential",
     timeouts: prior.timeouts,

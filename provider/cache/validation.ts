@@ -1,6 +1,6 @@
 /** zod schemas shared by the cache resources; the rules are the SDK's validators (sdk/cache/validate.ts). */
 import { z } from "zod";
-import { nonEmpty } from "../core";
+import { DESCRIPTION_TAG_MAX, markerOf, nonEmpty, splitDescription, taggedDescription, type Context } from "../core";
 import type { Settings } from "../../sdk/core";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, validateDescription, validateInstanceSetName } from "../../sdk/cache";
@@ -17,14 +17,35 @@ export function cacheName(what: string) {
     );
 }
 
+/** The description's room: the service's 100 characters, less krcloud's ownership tag (ownership.ts). */
+export const USER_DESCRIPTION_MAX = DESCRIPTION_MAX - DESCRIPTION_TAG_MAX;
+
 export function description() {
   return z
     .string()
     .superRefine((v, ctx) => {
       for (const f of validateDescription(v, "")) ctx.addIssue({ code: "custom", message: f.reason });
+      const len = [...v].length;
+      if (len > USER_DESCRIPTION_MAX)
+        ctx.addIssue({
+          code: "custom",
+          message: `must be at most ${USER_DESCRIPTION_MAX} characters (got ${len}): the service takes ${DESCRIPTION_MAX}, and krcloud keeps ${DESCRIPTION_TAG_MAX} for its ownership tag`,
+        });
     })
     .optional()
-    .describe(`Description, at most ${DESCRIPTION_MAX} characters, no line breaks or emoji. Changed in place.`);
+    .describe(
+      `Description, at most ${USER_DESCRIPTION_MAX} characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag \`[krcloud:…]\`, which krcloud never reports back.`,
+    );
+}
+
+/** The description a request sends: the program's text and this resource's ownership tag (with a pending step, a cluster's shard being added). */
+export function requestDescription(ctx: Pick<Context, "createKey">, text: string | undefined, pending?: string): string | undefined {
+  return taggedDescription(text, markerOf(ctx.createKey), pending);
+}
+
+/** The program's text of a description the service shows (the ownership tag removed). */
+export function shownDescription(shown: string | undefined): string | undefined {
+  return splitDescription(shown).text;
 }
 
 export function port() {

@@ -12,7 +12,9 @@ import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { getProject, getStack } from "@pulumi/pulumi/metadata";
 import { Output, secret } from "@pulumi/pulumi/output";
 import { CustomResource } from "@pulumi/pulumi/resource";
-import { LOGICAL_NAME_KEY, outputSchema, SEED_KEY, type AnyDefinition, type ResourceDefinition } from "./resource";
+import { getStackResource } from "@pulumi/pulumi/runtime/stack";
+import { LOGICAL_NAME_KEY, outputSchema, SEED_KEY, STACK_KEY, type AnyDefinition, type ResourceDefinition } from "./resource";
+import { STACK_IDENTITY_NAME, STACK_IDENTITY_TOKEN } from "./stack-identity";
 import { secretOutputsFor } from "./secrets";
 import { lightStacks } from "./light-stacks";
 import { stubProvider } from "./stub";
@@ -71,6 +73,31 @@ export function urnSeed(token: string, name: string, parent: pulumi.Resource | u
   return `urn:pulumi:${getStack()}::${getProject()}::${types.join("$")}::${name}`;
 }
 
+/** The StackIdentity resource of each stack a program runs (Automation API programs may run several in one process). */
+const IDENTITIES = new WeakMap<object, Output<string>>();
+/** Where no stack resource exists (a mocked runtime in tests): one for the process. */
+const NO_STACK = {};
+
+class StackIdentityResource extends DynamicResource {}
+
+/**
+ * The key of this stack's StackIdentity resource (stack-identity.ts), declared once per stack with
+ * its first krcloud resource: every krcloud resource takes it as a hidden input, so its create key,
+ * generated name and ownership marker are this stack's alone, and the identity is created before
+ * (and deleted after) every resource that depends on it.
+ */
+export function stackIdentityKey(): Output<string> {
+  const holder = (getStackResource() as object | undefined) ?? NO_STACK;
+  let key = IDENTITIES.get(holder);
+  if (key === undefined) {
+    const [mod, type] = moduleAndType(STACK_IDENTITY_TOKEN);
+    const identity = new StackIdentityResource(stubProvider(STACK_IDENTITY_TOKEN), STACK_IDENTITY_NAME, { key: undefined }, {}, mod, type);
+    key = (identity as unknown as { key: Output<string> }).key;
+    IDENTITIES.set(holder, key);
+  }
+  return key;
+}
+
 /**
  * The arguments of `pulumi.dynamic.Resource`'s constructor for a krcloud resource: the stub
  * provider of the token, the props (the user's args with the secret inputs made secret, every
@@ -89,6 +116,7 @@ export function resourceArgs(
   Object.assign(props, withSecretInputs(args, def.secretInputs ?? []));
   props[LOGICAL_NAME_KEY] = name;
   props[SEED_KEY] = urnSeed(def.token, name, opts?.parent);
+  props[STACK_KEY] = stackIdentityKey();
   const given = args as Record<string, unknown>;
   const secrets = secretOutputsFor(def, (k) => mayHoldSecret(given[k]));
   const options = secrets.length === 0 ? (opts ?? {}) : { ...(opts ?? {}), additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] };

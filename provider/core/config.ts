@@ -41,3 +41,19 @@ export function currentSettings(): Settings {
   const cfg = stackConfig();
   return resolveSettings({}, (k) => cfg[k], process.env);
 }
+
+const IDENTITY = Symbol.for("krcloud.provider.identity");
+
+/**
+ * The native plugin's stack identity: the id the engine gave the provider resource this process
+ * serves (ConfigureRequest), unique per stack and kept in its state (unknown in the preview of a
+ * new stack). Part of every create key (provider.ts check), so a twin stack in another backend
+ * derives other names and ownership markers.
+ */
+export function setProviderIdentity(id: string | undefined): void {
+  (globalThis as unknown as Record<symbol, unknown>)[IDENTITY] = id;
+}
+
+export function providerIdentity(): string | undefined {
+  return (globalThis as unknown as Record<symbol, unknown>)[IDENTITY] as string | undefined;
+}

@@ -18,6 +18,8 @@ export async function withOfferedValues<E>(def: AnyDefinition, ctx: Context, inp
   for (const [key, offered] of Object.entries<Offered | undefined>(def.offered)) {
     const value = inputs[key];
     if (!offered || typeof value !== "string" || !(said.includes(key) || said.includes(`"${value}"`) || said.includes(` ${value} `))) continue;
+    // A hint that the value names nothing is wrong for any refusal but "not found".
+    if ("hint" in offered && offered.missing === true && e.status !== 404) continue;
     let addition: string;
     if ("hint" in offered) addition = `${key} "${value}": ${offered.hint}`;
     else {

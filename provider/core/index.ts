@@ -14,3 +14,5 @@ export * from "./wait";
 export * from "./hints";
 export * from "./shape";
 export * from "./schema";
+export * from "./ownership";
+export * from "./stack-identity";

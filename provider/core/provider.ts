@@ -11,6 +11,7 @@ import {
   authHeaders,
   endpointOf,
   isNotFound,
+  mayHaveApplied,
   redactError,
   secretValues,
   SERVICES,
@@ -39,6 +40,7 @@ import {
   PROVIDER_KEY,
   READ_ERROR_KEY,
   SEED_KEY,
+  STACK_KEY,
   type AnyDefinition,
   type CheckOptions,
   type Context,
@@ -47,6 +49,7 @@ import {
   type OperationOptions,
 } from "./resource";
 import { jsonEqual, toPlain } from "./sanitize";
+import { isCoreToken } from "./stack-identity";
 import { containsUnknown, parseKnown, UNKNOWN } from "./unknown";
 
 /**
@@ -86,7 +89,14 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const input = withoutHidden(news);
       const old = withoutHidden(olds);
       const logical = typeof news[LOGICAL_NAME_KEY] === "string" ? news[LOGICAL_NAME_KEY] : (def.token.split(":")[2] ?? "");
-      const seed = opts?.urn ?? (typeof news[SEED_KEY] === "string" ? news[SEED_KEY] : `${def.token}::${logical}`);
+      const urn = opts?.urn ?? (typeof news[SEED_KEY] === "string" ? news[SEED_KEY] : `${def.token}::${logical}`);
+      // The stack's identity joins the URN in the seed: the URN names neither the backend nor the
+      // organisation, so a twin stack (same stack and project name, another backend) would derive
+      // the same names and ownership markers (ownership.ts). Unknown in the preview of a new stack:
+      // then so are a new resource's generated name and create key.
+      const stack = opts?.stack ?? news[STACK_KEY];
+      const stackUnknown = stack === UNKNOWN;
+      const seed = typeof stack === "string" && stack !== "" && !stackUnknown ? `${urn}\u0000${stack}` : urn;
       const isNew = Object.keys(old).length === 0;
       const nameKey = def.autoName?.property;
       const named = nameKey === undefined || (input[nameKey] !== undefined && input[nameKey] !== null);
@@ -118,14 +128,20 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       // before the old one is deleted would meet (and take over) the resource about to be deleted.
       // So the second check uses the replacement key of the check before it: a replacement the
       // engine decides on its own (replaceOnChanges) gets a new name too.
-      const memoKey = `${def.token}\u0000${seed}`;
+      const memoKey = `${def.token}\u0000${urn}`;
       const secondCheck = isNew ? replacementKeys.get(memoKey) : undefined;
       replacementKeys.delete(memoKey);
-      if (replacementKey !== undefined) replacementKeys.set(memoKey, replacementKey);
-      const createKey = secondCheck ?? (isNew ? createKeyOf(seed, undefined) : replacing ? replacementKey : oldKey);
+      if (replacementKey !== undefined && !stackUnknown) replacementKeys.set(memoKey, replacementKey);
+      // A key that would be derived from the stack's identity while it is unknown is unknown too.
+      const derivedKey = isNew || replacing;
+      const createKey =
+        stackUnknown && derivedKey && secondCheck === undefined
+          ? UNKNOWN
+          : (secondCheck ?? (isNew ? createKeyOf(seed, undefined) : replacing ? replacementKey : oldKey));
       let autoNamed = olds[AUTONAMED_KEY] === true && !named;
       if (!named && (isNew || replacing || previousName === undefined)) {
-        value[nameKey] = autoName(logical, def.autoName!, hexFrom(createKey ?? replacementKey ?? createKeyOf(seed, undefined)));
+        value[nameKey] =
+          createKey === UNKNOWN ? UNKNOWN : autoName(logical, def.autoName!, hexFrom(createKey ?? replacementKey ?? createKeyOf(seed, undefined)));
         autoNamed = true;
       }
       try {
@@ -170,7 +186,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         diffs: changed,
         // Also without a replace-on change of its own: the engine may replace it anyway (`up --replace`,
         // replaceOnChanges), and then under the same name.
-        deleteBeforeReplace: def.deleteBeforeReplace === true && sameName,
+        deleteBeforeReplace:
+          typeof def.deleteBeforeReplace === "function" ? def.deleteBeforeReplace(olds, news) : def.deleteBeforeReplace === true && sameName,
       };
     },
 
@@ -180,10 +197,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const ctx = makeContext("create", opts);
       if (typeof inputs[CREATE_KEY] === "string") ctx.createKey = inputs[CREATE_KEY];
       try {
-        await verifyTokenProject(ctx.settings);
-        const { id, outs } = await counted(ctx, `creating ${describeCreate(def, news)}`, () =>
-          createWithRecovery(def, ctx, news, { ownName: inputs[AUTONAMED_KEY] === true }),
-        );
+        if (!isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
+        const { id, outs } = await counted(ctx, `creating ${describeCreate(def, news)}`, () => createWithRecovery(def, ctx, news));
         return { id, outs: toPlain(outs) };
       } catch (e) {
         throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, news, e), provider)));
@@ -198,7 +213,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         // With another project's token a read finds nothing and says "gone": refresh would drop
         // what exists (orphaned for good), so the token is checked here too: first, unless the
         // record the read returns names the project (then only when it does not, or is gone).
-        if (!def.projectOf) await verifyTokenProject(ctx.settings);
+        if (!def.projectOf && !isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
         const outs = await def.read(ctx, id, olds);
         if (def.projectOf && (outs === undefined || def.projectOf(outs, ctx.settings.projectId) !== ctx.settings.projectId))
           await verifyTokenProject(ctx.settings);
@@ -222,6 +237,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const provider = news[PROVIDER_KEY];
       const desired = withoutHidden(news);
       const ctx = makeContext("update", opts);
+      // A definition that rewrites where its ownership marker lives (a description) keeps it.
+      if (typeof news[CREATE_KEY] === "string") ctx.createKey = news[CREATE_KEY];
       try {
         const outs = await counted(ctx, `updating ${def.describe(id)}`, async () => {
           // Converge against the cloud as it is now, not the recorded outputs: after a partial
@@ -231,12 +248,12 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
             throw new Error(`${def.describe(id)} no longer exists: run \`pulumi refresh\` so it is recreated`);
           }
           for (const k of local) current[k] = olds[k];
-          await verifyTokenProject(ctx.settings);
+          if (!isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
           return def.update(ctx, id, current, desired);
         });
         return { outs: toPlain(outs) };
       } catch (e) {
-        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, desired, e), provider)));
+        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, desired, mayHaveBeenApplied(e)), provider)));
       }
     },
 
@@ -244,11 +261,12 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const ctx = makeContext("delete", opts);
       try {
         // Another project's token would find nothing, call it deleted and drop it from state.
-        await verifyTokenProject(ctx.settings);
+        if (!isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
         await counted(ctx, `deleting ${def.describe(id)}`, () => def.delete(ctx, id, withoutHidden(props)));
       } catch (e) {
         if (isNotFound(e)) return;
-        throw forEngine(clean(e));
+        const unsettled = await settleDelete(def, ctx, id, props, e);
+        if (unsettled !== undefined) throw forEngine(clean(unsettled));
       }
     },
   };
@@ -264,6 +282,43 @@ async function counted<T>(ctx: Context, what: string, fn: () => Promise<T>): Pro
   });
   if (stats.throttled > 0) ctx.progress(`${what}: ${stats.throttled} of ${stats.requests} requests were throttled (429) and retried`);
   return value;
+}
+
+/**
+ * A delete whose outcome is unknown (every answer lost, say) is settled by one read: gone is a
+ * successful delete, whichever attempt made it. Still there, the error says so; any other error is
+ * returned as it is.
+ */
+async function settleDelete(def: AnyDefinition, ctx: Context, id: string, props: Record<string, unknown>, e: unknown): Promise<Error | undefined> {
+  const err = e as Error;
+  if (!mayHaveApplied(e)) return err;
+  const still = await def.read(ctx, id, withoutHidden(props)).then(
+    (r) => (r === undefined ? "gone" : "there"),
+    () => "unknown",
+  );
+  if (still === "gone") {
+    ctx.progress(`${def.describe(id)}: the answer to the delete request was lost, and it is gone: deleted`);
+    return undefined;
+  }
+  const seen = still === "there" ? "it is still there, so it may not have been applied" : "reading it to see failed too";
+  if (typeof err?.message === "string")
+    err.message += `. The delete request may or may not have been applied (${seen}): run \`pulumi destroy\` (or \`up\`) again, which looks first`;
+  return err;
+}
+
+/**
+ * An update step whose request may have been applied before its answer was lost says so: the next
+ * `up` reads the cloud and converges from what it finds (a replica added, say), never repeating it
+ * blindly.
+ */
+function mayHaveBeenApplied(e: unknown): unknown {
+  const cause = isPartialFailure(e) ? e.cause : e;
+  if (!mayHaveApplied(cause)) return e;
+  const note =
+    " The change may have been applied before the answer was lost: the next `pulumi up` reads the resource as the cloud has it and goes on from there.";
+  const err = e as Error;
+  if (typeof err?.message === "string" && !err.message.includes(note)) err.message += note;
+  return e;
 }
 
 /** Errors of a wait that ended (timed out, a terminal state) name the resource but not what was being done to it. */

@@ -25,8 +25,15 @@ export const SEED_KEY = "__krcloudSeed";
  * without a name carries it as a marker (a query's SQL comment).
  */
 export const CREATE_KEY = "__krcloudCreateKey";
-/** Hidden input recorded by check when it generated the name: a resource found under that name is this resource's own. */
+/** Hidden input recorded by check when it generated the name (the name derives from the create key). */
 export const AUTONAMED_KEY = "__krcloudAutoNamed";
+/**
+ * Hidden input the dynamic classes pass: the key of the stack's StackIdentity resource
+ * (stack-identity.ts), part of every create key, so two stacks of the same name and project in
+ * different backends never derive the same names or ownership markers. The native plugin takes
+ * its provider resource's id instead (CheckOptions.stack).
+ */
+export const STACK_KEY = "__krcloudStack";
 /**
  * Hidden output of a resource recorded after a partial failure: the reason. While it is there, diff
  * plans an update whatever the inputs, so the next `up` resumes (waits, converges) instead of
@@ -40,7 +47,7 @@ export const PARTIAL_KEY = "__krcloudIncomplete";
 export const READ_ERROR_KEY = "__krcloudReadError";
 
 /** Keys the engine or the classes add that are not the definition's inputs. */
-export const HIDDEN_KEYS: readonly string[] = [PROVIDER_KEY, LOGICAL_NAME_KEY, SEED_KEY, CREATE_KEY, AUTONAMED_KEY, PARTIAL_KEY, READ_ERROR_KEY];
+export const HIDDEN_KEYS: readonly string[] = [PROVIDER_KEY, LOGICAL_NAME_KEY, SEED_KEY, STACK_KEY, CREATE_KEY, AUTONAMED_KEY, PARTIAL_KEY, READ_ERROR_KEY];
 
 /** What a CRUD function gets: settings for this call, progress output, the resource's names. */
 export interface Context {
@@ -50,8 +57,9 @@ export interface Context {
   /** Time and sleep for the provider's own pauses (recovery.ts); the system clock but in tests. */
   clock: Clock;
   /**
-   * The create key (create only): the same for every attempt at this create, so a definition can
-   * mark what it makes with it where the resource has no name (see `CREATE_KEY`).
+   * The resource's create key (create and update): the same for every attempt at one create, so a
+   * definition marks what it makes with it (ownership.ts), and keeps the mark when it changes the
+   * place that holds it (a description).
    */
   createKey?: string;
   /**
@@ -81,6 +89,11 @@ export interface OperationOptions {
 export interface CheckOptions {
   /** The resource's URN (native plugin): the seed of its create key. The dynamic classes pass `__krcloudSeed` instead. */
   urn?: string;
+  /**
+   * The stack's identity (native plugin: the id of the provider resource, unknown in the preview
+   * of a new stack). The dynamic classes pass `__krcloudStack` instead.
+   */
+  stack?: string;
 }
 
 /** `diff` as the dynamic host sees it, plus the changed keys for the native plugin's detailed diff. */
@@ -139,10 +152,21 @@ export interface Recovery<I> {
    * so that the run after a crash does not run it a second time.
    */
   lookFirst?: boolean;
+  /**
+   * The ownership marker the resource `id` carries (ownership.ts: what this definition's create
+   * writes into it), or undefined when it carries none. A create that meets an existing resource
+   * takes it over only when this is the marker of its own create key; otherwise it refuses,
+   * naming `adopt`. Absent: `find` itself finds only what this create made (by its create key, or
+   * as what was not there before the request), which is the proof.
+   */
+  markerOf?(ctx: Context, id: string): Promise<string | undefined>;
 }
 
 /** What a refused value of an input could have been: the values offered (and the lookup listing them), or where to look. */
-export type Offered = { list(ctx: Context): Promise<string[]>; lookup: string } | { hint: string };
+export type Offered =
+  | { list(ctx: Context): Promise<string[]>; lookup: string }
+  /** `missing`: the hint says the value names nothing, so it is given only where the service answered 404. */
+  | { hint: string; missing?: boolean };
 
 export interface ResourceDefinition<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /** `krcloud:<module>:<Type>` */
@@ -161,9 +185,10 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   replaceIf?: { readonly [K in keyof I & string]?: (old: unknown, next: unknown) => boolean };
   /**
    * Replacement must delete first (the physical name is unique). An auto-named resource gets a
-   * new name when it is replaced, so it is created before the old one is deleted.
+   * new name when it is replaced, so it is created before the old one is deleted. A function
+   * decides from the recorded outputs and the new inputs (an object under the same key: first).
    */
-  deleteBeforeReplace?: boolean;
+  deleteBeforeReplace?: boolean | ((olds: O, news: I) => boolean);
   /**
    * Inputs the cloud never shows back (passwords, what a list omits, inline content), as dotted
    * paths (`user.password`). After `pulumi import` nothing recorded holds them: where neither the

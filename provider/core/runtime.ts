@@ -7,11 +7,12 @@ import "../../bin/node-version";
 import { buildProvider } from "./provider";
 import type { AnyDefinition } from "./resource";
 import { findDefinition } from "../registry";
+import { stackIdentity, STACK_IDENTITY_TOKEN } from "./stack-identity";
 
 const BUILT = Symbol.for("krcloud.runtime.providers");
 
 export function definition(token: string): AnyDefinition {
-  const def = findDefinition(token);
+  const def = token === STACK_IDENTITY_TOKEN ? stackIdentity : findDefinition(token);
   if (!def) throw new Error(`unknown krcloud resource type ${token}: is the installed pulumi-krcloud older than the program?`);
   return def;
 }

@@ -8,7 +8,19 @@
 import { z } from "zod";
 import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
 import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { jsonEqual, PartialFailure, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
+import {
+  jsonEqual,
+  markerOf,
+  PartialFailure,
+  defineResource,
+  recordedDescription,
+  resourceClass,
+  splitDescription,
+  taggedDescription,
+  type InputArgs,
+  type AutoNamed,
+  nonEmpty,
+} from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { listKey, readThroughList } from "../core/coalesce";
@@ -21,7 +33,10 @@ function dataSourceShape() {
       .describe("Data source name, unique in the project: 3 to 72 lower-case letters, digits, `_`. When omitted: the logical name plus a random suffix."),
     type: z.enum(["MYSQL", "POSTGRESQL"]).describe("`MYSQL` or `POSTGRESQL`."),
     scope: z.enum(["PRIVATE", "PUBLIC"]).default("PRIVATE").describe("`PRIVATE` (default) or `PUBLIC`."),
-    description: z.string().optional().describe("Description."),
+    description: z
+      .string()
+      .optional()
+      .describe("Description. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back."),
     instanceId: nonEmpty().describe("The database instance's id."),
     username: nonEmpty().describe("Database user name."),
     password: nonEmpty()
@@ -68,13 +83,19 @@ export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSou
   importId: "the data source name",
   offered: { instanceId: { hint: "give the id of a MySQL or PostgreSQL database instance of this project, of the data source's type" } },
   autoName: { property: "name", minLength: 3, maxLength: 40, lowerCase: true, separator: "_" },
-  recovery: { find: async (ctx, inputs) => ((await find(dataQuery(ctx), inputs.name)) ? inputs.name : undefined) },
+  recovery: {
+    find: async (ctx, inputs) => ((await find(dataQuery(ctx), inputs.name)) ? inputs.name : undefined),
+    // The create request writes the marker as the description's trailing tag (ownership.ts).
+    markerOf: async (ctx, id) => splitDescription((await find(dataQuery(ctx), id))?.description).marker,
+  },
   describe: (id) => `data source "${id}"`,
 
   async create(ctx, inputs) {
     const c = dataQuery(ctx);
     const password = await passwordOf(ctx.settings, inputs.password, inputs.passwordCiphertext, `the password of data source "${inputs.name}"`);
-    await c.createDataSource({ ...inputs, password: password ?? "" }).catch(rethrowAs(`creating data source "${inputs.name}"`));
+    await c
+      .createDataSource({ ...inputs, description: taggedDescription(inputs.description, markerOf(ctx.createKey)), password: password ?? "" })
+      .catch(rethrowAs(`creating data source "${inputs.name}"`));
     // Created: its id is its name, so whatever fails below leaves it in state.
     try {
       const created = await find(c, inputs.name);
@@ -127,7 +148,7 @@ function flatten(d: DataSourceRecord, prior: Partial<DataSourceInputs>): DataSou
     name: d.name,
     type: d.type === "POSTGRESQL" ? "POSTGRESQL" : "MYSQL",
     scope: d.scope === "PUBLIC" ? "PUBLIC" : "PRIVATE",
-    description: d.description === "" && prior.description === undefined ? undefined : d.description,
+    description: recordedDescription(d.description, prior.description),
     instanceId: prior.instanceId ?? (typeof d.raw.instanceId === "string" ? d.raw.instanceId : ""),
     username: prior.username ?? (typeof d.raw.username === "string" ? d.raw.username : ""),
     password: prior.password ?? (prior.passwordCiphertext === undefined ? "" : undefined),

@@ -16,7 +16,7 @@
 import type { z } from "zod";
 import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../sdk/hadoop";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
-import { PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
 import { hadoop } from "./client";
 import { vmResult } from "./vms";
 import { passwordOf } from "../kms/encrypted-input";
@@ -74,6 +74,13 @@ export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClus
         .catch(rethrowAs(`looking for Hadoop cluster "${inputs.name}"`));
       // The name filter matches names that contain it; a long-running cluster that terminated is gone.
       return list.find((cl) => cl.name === inputs.name && (isJobCluster(inputs) || !isTerminated(cl.status)))?.id;
+    },
+    async markerOf(ctx, id) {
+      const cl = await hadoop(ctx)
+        .findCluster(id)
+        .catch(rethrowAs(`reading Hadoop cluster "${id}"`));
+      const text = cl?.config.configText;
+      return text === undefined ? undefined : splitOwnerConfig(parseConfigText(text)).marker;
     },
   },
   describe: (id) => `Hadoop cluster "${id}"`,
@@ -198,7 +205,7 @@ async function expand(ctx: Context, i: HadoopClusterInputs): Promise<CreateHadoo
     config: {
       hdfsReplication: i.hdfsReplication,
       hdfsBlockSize: i.hdfsBlockSize,
-      configText: i.configurations ? canonicalConfig(i.configurations) : undefined,
+      configText: configTextOf(i.configurations, markerOf(ctx.createKey)),
       fileUrl: i.configFileUrl,
       userScript: i.userScript,
     },
@@ -219,6 +226,44 @@ async function expand(ctx: Context, i: HadoopClusterInputs): Promise<CreateHadoo
       ? { objectId: i.redis.instanceSetId, dbIdSupersetCelery: i.redis.dbIdSupersetCelery, dbIdSupersetResults: i.redis.dbIdSupersetResults }
       : undefined,
   };
+}
+
+/**
+ * Where a Hadoop cluster carries krcloud's ownership marker (ownership.ts): a `core-site` property,
+ * which Hadoop ignores (it is no setting of its own) and the cluster's detail shows back in
+ * `config.configText`. The API has no description or tag for a cluster (docs/api-assumptions.md).
+ */
+export const OWNER_PROPERTY = "krcloud.owner";
+const OWNER_CLASSIFICATION = "core-site";
+
+/** The create request's configuration text: the program's configurations and the ownership marker. */
+export function configTextOf(configurations: HadoopClusterInputs["configurations"], marker: string | undefined): string | undefined {
+  if (marker === undefined) return configurations ? canonicalConfig(configurations) : undefined;
+  const all = [...(configurations ?? [])];
+  const i = all.findIndex((c) => c.classification === OWNER_CLASSIFICATION);
+  if (i >= 0) all[i] = { ...all[i]!, properties: { ...all[i]!.properties, [OWNER_PROPERTY]: marker } };
+  else all.push({ classification: OWNER_CLASSIFICATION, properties: { [OWNER_PROPERTY]: marker } });
+  return canonicalConfig(all);
+}
+
+/** The marker a cluster's detail carries, and its configurations without it (as the program declared them). */
+export function splitOwnerConfig(configurations: HadoopClusterInputs["configurations"]): {
+  configurations: HadoopClusterInputs["configurations"];
+  marker?: string;
+} {
+  if (configurations === undefined) return { configurations };
+  let marker: string | undefined;
+  const out: NonNullable<HadoopClusterInputs["configurations"]> = [];
+  for (const c of configurations) {
+    if (c.classification !== OWNER_CLASSIFICATION || !(OWNER_PROPERTY in c.properties)) {
+      out.push(c);
+      continue;
+    }
+    const { [OWNER_PROPERTY]: m, ...rest } = c.properties;
+    marker = m;
+    if (Object.keys(rest).length > 0) out.push({ ...c, properties: rest });
+  }
+  return { configurations: out.length > 0 ? out : undefined, marker };
 }
 
 /** `{configurations: [...]}` with sorted property keys, compact: the same data is the same text. */
@@ -267,7 +312,7 @@ function declaredInputs(cl: HadoopCluster, callerId: string | undefined): Partia
     adminUserId: cl.adminUserId !== undefined && cl.adminUserId !== callerId ? cl.adminUserId : undefined,
     hdfsReplication: cl.config.hdfsReplication,
     hdfsBlockSize: cl.config.hdfsBlockSize,
-    configurations: cl.config.configText !== undefined ? parseConfigText(cl.config.configText) : undefined,
+    configurations: cl.config.configText !== undefined ? splitOwnerConfig(parseConfigText(cl.config.configText)).configurations : undefined,
     configFileUrl: cl.config.configFileUrl,
     userTask:
       task && cl.userTask?.type && cl.userTask.terminationPolicy

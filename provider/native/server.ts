@@ -21,7 +21,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { redactError, redactText, secretValues } from "../../sdk/core";
-import { currentSettings, setStackConfig } from "../core/config";
+import { currentSettings, providerIdentity, setProviderIdentity, setStackConfig } from "../core/config";
 import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../core/resource";
 import { toPlain } from "../core/sanitize";
 import { keepWriteOnly } from "../core/provider";
@@ -213,6 +213,8 @@ export class KrcloudProviderService {
         return typeof v === "string" ? v : JSON.stringify(v);
       },
     });
+    // The provider resource's own id: the stack's identity for create keys and ownership markers.
+    setProviderIdentity(req.hasId() ? req.getId() || undefined : undefined);
     const res = new provproto.ConfigureResponse();
     res.setAcceptsecrets(true);
     res.setSupportspreview(false);
@@ -226,7 +228,7 @@ export class KrcloudProviderService {
     const olds = revealProps(fromStruct(req.getOlds()));
     const news = revealProps(fromStruct(req.getNews()));
     const name = req.getName() || nameOfUrn(req.getUrn());
-    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { urn: req.getUrn() });
+    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { urn: req.getUrn(), stack: providerIdentity() });
     const res = new provproto.CheckResponse();
     // The engine stores the checked inputs in the state: a secret input is a secret there even when
     // the program passed it plain (a YAML program's password).

@@ -10,7 +10,17 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
-import { containsUnknown, PartialFailure, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs } from "../core";
+import {
+  containsUnknown,
+  markerOf,
+  OWNER_METADATA_KEY,
+  PartialFailure,
+  waitWithProgress,
+  type Context,
+  defineResource,
+  resourceClass,
+  type InputArgs,
+} from "../core";
 import { metadataAsDeclared } from "./bucket";
 import { objectStorage } from "./client";
 import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
@@ -62,6 +72,12 @@ function bucketObjectShape() {
       .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
       .default(DEFAULT_PART_SIZE)
       .describe("Multipart part size in bytes, 5 MiB to 5 GiB; there may be at most 10000 parts, so partSize × 10000 must reach the object's size."),
+    adopt: z
+      .boolean()
+      .default(false)
+      .describe(
+        "If an object with this key already exists and this stack did not make it (it lacks this stack's ownership marker), overwrite and manage it instead of failing.",
+      ),
     contentMd5: z
       .string()
       .optional()
@@ -119,6 +135,11 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
   description:
     "A file or folder in a bucket, with content from a file, a Pulumi asset, text or Base64. Uploads larger than `multipartThreshold` use multipart upload.",
   replaceOn: ["bucket", "key", "folder"],
+  // A replacement under the same key (`up --replace`) would otherwise upload over the object and
+  // then delete it, and a create never overwrites an object of another create key: deleted first.
+  // Under another key (or bucket) it is created first.
+  deleteBeforeReplace: (olds, news) => containsUnknown([news.bucket, news.key, news.folder]) || objectId(olds) === objectId(news),
+  localInputs: ["adopt"],
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
   secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
   importId: "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",
@@ -166,7 +187,7 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
     const id = objectId(inputs);
-    await upload(ctx, c, inputs);
+    await upload(ctx, c, inputs, inputs.adopt ? "overwrite" : "create");
     try {
       const outs = await readObject(c, inputs.bucket, objectPath(inputs), inputs);
       if (!outs) throw new Error(`object "${id}" was not found right after upload`);
@@ -194,11 +215,12 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
     const headersChanged = (["cacheControl", "contentDisposition", "contentEncoding"] as const).some((k) => current[k] !== news[k]);
     if (contentChanged) {
       // A new upload replaces content, content type, headers and metadata at once.
-      await upload(ctx, c, news);
+      await upload(ctx, c, news, "overwrite");
     } else if (headersChanged || JSON.stringify(current.metadata) !== JSON.stringify(news.metadata)) {
-      // Swift's POST replaces the metadata and these headers together: send the whole desired set.
+      // Swift's POST replaces the metadata and these headers together: send the whole desired set,
+      // the ownership marker included.
       await c
-        .setObjectMetadata(news.bucket, objectPath(news), news.metadata, {
+        .setObjectMetadata(news.bucket, objectPath(news), withOwner(ctx, news.metadata), {
           contentType: news.contentType,
           cacheControl: news.cacheControl,
           contentDisposition: news.contentDisposition,
@@ -235,11 +257,48 @@ function objectPath(o: Pick<BucketObjectInputs, "key" | "folder">): string {
   return o.folder && !o.key.endsWith("/") ? `${o.key}/` : o.key;
 }
 
-async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObjectInputs): Promise<void> {
+/** The object's metadata as sent: the program's, and the ownership marker of its create key. */
+function withOwner(ctx: Context, metadata: Record<string, string>): Record<string, string> {
+  const marker = markerOf(ctx.createKey);
+  return marker === undefined ? metadata : { ...metadata, [OWNER_METADATA_KEY]: marker };
+}
+
+/**
+ * An upload. A create (`mode: "create"`) never overwrites an object this stack did not make: a
+ * single PUT carries `If-None-Match: *` (Swift refuses it with 412 when the key exists; a large
+ * upload looks first), and an existing object is overwritten only when it carries this create's
+ * ownership marker (an earlier attempt whose answer was lost, or a killed `up`). Otherwise the
+ * create is refused, naming `adopt`.
+ */
+async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObjectInputs, mode: "create" | "overwrite"): Promise<void> {
   const id = objectId(inputs);
+  const path = objectPath(inputs);
+  const metadata = withOwner(ctx, inputs.metadata);
+  const ifAbsent = mode === "create" ? { "if-none-match": "*" } : undefined;
+  /** On a 412 from a conditional create: whether the existing object is this create's own. */
+  const existingIsOurs = async (): Promise<boolean> => {
+    const found = await c.findObject(inputs.bucket, path).catch(rethrowAs(`reading object "${id}"`));
+    if (found === undefined) return true;
+    const mine = markerOf(ctx.createKey);
+    if (mine !== undefined && found.metadata?.[OWNER_METADATA_KEY] === mine) {
+      ctx.progress(`object "${id}" exists already and carries this stack's ownership marker (an earlier attempt made it); overwriting it`);
+      return true;
+    }
+    throw new Error(
+      `creating object "${id}": an object with this key exists, and it does not carry this stack's ownership marker, so another stack (or someone outside Pulumi) made it. Set adopt: true on this resource to overwrite and manage it (its destroy will then delete it), or choose another key`,
+    );
+  };
+  const conditional = async (send: (headers: Record<string, string> | undefined) => Promise<unknown>): Promise<void> => {
+    try {
+      await send(ifAbsent);
+    } catch (e) {
+      if (!(ifAbsent && isApiError(e) && e.status === 412)) throw e;
+      if (await existingIsOurs()) await send(undefined);
+    }
+  };
   try {
     if (inputs.folder) {
-      await c.createFolder(inputs.bucket, inputs.key.replace(/\/+$/, ""), inputs.metadata);
+      await conditional((h) => c.createFolder(inputs.bucket, inputs.key.replace(/\/+$/, ""), metadata, { headers: h }));
       return;
     }
     const r = inputs.source === undefined ? undefined : resolveSource(inputs.source);
@@ -250,11 +309,13 @@ async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObject
       cacheControl: inputs.cacheControl,
       contentDisposition: inputs.contentDisposition,
       contentEncoding: inputs.contentEncoding,
-      metadata: inputs.metadata,
+      metadata,
     };
     if (data.size > inputs.multipartThreshold) {
       // Parts go up out of order and the multipart ETag is no MD5: the file is hashed again first.
       if (r?.kind === "file" && (await hashFile(r.path)) !== inputs.contentMd5) throw changed();
+      // A large upload completes in a request no condition can guard: it looks first.
+      if (ifAbsent) await existingIsOurs();
       const parts = Math.ceil(data.size / inputs.partSize);
       ctx.progress(`uploading "${id}" (${data.size} bytes) in ${parts} parts`);
       await c.uploadLarge(inputs.bucket, inputs.key, data, {
@@ -266,9 +327,11 @@ async function upload(ctx: Context, c: ObjectStorageClient, inputs: BucketObject
       // A single PUT carries the MD5 from check as its ETag header: the service refuses (422) a
       // file that changed since, without a second read of the file here.
       const expectedMd5 = r?.kind === "file" ? inputs.contentMd5 : undefined;
-      await c.putObject(inputs.bucket, inputs.key, data, { ...headers, expectedMd5 }).catch((e: unknown) => {
-        throw expectedMd5 !== undefined && isApiError(e) && e.status === 422 ? withAction(e, changed().message) : e;
-      });
+      await conditional((h) =>
+        c.putObject(inputs.bucket, inputs.key, data, { ...headers, expectedMd5, headers: h }).catch((e: unknown) => {
+          throw expectedMd5 !== undefined && isApiError(e) && e.status === 422 ? withAction(e, changed().message) : e;
+        }),
+      );
     }
   } catch (e) {
     throw withAction(e, `uploading object "${id}"`);
@@ -312,9 +375,11 @@ async function readObject(c: ObjectStorageClient, bucket: string, path: string, 
     cacheControl: h.cacheControl,
     contentDisposition: h.contentDisposition,
     contentEncoding: h.contentEncoding,
-    metadata: metadataAsDeclared(h.metadata ?? {}, prior.metadata),
+    // The ownership marker is krcloud's, never the program's: it shows neither as metadata nor as drift.
+    metadata: metadataAsDeclared(withoutOwner(h.metadata ?? {}), prior.metadata),
     multipartThreshold: prior.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     partSize: prior.partSize ?? DEFAULT_PART_SIZE,
+    adopt: prior.adopt ?? false,
     // Imported: what the content is cannot be known (writeOnly compares the program's with the ETag).
     contentMd5: folder || imported ? undefined : storedContentMd5(prior, etag),
     etag,
@@ -322,6 +387,11 @@ async function readObject(c: ObjectStorageClient, bucket: string, path: string, 
     lastModified: h.lastModified,
     url: c.objectUrl(bucket, path),
   };
+}
+
+function withoutOwner(metadata: Record<string, string>): Record<string, string> {
+  const { [OWNER_METADATA_KEY]: _owner, ...rest } = metadata;
+  return rest;
 }
 
 function storedContentMd5(prior: Partial<BucketObjectOutputs>, etag: string): string | undefined {

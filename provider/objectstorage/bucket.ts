@@ -5,7 +5,17 @@
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
 import type { BucketAcl, ObjectStorageClient } from "../../sdk/objectstorage";
-import { PartialFailure, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import {
+  PartialFailure,
+  waitWithProgress,
+  type Context,
+  defineResource,
+  resourceClass,
+  type InputArgs,
+  type AutoNamed,
+  markerOf,
+  OWNER_METADATA_KEY,
+} from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
 
@@ -78,7 +88,16 @@ export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInput
   localInputs: ["forceDestroy", "adopt"],
   importId: "the bucket name",
   autoName: { property: "name", minLength: 4, maxLength: 63, lowerCase: true },
-  recovery: { find: async (ctx, inputs) => ((await objectStorage(ctx).findBucket(inputs.name)) ? inputs.name : undefined) },
+  recovery: {
+    find: async (ctx, inputs) => ((await objectStorage(ctx).findBucket(inputs.name)) ? inputs.name : undefined),
+    // The create request writes the marker as metadata (`X-Container-Meta-Krcloud-Owner`).
+    markerOf: async (ctx, id) =>
+      (
+        await objectStorage(ctx)
+          .findBucket(id)
+          .catch(rethrowAs(`reading bucket "${id}"`))
+      )?.metadata[OWNER_METADATA_KEY],
+  },
   describe: (id) => `bucket "${id}"`,
 
   // An empty IP list means no restriction, as does none: record it the way read reports it, or
@@ -88,7 +107,9 @@ export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInput
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
     const name = inputs.name;
-    await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption }).catch((e: unknown) => {
+    const marker = markerOf(ctx.createKey);
+    const owner = marker === undefined ? undefined : { [OWNER_METADATA_KEY]: marker };
+    await c.createBucket({ name, type: inputs.type, encryption: inputs.encryption, metadata: owner }).catch((e: unknown) => {
       // Bucket names are global: a conflict that no bucket of this project explains (the core
       // looks for one, recovery.ts) is a bucket of another project.
       throw withAction(
@@ -100,7 +121,11 @@ export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInput
     });
     // The bucket exists from here on: a failure below must leave it in state, not orphan it.
     try {
-      const current = await waitBucketReadable(ctx, c, name, inputs);
+      const seen: Seen = {};
+      const current = await waitBucketReadable(ctx, c, name, inputs, seen);
+      // A service that does not keep metadata sent with the create (another reading of the API):
+      // the marker is set right after, so a later create that meets this bucket can prove it ours.
+      if (owner && seen.owner !== marker) await c.updateContainerMetadata(name, owner).catch(rethrowAs(`marking bucket "${name}" as this stack's`));
       return { id: name, outs: await converge(ctx, c, current, inputs) };
     } catch (e) {
       throw new PartialFailure(name, { ...inputs, acl: { public: "deny" }, metadata: {} }, e);
@@ -178,6 +203,11 @@ async function converge(ctx: Context, c: ObjectStorageClient, current: BucketOut
 // ---------------------------------------------------------------------------------------------
 // Flatteners, finders and waiters
 
+/** What a read saw besides the outputs: the ownership marker the bucket carries. */
+interface Seen {
+  owner?: string;
+}
+
 /** How long a new bucket may take to answer reads; `customTimeouts.create` shortens it. */
 export const BUCKET_READABLE_TIMEOUT_MS = 60_000;
 
@@ -185,10 +215,10 @@ export const BUCKET_READABLE_TIMEOUT_MS = 60_000;
  * A new bucket as soon as it answers reads. Swift container listings and HEADs are eventually
  * consistent, so a bucket may be missing for a moment after its create succeeded.
  */
-async function waitBucketReadable(ctx: Context, c: ObjectStorageClient, name: string, prior: BucketInputs): Promise<BucketOutputs> {
+async function waitBucketReadable(ctx: Context, c: ObjectStorageClient, name: string, prior: BucketInputs, seen: Seen): Promise<BucketOutputs> {
   const b = await waitWithProgress(ctx, {
     resource: `bucket "${name}"`,
-    status: () => readBucket(ctx, c, name, prior),
+    status: () => readBucket(ctx, c, name, prior, seen),
     stateOf: () => "readable",
     target: ["readable"],
     notFoundTolerance: 5,
@@ -220,9 +250,14 @@ async function readBucket(
   c: ObjectStorageClient,
   name: string,
   prior: Partial<Pick<BucketInputs, "forceDestroy" | "adopt" | "metadata">>,
+  seen?: Seen,
 ): Promise<BucketOutputs | undefined> {
-  const b = await c.findBucket(name).catch(rethrowAs(`reading bucket "${name}"`));
-  if (!b) return undefined;
+  const found = await c.findBucket(name).catch(rethrowAs(`reading bucket "${name}"`));
+  if (!found) return undefined;
+  // The ownership marker is krcloud's, never the program's: it shows neither as metadata nor as drift.
+  const { [OWNER_METADATA_KEY]: owner, ...metadata } = found.metadata ?? {};
+  if (seen) seen.owner = owner;
+  const b = { ...found, metadata };
   return {
     name: b.name,
     type: "STANDARD",

@@ -4,6 +4,7 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
+import { MARKER_HEX, OWNER_METADATA_KEY } from "../core/ownership";
 
 /** Section 8: bucket names are 4 to 63 characters; characters per docs/api-assumptions.md. */
 export const BUCKET_NAME_RULE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
@@ -38,7 +39,12 @@ export function isIpOrCidr(s: string): boolean {
 
 export const META_NAME_RULE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
-/** Section 8: metadata names 2 to 64, values 0 to 512, names and values together at most 4096 bytes. */
+/** What krcloud's ownership marker takes of the metadata total (ownership.ts): its key and a marker. */
+const OWNER_METADATA_BYTES = OWNER_METADATA_KEY.length + MARKER_HEX;
+/** The service's 4096 bytes of names and values, less the marker's. */
+const METADATA_TOTAL_MAX = 4096 - OWNER_METADATA_BYTES;
+
+/** Section 8: metadata names 2 to 64, values 0 to 512, names and values together at most 4096 bytes (less the ownership marker). */
 export function metadata() {
   return z
     .record(
@@ -46,14 +52,15 @@ export function metadata() {
         .string()
         .min(2, "metadata names must be 2 to 64 characters")
         .max(64, "metadata names must be 2 to 64 characters")
-        .regex(META_NAME_RULE, "metadata names must be lower-case letters, digits and '-' (they travel as HTTP header names)"),
+        .regex(META_NAME_RULE, "metadata names must be lower-case letters, digits and '-' (they travel as HTTP header names)")
+        .refine((k) => k !== OWNER_METADATA_KEY, `"${OWNER_METADATA_KEY}" is reserved: krcloud keeps its ownership marker under it`),
       z
         .string()
         .max(512, "metadata values must be at most 512 characters")
         .regex(/^[\x20-\x7e]*$/, "metadata values must be printable ASCII (they travel as HTTP header values; percent-encode other text)"),
     )
     .refine(
-      (m) => Object.entries(m).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0) <= 4096,
-      "metadata names and values must total at most 4096 bytes (seed section 8)",
+      (m) => Object.entries(m).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0) <= METADATA_TOTAL_MAX,
+      `metadata names and values must total at most ${METADATA_TOTAL_MAX} bytes (the service's 4096, less the ${OWNER_METADATA_BYTES} of krcloud's ownership marker)`,
     );
 }

@@ -83,12 +83,42 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   return out;
 }
 
-/** Replaces every occurrence of each secret (at least 4 characters long) and every registered query value. */
+const FORMS = Symbol.for("krcloud.redact.forms");
+const MAX_REMEMBERED_FORMS = 1000;
+
+/**
+ * The forms in which a secret can reach a message: as itself, Base64 (standard, without padding,
+ * URL-safe), URL-encoded and JSON-escaped. A service that echoes its input echoes what was sent,
+ * and a KMS plaintext or a password is sent Base64-encoded. Computed once per secret and process.
+ */
+export function secretForms(secret: string): string[] {
+  const g = globalThis as unknown as Record<symbol, Map<string, string[]> | undefined>;
+  const memo = (g[FORMS] ??= new Map());
+  let forms = memo.get(secret);
+  if (forms === undefined) {
+    const b64 = Buffer.from(secret, "utf8").toString("base64");
+    const candidates = [
+      secret,
+      b64,
+      b64.replace(/=+$/, ""),
+      Buffer.from(secret, "utf8").toString("base64url"),
+      encodeURIComponent(secret),
+      JSON.stringify(secret).slice(1, -1),
+    ];
+    // Longest first: a form that contains another is replaced whole.
+    forms = [...new Set(candidates)].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
+    if (memo.size >= MAX_REMEMBERED_FORMS) memo.clear();
+    memo.set(secret, forms);
+  }
+  return forms;
+}
+
+/** Replaces every occurrence of each secret (at least 4 characters long) in any of its forms, and every registered query value. */
 export function redactText(text: string, secrets: Iterable<string | undefined>): string {
   let out = text;
   for (const s of secrets) {
     if (!s || s.length < 4) continue;
-    out = out.split(s).join(REDACTED);
+    for (const form of secretForms(s)) if (out.includes(form)) out = out.split(form).join(REDACTED);
   }
   const keys = [...registry().queryKeys];
   if (keys.length === 0) return out;

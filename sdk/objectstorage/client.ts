@@ -187,8 +187,8 @@ export class ObjectStorageClient {
   // Objects (seed 4.3) and URLs
 
   /** A folder: a zero-byte object `{path}/` of type `application/directory`. */
-  createFolder(bucket: string, path: string, metadata?: Record<string, string>): Promise<void> {
-    return objects.createFolder(this.ops, bucket, path, metadata);
+  createFolder(bucket: string, path: string, metadata?: Record<string, string>, o: { headers?: Record<string, string> } = {}): Promise<void> {
+    return objects.createFolder(this.ops, bucket, path, metadata, o);
   }
 
   /** Uploads in one request (up to 5 GiB, seed 8). Returns the ETag without quotes. */

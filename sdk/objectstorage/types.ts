@@ -64,6 +64,8 @@ export interface CreateBucketInput {
   type?: string;
   /** Provider-managed encryption. Encrypted buckets do not support DLO, SLO or MOVE. */
   encryption?: { type: "managed" };
+  /** Metadata set by the create request itself (`X-Container-Meta-*` headers, as Swift's container PUT takes them). */
+  metadata?: Record<string, string>;
 }
 
 export interface ListBucketsOptions {

@@ -10,6 +10,9 @@ import { join } from "node:path";
 import { resetProjectChecks } from "../../sdk/core";
 import { rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
 
+/** The ownership marker a create writes into the object's metadata (never an output). */
+const OWNED = { "krcloud-owner": expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string };
+
 let tc: TestCloud;
 let dir: string;
 
@@ -51,7 +54,7 @@ test("basic (content): the object is uploaded once, read returns it, refresh sho
   const got = await tc.sdk.getObject("site-files", "docs/readme.txt");
   expect(got.body.toString("utf8")).toBe(README.content);
   expect(got.contentType).toBe("text/plain");
-  expect(got.metadata).toEqual({ owner: "docs-team" });
+  expect(got.metadata).toEqual({ owner: "docs-team", ...OWNED });
 
   expect(await tc.object.read(state.id, state.outputs)).toMatchObject({ id: state.id, props: { etag: md5(README.content), size: 13 } });
   const refreshed = (await tc.object.refresh(state))!;
@@ -120,7 +123,8 @@ test("metadata-only change: metadata is updated without re-uploading the content
   expect(sent.PutObject).toBeUndefined();
   expect(sent.InitiateMultipartUpload).toBeUndefined();
   const got = await tc.sdk.getObject("site-files", "docs/readme.txt");
-  expect(got.metadata).toEqual({ owner: "web-team", reviewed: "yes" });
+  // A metadata update keeps the ownership marker the create wrote.
+  expect(got.metadata).toEqual({ owner: "web-team", reviewed: "yes", ...OWNED });
   expect(got.body.toString("utf8")).toBe(README.content);
   expect(got.contentType).toBe("text/plain");
 });

@@ -7,6 +7,9 @@ import { inspect } from "node:util";
 import { resetProjectChecks } from "../../sdk/core";
 import { rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
 
+/** The ownership marker a create writes into the bucket's metadata (never an output). */
+const OWNED = { "krcloud-owner": expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string };
+
 let tc: TestCloud;
 
 beforeAll(async () => {
@@ -63,7 +66,8 @@ test("update in place: ACL and metadata add/change/remove, without replacing the
   });
   const b = await tc.sdk.getBucket("upd-assets");
   expect(b.acl).toMatchObject({ public: "read-only", publicReadAllowIpList: ["10.0.0.0/8", "192.168.1.7"] });
-  expect(b.metadata).toEqual({ owner: "team-b", tier: "gold" });
+  // The ownership marker the create wrote stays through every metadata update.
+  expect(b.metadata).toEqual({ owner: "team-b", tier: "gold", ...OWNED });
 
   const sent = tc.countsSince(before);
   expect(sent).toMatchObject({ UpdateBucketAcl: 1, UpdateContainerMetadata: 1 });
@@ -156,7 +160,7 @@ test("updates remove only the metadata keys this resource manages, never keys se
   expect(refreshed.outputs.metadata).toEqual({ team: "a", tier: "gold" });
   const next = await tc.bucket.apply(refreshed, { name: "shared-meta", metadata: { team: "b" } });
   expect(next.outputs.metadata).toEqual({ team: "b" });
-  expect((await tc.sdk.getBucket("shared-meta")).metadata).toEqual({ team: "b", "set-by-billing": "cc-42" });
+  expect((await tc.sdk.getBucket("shared-meta")).metadata).toEqual({ team: "b", "set-by-billing": "cc-42", ...OWNED });
 });
 
 test("an empty IP list means no restriction, like none: no diff after a refresh", async () => {
@@ -233,7 +237,7 @@ test("drift: an ACL or metadata change made outside Pulumi shows in read and in 
   await tc.bucket.apply(refreshed, args);
   const b = await tc.sdk.getBucket("drift-bucket");
   expect(b.acl?.public ?? "deny").toBe("deny");
-  expect(b.metadata).toEqual({ owner: "team-a" });
+  expect(b.metadata).toEqual({ owner: "team-a", ...OWNED });
 });
 
 test("forceDestroy: false on a non-empty bucket fails the delete with a message naming forceDestroy; true empties it", async () => {

@@ -1,28 +1,31 @@
 /**
- * Never lose track, never create twice (provider/core/recovery.ts, provider.ts): deterministic
- * names, and a create whose outcome is unknown or that meets an existing resource, against an
- * in-memory cloud whose create can apply and then lose its answer, fail before applying, or
- * conflict.
+ * Never lose track, never create twice, never take over what another stack made
+ * (provider/core/recovery.ts, provider.ts): deterministic names per stack, and a create whose
+ * outcome is unknown or that meets an existing resource, against an in-memory cloud whose create
+ * can apply and then lose its answer, fail before applying, or conflict. The definition marks what
+ * it makes with its create key's ownership marker, as the real ones do (ownership.ts).
  */
 import { z } from "zod";
 import { apiErrorFor, TransportError, type Clock } from "../../sdk/core";
-import { AUTONAMED_KEY, buildProvider, CREATE_KEY, SEED_KEY, type ResourceDefinition } from "../../provider/core";
+import { AUTONAMED_KEY, buildProvider, CREATE_KEY, markerOf, SEED_KEY, STACK_KEY, UNKNOWN, type ResourceDefinition } from "../../provider/core";
 
 type In = { name: string; size: number; zone: string; adopt: boolean };
 type Out = In & { id: string };
+/** A thing as the cloud keeps it: with the ownership marker its create request carried. */
+type Thing = Out & { owner?: string };
 
 type Fault = "lose-answer" | "drop" | "conflict" | "500-applied" | "500" | undefined;
 
 /** A cloud of things named uniquely; `faults` are taken one per create request. */
 class FakeCloud {
-  readonly things = new Map<string, Out>();
+  readonly things = new Map<string, Thing>();
   readonly faults: Fault[] = [];
   creates = 0;
   finds = 0;
   updates = 0;
   private next = 1;
 
-  create(i: In): string {
+  create(i: In & { owner?: string }): string {
     this.creates++;
     const fault = this.faults.shift();
     if (fault === "drop")
@@ -63,15 +66,16 @@ function definition(cloud: FakeCloud): ResourceDefinition<In, Out> {
         cloud.finds++;
         return [...cloud.things.values()].find((t) => t.name === i.name)?.id;
       },
+      markerOf: async (_ctx, id) => cloud.things.get(id)?.owner,
     },
     describe: (id) => `thing "${id}"`,
-    async create(_ctx, i) {
-      const id = cloud.create(i);
-      return { id, outs: cloud.things.get(id)! };
+    async create(ctx, i) {
+      const id = cloud.create({ ...i, owner: markerOf(ctx.createKey) });
+      return { id, outs: outsOf(cloud.things.get(id)!) };
     },
     async read(_ctx, id, olds) {
       const t = cloud.things.get(id);
-      return t ? { ...t, adopt: olds.adopt ?? false } : undefined;
+      return t ? { ...outsOf(t), adopt: olds.adopt ?? false } : undefined;
     },
     async update(_ctx, id, _current, news) {
       cloud.updates++;
@@ -85,7 +89,16 @@ function definition(cloud: FakeCloud): ResourceDefinition<In, Out> {
   };
 }
 
+/** What read shows: never the marker (it is no output). */
+function outsOf(t: Thing): Out {
+  const { owner: _owner, ...outs } = t;
+  return outs;
+}
+
 const PROVIDER = "stub-text";
+/** The stack identities of two twin stacks: the same stack and project name, other backends. */
+const STACK_A = "3c1f6a52-0d1e-4c55-9b0a-1f1f2a3b4c5d";
+const STACK_B = "9e8d7c6b-5a49-4838-9726-150f0e0d0c0b";
 
 /** Recovery's pauses between two looks take no time here. */
 const clock: Clock = { now: () => Date.now(), random: () => 0.5, sleep: async () => undefined };
@@ -93,8 +106,8 @@ const provider = (def: ResourceDefinition<In, Out>) => buildProvider(def, { cloc
 const SEED = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/krcloud/test:Thing::web";
 
 /** One engine step: check (with the class's hidden keys) then create. */
-async function up(p: ReturnType<typeof buildProvider>, args: Record<string, unknown>, seed = SEED) {
-  const { inputs, failures } = await p.check({}, { ...args, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: seed });
+async function up(p: ReturnType<typeof buildProvider>, args: Record<string, unknown>, seed = SEED, stack = STACK_A) {
+  const { inputs, failures } = await p.check({}, { ...args, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: seed, [STACK_KEY]: stack });
   expect(failures ?? []).toEqual([]);
   return { inputs, created: await p.create(inputs) };
 }
@@ -188,7 +201,7 @@ describe("a create whose outcome is unknown", () => {
     expect(cloud.creates).toBe(1);
     expect(created.id).toBe("thing-1");
     expect(created.outs).toMatchObject({ size: 3 });
-    expect(progress.join("\n")).toMatch(/the answer to the create request was lost; taking over thing-1/);
+    expect(progress.join("\n")).toMatch(/the answer to the create request was lost, and it carries this stack's ownership marker .*; taking over thing-1/);
   });
 
   test("a 5xx after the server applied it: taken over too", async () => {
@@ -223,24 +236,55 @@ describe("a create whose outcome is unknown", () => {
 });
 
 describe("a create that meets an existing resource", () => {
-  test("its own deterministic name (an interrupted earlier up made it): taken over, not refused, not duplicated", async () => {
-    const cloud = new FakeCloud();
-    const p = provider(definition(cloud));
-    // The first up made it, then the CLI was killed before the engine recorded it.
-    const first = await up(p, { size: 3 });
-    const second = await up(provider(definition(cloud)), { size: 3 });
-    expect(second.created.id).toBe(first.created.id);
-    expect(cloud.things.size).toBe(1);
-    expect(progress.join("\n")).toMatch(/it exists already, made by an earlier attempt; taking over thing-1/);
+  test("made by an interrupted earlier up of this stack (it carries this stack's marker): taken over, not refused, not duplicated", async () => {
+    for (const args of [{ size: 3 }, { name: "mine-1", size: 3 }]) {
+      const cloud = new FakeCloud();
+      // The first up made it, then the CLI was killed before the engine recorded it.
+      const first = await up(provider(definition(cloud)), args);
+      const second = await up(provider(definition(cloud)), args);
+      expect(second.created.id).toBe(first.created.id);
+      expect(cloud.things.size).toBe(1);
+      expect(progress.join("\n")).toMatch(
+        /it exists already, and it carries this stack's ownership marker \(made by an earlier attempt\); taking over thing-1/,
+      );
+    }
   });
 
-  test("a name the program chose, existing without proof it is this stack's: refused with the exact adopt instruction", async () => {
+  test("twin stacks (the same stack and project name in two backends): each its own generated name, never the other's resource", async () => {
+    const cloud = new FakeCloud();
+    const a = await up(provider(definition(cloud)), { size: 3 }, SEED, STACK_A);
+    const b = await up(provider(definition(cloud)), { size: 3 }, SEED, STACK_B);
+    expect(b.inputs.name).not.toBe(a.inputs.name);
+    expect(b.created.id).not.toBe(a.created.id);
+    expect(cloud.things.size).toBe(2);
+    expect(cloud.things.get(a.created.id)!.owner).toBe(markerOf(a.inputs[CREATE_KEY] as string));
+    expect(cloud.things.get(b.created.id)!.owner).toBe(markerOf(b.inputs[CREATE_KEY] as string));
+  });
+
+  test("a name the program chose that another stack holds: refused with the exact adopt instruction, with no fault and under any fault", async () => {
+    for (const fault of [undefined, "conflict", "drop", "500"] as const) {
+      const cloud = new FakeCloud();
+      // The twin stack's resource, made first under the same URN.
+      const theirs = await up(provider(definition(cloud)), { name: "shared-name", size: 1 }, SEED, STACK_B);
+      if (fault) cloud.faults.push(fault);
+      const err = await up(provider(definition(cloud)), { name: "shared-name", size: 3 }, SEED, STACK_A).catch((e: Error) => e);
+      expect([fault, (err as Error).message]).toEqual([
+        fault,
+        expect.stringMatching(
+          /creating thing "shared-name": one already exists with this name \(thing-1\), and it does not carry this stack's ownership marker, so another stack .*made it\. .*set `adopt: true` on this resource/,
+        ),
+      ]);
+      expect(cloud.things.size).toBe(1);
+      expect(cloud.things.get(theirs.created.id)!.size).toBe(1);
+      expect(cloud.updates).toBe(0);
+    }
+  });
+
+  test("one made outside Pulumi (no marker at all): refused too", async () => {
     const cloud = new FakeCloud();
     cloud.things.set("thing-9", { name: "shared-name", size: 1, zone: "a", adopt: false, id: "thing-9" });
     const err = await up(provider(definition(cloud)), { name: "shared-name", size: 3 }).catch((e: Error) => e);
-    expect((err as Error).message).toMatch(
-      /creating thing "shared-name": one already exists with this name \(thing-9\), and nothing shows that this stack made it\. .*set `adopt: true` on this resource/,
-    );
+    expect((err as Error).message).toMatch(/one already exists with this name \(thing-9\), and it does not carry this stack's ownership marker/);
     expect(cloud.things.get("thing-9")!.size).toBe(1);
   });
 
@@ -269,6 +313,31 @@ describe("a create that meets an existing resource", () => {
     const err = (await up(p, { size: 3 }).catch((e: unknown) => e)) as Error & { id?: string; properties?: Record<string, unknown> };
     expect(err.id).toBe("thing-1");
     expect(err.properties).toMatchObject({ __provider: PROVIDER, name: expect.stringMatching(/^web-/) });
+  });
+});
+
+describe("the stack's identity", () => {
+  const p = provider(definition(new FakeCloud()));
+  const check = (olds: Record<string, unknown>, news: Record<string, unknown>, stack: string) =>
+    p.check(olds, { ...news, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: SEED, [STACK_KEY]: stack });
+
+  test("unknown in the preview of a new stack: a new resource's generated name and create key are unknown, an existing one's kept", async () => {
+    const preview = await check({}, { size: 1 }, UNKNOWN);
+    expect(preview.failures ?? []).toEqual([]);
+    expect(preview.inputs.name).toBe(UNKNOWN);
+    expect(preview.inputs[CREATE_KEY]).toBe(UNKNOWN);
+    const made = await check({}, { size: 1 }, STACK_A);
+    // A stack made by an earlier version gets its identity now: what exists keeps its name and key.
+    const existing = await check(made.inputs, { size: 2 }, UNKNOWN);
+    expect(existing.inputs.name).toBe(made.inputs.name);
+    expect(existing.inputs[CREATE_KEY]).toBe(made.inputs[CREATE_KEY]);
+  });
+
+  test("the native plugin's provider id serves as the identity: the same names as the dynamic door's for the same identity", async () => {
+    const dynamic = await check({}, { size: 1 }, STACK_A);
+    const native = await p.check({}, { size: 1, __provider: PROVIDER, __logicalName: "web" }, { urn: SEED, stack: STACK_A });
+    expect(native.inputs.name).toBe(dynamic.inputs.name);
+    expect(native.inputs[CREATE_KEY]).toBe(dynamic.inputs[CREATE_KEY]);
   });
 });
 

@@ -2,7 +2,7 @@ import { DEFAULT_ACL } from "../acl";
 import type { CorsPolicy } from "../cors";
 import { BucketAlreadyExists, BucketNotEmpty, NoSuchLifecycleConfiguration } from "../errors";
 import { isExpired, type LifecycleConfiguration } from "../lifecycle";
-import { compareNames, type Bucket, type BucketAcl, type BucketRecord } from "../model";
+import { compareNames, validateMetadataTotal, type Bucket, type BucketAcl, type BucketRecord } from "../model";
 import type { ObjectStorageState } from "./state";
 
 export interface ListBucketsQuery {
@@ -22,9 +22,11 @@ export class ExtensionBackend {
     this.state = state;
   }
 
-  createBucket(projectId: string, input: { name: string; encrypted: boolean; encryptionType: string | null }): BucketRecord {
+  createBucket(projectId: string, input: { name: string; encrypted: boolean; encryptionType: string | null; metadata?: Record<string, string> }): BucketRecord {
     if (this.state.buckets.has(input.name)) throw new BucketAlreadyExists(input.name);
+    validateMetadataTotal(input.metadata ?? {});
     const bucket = this.state.newBucket(projectId, input.name, input.encrypted, input.encryptionType);
+    bucket.metadata = { ...(input.metadata ?? {}) };
     this.state.buckets.set(bucket.name, bucket);
     return this.state.record(bucket);
   }

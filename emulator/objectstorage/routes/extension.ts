@@ -18,7 +18,7 @@ import { InvalidAcl, InvalidArgument } from "../errors";
 import { lifecycleXml, parseLifecycle } from "../lifecycle";
 import { LIMITS, validateBucketName } from "../model";
 import { authorizeProject } from "./auth";
-import { metaResponseHeaders, optionalParam } from "./common";
+import { metadataHeaders, metaResponseHeaders, optionalParam } from "./common";
 import { preflight } from "./cors";
 
 function createBucketSchema() {
@@ -52,7 +52,14 @@ export function extensionRoutes(backend: ObjectStorageBackend): RouteDefinition[
     const body = parsed.data;
     validateBucketName(body.name);
     const encrypted = body.encryption_configuration ? true : body.use_encryption === true;
-    return jsonResponse(200, api.createBucket(identity.projectId, { name: body.name, encrypted, encryptionType: encrypted ? "managed" : null }));
+    // Metadata headers on the create are kept, as Swift's container PUT keeps them (a reading of
+    // §2.1 "bucket metadata is returned as X-Container-Meta-* headers"; docs/api-assumptions.md).
+    const metadata = metadataHeaders(ctx, "x-container-meta-", { keepEmpty: false });
+    return jsonResponse(
+      200,
+      api.createBucket(identity.projectId, { name: body.name, encrypted, encryptionType: encrypted ? "managed" : null, metadata }),
+      metaResponseHeaders("X-Container-Meta-", metadata),
+    );
   };
 
   const getBucketMeta = (ctx: RequestContext, op: string): ApiResponse => {

@@ -2,7 +2,7 @@ import { hasPermission } from "../../core/credentials";
 import { emptyResponse, header, jsonResponse, textResponse, type ApiResponse, type HeaderValue, type RequestContext } from "../../core/http";
 import type { ObjectStorageBackend } from "../backend";
 import { md5Hex } from "../etag";
-import { AccessDenied, BadDigest, EntityTooLarge, InvalidArgument, InvalidRange, MissingDestination, TempUrlDenied } from "../errors";
+import { AccessDenied, BadDigest, EntityTooLarge, InvalidArgument, InvalidRange, MissingDestination, PreconditionFailed, TempUrlDenied } from "../errors";
 import { DEFAULT_CONTENT_TYPE, FOLDER_CONTENT_TYPE, LIMITS, swiftTimestamp, validateObjectName, type Bucket, type StoredObject } from "../model";
 import { contentHeadersOf, encodePath, metadataHeaders, metaResponseHeaders, safeDecode, type ObjectHandler } from "./common";
 import { withCors } from "./cors";
@@ -124,6 +124,12 @@ export function objectOperations(backend: ObjectStorageBackend): {
         throw new EntityTooLarge(`A single upload is limited to ${LIMITS.maxFileSize} bytes; use multipart upload.`);
       const folder = name.endsWith("/");
       if (folder && ctx.body.length > 0) throw new InvalidArgument('A folder (a name ending in "/") has no content.');
+      // Swift's conditional create: `If-None-Match: *` refuses to overwrite an object that exists.
+      const ifNoneMatch = header(ctx, "if-none-match");
+      if (ifNoneMatch !== undefined) {
+        if (ifNoneMatch.trim() !== "*") throw new InvalidArgument('If-None-Match on a PUT must be "*".');
+        if (bucket.objects.has(name)) throw new PreconditionFailed(`Object "${name.slice(0, 200)}" exists (If-None-Match: *).`);
+      }
       const expectedEtag = header(ctx, "etag");
       if (expectedEtag !== undefined && expectedEtag.replace(/"/g, "").toLowerCase() !== md5Hex(ctx.body)) {
         throw new BadDigest();

@@ -5,6 +5,7 @@ import { flattenBucket, flattenBucketPage } from "../bucket";
 import { flattenCapabilities } from "../capabilities";
 import { InvalidArgumentError } from "../errors";
 import { BUCKET_PAGE_MAX } from "../limits";
+import { CONTAINER_META, metadataHeaders } from "../metadata";
 import { extBucketPath, requireBucket } from "../path";
 import type { Bucket, BucketAcl, BucketPage, BucketSummary, Capabilities, CreateBucketInput, ListBucketsOptions } from "../types";
 import { JSON_TYPE, type Ops } from "./context";
@@ -42,7 +43,7 @@ export async function createBucket(c: Ops, input: CreateBucketInput): Promise<Bu
     idempotent: true,
     method: "PUT",
     path: "/v1_ext/bucket",
-    headers: { "content-type": JSON_TYPE },
+    headers: { "content-type": JSON_TYPE, ...metadataHeaders(CONTAINER_META, input.metadata) },
     body: JSON.stringify(body),
     action,
   });

@@ -11,7 +11,13 @@ import type { ContentHeaders, CopyObjectOptions, GetObjectResult, MoveObjectOpti
 import { DIRECTORY_TYPE, definedEtag, wrap, type Ops } from "./context";
 
 /** A folder: a zero-byte object `{path}/` of type `application/directory`. */
-export async function createFolder(c: Ops, bucket: string, path: string, metadata?: Record<string, string>): Promise<void> {
+export async function createFolder(
+  c: Ops,
+  bucket: string,
+  path: string,
+  metadata?: Record<string, string>,
+  o: { headers?: Record<string, string> } = {},
+): Promise<void> {
   const folder = `${path.replace(/\/+$/, "")}/`;
   const action = `creating folder "${bucket}/${folder}"`;
   if (folder === "/") throw new InvalidArgumentError(`${action}: a folder path is required`);
@@ -20,7 +26,7 @@ export async function createFolder(c: Ops, bucket: string, path: string, metadat
     idempotent: true,
     method: "PUT",
     path: objectPath(c.account(action), bucket, folder),
-    headers: { "content-type": DIRECTORY_TYPE, "content-length": "0", ...wrap(action, () => metadataHeaders(OBJECT_META, metadata)) },
+    headers: { ...o.headers, "content-type": DIRECTORY_TYPE, "content-length": "0", ...wrap(action, () => metadataHeaders(OBJECT_META, metadata)) },
     body: "",
     action,
   });

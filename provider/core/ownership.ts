@@ -25,6 +25,13 @@ export function markerOf(createKey: string | undefined): string | undefined {
 
 /** Bucket and object metadata key of the marker (`X-Container-Meta-Krcloud-Owner`, `X-Object-Meta-Krcloud-Owner`). */
 export const OWNER_METADATA_KEY = "krcloud-owner";
+/** Metadata keys krcloud keeps for itself (the marker, a bucket document's claim): never a program's, never reported. */
+export const RESERVED_METADATA_PREFIX = "krcloud-";
+
+/** `metadata` without the keys krcloud keeps for itself. */
+export function withoutReservedMetadata(metadata: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(metadata).filter(([k]) => !k.startsWith(RESERVED_METADATA_PREFIX)));
+}
 
 /**
  * A description's trailing ownership tag: ` [krcloud:<marker>]`, or with a pending step

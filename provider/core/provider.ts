@@ -186,8 +186,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         diffs: changed,
         // Also without a replace-on change of its own: the engine may replace it anyway (`up --replace`,
         // replaceOnChanges), and then under the same name.
-        deleteBeforeReplace:
-          typeof def.deleteBeforeReplace === "function" ? def.deleteBeforeReplace(olds, news) : def.deleteBeforeReplace === true && sameName,
+        deleteBeforeReplace: typeof def.deleteBeforeReplace === "function" ? def.deleteBeforeReplace(olds, news) : def.deleteBeforeReplace === true && sameName,
       };
     },
 

@@ -60,7 +60,7 @@ export const bucketCors = bucketDocument("krcloud:objectstorage:BucketCors", buc
   description: "The CORS policy of a bucket: an ordered list of at most 10 rules. Deleting it leaves the bucket with no CORS policy.",
   noun: "CORS policy",
   // An existing policy equal to the program's is taken over without adopt: nothing would change.
-  acceptIdenticalExisting: true,
+  claimKey: "krcloud-cors-owner",
 
   // An empty header list means none, and read reports it as absent (sdk/objectstorage/cors.ts):
   // record it that way, or every refresh would show a diff.

@@ -1,14 +1,16 @@
 /**
  * What BucketCors and BucketLifecycle share: a per-bucket document (a list of rules) that a set
- * replaces as a whole, whose id is the bucket name. create reads what exists and refuses to take it
- * over unless `adopt` (CORS also accepts an identical existing policy without it), then puts;
+ * replaces as a whole, whose id is the bucket name. create reads what exists and takes it over only
+ * with proof that this create set it (the bucket's metadata `krcloud-<document>-owner` holds the
+ * ownership marker of its create key, written before the document: ownership.ts) or with `adopt`,
+ * and refuses otherwise; then it claims the document and puts it;
  * create and update return what the service echoed, read normalises what the service may normalise
  * (via `align`, against the rules last recorded), and delete waits until the document is gone.
  */
 import { z } from "zod";
 import { rethrowAs } from "../../sdk/core";
 import type { ObjectStorageClient } from "../../sdk/objectstorage";
-import { jsonEqual, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { markerOf, waitWithProgress, type Context, type ResourceDefinition } from "../core";
 import { objectStorage } from "./client";
 import { bucketName } from "./validation";
 
@@ -43,8 +45,8 @@ export interface BucketDocumentSpec<I extends BucketDocument<unknown>, R = RuleO
   /** How the refusal names an existing document; default `a <noun>`. */
   existing?: string;
   derive?: ResourceDefinition<I, I>["derive"];
-  /** An existing document equal to the inputs is taken over without `adopt` (nothing would change). */
-  acceptIdenticalExisting: boolean;
+  /** The bucket metadata key that holds the ownership marker of whoever set the document (`krcloud-cors-owner`). */
+  claimKey: string;
   /** The document's rules; an empty list when none is set or the bucket is gone. */
   get(c: ObjectStorageClient, bucket: string): Promise<R[]>;
   /** Sets the whole document; resolves to the rules the service echoed. */
@@ -78,11 +80,19 @@ export function bucketDocument<I extends BucketDocument<unknown>>(
     async create(ctx, inputs) {
       const c = objectStorage(ctx);
       const existing = await spec.get(c, inputs.bucket).catch(rethrowAs(`reading ${of(inputs.bucket)}`));
-      const identical = spec.acceptIdenticalExisting && jsonEqual(spec.align(existing, inputs.rules), inputs.rules);
-      if (existing.length > 0 && !inputs.adopt && !identical) {
-        throw new Error(
-          `creating ${of(inputs.bucket)}: the bucket already has ${spec.existing ?? `a ${spec.noun}`} (set adopt: true to replace and manage it)`,
-        );
+      const mine = markerOf(ctx.createKey);
+      if (existing.length > 0 && !inputs.adopt) {
+        const claim = (await c.findBucket(inputs.bucket).catch(rethrowAs(`reading bucket "${inputs.bucket}"`)))?.metadata[spec.claimKey];
+        if (mine === undefined || claim !== mine) {
+          throw new Error(
+            `creating ${of(inputs.bucket)}: the bucket already has ${spec.existing ?? `a ${spec.noun}`}, and this stack did not set it (the bucket's ${spec.claimKey} metadata does not hold this stack's ownership marker): set adopt: true to replace and manage it (its destroy will then remove it)`,
+          );
+        }
+        ctx.progress(`${of(inputs.bucket)}: an earlier attempt of this stack set it (the bucket carries this stack's ownership marker); taking it over`);
+      }
+      // Claimed before it is set: an `up` killed in between leaves a claim the next one recognises.
+      if (mine !== undefined) {
+        await c.updateContainerMetadata(inputs.bucket, { [spec.claimKey]: mine }).catch(rethrowAs(`marking ${of(inputs.bucket)} as this stack's`));
       }
       const echoed = await spec.put(c, inputs.bucket, inputs.rules).catch(rethrowAs(`setting ${of(inputs.bucket)}`));
       return { id: inputs.bucket, outs: outs(inputs.bucket, spec.align(echoed, inputs.rules), inputs.adopt) };

@@ -81,7 +81,7 @@ export const bucketLifecycle = bucketDocument("krcloud:objectstorage:BucketLifec
   description: "The lifecycle (object expiry) configuration of a bucket. Deleting it removes the configuration.",
   noun: "lifecycle configuration",
   existing: "one",
-  acceptIdenticalExisting: false,
+  claimKey: "krcloud-lifecycle-owner",
   get: async (c, bucket) => ((await c.getLifecycle(bucket)) ?? []).map(flattenRule),
   put: async (c, bucket, rules) => (await c.putLifecycle(bucket, rules.map(expandRule))).map(flattenRule),
   remove: async (c, bucket) => {

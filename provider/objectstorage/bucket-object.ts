@@ -14,6 +14,7 @@ import {
   containsUnknown,
   markerOf,
   OWNER_METADATA_KEY,
+  withoutReservedMetadata,
   PartialFailure,
   waitWithProgress,
   type Context,
@@ -376,7 +377,7 @@ async function readObject(c: ObjectStorageClient, bucket: string, path: string, 
     contentDisposition: h.contentDisposition,
     contentEncoding: h.contentEncoding,
     // The ownership marker is krcloud's, never the program's: it shows neither as metadata nor as drift.
-    metadata: metadataAsDeclared(withoutOwner(h.metadata ?? {}), prior.metadata),
+    metadata: metadataAsDeclared(withoutReservedMetadata(h.metadata ?? {}), prior.metadata),
     multipartThreshold: prior.multipartThreshold ?? DEFAULT_MULTIPART_THRESHOLD,
     partSize: prior.partSize ?? DEFAULT_PART_SIZE,
     adopt: prior.adopt ?? false,
@@ -387,11 +388,6 @@ async function readObject(c: ObjectStorageClient, bucket: string, path: string, 
     lastModified: h.lastModified,
     url: c.objectUrl(bucket, path),
   };
-}
-
-function withoutOwner(metadata: Record<string, string>): Record<string, string> {
-  const { [OWNER_METADATA_KEY]: _owner, ...rest } = metadata;
-  return rest;
 }
 
 function storedContentMd5(prior: Partial<BucketObjectOutputs>, etag: string): string | undefined {

@@ -15,6 +15,7 @@ import {
   type AutoNamed,
   markerOf,
   OWNER_METADATA_KEY,
+  withoutReservedMetadata,
 } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
@@ -254,10 +255,9 @@ async function readBucket(
 ): Promise<BucketOutputs | undefined> {
   const found = await c.findBucket(name).catch(rethrowAs(`reading bucket "${name}"`));
   if (!found) return undefined;
-  // The ownership marker is krcloud's, never the program's: it shows neither as metadata nor as drift.
-  const { [OWNER_METADATA_KEY]: owner, ...metadata } = found.metadata ?? {};
-  if (seen) seen.owner = owner;
-  const b = { ...found, metadata };
+  // The ownership markers are krcloud's, never the program's: they show neither as metadata nor as drift.
+  if (seen) seen.owner = found.metadata?.[OWNER_METADATA_KEY];
+  const b = { ...found, metadata: withoutReservedMetadata(found.metadata ?? {}) };
   return {
     name: b.name,
     type: "STANDARD",

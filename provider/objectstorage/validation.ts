@@ -4,7 +4,7 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { MARKER_HEX, OWNER_METADATA_KEY } from "../core/ownership";
+import { MARKER_HEX, OWNER_METADATA_KEY, RESERVED_METADATA_PREFIX } from "../core/ownership";
 
 /** Section 8: bucket names are 4 to 63 characters; characters per docs/api-assumptions.md. */
 export const BUCKET_NAME_RULE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
@@ -52,12 +52,15 @@ export function metadata() {
         .string()
         .min(2, "metadata names must be 2 to 64 characters")
         .max(64, "metadata names must be 2 to 64 characters")
-        .regex(META_NAME_RULE, "metadata names must be lower-case letters, digits and '-' (they travel as HTTP header names)")
-        .refine((k) => k !== OWNER_METADATA_KEY, `"${OWNER_METADATA_KEY}" is reserved: krcloud keeps its ownership marker under it`),
+        .regex(META_NAME_RULE, "metadata names must be lower-case letters, digits and '-' (they travel as HTTP header names)"),
       z
         .string()
         .max(512, "metadata values must be at most 512 characters")
         .regex(/^[\x20-\x7e]*$/, "metadata values must be printable ASCII (they travel as HTTP header values; percent-encode other text)"),
+    )
+    .refine(
+      (m) => Object.keys(m).every((k) => !k.startsWith(RESERVED_METADATA_PREFIX)),
+      `metadata names starting with "${RESERVED_METADATA_PREFIX}" are reserved: krcloud keeps its ownership markers under them`,
     )
     .refine(
       (m) => Object.entries(m).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0) <= METADATA_TOTAL_MAX,

@@ -24,19 +24,33 @@ function metadataOf(n: number, valueLength: number): Obj {
 
 const metadataBytes = (m: Obj) => Object.entries(m).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(String(v)), 0);
 
-/** Drops entries until names and values total at most 4096 bytes (seed 01 section 8). */
+/** The service's 4096 bytes of names and values, less the 29 of krcloud's ownership marker (`krcloud-owner` and 16 hex digits). */
+const METADATA_TOTAL_MAX = 4096 - 29;
+
+/** Drops entries until names and values total at most METADATA_TOTAL_MAX bytes. */
 function keepMetadataTotal(m: unknown): void {
   if (!isPlainObject(m)) return;
-  for (const k of Object.keys(m)) if (metadataBytes(m) > 4096) delete m[k];
+  for (const k of Object.keys(m)) if (metadataBytes(m) > METADATA_TOTAL_MAX || k.startsWith("krcloud-")) delete m[k];
 }
 
 const metadataTotalRule = rule(
-  "metadata names and values total at most 4096 bytes",
+  `metadata names and values total at most ${METADATA_TOTAL_MAX} bytes`,
   "metadata",
   fc.integer({ min: 8, max: 12 }).map((n) => (valid) => ({
     input: { ...valid, metadata: metadataOf(n, 512) },
     path: "metadata",
-    texts: ["metadata names and values must total at most 4096 bytes"],
+    texts: [`metadata names and values must total at most ${METADATA_TOTAL_MAX} bytes`],
+  })),
+);
+
+/** A name krcloud keeps for its ownership markers, at any place among the program's names. */
+const reservedMetadataRule = rule(
+  "metadata names starting with krcloud- are reserved",
+  "metadata",
+  fc.tuple(fc.stringMatching(/^[a-z0-9]{1,8}$/), fc.integer({ min: 0, max: 3 })).map(([suffix, n]) => (valid) => ({
+    input: { ...valid, metadata: { ...metadataOf(n, 8), [`krcloud-${suffix}`]: "x" } },
+    path: "metadata",
+    texts: ['metadata names starting with "krcloud-" are reserved'],
   })),
 );
 
@@ -61,6 +75,7 @@ export function objectStorageRules(ctx: RulesContext): Record<string, TypeRules>
           })),
         ),
         metadataTotalRule,
+        reservedMetadataRule,
       ],
     },
 
@@ -243,6 +258,7 @@ export function objectStorageRules(ctx: RulesContext): Record<string, TypeRules>
             (valid) => ({ input: { ...valid, [key]: `text/plain${bad}x` }, path: key, texts: ["must be printable ASCII"] }),
         ),
         metadataTotalRule,
+        reservedMetadataRule,
       ],
     },
   };

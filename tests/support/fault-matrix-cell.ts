@@ -3,44 +3,13 @@
  * the command, take the user's next step, compare the cloud with the state after each, check the
  * failure's message; and the cell's verdict, the letter code of the table.
  */
+export type { CellResult, MessageCheck } from "./fault-matrix-result";
 import { closeAllPools, verifyTokenProject } from "../../sdk/core";
 import { cloudView, compareState, type Counts, type MatrixEnv } from "./fault-matrix-cloud";
-import { FAULTS, type FaultName, type MatrixProject, type Op, type TypeSpec } from "./fault-matrix-faults";
+import type { CellResult, MessageCheck } from "./fault-matrix-result";
+import { FAULTS, isOwnershipFault, type FaultName, type MatrixProject, type Op, type TypeSpec } from "./fault-matrix-faults";
+import { ownershipNotApplicable, runOwnershipCell } from "./fault-matrix-ownership";
 import { SimStack, StepError, type Declared, type Props } from "./sim-stack";
-
-export interface MessageCheck {
-  resource: boolean;
-  operation: boolean;
-  cause: boolean;
-  /** No JavaScript stack frame in what the engine would print. */
-  stackless: boolean;
-}
-
-export interface CellResult {
-  type: string;
-  op: Op;
-  fault: FaultName;
-  /** Why the cell does not apply. */
-  na?: string;
-  /** The target operation. */
-  operation?: string;
-  /** Requests the fault hit. */
-  fired: number;
-  /** The first run's error (the cell's command failed). */
-  error?: string;
-  message?: MessageCheck;
-  /** After the failed command, before the user's next step. */
-  after: Counts;
-  /** The user's next step's error, if it failed too. */
-  nextError?: string;
-  /** After the next step (the cell's verdict). */
-  final: Counts;
-  converged: boolean;
-  /** For 429 cells of changes: a progress line said how many requests were throttled. */
-  throttleReported?: boolean;
-  notes: string[];
-  ms: number;
-}
 
 /** Verbs that say what was being done (lower case, as messages phrase them: "creating bucket ..."). */
 const OPERATION_WORDS: Record<Op, RegExp> = {
@@ -70,7 +39,12 @@ export function verdict(r: CellResult): string {
   if (r.na) return "n/a";
   const problems: string[] = [];
   // Not hit: the fault never fired, or a held transition or terminal state did not fail the command.
-  if (r.fault === "stuck" || r.fault === "FAILED" ? r.error === undefined : r.fired === 0) problems.push("N");
+  // An ownership cell is refused before its request or has no fault at all.
+  if (!isOwnershipFault(r.fault) && (r.fault === "stuck" || r.fault === "FAILED" ? r.error === undefined : r.fired === 0)) problems.push("N");
+  if (r.tookOver) problems.push("X");
+  // A twin stack's up must succeed; another stack's name must be refused.
+  if (r.fault === "twin" && r.error !== undefined) problems.push("E");
+  if (r.fault !== "twin" && isOwnershipFault(r.fault) && r.error === undefined) problems.push("E");
   if (r.final.orphans.length) problems.push("O");
   if (r.final.duplicates.length) problems.push("D");
   if (r.final.ghosts.length) problems.push("G");
@@ -125,6 +99,7 @@ async function failAStartingNode(env: MatrixEnv, p: MatrixProject, how: "node" |
 
 /** Why a cell does not apply (the operation makes no request, the type has no wait or no terminal state), or undefined. */
 export function notApplicable(t: TypeSpec, op: Op, fault: FaultName): string | undefined {
+  if (isOwnershipFault(fault)) return op === "create" ? ownershipNotApplicable(t, fault) : "decided at create";
   if (t.ops[op] === undefined) return t.na?.[op] ?? "no request";
   if (op === "update" && !t.updated) return t.na?.update ?? "no update";
   if (fault === "stuck" && t.stuck?.kind[op] === undefined) return t.stuck ? "no wait" : "no transition";
@@ -143,6 +118,7 @@ export async function runCell(env: MatrixEnv, t: TypeSpec, op: Op, fault: FaultN
   const operation = t.ops[op];
   const why = notApplicable(t, op, fault);
   if (why !== undefined || operation === undefined) return na(why ?? "no request");
+  if (isOwnershipFault(fault)) return runOwnershipCell(env, t, fault);
   const stuckHere = fault === "stuck";
   const failedHow = fault === "FAILED" ? t.failed?.[op] : undefined;
 

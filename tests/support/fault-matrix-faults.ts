@@ -14,8 +14,15 @@ import type { Declared, Props, SimStack } from "./sim-stack";
 export type Op = "create" | "update" | "read" | "delete";
 export const OPS: readonly Op[] = ["create", "update", "read", "delete"];
 
-export type FaultName = "429" | "503b" | "500∞" | "drop" | "LR/fresh" | "LR/reused" | "stuck" | "FAILED";
-export const FAULT_NAMES: readonly FaultName[] = ["429", "503b", "500∞", "drop", "LR/fresh", "LR/reused", "stuck", "FAILED"];
+export type FaultName = "429" | "503b" | "500∞" | "drop" | "LR/fresh" | "LR/reused" | "stuck" | "FAILED" | OwnershipFault;
+/** Cells of ownership (fault-matrix-ownership.ts): a twin stack, and another stack's name under a fault of the create. */
+export type OwnershipFault = "twin" | "name/drop" | "name/5xx" | "name/LR";
+export const OWNERSHIP_FAULTS: readonly OwnershipFault[] = ["twin", "name/drop", "name/5xx", "name/LR"];
+export const FAULT_NAMES: readonly FaultName[] = ["429", "503b", "500∞", "drop", "LR/fresh", "LR/reused", "stuck", "FAILED", ...OWNERSHIP_FAULTS];
+
+export function isOwnershipFault(f: FaultName): f is OwnershipFault {
+  return (OWNERSHIP_FAULTS as readonly string[]).includes(f);
+}
 
 /** The control API's fault body (emulator/core/faults.ts FaultSpec). */
 export interface FaultBody {
@@ -77,6 +84,27 @@ export const FAULTS: Readonly<Record<FaultName, FaultKind>> = {
       "The resource's status transition is held (a duration of an hour on the local cloud's clock) and the `timeouts` input is 1s: the wait times out. Then the clock moves past the transition and the user runs `up` again.",
     cause: /within|timed out|timeout/i,
   },
+  twin: {
+    meaning:
+      "Twin stacks: the same stack and project name from two backends (two stack identities), against one cloud project. Both `up`s succeed and make resources of their own; the second stack's `destroy` deletes only its own, then the first's deletes the rest.",
+    cause: /$^/,
+  },
+  "name/drop": {
+    spec: { action: "drop", times: 1 },
+    meaning:
+      "Another stack holds a resource of the name (bucket and key, bucket for a document) this stack declares; the create request is dropped once (not applied). The create is refused, naming `adopt`; the other stack's resource is untouched and its `destroy` deletes it.",
+    cause: /ownership marker|adopt/,
+  },
+  "name/5xx": {
+    spec: { action: "error", status: 500, times: 1 },
+    meaning: "The same, with one 500 answer to the create request (an unknown outcome for a create that is not idempotent).",
+    cause: /ownership marker|adopt/,
+  },
+  "name/LR": {
+    spec: { action: "lose-response", times: 1 },
+    meaning: "The same, with the create request's answer lost once (the request reached the service, which refused or ignored it).",
+    cause: /ownership marker|adopt/,
+  },
   FAILED: {
     meaning:
       "A terminal failure: a cache node (or instance) turned FAILED while the resource was created or changed, a Hadoop create-failure, a query with bad SQL. Then the cause is removed (the node repaired, the failure rule dropped, the SQL fixed) and the user runs `up` again.",
@@ -124,4 +152,12 @@ export interface TypeSpec {
   failed?: Partial<Record<Op, FailedHow>>;
   /** Words that name the resource in a message besides its recorded name and id (a query has no name). */
   noun?: RegExp;
+  /**
+   * The arguments that collide with another stack's resource of this type (`theirs` holds it as
+   * `target`), for the name cells; default: this type's arguments with their generated name. Absent
+   * for a type without one (and no `autoName`): the name cells do not apply.
+   */
+  collides?: (p: MatrixProject, theirs: SimStack) => Props;
+  /** Why the name cells do not apply (a type with nothing to collide on). */
+  noName?: string;
 }

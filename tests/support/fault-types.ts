@@ -12,6 +12,7 @@ const VERSION = "7.0.15";
 const BUCKET = "krcloud:objectstorage:Bucket";
 const site = { logical: "site", token: BUCKET, args: { forceDestroy: true } };
 const RECORDED_ONLY = "recorded only: no request";
+const NOTHING_FOUND = "no name: nothing of another stack is ever found or taken over (recorded only)";
 
 const clusterArgs = (shards: number) => ({
   version: VERSION,
@@ -62,6 +63,8 @@ export const OBJECT_STORAGE_TYPES: TypeSpec[] = [
     service: "object-storage",
     deps: () => [site],
     args: (_p, s) => ({ bucket: s.id("site"), rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET"] }] }),
+    // The same policy on the other stack's bucket: identical, so only the claim tells them apart.
+    collides: (_p, theirs) => ({ bucket: theirs.id("site"), rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET"] }] }),
     updated: (_p, s) => ({
       bucket: s.id("site"),
       rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET", "PUT"], maxAgeSeconds: 600 }],
@@ -74,6 +77,7 @@ export const OBJECT_STORAGE_TYPES: TypeSpec[] = [
     service: "object-storage",
     deps: () => [site],
     args: (_p, s) => ({ bucket: s.id("site"), rules: [{ id: "expire-logs", prefix: "logs/", expirationDays: 30 }] }),
+    collides: (_p, theirs) => ({ bucket: theirs.id("site"), rules: [{ id: "expire-logs", prefix: "logs/", expirationDays: 30 }] }),
     updated: (_p, s) => ({ bucket: s.id("site"), rules: [{ id: "expire-logs", prefix: "logs/", expirationDays: 7 }] }),
     ops: {
       create: "PutBucketLifecycleConfiguration",
@@ -87,6 +91,8 @@ export const OBJECT_STORAGE_TYPES: TypeSpec[] = [
     service: "object-storage",
     deps: () => [site],
     args: (_p, s) => ({ bucket: s.id("site"), key: "notes/a.txt", content: "hello", contentType: "text/plain" }),
+    // The same key in the other stack's bucket (which this stack names explicitly).
+    collides: (_p, theirs) => ({ bucket: theirs.id("site"), key: "notes/a.txt", content: "hello", contentType: "text/plain" }),
     updated: (_p, s) => ({ bucket: s.id("site"), key: "notes/a.txt", content: "hello again", contentType: "text/plain" }),
     ops: { create: "PutObject", update: "PutObject", read: "HeadObject", delete: "DeleteObject" },
   },
@@ -99,6 +105,7 @@ export const KMS_TYPES: TypeSpec[] = [
     args: (p) => ({ keyId: p.keyId, plaintext: "matrix-plaintext-1" }),
     ops: { create: "Encrypt" },
     na: { update: "every change replaces", read: RECORDED_ONLY, delete: RECORDED_ONLY },
+    noName: NOTHING_FOUND,
   },
   {
     token: "krcloud:kms:DataKey",
@@ -106,6 +113,7 @@ export const KMS_TYPES: TypeSpec[] = [
     args: (p) => ({ keyId: p.keyId }),
     ops: { create: "GenerateDataKey" },
     na: { update: "every change replaces", read: RECORDED_ONLY, delete: RECORDED_ONLY },
+    noName: NOTHING_FOUND,
   },
 ];
 
@@ -136,6 +144,7 @@ export const CACHE_TYPES: TypeSpec[] = [
     // A replica more: AddReplica, which is not idempotent.
     updated: (_p, s) => ({ clusterId: s.id("cluster"), primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] }),
     ops: { create: "AddShard", update: "AddReplica", read: "GetShard", delete: "DeleteShard" },
+    noName: "no name: a shard is added to a cluster of its own stack, and found only as the one that was not there before its request",
     stuck: { service: "cache", kind: { create: "node", update: "node" } },
     failed: { create: "node", update: "node" },
   },
@@ -172,6 +181,7 @@ export const DATA_TYPES: TypeSpec[] = [
     // More captured rows: read again, never run again.
     updated: (p, s) => ({ query: SQL, dataSource: s.id("sales"), database: "shop", bucketName: p.resultBucket, path: "reports", captureRows: 2 }),
     ops: { create: "RunQuery", update: "GetQueryResult", read: "GetQueryResult" },
+    noName: "no name: a run is found only by the create key in its SQL comment",
     na: { delete: "a finished query: nothing to remove" },
     stuck: { service: "data-query", kind: { create: "query" } },
     failed: { create: "bad-sql" },

@@ -165,7 +165,8 @@ function open(v: unknown): unknown {
 /** `pulumi-nodejs:dynamic/krcloud/cache:Cluster` (dynamic) or `krcloud:cache:Cluster` (native) -> the token. */
 function tokenOf(type: string): string | undefined {
   const m = /^pulumi-nodejs:dynamic\/krcloud\/([a-z]+):([A-Za-z]+)$/.exec(type);
-  if (m) return `krcloud:${m[1]}:${m[2]}`;
+  // The stack's identity is state only: nothing of it is in the cloud.
+  if (m) return m[1] === "index" ? undefined : `krcloud:${m[1]}:${m[2]}`;
   return /^krcloud:[a-z]+:[A-Z][A-Za-z]+$/.test(type) ? type : undefined;
 }
 

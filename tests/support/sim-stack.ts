@@ -10,16 +10,18 @@
  * - an update that fails with `id` records the new inputs and the error's outputs; any other
  *   update error leaves the entry as it was;
  * - a delete that fails leaves the entry; `refresh` drops an entry whose read answers an empty id;
- * - every step runs `check` with the resource's URN seed (`__krcloudSeed`), as the resource
- *   classes do, so the `up` after a failure checks and creates with the same seed, as the real
- *   engine would;
+ * - every step runs `check` with the resource's URN seed (`__krcloudSeed`) and the stack's
+ *   identity (`__krcloudStack`), as the resource classes do, so the `up` after a failure checks and
+ *   creates with the same seed, as the real engine would, and a twin stack (the same name, another
+ *   identity) derives its own;
  * - a replacement is checked a second time without the old inputs, and created from that second
  *   check (the engine recomputes defaults for a replacement: step_generator.go).
  *
  * The engine stops dependents after a failure; here a failed step ends the run (the programs
  * declare dependencies before dependents).
  */
-import { CREATE_KEY, SEED_KEY } from "../../provider/core/resource";
+import { randomUUID } from "node:crypto";
+import { CREATE_KEY, SEED_KEY, STACK_KEY } from "../../provider/core/resource";
 import { CheckFailed, type EngineResource } from "./local-cloud";
 
 export type Props = Record<string, unknown>;
@@ -61,9 +63,14 @@ export class SimStack {
   /** Called after check and before create (a test arranges a failure of the create it is about to see). */
   beforeCreate?: (d: Declared, inputs: Props) => Promise<void>;
 
+  /**
+   * @param identity the stack's identity (the key of its StackIdentity resource, as the resource
+   *   classes pass it): another one with the same `name` is a twin stack in another backend.
+   */
   constructor(
     readonly name: string,
     private readonly resource: (token: string) => EngineResource,
+    readonly identity: string = randomUUID(),
   ) {}
 
   /** The URN the resource classes compute, the seed of deterministic names and create keys. */
@@ -88,7 +95,11 @@ export class SimStack {
   }
 
   private async checked(d: Declared, olds: Props): Promise<Props> {
-    const { inputs, failures } = await this.resource(d.token).check(olds, { ...this.argsOf(d), [SEED_KEY]: this.seed(d) }, d.logical);
+    const { inputs, failures } = await this.resource(d.token).check(
+      olds,
+      { ...this.argsOf(d), [SEED_KEY]: this.seed(d), [STACK_KEY]: this.identity },
+      d.logical,
+    );
     if (failures.length) throw new StepError(d.logical, "create", new CheckFailed(failures) as never);
     return inputs;
   }

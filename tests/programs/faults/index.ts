@@ -8,7 +8,8 @@
  * - `copies`: how many of each (default 1), for load;
  * - `keyId`, `instanceId`, `resultBucket`: what the local cloud's setup made for the project;
  * - `createTimeout`: the `timeouts.create` of the resources that wait;
- * - `sql`: the query's SQL; `desc`: the data source's description (a change replaces it).
+ * - `sql`: the query's SQL; `desc`: the data source's description (a change replaces it);
+ * - `shards`: the cache cluster's shard count (default 1), placed in sn-a, sn-b, sn-c in turn.
  *
  * Names are generated (deterministic per stack and logical name), as most programs leave them.
  */
@@ -56,7 +57,10 @@ for (let i = 1; i <= copies; i++) {
         parameterGroupId: "default.redis7.0.cluster",
         subnetIds: subnets,
         securityGroupIds: ["sg-1"],
-        shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }],
+        shards: Array.from({ length: config.getNumber("shards") ?? 1 }, (_, j) => ({
+          primarySubnetId: subnets[j % 3]!,
+          replicaSubnetIds: [subnets[(j + 1) % 3]!],
+        })),
         timeouts,
       })
     : undefined;

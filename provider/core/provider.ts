@@ -198,9 +198,9 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       try {
         if (!isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
         const { id, outs } = await counted(ctx, `creating ${describeCreate(def, news)}`, () => createWithRecovery(def, ctx, news));
-        return { id, outs: toPlain(outs) };
+        return { id, outs: toPlain(withCreateKey(outs, ctx.createKey)) };
       } catch (e) {
-        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, news, e), provider)));
+        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, news, e), provider, ctx.createKey)));
       }
     },
 
@@ -208,6 +208,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const ctx = makeContext("read", opts);
       const olds = withoutHidden(props);
       const marker = (props ?? {})[PARTIAL_KEY];
+      const createKey = (props ?? {})[CREATE_KEY];
       try {
         // With another project's token a read finds nothing and says "gone": refresh would drop
         // what exists (orphaned for good), so the token is checked here too: first, unless the
@@ -220,13 +221,18 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         if (outs === undefined) return { id: "", props: {} };
         for (const k of local) if (olds[k] !== undefined) outs[k] = olds[k];
         const plain = toPlain(outs);
-        return { id, props: marker === undefined ? plain : { ...plain, [PARTIAL_KEY]: marker }, inputs: inputsFromOutputs(def, plain) };
+        const kept = withCreateKey(plain, createKey);
+        return { id, props: marker === undefined ? kept : { ...kept, [PARTIAL_KEY]: marker }, inputs: withCreateKey(inputsFromOutputs(def, plain), createKey) };
       } catch (e) {
         const err = clean(e);
         // The drift check (krcloud-drift) reports a resource it could not read and goes on with the others.
         if (process.env.KRCLOUD_READ_ERRORS === "report") {
           const kept = toPlain(olds);
-          return { id, props: { ...kept, [READ_ERROR_KEY]: (err as Error)?.message ?? String(err) }, inputs: inputsFromOutputs(def, kept) };
+          return {
+            id,
+            props: { ...withCreateKey(kept, createKey), [READ_ERROR_KEY]: (err as Error)?.message ?? String(err) },
+            inputs: withCreateKey(inputsFromOutputs(def, kept), createKey),
+          };
         }
         throw forEngine(err);
       }
@@ -237,7 +243,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const desired = withoutHidden(news);
       const ctx = makeContext("update", opts);
       // A definition that rewrites where its ownership marker lives (a description) keeps it.
-      if (typeof news[CREATE_KEY] === "string") ctx.createKey = news[CREATE_KEY];
+      const key = news[CREATE_KEY] ?? olds[CREATE_KEY];
+      if (typeof key === "string") ctx.createKey = key;
       try {
         const outs = await counted(ctx, `updating ${def.describe(id)}`, async () => {
           // Converge against the cloud as it is now, not the recorded outputs: after a partial
@@ -250,9 +257,9 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
           if (!isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
           return def.update(ctx, id, current, desired);
         });
-        return { outs: toPlain(outs) };
+        return { outs: toPlain(withCreateKey(outs, ctx.createKey)) };
       } catch (e) {
-        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, desired, mayHaveBeenApplied(e)), provider)));
+        throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, desired, mayHaveBeenApplied(e)), provider, ctx.createKey)));
       }
     },
 
@@ -437,6 +444,16 @@ function contextFor(operation: Operation, clock: Clock, opts?: OperationOptions)
   return ctx;
 }
 
+/**
+ * Outputs (or a read's inputs) with the create key check recorded: kept in the outputs too, as a
+ * hidden property, because a dynamic provider's read gets only the outputs, and a refresh records
+ * the inputs read returns. Without it, a refreshed resource would forget its key, and an update
+ * that rewrites its ownership marker (a description) could not keep it.
+ */
+function withCreateKey<T extends Record<string, unknown>>(props: T, createKey: unknown): T {
+  return typeof createKey === "string" && createKey !== UNKNOWN ? { ...props, [CREATE_KEY]: createKey } : props;
+}
+
 /** The definition's own properties: without the keys the engine, the classes and check add. */
 export function withoutHidden(p: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -471,11 +488,11 @@ export function forEngine<E>(e: E): E {
  * carries `id`, `properties` (with `__provider`, or later operations cannot load the provider) and
  * `reasons`; the next `up` then updates it instead of creating a second one.
  */
-function partialFailureError(e: unknown, provider: unknown): unknown {
+function partialFailureError(e: unknown, provider: unknown, createKey: string | undefined): unknown {
   if (!isPartialFailure(e)) return e;
   const err = new Error(e.message) as Error & { id: string; properties: Record<string, unknown>; reasons: string[] };
   err.id = e.id;
-  err.properties = toPlain({ ...e.outs, [PROVIDER_KEY]: provider, [PARTIAL_KEY]: e.message });
+  err.properties = toPlain({ ...withCreateKey(e.outs, createKey), [PROVIDER_KEY]: provider, [PARTIAL_KEY]: e.message });
   err.reasons = [e.message];
   return err;
 }

@@ -74,6 +74,8 @@ test("a stack made with the dynamic classes moves to the plugin with aliases and
   // Only the default providers change: the plugin's comes, the dynamic host's goes.
   const providerSteps = [
     { urn: expect.stringContaining("::pulumi:providers:krcloud::default"), op: "create" },
+    // The dynamic classes' stack identity: the plugin needs none (its provider id is the stack's identity).
+    { urn: expect.stringContaining("::pulumi-nodejs:dynamic/krcloud/index:StackIdentity::krcloud-stack"), op: "delete" },
     { urn: expect.stringContaining("::pulumi:providers:pulumi-nodejs::default"), op: "delete" },
   ];
   const { events, onEvent } = eventCollector();

@@ -12,8 +12,18 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, REPO_ROOT, Sandbox, startCloud, toolPath, type CloudProject } from "../support/engine";
-import { ALL_TYPES, baseSpec, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
+import {
+  ENGINE_TEST_TIMEOUT_MS,
+  eventCollector,
+  newProject,
+  providerConfig,
+  REPO_ROOT,
+  Sandbox,
+  startCloud,
+  toolPath,
+  type CloudProject,
+} from "../support/engine";
+import { ALL_TYPES, baseSpec, changes, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
@@ -95,17 +105,22 @@ test("a program using every resource type runs up with the previous release, ins
   expect(up.summary.resourceChanges?.create).toBe(spec.resources.length + 1);
 });
 
-test("after npm installs this package over it, preview shows no changes; so does a preview after the next up", async () => {
+test("after npm installs this package over it, preview changes no resource (it adds the stack's identity); a preview after the next up shows no changes", async () => {
   // dist is built (the tests run from it): no prepack build.
   const packed = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", sandbox.root], REPO_ROOT)) as { filename: string }[];
   await timed("npm install of this package", () => installPackage(path.join(sandbox.root, packed[0]!.filename)));
   expect(installedIsPrevious()).toBe(false);
 
-  const n = await timed("preview after the upgrade", () => previewNoChanges(stack, "after the upgrade"));
+  // The one change of the upgrade: the stack's identity (krcloud-stack), which the previous release
+  // did not have; every resource it made previews unchanged.
+  const { events, onEvent } = eventCollector();
+  await timed("preview after the upgrade", () => stack.preview({ color: "never", onEvent }));
+  expect(changes(events).map((c) => [c.name, c.type, c.op])).toEqual([["krcloud-stack", "pulumi-nodejs:dynamic/krcloud/index:StackIdentity", "create"]]);
+  const n = events.filter((e) => e.resourcePreEvent?.metadata.op === "same" && e.resourcePreEvent.metadata.type.includes("dynamic/krcloud/")).length;
   expect(n).toBe(spec.resources.length);
   const up = await timed("up after the upgrade", () => stack.up({ color: "never" }));
   const { same, ...changed } = up.summary.resourceChanges ?? {};
-  expect(changed).toEqual({});
+  expect(changed).toEqual({ create: 1 });
   expect(same).toBe(spec.resources.length + 1);
   await timed("preview after that up", () => previewNoChanges(stack, "after the upgrade and an up"));
   figures.push(`${n} resources of ${typesOf(spec).size} types made by the previous release: 0 changes after the upgrade`);

@@ -119,7 +119,9 @@ describe("dynamic door: SIGKILL during four slow creates", () => {
     await runPulumi(sandbox, ["cancel", "--yes", "--stack", bed.stackName], bed.dir);
     const up = await bed.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
-    expect(up.stdout).toMatch(/cache cluster "cluster-[0-9a-f]{7}": it exists already, made by an earlier attempt; taking over cluster-/);
+    expect(up.stdout).toMatch(
+      /cache cluster "cluster-[0-9a-f]{7}": it exists already, and it carries this stack's ownership marker \(made by an earlier attempt\); taking over cluster-/,
+    );
 
     const after = await audit(bed);
     expect(clean(after)).toEqual(NONE);

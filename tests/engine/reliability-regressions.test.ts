@@ -55,7 +55,9 @@ test("class 1: the answer to each non-idempotent create is lost once; up recover
   const up = await bed.stack.up({ color: "never" });
   for (const f of faults) expect(await faultFired(cloud, f)).toBe(1);
   expect(up.summary.result).toBe("succeeded");
-  expect(up.stdout).toMatch(/the answer to the create request was lost; taking over/);
+  expect(up.stdout).toMatch(
+    /the answer to the create request was lost, and it carries this stack's ownership marker \(made by an earlier attempt\); taking over/,
+  );
 
   const after = await audit(bed);
   expect(clean(after)).toEqual(NONE);
@@ -178,7 +180,8 @@ test("replacements through the CLI: a data source whose description changes and 
   expect(clean(after)).toEqual(NONE);
   const ds = after.entries.find((e) => e.logical === "ds")!;
   expect(ds.id).not.toBe(first.entries.find((e) => e.logical === "ds")!.id);
-  expect((await bed.dq.findDataSource(ds.id))?.description).toBe("two");
+  // The service shows the program's description with the ownership tag of the new create.
+  expect((await bed.dq.findDataSource(ds.id))?.description).toMatch(/^two \[krcloud:[0-9a-f]{16}\]$/);
   expect(await stackInventory(bed)).toEqual([`data-query/data-source:${ds.id}`]);
   // The new SQL ran, as a run of its own; the first run is history.
   const runs = (await bed.dq.listQueries({ size: 10 })).map((q) => [

@@ -20,6 +20,9 @@ import {
   type CloudProject,
 } from "../support/engine";
 
+const marker = () => expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string;
+const OWNED = { "krcloud-owner": marker(), "krcloud-cors-owner": marker(), "krcloud-lifecycle-owner": marker() };
+
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const OS = "object-storage";
@@ -48,6 +51,7 @@ test("first run: preview plans creates with every input unknown, and up applies 
   // Node's "SQLite is an experimental feature" warning (loaded by Pulumi's closure serializer) is not shown.
   expect(printed).not.toMatch(/ExperimentalWarning|SQLite/);
   expect(krcloudOps(preview.events)).toEqual({
+    "krcloud-stack": "create",
     upstream: "create",
     site: "create",
     "site-cors": "create",
@@ -55,7 +59,7 @@ test("first run: preview plans creates with every input unknown, and up applies 
     page: "create",
     note: "create",
   });
-  expect(first.changeSummary.create).toBe(7); // with the stack
+  expect(first.changeSummary.create).toBe(8); // with the stack and its identity (krcloud-stack)
   expect(await project.control.inventory(project.projectId)).toEqual([]);
 
   const up = await stack.up({ color: "never" });
@@ -63,7 +67,8 @@ test("first run: preview plans creates with every input unknown, and up applies 
   const site = up.outputs.siteName!.value as string;
   const bucket = (await project.control.getResource<{ acl: { public?: string }; metadata: Record<string, string> }>(OS, "bucket", site))!;
   expect(bucket.acl.public).toBe("read-only");
-  expect(bucket.metadata).toEqual({ team: "web", generation: "1" });
+  // With the ownership markers the creates wrote (the bucket's, its CORS policy's and lifecycle's; never outputs).
+  expect(bucket.metadata).toEqual({ team: "web", generation: "1", ...OWNED });
   expect(up.outputs.corsOrigins!.value).toEqual(["https://app.example.com"]);
   expect(up.outputs.lifecycleDays!.value).toBe(30);
   expect(await objectText(project, site, "index.html")).toBe("<h1>generation 1</h1>\n");
@@ -90,7 +95,7 @@ test("an upstream update makes the inputs unknown again: preview plans updates i
   expect(Object.values(krcloudOps(run.events)).filter((op) => op !== "update")).toEqual([]);
   expect(up.outputs.siteName!.value).toBe(site);
   const bucket = (await project.control.getResource<{ metadata: Record<string, string> }>(OS, "bucket", site))!;
-  expect(bucket.metadata).toEqual({ team: "web", generation: "2" });
+  expect(bucket.metadata).toEqual({ team: "web", generation: "2", ...OWNED });
   expect(await objectText(project, site, "index.html")).toBe("<h1>generation 2</h1>\n");
   expect(await objectText(project, site, "note.txt")).toBe("made for web, generation 2\n");
   await stack.preview({ refresh: true, expectNoChanges: true, color: "never" });

@@ -225,3 +225,26 @@ test("a refresh reads each object with one request (its path names the project);
     resetProjectChecks();
   }
 });
+
+test("an object this stack did not upload is never overwritten by a create: refused naming adopt, with one conditional PUT; adopt: true overwrites it", async () => {
+  await tc.sdk.putObject("site-files", "docs/readme.txt", "theirs\n", { contentType: "text/plain" });
+  const before = tc.counts();
+  const err = await rejection(tc.object.up(README));
+  expect(err.message).toMatch(
+    /creating object "site-files\/docs\/readme.txt": an object with this key exists, and it does not carry this stack's ownership marker.*Set adopt: true/,
+  );
+  expect(tc.countsSince(before)).toMatchObject({ PutObject: 1, HeadObject: 1 });
+  expect((await tc.sdk.getObject("site-files", "docs/readme.txt")).body.toString()).toBe("theirs\n");
+
+  const adopted = await tc.object.up({ ...README, adopt: true });
+  expect((await tc.sdk.getObject("site-files", "docs/readme.txt")).body.toString()).toBe(README.content);
+  expect(adopted.outputs).toMatchObject({ adopt: true, etag: md5(README.content) });
+});
+
+test("a create whose answer was lost finds its own object (it carries this create's marker) and finishes: one object, the content once", async () => {
+  const fault = await tc.controlApi("POST", "/faults", { service: "object-storage", operation: "PutObject", action: "lose-response", times: 1 });
+  expect(fault.status).toBe(201);
+  const state = await tc.object.up(README);
+  expect(state.outputs).toMatchObject({ etag: md5(README.content) });
+  expect((await tc.sdk.getObject("site-files", "docs/readme.txt")).body.toString()).toBe(README.content);
+});

@@ -34,11 +34,12 @@ export const DRIFT_RECIPES: DriftRecipe[] = [
     service: OS,
     kind: "bucket",
     root: true,
-    snapshot: (rec) => ({ acl: (rec.acl as { public?: string } | null)?.public ?? "deny", metadata: rec.metadata }),
+    // krcloud's ownership markers (`krcloud-*` metadata) are its own, not the program's state.
+    snapshot: (rec) => ({ acl: (rec.acl as { public?: string } | null)?.public ?? "deny", metadata: programMetadata(rec.metadata) }),
     async drift(control, r) {
       const rec = (await control.getResource(OS, "bucket", r.id!))!;
       const isPublic = (rec.acl as { public?: string } | null)?.public === "read-only";
-      const hadMetadata = Object.keys((rec.metadata as Record<string, string>) ?? {}).length > 0;
+      const hadMetadata = Object.keys(programMetadata(rec.metadata)).length > 0;
       await control.patchResource(OS, "bucket", r.id!, { acl: { public: isPublic ? "deny" : "read-only" }, metadata: null });
       driftedAcl.set(r.id!, isPublic ? "deny" : "read-only");
       return hadMetadata ? ["acl", "metadata"] : ["acl"];
@@ -147,4 +148,9 @@ export async function cloudSnapshot(control: Control, r: StateResource): Promise
   if (!recipe || !r.id) return undefined;
   const rec = await control.getResource(recipe.service, recipe.kind, r.id);
   return rec === undefined ? undefined : recipe.snapshot(rec);
+}
+
+/** Metadata without the keys krcloud keeps for its ownership markers. */
+function programMetadata(m: unknown): Record<string, string> {
+  return Object.fromEntries(Object.entries((m as Record<string, string> | null) ?? {}).filter(([k]) => !k.startsWith("krcloud-")));
 }

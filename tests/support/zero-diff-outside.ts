@@ -119,8 +119,8 @@ export async function makeOutside(
       type: "krcloud:objectstorage:BucketObject",
       importId: `${stack.resultsBucket}/outside.txt`,
       properties: { bucket: stack.resultsBucket, key: "outside.txt", content: "made outside Pulumi\n", contentType: "text/plain" },
-      // An object has no adopt: a create writes it whole, whatever was there.
-      adopt: {},
+      // A create never overwrites an object this stack did not upload: adopt says to.
+      adopt: { adopt: true },
     });
   }
 

@@ -62,7 +62,8 @@ export async function previewNoChanges(stack: Stack, label: string): Promise<num
   const seen = new Set(
     events
       .map((e) => e.resourcePreEvent?.metadata)
-      .filter((m) => m && m.type !== "pulumi:pulumi:Stack" && !m.type.startsWith("pulumi:providers:"))
+      // The stack's identity (dynamic classes) is state only, not one of the program's resources.
+      .filter((m) => m && m.type !== "pulumi:pulumi:Stack" && !m.type.startsWith("pulumi:providers:") && !m.type.endsWith("krcloud/index:StackIdentity"))
       .map((m) => m!.urn),
   );
   if (steps.length > 0 || failure !== undefined) {

@@ -206,3 +206,23 @@ test("errorSummary keeps the Diagnostics section of an Automation API error", ()
   expect(errorSummary(new Error(msg))).toBe("pulumi:pulumi:Stack (p-dev):\n  error: 401 Unauthorized");
   expect(errorSummary(new Error("code: -2\nerror: no stack named 'x' found\nerror: no stack named 'x' found"))).toBe("error: no stack named 'x' found");
 });
+
+test("resources are listed in the state's order, whatever order the refresh's concurrent reads finished in; the StackIdentity is never listed", () => {
+  const names = ["alpha", "bravo", "charlie", "delta"];
+  const stateOrder = names.map((n) => urnOf(n, BUCKET));
+  const identity = DYNAMIC("krcloud:index:StackIdentity");
+  const runs = [
+    ["delta", "alpha", "charlie", "bravo"],
+    ["bravo", "delta", "alpha", "charlie"],
+  ].map((order) =>
+    analyzeEvents(
+      previewEvents([
+        { name: "krcloud-stack", type: identity, op: "same", before: { key: "k" }, after: { key: "k" }, program: { key: "k" } },
+        ...order.map((name) => ({ name, type: BUCKET, op: "same" as const, before: site, after: site, program: site })),
+      ]),
+      { stateOrder: [urnOf("krcloud-stack", identity), ...stateOrder] },
+    ).resources.map((r) => r.name),
+  );
+  expect(runs[0]).toEqual(names);
+  expect(runs[1]).toEqual(names);
+});

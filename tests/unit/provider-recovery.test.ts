@@ -388,3 +388,74 @@ describe("configuration", () => {
     }
   });
 });
+
+describe("deletes and update steps whose outcome is unknown", () => {
+  const lost = () =>
+    new TransportError("deleting thing: DELETE /things/x failed after 5 attempt(s): other side closed", "t", "Delete", "UND_ERR_SOCKET", false);
+
+  test("a delete whose every answer was lost, though the first one deleted it, is settled by one read: deleted", async () => {
+    const cloud = new FakeCloud();
+    const def = definition(cloud);
+    const p = provider({
+      ...def,
+      async delete(_ctx, id) {
+        cloud.things.delete(id);
+        throw lost();
+      },
+    });
+    const { created } = await up(p, { size: 1 });
+    await expect(p.delete(created.id, created.outs)).resolves.toBeUndefined();
+    expect(cloud.things.size).toBe(0);
+    expect(progress.join("\n")).toMatch(/the answer to the delete request was lost, and it is gone: deleted/);
+  });
+
+  test("a delete whose answer was lost and that left the resource there fails saying it may not have been applied", async () => {
+    const cloud = new FakeCloud();
+    const p = provider({
+      ...definition(cloud),
+      async delete() {
+        throw lost();
+      },
+    });
+    const { created } = await up(p, { size: 1 });
+    const err = (await p.delete(created.id, created.outs).catch((e: Error) => e)) as Error;
+    expect(err.message).toMatch(
+      /The delete request may or may not have been applied \(it is still there, so it may not have been applied\): run `pulumi destroy`/,
+    );
+    expect(cloud.things.size).toBe(1);
+  });
+
+  test("an update step whose answer was lost says the change may have been applied and that the next up reads the cloud first", async () => {
+    const cloud = new FakeCloud();
+    const def = definition(cloud);
+    const p = provider({
+      ...def,
+      async update() {
+        throw new TransportError(
+          "adding a replica: POST /things/x/replicas failed after 1 attempt(s): other side closed",
+          "t",
+          "AddReplica",
+          "UND_ERR_SOCKET",
+          false,
+        );
+      },
+    });
+    const { inputs, created } = await up(p, { size: 1 });
+    const checked = await p.check(inputs, { ...inputs, size: 2 });
+    const err = (await p.update(created.id, created.outs, checked.inputs).catch((e: Error) => e)) as Error;
+    expect(err.message).toMatch(/other side closed.*The change may have been applied before the answer was lost: the next `pulumi up` reads the resource/);
+  });
+
+  test("the create key is kept in the outputs and in what a read returns, so a refresh never makes the resource forget it", async () => {
+    const cloud = new FakeCloud();
+    const p = provider(definition(cloud));
+    const { inputs, created } = await up(p, { size: 1 });
+    expect(created.outs[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
+    const read = await p.read(created.id, created.outs);
+    expect(read.props?.[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
+    expect(read.inputs?.[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
+    // The next check, from the refreshed inputs, keeps the key (and the name derived from it).
+    const next = await p.check(read.inputs!, { size: 2, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: SEED, [STACK_KEY]: STACK_A });
+    expect(next.inputs[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
+  });
+});

@@ -50,3 +50,21 @@ test("redactError covers every string field, nested objects and arrays, and the 
   expect(root.apiMessage).toBe(`token ${REDACTED} rejected`);
   expect(root.path).toBe(`/v1/a?sig=${REDACTED}`);
 });
+
+test("a secret is redacted in every form a service may echo it in: as itself, Base64 (padded or not, URL-safe), URL-encoded, JSON-escaped", () => {
+  const secret = 'Pw "quoted" & +/?';
+  const forms = [
+    secret,
+    Buffer.from(secret).toString("base64"),
+    Buffer.from(secret).toString("base64").replace(/=+$/, ""),
+    Buffer.from(secret).toString("base64url"),
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+  ];
+  for (const form of forms) {
+    const text = `refused input ${form} (400)`;
+    expect([form, redactText(text, [secret])]).toEqual([form, "refused input [redacted] (400)"]);
+  }
+  const err = redactError(new Error(`echo: {"input":"${Buffer.from(secret).toString("base64")}"}`), [secret]);
+  expect(err.message).toBe('echo: {"input":"[redacted]"}');
+});

@@ -455,7 +455,7 @@ describe("deletes and update steps whose outcome is unknown", () => {
     expect(read.props?.[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
     expect(read.inputs?.[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
     // The next check, from the refreshed inputs, keeps the key (and the name derived from it).
-    const next = await p.check(read.inputs!, { size: 2, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: SEED, [STACK_KEY]: STACK_A });
+    const next = await p.check(read.inputs, { size: 2, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: SEED, [STACK_KEY]: STACK_A });
     expect(next.inputs[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
   });
 });

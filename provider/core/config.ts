@@ -11,6 +11,8 @@ export const CONFIG_KEYS = [
   "authToken",
   "credentialId",
   "credentialSecret",
+  "identityEndpoint",
+  "tokenCommand",
   "hadoopApiKey",
   "localCloudUrl",
   ...SERVICES.map((s) => endpointKeys(s)[0]),

@@ -8,13 +8,15 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import {
-  authHeaders,
+  assertCredentials,
+  authenticated,
   endpointOf,
   isNotFound,
   redactError,
   secretValues,
   SERVICES,
   systemClock,
+  tokenSourceOf,
   verifyTokenProject,
   withAction,
   withRequestStats,
@@ -106,7 +108,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         return { inputs: news, failures };
       }
       const value = parsed.value as Record<string, unknown>;
-      assertConfigured(def);
+      await assertConfigured(def);
       // The create key: the same for every attempt at this create, new for each replacement (a
       // digest of the URN and of the key of what it replaces).
       const replacing = !isNew && replaces(def, withWriteOnly(def, old, value, undefined), value, nameKey);
@@ -180,6 +182,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const ctx = makeContext("create", opts);
       if (typeof inputs[CREATE_KEY] === "string") ctx.createKey = inputs[CREATE_KEY];
       try {
+        await signIn(def, ctx);
         await verifyTokenProject(ctx.settings);
         const { id, outs } = await counted(ctx, `creating ${describeCreate(def, news)}`, () =>
           createWithRecovery(def, ctx, news, { ownName: inputs[AUTONAMED_KEY] === true }),
@@ -195,6 +198,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const olds = withoutHidden(props);
       const marker = (props ?? {})[PARTIAL_KEY];
       try {
+        await signIn(def, ctx);
         // With another project's token a read finds nothing and says "gone": refresh would drop
         // what exists (orphaned for good), so the token is checked here too: first, unless the
         // record the read returns names the project (then only when it does not, or is gone).
@@ -223,6 +227,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const desired = withoutHidden(news);
       const ctx = makeContext("update", opts);
       try {
+        await signIn(def, ctx);
         const outs = await counted(ctx, `updating ${def.describe(id)}`, async () => {
           // Converge against the cloud as it is now, not the recorded outputs: after a partial
           // failure or drift the state is not what the cloud has.
@@ -243,6 +248,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
     async delete(id, props, opts) {
       const ctx = makeContext("delete", opts);
       try {
+        await signIn(def, ctx);
         // Another project's token would find nothing, call it deleted and drop it from state.
         await verifyTokenProject(ctx.settings);
         await counted(ctx, `deleting ${def.describe(id)}`, () => def.delete(ctx, id, withoutHidden(props)));
@@ -274,19 +280,42 @@ function namingTheOperation(e: unknown, what: string): unknown {
   return WAIT_ERRORS.has(String((inner as { code?: unknown })?.code)) ? withAction(e, what) : e;
 }
 
+/** The service a definition's resources live in (its token's module), when it is one. */
+function serviceOf(def: AnyDefinition): ServiceName | undefined {
+  const service = def.token.split(":")[1] as ServiceName;
+  return SERVICES.includes(service) ? service : undefined;
+}
+
+/**
+ * The call's settings completed by its credential (credentials.ts `authenticated`): the project and
+ * the catalog's endpoints of the token the access key or the token command gives, before anything
+ * is read or changed.
+ */
+async function signIn(def: AnyDefinition, ctx: Context): Promise<void> {
+  ctx.settings = await authenticated(ctx.settings, { service: serviceOf(def) });
+}
+
 /**
  * A missing endpoint or credential fails the preview, not only the `up` after it: the service of
  * the resource (its token's module) must have an endpoint and the credentials it authenticates
- * with. Settings still unknown in a preview (an explicit provider configured from outputs) pass.
+ * with, and a token command or an access key must give a token (one per process, kept: a wrong or
+ * revoked key fails the preview with one token request). Settings still unknown in a preview (an
+ * explicit provider configured from outputs) pass.
  */
-function assertConfigured(def: AnyDefinition): void {
-  const service = def.token.split(":")[1] as ServiceName;
-  if (!SERVICES.includes(service)) return;
+async function assertConfigured(def: AnyDefinition): Promise<void> {
+  const service = serviceOf(def);
+  if (service === undefined) return;
   const settings = currentSettings();
   if (Object.values(settings).some((v) => v === UNKNOWN) || Object.values(settings.endpoints).some((v) => v === UNKNOWN)) return;
   try {
-    endpointOf(settings, service);
-    authHeaders(service, settings);
+    const source = tokenSourceOf(settings);
+    // Without a token that could bring a catalog, the endpoint must be configured.
+    if (source === undefined || source.kind === "static") endpointOf(settings, service);
+    assertCredentials(service, settings);
+    // A token is issued whatever the service (it checks the access key); the service's own call
+    // then says what the catalog lacks, when it does.
+    const complete = await authenticated(settings);
+    endpointOf(complete.endpoints[service] === undefined ? await authenticated(settings, { service }) : complete, service);
   } catch (e) {
     throw forEngine(clean(e));
   }

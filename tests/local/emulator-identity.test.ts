@@ -80,7 +80,9 @@ test("an access key is issued a token: X-Subject-Token, its project, issue and e
     (t.catalog as { type: string; endpoints: { interface: string; region_id: string; url: string }[] }[]).map((c) => [c.type, c.endpoints]),
   );
   expect(Object.keys(catalog).sort()).toEqual(["cache", "data-query", "hadoop", "identity", "key-manager", "object-store"]);
-  expect(catalog["object-store"]).toEqual([expect.objectContaining({ interface: "public", region_id: "kr-central-2", url: `${cloud.endpoints["object-storage"]}/v1/idproj1` })]);
+  expect(catalog["object-store"]).toEqual([
+    expect.objectContaining({ interface: "public", region_id: "kr-central-2", url: `${cloud.endpoints["object-storage"]}/v1/idproj1` }),
+  ]);
   expect(catalog.cache![0]!.url).toBe(cloud.endpoints.cache);
   expect(await serviceStatuses(token, "idproj1")).toEqual({ objectstorage: 200, cache: 200, kms: 404 });
 
@@ -97,7 +99,14 @@ test("a wrong secret or an unknown key is 401 without saying which; a malformed 
   expect(wrongSecret.json().message).toBe(unknownKey.json().message);
   const password = { auth: { identity: { methods: ["password"], password: { user: { name: "u", password: "p" } } } } };
   expect((await call("POST", `${cloud.endpoints.identity}/v3/auth/tokens`, { headers: JSON_TYPE, body: password })).status).toBe(400);
-  expect((await call("POST", `${cloud.endpoints.identity}/v3/auth/tokens`, { headers: { "content-type": "text/plain" }, body: authBody(key.credentialId, key.credentialSecret) })).status).toBe(415);
+  expect(
+    (
+      await call("POST", `${cloud.endpoints.identity}/v3/auth/tokens`, {
+        headers: { "content-type": "text/plain" },
+        body: authBody(key.credentialId, key.credentialSecret),
+      })
+    ).status,
+  ).toBe(415);
   expect((await control("GET", "/tokens")).json()).toMatchObject({ issued: 0, active: 0 });
 });
 
@@ -152,7 +161,9 @@ test("revoking a key: its tokens stop working, it is issued no new one; another 
   expect((await issue(a.credentialId, a.credentialSecret)).status).toBe(401);
   expect((await serviceStatuses(tb, "idproj6")).objectstorage).toBe(200);
   // Data query and Hadoop authenticate with the key itself: refused too.
-  const dq = await call("GET", `${cloud.endpoints["data-query"]}/v1/data-query/query`, { headers: { "credential-id": a.credentialId, "credential-secret": a.credentialSecret } });
+  const dq = await call("GET", `${cloud.endpoints["data-query"]}/v1/data-query/query`, {
+    headers: { "credential-id": a.credentialId, "credential-secret": a.credentialSecret },
+  });
   expect(dq.status).toBe(401);
   expect((await control("GET", `/tokens?credentialId=${a.credentialId}`)).json().tokens.map((t: { state: string }) => t.state)).toEqual(["revoked"]);
   expect((await call("DELETE", `${cloud.controlUrl}/credentials/${a.credentialId}`)).status).toBe(404);
@@ -186,11 +197,16 @@ test("krcloud-local-cloud --token-ttl sets the lifetime (a number with s, m or h
     expect(bad.stderr).toMatch(/--token-ttl must be a positive number of seconds, or a number with s, m or h \(20s, 90m, 12h\), got soon/);
 
     const stateFile = path.join(dir, "state.json");
-    const child = spawn(process.execPath, [bin, "--port", "0", "--token-ttl", "90m", "--cache-engine", "simulated", "--state-file", stateFile], { stdio: "ignore" });
+    const child = spawn(process.execPath, [bin, "--port", "0", "--token-ttl", "90m", "--cache-engine", "simulated", "--state-file", stateFile], {
+      stdio: "ignore",
+    });
     try {
       for (let i = 0; i < 200 && !fs.existsSync(stateFile); i++) await new Promise((r) => setTimeout(r, 50));
       const state = JSON.parse(fs.readFileSync(stateFile, "utf8")) as { endpoints: Record<string, string>; credentialId: string; credentialSecret: string };
-      const r = await call("POST", `${state.endpoints.identity}/v3/auth/tokens`, { headers: JSON_TYPE, body: authBody(state.credentialId, state.credentialSecret) });
+      const r = await call("POST", `${state.endpoints.identity}/v3/auth/tokens`, {
+        headers: JSON_TYPE,
+        body: authBody(state.credentialId, state.credentialSecret),
+      });
       const t = r.json().token;
       expect(Date.parse(t.expires_at) - Date.parse(t.issued_at)).toBe(90 * 60_000);
     } finally {

@@ -78,7 +78,8 @@ export function configFailures(config: Readonly<Record<string, unknown>>, unknow
   const known = new Set<string>(CONFIG_KEYS);
   const given = (k: string) => config[k] !== undefined && config[k] !== null && config[k] !== "";
   for (const [key, value] of Object.entries(config)) {
-    if (ENGINE_KEYS.has(key) || key.startsWith("__") || value === undefined || value === null || value === unknown) continue;
+    // A blank value is no value: the settings skip it (config.get returns it, resolveSettings drops it).
+    if (ENGINE_KEYS.has(key) || key.startsWith("__") || value === undefined || value === null || value === "" || value === unknown) continue;
     if (!known.has(key)) {
       fail(key, `is not a krcloud setting; the settings are ${[...CONFIG_KEYS].sort().join(", ")}`);
       continue;
@@ -98,7 +99,7 @@ export function configFailures(config: Readonly<Record<string, unknown>>, unknow
     } else if (key === "projectId" && !PROJECT_ID.test(value)) {
       fail(key, `must be a project ID of letters, digits, ".", "_" and "-", at most 128; got "${value}"`);
     } else if (value.trim() === "") {
-      fail(key, "must not be blank");
+      fail(key, "must not be only spaces");
     }
   }
   // Half an access key is a mistake in either of its uses (a token's source, data query and Hadoop).

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Starts the local cloud: `krcloud-local-cloud --port 8790 [--host 127.0.0.1] [--separate-ports]
- * [--persist FILE] [--state-file FILE] [--trust-forwarded-for] [--cache-engine auto|redis|simulated]`. On first start it issues a token
+ * [--persist FILE] [--state-file FILE] [--trust-forwarded-for] [--cache-engine auto|redis|simulated] [--token-ttl 12h]`. On first start it issues a token
  * and an access key for a default project (kept across restarts with --persist), prints the
  * endpoints and credentials, and writes them as JSON to --state-file.
  */
@@ -25,13 +25,15 @@ async function main(): Promise<void> {
       "trust-forwarded-for": { type: "boolean", default: false },
       project: { type: "string", default: DEFAULT_PROJECT },
       "cache-engine": { type: "string", default: "auto" },
+      "token-ttl": { type: "string", default: "12h" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   });
   if (values.help) {
     process.stdout.write(
-      "usage: krcloud-local-cloud [--port 8790] [--host 127.0.0.1] [--separate-ports] [--persist FILE] [--state-file FILE] [--trust-forwarded-for] [--project ID] [--cache-engine auto|redis|simulated]\n",
+      "usage: krcloud-local-cloud [--port 8790] [--host 127.0.0.1] [--separate-ports] [--persist FILE] [--state-file FILE] [--trust-forwarded-for] [--project ID] [--cache-engine auto|redis|simulated] [--token-ttl 12h]\n" +
+        "  --token-ttl: lifetime of the tokens the identity service issues: seconds, or a number with s, m or h (20s, 90m, 12h)\n",
     );
     return;
   }
@@ -41,6 +43,10 @@ async function main(): Promise<void> {
   const cacheEngine = values["cache-engine"];
   if (cacheEngine !== "auto" && cacheEngine !== "redis" && cacheEngine !== "simulated")
     throw new Error(`--cache-engine must be auto, redis or simulated, got ${cacheEngine}`);
+
+  const tokenTtlMs = parseDuration(values["token-ttl"]);
+  if (tokenTtlMs === undefined)
+    throw new Error(`--token-ttl must be a positive number of seconds, or a number with s, m or h (20s, 90m, 12h), got ${values["token-ttl"]}`);
 
   const servicePorts: Record<string, number> = {};
   if (values["separate-ports"] && port !== 0) servicePorts["object-storage"] = port + 1;
@@ -53,6 +59,7 @@ async function main(): Promise<void> {
     ...(values.persist ? { persistPath: values.persist } : {}),
     trustForwardedFor: values["trust-forwarded-for"],
     cacheEngine,
+    tokenTtlMs,
   });
 
   // The default credentials are re-issued only when no credential exists for the default project
@@ -83,6 +90,7 @@ async function main(): Promise<void> {
     `  control API: ${cloud.controlUrl}`,
     ...Object.entries(cloud.endpoints).map(([name, url]) => `  ${name}: ${url}`),
     `  project: ${state.projectId}`,
+    `  identity service: ${cloud.endpoints.identity ?? ""} (tokens live ${values["token-ttl"]})`,
     `  cache nodes: ${cacheEngine === "simulated" || (cacheEngine === "auto" && !findRedisServer()) ? "simulated (no redis-server)" : `redis-server (${findRedisServer() ?? "not found: nodes will fail"})`}`,
     `  X-Auth-Token: ${state.token ?? ""}`,
     `  Credential-ID: ${state.credentialId ?? ""}`,
@@ -107,6 +115,14 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+/** `20`, `20s`, `90m`, `12h` -> ms; undefined when it is none of those or not positive. */
+function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(text.trim());
+  if (!m) return undefined;
+  const ms = Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? "s") as "s" | "m" | "h"];
+  return ms > 0 ? ms : undefined;
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,9 @@
 /**
  * The two ways out of each drifted resource: revert (put the program's values back with a targeted
  * `pulumi up --refresh`) or accept (change the program to the cloud's values; for a deleted
- * resource, drop it from the program and the state).
+ * resource, drop it from the program and the state). Every command that refreshes runs the program
+ * (`--run-program`): the providers then read with the stack's configuration as it is now, not the
+ * one the last up recorded in state (a rotated or corrected credential works at once).
  */
 import type { ResourceResult } from "./model";
 import { SECRET, show, topKey } from "./values";
@@ -35,8 +37,8 @@ export function addFixes(resources: readonly ResourceResult[], cloudInputs: Read
   for (const r of resources) {
     if (r.status === "deleted") {
       r.fix = {
-        revert: pulumi("up", ctx, r.urn, ["--refresh"]),
-        accept: `remove "${r.name}" from the program, then drop it from the state: ${pulumi("refresh", ctx, r.urn, ["--yes"])}`,
+        revert: pulumi("up", ctx, r.urn, ["--refresh", "--run-program"]),
+        accept: `remove "${r.name}" from the program, then drop it from the state: ${pulumi("refresh", ctx, r.urn, ["--run-program", "--yes"])}`,
       };
       continue;
     }
@@ -51,7 +53,7 @@ export function addFixes(resources: readonly ResourceResult[], cloudInputs: Read
         : `${k}: ${show(acceptValues[k], 400)}`,
     );
     r.fix = {
-      revert: pulumi("up", ctx, r.urn, ["--refresh"]),
+      revert: pulumi("up", ctx, r.urn, ["--refresh", "--run-program"]),
       accept: `in the program, set ${r.name}'s ${parts.join("; ")}`,
       acceptValues,
     };

@@ -3,7 +3,9 @@
  * PATH, settings from the environment as for the CLI), several stacks at a time.
  *
  * A preview never writes state: it reads every resource (refresh) and plans against the program in
- * memory. The provider processes it starts get two settings from the environment: a budget of
+ * memory. The refresh runs the program too (`--run-program`), so the providers read with the
+ * configuration the stack has now, not the one the last `up` recorded in state: a corrected or
+ * rotated credential works at once. The provider processes it starts get two settings from the environment: a budget of
  * transport retries (KRCLOUD_RETRY_BUDGET), so a throttled cloud cannot hold the check for ever,
  * and KRCLOUD_READ_ERRORS=report, so a read that fails is reported on that resource instead of
  * stopping the preview.
@@ -66,7 +68,7 @@ export async function checkStack(stackName: string, opts: RunOptions): Promise<S
     () => undefined,
   );
   try {
-    await stack.preview({ refresh: true, color: "never", configFile: opts.configFile, onEvent: (e) => events.push(e) });
+    await stack.preview({ refresh: true, runProgram: true, color: "never", configFile: opts.configFile, onEvent: (e) => events.push(e) });
   } catch (e) {
     return done({ error: `the refresh-preview of stack "${stackName}" failed:\n${errorSummary(e)}`, previewFailed: true, stateOrder });
   }

@@ -10,6 +10,7 @@ import { createCacheService } from "./cache";
 import { createKmsService } from "./kms";
 import { createDataQueryService } from "./dataquery";
 import { createHadoopService } from "./hadoop";
+import { createIdentityService } from "./identity";
 
 export type { LocalCloudOptions } from "./core/server";
 export type { LocalCloudControl, IssuedCredential, TransitionSetting } from "./core/control";
@@ -25,6 +26,7 @@ export const SERVICE_FACTORIES: ServiceFactory[] = [
   createKmsService,
   createDataQueryService,
   createHadoopService,
+  createIdentityService,
 ];
 
 export interface LocalCloud {

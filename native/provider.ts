@@ -27,7 +27,7 @@ export class Provider extends pulumi.ProviderResource {
      */
     declare public readonly cacheEndpoint: pulumi.Output<string | undefined>;
     /**
-     * Access key ID (`Credential-ID`) for data query and Hadoop.
+     * Access key ID: `Credential-ID` of data query and Hadoop, and the application credential the identity service issues tokens for (the third source of tokens).
      */
     declare public readonly credentialId: pulumi.Output<string | undefined>;
     /**
@@ -38,6 +38,10 @@ export class Provider extends pulumi.ProviderResource {
      * Endpoint of the hadoop service (https://, or http:// on loopback only). Default: `{localCloudUrl}/hadoop` when `localCloudUrl` is set; otherwise required.
      */
     declare public readonly hadoopEndpoint: pulumi.Output<string | undefined>;
+    /**
+     * Endpoint of the identity service (Keystone v3) that issues tokens for the access key; its catalog gives every service endpoint not set. Default: `{localCloudUrl}/identity` when `localCloudUrl` is set.
+     */
+    declare public readonly identityEndpoint: pulumi.Output<string | undefined>;
     /**
      * Endpoint of the kms service (https://, or http:// on loopback only). Default: `{localCloudUrl}/kms` when `localCloudUrl` is set; otherwise required.
      */
@@ -51,13 +55,17 @@ export class Provider extends pulumi.ProviderResource {
      */
     declare public readonly objectstorageEndpoint: pulumi.Output<string | undefined>;
     /**
-     * Project (account) ID; object storage paths need it.
+     * Project (account) ID; object storage paths need it. Optional with a token that names its project (an access key's, a token command's): taken from it; when both are set and differ, nothing is done.
      */
     declare public readonly projectId: pulumi.Output<string | undefined>;
     /**
      * Region.
      */
     declare public readonly region: pulumi.Output<string | undefined>;
+    /**
+     * A command (run with the shell) whose standard output is `{"token": ..., "expiresAt": ..., "projectId": ...}`: the second source of tokens, run again near expiry and after a 401.
+     */
+    declare public readonly tokenCommand: pulumi.Output<string | undefined>;
 
     /**
      * Create a Provider resource with the given unique name, arguments, and options.
@@ -77,11 +85,13 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["dataqueryEndpoint"] = (args?.dataqueryEndpoint) ?? utilities.getEnv("KRCLOUD_DATAQUERY_ENDPOINT");
             resourceInputs["hadoopApiKey"] = (args?.hadoopApiKey ? pulumi.secret(args.hadoopApiKey) : undefined) ?? utilities.getEnv("KRCLOUD_HADOOP_API_KEY");
             resourceInputs["hadoopEndpoint"] = (args?.hadoopEndpoint) ?? utilities.getEnv("KRCLOUD_HADOOP_ENDPOINT");
+            resourceInputs["identityEndpoint"] = (args?.identityEndpoint) ?? utilities.getEnv("KRCLOUD_IDENTITY_ENDPOINT");
             resourceInputs["kmsEndpoint"] = (args?.kmsEndpoint) ?? utilities.getEnv("KRCLOUD_KMS_ENDPOINT");
             resourceInputs["localCloudUrl"] = (args?.localCloudUrl) ?? utilities.getEnv("KRCLOUD_LOCAL_CLOUD_URL");
             resourceInputs["objectstorageEndpoint"] = (args?.objectstorageEndpoint) ?? utilities.getEnv("KRCLOUD_OBJECTSTORAGE_ENDPOINT");
             resourceInputs["projectId"] = (args?.projectId) ?? utilities.getEnv("KRCLOUD_PROJECT_ID");
             resourceInputs["region"] = (args?.region) ?? (utilities.getEnv("KRCLOUD_REGION") || "kr-central-2");
+            resourceInputs["tokenCommand"] = (args?.tokenCommand) ?? utilities.getEnv("KRCLOUD_TOKEN_COMMAND");
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         utilities.lightStacks();
@@ -94,7 +104,7 @@ export class Provider extends pulumi.ProviderResource {
  */
 export interface ProviderArgs {
     /**
-     * `X-Auth-Token` for object storage, cache and key management.
+     * A static `X-Auth-Token` for object storage, cache and key management: the first source of tokens. It cannot be renewed; prefer an access key (`credentialId`, `credentialSecret`, `identityEndpoint`).
      */
     authToken?: pulumi.Input<string | undefined>;
     /**
@@ -102,11 +112,11 @@ export interface ProviderArgs {
      */
     cacheEndpoint?: pulumi.Input<string | undefined>;
     /**
-     * Access key ID (`Credential-ID`) for data query and Hadoop.
+     * Access key ID: `Credential-ID` of data query and Hadoop, and the application credential the identity service issues tokens for (the third source of tokens).
      */
     credentialId?: pulumi.Input<string | undefined>;
     /**
-     * Access key secret (`Credential-Secret`) for data query and Hadoop.
+     * Access key secret: `Credential-Secret` of data query and Hadoop, and the secret of the application credential.
      */
     credentialSecret?: pulumi.Input<string | undefined>;
     /**
@@ -122,6 +132,10 @@ export interface ProviderArgs {
      */
     hadoopEndpoint?: pulumi.Input<string | undefined>;
     /**
+     * Endpoint of the identity service (Keystone v3) that issues tokens for the access key; its catalog gives every service endpoint not set. Default: `{localCloudUrl}/identity` when `localCloudUrl` is set.
+     */
+    identityEndpoint?: pulumi.Input<string | undefined>;
+    /**
      * Endpoint of the kms service (https://, or http:// on loopback only). Default: `{localCloudUrl}/kms` when `localCloudUrl` is set; otherwise required.
      */
     kmsEndpoint?: pulumi.Input<string | undefined>;
@@ -134,11 +148,15 @@ export interface ProviderArgs {
      */
     objectstorageEndpoint?: pulumi.Input<string | undefined>;
     /**
-     * Project (account) ID; object storage paths need it.
+     * Project (account) ID; object storage paths need it. Optional with a token that names its project (an access key's, a token command's): taken from it; when both are set and differ, nothing is done.
      */
     projectId?: pulumi.Input<string | undefined>;
     /**
      * Region.
      */
     region?: pulumi.Input<string | undefined>;
+    /**
+     * A command (run with the shell) whose standard output is `{"token": ..., "expiresAt": ..., "projectId": ...}`: the second source of tokens, run again near expiry and after a 401.
+     */
+    tokenCommand?: pulumi.Input<string | undefined>;
 }

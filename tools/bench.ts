@@ -13,6 +13,8 @@
  * - `make demo`, the real target, first and then with nothing to do (bench-demo.ts; goal < 15 s).
  * - krcloud-drift of a 1,000-resource stack (time, requests per resource) and of 20 stacks
  *   concurrently against one after the other (bench-drift.ts).
+ * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
+ *   token, and the requests renewal adds (bench-credentials.ts).
  * - Scale (bench-scale.ts): 200 and 1,000 buckets through each door (dynamic TS, native TS, native
  *   YAML) beside each door's no-op floor, every step from create to destroy (KRCLOUD_BENCH_SIZES
  *   overrides the sizes, e.g. `20,200` while working on the bench).
@@ -37,6 +39,7 @@ import { allDefinitions } from "../provider/registry";
 import { engineBenchmarks, type Row } from "./bench-engine";
 import { benchDemo, NO_OP_DEMO_GOAL_S } from "./bench-demo";
 import { driftBenchmarks } from "./bench-drift";
+import { credentialBenchmarks, credentialRows } from "./bench-credentials";
 import { closeBed, measureScale, openBed, scaleSection, writeSection, type DoorId, type ScaleOptions } from "./bench-scale";
 
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
@@ -305,6 +308,9 @@ async function main(): Promise<void> {
     ratio: `${(d.oneMs / d.defaultMs).toFixed(2)}x faster (default)`,
     goal: "-",
   });
+
+  // Credentials: an access key's preview beside a static token's, and what renewal adds (bench-credentials.ts).
+  rows.push(...credentialRows(await credentialBenchmarks(1000, (l) => console.error(l))));
 
   // Scale: every door beside its floor at 200 and 1,000 resources (bench-scale.ts).
   const scaleStarted = performance.now();

@@ -413,10 +413,17 @@ export function functionSpec(lookup: AnyLookup, types: TypeRegistry): FunctionSp
 /** Descriptions of the provider settings; each `<service>Endpoint` is described by `endpointDoc`. */
 const CONFIG_DOCS: Record<string, string> = {
   region: "Region.",
-  projectId: "Project (account) ID; object storage paths need it.",
-  authToken: "`X-Auth-Token` for object storage, cache and key management.",
-  credentialId: "Access key ID (`Credential-ID`) for data query and Hadoop.",
-  credentialSecret: "Access key secret (`Credential-Secret`) for data query and Hadoop.",
+  projectId:
+    "Project (account) ID; object storage paths need it. Optional with a token that names its project (an access key's, a token command's): taken from it; when both are set and differ, nothing is done.",
+  authToken:
+    "A static `X-Auth-Token` for object storage, cache and key management: the first source of tokens. It cannot be renewed; prefer an access key (`credentialId`, `credentialSecret`, `identityEndpoint`).",
+  tokenCommand:
+    'A command (run with the shell) whose standard output is `{"token": ..., "expiresAt": ..., "projectId": ...}`: the second source of tokens, run again near expiry and after a 401.',
+  credentialId:
+    "Access key ID: `Credential-ID` of data query and Hadoop, and the application credential the identity service issues tokens for (the third source of tokens).",
+  credentialSecret: "Access key secret: `Credential-Secret` of data query and Hadoop, and the secret of the application credential.",
+  identityEndpoint:
+    "Endpoint of the identity service (Keystone v3) that issues tokens for the access key; its catalog gives every service endpoint not set. Default: `{localCloudUrl}/identity` when `localCloudUrl` is set.",
   hadoopApiKey: "`Hadoop-Service-Api-Key`, for Hadoop re-runs.",
   localCloudUrl:
     "Base URL of a local cloud (e.g. `http://127.0.0.1:8790`); every service without an endpoint goes to it, under the service's prefix. Never implied: without it or an endpoint, a service's resources fail naming the missing setting.",

@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { resolveSettings, type Settings } from "../../sdk/core";
+import { authenticated, resolveSettings, type Settings } from "../../sdk/core";
 import { displayType } from "../analyze";
 import type { Io, Outputs } from "../cli";
 import { EXIT } from "../model";
@@ -66,7 +66,10 @@ async function factsOf(stack: string, o: UnmanagedOptions): Promise<StackFacts> 
     const tracked = (state.deployment?.resources ?? []).filter((r) => r.id).map((r) => trackedKey(displayType(r.type), r.id!));
     const cfgArgs = ["config", "--show-secrets", "--json", "--stack", stack, ...(o.configFile ? ["--config-file", o.configFile] : [])];
     const config = JSON.parse(await pulumi(cfgArgs, o)) as Record<string, { value?: string }>;
-    const settings = resolveSettings({}, (k) => config[`krcloud:${k}`]?.value, process.env);
+    const configured = resolveSettings({}, (k) => config[`krcloud:${k}`]?.value, process.env);
+    // The project and the endpoints a token of the access key names; when no token can be had,
+    // listing each service says why.
+    const settings = await authenticated(configured).catch(() => configured);
     return { stack, tracked, settings };
   } catch (e) {
     return { stack, tracked: [], error: `reading stack "${stack}": ${errorSummary(e)}` };

@@ -26,6 +26,7 @@ export function createCacheService(core: CoreContext): ServiceDefinition {
   const control = new CacheControl(backend, views);
   return {
     name: SERVICE,
+    catalogType: "cache",
     routes: cacheRoutes(backend, views),
     errorFormat: () => "json",
     ...controlledBy(control),

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import FindMyWay from "find-my-way";
 import { z } from "zod";
 import { DAY_MS } from "./clock";
-import type { CredentialRecord } from "./credentials";
-import { isValidProjectId } from "./credentials";
+import type { CredentialRecord, TokenFilter, TokenState } from "./credentials";
+import { isValidProjectId, tokenMatches } from "./credentials";
 import { ApiError, BadRequest, InternalError, MalformedJson, MethodNotAllowed, NotFound, isApiError } from "./errors";
 import type { Fault, FaultSpec } from "./faults";
 import { jsonResponse, type ApiResponse, type InventoryEntry } from "./http";
@@ -30,6 +30,26 @@ export interface IssueRequest {
   permissions?: string[];
 }
 
+/** A token as the control API shows it. */
+export interface TokenView {
+  token: string;
+  projectId: string;
+  /** The access key it was issued for; absent for a token the control API issued. */
+  credentialId?: string;
+  issuedAt?: string;
+  expiresAt?: string;
+  state: TokenState;
+}
+
+export interface TokenReport {
+  /** The lifetime of the tokens the identity service issues. */
+  ttlSeconds: number;
+  /** Tokens the identity service issued (since the start, or the last reset with credentials). */
+  issued: number;
+  active: number;
+  tokens: TokenView[];
+}
+
 export interface ClockAdvance {
   ms?: number;
   days?: number;
@@ -40,6 +60,14 @@ export interface LocalCloudControl {
   /** Clears resources, faults, transitions, the request log and the clock offset; credentials survive unless asked. */
   reset(options?: { credentials?: boolean }): void;
   issueCredentials(request?: IssueRequest): IssuedCredential;
+  /** Deletes an access key; the tokens issued for it stop working. False when there is none. */
+  revokeAccessKey(credentialId: string): boolean;
+  /** Expires now the active tokens that match (every token without a filter); returns how many. */
+  expireTokens(filter?: TokenFilter): number;
+  /** The tokens, and how many the identity service issued. */
+  tokens(filter?: TokenFilter): TokenReport;
+  /** Sets the lifetime of the tokens the identity service issues from now on. */
+  setTokenTtl(ttlSeconds: number): void;
   /** The first token and access key already issued for a project, if any (the CLI reuses them). */
   existingCredentials(projectId: string): { token?: IssuedCredential; accessKey?: IssuedCredential };
   setTransition(setting: TransitionSetting): void;
@@ -109,8 +137,42 @@ export function createControl(server: LocalCloudServer): LocalCloudControl {
       server.changed();
       return credentialView(record);
     },
+    revokeAccessKey(credentialId) {
+      const done = server.credentials.revokeAccessKey(credentialId);
+      if (done) server.changed();
+      return done;
+    },
+    expireTokens(input = {}) {
+      const n = server.credentials.expireTokens(parseWith(tokenFilterBody, input));
+      server.changed();
+      return n;
+    },
+    tokens(input = {}) {
+      const f = parseWith(tokenFilterBody, input);
+      const store = server.credentials;
+      const all = store.tokenRecords();
+      const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+      const shown = all.filter((t) => tokenMatches(t, f));
+      return {
+        ttlSeconds: store.tokenTtlMs / 1000,
+        issued: shown.filter((t) => t.credentialId !== undefined).length,
+        active: shown.filter((t) => store.stateOf(t) === "active").length,
+        tokens: shown.map((t) => ({
+          token: t.token,
+          projectId: t.projectId,
+          ...(t.credentialId !== undefined ? { credentialId: t.credentialId } : {}),
+          ...(t.issuedAt !== undefined ? { issuedAt: iso(t.issuedAt) } : {}),
+          ...(t.expiresAt !== undefined ? { expiresAt: iso(t.expiresAt) } : {}),
+          state: store.stateOf(t),
+        })),
+      };
+    },
+    setTokenTtl(ttlSeconds) {
+      server.credentials.tokenTtlMs = parseWith(ttlBody, { ttlSeconds }).ttlSeconds * 1000;
+    },
     existingCredentials(projectId) {
-      const mine = server.credentials.list().filter((c) => c.projectId === projectId);
+      // The control API's own tokens: those the identity service issued expire.
+      const mine = server.credentials.list().filter((c) => c.projectId === projectId && (c.kind !== "token" || c.credentialId === undefined));
       const token = mine.find((c) => c.kind === "token");
       const accessKey = mine.find((c) => c.kind === "access-key");
       return { ...(token ? { token: credentialView(token) } : {}), ...(accessKey ? { accessKey: credentialView(accessKey) } : {}) };
@@ -233,6 +295,18 @@ const clockBody = z.strictObject({
     .optional(),
 });
 const resetBody = z.strictObject({ credentials: z.boolean().optional() });
+const tokenFilterBody = z.strictObject({
+  token: z.string().min(1).max(4096).optional(),
+  projectId: z.string().min(1).max(256).optional(),
+  credentialId: z.string().min(1).max(256).optional(),
+});
+/** Up to a year: a lifetime longer than that is no test of renewal. */
+const ttlBody = z.strictObject({
+  ttlSeconds: z
+    .number()
+    .positive()
+    .max(365 * 86_400),
+});
 
 type ControlHandler = (input: { body: unknown; params: Record<string, string | undefined>; query: URLSearchParams }) => ApiResponse | Promise<ApiResponse>;
 
@@ -253,6 +327,33 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
       },
     ],
     ["POST", "/_control/credentials", ({ body }) => jsonResponse(201, control.issueCredentials((body === undefined ? {} : body) as IssueRequest))],
+    [
+      "DELETE",
+      "/_control/credentials/:credentialId",
+      ({ params }) => {
+        if (!control.revokeAccessKey(params.credentialId ?? ""))
+          throw new NotFound(`No access key "${(params.credentialId ?? "").slice(0, 200)}".`, "NoSuchCredential");
+        return { status: 204 };
+      },
+    ],
+    [
+      "GET",
+      "/_control/tokens",
+      ({ query }) =>
+        jsonResponse(
+          200,
+          control.tokens(Object.fromEntries(["token", "projectId", "credentialId"].flatMap((k) => (query.get(k) === null ? [] : [[k, query.get(k)]])))),
+        ),
+    ],
+    [
+      "PUT",
+      "/_control/tokens",
+      ({ body }) => {
+        control.setTokenTtl(parseWith(ttlBody, body).ttlSeconds);
+        return jsonResponse(200, { ttlSeconds: server.credentials.tokenTtlMs / 1000 });
+      },
+    ],
+    ["POST", "/_control/tokens/expire", ({ body }) => jsonResponse(200, { expired: control.expireTokens((body === undefined ? {} : body) as TokenFilter) })],
     ["GET", "/_control/transitions", () => jsonResponse(200, { transitions: control.transitions() })],
     [
       "PUT",

@@ -59,6 +59,8 @@ export type ErrorFormat = "json" | "text";
 /** Everything the core needs from a service. Services own their state; the core owns HTTP. */
 export interface ServiceDefinition {
   readonly name: string;
+  /** Its type in the identity service's catalog (docs/api-assumptions.md); unlisted without one. */
+  readonly catalogType?: string;
   readonly routes: RouteDefinition[];
   errorFormat(path: string): ErrorFormat;
   inventory(): InventoryEntry[];

@@ -37,6 +37,10 @@ export interface CoreContext {
   readonly persistent: boolean;
   /** The cache service's data plane for new clusters (see LocalCloudOptions.cacheEngine). */
   readonly cacheEngine: "auto" | "redis" | "simulated";
+  /** The region the catalog names (LocalCloudOptions.region). */
+  readonly region: string;
+  /** The services with a catalog type and their URLs (known once the server listens). */
+  catalog(): { type: string; name: string; url: string }[];
   /** State changed outside a request (background work): persist it soon. */
   changed(): void;
   /** A warning for whoever runs the local cloud (background work that failed). */
@@ -73,7 +77,14 @@ export interface LocalCloudOptions {
    * runs none, `auto` (the default) is `redis` where redis-server is installed.
    */
   cacheEngine?: "auto" | "redis" | "simulated";
+  /** How long the identity service's tokens live, ms (`--token-ttl`). Default 12 hours. */
+  tokenTtlMs?: number;
+  /** The region of every endpoint in the identity service's catalog. Default kr-central-2. */
+  region?: string;
 }
+
+/** The region the local cloud's catalog names unless told otherwise (the SDK's default region). */
+export const DEFAULT_REGION = "kr-central-2";
 
 interface MountedService {
   definition: ServiceDefinition;
@@ -194,6 +205,7 @@ export class LocalCloudServer {
     this.options = options;
     this.clock = new VirtualClock(options.clock);
     this.credentials = new CredentialStore(() => this.clock.now());
+    if (options.tokenTtlMs !== undefined) this.credentials.tokenTtlMs = options.tokenTtlMs;
     this.state = new ManagedState(this.clock);
     this.faults = new FaultInjector(options.random);
     this.log = new RequestLog(options.requestLogCapacity);
@@ -208,6 +220,13 @@ export class LocalCloudServer {
       dataDir: this.dataDir.path,
       persistent: options.persistPath !== undefined,
       cacheEngine: options.cacheEngine ?? "auto",
+      region: options.region ?? DEFAULT_REGION,
+      catalog: () =>
+        [...this.services.values()].flatMap((m) => {
+          const type = m.definition.catalogType;
+          const url = this.endpoints[m.definition.name];
+          return type !== undefined && url !== undefined ? [{ type, name: m.definition.name, url }] : [];
+        }),
       changed: () => this.changed(),
       warn,
     };

@@ -23,6 +23,7 @@ export function createDataQueryService(core: CoreContext): ServiceDefinition {
   const control = new DataQueryControl(backend);
   return {
     name: SERVICE,
+    catalogType: "data-query",
     routes: dataQueryRoutes(backend),
     errorFormat: () => "json",
     ...controlledBy(control),

@@ -19,6 +19,7 @@ export function createHadoopService(core: CoreContext): ServiceDefinition {
   const control = new HadoopControl(backend);
   return {
     name: SERVICE,
+    catalogType: "hadoop",
     routes: hadoopRoutes(backend),
     errorFormat: () => "json",
     ...controlledBy(control),

@@ -35,6 +35,7 @@ export function createKmsService(_core: CoreContext): ServiceDefinition {
   };
   return {
     name: SERVICE,
+    catalogType: "key-manager",
     routes: kmsRoutes(backend),
     errorFormat: () => "json",
     inventory: () => backend.inventory(),

@@ -28,6 +28,7 @@ export function createObjectStorageService(core: CoreContext): ServiceDefinition
   };
   return {
     name: SERVICE,
+    catalogType: "object-store",
     routes: objectStorageRoutes(backend),
     errorFormat: (path) => (path.startsWith("/v1_ext") || path === "/info" ? "json" : "text"),
     inventory: () => backend.drift.inventory(),

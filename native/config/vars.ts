@@ -8,7 +8,7 @@ declare var exports: any;
 const __config = new pulumi.Config("krcloud");
 
 /**
- * `X-Auth-Token` for object storage, cache and key management.
+ * A static `X-Auth-Token` for object storage, cache and key management: the first source of tokens. It cannot be renewed; prefer an access key (`credentialId`, `credentialSecret`, `identityEndpoint`).
  */
 export declare const authToken: string | undefined;
 Object.defineProperty(exports, "authToken", {
@@ -30,7 +30,7 @@ Object.defineProperty(exports, "cacheEndpoint", {
 });
 
 /**
- * Access key ID (`Credential-ID`) for data query and Hadoop.
+ * Access key ID: `Credential-ID` of data query and Hadoop, and the application credential the identity service issues tokens for (the third source of tokens).
  */
 export declare const credentialId: string | undefined;
 Object.defineProperty(exports, "credentialId", {
@@ -41,7 +41,7 @@ Object.defineProperty(exports, "credentialId", {
 });
 
 /**
- * Access key secret (`Credential-Secret`) for data query and Hadoop.
+ * Access key secret: `Credential-Secret` of data query and Hadoop, and the secret of the application credential.
  */
 export declare const credentialSecret: string | undefined;
 Object.defineProperty(exports, "credentialSecret", {
@@ -85,6 +85,17 @@ Object.defineProperty(exports, "hadoopEndpoint", {
 });
 
 /**
+ * Endpoint of the identity service (Keystone v3) that issues tokens for the access key; its catalog gives every service endpoint not set. Default: `{localCloudUrl}/identity` when `localCloudUrl` is set.
+ */
+export declare const identityEndpoint: string | undefined;
+Object.defineProperty(exports, "identityEndpoint", {
+    get() {
+        return __config.get("identityEndpoint") ?? utilities.getEnv("KRCLOUD_IDENTITY_ENDPOINT");
+    },
+    enumerable: true,
+});
+
+/**
  * Endpoint of the kms service (https://, or http:// on loopback only). Default: `{localCloudUrl}/kms` when `localCloudUrl` is set; otherwise required.
  */
 export declare const kmsEndpoint: string | undefined;
@@ -118,7 +129,7 @@ Object.defineProperty(exports, "objectstorageEndpoint", {
 });
 
 /**
- * Project (account) ID; object storage paths need it.
+ * Project (account) ID; object storage paths need it. Optional with a token that names its project (an access key's, a token command's): taken from it; when both are set and differ, nothing is done.
  */
 export declare const projectId: string | undefined;
 Object.defineProperty(exports, "projectId", {
@@ -135,6 +146,17 @@ export declare const region: string;
 Object.defineProperty(exports, "region", {
     get() {
         return __config.get("region") ?? (utilities.getEnv("KRCLOUD_REGION") || "kr-central-2");
+    },
+    enumerable: true,
+});
+
+/**
+ * A command (run with the shell) whose standard output is `{"token": ..., "expiresAt": ..., "projectId": ...}`: the second source of tokens, run again near expiry and after a 401.
+ */
+export declare const tokenCommand: string | undefined;
+Object.defineProperty(exports, "tokenCommand", {
+    get() {
+        return __config.get("tokenCommand") ?? utilities.getEnv("KRCLOUD_TOKEN_COMMAND");
     },
     enumerable: true,
 });

@@ -3,7 +3,7 @@
  * process only (a process-global slot, never module state captured by serialization). Secrets
  * arrive decrypted here and are read inside each method; they never enter state or logs.
  */
-import { resolveSettings, SERVICES, endpointKeys, type Settings } from "../../sdk/core";
+import { checkedUrl, resolveSettings, SERVICES, endpointKeys, type Settings } from "../../sdk/core";
 
 export const CONFIG_KEYS = [
   "region",
@@ -11,6 +11,8 @@ export const CONFIG_KEYS = [
   "authToken",
   "credentialId",
   "credentialSecret",
+  "identityEndpoint",
+  "tokenCommand",
   "hadoopApiKey",
   "localCloudUrl",
   ...SERVICES.map((s) => endpointKeys(s)[0]),
@@ -56,4 +58,70 @@ export function setProviderIdentity(id: string | undefined): void {
 
 export function providerIdentity(): string | undefined {
   return (globalThis as unknown as Record<symbol, unknown>)[IDENTITY] as string | undefined;
+}
+
+/** Keys the engine adds to a provider's configuration itself. */
+const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
+
+/**
+ * Keys whose change never changes what a resource is: who calls (credentials, the token command)
+ * and by which door (endpoints). A stack may rotate them freely (native plugin `DiffConfig`).
+ */
+export const CONNECTION_KEYS: ReadonlySet<string> = new Set([
+  "authToken",
+  "tokenCommand",
+  "credentialId",
+  "credentialSecret",
+  "identityEndpoint",
+  "hadoopApiKey",
+  "localCloudUrl",
+  ...SERVICES.map((s) => endpointKeys(s)[0]),
+]);
+
+const URL_KEYS = new Set(["identityEndpoint", "localCloudUrl", ...SERVICES.map((s) => endpointKeys(s)[0])]);
+/** The project is a path segment of object storage (`/v1/{account}`). */
+const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+const REGION = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/**
+ * What is wrong with a provider configuration (native plugin `CheckConfig`), without a request:
+ * one failure per key, naming it and the values it takes. Unknown values (a preview's outputs) and
+ * keys the engine adds pass.
+ */
+export function configFailures(config: Readonly<Record<string, unknown>>, unknown: string): { key: string; reason: string }[] {
+  const failures: { key: string; reason: string }[] = [];
+  const fail = (key: string, reason: string) => failures.push({ key, reason: `krcloud:${key}: ${reason}` });
+  const known = new Set<string>(CONFIG_KEYS);
+  const given = (k: string) => config[k] !== undefined && config[k] !== null && config[k] !== "";
+  for (const [key, value] of Object.entries(config)) {
+    // A blank value is no value: the settings skip it (config.get returns it, resolveSettings drops it).
+    if (ENGINE_KEYS.has(key) || key.startsWith("__") || value === undefined || value === null || value === "" || value === unknown) continue;
+    if (!known.has(key)) {
+      fail(key, `is not a krcloud setting; the settings are ${[...CONFIG_KEYS].sort().join(", ")}`);
+      continue;
+    }
+    if (typeof value !== "string") {
+      fail(key, `must be a string, not ${Array.isArray(value) ? "a list" : typeof value}`);
+      continue;
+    }
+    if (URL_KEYS.has(key)) {
+      try {
+        checkedUrl(value, "the URL", "");
+      } catch {
+        fail(key, `must be an https:// URL, or http:// to this machine (127.0.0.0/8, ::1, localhost); got "${value}"`);
+      }
+    } else if (key === "region" && !REGION.test(value)) {
+      fail(key, `must be a region name of lower-case letters, digits and "-" (kr-central-2); got "${value}"`);
+    } else if (key === "projectId" && !PROJECT_ID.test(value)) {
+      fail(key, `must be a project ID of letters, digits, ".", "_" and "-", at most 128; got "${value}"`);
+    } else if (value.trim() === "") {
+      fail(key, "must not be only spaces");
+    }
+  }
+  // Half an access key is a mistake in either of its uses (a token's source, data query and Hadoop).
+  const pair = ["credentialId", "credentialSecret"] as const;
+  for (const [a, b] of [pair, [pair[1], pair[0]]] as const) {
+    if (given(a) && !given(b)) fail(b, "is missing: the access key needs both krcloud:credentialId and krcloud:credentialSecret");
+  }
+  return failures;
 }

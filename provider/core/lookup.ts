@@ -8,7 +8,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
-import { rethrowAs, type Settings } from "../../sdk/core";
+import { authenticated, rethrowAs, SERVICES, type ServiceName, type Settings } from "../../sdk/core";
 import { lookupSettings, outputForm, type LookupOptions } from "./invoke";
 import type { InputArgs } from "./types";
 
@@ -95,11 +95,16 @@ export function serviceLookups<C>(module: string, client: (call: { settings: Set
     spec: ServiceLookup<C, S, R>,
   ): NamedLookup<N, ArgsOf<S>, R> => {
     const { args, run, ...declared } = spec;
+    const service = SERVICES.includes(module as ServiceName) ? (module as ServiceName) : undefined;
     const fn = lookupFunction<ArgsOf<S>, R>({
       ...declared,
       token: `krcloud:${module}:${name}`,
       args: args && (() => z.object(args()) as unknown as z.ZodType<ArgsOf<S>>),
-      run: (a, settings) => run(a, client({ settings })).catch(rethrowAs(name)),
+      // The settings completed by the credential (the token's project and catalog), as a resource's.
+      run: (a, settings) =>
+        authenticated(settings, { service })
+          .then((complete) => run(a, client({ settings: complete })))
+          .catch(rethrowAs(name)),
     });
     return { [name]: fn, [`${name}Output`]: lookupOutput(fn.lookup) } as unknown as NamedLookup<N, ArgsOf<S>, R>;
   };

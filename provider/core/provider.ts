@@ -8,7 +8,8 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import {
-  authHeaders,
+  assertCredentials,
+  authenticated,
   endpointOf,
   isNotFound,
   mayHaveApplied,
@@ -16,6 +17,7 @@ import {
   secretValues,
   SERVICES,
   systemClock,
+  tokenSourceOf,
   verifyTokenProject,
   withAction,
   withRequestStats,
@@ -116,7 +118,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         return { inputs: news, failures };
       }
       const value = parsed.value as Record<string, unknown>;
-      assertConfigured(def);
+      await assertConfigured(def);
       // The create key: the same for every attempt at this create, new for each replacement (a
       // digest of the URN and of the key of what it replaces).
       const replacing = !isNew && replaces(def, withWriteOnly(def, old, value, undefined), value, nameKey);
@@ -196,6 +198,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const ctx = makeContext("create", opts);
       if (typeof inputs[CREATE_KEY] === "string") ctx.createKey = inputs[CREATE_KEY];
       try {
+        await signIn(def, ctx);
         if (!isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
         const { id, outs } = await counted(ctx, `creating ${describeCreate(def, news)}`, () => createWithRecovery(def, ctx, news));
         return { id, outs: toPlain(withCreateKey(outs, ctx.createKey)) };
@@ -210,6 +213,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const marker = (props ?? {})[PARTIAL_KEY];
       const createKey = (props ?? {})[CREATE_KEY];
       try {
+        await signIn(def, ctx);
         // With another project's token a read finds nothing and says "gone": refresh would drop
         // what exists (orphaned for good), so the token is checked here too: first, unless the
         // record the read returns names the project (then only when it does not, or is gone).
@@ -246,6 +250,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const key = news[CREATE_KEY] ?? olds[CREATE_KEY];
       if (typeof key === "string") ctx.createKey = key;
       try {
+        await signIn(def, ctx);
         const outs = await counted(ctx, `updating ${def.describe(id)}`, async () => {
           // Converge against the cloud as it is now, not the recorded outputs: after a partial
           // failure or drift the state is not what the cloud has.
@@ -266,6 +271,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
     async delete(id, props, opts) {
       const ctx = makeContext("delete", opts);
       try {
+        await signIn(def, ctx);
         // Another project's token would find nothing, call it deleted and drop it from state.
         if (!isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
         await counted(ctx, `deleting ${def.describe(id)}`, () => def.delete(ctx, id, withoutHidden(props)));
@@ -335,19 +341,44 @@ function namingTheOperation(e: unknown, what: string): unknown {
   return WAIT_ERRORS.has(String((inner as { code?: unknown })?.code)) ? withAction(e, what) : e;
 }
 
+/** The service a definition's resources live in (its token's module), when it is one. */
+function serviceOf(def: AnyDefinition): ServiceName | undefined {
+  const service = def.token.split(":")[1] as ServiceName;
+  return SERVICES.includes(service) ? service : undefined;
+}
+
+/**
+ * The call's settings completed by its credential (credentials.ts `authenticated`): the project and
+ * the catalog's endpoints of the token the access key or the token command gives, before anything
+ * is read or changed.
+ */
+async function signIn(def: AnyDefinition, ctx: Context): Promise<void> {
+  const service = serviceOf(def);
+  // A core type (the stack's identity) makes no request: it needs no token.
+  if (service !== undefined) ctx.settings = await authenticated(ctx.settings, { service });
+}
+
 /**
  * A missing endpoint or credential fails the preview, not only the `up` after it: the service of
  * the resource (its token's module) must have an endpoint and the credentials it authenticates
- * with. Settings still unknown in a preview (an explicit provider configured from outputs) pass.
+ * with, and a token command or an access key must give a token (one per process, kept: a wrong or
+ * revoked key fails the preview with one token request). Settings still unknown in a preview (an
+ * explicit provider configured from outputs) pass.
  */
-function assertConfigured(def: AnyDefinition): void {
-  const service = def.token.split(":")[1] as ServiceName;
-  if (!SERVICES.includes(service)) return;
+async function assertConfigured(def: AnyDefinition): Promise<void> {
+  const service = serviceOf(def);
+  if (service === undefined) return;
   const settings = currentSettings();
   if (Object.values(settings).some((v) => v === UNKNOWN) || Object.values(settings.endpoints).some((v) => v === UNKNOWN)) return;
   try {
-    endpointOf(settings, service);
-    authHeaders(service, settings);
+    const source = tokenSourceOf(settings);
+    // Without a token that could bring a catalog, the endpoint must be configured.
+    if (source === undefined || source.kind === "static") endpointOf(settings, service);
+    assertCredentials(service, settings);
+    // A token is issued whatever the service (it checks the access key); the service's own call
+    // then says what the catalog lacks, when it does.
+    const complete = await authenticated(settings);
+    endpointOf(complete.endpoints[service] === undefined ? await authenticated(settings, { service }) : complete, service);
   } catch (e) {
     throw forEngine(clean(e));
   }

@@ -21,7 +21,8 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { redactError, redactText, secretValues } from "../../sdk/core";
-import { currentSettings, providerIdentity, setProviderIdentity, setStackConfig } from "../core/config";
+import { configFailures, CONNECTION_KEYS, currentSettings, providerIdentity, setProviderIdentity, setStackConfig } from "../core/config";
+import { UNKNOWN } from "../core/unknown";
 import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../core/resource";
 import { toPlain } from "../core/sanitize";
 import { keepWriteOnly } from "../core/provider";
@@ -223,6 +224,53 @@ export class KrcloudProviderService {
     return res;
   });
 
+  /**
+   * The provider's configuration checked without a request: each key a krcloud setting, URLs that
+   * keep credentials off the network in clear text, both halves of an access key. The inputs go
+   * back as they came (secrets still wrapped).
+   */
+  checkConfig = handle(async (req: provproto.CheckRequest) => {
+    const news = revealProps(fromStruct(req.getNews())).props;
+    const res = new provproto.CheckResponse();
+    res.setInputs(req.getNews() ?? new structproto.Struct());
+    res.setFailuresList(
+      configFailures(news, UNKNOWN).map((f) => {
+        const failure = new provproto.CheckFailure();
+        failure.setProperty(f.key);
+        failure.setReason(f.reason);
+        return failure;
+      }),
+    );
+    return res;
+  });
+
+  /**
+   * A change of credentials, of the token command or of endpoints changes who calls and by which
+   * door, never a resource: no diff. The region or the project changes where the resources are: an
+   * update of the provider, never a replacement of a resource (replacing on it would also break
+   * moving a stack from the dynamic classes to the plugin, docs/architecture.md).
+   */
+  diffConfig = handle(async (req: provproto.DiffRequest) => {
+    const olds = revealProps(fromStruct(req.getOldInputs() ?? req.getOlds())).props;
+    const news = revealProps(fromStruct(req.getNews())).props;
+    const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+      .filter((k) => k !== "version" && !CONNECTION_KEYS.has(k) && JSON.stringify(olds[k]) !== JSON.stringify(news[k]))
+      .sort();
+    const res = new provproto.DiffResponse();
+    res.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    res.setDiffsList(changed);
+    res.setReplacesList([]);
+    const detailed = res.getDetaileddiffMap();
+    for (const key of changed) {
+      const pd = new provproto.PropertyDiff();
+      pd.setKind(olds[key] === undefined ? DIFF_KIND.ADD : news[key] === undefined ? DIFF_KIND.DELETE : DIFF_KIND.UPDATE);
+      pd.setInputdiff(true);
+      detailed.set(key, pd);
+    }
+    res.setHasdetaileddiff(true);
+    return res;
+  });
+
   check = handle(async (req: provproto.CheckRequest) => {
     const token = tokenOf(req);
     const olds = revealProps(fromStruct(req.getOlds()));
@@ -345,12 +393,7 @@ export class KrcloudProviderService {
     return new emptyproto.Empty();
   });
 
-  // Left unimplemented on purpose. DiffConfig: the engine then never replaces resources because
-  // their provider changed, which is what lets a stack move from the dynamic provider to this one
-  // with aliases (docs/architecture.md). CheckConfig: configuration is checked when it is used.
   handshake = unimplemented("Handshake");
-  checkConfig = unimplemented("CheckConfig");
-  diffConfig = unimplemented("DiffConfig");
   parameterize = unimplemented("Parameterize");
   construct = unimplemented("Construct");
   call = unimplemented("Call");

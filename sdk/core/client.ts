@@ -1,11 +1,15 @@
 /** What every service client is built from: settings -> an authenticated transport for its endpoint. */
 
-import { authHeaders } from "./auth";
 import type { Clock } from "./clock";
+import { credentialsFor } from "./credentials";
 import { endpointOf, secretValues, type ServiceName, type Settings } from "./settings";
 import { Transport } from "./transport";
 
 export interface ClientOptions {
+  /**
+   * The settings; with a token command or an access key as the source of tokens, as `authenticated`
+   * completed them (the project and the catalog's endpoints come from the token).
+   */
   settings: Settings;
   clock?: Clock;
   debug?: (line: string) => void;
@@ -16,7 +20,7 @@ export function transportFor(service: ServiceName, o: ClientOptions): Transport 
   return new Transport({
     service,
     endpoint: endpointOf(s, service),
-    authHeaders: () => authHeaders(service, s),
+    credentials: credentialsFor(service, s, o.clock),
     secrets: secretValues(s),
     retry: s.retry,
     timeouts: s.timeouts,

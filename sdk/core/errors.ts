@@ -37,6 +37,8 @@ export interface ApiErrorDetails {
   earlierAttemptMayHaveApplied?: boolean;
   /** The server's Retry-After (429, 503), parsed to ms; undefined when absent or invalid. */
   retryAfterMs?: number;
+  /** What the answer means for the caller (a refused credential: which setting, what to do); ends the message. */
+  hint?: string;
 }
 
 /** A request reached the API and was answered with a non-success status. */
@@ -55,6 +57,8 @@ export class ApiError extends KrcloudError {
   readonly earlierAttemptMayHaveApplied: boolean;
   /** How long the server asked us to wait (Retry-After of a 429 or 503), ms. */
   readonly retryAfterMs?: number;
+  /** What the answer means for the caller, as the message ends with it (a refused credential's setting). */
+  readonly hint?: string;
 
   constructor(d: ApiErrorDetails) {
     super(formatApiMessage(d));
@@ -69,6 +73,7 @@ export class ApiError extends KrcloudError {
     this.kind = kindOfStatus(d.status);
     this.earlierAttemptMayHaveApplied = d.earlierAttemptMayHaveApplied === true;
     if (d.retryAfterMs !== undefined) this.retryAfterMs = d.retryAfterMs;
+    if (d.hint !== undefined) this.hint = d.hint;
   }
 }
 
@@ -232,7 +237,8 @@ function formatApiMessage(d: ApiErrorDetails): string {
   const code = d.apiCode ? ` ${d.apiCode}` : "";
   const msg = d.apiMessage ? `: ${d.apiMessage}` : "";
   const rid = d.requestId ? ` (request id ${d.requestId})` : "";
-  return `${what}: ${d.status}${code}${msg} [${d.method} ${d.path}]${rid}`;
+  const hint = d.hint ? `: ${d.hint}` : "";
+  return `${what}: ${d.status}${code}${msg} [${d.method} ${d.path}]${rid}${hint}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 export * from "./auth";
 export * from "./client";
+export * from "./credentials";
 export * from "./clock";
 export * from "./errors";
 export * from "./redact";

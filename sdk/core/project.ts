@@ -3,12 +3,16 @@
  * project from the token alone, so a token of another project would silently create resources in
  * that project. Object storage names the project in its paths (`/v1/{account}`) and refuses a token
  * of another project with 403 (seed 01 §5: the project used as `{account}` is the one the token was
- * issued for): one HEAD of the account, once per process and configuration, tells.
+ * issued for): one HEAD of the account, once per process and configuration, tells. A token that
+ * names its project (the identity service's, a token command's with `projectId`) was compared with
+ * the configured one when it was issued (credentials.ts `authenticated`): no request.
  */
 import { createHash } from "node:crypto";
+import { tokenSourceOf } from "./auth";
+import { currentToken } from "./credentials";
 import { isApiError } from "./errors";
 import { transportFor } from "./client";
-import { ConfigurationError, type Settings } from "./settings";
+import { ConfigurationError, settingOrigin, type Settings } from "./settings";
 
 const CHECKED = Symbol.for("krcloud.project.checked");
 
@@ -22,10 +26,12 @@ function checked(): Map<string, Promise<void>> {
  * storage endpoint; the check itself failed: the operation that follows meets the same problem and
  * reports it); rejects with a ConfigurationError naming both settings when it is another's.
  */
-export function verifyTokenProject(s: Settings): Promise<void> {
+export async function verifyTokenProject(s: Settings): Promise<void> {
   const endpoint = s.endpoints.objectstorage;
-  if (!s.authToken || !s.projectId || !endpoint) return Promise.resolve();
-  const key = createHash("sha256").update(`${endpoint}\u0000${s.projectId}\u0000${s.authToken}`).digest("hex");
+  const source = tokenSourceOf(s);
+  if (!source || source.kind === "access-key" || s.tokenProjectId !== undefined || !s.projectId || !endpoint) return;
+  const token = (await currentToken(source, { settings: s })).value;
+  const key = createHash("sha256").update(`${endpoint}\u0000${s.projectId}\u0000${token}`).digest("hex");
   const cache = checked();
   let p = cache.get(key);
   if (!p) {
@@ -51,8 +57,11 @@ async function check(s: Settings, projectId: string): Promise<void> {
     });
   } catch (e) {
     if (isApiError(e) && e.status === 403) {
+      const source = tokenSourceOf(s);
+      const which =
+        source?.kind === "command" ? `the token printed by the token command (${source.setting})` : `the auth token (${settingOrigin(s, "authToken")})`;
       throw new ConfigurationError(
-        `the auth token (krcloud:authToken / KRCLOUD_AUTH_TOKEN) does not belong to project "${projectId}" (krcloud:projectId / KRCLOUD_PROJECT_ID): ` +
+        `${which} does not belong to project "${projectId}" (${settingOrigin(s, "projectId")}): ` +
           `the service refused it for that project (${e.apiMessage ?? "403"}). Nothing was read or changed; use a token issued for "${projectId}", or set krcloud:projectId to the token's project`,
       );
     }

@@ -113,10 +113,35 @@ export function secretForms(secret: string): string[] {
   return forms;
 }
 
-/** Replaces every occurrence of each secret (at least 4 characters long) in any of its forms, and every registered query value. */
+const RUNTIME = Symbol.for("krcloud.redact.runtimeSecrets");
+
+/** Process-wide, like the registry: every copy of this module sees the same values. */
+function runtime(): Set<string> {
+  const g = globalThis as unknown as Record<symbol, Set<string> | undefined>;
+  return (g[RUNTIME] ??= new Set());
+}
+
+/**
+ * Remembers a secret this process came to know at run time (a token the identity service issued,
+ * what a token command printed): every redaction from now on removes it too, whatever list of
+ * secrets its caller passed.
+ */
+export function rememberSecret(value: string): void {
+  if (value.length >= 4) runtime().add(value);
+}
+
+/** The secrets remembered with `rememberSecret`. */
+export function runtimeSecrets(): string[] {
+  return [...runtime()];
+}
+
+/**
+ * Replaces every occurrence of each secret (at least 4 characters long) in any of its forms, of
+ * every secret this process remembered (`rememberSecret`), and every registered query value.
+ */
 export function redactText(text: string, secrets: Iterable<string | undefined>): string {
   let out = text;
-  for (const s of secrets) {
+  for (const s of [...secrets, ...runtime()]) {
     if (!s || s.length < 4) continue;
     for (const form of secretForms(s)) if (out.includes(form)) out = out.split(form).join(REDACTED);
   }

@@ -6,6 +6,7 @@
  * method from what `configure()` received and the environment at that moment.
  */
 
+import { runtimeSecrets } from "./redact";
 import type { RetryOptions } from "./retry";
 
 /**
@@ -50,18 +51,38 @@ export interface Settings {
   region: string;
   /** Per service; absent when neither an endpoint nor a local cloud is configured (see `endpointOf`). */
   endpoints: Partial<Record<ServiceName, string>>;
-  /** The project (account) ID; object storage paths need it. */
+  /**
+   * The project (account) ID; object storage paths need it. Configured, or taken from the token
+   * (`authenticated`, credentials.ts); when both are known and differ, nothing is done.
+   */
   projectId?: string;
-  /** `X-Auth-Token`: object storage, cache, key management. */
+  /** A static `X-Auth-Token` for object storage, cache, key management (the first source of tokens). */
   authToken?: string;
-  /** `Credential-ID` / `Credential-Secret`: data query, Hadoop. */
+  /** A command printing `{"token", "expiresAt", "projectId"}`: the second source of tokens (credentials.ts). */
+  tokenCommand?: string;
+  /**
+   * The access key: `Credential-ID` / `Credential-Secret` of data query and Hadoop, and the
+   * application credential the identity service issues tokens for (the third source of tokens).
+   */
   credentialId?: string;
   credentialSecret?: string;
+  /** The identity service (Keystone v3) that issues tokens for the access key. */
+  identityEndpoint?: string;
+  /** The project the current token names (set by `authenticated` once checked against `projectId`). */
+  tokenProjectId?: string;
   /** `Hadoop-Service-Api-Key`: Hadoop re-run. */
   hadoopApiKey?: string;
   retry?: Partial<RetryOptions>;
   timeouts?: Partial<TimeoutOptions>;
+  /**
+   * Where each credential setting came from (`krcloud:authToken`, `KRCLOUD_AUTH_TOKEN`, or the
+   * `authToken` option), for messages that must name it; absent when built by hand.
+   */
+  origins?: Partial<Record<CredentialSetting, string>>;
 }
+
+/** The settings whose origin an error about a credential names. */
+export type CredentialSetting = "projectId" | "authToken" | "tokenCommand" | "credentialId" | "credentialSecret" | "identityEndpoint";
 
 export type SettingsInput = Partial<Omit<Settings, "endpoints">> & {
   endpoints?: Partial<Record<ServiceName, string>>;
@@ -79,6 +100,8 @@ const KEYS = {
   authToken: ["authToken", "KRCLOUD_AUTH_TOKEN"],
   credentialId: ["credentialId", "KRCLOUD_CREDENTIAL_ID"],
   credentialSecret: ["credentialSecret", "KRCLOUD_CREDENTIAL_SECRET"],
+  tokenCommand: ["tokenCommand", "KRCLOUD_TOKEN_COMMAND"],
+  identityEndpoint: ["identityEndpoint", "KRCLOUD_IDENTITY_ENDPOINT"],
   hadoopApiKey: ["hadoopApiKey", "KRCLOUD_HADOOP_API_KEY"],
   localCloudUrl: ["localCloudUrl", "KRCLOUD_LOCAL_CLOUD_URL"],
 } as const;
@@ -91,15 +114,26 @@ export function endpointKeys(service: ServiceName): [string, string] {
 /** Names of the settings that hold secrets: never logged, never put in state. */
 export const SECRET_SETTINGS = ["authToken", "credentialSecret", "hadoopApiKey"] as const;
 
+/** The path under a local cloud's URL where its identity service is mounted. */
+export const LOCAL_CLOUD_IDENTITY_PREFIX = "/identity";
+
 export function resolveSettings(explicit: SettingsInput = {}, config: ConfigSource = () => undefined, env: NodeJS.ProcessEnv = process.env): Settings {
+  const origins: Partial<Record<string, string>> = {};
   const pick = (name: keyof typeof KEYS): string | undefined => {
-    const e = (explicit as Record<string, unknown>)[name];
-    if (typeof e === "string" && e !== "") return e;
     const [cfgKey, envKey] = KEYS[name];
+    const e = (explicit as Record<string, unknown>)[name];
     const c = config(cfgKey);
-    if (c !== undefined && c !== "") return c;
     const v = env[envKey];
-    return v !== undefined && v !== "" ? v : undefined;
+    const [value, origin] =
+      typeof e === "string" && e !== ""
+        ? [e, `the ${name} option`]
+        : c !== undefined && c !== ""
+          ? [c, `krcloud:${cfgKey}`]
+          : v !== undefined && v !== ""
+            ? [v, envKey]
+            : [undefined, undefined];
+    if (origin !== undefined) origins[name] = origin;
+    return value;
   };
   const localUrl = pick("localCloudUrl");
   const local = localUrl === undefined ? undefined : trimSlash(localUrl);
@@ -109,17 +143,34 @@ export function resolveSettings(explicit: SettingsInput = {}, config: ConfigSour
     const chosen = explicit.endpoints?.[svc] || config(cfgKey) || env[envKey] || (local === undefined ? undefined : `${local}${LOCAL_CLOUD_PREFIX[svc]}`);
     if (chosen) endpoints[svc] = trimSlash(chosen);
   }
-  return {
+  const identity = pick("identityEndpoint") ?? (local === undefined ? undefined : `${local}${LOCAL_CLOUD_IDENTITY_PREFIX}`);
+  const settings: Settings = {
     region: pick("region") ?? DEFAULT_REGION,
     endpoints,
     projectId: pick("projectId"),
     authToken: pick("authToken"),
+    tokenCommand: pick("tokenCommand"),
     credentialId: pick("credentialId"),
     credentialSecret: pick("credentialSecret"),
+    identityEndpoint: identity === undefined ? undefined : trimSlash(identity),
     hadoopApiKey: pick("hadoopApiKey"),
     retry: explicit.retry,
     timeouts: explicit.timeouts,
   };
+  if (settings.identityEndpoint !== undefined && origins.identityEndpoint === undefined) origins.identityEndpoint = "krcloud:localCloudUrl";
+  settings.origins = origins;
+  return settings;
+}
+
+/**
+ * Where a credential setting came from, for messages: `krcloud:credentialId`, `KRCLOUD_CREDENTIAL_ID`
+ * or `the credentialId option`; both names when unknown (settings built by hand).
+ */
+export function settingOrigin(s: Pick<Settings, "origins">, name: CredentialSetting): string {
+  const known = s.origins?.[name];
+  if (known !== undefined) return known;
+  const [cfgKey, envKey] = KEYS[name];
+  return `krcloud:${cfgKey} / ${envKey}`;
 }
 
 /** A setting that is missing or unsafe; the message names the stack config key and environment variable. */
@@ -141,19 +192,27 @@ export function endpointOf(s: Pick<Settings, "endpoints">, service: ServiceName)
       `no endpoint for the ${service} service: set krcloud:${cfgKey} (or ${envKey}); to use a local cloud, set krcloud:localCloudUrl (or KRCLOUD_LOCAL_CLOUD_URL)`,
     );
   }
+  return checkedUrl(url, `the ${service} endpoint`, `krcloud:${cfgKey} / ${envKey}, or krcloud:localCloudUrl`);
+}
+
+/**
+ * `url` when it is an http(s) URL that keeps credentials off the network in clear text: https://,
+ * or plain http:// to this machine only. `what` and `where` name it in errors.
+ */
+export function checkedUrl(url: string, what: string, where: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new ConfigurationError(`the ${service} endpoint "${url}" is not a URL (krcloud:${cfgKey} / ${envKey}, or krcloud:localCloudUrl)`);
+    throw new ConfigurationError(`${what} "${url}" is not a URL (${where})`);
   }
   if (parsed.protocol === "http:" && !isLoopbackHost(parsed.hostname)) {
     throw new ConfigurationError(
-      `the ${service} endpoint ${parsed.origin} uses plain http:// to a host that is not this machine: credentials would cross the network unencrypted; use https:// (krcloud:${cfgKey} / ${envKey}, or krcloud:localCloudUrl)`,
+      `${what} ${parsed.origin} uses plain http:// to a host that is not this machine: credentials would cross the network unencrypted; use https:// (${where})`,
     );
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new ConfigurationError(`the ${service} endpoint "${url}" must be an http(s) URL (krcloud:${cfgKey} / ${envKey})`);
+    throw new ConfigurationError(`${what} "${url}" must be an http(s) URL (${where})`);
   }
   return url;
 }
@@ -164,9 +223,13 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === "localhost" || h.endsWith(".localhost") || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-/** The secret values of a settings object, for redaction. */
+/**
+ * The secret values of a settings object, for redaction, and those this process came to know at
+ * run time (tokens issued for it, a token command's output: credentials.ts remembers them).
+ */
 export function secretValues(s: Partial<Settings>): string[] {
-  return SECRET_SETTINGS.map((k) => s[k]).filter((v): v is string => typeof v === "string" && v !== "");
+  const configured = SECRET_SETTINGS.map((k) => s[k]).filter((v): v is string => typeof v === "string" && v !== "");
+  return [...configured, ...runtimeSecrets()];
 }
 
 function trimSlash(u: string): string {

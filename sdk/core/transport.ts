@@ -21,11 +21,13 @@ export interface TransportOptions {
   /** Base URL of the service, may include a path prefix (`http://127.0.0.1:8790/object-storage`). */
   endpoint: string;
   /**
-   * Credential headers, computed per request so a rotated credential is picked up. Their values are
+   * Credential headers, computed per attempt so a rotated credential is picked up. Their values are
    * redacted from every message, error field and log line, whether or not their names are
-   * registered as secret (redact.ts).
+   * registered as secret (redact.ts). `credentials`, when given, takes their place.
    */
   authHeaders?: () => Headers;
+  /** Credentials that renew themselves (credentials.ts): asked per attempt, renewed after a 401. */
+  credentials?: TransportCredentials;
   /** Secret values to redact from messages and logs. */
   secrets?: readonly (string | undefined)[];
   retry?: Partial<RetryOptions>;
@@ -34,6 +36,28 @@ export interface TransportOptions {
   /** Debug log sink; lines are already redacted. */
   debug?: (line: string) => void;
   userAgent?: string;
+}
+
+/** The credential headers one attempt was sent with. */
+export interface CredentialLease {
+  headers: Headers;
+}
+
+/**
+ * Credentials the transport asks for at every attempt (so every poll of a wait sends the current
+ * token), renews after a 401, and lets explain a refusal in terms of the setting they came from.
+ */
+export interface TransportCredentials {
+  /** The headers of the next attempt: the current credential, renewed first when near its end. */
+  current(): Promise<CredentialLease>;
+  /**
+   * A 401 answered a request sent with `lease`. Resolves true once a newer credential is there to
+   * send it again with (one renewal, whatever the number of requests refused with the same one),
+   * false when none can be had (a static token, an access key). Rejects when renewing fails.
+   */
+  renew(lease: CredentialLease): Promise<boolean>;
+  /** What a 401 or 403 of a request sent with `lease` means, naming where the credential came from. */
+  explain(status: 401 | 403, lease: CredentialLease, renewed: boolean): string;
 }
 
 export interface RequestSpec {
@@ -151,6 +175,8 @@ export class Transport {
   private readonly retry: RetryOptions;
   private readonly timeouts: TimeoutOptions;
   private readonly clock: Clock;
+  /** The credential values the last attempt carried, for `redact`. */
+  private lastAuthValues: string[] = [];
 
   constructor(private readonly opts: TransportOptions) {
     const u = new URL(opts.endpoint);
@@ -176,21 +202,25 @@ export class Transport {
   async request(spec: RequestSpec): Promise<HttpResponse> {
     const method = spec.method.toUpperCase();
     const fullPath = `${this.basePath}${spec.path}${queryString(spec.query)}`;
-    const headers: Headers = { "user-agent": this.opts.userAgent ?? "pulumi-krcloud" };
-    const auth = spec.auth !== false && this.opts.authHeaders ? this.opts.authHeaders() : {};
-    Object.assign(headers, auth);
-    for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
-    const secrets = this.secretList(headers, Object.values(auth));
-    for (const v of spec.secrets ?? []) if (v) secrets.push(v);
+    const what = spec.action ?? `${this.service} ${spec.operation}`;
 
     let mayHaveApplied = false;
+    /** Sent again once with a renewed credential after a 401. */
+    let reauthenticated = false;
     const stats = currentRequestStats();
     for (let attempt = 1; ; attempt++) {
+      const lease = await this.lease(spec);
+      const headers: Headers = { "user-agent": this.opts.userAgent ?? "pulumi-krcloud", ...(lease?.headers ?? {}) };
+      for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+      const secrets = this.secretList(headers, Object.values(lease?.headers ?? {}));
+      for (const v of spec.secrets ?? []) if (v) secrets.push(v);
+
       let outcome: RetryOutcome;
       /** The error to throw when this attempt is the last. */
-      let failure: (note?: string) => Error;
+      let failure: (note?: string, hint?: string) => Error;
       const own = spec.idempotent ? undefined : freshClient(this.origin, this.timeouts);
       if (stats) stats.requests++;
+      let refusedWith: 401 | 403 | undefined;
       try {
         const res = await (own ?? poolFor(this.origin, this.timeouts)).request({
           method: method,
@@ -207,8 +237,9 @@ export class Transport {
         if (ok) return { status: res.statusCode, headers: resHeaders, body, requestId, attempts: attempt };
         const retryAfter = resHeaders["retry-after"];
         outcome = { kind: "status", status: res.statusCode, retryAfter };
+        if (lease && (res.statusCode === 401 || res.statusCode === 403)) refusedWith = res.statusCode;
         const earlier = mayHaveApplied;
-        failure = (note) => {
+        failure = (note, hint) => {
           const parsed = parseErrorBody(body);
           return redactError(
             apiErrorFor({
@@ -223,6 +254,7 @@ export class Transport {
               action: spec.action,
               earlierAttemptMayHaveApplied: earlier,
               retryAfterMs: parseRetryAfter(retryAfter, this.clock.now()),
+              hint,
             }),
             secrets,
           );
@@ -235,7 +267,6 @@ export class Transport {
         this.log(`${method} ${fullPath} -> network error ${code ?? "?"} (attempt ${attempt})`, headers, secrets);
         failure = (note) => {
           const neverSent = this.retry.neverSentCodes.includes(code ?? "");
-          const what = spec.action ?? `${this.service} ${spec.operation}`;
           return new TransportError(
             redactText(`${what}: ${method} ${fullPath} failed after ${attempt} attempt(s): ${(cause as Error).message}${note ? ` ${note}` : ""}`, secrets),
             this.service,
@@ -247,6 +278,33 @@ export class Transport {
         };
       } finally {
         own?.destroy().catch(() => undefined);
+      }
+
+      // A refused credential: after a 401, one new credential for all the requests refused with the
+      // same one (never after a 403: the credential is good, the permission is missing), and this
+      // request once more; a 401 can only follow a request that was not processed.
+      const creds = this.opts.credentials;
+      if (refusedWith !== undefined && lease && creds) {
+        if (refusedWith === 401 && !reauthenticated) {
+          let renewed: boolean;
+          try {
+            renewed = await creds.renew(lease);
+          } catch (e) {
+            throw redactError(e, secrets);
+          }
+          if (renewed) {
+            if (typeof spec.body === "function") {
+              throw failure(
+                undefined,
+                `${creds.explain(401, lease, false)}; a new token was issued, but this request is not sent again: its body is a stream, read while it was sent. Run the operation again`,
+              );
+            }
+            reauthenticated = true;
+            this.log(`sending ${spec.operation} again with a renewed credential`, undefined, secrets);
+            continue;
+          }
+        }
+        throw failure(undefined, creds.explain(refusedWith, lease, reauthenticated));
       }
 
       const now = this.clock.now();
@@ -276,7 +334,17 @@ export class Transport {
    * say) with the same secrets as the transport's own errors.
    */
   redact<E>(e: E, extra: readonly string[] = []): E {
-    return redactError(e, [...this.secretList({}, Object.values(this.opts.authHeaders?.() ?? {})), ...extra]);
+    return redactError(e, [...this.secretList({}, this.lastAuthValues), ...extra]);
+  }
+
+  /** The credential headers of the next attempt of `spec`; none when it is sent without. */
+  private async lease(spec: RequestSpec): Promise<CredentialLease | undefined> {
+    if (spec.auth === false) return undefined;
+    let lease: CredentialLease | undefined;
+    if (this.opts.credentials) lease = await this.opts.credentials.current();
+    else if (this.opts.authHeaders) lease = { headers: this.opts.authHeaders() };
+    if (lease) this.lastAuthValues = Object.values(lease.headers);
+    return lease;
   }
 
   private secretList(headers: Headers, authValues: readonly string[]): string[] {

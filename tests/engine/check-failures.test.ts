@@ -104,7 +104,11 @@ test("a missing endpoint or credential fails `pulumi preview` naming the setting
   const out = await expectFailure(() => stack.preview({ color: "never" }));
   expect(out).toMatch(/no endpoint for the objectstorage service: set krcloud:objectstorageEndpoint \(or KRCLOUD_OBJECTSTORAGE_ENDPOINT\)/);
   await stack.setConfig("krcloud:localCloudUrl", { value: project.cloud.url });
+  // No token, and no access key to have one issued: every source of tokens is named.
   await stack.removeConfig("krcloud:authToken");
-  expect(await expectFailure(() => stack.preview({ color: "never" }))).toMatch(/no auth token for objectstorage: set stack config krcloud:authToken/);
+  await stack.removeConfig("krcloud:credentialId");
+  expect(await expectFailure(() => stack.preview({ color: "never" }))).toMatch(
+    /no credentials for objectstorage: set one of krcloud:authToken \(a token, as a secret\), krcloud:tokenCommand \(a command that prints one\), or an access key/,
+  );
   expect(cloud.control.counters().total).toBe(before);
 });

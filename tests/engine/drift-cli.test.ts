@@ -80,7 +80,7 @@ test("drift exits 2 with every format from one run, and the check wrote nothing 
   const bucketName = bucket.urn.split("::").pop()!;
   expect(r.stdout).toMatch(new RegExp(`^watched\\s+${bucketName}\\s+krcloud:objectstorage:Bucket\\s+drifted\\s+acl\\.public`, "m"));
   expect(r.stdout).toContain('  acl.public: cloud "deny", program "read-only"');
-  expect(r.stdout).toContain(`  revert: pulumi up --stack watched --refresh --target '${bucket.urn}' --cwd ${dir}`);
+  expect(r.stdout).toContain(`  revert: pulumi up --stack watched --refresh --run-program --target '${bucket.urn}' --cwd ${dir}`);
 
   // JSON, valid against the shipped schema; only the two drifted resources drifted
   const report = JSON.parse(fs.readFileSync(out("json"), "utf8"));

@@ -290,3 +290,87 @@ test("errors carry no secret: the token never appears in a message", async () =>
   expect(err.details).toContain('creating bucket "native-err"');
   expect(err.details).not.toContain(tc.config["krcloud:authToken"]);
 });
+
+describe("provider configuration", () => {
+  const providerUrn = "urn:pulumi:test::native::pulumi:providers:krcloud::default_0_1_0";
+  async function checkConfig(news: Props): Promise<{ inputs: Props; failures: string[] }> {
+    const req = new provproto.CheckRequest();
+    req.setUrn(providerUrn);
+    req.setName("default_0_1_0");
+    req.setType("pulumi:providers:krcloud");
+    req.setOlds(struct({}));
+    req.setNews(struct(news));
+    const r = await rpc<provproto.CheckRequest, provproto.CheckResponse>("checkConfig", req);
+    return { inputs: r.getInputs()!.toJavaScript(), failures: r.getFailuresList().map((f) => `${f.getProperty()}: ${f.getReason()}`) };
+  }
+  async function diffConfig(olds: Props, news: Props): Promise<provproto.DiffResponse> {
+    const req = new provproto.DiffRequest();
+    req.setUrn(providerUrn);
+    req.setType("pulumi:providers:krcloud");
+    req.setName("default_0_1_0");
+    req.setId("provider-id");
+    req.setOlds(struct(olds));
+    req.setOldInputs(struct(olds));
+    req.setNews(struct(news));
+    return rpc("diffConfig", req);
+  }
+
+  test("CheckConfig: a valid configuration comes back as it came, secrets still wrapped, without a request", async () => {
+    const before = tc.counts();
+    const news = {
+      localCloudUrl: "http://127.0.0.1:8790",
+      credentialId: "key-1",
+      credentialSecret: secret("s3cr3t-value"),
+      tokenCommand: "vault read -field=token secret/krcloud",
+      identityEndpoint: "https://iam.kr-central-2.example.com/identity/v3",
+      region: "kr-central-2",
+      version: "0.1.0",
+      cacheEndpoint: "04da6b54-80e4-46f7-96ec-b56ff0331ba9",
+    };
+    const r = await checkConfig(news);
+    expect(r.failures).toEqual([]);
+    expect(r.inputs).toEqual(news);
+    expect(tc.countsSince(before)).toEqual({});
+  });
+
+  test("CheckConfig names the key and the values it takes; no secret in the reasons", async () => {
+    const r = await checkConfig({
+      objectstorageEndpoint: "http://storage.example.com",
+      identityEndpoint: "not a url",
+      region: "KR Central",
+      credentialSecret: secret("s3cr3t-value"),
+      authtoken: "typo-SECRET",
+      projectId: 7,
+    });
+    expect(r.failures.sort()).toEqual(
+      [
+        'objectstorageEndpoint: krcloud:objectstorageEndpoint: must be an https:// URL, or http:// to this machine (127.0.0.0/8, ::1, localhost); got "http://storage.example.com"',
+        'identityEndpoint: krcloud:identityEndpoint: must be an https:// URL, or http:// to this machine (127.0.0.0/8, ::1, localhost); got "not a url"',
+        'region: krcloud:region: must be a region name of lower-case letters, digits and "-" (kr-central-2); got "KR Central"',
+        expect.stringMatching(/^authtoken: krcloud:authtoken: is not a krcloud setting; the settings are authToken, cacheEndpoint, credentialId, /),
+        "projectId: krcloud:projectId: must be a string, not number",
+        "credentialId: krcloud:credentialId: is missing: the access key needs both krcloud:credentialId and krcloud:credentialSecret",
+      ].sort(),
+    );
+    expect(r.failures.join("\n")).not.toMatch(/s3cr3t-value|typo-SECRET/);
+  });
+
+  test("DiffConfig: rotated credentials, a token command and endpoints change nothing; the region or project is an update, never a replacement", async () => {
+    const olds = { localCloudUrl: "http://127.0.0.1:8790", authToken: secret("old-token"), projectId: "p1", region: "kr-central-2", version: "0.1.0" };
+    const rotated = await diffConfig(olds, {
+      localCloudUrl: "http://127.0.0.1:8791",
+      credentialId: "key-2",
+      credentialSecret: secret("new-secret"),
+      tokenCommand: "get-token",
+      projectId: "p1",
+      region: "kr-central-2",
+      version: "0.2.0",
+    });
+    expect(rotated.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    expect(rotated.getReplacesList()).toEqual([]);
+    const moved = await diffConfig(olds, { ...olds, region: "kr-central-1", projectId: "p2" });
+    expect(moved.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_SOME);
+    expect(moved.getReplacesList()).toEqual([]);
+    expect(detailed(moved)).toEqual({ projectId: "UPDATE", region: "UPDATE" });
+  });
+});

@@ -153,6 +153,26 @@ export async function applyLocalCloudSetup(p: CloudProject, programDir: string):
   return setup.resources;
 }
 
+/**
+ * Stack config that names nothing but an access key and the identity service (issue 26): no token,
+ * no project, no endpoint; the provider has tokens issued and takes the rest from them.
+ */
+export function accessKeyConfig(cloud: LocalCloud, key: { credentialId: string; credentialSecret: string }, extra: ConfigMap = {}): ConfigMap {
+  return {
+    "krcloud:credentialId": { value: key.credentialId },
+    "krcloud:credentialSecret": { value: key.credentialSecret, secret: true },
+    "krcloud:identityEndpoint": { value: `${cloud.url}/identity` },
+    ...extra,
+  };
+}
+
+/** What the identity service says of the tokens it issued (`GET /_control/tokens`), for one key or all. */
+export async function tokensIssued(cloud: LocalCloud, credentialId?: string): Promise<number> {
+  const q = credentialId === undefined ? "" : `?credentialId=${encodeURIComponent(credentialId)}`;
+  const r = (await (await fetch(`${cloud.controlUrl}/tokens${q}`)).json()) as { issued: number };
+  return r.issued;
+}
+
 /** Stack config for a program talking to `p`: the provider settings, secrets as secrets. */
 export function providerConfig(p: CloudProject, extra: ConfigMap = {}): ConfigMap {
   return {

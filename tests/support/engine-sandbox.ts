@@ -53,6 +53,10 @@ export class Sandbox {
       KRCLOUD_AUTH_TOKEN: "",
       KRCLOUD_PROJECT_ID: "",
       KRCLOUD_LOCAL_CLOUD_URL: "",
+      KRCLOUD_TOKEN_COMMAND: "",
+      KRCLOUD_CREDENTIAL_ID: "",
+      KRCLOUD_CREDENTIAL_SECRET: "",
+      KRCLOUD_IDENTITY_ENDPOINT: "",
     };
   }
 

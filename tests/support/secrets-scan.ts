@@ -2,8 +2,12 @@
  * The secrets scan, for either front door (tests/engine/secrets-scan-dynamic.test.ts and
  * secrets-scan-native.test.ts declare it): a distinctive value in every secret-bearing input (cache
  * user passwords, the data source password, the Hadoop admin and metastore passwords, the KMS
- * plaintext) and the provider credentials (auth token, credential secret), then a search for each,
- * plain, Base64 (and base64url) and URL-encoded, in everything a run leaves or shows:
+ * plaintext) and the provider credentials (auth token, credential secret, and what the provider
+ * comes to hold at run time: every token the identity service issued for the project's access key,
+ * and everything a token command printed), then a search for each, plain, Base64 (and base64url)
+ * and URL-encoded, in everything a run leaves or shows. The stacks use every source of tokens: a
+ * static token (`scan`), only the access key (`fail`: tokens issued by the identity service), a
+ * token command (`kms`). The places searched:
  *
  * - the state: `pulumi stack export` (and, with `--show-secrets`, everything outside the secret
  *   envelopes), every file under the file backend (checkpoints, `.pulumi/history`, backups);
@@ -23,11 +27,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import type { ConfigMap, EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { EXIT } from "../../drift/model";
 import type { LocalCloud } from "../../emulator";
 import { KmsClient } from "../../sdk/kms";
 import {
+  accessKeyConfig,
   backendFiles,
   ENGINE_TEST_TIMEOUT_MS,
   installNativePlugin,
@@ -219,6 +224,8 @@ export function secretsScanSuite(door: Door): void {
   const figures: string[] = [];
   const started = Date.now();
   let pulumiRpcRecordsWithSecrets = 0;
+  let commandOutputs = "";
+  let runtimeSecrets = 0;
   const project_ = door === "dynamic" ? "krcloud-test-zero-diff" : "krcloud-test-secrets-scan";
 
   function writeProgram(dir: string, spec: Spec): void {
@@ -226,7 +233,7 @@ export function secretsScanSuite(door: Door): void {
     else writeYamlProgram(dir, project_, spec);
   }
 
-  async function newStack(name: string, spec: Spec): Promise<{ stack: Stack; dir: string }> {
+  async function newStack(name: string, spec: Spec, config: ConfigMap = providerConfig(project)): Promise<{ stack: Stack; dir: string }> {
     let dir: string;
     if (door === "dynamic") dir = sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "zero-diff"), name);
     else {
@@ -234,7 +241,7 @@ export function secretsScanSuite(door: Door): void {
       fs.mkdirSync(dir, { recursive: true });
     }
     writeProgram(dir, spec);
-    const stack = await sandbox.createStack(dir, name, providerConfig(project));
+    const stack = await sandbox.createStack(dir, name, config);
     stacks.push({ name, stack, dir });
     return { stack, dir };
   }
@@ -270,6 +277,38 @@ export function secretsScanSuite(door: Door): void {
     return { ok, text: withoutRecords(text, rpc), messages, rpcRecords: rpc.length };
   }
 
+  /**
+   * A token command that asks the identity service for a token with the project's access key, as a
+   * credential helper would, and keeps a copy of what it printed (the test's side channel).
+   */
+  function tokenCommand(): string {
+    const script = path.join(sandbox.root, "token-command.js");
+    const auth = {
+      auth: { identity: { methods: ["application_credential"], application_credential: { id: project.credentialId, secret: project.credentialSecret } } },
+    };
+    fs.writeFileSync(
+      script,
+      `fetch(${JSON.stringify(`${cloud.url}/identity/v3/auth/tokens`)}, { method: "POST", headers: { "content-type": "application/json" }, body: ${JSON.stringify(JSON.stringify(auth))} })
+  .then(async (r) => {
+    const t = (await r.json()).token;
+    const out = JSON.stringify({ token: r.headers.get("x-subject-token"), expiresAt: t.expires_at, projectId: t.project.id });
+    require("fs").appendFileSync(${JSON.stringify(commandOutputs)}, out + "\\n");
+    process.stdout.write(out);
+  });
+`,
+    );
+    return `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`;
+  }
+
+  /** Every token issued for the project so far and every token command output: searched for from now on. */
+  async function addRuntimeSecrets(): Promise<void> {
+    const report = (await (await fetch(`${cloud.controlUrl}/tokens?projectId=${project.projectId}`)).json()) as { tokens: { token: string }[] };
+    for (const [i, t] of report.tokens.entries()) scanner.add(`token ${i + 1} of the project`, t.token);
+    const outputs = fs.existsSync(commandOutputs) ? fs.readFileSync(commandOutputs, "utf8").split("\n").filter(Boolean) : [];
+    for (const [i, o] of outputs.entries()) scanner.add(`token command output ${i + 1}`, o);
+    runtimeSecrets = report.tokens.length + outputs.length;
+  }
+
   function expectNoHits(found: Hit[]): void {
     expect(found.map((h) => `${h.secret} (${h.form}) in ${h.source}`)).toEqual([]);
   }
@@ -278,6 +317,7 @@ export function secretsScanSuite(door: Door): void {
     if (door === "native" && !pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml`");
     cloud = await startCloud();
     sandbox = new ScanSandbox(`secrets-scan-${door}`);
+    commandOutputs = path.join(sandbox.root, "token-command-outputs");
     project = await newProject(cloud, `scan${door}`);
     if (door === "native") await installNativePlugin(sandbox);
     fx = await prepareCloud(project);
@@ -325,7 +365,8 @@ export function secretsScanSuite(door: Door): void {
   test("a run that fails after the passwords were sent (a cache cluster, a data source, a Hadoop cluster): its errors hold none of them", async () => {
     const tag = `f${project.projectId.slice(-6)}`;
     const spec = failingSpec(fx, secrets, tag);
-    const { stack } = await newStack("fail", spec);
+    // Only the access key: the identity service issues the tokens.
+    const { stack } = await newStack("fail", spec, accessKeyConfig(cloud, project));
     const hadoopName = spec.resources.find((r) => r.type === "krcloud:hadoop:Cluster")!.properties.name as string;
     // Each fails after its create request (with the password) was accepted: the Hadoop cluster ends
     // Terminated, the first read of the data source and of the cluster's shards is refused.
@@ -333,6 +374,7 @@ export function secretsScanSuite(door: Door): void {
     await project.control.addFault({ service: "data-query", operation: "ListDataSources", action: "error", status: 400, times: 1 });
     await project.control.addFault({ service: "cache", operation: "ListShards", action: "error", status: 400, times: 1 });
     const failed = await upDebug(stack);
+    await addRuntimeSecrets();
     expect(failed.ok).toBe(false);
     for (const r of spec.resources) expect(failed.text).toContain(r.name);
     expectNoHits(scanner.scan("errors of the failing up --debug", failed.text));
@@ -378,8 +420,12 @@ export function secretsScanSuite(door: Door): void {
     const before = JSON.parse(await requestLog(cloud)) as { lastSeq: number };
 
     const spec = ciphertextSpec(fx, cipher);
-    const { stack } = await newStack("kms", spec);
+    // Tokens from a token command (the access key stays for data query and Hadoop).
+    const { "krcloud:authToken": _static, ...withoutToken } = providerConfig(project, { "krcloud:tokenCommand": { value: tokenCommand() } });
+    const { stack } = await newStack("kms", spec, withoutToken);
     const up = await upDebug(stack);
+    await addRuntimeSecrets();
+    expect(fs.readFileSync(commandOutputs, "utf8")).toContain('"token"');
     if (!up.ok) throw new Error(up.text);
     expectNoHits(scanner.scan("pulumi up --debug (kms)", up.text));
     expectNoHits(scanner.scan("diagnostic messages of up --debug (kms)", up.messages));
@@ -409,6 +455,9 @@ export function secretsScanSuite(door: Door): void {
     const fixtures = new Set(["kms:key", "data-query:instance"]);
     expect((await project.control.inventory(project.projectId)).filter((e) => !fixtures.has(`${e.service}:${e.kind}`))).toEqual([]);
 
+    await addRuntimeSecrets();
+    expect(runtimeSecrets).toBeGreaterThanOrEqual(3);
+    figures.push(`secrets this run made: ${runtimeSecrets} (tokens issued for the project, token command outputs)`);
     const files = backendFiles(sandbox.backendDir);
     expect(files.some((f) => f.file.includes(`${path.sep}history${path.sep}`))).toBe(true);
     expect(files.some((f) => f.file.includes("backups") || f.file.endsWith(".bak"))).toBe(true);
@@ -417,7 +466,12 @@ export function secretsScanSuite(door: Door): void {
     const tee = fs.readdirSync(sandbox.teeDir);
     const providerOutput = tee.filter((f) => (door === "dynamic" ? f.includes("dynamic-provider") : f.includes("pulumi-resource-krcloud")));
     expect(providerOutput.length).toBeGreaterThan(0);
-    for (const f of tee) expectNoHits(scanner.scan(`stdout/stderr of ${f}`, fs.readFileSync(path.join(sandbox.teeDir, f), "utf8")));
+    // The token command's own standard output is the token, by design: the provider reads it through
+    // a pipe. Every other process is searched.
+    const helper = tee.filter((f) => f.includes("token-command.js"));
+    expect(helper.length).toBeGreaterThan(0);
+    for (const f of tee.filter((x) => !helper.includes(x)))
+      expectNoHits(scanner.scan(`stdout/stderr of ${f}`, fs.readFileSync(path.join(sandbox.teeDir, f), "utf8")));
     expectNoHits(scanner.scan("local cloud request log", await requestLog(cloud)));
 
     if (pulumiRpcRecordsWithSecrets > 0)

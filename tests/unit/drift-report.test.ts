@@ -107,12 +107,12 @@ test("the JSON report follows its shipped JSON Schema; every resource is listed 
 test("each drifted resource says both ways out: the targeted up that reverts, the values that accept", () => {
   const [s] = reportOf([run()]).stacks;
   const siteRow = s!.resources.find((r) => r.name === "site")!;
-  expect(siteRow.fix?.revert).toBe(`pulumi up --stack prod --refresh --target '${siteRow.urn}' --cwd infra`);
+  expect(siteRow.fix?.revert).toBe(`pulumi up --stack prod --refresh --run-program --target '${siteRow.urn}' --cwd infra`);
   expect(siteRow.fix?.acceptValues).toEqual({ acl: { public: "deny" } });
   expect(siteRow.fix?.accept).toBe(`in the program, set site's acl: {"public":"deny"}`);
   expect(siteRow.line).toBe(3);
   const logs = s!.resources.find((r) => r.name === "logs")!;
-  expect(logs.fix?.accept).toContain(`pulumi refresh --stack prod --yes --target '${logs.urn}'`);
+  expect(logs.fix?.accept).toContain(`pulumi refresh --stack prod --run-program --yes --target '${logs.urn}'`);
 });
 
 test("SARIF is valid SARIF 2.1.0, one result per drifted property at the declaring line, with stable rule ids and fingerprints", () => {
@@ -161,7 +161,7 @@ test("GitHub annotations: a warning per new drift at the program's line, escaped
   expect(lines).toHaveLength(3);
   expect(lines[0]).toMatch(/^::warning file=infra\/index.ts,line=3,title=krcloud drift%3A site acl.public::site \(krcloud%3A|::warning/);
   expect(lines[0]!.startsWith("::warning file=infra/index.ts,line=3,title=krcloud drift%3A site acl.public::")).toBe(true);
-  expect(lines[0]).toContain("%0ARevert: pulumi up --stack prod --refresh --target");
+  expect(lines[0]).toContain("%0ARevert: pulumi up --stack prod --refresh --run-program --target");
   expect(escapeData("50%\r\nok")).toBe("50%25%0D%0Aok");
   expect(escapeProperty("a:b,c")).toBe("a%3Ab%2Cc");
 });

@@ -379,7 +379,10 @@ describe("configuration", () => {
       const news = { baseParameterGroupId: "default.redis7.cluster", __provider: PROVIDER, __logicalName: "pg" };
       await expect(p.check({}, news)).rejects.toThrow(/no endpoint for the cache service: set krcloud:cacheEndpoint \(or KRCLOUD_CACHE_ENDPOINT\)/);
       process.env.KRCLOUD_LOCAL_CLOUD_URL = "http://127.0.0.1:9";
-      await expect(p.check({}, news)).rejects.toThrow(/no auth token for cache: set stack config krcloud:authToken/);
+      // Every source of tokens is named, in the chain's order.
+      await expect(p.check({}, news)).rejects.toThrow(
+        /no credentials for cache: set one of krcloud:authToken \(a token, as a secret\), krcloud:tokenCommand \(a command that prints one\), or an access key: krcloud:credentialId and krcloud:credentialSecret \(as a secret\) with krcloud:identityEndpoint/,
+      );
       process.env.KRCLOUD_AUTH_TOKEN = "tok";
       expect((await p.check({}, news)).failures ?? []).toEqual([]);
     } finally {

@@ -18,7 +18,16 @@ import { listKey, readThroughList } from "../core/coalesce";
 import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
+import {
+  deleteAndWait,
+  flattenRecord,
+  inPlacePatch,
+  recordDeclarations,
+  recordInputs,
+  recordReplacement,
+  statusOutputs,
+  steeringInputs,
+} from "./cluster-record";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
 import { user, userForRequest } from "./validation";
@@ -115,6 +124,10 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
     "A Redis cluster (cluster mode) with a declared topology, reconciled in place: shards and replicas are added and removed with a wait until every shard and node is Running.",
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
   replaceIf: { shards: placementsReplace },
+  ...recordReplacement("cluster", {
+    restoreFromBackup: "a cluster is restored from a backup only when it is created",
+    shards: "an existing shard's primary cannot move to another subnet (the cache API adds and deletes shards and replicas, never moves a node)",
+  }),
   ...recordDeclarations<ClusterInputs, ClusterOutputs>("enabled"),
   importId: "the cluster id",
   // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown

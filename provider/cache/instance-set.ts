@@ -16,7 +16,16 @@ import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputAr
 import { findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
+import {
+  deleteAndWait,
+  flattenRecord,
+  inPlacePatch,
+  recordDeclarations,
+  recordInputs,
+  recordReplacement,
+  statusOutputs,
+  steeringInputs,
+} from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
 import { retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
@@ -101,6 +110,10 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
   description:
     "A Redis primary with replicas (cluster mode disabled): replica count, high availability and the primary reconciled in place, each step waiting until every instance is Running.",
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
+  ...recordReplacement("instance set", {
+    primarySubnetId: "the subnet the primary was created in is fixed (promote a replica with primaryInstanceId to move the primary in place)",
+    restoreFrom: "an instance set is restored only when it is created",
+  }),
   ...recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
   importId: "the instance set id",
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false) },

@@ -67,6 +67,10 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
   description:
     "A custom cache parameter group created from a default group. Only the parameters the program sets are managed; changes wait until the clusters using the group are In-Sync.",
   replaceOn: ["name", "baseParameterGroupId"],
+  replaceReasons: {
+    name: "the cache API has no rename of a parameter group",
+    baseParameterGroupId: "a custom group's base (default) group is fixed when it is created",
+  },
   deleteBeforeReplace: true,
   localInputs: ["applyMode", "timeouts", "adopt"],
   importId: "the parameter group id",

@@ -25,6 +25,7 @@ import { currentSettings, setStackConfig } from "./config";
 import { autoName, createKeyOf, hexFrom } from "./naming";
 import { withOfferedValues } from "./hints";
 import { createWithRecovery, describeCreate } from "./recovery";
+import { replacementWarning } from "./replacement";
 import {
   AUTONAMED_KEY,
   CheckError,
@@ -145,7 +146,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       }
     },
 
-    async diff(_id, recorded, news, oldInputs) {
+    async diff(id, recorded, news, oldInputs) {
       const olds = withWriteOnly(def, recorded, news, oldInputs);
       const replacesKeys: string[] = [];
       const changed: string[] = [];
@@ -164,10 +165,12 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       // (unique) name it must wait for the delete.
       const nameKey = def.autoName?.property;
       const sameName = nameKey === undefined || containsUnknown(news[nameKey]) || jsonEqual(news[nameKey], olds[nameKey]);
+      const warning = replacesKeys.length > 0 ? replacementWarning(def, id, olds, news, replacesKeys) : undefined;
       return {
         changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,
         replaces: replacesKeys,
         diffs: changed,
+        ...(warning !== undefined ? { warnings: [warning] } : {}),
         // Also without a replace-on change of its own: the engine may replace it anyway (`up --replace`,
         // replaceOnChanges), and then under the same name.
         deleteBeforeReplace: def.deleteBeforeReplace === true && sameName,

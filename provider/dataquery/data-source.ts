@@ -58,6 +58,7 @@ export type DataSourceOutputs = z.infer<ReturnType<typeof dataSourceOutputs>>;
 export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSourceInputs, dataSourceOutputs, {
   description: "A MySQL or PostgreSQL data source for data queries. Every change replaces it (the service has no update).",
   replaceOn: ["name", "type", "scope", "description"],
+  replaceReason: "the data query API has no update of a data source",
   // The service never returns these: an import (read from the name alone) records them empty, and
   // the program's values stand for them (writeOnly); a change of a recorded value replaces.
   replaceIf: Object.fromEntries(UNREADABLE.map((k) => [k, (old: unknown, next: unknown) => old !== "" && old !== undefined && !jsonEqual(old, next)])),

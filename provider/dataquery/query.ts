@@ -105,6 +105,7 @@ export type QueryOutputs = z.infer<ReturnType<typeof queryOutputs>>;
 export const query = defineResource("krcloud:dataquery:Query", queryInputs, queryOutputs, {
   description: "SQL run once on create, and again only when its SQL, data source, database, result location or triggers change. Refresh never re-runs it.",
   replaceOn: ["query", "dataSource", "database", "bucketName", "path", "triggers"],
+  replaceReason: "a query run cannot change: the query runs again, as a new run",
   localInputs: ["reuse", "captureRows", "timeouts"],
   importId: "the query id",
   offered: {

@@ -58,6 +58,10 @@ export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClus
     "metastore",
     "redis",
   ],
+  replaceReason: "the Hadoop API changes a cluster only by its worker count (and re-runs a terminated job cluster)",
+  replaceReasons: { name: "the Hadoop API has no rename of a cluster" },
+  replacementLoses:
+    "The replacement is a new Hadoop cluster (deleted first: its name is unique): new VMs and addresses, and what is stored on this one's VMs (HDFS, local files) is lost with them; data in object storage stays.",
   deleteBeforeReplace: true,
   localInputs: ["timeouts", "adopt"],
   secretInputs: ["adminPassword", "metastore"],

@@ -32,6 +32,7 @@ export const ciphertext = madeOnce("krcloud:kms:Ciphertext", ciphertextInputs, c
   description:
     "A plaintext encrypted once with a KMS key. Re-encrypted only when the plaintext, key, AAD or triggers change (each a replacement); refresh and delete make no call.",
   replaceOn: ["keyId", "plaintext", "aad", "triggers"],
+  replaceReason: "a ciphertext is made once: it is encrypted again (the old ciphertext still decrypts)",
   secretInputs: ["plaintext"],
   noun: "ciphertext",
   doing: "encrypting",

@@ -29,6 +29,7 @@ export const dataKey = madeOnce("krcloud:kms:DataKey", dataKeyInputs, dataKeyOut
   description:
     "A data key generated once with a KMS key: a secret Base64 plaintext key and its ciphertext. A new key only when the KMS key or triggers change.",
   replaceOn: ["keyId", "triggers"],
+  replaceReason: "a data key is made once: a new data key is generated (data encrypted with the old one needs the old one)",
   secretOutputs: ["plaintext"],
   noun: "data key",
   doing: "generating a data key",

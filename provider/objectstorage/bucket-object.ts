@@ -119,6 +119,7 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
   description:
     "A file or folder in a bucket, with content from a file, a Pulumi asset, text or Base64. Uploads larger than `multipartThreshold` use multipart upload.",
   replaceOn: ["bucket", "key", "folder"],
+  replaceReason: "an object's bucket, key and kind (folder or file) are what it is: another one is uploaded and this one deleted",
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
   secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
   importId: "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",

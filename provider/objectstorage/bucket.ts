@@ -74,6 +74,10 @@ export type BucketOutputs = z.infer<ReturnType<typeof bucketOutputs>>;
 export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInputs, bucketOutputs, {
   description: "An object storage bucket with encryption, public-read ACL and metadata.",
   replaceOn: ["name", "type", "encryption"],
+  replaceReasons: { name: "object storage has no rename of a bucket" },
+  replaceReason: "a bucket's type and encryption are set when it is created",
+  replacementLoses:
+    "The replacement is a new, empty bucket: the objects of this one are not moved; deleting it deletes them with forceDestroy, and fails while it holds any without.",
   deleteBeforeReplace: true,
   localInputs: ["forceDestroy", "adopt"],
   importId: "the bucket name",

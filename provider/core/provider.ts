@@ -1,6 +1,7 @@
 /**
  * A resource definition turned into a Pulumi provider: what every resource shares. Validation in
- * `check` with property paths and no network, deterministic auto-naming, a pure `diff` that
+ * `check` with property paths and no network (but a definition's `checkWithCloud`: reads only,
+ * kept for the process), deterministic auto-naming, a pure `diff` that
  * understands unknowns, outputs sanitised to plain JSON, creates that never make a second copy
  * (recovery.ts), updates that converge against what the cloud has now, the partial-failure error
  * for changes that fail after the cloud accepted them, "gone" handling, and errors that carry no
@@ -131,6 +132,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       }
       try {
         const ready = derive(def, value);
+        const remote = await checkWithCloud(def, ready, makeContext("read"));
+        if (remote.length > 0) return { inputs: news, failures: remote };
         return {
           inputs: toPlain({
             ...ready,
@@ -290,6 +293,22 @@ function assertConfigured(def: AnyDefinition): void {
   try {
     endpointOf(settings, service);
     authHeaders(service, settings);
+  } catch (e) {
+    throw forEngine(clean(e));
+  }
+}
+
+/**
+ * The definition's check that needs the cloud (a read, never a change), when every input it reads
+ * is known; a preview with an unknown one skips it (the engine checks again before the change).
+ * Its errors are the definition's to turn into failures; anything it throws fails the check with
+ * the reason, secrets removed.
+ */
+async function checkWithCloud(def: AnyDefinition, inputs: Record<string, unknown>, ctx: Context): Promise<{ property: string; reason: string }[]> {
+  const spec = def.checkWithCloud;
+  if (spec === undefined || spec.from.some((k) => containsUnknown(inputs[k]))) return [];
+  try {
+    return await spec.run(ctx, inputs);
   } catch (e) {
     throw forEngine(clean(e));
   }

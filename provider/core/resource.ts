@@ -238,6 +238,16 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * value as given). Throw a CheckError for a failure.
    */
   derive?: readonly Derivation<I>[];
+  /**
+   * A check that needs the cloud (`check` runs it during preview, after the local validation): it
+   * may only read (a GET, cached for the process: `readOnce`), never change anything. It runs only
+   * when every input in `from` is known, and returns failures like check's (`property`: the
+   * top-level input; `reason`: the full path and the rule, saying that the cloud was read).
+   */
+  checkWithCloud?: {
+    from: readonly (keyof I & string)[];
+    run(ctx: Context, inputs: I): Promise<{ property: string; reason: string }[]>;
+  };
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
   /** Sends the create request, waits until the resource settles, returns what read sees. */

@@ -73,6 +73,9 @@ format: install
 schema: build
 	node dist/tools/gen-schema.js > schema.json
 	node dist/tools/gen-reference.js
+	@# The dynamic classes' args types (provider/<module>/args.ts) from the new schema.json, then compiled.
+	node dist/tools/gen-args.js
+	$(MAKE) build
 
 # The native provider plugin, runnable without the repository; install it with
 # `pulumi plugin install resource krcloud <version> -f <absolute path to the tarball>`.

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
-import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
+import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, nonEmpty } from "../core";
 import { findClusterByName } from "./find";
 import { cache } from "./client";
 import {
@@ -32,6 +32,7 @@ import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
 import { user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
+import type { ClusterArgs } from "./args";
 
 export function placement() {
   return z.strictObject({
@@ -336,7 +337,8 @@ async function bestKnown(
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof clusterInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { ClusterArgs } from "./args";
 /** A Redis cluster (cluster mode) whose shards and replicas follow the declared placements. Its database user (with the password) is always a secret. */
 export const Cluster = resourceClass<ClusterArgs, ClusterOutputs>(cluster);
 export type Cluster = InstanceType<typeof Cluster>;

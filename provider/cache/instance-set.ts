@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
+import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty } from "../core";
 import { findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
@@ -29,6 +29,7 @@ import {
 import { alignTo, missing, surplus } from "./topology";
 import { retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
+import type { InstanceSetArgs } from "./args";
 
 function instanceSetShape() {
   return z.strictObject({
@@ -258,7 +259,8 @@ async function bestKnown(c: CacheClient, setId: string, prior: InstanceSetInputs
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type InstanceSetArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof instanceSetInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { InstanceSetArgs } from "./args";
 /** A Redis primary with replicas (cluster mode disabled). Its database user (with the password) is always a secret. */
 export const InstanceSet = resourceClass<InstanceSetArgs, InstanceSetOutputs>(instanceSet);
 export type InstanceSet = InstanceType<typeof InstanceSet>;

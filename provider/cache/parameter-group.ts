@@ -19,11 +19,12 @@ import {
 import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readOnce } from "../core/coalesce";
 import { findParameterGroupByName } from "./find";
-import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty, type Context } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty, type Context } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { adoptInput, description } from "./validation";
 import { CACHE_TIMEOUTS, newestFirst, waitGroupInSync } from "./waiters";
+import type { ParameterGroupArgs } from "./args";
 
 export function parameterGroupInputs() {
   return z.strictObject({
@@ -266,7 +267,8 @@ function syncStatusOf(users: readonly CacheClusterRecord[]): string {
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type ParameterGroupArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof parameterGroupInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { ParameterGroupArgs } from "./args";
 /** A custom cache parameter group created from a default group. */
 export const ParameterGroup = resourceClass<ParameterGroupArgs, ParameterGroupOutputs>(parameterGroup);
 export type ParameterGroup = InstanceType<typeof ParameterGroup>;

@@ -9,11 +9,12 @@
 import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { z } from "zod";
-import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, nonEmpty } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty } from "../core";
 import { cache } from "./client";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, missing, placementOf, surplus } from "./topology";
 import { CACHE_TIMEOUTS, waitClusterSettled } from "./waiters";
+import type { ShardArgs } from "./args";
 
 export function shardInputs() {
   return z.strictObject({
@@ -194,7 +195,8 @@ async function readShard(c: CacheClient, id: string, prior: Partial<ShardInputs>
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type ShardArgs = InputArgs<z.input<ReturnType<typeof shardInputs>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { ShardArgs } from "./args";
 /** One shard of a cluster, managed apart from the Cluster resource. */
 export const Shard = resourceClass<ShardArgs, ShardOutputs>(shard);
 export type Shard = InstanceType<typeof Shard>;

@@ -8,10 +8,11 @@
 import { z } from "zod";
 import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
 import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import { jsonEqual, PartialFailure, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
+import { jsonEqual, PartialFailure, defineResource, resourceClass, nonEmpty } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { listKey, readThroughList } from "../core/coalesce";
+import type { DataSourceArgs } from "./args";
 
 function dataSourceShape() {
   return z.strictObject({
@@ -142,7 +143,8 @@ function flatten(d: DataSourceRecord, prior: Partial<DataSourceInputs>): DataSou
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type DataSourceArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof dataSourceInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { DataSourceArgs } from "./args";
 /** A MySQL or PostgreSQL data source. The password is always a secret, whatever the program passed. */
 export const DataSource = resourceClass<DataSourceArgs, DataSourceOutputs>(dataSource);
 export type DataSource = InstanceType<typeof DataSource>;

@@ -5,9 +5,10 @@
  * Seed: 03-kms-dataquery-hadoop.md sections A.2, A.4.
  */
 import { z } from "zod";
-import { resourceClass, type InputArgs } from "../core";
+import { resourceClass } from "../core";
 import { madeOnce, madeOnceInputs } from "./made-once";
 import { keyId } from "./validation";
+import type { DataKeyArgs } from "./args";
 
 export function dataKeyInputs() {
   return madeOnceInputs({
@@ -42,7 +43,8 @@ export const dataKey = madeOnce("krcloud:kms:DataKey", dataKeyInputs, dataKeyOut
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type DataKeyArgs = InputArgs<z.input<ReturnType<typeof dataKeyInputs>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { DataKeyArgs } from "./args";
 /** A data key generated once: a secret Base64 plaintext key and its ciphertext. */
 export const DataKey = resourceClass<DataKeyArgs, DataKeyOutputs>(dataKey);
 export type DataKey = InstanceType<typeof DataKey>;

@@ -5,9 +5,10 @@
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
 import type { BucketAcl, ObjectStorageClient } from "../../sdk/objectstorage";
-import { PartialFailure, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { PartialFailure, waitWithProgress, type Context, defineResource, resourceClass } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
+import type { BucketArgs } from "./args";
 
 /** How long a delete waits for the bucket to be gone. */
 export const BUCKET_DELETE_TIMEOUT_MS = 5 * 60_000;
@@ -273,7 +274,8 @@ function ctxProject(ctx: Context): string {
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type BucketArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof bucketInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { BucketArgs } from "./args";
 /** An object storage bucket with encryption, public-read ACL and metadata. `name` is optional: when omitted, the logical name plus a suffix derived from the stack and resource. */
 export const Bucket = resourceClass<BucketArgs, BucketOutputs>(bucket);
 export type Bucket = InstanceType<typeof Bucket>;

@@ -7,6 +7,7 @@
  * tests/engine/preview-reasons.test.ts). The host's diff gets no URN, so the warning sits under the
  * stack's diagnostics and names the resource itself. Outside the host (tests), stderr.
  */
+import { createRequire } from "node:module";
 import { redactText, secretValues } from "../../sdk/core";
 import { currentSettings } from "./config";
 
@@ -28,7 +29,8 @@ export async function warn(messages: readonly string[]): Promise<void> {
     return;
   }
   // Loaded only when there is something to say: gRPC and the protocol stubs cost a plan that has none.
-  const grpc = await import("@grpc/grpc-js");
+  // gRPC as @pulumi/pulumi resolves it: the stubs' client needs credentials of the same copy.
+  const grpc = createRequire(require.resolve("@pulumi/pulumi"))("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
   const enginerpc = await import("@pulumi/pulumi/proto/engine_grpc_pb");
   const engineproto = await import("@pulumi/pulumi/proto/engine_pb");
   if (engine?.address !== address) {

@@ -5,6 +5,7 @@
  * an endpoint say so. The CLI's display of these lines, on both doors, is
  * tests/engine/preview-reasons.test.ts.
  */
+import { dynamicHostEngine } from "../../provider/core/engine-log";
 import { buildProvider } from "../../provider/core/provider";
 import { DEFAULT_REPLACE_REASON, replaceReasonOf } from "../../provider/core/replacement";
 import { AUTONAMED_KEY } from "../../provider/core/resource";
@@ -93,4 +94,14 @@ test("an in-place change has no warning", async () => {
   expect(d.changes).toBe(true);
   expect(d.replaces).toEqual([]);
   expect(d.warnings).toBeUndefined();
+});
+
+test("the dynamic door sends its warnings to the engine the dynamic provider host was started with, and only there", () => {
+  const host = "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js";
+  expect(dynamicHostEngine(["node", host, "127.0.0.1:41234"])).toBe("127.0.0.1:41234");
+  expect(dynamicHostEngine(["node", host.replace("/index.js", ""), "localhost:5000", "--flag"])).toBe("localhost:5000");
+  // A test runner, the native plugin, a host started without an address: stderr instead.
+  expect(dynamicHostEngine(["node", "/p/node_modules/.bin/jest", "127.0.0.1:41234"])).toBeUndefined();
+  expect(dynamicHostEngine(["node", "/p/dist/bin/pulumi-resource-krcloud.js", "127.0.0.1:41234"])).toBeUndefined();
+  expect(dynamicHostEngine(["node", host])).toBeUndefined();
 });

@@ -12,6 +12,7 @@ import { pipeline } from "node:stream/promises";
 import { Backups } from "./backups";
 import { SimulatedEngine, type CacheEngine, type EngineHooks, type RestoreFiles } from "./engine";
 import { RedisEngine } from "./redis/engine";
+import { aclPasswordHash, newAdminPassword } from "./redis/security";
 import { BadRequest, Conflict, NotFound } from "../core/errors";
 import { Unprocessable } from "./errors";
 import type { ManagedState } from "../core/managed-state";
@@ -584,6 +585,8 @@ function base(b: CommonBody, projectId: string, now: string): Omit<StoredCluster
     backupSchedule: b.backupSchedule ?? null,
     tlsEnabled: b.tlsEnabled ?? false,
     userName: b.user?.name ?? "",
+    ...(b.user ? { userPasswordHash: b.user.password === "" ? "nopass" : aclPasswordHash(b.user.password) } : {}),
+    ...(b.user || b.tlsEnabled ? { adminPassword: newAdminPassword() } : {}),
     parameterGroupId: b.parameterGroupId,
     createdAt: now,
   };

@@ -70,8 +70,12 @@ export class CacheControl {
       case "parameter-group":
         return this.views.group(this.group(id, true), true);
       case "cluster":
-      case "instance-set":
-        return this.views.cluster(this.cluster(kind, id));
+      case "instance-set": {
+        const c = this.cluster(kind, id);
+        // What a client of a TLS cluster trusts: the local cloud's self-signed certificate.
+        const certificate = this.be.engineOf(c).tlsCertificate(c);
+        return { ...this.views.cluster(c), ...(certificate ? { tlsCertificate: certificate } : {}) };
+      }
       case "shard": {
         const { c, shard } = this.shard(id);
         return { clusterId: c.id, ...this.views.shard(c, shard) };

@@ -60,6 +60,8 @@ export interface CacheEngine {
   /** `Applying` while parameters are being applied, `Error-Sync` when the engine refused one. */
   sync(c: StoredCluster): "Applying" | "Error-Sync" | undefined;
   endpoints(c: StoredCluster): { primaryEndpoint: string; readEndpoint?: string };
+  /** The PEM certificate a client of a TLS cluster trusts (real nodes only; redis/security.ts). */
+  tlsCertificate(c: StoredCluster): string | undefined;
 
   /** The stored state was loaded from a snapshot: find or restart what it describes. */
   restored(clusters: StoredCluster[]): void;
@@ -130,6 +132,10 @@ export class SimulatedEngine implements CacheEngine {
     return c.clusterEnabled
       ? { primaryEndpoint: `${c.name}.cache.local:${c.port}` }
       : { primaryEndpoint: `${c.name}.primary.cache.local:${c.port}`, readEndpoint: `${c.name}.read.cache.local:${c.port}` };
+  }
+
+  tlsCertificate(): undefined {
+    return undefined;
   }
 
   restored(): void {}

@@ -54,6 +54,10 @@ export interface StoredCluster {
   backupSchedule: { cron: string; retentionLimit?: number } | null;
   tlsEnabled: boolean;
   userName: string;
+  /** The user's password as its nodes hold it: `#<sha256 hex>` (redis/security.ts), `nopass` for an empty one; absent without a user. */
+  userPasswordHash?: string;
+  /** The local cloud's own password on the nodes of a cluster with a user or TLS (redis/security.ts); absent on clusters stored before it. */
+  adminPassword?: string;
   parameterGroupId: string;
   createdAt: string;
   /** Clusters: shards. Instance sets: one shard-like group holding the instances. */

@@ -13,6 +13,27 @@ import { adoptInput, cacheName, description, keepAutomaticBackups, port, request
 import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
 import { z } from "zod";
 
+/**
+ * Why a change replaces a Cluster or an InstanceSet (seed 02 §4.2, §4.3: their PATCH changes only
+ * the description, backup schedule, parameter group and security groups), and what a replacement
+ * loses; `what` is `cluster` or `instance set`, `own` the reasons of the inputs only it has.
+ */
+export function recordReplacement(what: "cluster" | "instance set", own: Record<string, string>) {
+  return {
+    replaceReason: `the cache API's ${what} update (PATCH) changes only the description, backup schedule, parameter group and security groups`,
+    replaceReasons: {
+      name: `the cache API has no rename of a ${what}`,
+      version: `the cache API has no engine upgrade of a ${what}`,
+      user: `the cache API (seed 02) has no operation that changes a ${what}'s user or password: a new password means a new ${what}`,
+      ...own,
+    },
+    replacementLoses: `The replacement is a new ${what}: new endpoints (clients must be pointed at them) and no data; what this one holds is lost when it is deleted, unless the new one is created from a backup of it (${what === "cluster" ? "restoreFromBackup" : "restoreFrom"}).`,
+  } satisfies Pick<
+    ResourceDefinition<RecordInputs & Record<string, unknown>, Record<string, unknown>>,
+    "replaceReason" | "replaceReasons" | "replacementLoses"
+  >;
+}
+
 /** The settings a Cluster and an InstanceSet change in place with one PATCH. */
 interface InPlaceSettings<S> {
   description?: string;

@@ -16,14 +16,24 @@ import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
-import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, type InputArgs, type AutoNamed, nonEmpty } from "../core";
+import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, nonEmpty } from "../core";
 import { clusterMarker, findClusterByName } from "./find";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
+import {
+  deleteAndWait,
+  flattenRecord,
+  inPlacePatch,
+  recordDeclarations,
+  recordInputs,
+  recordReplacement,
+  statusOutputs,
+  steeringInputs,
+} from "./cluster-record";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
 import { requestDescription, shownDescription, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, clusterSnapshot, waitClusterSettled, waitClusterSynced, type ClusterSnapshot } from "./waiters";
+import type { ClusterArgs } from "./args";
 
 export function placement() {
   return z.strictObject({
@@ -116,6 +126,10 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
     "A Redis cluster (cluster mode) with a declared topology, reconciled in place: shards and replicas are added and removed with a wait until every shard and node is Running.",
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
   replaceIf: { shards: placementsReplace },
+  ...recordReplacement("cluster", {
+    restoreFromBackup: "a cluster is restored from a backup only when it is created",
+    shards: "an existing shard's primary cannot move to another subnet (the cache API adds and deletes shards and replicas, never moves a node)",
+  }),
   ...recordDeclarations<ClusterInputs, ClusterOutputs>("enabled"),
   importId: "the cluster id",
   // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown
@@ -363,7 +377,8 @@ async function bestKnown(
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof clusterInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { ClusterArgs } from "./args";
 /** A Redis cluster (cluster mode) whose shards and replicas follow the declared placements. Its database user (with the password) is always a secret. */
 export const Cluster = resourceClass<ClusterArgs, ClusterOutputs>(cluster);
 export type Cluster = InstanceType<typeof Cluster>;

@@ -12,14 +12,24 @@
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, defineResource, resourceClass, type InputArgs, type AutoNamed, nonEmpty } from "../core";
+import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty } from "../core";
 import { clusterMarker, findClusterByName } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import { deleteAndWait, flattenRecord, inPlacePatch, recordDeclarations, recordInputs, statusOutputs, steeringInputs } from "./cluster-record";
+import {
+  deleteAndWait,
+  flattenRecord,
+  inPlacePatch,
+  recordDeclarations,
+  recordInputs,
+  recordReplacement,
+  statusOutputs,
+  steeringInputs,
+} from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
 import { requestDescription, retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
+import type { InstanceSetArgs } from "./args";
 
 function instanceSetShape() {
   return z.strictObject({
@@ -101,6 +111,10 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
   description:
     "A Redis primary with replicas (cluster mode disabled): replica count, high availability and the primary reconciled in place, each step waiting until every instance is Running.",
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
+  ...recordReplacement("instance set", {
+    primarySubnetId: "the subnet the primary was created in is fixed (promote a replica with primaryInstanceId to move the primary in place)",
+    restoreFrom: "an instance set is restored only when it is created",
+  }),
   ...recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
   importId: "the instance set id",
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false), markerOf: (ctx, id) => clusterMarker(cache(ctx), id) },
@@ -245,7 +259,8 @@ async function bestKnown(c: CacheClient, setId: string, prior: InstanceSetInputs
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type InstanceSetArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof instanceSetInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { InstanceSetArgs } from "./args";
 /** A Redis primary with replicas (cluster mode disabled). Its database user (with the password) is always a secret. */
 export const InstanceSet = resourceClass<InstanceSetArgs, InstanceSetOutputs>(instanceSet);
 export type InstanceSet = InstanceType<typeof InstanceSet>;

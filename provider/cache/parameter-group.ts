@@ -16,23 +16,15 @@ import {
   type ParameterDefinition,
   type ParameterGroup as GroupRecord,
 } from "../../sdk/cache";
-import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { listKey, readOnce } from "../core/coalesce";
 import { findParameterGroupByName, groupMarker } from "./find";
-import {
-  PartialFailure,
-  recordedDescription,
-  timeoutFor,
-  timeoutsInput,
-  defineResource,
-  resourceClass,
-  type InputArgs,
-  type AutoNamed,
-  nonEmpty,
-} from "../core";
+import { PartialFailure, recordedDescription, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty, type Context } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { adoptInput, description, requestDescription } from "./validation";
 import { CACHE_TIMEOUTS, newestFirst, waitGroupInSync } from "./waiters";
+import type { ParameterGroupArgs } from "./args";
 
 export function parameterGroupInputs() {
   return z.strictObject({
@@ -77,12 +69,19 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
   description:
     "A custom cache parameter group created from a default group. Only the parameters the program sets are managed; changes wait until the clusters using the group are In-Sync.",
   replaceOn: ["name", "baseParameterGroupId"],
+  replaceReasons: {
+    name: "the cache API has no rename of a parameter group",
+    baseParameterGroupId: "a custom group's base (default) group is fixed when it is created",
+  },
   deleteBeforeReplace: true,
   localInputs: ["applyMode", "timeouts", "adopt"],
   importId: "the parameter group id",
   offered: { baseParameterGroupId: { list: (ctx) => groupIds(ctx, undefined, "default"), lookup: "krcloud.cache.getParameterGroups" } },
   autoName: { property: "name", minLength: 4, maxLength: 40, lowerCase: true },
   recovery: { find: (ctx, inputs) => findParameterGroupByName(cache(ctx), inputs.name), markerOf: (ctx, id) => groupMarker(cache(ctx), id) },
+  // A bad value fails the preview, not the up after it: the rules are the base group's catalogue,
+  // which only the cloud has (one GET of the base group per run, kept for the process).
+  checkWithCloud: { from: ["baseParameterGroupId", "parameters"], run: (ctx, inputs) => checkAgainstBase(ctx, inputs) },
   describe: (id) => `cache parameter group "${id}"`,
 
   async create(ctx, inputs) {
@@ -180,6 +179,31 @@ export function parameterChanges(
   return out;
 }
 
+/** check's failures for the values the base group's catalogue refuses (read from the cloud, once per run and base group). */
+async function checkAgainstBase(ctx: Context, inputs: ParameterGroupInputs): Promise<{ property: string; reason: string }[]> {
+  if (Object.keys(inputs.parameters).length === 0) return [];
+  const base = inputs.baseParameterGroupId;
+  const st = ctx.settings;
+  const key = listKey(`cache.GetParameterGroup\u0000${base}`, endpointOf(st, "cache"), st.projectId, st.authToken);
+  let group: GroupRecord;
+  try {
+    group = await readOnce(key, () => cache(ctx).parameterGroups.get(base));
+  } catch (e) {
+    if (isNotFound(e))
+      return [
+        {
+          property: "baseParameterGroupId",
+          reason: `baseParameterGroupId: there is no parameter group "${base}" (read from the cloud to check the parameters; krcloud.cache.getParameterGroups lists them)`,
+        },
+      ];
+    throw withAction(e, `checking the parameters of cache parameter group "${inputs.name}": this check reads the base group "${base}" from the cloud`);
+  }
+  return validateParameterValues(group.parameters, inputs.parameters).map((f) => ({
+    property: "parameters",
+    reason: `${f.property}: ${JSON.stringify(f.value)} ${f.reason} (rule: ${f.rule}; checked against the catalogue of base group "${base}", read from the cloud)`,
+  }));
+}
+
 function assertValuesAllowed(name: string, catalogue: readonly ParameterDefinition[], desired: Record<string, string>): void {
   const failures = validateParameterValues(catalogue, desired);
   if (failures.length === 0) return;
@@ -243,7 +267,8 @@ function syncStatusOf(users: readonly CacheClusterRecord[]): string {
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type ParameterGroupArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof parameterGroupInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { ParameterGroupArgs } from "./args";
 /** A custom cache parameter group created from a default group. */
 export const ParameterGroup = resourceClass<ParameterGroupArgs, ParameterGroupOutputs>(parameterGroup);
 export type ParameterGroup = InstanceType<typeof ParameterGroup>;

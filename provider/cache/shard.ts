@@ -9,11 +9,12 @@
 import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../sdk/cache";
 import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { z } from "zod";
-import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, type InputArgs, nonEmpty } from "../core";
+import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty } from "../core";
 import { cache } from "./client";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, missing, placementOf, surplus } from "./topology";
 import { CACHE_TIMEOUTS, waitClusterSettled } from "./waiters";
+import type { ShardArgs } from "./args";
 
 export function shardInputs() {
   return z.strictObject({
@@ -49,6 +50,8 @@ export type ShardOutputs = z.infer<ReturnType<typeof shardOutputs>>;
 export const shard = defineResource("krcloud:cache:Shard", shardInputs, shardOutputs, {
   description: "One shard of a cache cluster, managed apart from the Cluster resource (which leaves shards it did not add alone).",
   replaceOn: ["clusterId", "primarySubnetId"],
+  replaceReasons: { clusterId: "a shard belongs to the cluster it was added to", primarySubnetId: "a shard's primary cannot move to another subnet" },
+  replacementLoses: "The replacement is a new shard: the slots of this one move to the other shards before it is deleted, with their keys.",
   localInputs: ["timeouts", "adoptShardId"],
   importId: "`<clusterId>/<shardId>`",
   // A shard has no name: `adoptShardId` names the one to adopt, and a shard an AddShard whose answer
@@ -192,7 +195,8 @@ async function readShard(c: CacheClient, id: string, prior: Partial<ShardInputs>
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type ShardArgs = InputArgs<z.input<ReturnType<typeof shardInputs>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { ShardArgs } from "./args";
 /** One shard of a cluster, managed apart from the Cluster resource. */
 export const Shard = resourceClass<ShardArgs, ShardOutputs>(shard);
 export type Shard = InstanceType<typeof Shard>;

@@ -22,6 +22,26 @@ export function listKey(operation: string, endpoint: string, projectId: string |
   return `${operation}\u0000${endpoint}\u0000${projectId ?? ""}\u0000${who}`;
 }
 
+const ONCE = Symbol.for("krcloud.coalesce.once");
+
+/**
+ * A read made once per process and kept (a preview's check reading what does not change within a
+ * run, such as a default parameter group's catalogue): every caller with `key` shares the first
+ * call's answer. A failure is not kept, so the next caller reads again. `key` names what is read
+ * and who asks (see `listKey`).
+ */
+export function readOnce<T>(key: string, read: () => Promise<T>): Promise<T> {
+  const g = globalThis as unknown as Record<symbol, Map<string, Promise<unknown>> | undefined>;
+  const kept = (g[ONCE] ??= new Map());
+  let answer = kept.get(key) as Promise<T> | undefined;
+  if (!answer) {
+    answer = read();
+    kept.set(key, answer);
+    answer.catch(() => kept.delete(key));
+  }
+  return answer;
+}
+
 /** How long a batch stays open for other reads: the engine sends its reads a few ms apart. */
 export const BATCH_WINDOW_MS = 5;
 

@@ -1,6 +1,7 @@
 /**
  * A resource definition turned into a Pulumi provider: what every resource shares. Validation in
- * `check` with property paths and no network, deterministic auto-naming, a pure `diff` that
+ * `check` with property paths and no network (but a definition's `checkWithCloud`: reads only,
+ * kept for the process), deterministic auto-naming, a pure `diff` that
  * understands unknowns, outputs sanitised to plain JSON, creates that never make a second copy
  * (recovery.ts), updates that converge against what the cloud has now, the partial-failure error
  * for changes that fail after the cloud accepted them, "gone" handling, and errors that carry no
@@ -28,6 +29,7 @@ import { currentSettings, setStackConfig } from "./config";
 import { autoName, createKeyOf, hexFrom } from "./naming";
 import { withOfferedValues } from "./hints";
 import { createWithRecovery, describeCreate } from "./recovery";
+import { replacementWarning } from "./replacement";
 import {
   AUTONAMED_KEY,
   CheckError,
@@ -148,6 +150,8 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       }
       try {
         const ready = derive(def, value);
+        const remote = await checkWithCloud(def, ready, makeContext("read"));
+        if (remote.length > 0) return { inputs: news, failures: remote };
         return {
           inputs: toPlain({
             ...ready,
@@ -163,7 +167,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       }
     },
 
-    async diff(_id, recorded, news, oldInputs) {
+    async diff(id, recorded, news, oldInputs) {
       const olds = withWriteOnly(def, recorded, news, oldInputs);
       const replacesKeys: string[] = [];
       const changed: string[] = [];
@@ -182,10 +186,12 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       // (unique) name it must wait for the delete.
       const nameKey = def.autoName?.property;
       const sameName = nameKey === undefined || containsUnknown(news[nameKey]) || jsonEqual(news[nameKey], olds[nameKey]);
+      const warning = replacesKeys.length > 0 ? replacementWarning(def, id, olds, news, replacesKeys) : undefined;
       return {
         changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,
         replaces: replacesKeys,
         diffs: changed,
+        ...(warning !== undefined ? { warnings: [warning] } : {}),
         // Also without a replace-on change of its own: the engine may replace it anyway (`up --replace`,
         // replaceOnChanges), and then under the same name.
         deleteBeforeReplace: typeof def.deleteBeforeReplace === "function" ? def.deleteBeforeReplace(olds, news) : def.deleteBeforeReplace === true && sameName,
@@ -379,6 +385,22 @@ async function assertConfigured(def: AnyDefinition): Promise<void> {
     // then says what the catalog lacks, when it does.
     const complete = await authenticated(settings);
     endpointOf(complete.endpoints[service] === undefined ? await authenticated(settings, { service }) : complete, service);
+  } catch (e) {
+    throw forEngine(clean(e));
+  }
+}
+
+/**
+ * The definition's check that needs the cloud (a read, never a change), when every input it reads
+ * is known; a preview with an unknown one skips it (the engine checks again before the change).
+ * Its errors are the definition's to turn into failures; anything it throws fails the check with
+ * the reason, secrets removed.
+ */
+async function checkWithCloud(def: AnyDefinition, inputs: Record<string, unknown>, ctx: Context): Promise<{ property: string; reason: string }[]> {
+  const spec = def.checkWithCloud;
+  if (spec === undefined || spec.from.some((k) => containsUnknown(inputs[k]))) return [];
+  try {
+    return await spec.run(ctx, inputs);
   } catch (e) {
     throw forEngine(clean(e));
   }

@@ -100,6 +100,12 @@ export interface CheckOptions {
 export interface DiffResult extends dynamic.DiffResult {
   /** Every input key whose value differs (or may differ: unknown); `replaces` is a subset. */
   diffs: string[];
+  /**
+   * Lines for the preview, shown as warnings (the engine's log): why the resource is replaced and
+   * what that loses (replacement.ts). The dynamic host ignores the field; runtime.ts and the native
+   * plugin log them.
+   */
+  warnings?: string[];
 }
 
 /** Thrown by a derivation (`derive`) for an input that fails a local check (a missing source file). */
@@ -184,6 +190,19 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    */
   replaceIf?: { readonly [K in keyof I & string]?: (old: unknown, next: unknown) => boolean };
   /**
+   * Why a change of a replace-on (or `replaceIf`) key replaces the resource, in words the preview
+   * shows before it happens (replacement.ts): "the cache API has no operation that changes a
+   * cluster's user or password". Keys without an entry take `replaceReason`.
+   */
+  replaceReasons?: Partial<Record<keyof I & string, string>>;
+  /** The reason of the replace-on keys without one of their own (default: the service has no operation that changes it in place). */
+  replaceReason?: string;
+  /**
+   * What a replacement loses or changes beyond the resource itself (its data, its endpoint), said in
+   * the preview beside the reasons: "the replacement is a new cluster with a new endpoint; ...".
+   */
+  replacementLoses?: string;
+  /**
    * Replacement must delete first (the physical name is unique). An auto-named resource gets a
    * new name when it is replaced, so it is created before the old one is deleted. A function
    * decides from the recorded outputs and the new inputs (an object under the same key: first).
@@ -244,6 +263,16 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * value as given). Throw a CheckError for a failure.
    */
   derive?: readonly Derivation<I>[];
+  /**
+   * A check that needs the cloud (`check` runs it during preview, after the local validation): it
+   * may only read (a GET, cached for the process: `readOnce`), never change anything. It runs only
+   * when every input in `from` is known, and returns failures like check's (`property`: the
+   * top-level input; `reason`: the full path and the rule, saying that the cloud was read).
+   */
+  checkWithCloud?: {
+    from: readonly (keyof I & string)[];
+    run(ctx: Context, inputs: I): Promise<{ property: string; reason: string }[]>;
+  };
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
   /** Sends the create request, waits until the resource settles, returns what read sees. */

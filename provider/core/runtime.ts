@@ -5,7 +5,8 @@
  */
 import "../../bin/node-version";
 import { buildProvider } from "./provider";
-import type { AnyDefinition } from "./resource";
+import { warn } from "./engine-log";
+import type { AnyDefinition, DiffResult } from "./resource";
 import { findDefinition } from "../registry";
 import { stackIdentity, STACK_IDENTITY_TOKEN } from "./stack-identity";
 
@@ -55,7 +56,12 @@ export function methodOf(m: string, args: readonly unknown[]): Method {
 }
 
 /** Entry point of the serialized stub: `require("pulumi-krcloud/runtime").call(token, method, args)`. */
-export function call(token: string, m: string, args: unknown[]): Promise<unknown> {
+export async function call(token: string, m: string, args: unknown[]): Promise<unknown> {
   const p = provider(token) as unknown as Record<Method, (...a: unknown[]) => Promise<unknown>>;
-  return p[methodOf(m, args)](...args);
+  const method = methodOf(m, args);
+  const result = await p[method](...args);
+  // Why a replacement happens, and what it loses: the dynamic host's diff has nowhere to say it.
+  const warnings = method === "diff" ? (result as DiffResult).warnings : undefined;
+  if (warnings?.length) await warn(warnings);
+  return result;
 }

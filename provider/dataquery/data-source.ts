@@ -17,13 +17,12 @@ import {
   resourceClass,
   splitDescription,
   taggedDescription,
-  type InputArgs,
-  type AutoNamed,
   nonEmpty,
 } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { listKey, readThroughList } from "../core/coalesce";
+import type { DataSourceArgs } from "./args";
 
 function dataSourceShape() {
   return z.strictObject({
@@ -73,6 +72,7 @@ export type DataSourceOutputs = z.infer<ReturnType<typeof dataSourceOutputs>>;
 export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSourceInputs, dataSourceOutputs, {
   description: "A MySQL or PostgreSQL data source for data queries. Every change replaces it (the service has no update).",
   replaceOn: ["name", "type", "scope", "description"],
+  replaceReason: "the data query API has no update of a data source",
   // The service never returns these: an import (read from the name alone) records them empty, and
   // the program's values stand for them (writeOnly); a change of a recorded value replaces.
   replaceIf: Object.fromEntries(UNREADABLE.map((k) => [k, (old: unknown, next: unknown) => old !== "" && old !== undefined && !jsonEqual(old, next)])),
@@ -162,7 +162,8 @@ function flatten(d: DataSourceRecord, prior: Partial<DataSourceInputs>): DataSou
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type DataSourceArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof dataSourceInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { DataSourceArgs } from "./args";
 /** A MySQL or PostgreSQL data source. The password is always a secret, whatever the program passed. */
 export const DataSource = resourceClass<DataSourceArgs, DataSourceOutputs>(dataSource);
 export type DataSource = InstanceType<typeof DataSource>;

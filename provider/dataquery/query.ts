@@ -11,19 +11,9 @@
 import { z } from "zod";
 import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../sdk/dataquery";
 import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
-import {
-  PartialFailure,
-  pickShape,
-  timeoutFor,
-  timeoutsInput,
-  waitWithProgress,
-  type Context,
-  defineResource,
-  resourceClass,
-  type InputArgs,
-  nonEmpty,
-} from "../core";
+import { PartialFailure, pickShape, timeoutFor, timeoutsInput, waitWithProgress, type Context, defineResource, resourceClass, nonEmpty } from "../core";
 import { dataQuery } from "./client";
+import type { QueryArgs } from "./args";
 
 /** A query is not a long-lived thing: create 30 minutes, no update or delete waits to speak of. */
 export const QUERY_TIMEOUTS = Object.freeze({ create: 30 * 60_000, update: 30 * 60_000, delete: 5 * 60_000 });
@@ -105,6 +95,7 @@ export type QueryOutputs = z.infer<ReturnType<typeof queryOutputs>>;
 export const query = defineResource("krcloud:dataquery:Query", queryInputs, queryOutputs, {
   description: "SQL run once on create, and again only when its SQL, data source, database, result location or triggers change. Refresh never re-runs it.",
   replaceOn: ["query", "dataSource", "database", "bucketName", "path", "triggers"],
+  replaceReason: "a query run cannot change: the query runs again, as a new run",
   localInputs: ["reuse", "captureRows", "timeouts"],
   importId: "the query id",
   offered: {
@@ -281,7 +272,8 @@ async function waitFinished(ctx: Context, c: DataQueryClient, id: string, timeou
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type QueryArgs = InputArgs<z.input<ReturnType<typeof queryInputs>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { QueryArgs } from "./args";
 /** SQL run once, and again only when it (or where it reads or writes) changes. */
 export const Query = resourceClass<QueryArgs, QueryOutputs>(query);
 export type Query = InstanceType<typeof Query>;

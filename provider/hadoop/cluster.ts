@@ -13,14 +13,14 @@
  * Admin and metastore passwords are secret inputs, Base64-encoded by the SDK, never read back.
  * Seed: 03-kms-dataquery-hadoop.md sections C.2, C.3, C.4, C.5, C.7, C.8.
  */
-import type { z } from "zod";
 import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../sdk/hadoop";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
-import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass, type InputArgs, type AutoNamed } from "../core";
+import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass } from "../core";
 import { hadoop } from "./client";
 import { vmResult } from "./vms";
 import { passwordOf } from "../kms/encrypted-input";
 import { HADOOP_TIMEOUTS, hadoopClusterInputs, hadoopClusterOutputs, type HadoopClusterInputs, type HadoopClusterOutputs } from "./cluster-schema";
+import type { ClusterArgs } from "./args";
 
 export { HADOOP_TIMEOUTS, hadoopClusterInputs, hadoopClusterOutputs, type HadoopClusterInputs, type HadoopClusterOutputs };
 
@@ -58,6 +58,10 @@ export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClus
     "metastore",
     "redis",
   ],
+  replaceReason: "the Hadoop API changes a cluster only by its worker count (and re-runs a terminated job cluster)",
+  replaceReasons: { name: "the Hadoop API has no rename of a cluster" },
+  replacementLoses:
+    "The replacement is a new Hadoop cluster (deleted first: its name is unique): new VMs and addresses, and what is stored on this one's VMs (HDFS, local files) is lost with them; data in object storage stays.",
   deleteBeforeReplace: true,
   localInputs: ["timeouts", "adopt"],
   secretInputs: ["adminPassword", "metastore"],
@@ -443,7 +447,8 @@ async function waitRerun(ctx: Context, c: HadoopClient, id: string, requestId: s
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type ClusterArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof hadoopClusterInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { ClusterArgs } from "./args";
 /** A Hadoop cluster. The admin and metastore passwords are always secrets, whatever the program passed. */
 export const Cluster = resourceClass<ClusterArgs, HadoopClusterOutputs>(hadoopCluster);
 export type Cluster = InstanceType<typeof Cluster>;

@@ -7,9 +7,10 @@
  * Seed: 03-kms-dataquery-hadoop.md sections A.2, A.4, A.8.
  */
 import { z } from "zod";
-import { resourceClass, type InputArgs } from "../core";
+import { resourceClass } from "../core";
 import { madeOnce, madeOnceInputs } from "./made-once";
 import { aad, keyId, plaintext } from "./validation";
+import type { CiphertextArgs } from "./args";
 
 export function ciphertextInputs() {
   return madeOnceInputs({
@@ -32,6 +33,7 @@ export const ciphertext = madeOnce("krcloud:kms:Ciphertext", ciphertextInputs, c
   description:
     "A plaintext encrypted once with a KMS key. Re-encrypted only when the plaintext, key, AAD or triggers change (each a replacement); refresh and delete make no call.",
   replaceOn: ["keyId", "plaintext", "aad", "triggers"],
+  replaceReason: "a ciphertext is made once: it is encrypted again (the old ciphertext still decrypts)",
   secretInputs: ["plaintext"],
   noun: "ciphertext",
   doing: "encrypting",
@@ -44,7 +46,8 @@ export const ciphertext = madeOnce("krcloud:kms:Ciphertext", ciphertextInputs, c
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type CiphertextArgs = InputArgs<z.input<ReturnType<typeof ciphertextInputs>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { CiphertextArgs } from "./args";
 /** A plaintext encrypted once with a KMS key. The plaintext is always a secret, whatever the program passed. */
 export const Ciphertext = resourceClass<CiphertextArgs, CiphertextOutputs>(ciphertext);
 export type Ciphertext = InstanceType<typeof Ciphertext>;

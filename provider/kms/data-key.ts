@@ -5,9 +5,10 @@
  * Seed: 03-kms-dataquery-hadoop.md sections A.2, A.4.
  */
 import { z } from "zod";
-import { resourceClass, type InputArgs } from "../core";
+import { resourceClass } from "../core";
 import { madeOnce, madeOnceInputs } from "./made-once";
 import { keyId } from "./validation";
+import type { DataKeyArgs } from "./args";
 
 export function dataKeyInputs() {
   return madeOnceInputs({
@@ -29,6 +30,7 @@ export const dataKey = madeOnce("krcloud:kms:DataKey", dataKeyInputs, dataKeyOut
   description:
     "A data key generated once with a KMS key: a secret Base64 plaintext key and its ciphertext. A new key only when the KMS key or triggers change.",
   replaceOn: ["keyId", "triggers"],
+  replaceReason: "a data key is made once: a new data key is generated (data encrypted with the old one needs the old one)",
   secretOutputs: ["plaintext"],
   noun: "data key",
   doing: "generating a data key",
@@ -41,7 +43,8 @@ export const dataKey = madeOnce("krcloud:kms:DataKey", dataKeyInputs, dataKeyOut
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type DataKeyArgs = InputArgs<z.input<ReturnType<typeof dataKeyInputs>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { DataKeyArgs } from "./args";
 /** A data key generated once: a secret Base64 plaintext key and its ciphertext. */
 export const DataKey = resourceClass<DataKeyArgs, DataKeyOutputs>(dataKey);
 export type DataKey = InstanceType<typeof DataKey>;

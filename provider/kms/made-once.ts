@@ -19,7 +19,7 @@ export function madeOnceInputs<S extends z.ZodRawShape>(shape: S) {
 
 export interface MadeOnceSpec<I extends { keyId: string }, O extends I & { ciphertext: string }> extends Pick<
   ResourceSpec<I, O>,
-  "description" | "replaceOn" | "secretInputs" | "secretOutputs"
+  "description" | "replaceOn" | "replaceReason" | "secretInputs" | "secretOutputs"
 > {
   /** `ciphertext`, `data key`: names the resource in messages. */
   noun: string;

@@ -165,10 +165,10 @@ export class KrcloudProviderService {
    * line). Without an engine (a test driving the server), stdout. Best effort: a line the engine
    * cannot take is dropped, never an error of the operation.
    */
-  private log(urn: string, message: string): void {
+  private log(urn: string, message: string, severity: "info" | "warning" = "info"): void {
     const address = this.engineAddress;
     if (!address) {
-      process.stdout.write(`${message}\n`);
+      (severity === "warning" ? process.stderr : process.stdout).write(`${severity === "warning" ? "warning: " : ""}${message}\n`);
       return;
     }
     if (this.engine?.address !== address) {
@@ -176,10 +176,11 @@ export class KrcloudProviderService {
       this.engine = { address, client: new enginerpc.EngineClient(address, grpc.credentials.createInsecure()) };
     }
     const req = new engineproto.LogRequest();
-    req.setSeverity(engineproto.LogSeverity.INFO);
+    req.setSeverity(severity === "warning" ? engineproto.LogSeverity.WARNING : engineproto.LogSeverity.INFO);
     req.setMessage(redactText(message, secretValues(currentSettings())));
     req.setUrn(urn);
-    req.setEphemeral(true);
+    // Progress lines pass; a warning stays in the diagnostics.
+    req.setEphemeral(severity === "info");
     this.engine.client.log(req, () => undefined);
   }
 
@@ -317,6 +318,9 @@ export class KrcloudProviderService {
       detailed.set(key, pd);
     }
     res.setHasdetaileddiff(true);
+    // The detailed diff names the properties that replace; why, and what the replacement loses, the
+    // protocol has no field for: a warning on the resource's row.
+    for (const w of d.warnings ?? []) this.log(req.getUrn(), w, "warning");
     return res;
   });
 

@@ -4,8 +4,9 @@
  */
 import { z } from "zod";
 import { isNotFound } from "../../sdk/core";
-import { resourceClass, type InputArgs } from "../core";
+import { resourceClass } from "../core";
 import { bucketDocument, documentInputs, inPriorOrder } from "./bucket-document";
+import type { BucketCorsArgs } from "./args";
 
 export const CORS_METHODS = ["PUT", "POST", "GET", "DELETE"] as const;
 
@@ -108,7 +109,8 @@ export function alignCorsRules(read: CorsRule[], prior: readonly CorsRule[] | un
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type BucketCorsArgs = InputArgs<z.input<ReturnType<typeof bucketCorsInputs>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { BucketCorsArgs } from "./args";
 /** The whole CORS policy of a bucket, an ordered list of at most 10 rules. */
 export const BucketCors = resourceClass<BucketCorsArgs, BucketCorsOutputs>(bucketCors);
 export type BucketCors = InstanceType<typeof BucketCors>;

@@ -72,6 +72,7 @@ export function bucketDocument<I extends BucketDocument<unknown>>(
     inputs,
     outputs: inputs,
     replaceOn: ["bucket"],
+    replaceReason: `the ${spec.noun} belongs to the bucket it was set on`,
     localInputs: ["adopt"],
     importId: "the bucket name",
     derive: spec.derive,

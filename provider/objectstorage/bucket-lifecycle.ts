@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import { isXmlRepresentable, LIFECYCLE_DATE, MAX_RULE_ID_LENGTH } from "../../sdk/objectstorage";
-import { resourceClass, type InputArgs } from "../core";
+import { resourceClass } from "../core";
 import { bucketDocument, documentInputs } from "./bucket-document";
+import type { BucketLifecycleArgs } from "./args";
 
 export { LIFECYCLE_DATE };
 
@@ -130,7 +131,8 @@ function flattenRule(r: { id?: string; prefix: string; status: "Enabled" | "Disa
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type BucketLifecycleArgs = InputArgs<z.input<ReturnType<typeof bucketLifecycleInputs>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { BucketLifecycleArgs } from "./args";
 /** The whole lifecycle (object expiry) configuration of a bucket. */
 export const BucketLifecycle = resourceClass<BucketLifecycleArgs, BucketLifecycleOutputs>(bucketLifecycle);
 export type BucketLifecycle = InstanceType<typeof BucketLifecycle>;

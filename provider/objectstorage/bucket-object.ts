@@ -6,7 +6,6 @@
  * Seed: 01-object-storage.md sections 2.2, 2.6, 4.3, 4.4, 8.
  */
 import { createHash } from "node:crypto";
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
 import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
@@ -20,12 +19,12 @@ import {
   type Context,
   defineResource,
   resourceClass,
-  type InputArgs,
 } from "../core";
 import { metadataAsDeclared } from "./bucket";
 import { objectStorage } from "./client";
 import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
 import { bucketName, metadata, objectKey } from "./validation";
+import type { BucketObjectArgs } from "./args";
 
 const MIB = 1024 * 1024;
 export { MIN_PART_SIZE, DEFAULT_PART_SIZE };
@@ -141,6 +140,7 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
   // Under another key (or bucket) it is created first.
   deleteBeforeReplace: (olds, news) => containsUnknown([news.bucket, news.key, news.folder]) || objectId(olds) === objectId(news),
   localInputs: ["adopt"],
+  replaceReason: "an object's bucket, key and kind (folder or file) are what it is: another one is uploaded and this one deleted",
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
   secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
   importId: "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",
@@ -431,10 +431,8 @@ function stripQuotes(s: string): string {
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-/** `source` takes a path or a Pulumi asset (FileAsset, StringAsset, file:// RemoteAsset). */
-export type BucketObjectArgs = InputArgs<Omit<z.input<ReturnType<typeof bucketObjectInputs>>, "source">> & {
-  source?: pulumi.Input<string | pulumi.asset.Asset>;
-};
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { BucketObjectArgs } from "./args";
 /** A file or folder in a bucket. */
 export const BucketObject = resourceClass<BucketObjectArgs, BucketObjectOutputs>(bucketObject);
 export type BucketObject = InstanceType<typeof BucketObject>;

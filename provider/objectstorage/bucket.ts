@@ -5,20 +5,10 @@
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
 import type { BucketAcl, ObjectStorageClient } from "../../sdk/objectstorage";
-import {
-  PartialFailure,
-  waitWithProgress,
-  type Context,
-  defineResource,
-  resourceClass,
-  type InputArgs,
-  type AutoNamed,
-  markerOf,
-  OWNER_METADATA_KEY,
-  withoutReservedMetadata,
-} from "../core";
+import { PartialFailure, waitWithProgress, type Context, defineResource, resourceClass, markerOf, OWNER_METADATA_KEY, withoutReservedMetadata } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
+import type { BucketArgs } from "./args";
 
 /** How long a delete waits for the bucket to be gone. */
 export const BUCKET_DELETE_TIMEOUT_MS = 5 * 60_000;
@@ -85,6 +75,10 @@ export type BucketOutputs = z.infer<ReturnType<typeof bucketOutputs>>;
 export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInputs, bucketOutputs, {
   description: "An object storage bucket with encryption, public-read ACL and metadata.",
   replaceOn: ["name", "type", "encryption"],
+  replaceReasons: { name: "object storage has no rename of a bucket" },
+  replaceReason: "a bucket's type and encryption are set when it is created",
+  replacementLoses:
+    "The replacement is a new, empty bucket: the objects of this one are not moved; deleting it deletes them with forceDestroy, and fails while it holds any without.",
   deleteBeforeReplace: true,
   localInputs: ["forceDestroy", "adopt"],
   importId: "the bucket name",
@@ -304,7 +298,8 @@ function ctxProject(ctx: Context): string {
 // ---------------------------------------------------------------------------------------------
 // The class users instantiate
 
-export type BucketArgs = InputArgs<AutoNamed<z.input<ReturnType<typeof bucketInputs>>>>;
+// The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
+export type { BucketArgs } from "./args";
 /** An object storage bucket with encryption, public-read ACL and metadata. `name` is optional: when omitted, the logical name plus a suffix derived from the stack and resource. */
 export const Bucket = resourceClass<BucketArgs, BucketOutputs>(bucket);
 export type Bucket = InstanceType<typeof Bucket>;

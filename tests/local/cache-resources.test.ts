@@ -5,6 +5,7 @@
  * of a topology update, parameter groups' catalogue checks, managed keys and In-Sync waits.
  */
 import { getFlavors, getParameterGroups, getVersions } from "../../provider/cache/functions";
+import { UNKNOWN } from "../../provider/core/unknown";
 import { CacheClient } from "../../sdk/cache";
 import { BASE, clusterArgs, instanceSetArgs, startCacheTestBed, VERSION, type CacheTestBed } from "../support/cache";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
@@ -182,18 +183,34 @@ describe("ParameterGroup", () => {
     ).toBe(false);
   });
 
-  test("every bad value is listed in one failure, before any mutating request", async () => {
+  test("every bad value fails check (the preview), each with its rule, reading only the base group; a create the preview could not check is refused whole", async () => {
+    const args = {
+      name: "bad-params",
+      baseParameterGroupId: BASE.cluster,
+      parameters: { timeout: "-5", "maxmemory-policy": "lru", databases: "8", "no-such": "1" },
+    };
     const cursor = tc.logCursor();
-    const err = await rejection(
-      pg.up({
-        name: "bad-params",
-        baseParameterGroupId: BASE.cluster,
-        parameters: { timeout: "-5", "maxmemory-policy": "lru", databases: "8", "no-such": "1" },
-      }),
-    );
+    const { inputs, failures } = await pg.check({}, args, "bad-params");
+    expect(failures.map((f) => f.reason.split(":")[0]).sort()).toEqual([
+      "parameters.databases",
+      "parameters.maxmemory-policy",
+      "parameters.no-such",
+      "parameters.timeout",
+    ]);
+    for (const f of failures) expect(f.reason).toContain(`checked against the catalogue of base group "${BASE.cluster}", read from the cloud`);
+    // At most one read: the base group is read once per process, maybe by an earlier test.
+    const reads = tc.requestsSince(cursor).map((e) => `${e.method} ${e.operation}`);
+    expect(reads.length).toBeLessThanOrEqual(1);
+    expect(reads.every((r) => r === "GET GetParameterGroup")).toBe(true);
+
+    // A base group unknown at preview skips that check: create still checks every value first.
+    const unchecked = await pg.check({}, { ...args, baseParameterGroupId: UNKNOWN }, "bad-params");
+    expect(unchecked.failures).toEqual([]);
+    const err = await rejection(pg.create({ ...unchecked.inputs, baseParameterGroupId: BASE.cluster }));
     expect(err.message).toMatch(/4 parameters rejected by the base group's catalogue, nothing was changed/);
     for (const k of ["timeout", "maxmemory-policy", "databases", "no-such"]) expect(err.message).toContain(k);
     expect(tc.requestsSince(cursor).every((e) => e.method === "GET")).toBe(true);
+    expect(inputs.name).toBe("bad-params");
   });
 
   test("a removed parameter goes back to its default; a change reaches the clusters using the group and waits until In-Sync; drift shows", async () => {

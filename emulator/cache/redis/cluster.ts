@@ -195,7 +195,12 @@ export async function moveSlots(slots: readonly number[], from: Member, to: Memb
       check(found, "GETKEYSINSLOT");
       const withKeys = found.map(([, keys]) => keys as string[]).filter((keys) => keys.length > 0);
       if (withKeys.length === 0) break;
-      await Promise.all(withKeys.map((keys) => from.server.command("MIGRATE", "127.0.0.1", to.server.port, "", 0, 10_000, "REPLACE", "KEYS", ...keys)));
+      // The target refuses a MIGRATE without the login its clients need.
+      const login = to.server.spec.security?.login;
+      const auth = login ? ["AUTH2", login.username, login.password] : [];
+      await Promise.all(
+        withKeys.map((keys) => from.server.command("MIGRATE", "127.0.0.1", to.server.port, "", 0, 10_000, "REPLACE", ...auth, "KEYS", ...keys)),
+      );
     }
     check(await to.server.pipeline(batch.map((s) => ["CLUSTER", "SETSLOT", s, "NODE", to.redisId])), "SETSLOT NODE (target)");
     check(await from.server.pipeline(batch.map((s) => ["CLUSTER", "SETSLOT", s, "NODE", to.redisId])), "SETSLOT NODE (source)");

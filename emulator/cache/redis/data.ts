@@ -12,6 +12,7 @@ import type { RestoreFiles } from "../engine";
 import type { StoredCluster, StoredNode } from "../model";
 import { message, primaryOf, tmpDir, type Deployment } from "./deployment";
 import { loadRdb, restoreCommands, saveRdb, type DumpedKey } from "./transfer";
+import { clientOptions } from "./security";
 
 /** Copies every key of `files` into the deployment's nodes (a cluster through a cluster client, an instance set into its primary). */
 export async function restoreInto(deployment: Deployment, files: string[]): Promise<void> {
@@ -20,7 +21,10 @@ export async function restoreInto(deployment: Deployment, files: string[]): Prom
   if (deployment.cluster.clusterEnabled) {
     client = new Cluster(
       deployment.members().map((m) => ({ host: "127.0.0.1", port: m.server.port })),
-      { enableReadyCheck: true, redisOptions: { maxRetriesPerRequest: 3, disconnectTimeout: 100 } },
+      {
+        enableReadyCheck: true,
+        redisOptions: { maxRetriesPerRequest: 3, disconnectTimeout: 100, ...clientOptions(deployment.security) },
+      },
     );
     client.on("error", () => undefined);
     const cluster = client;

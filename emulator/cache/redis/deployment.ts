@@ -13,6 +13,7 @@ import { checkClusterAgreement } from "./cluster-mode";
 import { clusterIdOf, type Member } from "./cluster";
 import { Forwarder } from "./forwarder";
 import { checkReplication, failover } from "./instance-set-mode";
+import { localCertificate, nodeSecurity, type NodeSecurity } from "./security";
 import { RedisServer } from "./server";
 
 /** What every deployment shares: where nodes keep their data, whether they outlive the local cloud, the backend's hooks. */
@@ -28,6 +29,9 @@ export type Phase = "Creating" | "Modifying";
 export const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export const tmpDir = (root: string): string => join(root, "tmp");
+
+/** Where the TLS nodes' certificate and key are (security.ts `localCertificate`). */
+export const tlsDir = (root: string): string => join(root, "tls");
 
 /** The shard's primary as stored (the nodes' consensus updates it). */
 export function primaryOf(shard: StoredShard): StoredNode {
@@ -64,6 +68,7 @@ export class Deployment {
   removed = false;
   /** Backups of this cluster still being written: its processes stay until they are. */
   backupsWriting: Promise<void> = Promise.resolve();
+  private nodeSecurity?: NodeSecurity;
 
   constructor(
     readonly cluster: StoredCluster,
@@ -77,6 +82,12 @@ export class Deployment {
   /** What this deployment is, for messages. */
   get label(): string {
     return `cache ${this.cluster.clusterEnabled ? "cluster" : "instance set"} ${this.cluster.name} (${this.cluster.id})`;
+  }
+
+  /** The user and TLS every node of the cluster enforces, and how the local cloud logs in (security.ts). */
+  get security(): NodeSecurity {
+    this.nodeSecurity ??= nodeSecurity(this.cluster, () => localCertificate(tlsDir(this.env.root)));
+    return this.nodeSecurity;
   }
 
   nodeDir(n: StoredNode): string {
@@ -153,6 +164,7 @@ export class Deployment {
       busPort: n.busPort,
       replicaOf,
       outlivesParent: this.env.persistent,
+      security: this.security,
     });
     this.servers.set(n.id, server);
     server.onExit(() => this.exited(n, server));

@@ -26,6 +26,7 @@ import { addReplica, addShard, formCluster, removeReplica, removeShard, settleCl
 import { BackupFiles } from "./data";
 import type { Forwarder } from "./forwarder";
 import { Deployment, message, primaryOf, type DeploymentEnv } from "./deployment";
+import { certificatePem } from "./security";
 import { addInstance, failover, followStoredPrimary, formInstanceSet, settleInstanceSet } from "./instance-set-mode";
 
 export class RedisEngine implements CacheEngine {
@@ -193,6 +194,11 @@ export class RedisEngine implements CacheEngine {
     return cluster.clusterEnabled
       ? { primaryEndpoint: at(deployment?.primaryEndpoint) }
       : { primaryEndpoint: at(deployment?.primaryEndpoint), readEndpoint: at(deployment?.readEndpoint) };
+  }
+
+  tlsCertificate(cluster: StoredCluster): string | undefined {
+    const tls = this.deployments.get(cluster.id)?.security.tls;
+    return tls ? certificatePem(tls) : undefined;
   }
 
   // ---- restarts and shutdown -----------------------------------------------------------------------

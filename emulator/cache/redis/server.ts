@@ -6,10 +6,11 @@
  * even when that is killed; a graceful stop saves the data set first when asked.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import Redis from "ioredis";
 import { freePort } from "../../core/ports";
+import { clientOptions, configLine, type NodeSecurity } from "./security";
 
 /** Settings every node gets; parameter groups change the tunable ones at run time with CONFIG SET. */
 const BASE_CONFIG = [
@@ -46,6 +47,8 @@ export interface RedisServerSpec {
   config?: Record<string, string>;
   /** Keeps running when the local cloud dies without stopping it (a persisted local cloud finds it again). */
   outlivesParent?: boolean;
+  /** The cluster's user and TLS (security.ts): the node enforces them, and the local cloud logs in with `login`. */
+  security?: NodeSecurity;
 }
 
 let pdeathsig: boolean | undefined;
@@ -118,9 +121,15 @@ export class RedisServer {
   }
 
   private async launch(exe: string): Promise<void> {
+    // Settings with secrets go in a file only the owner reads, first on the command line (redis-server
+    // reads a config file named first, then the options after it).
+    const security = this.spec.security;
+    const configFile = join(this.spec.dir, "krcloud.conf");
+    if (security?.config.length) writeFileSync(configFile, `${security.config.map(configLine).join("\n")}\n`, { mode: 0o600 });
     const args = [
-      "--port",
-      String(this.port),
+      ...(security?.config.length ? [configFile] : []),
+      // With TLS the client port is the TLS port; the plain one is off.
+      ...(security?.tls ? ["--port", "0", "--tls-port", String(this.port)] : ["--port", String(this.port)]),
       "--dir",
       this.spec.dir,
       "--pidfile",
@@ -225,6 +234,7 @@ export class RedisServer {
     const admin = new Redis({
       host: "127.0.0.1",
       port: this.port,
+      ...(this.spec.security ? clientOptions(this.spec.security) : {}),
       lazyConnect: true,
       connectTimeout: 2000,
       commandTimeout: 15_000,

@@ -117,7 +117,7 @@ function resourceCode(a: AdoptedResource): string {
   for (const s of a.fromConfig)
     lines.push(`  ${JSON.stringify(s.property)}: config.${s.secret ? "requireSecret" : "require"}(${JSON.stringify(s.configKey)}),`);
   lines.push("  adopt: true,");
-  const code = `new krcloud.${mod}.${type}(${JSON.stringify(a.logicalName)}, {\n${lines.join("\n")}\n});`;
+  const code = `new krcloud.${mod}.${type}(${JSON.stringify(a.logicalName)}, {\n${lines.join("\n")}\n}, { protect: true });`;
   if (a.adoptable) return code;
   return [
     `// ${a.resource.token} has no adopt input in this version of pulumi-krcloud: import it with the native`,
@@ -126,13 +126,17 @@ function resourceCode(a: AdoptedResource): string {
   ].join("\n");
 }
 
-/** The tsconfig of a generated TypeScript program (`index.ts` alone, strict, CommonJS as Pulumi's Node.js host runs it). */
+/**
+ * The tsconfig of a generated TypeScript program (`index.ts` alone, strict). `node16` compiles to
+ * CommonJS, as Pulumi's Node.js host runs programs, with TypeScript 5.5 to 6.x: TypeScript 6
+ * refuses `moduleResolution: node` (node10), and `node16` resolution needs `module: node16`.
+ */
 export const PROGRAM_TSCONFIG = {
   compilerOptions: {
     strict: true,
     target: "ES2022",
-    module: "commonjs",
-    moduleResolution: "node",
+    module: "node16",
+    moduleResolution: "node16",
     esModuleInterop: true,
     skipLibCheck: true,
     types: ["node"],
@@ -148,14 +152,24 @@ export interface GeneratedProgram {
   leftOut: string[];
 }
 
-/** A TypeScript program adopting every resource; `project` names it. */
-export function typescriptProgram(adopted: readonly AdoptedResource[], project: string, versions: { krcloud: string; pulumi: string }): GeneratedProgram {
+/** The TypeScript the generated program's package.json asks for: the newest major the package is tested with. */
+export const PROGRAM_TYPESCRIPT = "^6.0.3";
+
+/**
+ * A TypeScript program adopting every resource; `project` names it. `dependencies` are the
+ * package.json specs of pulumi-krcloud (installed as the README says) and @pulumi/pulumi.
+ */
+export function typescriptProgram(adopted: readonly AdoptedResource[], project: string, dependencies: { krcloud: string; pulumi: string }): GeneratedProgram {
   const header = [
     "/**",
     ` * Resources found by krcloud-drift --unmanaged that no stack managed, adopted as they are in the`,
-    " * cloud (adopt: true takes over an existing resource instead of creating one). What the cloud does",
-    " * not give back (passwords, some settings) comes from the stack's config: `pulumi config set`",
-    " * (with --secret for secrets).",
+    " * cloud (adopt: true takes over an existing resource instead of creating one; the preview shows",
+    ' * the step as a create and says "adopt" beside it). What the cloud does not give back (passwords,',
+    " * some settings) comes from the stack's config: `pulumi config set` (with --secret for secrets).",
+    " *",
+    " * Each resource is protected, as `pulumi import` protects what it imports: `pulumi destroy` (or a",
+    " * change that replaces one) fails instead of deleting what existed before this program. Remove",
+    " * `protect: true` from a resource once this stack is to own its whole life.",
     " */",
     'import * as pulumi from "@pulumi/pulumi";',
     'import * as krcloud from "pulumi-krcloud";',
@@ -175,8 +189,11 @@ export function typescriptProgram(adopted: readonly AdoptedResource[], project: 
           version: "0.1.0",
           private: true,
           main: "index.ts",
-          dependencies: { "@pulumi/pulumi": versions.pulumi, "pulumi-krcloud": `^${versions.krcloud}` },
-          devDependencies: { typescript: "^5.9.0", "@types/node": "^24.0.0" },
+          dependencies: { "@pulumi/pulumi": dependencies.pulumi, "pulumi-krcloud": dependencies.krcloud },
+          devDependencies: { typescript: PROGRAM_TYPESCRIPT, "@types/node": "^24.0.0" },
+          // npm builds a git dependency with its prepare script; approving it keeps npm's
+          // install-script policy quiet (and lets it install under strict-allow-scripts).
+          ...(/^git\+/.test(dependencies.krcloud) ? { allowScripts: { [dependencies.krcloud.replace(/#.*$/, "")]: true } } : {}),
         },
         null,
         2,

@@ -128,6 +128,10 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         value[nameKey] = autoName(logical, def.autoName!, hexFrom(createKey ?? replacementKey ?? createKeyOf(seed, undefined)));
         autoNamed = true;
       }
+      // The engine shows the step that takes an existing resource over as a create; say what it is.
+      if (isNew && secondCheck === undefined && adopting(def, value)) {
+        (opts?.notice ?? ((m) => process.stdout.write(`${m}\n`)))(adoptNotice(def, logical, value, nameKey));
+      }
       try {
         const ready = derive(def, value);
         return {
@@ -358,6 +362,19 @@ function setAt(o: Record<string, unknown>, path: string, value: unknown): void {
   const last = keys[keys.length - 1]!;
   if (value === undefined) delete (parent as Record<string, unknown>)[last];
   else (parent as Record<string, unknown>)[last] = value;
+}
+
+/** Whether checked inputs ask to take over an existing resource (`adopt: true`, or the definition's own rule). */
+function adopting(def: AnyDefinition, value: Record<string, unknown>): boolean {
+  if (def.recovery === undefined) return false;
+  return def.recovery.adopting ? def.recovery.adopting(value) : value.adopt === true;
+}
+
+/** The line a preview (and an up) prints for a resource it adopts instead of creating. */
+export function adoptNotice(def: AnyDefinition, logical: string, value: Record<string, unknown>, nameKey: string | undefined): string {
+  const name = nameKey === undefined ? undefined : value[nameKey];
+  const what = typeof name === "string" && !containsUnknown(name) ? def.describe(name) : `${def.token.split(":")[2]} it names`;
+  return `${logical}: will be adopted (adopt: true): pulumi up takes over the existing ${what} instead of creating it; the engine shows the step as a create`;
 }
 
 /** The value an input takes when the program omits it (undefined when it has no default). */

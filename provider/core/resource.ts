@@ -81,6 +81,8 @@ export interface OperationOptions {
 export interface CheckOptions {
   /** The resource's URN (native plugin): the seed of its create key. The dynamic classes pass `__krcloudSeed` instead. */
   urn?: string;
+  /** Where a check's notices go (the native plugin: the engine's log, on the resource's row); default stdout. */
+  notice?: (message: string) => void;
 }
 
 /** `diff` as the dynamic host sees it, plus the changed keys for the native plugin's detailed diff. */

@@ -161,10 +161,11 @@ export class KrcloudProviderService {
   /**
    * A progress line on the resource's row of the `pulumi up` display: an ephemeral info message
    * through the engine's Log (a plugin's own stdout reaches the display only as an unattributed
-   * line). Without an engine (a test driving the server), stdout. Best effort: a line the engine
-   * cannot take is dropped, never an error of the operation.
+   * line); a check's notice stays (not ephemeral), listed with the resource's diagnostics. Without
+   * an engine (a test driving the server), stdout. Best effort: a line the engine cannot take is
+   * dropped, never an error of the operation.
    */
-  private log(urn: string, message: string): void {
+  private log(urn: string, message: string, ephemeral = true): void {
     const address = this.engineAddress;
     if (!address) {
       process.stdout.write(`${message}\n`);
@@ -178,7 +179,7 @@ export class KrcloudProviderService {
     req.setSeverity(engineproto.LogSeverity.INFO);
     req.setMessage(redactText(message, secretValues(currentSettings())));
     req.setUrn(urn);
-    req.setEphemeral(true);
+    req.setEphemeral(ephemeral);
     this.engine.client.log(req, () => undefined);
   }
 
@@ -226,7 +227,8 @@ export class KrcloudProviderService {
     const olds = revealProps(fromStruct(req.getOlds()));
     const news = revealProps(fromStruct(req.getNews()));
     const name = req.getName() || nameOfUrn(req.getUrn());
-    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { urn: req.getUrn() });
+    const urn = req.getUrn();
+    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { urn, notice: (m) => this.log(urn, m, false) });
     const res = new provproto.CheckResponse();
     // The engine stores the checked inputs in the state: a secret input is a secret there even when
     // the program passed it plain (a YAML program's password).

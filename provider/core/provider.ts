@@ -364,16 +364,16 @@ function setAt(o: Record<string, unknown>, path: string, value: unknown): void {
   else (parent as Record<string, unknown>)[last] = value;
 }
 
-/** Whether checked inputs ask to take over an existing resource (`adopt: true`, or the definition's own rule). */
+/** Whether checked inputs ask to take over an existing resource (`adopt: true`, or the definition's own rule: a shard's `adoptShardId`). */
 function adopting(def: AnyDefinition, value: Record<string, unknown>): boolean {
-  if (def.recovery === undefined) return false;
-  return def.recovery.adopting ? def.recovery.adopting(value) : value.adopt === true;
+  return def.recovery?.adopting ? def.recovery.adopting(value) : value.adopt === true;
 }
 
 /** The line a preview (and an up) prints for a resource it adopts instead of creating. */
 export function adoptNotice(def: AnyDefinition, logical: string, value: Record<string, unknown>, nameKey: string | undefined): string {
-  const name = nameKey === undefined ? undefined : value[nameKey];
-  const what = typeof name === "string" && !containsUnknown(name) ? def.describe(name) : `${def.token.split(":")[2]} it names`;
+  // What `describe` takes: a named resource's name, a bucket document's bucket, an adopted shard's id.
+  const id = [nameKey === undefined ? undefined : value[nameKey], value.bucket, value.adoptShardId].find((v) => typeof v === "string");
+  const what = typeof id === "string" && !containsUnknown(id) ? def.describe(id) : `${def.token.split(":")[2]} it names`;
   return `${logical}: will be adopted (adopt: true): pulumi up takes over the existing ${what} instead of creating it; the engine shows the step as a create`;
 }
 

@@ -235,7 +235,8 @@ test("the TypeScript program adopts every resource: its preview names each adopt
   const preview = await stack.preview({ color: "never" });
   const adopted = (JSON.parse(fs.readFileSync(importFile, "utf8")) as { resources: { name: string }[] }).resources;
   expect(adopted).toHaveLength(8);
-  for (const r of adopted) expect([r.name, preview.stdout.includes(`${r.name}: will be adopted (adopt: true): pulumi up takes over the existing`)]).toEqual([r.name, true]);
+  for (const r of adopted)
+    expect([r.name, preview.stdout.includes(`${r.name}: will be adopted (adopt: true): pulumi up takes over the existing`)]).toEqual([r.name, true]);
   const up = await stack.up({ color: "never" });
   expect(up.summary.result).toBe("succeeded");
   const ops = (await mutatingRequests(cloud.controlUrl)).operations.slice(mutatingBefore.operations.length);

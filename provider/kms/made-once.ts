@@ -43,7 +43,9 @@ export function madeOnce<I extends { keyId: string }, O extends I & { ciphertext
     ...declared,
     // `keyId` is a key of every I here; TypeScript cannot see that through the generic.
     offered: {
-      keyId: { hint: "no such KMS key in this project: give the id of a key of the project (the seed's KMS interface lists no keys; the console does)" },
+      keyId: {
+        hint: "no such KMS key in this project: give the id of a key of the project (the key management API lists no keys; the console does; on the local cloud, make one with its control API: docs/local-cloud.md, Key management)",
+      },
     } as ResourceDefinition<I, O>["offered"],
     describe: (id) => `${noun} "${id}"`,
 

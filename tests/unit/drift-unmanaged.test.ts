@@ -50,6 +50,8 @@ describe("the program that adopts what --unmanaged found", () => {
     expect(index).toContain('new krcloud.objectstorage.Bucket("found-1", {');
     expect(index).toMatch(/ {2}adopt: true,\n\}, \{ protect: true \}\);/);
     expect(index).toContain("as `pulumi import` protects what it imports");
+    // Nothing comes from config here: no Config, and no import left unused.
+    expect(index).not.toMatch(/import \* as pulumi|new pulumi\.Config/);
     // The type without an adopt input stays a comment, protected too once uncommented.
     expect(index).toContain('// new krcloud.hadoop.Cluster("etl", {');
     expect(index).toContain("// }, { protect: true });");

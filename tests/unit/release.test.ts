@@ -52,7 +52,9 @@ describe("installing from git", () => {
     expect(SPEC).toBe(`git+https://github.com/krcloud/pulumi-krcloud.git#v${PKG.version}`);
     expect(read("README.md")).toContain(`npm install "${SPEC}"`);
     expect(programDependencies().krcloud).toBe(SPEC);
-    const projects = ["templates/typescript", ...["static-site", "cache", "data-pipeline"].map((e) => `examples/${e}`)];
+    const examples = fs.readdirSync(path.join(ROOT, "examples")).filter((e) => fs.existsSync(path.join(ROOT, "examples", e, "package.json")));
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    const projects = ["templates/typescript", ...examples.map((e) => `examples/${e}`)];
     for (const dir of projects) {
       const pkg = JSON.parse(read(`${dir}/package.json`)) as { dependencies: Record<string, string>; allowScripts?: Record<string, boolean> };
       // One @pulumi/pulumi in a program: the one the package depends on.

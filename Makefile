@@ -12,21 +12,25 @@ NODE24_BIN  := $(ROOT)/node_modules/node/bin
 TOOLS_DIR   ?= $(HOME)/.cache/krcloud
 PULUMI_BIN  := $(TOOLS_DIR)/pulumi-v3.259.0/bin
 PULUMI_YAML_BIN := $(TOOLS_DIR)/pulumi-language-yaml-v1.13.0/bin
-LOCAL_CLOUD_PORT ?= 8790
+# The port of a new local cloud (8790 when not given); every target that uses a running one takes
+# its port from that cloud's state file instead (scripts/local-cloud.sh).
+LOCAL_CLOUD_PORT ?=
 export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(PULUMI_YAML_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
 export PULUMI_SKIP_UPDATE_CHECK := true
 export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
 export KRCLOUD_STATE_DIR := $(STATE)
 export LOCAL_CLOUD_PORT
+# What the user ran, for the local cloud's messages ("make demo LOCAL_CLOUD_PORT=8791").
+export KRCLOUD_COMMAND := make $(or $(MAKECMDGOALS),help)
 
 .PHONY: help install build lint format sql-peers redis test test-unit test-local test-engine test-conformance pulumi pulumi-yaml swift \
-        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean
+        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean clean-all
 
 help:
 	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
 	@echo "make test        install everything and run every test (unit, local cloud, conformance, engine)"
-	@echo "make local-cloud run the local cloud in the foreground (port $(LOCAL_CLOUD_PORT))"
+	@echo "make local-cloud run the local cloud in the foreground (port 8790, or LOCAL_CLOUD_PORT=N)"
 	@echo "make bench       run the benchmarks (scale: 200 and 1,000 resources per door) and write docs/benchmarks.md"
 	@echo "make bench-scale the scale benchmarks at 10,000 resources per door (hours; see docs/benchmarks.md)"
 	@echo "make lint        eslint (type-aware) and prettier --check; make test runs it first"
@@ -35,6 +39,8 @@ help:
 	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
 	@echo "make pack        build the npm package's tarball; prints its path (npm install \"\$$(make -s -C <this dir> pack)\")"
 	@echo "eval \"\$$(make -s env)\"   put Node 24, pulumi and pulumi-language-yaml first on PATH in your shell"
+	@echo "make clean       remove the build (dist/)"
+	@echo "make clean-all   stop the local cloud and remove what runs keep: dist/, sdk-gen/, .state/ (local cloud data, demo stacks, plugin, packs)"
 
 # npm ci from the committed lockfile, re-run only when the lockfile changes.
 # npm's output goes to stderr: `make -s pack` and `make -s env` print only their result on stdout.
@@ -136,7 +142,7 @@ test-engine: build pulumi pulumi-yaml redis
 	node node_modules/.bin/jest --ci dist/tests/engine
 
 local-cloud: build redis
-	node dist/bin/krcloud-local-cloud.js --port $(LOCAL_CLOUD_PORT) --persist $(STATE)/local-cloud-data.json --state-file $(STATE)/local-cloud.json
+	bash scripts/local-cloud.sh run
 
 local-cloud-start: build redis
 	bash scripts/local-cloud.sh start
@@ -165,3 +171,11 @@ bench-scale: build pulumi pulumi-yaml
 
 clean:
 	rm -rf dist
+
+# The local cloud is stopped first (its redis-server nodes with it): its files are never removed
+# from under it. node_modules/ and the Pulumi CLI in $(TOOLS_DIR) stay; a plugin installed with
+# `pulumi plugin install` is removed with `pulumi plugin rm resource krcloud --yes`.
+clean-all: clean
+	bash scripts/local-cloud.sh stop
+	rm -rf $(STATE) sdk-gen
+	@echo "removed dist/, sdk-gen/ and $(STATE)/; kept node_modules/ and $(TOOLS_DIR) (rm -rf them to remove them too)"

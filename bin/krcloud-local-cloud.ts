@@ -71,6 +71,8 @@ async function main(): Promise<void> {
 
   const state = {
     url: cloud.url,
+    // Which process serves it: scripts/local-cloud.sh stops it by this when its pid file is gone.
+    pid: process.pid,
     controlUrl: cloud.controlUrl,
     endpoints: cloud.endpoints,
     projectId: values.project,

@@ -18,7 +18,7 @@ import { EXIT } from "../model";
 import { packageVersion } from "../report";
 import { errorSummary, mapLimit, resolveStacks, type RunOptions } from "../run";
 import { coverageOf, discover, plural, trackedKey, type CloudResource, type Coverage, type Discovery } from "./discover";
-import { importFileOf, namesOf, readForAdoption, typescriptProgram } from "./generate";
+import { importFileOf, namesOf, readForAdoption, typescriptProgram, type GeneratedProgram } from "./generate";
 
 export interface UnmanagedOptions {
   patterns: string[];
@@ -38,7 +38,10 @@ export interface UnmanagedReport {
   projects: { projectId?: string; region: string }[];
   resources: (CloudResource & { logicalName?: string })[];
   coverage: Coverage[];
+  /** Services that failed to list: the check is partial. */
   errors: { service: string; error: string }[];
+  /** Services the stacks' settings give no endpoint or credentials for: not listed, not a failure. */
+  skipped: { service: string; reason: string }[];
   exitCode: number;
 }
 
@@ -89,11 +92,12 @@ export async function runUnmanaged(o: UnmanagedOptions): Promise<number> {
 
   const accounts = new Map<string, Settings>();
   for (const f of facts) if (f.settings) accounts.set(accountKey(f.settings), f.settings);
-  const found: Discovery = { resources: [], errors: [] };
+  const found: Discovery = { resources: [], errors: [], skipped: [] };
   for (const settings of accounts.values()) {
     const d = await discover(settings, tracked);
     found.resources.push(...d.resources);
     found.errors.push(...d.errors);
+    for (const k of d.skipped) if (!found.skipped.some((x) => x.service === k.service && x.reason === k.reason)) found.skipped.push(k);
   }
   const unmanaged = found.resources.filter((r) => !r.managed);
   const names = namesOf(unmanaged);
@@ -113,6 +117,7 @@ export async function runUnmanaged(o: UnmanagedOptions): Promise<number> {
     resources: found.resources.map((r) => (r.managed ? r : { ...r, logicalName: names.get(r) })),
     coverage: coverageOf(found.resources),
     errors: found.errors,
+    skipped: found.skipped,
     exitCode,
   };
 
@@ -131,12 +136,10 @@ export async function runUnmanaged(o: UnmanagedOptions): Promise<number> {
     }
   }
   if (o.programDir && unmanaged.length > 0) {
-    const program = typescriptProgram(adopted, path.basename(path.resolve(o.programDir)), { krcloud: packageVersion(), pulumi: pulumiVersion() });
+    const program = typescriptProgram(adopted, path.basename(path.resolve(o.programDir)), programDependencies());
     fs.mkdirSync(o.programDir, { recursive: true });
     for (const [f, text] of Object.entries(program.files)) fs.writeFileSync(path.join(o.programDir, f), text);
-    notes.push(`wrote a TypeScript program adopting them in ${o.programDir}; its stack needs:`);
-    for (const k of program.configKeys) notes.push(`  pulumi config set${k.secret ? " --secret" : ""} ${k.key} <value>`);
-    for (const l of program.leftOut) notes.push(`  left out (no adopt input; use the import file): ${l}`);
+    notes.push(...programNotes(o.programDir, program));
   }
 
   const text = formatUnmanaged(report, notes);
@@ -146,15 +149,44 @@ export async function runUnmanaged(o: UnmanagedOptions): Promise<number> {
   return exitCode;
 }
 
-function pulumiVersion(): string {
+/** What the run says about the program it wrote: where, and what its stack needs (a list only when there is one). */
+export function programNotes(dir: string, program: Pick<GeneratedProgram, "configKeys" | "leftOut">): string[] {
+  const notes = [
+    `wrote a TypeScript program adopting them in ${dir} (each protected, as pulumi import protects what it imports)${program.configKeys.length > 0 ? "; its stack needs:" : ""}`,
+  ];
+  for (const k of program.configKeys) notes.push(`  pulumi config set${k.secret ? " --secret" : ""} ${k.key} <value>`);
+  if (program.leftOut.length > 0) notes.push("left out of the program (no adopt input; use the import file):");
+  for (const l of program.leftOut) notes.push(`  ${l}`);
+  return notes;
+}
+
+/**
+ * What the generated program's package.json depends on: pulumi-krcloud as the README installs it
+ * (its git repository at this version's tag, which npm builds with the prepare script; the registry
+ * does not have it), and the @pulumi/pulumi this package depends on (one copy in the program).
+ */
+export function programDependencies(): { krcloud: string; pulumi: string } {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const pkg = path.join(dir, "package.json");
-    if (fs.existsSync(pkg)) {
-      const json = JSON.parse(fs.readFileSync(pkg, "utf8")) as { name?: string; dependencies?: Record<string, string> };
-      if (json.name === "pulumi-krcloud") return json.dependencies?.["@pulumi/pulumi"] ?? "^3.0.0";
+    const file = path.join(dir, "package.json");
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as PackageJson;
+      if (pkg.name === "pulumi-krcloud") return { krcloud: installSpec(pkg), pulumi: pkg.dependencies?.["@pulumi/pulumi"] ?? "^3.0.0" };
     }
-    if (path.dirname(dir) === dir) return "^3.0.0";
+    if (path.dirname(dir) === dir) return { krcloud: `^${packageVersion()}`, pulumi: "^3.0.0" };
   }
+}
+
+interface PackageJson {
+  name?: string;
+  version?: string;
+  repository?: { url?: string };
+  dependencies?: Record<string, string>;
+}
+
+/** `git+https://github.com/…/pulumi-krcloud.git#v<version>`: the release tag of this version. */
+export function installSpec(pkg: PackageJson): string {
+  const url = pkg.repository?.url;
+  return url ? `${url}#v${pkg.version}` : `^${pkg.version}`;
 }
 
 export function formatUnmanaged(r: UnmanagedReport, notes: readonly string[] = []): string {
@@ -168,7 +200,12 @@ export function formatUnmanaged(r: UnmanagedReport, notes: readonly string[] = [
       `${x.token} ${x.logicalName ?? ""}`.trim() + (x.objects ? `  (${x.objects.total} ${plural("object", x.objects.total)})` : ""),
     ]);
   const out: string[] = [];
-  if (rows.length === 0) out.push("Every resource of the project is managed by the given stacks.");
+  if (rows.length === 0)
+    out.push(
+      r.skipped.length === 0
+        ? "Every resource of the project is managed by the given stacks."
+        : "Every resource listed is managed by the given stacks (the services skipped below were not listed).",
+    );
   else {
     const head = ["SERVICE", "KIND", "NAME", "ID", "IMPORT AS"];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
@@ -182,11 +219,12 @@ export function formatUnmanaged(r: UnmanagedReport, notes: readonly string[] = [
     out.push(`  ${s}: ${parts.join("; ")}`);
   }
   for (const e of r.errors) out.push(`  ${e.service}: not listed: ${e.error}`);
+  for (const k of r.skipped) out.push(`  ${k.service}: skipped: ${k.reason}`);
   for (const s of r.stacks.filter((x) => x.error)) out.push("", `${s.stack}: ${s.error}`);
   if (notes.length > 0) out.push("", ...notes);
   out.push(
     "",
-    `Exit ${r.exitCode}: ${["every resource is managed", "error", "unmanaged resources found", "partial: some stacks or services could not be read"][r.exitCode]}.`,
+    `Exit ${r.exitCode}: ${["every resource listed is managed", "error", "unmanaged resources found", "partial: some stacks or services could not be read"][r.exitCode]}.`,
   );
   return `${out.join("\n")}\n`;
 }

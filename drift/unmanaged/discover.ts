@@ -5,7 +5,7 @@
  * provider would resolve for the stack (its decrypted config, then the environment).
  */
 import { CacheClient } from "../../sdk/cache";
-import type { Settings } from "../../sdk/core";
+import { assertCredentials, endpointOf, type Settings } from "../../sdk/core";
 import { DataQueryClient } from "../../sdk/dataquery";
 import { HadoopClient } from "../../sdk/hadoop";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
@@ -37,16 +37,46 @@ const HADOOP_TERMINATED = /^Terminat/;
 
 export interface Discovery {
   resources: CloudResource[];
-  /** Services that could not be listed (no endpoint or credentials for them, a failure), with why. */
+  /** Services that could not be listed (a failure: refused, unreachable), with why. */
   errors: { service: Service; error: string }[];
+  /**
+   * Services the settings give no endpoint or no credentials for (a stack that uses only object
+   * storage has no data query access key): not listed, which is no failure; with what to set.
+   */
+  skipped: { service: Service; reason: string }[];
+}
+
+/**
+ * Why the settings cannot reach `service` at all (no endpoint, no credentials, no project for
+ * object storage), in the words the provider would fail with; undefined when they can.
+ */
+export function unconfigured(settings: Settings, service: Service): string | undefined {
+  if (settings.endpoints[service] === undefined) return reasonOf(() => endpointOf(settings, service));
+  if (service === "objectstorage" && !settings.projectId) return "no project ID: set krcloud:projectId or KRCLOUD_PROJECT_ID";
+  return reasonOf(() => assertCredentials(service, settings));
+}
+
+function reasonOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 /** Everything of the project the settings reach; `managed` says whether a stack tracks it. */
 export async function discover(settings: Settings, tracked: Tracked): Promise<Discovery> {
   const resources: CloudResource[] = [];
   const errors: Discovery["errors"] = [];
+  const skipped: Discovery["skipped"] = [];
   const add = (r: Omit<CloudResource, "managed">) => resources.push({ ...r, managed: tracked.has(trackedKey(r.token, r.id)) });
   const listing = async (service: Service, fn: () => Promise<void>) => {
+    const reason = unconfigured(settings, service);
+    if (reason !== undefined) {
+      skipped.push({ service, reason });
+      return;
+    }
     try {
       await fn();
     } catch (e) {
@@ -101,7 +131,7 @@ export async function discover(settings: Settings, tracked: Tracked): Promise<Di
       add({ token: "krcloud:hadoop:Cluster", id: c.id, name: c.name ?? c.id, service: "hadoop", kind: "cluster" });
     }
   });
-  return { resources, errors };
+  return { resources, errors, skipped };
 }
 
 export interface Coverage {

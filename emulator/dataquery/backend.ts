@@ -93,11 +93,11 @@ export class DataQueryBackend {
     const inst: Instance = { id, ...input };
     if (inst.url === undefined) {
       await this.engine.tryOut(inst.databases).catch((e: unknown) => {
-        throw new BadRequest(`databases: the seed SQL fails: ${(e as Error).message}`);
+        throw new BadRequest(`databases: the SQL that creates them fails: ${(e as Error).message}`);
       });
     } else {
       await seedServer(inst.engine, inst.url, inst.databases).catch((e: unknown) => {
-        throw new BadRequest(`url: seeding the ${inst.engine} server failed: ${(e as Error).message}`);
+        throw new BadRequest(`url: creating the databases on the ${inst.engine} server failed: ${(e as Error).message}`);
       });
     }
     this.instances.set(id, inst);

@@ -90,8 +90,8 @@ export class SqlEngine {
     const instance = await sandboxed();
     const c = await instance.connect();
     try {
-      await c.run(`ATTACH ':memory:' AS seeded`);
-      await seedInto(c, "seeded", seed);
+      await c.run(`ATTACH ':memory:' AS trial`);
+      await seedInto(c, "trial", seed);
     } finally {
       c.closeSync();
       instance.closeSync();

@@ -61,7 +61,7 @@ export namespace cache {
          */
         name: pulumi.Input<string>;
         /**
-         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`.
+         * The user's password, already encrypted or hashed: the cache service accepts no plain password here. Secret. Or give `passwordCiphertext`.
          */
         password?: pulumi.Input<string | undefined>;
         /**
@@ -143,7 +143,7 @@ export namespace cache {
          */
         name: pulumi.Input<string>;
         /**
-         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`.
+         * The user's password, already encrypted or hashed: the cache service accepts no plain password here. Secret. Or give `passwordCiphertext`.
          */
         password?: pulumi.Input<string | undefined>;
         /**

@@ -84,7 +84,7 @@ export namespace cache {
          */
         name: string;
         /**
-         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`.
+         * The user's password, already encrypted or hashed: the cache service accepts no plain password here. Secret. Or give `passwordCiphertext`.
          */
         password?: string;
         /**
@@ -238,7 +238,7 @@ export namespace cache {
          */
         name: string;
         /**
-         * The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`.
+         * The user's password, already encrypted or hashed: the cache service accepts no plain password here. Secret. Or give `passwordCiphertext`.
          */
         password?: string;
         /**

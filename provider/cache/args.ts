@@ -140,7 +140,7 @@ export interface ClusterTimeoutsArgs {
 export interface ClusterUserArgs {
   /** Database user name. */
   name: pulumi.Input<string>;
-  /** The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`. */
+  /** The user's password, already encrypted or hashed: the cache service accepts no plain password here. Secret. Or give `passwordCiphertext`. */
   password?: pulumi.Input<string>;
   /** The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource. */
   passwordCiphertext?: pulumi.Input<ClusterUserPasswordCiphertextArgs>;
@@ -186,7 +186,7 @@ export interface InstanceSetTimeoutsArgs {
 export interface InstanceSetUserArgs {
   /** Database user name. */
   name: pulumi.Input<string>;
-  /** The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`. */
+  /** The user's password, already encrypted or hashed: the cache service accepts no plain password here. Secret. Or give `passwordCiphertext`. */
   password?: pulumi.Input<string>;
   /** The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource. */
   passwordCiphertext?: pulumi.Input<InstanceSetUserPasswordCiphertextArgs>;

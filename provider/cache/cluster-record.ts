@@ -24,7 +24,7 @@ export function recordReplacement(what: "cluster" | "instance set", own: Record<
     replaceReasons: {
       name: `the cache API has no rename of a ${what}`,
       version: `the cache API has no engine upgrade of a ${what}`,
-      user: `the cache API (seed 02) has no operation that changes a ${what}'s user or password: a new password means a new ${what}`,
+      user: `the cache API has no operation that changes a ${what}'s user or password: a new password means a new ${what}`,
       ...own,
     },
     replacementLoses: `The replacement is a new ${what}: new endpoints (clients must be pointed at them) and no data; what this one holds is lost when it is deleted, unless the new one is created from a backup of it (${what === "cluster" ? "restoreFromBackup" : "restoreFrom"}).`,

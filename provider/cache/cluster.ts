@@ -52,7 +52,7 @@ function clusterShape() {
     shards: z
       .array(placement())
       .min(SHARDS_MIN, `at least ${SHARDS_MIN} shard`)
-      .max(SHARDS_MAX, `at most ${SHARDS_MAX} shards (seed 02 §8)`)
+      .max(SHARDS_MAX, `at most ${SHARDS_MAX} shards per cluster (a limit of the cache service)`)
       .describe("One placement per shard. Shards and replicas are added and removed in place; the shard count and replicas per shard follow the list."),
     tlsEnabled: z.boolean().default(false).describe("TLS in transit. Changing it replaces the cluster."),
     user: user(),

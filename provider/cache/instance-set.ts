@@ -37,7 +37,7 @@ function instanceSetShape() {
     primarySubnetId: nonEmpty().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
     replicaSubnetIds: z
       .array(nonEmpty())
-      .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas (seed 02 §8)`)
+      .max(REPLICAS_MAX, `at most ${REPLICAS_MAX} replicas per instance set (a limit of the cache service)`)
       .default([])
       .describe("One subnet per replica; replicas are added and removed in place."),
     highAvailability: z.boolean().default(false).describe("High availability mode (automatic failover); needs at least one replica. Toggled in place."),

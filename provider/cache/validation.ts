@@ -64,7 +64,7 @@ export function user() {
       name: nonEmpty().describe("Database user name."),
       password: nonEmpty()
         .optional()
-        .describe("The user's password, already encrypted or hashed as the service requires (seed 02 §4.2). Secret. Or give `passwordCiphertext`."),
+        .describe("The user's password, already encrypted or hashed: the cache service accepts no plain password here. Secret. Or give `passwordCiphertext`."),
       passwordCiphertext: kmsEncrypted("The user's password").optional(),
     })
     .superRefine((u, ctx) => oneOf(ctx, [], u.password, u.passwordCiphertext, ["password", "passwordCiphertext"], true))

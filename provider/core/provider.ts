@@ -148,6 +148,10 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
           createKey === UNKNOWN ? UNKNOWN : autoName(logical, def.autoName!, hexFrom(createKey ?? replacementKey ?? createKeyOf(seed, undefined)));
         autoNamed = true;
       }
+      // The engine shows the step that takes an existing resource over as a create; say what it is.
+      if (isNew && secondCheck === undefined && adopting(def, value)) {
+        (opts?.notice ?? ((m) => process.stdout.write(`${m}\n`)))(adoptNotice(def, logical, value, nameKey));
+      }
       try {
         const ready = derive(def, value);
         const remote = await checkWithCloud(def, ready, makeContext("read"));
@@ -472,6 +476,19 @@ function setAt(o: Record<string, unknown>, path: string, value: unknown): void {
   const last = keys[keys.length - 1]!;
   if (value === undefined) delete (parent as Record<string, unknown>)[last];
   else (parent as Record<string, unknown>)[last] = value;
+}
+
+/** Whether checked inputs ask to take over an existing resource (`adopt: true`, or the definition's own rule: a shard's `adoptShardId`). */
+function adopting(def: AnyDefinition, value: Record<string, unknown>): boolean {
+  return def.recovery?.adopting ? def.recovery.adopting(value) : value.adopt === true;
+}
+
+/** The line a preview (and an up) prints for a resource it adopts instead of creating. */
+export function adoptNotice(def: AnyDefinition, logical: string, value: Record<string, unknown>, nameKey: string | undefined): string {
+  // What `describe` takes: a named resource's name, a bucket document's bucket, an adopted shard's id.
+  const id = [nameKey === undefined ? undefined : value[nameKey], value.bucket, value.adoptShardId].find((v) => typeof v === "string");
+  const what = typeof id === "string" && !containsUnknown(id) ? def.describe(id) : `${def.token.split(":")[2]} it names`;
+  return `${logical}: will be adopted (adopt: true): pulumi up takes over the existing ${what} instead of creating it; the engine shows the step as a create`;
 }
 
 /** The value an input takes when the program omits it (undefined when it has no default). */

@@ -94,6 +94,8 @@ export interface CheckOptions {
    * of a new stack). The dynamic classes pass `__krcloudStack` instead.
    */
   stack?: string;
+  /** Where a check's notices go (the native plugin: the engine's log, on the resource's row); default stdout. */
+  notice?: (message: string) => void;
 }
 
 /** `diff` as the dynamic host sees it, plus the changed keys for the native plugin's detailed diff. */

@@ -44,7 +44,7 @@ export function madeOnce<I extends { keyId: string }, O extends I & { ciphertext
     // `keyId` is a key of every I here; TypeScript cannot see that through the generic.
     offered: {
       keyId: {
-        hint: "no such KMS key in this project: give the id of a key of the project (the key management API lists no keys; the console does)",
+        hint: "no such KMS key in this project: give the id of a key of the project (the key management API lists no keys; the console does; on the local cloud, make one with its control API: docs/local-cloud.md, Key management)",
         missing: true,
       },
     } as ResourceDefinition<I, O>["offered"],

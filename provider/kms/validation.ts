@@ -8,7 +8,9 @@ export function keyId() {
 
 /** A UTF-8 string of at most `limit` bytes (seed section 8 counts bytes). */
 export function utf8Within(limit: number, what: string) {
-  return z.string().refine((s) => Buffer.byteLength(s, "utf8") <= limit, `${what} must be at most ${limit} bytes (UTF-8; seed section 8)`);
+  return z
+    .string()
+    .refine((s) => Buffer.byteLength(s, "utf8") <= limit, `${what} must be at most ${limit} bytes (counted in UTF-8; a limit of the key management service)`);
 }
 
 export function plaintext() {

@@ -162,10 +162,11 @@ export class KrcloudProviderService {
   /**
    * A progress line on the resource's row of the `pulumi up` display: an ephemeral info message
    * through the engine's Log (a plugin's own stdout reaches the display only as an unattributed
-   * line). Without an engine (a test driving the server), stdout. Best effort: a line the engine
-   * cannot take is dropped, never an error of the operation.
+   * line); a check's notice stays (not ephemeral), listed with the resource's diagnostics. Without
+   * an engine (a test driving the server), stdout. Best effort: a line the engine cannot take is
+   * dropped, never an error of the operation.
    */
-  private log(urn: string, message: string, severity: "info" | "warning" = "info"): void {
+  private log(urn: string, message: string, severity: "info" | "warning" = "info", ephemeral = severity === "info"): void {
     const address = this.engineAddress;
     if (!address) {
       (severity === "warning" ? process.stderr : process.stdout).write(`${severity === "warning" ? "warning: " : ""}${message}\n`);
@@ -179,8 +180,8 @@ export class KrcloudProviderService {
     req.setSeverity(severity === "warning" ? engineproto.LogSeverity.WARNING : engineproto.LogSeverity.INFO);
     req.setMessage(redactText(message, secretValues(currentSettings())));
     req.setUrn(urn);
-    // Progress lines pass; a warning stays in the diagnostics.
-    req.setEphemeral(severity === "info");
+    // Progress lines pass; a warning or a notice stays in the diagnostics.
+    req.setEphemeral(ephemeral);
     this.engine.client.log(req, () => undefined);
   }
 
@@ -277,7 +278,12 @@ export class KrcloudProviderService {
     const olds = revealProps(fromStruct(req.getOlds()));
     const news = revealProps(fromStruct(req.getNews()));
     const name = req.getName() || nameOfUrn(req.getUrn());
-    const result = await provider(token).check(olds.props, { ...news.props, [LOGICAL_NAME_KEY]: name }, { urn: req.getUrn(), stack: providerIdentity() });
+    const urn = req.getUrn();
+    const result = await provider(token).check(
+      olds.props,
+      { ...news.props, [LOGICAL_NAME_KEY]: name },
+      { urn, stack: providerIdentity(), notice: (m) => this.log(urn, m, "info", false) },
+    );
     const res = new provproto.CheckResponse();
     // The engine stores the checked inputs in the state: a secret input is a secret there even when
     // the program passed it plain (a YAML program's password).

@@ -50,7 +50,11 @@ export function bucketCorsInputs() {
   return documentInputs(
     "CORS policy",
     "policy",
-    z.array(corsRule()).min(1, "at least one rule is required").max(10, "at most 10 rules (seed section 8)").describe("The whole CORS policy, in order."),
+    z
+      .array(corsRule())
+      .min(1, "at least one rule is required")
+      .max(10, "at most 10 rules per bucket (a limit of object storage)")
+      .describe("The whole CORS policy, in order."),
   );
 }
 export type BucketCorsInputs = z.infer<ReturnType<typeof bucketCorsInputs>>;

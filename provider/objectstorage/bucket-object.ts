@@ -62,13 +62,13 @@ function bucketObjectShape() {
       .number()
       .int()
       .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
-      .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that (seed section 8)")
+      .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that")
       .default(DEFAULT_MULTIPART_THRESHOLD)
       .describe("Objects larger than this many bytes are uploaded by multipart upload; at most 5 GiB, the single-upload limit."),
     partSize: z
       .number()
       .int()
-      .min(MIN_PART_SIZE, "parts must be at least 5 MiB (seed section 4.4)")
+      .min(MIN_PART_SIZE, "parts must be at least 5 MiB (every part of a multipart upload but the last)")
       .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
       .default(DEFAULT_PART_SIZE)
       .describe("Multipart part size in bytes, 5 MiB to 5 GiB; there may be at most 10000 parts, so partSize × 10000 must reach the object's size."),
@@ -105,12 +105,11 @@ export function bucketObjectInputs() {
       path: ["folder"],
     })
     .refine((o) => o.folder || !o.key.endsWith("/"), {
-      message: "a file's key must not end with '/': a name ending in '/' is a folder (set folder: true) (seed section 4.3)",
+      message: "a file's key must not end with '/': a name ending in '/' is a folder (set folder: true)",
       path: ["key"],
     })
     .refine((o) => !o.folder || [...folderName(o.key)].length <= 396, {
-      message:
-        "a folder is stored as its key with a trailing '/', which must fit in 396 characters: without the '/' the key may have at most 395 (seed section 8)",
+      message: "a folder is stored as its key with a trailing '/', which must fit in 396 characters: without the '/' the key may have at most 395",
       path: ["key"],
     });
 }

@@ -68,7 +68,7 @@ export const { getBuckets, getBucketsOutput } = lookup("getBuckets", {
       buckets: z.array(z.object(bucketSummaryShape())).describe("The buckets found, every page."),
     }),
   async run(args, c) {
-    if (args.prefix && args.include) throw new Error("getBuckets: prefix and include cannot be combined (seed section 4.1)");
+    if (args.prefix && args.include) throw new Error("getBuckets: prefix and include cannot be combined (the bucket list takes one or the other)");
     const all = (await c.listAllBuckets({ prefix: args.prefix, include: args.include })).filter(
       (b): b is typeof b & { name: string } => typeof b.name === "string",
     );

@@ -127,7 +127,7 @@ export function checkUploadLimits(size: number, multipartThreshold: number, part
   if (parts > MAX_PART_NUMBER) {
     throw new CheckError(
       "partSize",
-      `${size} bytes in parts of ${partSize} bytes make ${parts} parts, over the limit of ${MAX_PART_NUMBER} (seed section 4.4): partSize × ${MAX_PART_NUMBER} must be at least the size, so use a partSize of at least ${Math.ceil(size / MAX_PART_NUMBER)}`,
+      `${size} bytes in parts of ${partSize} bytes make ${parts} parts, over the limit of ${MAX_PART_NUMBER} parts per upload: partSize × ${MAX_PART_NUMBER} must be at least the size, so use a partSize of at least ${Math.ceil(size / MAX_PART_NUMBER)}`,
     );
   }
 }

@@ -12,8 +12,8 @@ export const BUCKET_NAME_RULE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 export function bucketName() {
   return z
     .string()
-    .min(4, "must be 4 to 63 characters (seed section 8)")
-    .max(63, "must be 4 to 63 characters (seed section 8)")
+    .min(4, "must be 4 to 63 characters")
+    .max(63, "must be 4 to 63 characters")
     .regex(BUCKET_NAME_RULE, "must be lower-case letters, digits and '-', starting and ending with a letter or digit");
 }
 
@@ -21,8 +21,8 @@ export function bucketName() {
 export function objectKey() {
   return z
     .string()
-    .min(1, "must be 1 to 396 characters (seed section 8)")
-    .max(396, "must be 1 to 396 characters (seed section 8)")
+    .min(1, "must be 1 to 396 characters")
+    .max(396, "must be 1 to 396 characters")
     .refine((k) => !k.includes("\u0000"), "must not contain a NUL character");
 }
 

@@ -131,7 +131,7 @@ export function keyVersionOf(ciphertext: string): number | undefined {
 }
 
 function checkSize(field: string, bytes: number, limit: number, action: string): void {
-  if (bytes > limit) throw new InvalidArgumentError(`${action}: ${field} is ${bytes} bytes; the limit is ${limit} bytes (seed section 8)`);
+  if (bytes > limit) throw new InvalidArgumentError(`${action}: ${field} is ${bytes} bytes; the key management service accepts at most ${limit} bytes`);
 }
 
 /**

@@ -7,15 +7,17 @@
  * language host generate the code), gives a stack whose `preview --expect-no-changes` passes (once
  * the data source's values its API never returns are declared and recorded by an up that changes
  * nothing in the cloud); its
- * TypeScript program adopts them (up, then preview with no changes); nothing is created or
- * replaced in the cloud on the way (inventory and mutating requests before and after).
+ * TypeScript program adopts them (its preview names each resource it will adopt, up, then preview
+ * with no changes) and protects them as `pulumi import` does (destroy fails, nothing deleted);
+ * nothing is created or replaced in the cloud on the way (inventory and mutating requests before
+ * and after). A stack without data query and Hadoop keys has those services skipped, not partial.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
-import type { UnmanagedReport } from "../../drift/unmanaged/cli";
+import { programDependencies, type UnmanagedReport } from "../../drift/unmanaged/cli";
 import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, newProject, providerConfig, REPO_ROOT, runPulumi, Sandbox, type CloudProject } from "../support/engine";
 import { EngineResource } from "../support/local-cloud";
 import { mutatingRequests, runDrift } from "../support/drift";
@@ -175,7 +177,14 @@ test("lists what no stack manages with the coverage per service, and writes the 
   expect(table).toMatch(/cache: 0 of 1 cluster managed; 0 of 1 instance set managed; 0 of 1 custom parameter group managed/);
   expect(JSON.parse(fs.readFileSync(importFile, "utf8")).resources).toHaveLength(8);
   expect(fs.readdirSync(programDir).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
-  expect(fs.readFileSync(path.join(programDir, "index.ts"), "utf8")).not.toContain(PASSWORD);
+  const program = fs.readFileSync(path.join(programDir, "index.ts"), "utf8");
+  expect(program).not.toContain(PASSWORD);
+  // Protected as pulumi import protects: every adopted resource.
+  expect(program.match(/^\}, \{ protect: true \}\);$/gm)).toHaveLength(8);
+  // Installed the way the README installs the package: the registry does not have it.
+  const pkg = JSON.parse(fs.readFileSync(path.join(programDir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  expect(pkg.dependencies["pulumi-krcloud"]).toBe(programDependencies().krcloud);
+  expect(pkg.dependencies["pulumi-krcloud"]).toMatch(/^git\+https:\/\/github\.com\/krcloud\/pulumi-krcloud\.git#v\d+\.\d+\.\d+/);
   // What the cloud does not give back is named, for both ways in.
   expect(table).toContain("found_shop: the cloud does not give back instanceId, username, password: declare them in the generated code");
   expect(table).toContain("pulumi config set --secret foundShopPassword <value>");
@@ -209,7 +218,7 @@ test("pulumi import --file through the native plugin generates YAML that preview
   expect(await inventory()).toEqual(inv);
 });
 
-test("the TypeScript program adopts every resource: up, then preview with no changes; nothing created or replaced", async () => {
+test("the TypeScript program adopts every resource: its preview names each adoption, up, then preview with no changes; destroy refuses (protected); nothing created, replaced or deleted", async () => {
   const inv = await inventory();
   const mutatingBefore = await mutatingRequests(cloud.controlUrl);
   const dir = sandbox.copyProgram(programDir, "adopted");
@@ -222,16 +231,40 @@ test("the TypeScript program adopts every resource: up, then preview with no cha
       "adopted:foundShopPassword": { value: PASSWORD, secret: true },
     }),
   );
+  // The engine shows each as a create; the provider says beside it that up takes the existing one over.
+  const preview = await stack.preview({ color: "never" });
+  const adopted = (JSON.parse(fs.readFileSync(importFile, "utf8")) as { resources: { name: string }[] }).resources;
+  expect(adopted).toHaveLength(8);
+  for (const r of adopted)
+    expect([r.name, preview.stdout.includes(`${r.name}: will be adopted (adopt: true): pulumi up takes over the existing`)]).toEqual([r.name, true]);
   const up = await stack.up({ color: "never" });
   expect(up.summary.result).toBe("succeeded");
   const ops = (await mutatingRequests(cloud.controlUrl)).operations.slice(mutatingBefore.operations.length);
   expect(ops.filter((o) => /\.(Create|Delete)/.test(o))).toEqual([]);
   await stack.preview({ color: "never", expectNoChanges: true });
+  // What existed before the program outlives a destroy of it.
+  await expect(stack.destroy({ color: "never" })).rejects.toThrow(/protected/);
   expect(await inventory()).toEqual(inv);
 });
 
 test("after the import, nothing is left unmanaged", async () => {
   const r = await runDrift(sandbox, ["--cwd", yamlDir, "--stack", "managed", "--unmanaged"]);
   expect(r.stdout).toContain("Every resource of the project is managed by the given stacks.");
+  expect(r.code).toBe(0);
+});
+
+test("a stack without data query and Hadoop keys: those services are skipped with what to set, and the check is complete (exit 0)", async () => {
+  const own = await newProject(cloud, "skipped");
+  const dir = sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "drift-import"), "no-access-key");
+  const { "krcloud:credentialId": _id, "krcloud:credentialSecret": _secret, ...tokenOnly } = providerConfig(own);
+  const stack = await sandbox.createStack(dir, "objects", tokenOnly);
+  await stack.up({ color: "never" });
+  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "objects", "--unmanaged", "--program-dir", path.join(sandbox.root, "none")]);
+  process.stdout.write(r.stdout);
+  expect(r.stderr).toBe("");
+  expect(r.stdout).toContain("Every resource listed is managed by the given stacks (the services skipped below were not listed).");
+  expect(r.stdout).toContain("  dataquery: skipped: no access key for dataquery: set krcloud:credentialId and krcloud:credentialSecret");
+  expect(r.stdout).toContain("  hadoop: skipped: no access key for hadoop: set krcloud:credentialId and krcloud:credentialSecret");
+  expect(r.stdout).not.toMatch(/: not listed|partial|needs:/);
   expect(r.code).toBe(0);
 });

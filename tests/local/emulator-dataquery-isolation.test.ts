@@ -198,7 +198,7 @@ test("an instance whose seed SQL fails is refused when it is put (400), not when
     { projectId: "dqa", engine: "mysql", databases: { shop: "CREATE TABL x" } },
   );
   expect(bad.status).toBe(400);
-  expect(bad.json.message).toMatch(/seed SQL fails/);
+  expect(bad.json.message).toMatch(/the SQL that creates them fails/);
   const reading = await call(
     "PATCH",
     `${cloud.controlUrl}/resources/data-query/instance/reads-files`,

@@ -63,7 +63,9 @@ test("Ciphertext: a key rotation does not re-encrypt; changing the plaintext or 
 test("Ciphertext: bad input is rejected in check, no request sent; a deactivated key refuses to encrypt but still decrypts", async () => {
   const before = tc.totalRequests();
   const { failures } = await ciphertext.check({}, { keyId: "sym-1", plaintext: "x".repeat(4097) });
-  expect(failures).toEqual([{ property: "plaintext", reason: "plaintext: plaintext must be at most 4096 bytes (UTF-8; seed section 8)" }]);
+  expect(failures).toEqual([
+    { property: "plaintext", reason: "plaintext: plaintext must be at most 4096 bytes (counted in UTF-8; a limit of the key management service)" },
+  ]);
   expect(tc.totalRequests()).toBe(before);
 
   const state = await ciphertext.up({ keyId: "sym-1", plaintext: SECRET });

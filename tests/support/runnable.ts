@@ -36,6 +36,9 @@ export interface RunnableBlock {
 /** Blocks with an `id` and the test file that runs them. */
 export const CLAIMED_BLOCKS: Record<string, string> = {
   "README.md#install-package": "tests/engine/package.test.ts",
+  "README.md#install-git": "tests/engine/install-git.test.ts",
+  "README.md#template-typescript": "tests/engine/install-git.test.ts",
+  "README.md#template-typescript-up": "tests/engine/install-git.test.ts",
 };
 
 const OPENING = /^(`{3,}|~{3,})(.*)$/;
@@ -110,6 +113,8 @@ export class DocsSandbox {
   /** The repository copy (`<root>/krcloud`). */
   readonly repo: string;
   private port?: number;
+  /** One passphrase for every run of the sandbox: a later run reaches the stacks an earlier one made. */
+  private readonly passphrase = `docs-${randomBytes(6).toString("hex")}`;
 
   constructor(label: string) {
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), `krcloud-docs-${label}-`));
@@ -134,7 +139,7 @@ export class DocsSandbox {
       KRCLOUD_TOOLS_DIR: TOOLS_DIR,
       PULUMI_HOME: path.join(this.root, "home"),
       PULUMI_BACKEND_URL: `file://${path.join(this.root, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: `docs-${randomBytes(6).toString("hex")}`,
+      PULUMI_CONFIG_PASSPHRASE: this.passphrase,
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       LOCAL_CLOUD_PORT: String(this.port),

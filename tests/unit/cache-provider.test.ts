@@ -86,7 +86,7 @@ describe("check", () => {
     const none = await cluster.check({}, { ...CLUSTER, shards: [], __provider: P });
     expect(none.failures).toEqual([{ property: "shards", reason: "shards: at least 1 shard" }]);
     const many = await cluster.check({}, { ...CLUSTER, shards: Array.from({ length: 13 }, () => ({ primarySubnetId: "sn-a" })), __provider: P });
-    expect(many.failures).toEqual([{ property: "shards", reason: "shards: at most 12 shards (seed 02 §8)" }]);
+    expect(many.failures).toEqual([{ property: "shards", reason: "shards: at most 12 shards per cluster (a limit of the cache service)" }]);
   });
 
   test("instance set: HA needs a replica, an explicit primary needs HA off, restore needs exactly one source", async () => {

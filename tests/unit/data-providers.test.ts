@@ -22,8 +22,8 @@ describe("kms", () => {
     const bad = await ciphertext.check({}, { keyId: "", plaintext: "é".repeat(2049), aad: "a".repeat(65537), __provider: P });
     expect(bad.failures).toEqual([
       { property: "keyId", reason: "keyId: must not be empty" },
-      { property: "plaintext", reason: "plaintext: plaintext must be at most 4096 bytes (UTF-8; seed section 8)" },
-      { property: "aad", reason: "aad: aad must be at most 65536 bytes (UTF-8; seed section 8)" },
+      { property: "plaintext", reason: "plaintext: plaintext must be at most 4096 bytes (counted in UTF-8; a limit of the key management service)" },
+      { property: "aad", reason: "aad: aad must be at most 65536 bytes (counted in UTF-8; a limit of the key management service)" },
     ]);
   });
 

@@ -53,8 +53,9 @@ test("every TypeScript block of the READMEs type-checks against the package", ()
       strict: true,
       noEmit: true,
       target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.CommonJS,
-      moduleResolution: ts.ModuleResolutionKind.Node10,
+      // As the template's and the examples' tsconfig.json (TypeScript 6 refuses Node10 resolution).
+      module: ts.ModuleKind.Node16,
+      moduleResolution: ts.ModuleResolutionKind.Node16,
       moduleDetection: ts.ModuleDetectionKind.Force,
       esModuleInterop: true,
       skipLibCheck: true,

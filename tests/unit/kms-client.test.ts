@@ -81,10 +81,10 @@ test("sizes are checked before any request: 4 KB input, 64 KB AAD, 4 KB decoded 
   await c.encrypt("k", { input: "é".repeat(2048) });
   expect(srv.seen).toHaveLength(1);
   const cases: [Promise<unknown>, RegExp][] = [
-    [c.encrypt("k", { input: "é".repeat(2049) }), /input is 4098 bytes; the limit is 4096 bytes/],
-    [c.encrypt("k", { input: "x", aad: "a".repeat(65537) }), /aad is 65537 bytes; the limit is 65536 bytes/],
+    [c.encrypt("k", { input: "é".repeat(2049) }), /input is 4098 bytes; the key management service accepts at most 4096 bytes/],
+    [c.encrypt("k", { input: "x", aad: "a".repeat(65537) }), /aad is 65537 bytes; the key management service accepts at most 65536 bytes/],
     [c.decrypt("k", { ciphertext: "x", aad: "a".repeat(65537) }), /aad is 65537 bytes/],
-    [c.sign("k", Buffer.alloc(4097).toString("base64")), /content is 4097 bytes; the limit is 4096 bytes/],
+    [c.sign("k", Buffer.alloc(4097).toString("base64")), /content is 4097 bytes; the key management service accepts at most 4096 bytes/],
     [c.createHmac("k", "not base64!"), /content must be Base64 text/],
     [c.verifyHmac("k", { input: Buffer.alloc(4097).toString("base64"), output: "x" }), /input is 4097 bytes/],
     [c.encrypt("", { input: "x" }), /the key id must not be empty/],

@@ -29,7 +29,7 @@ describe("upload limits for a size (seed 4.4, 8)", () => {
     const f = failure(() => checkUploadLimits(10_000 * 5 * MIB + 1, 16 * MIB, 5 * MIB, "source"))!;
     expect(f.property).toBe("partSize");
     expect(f.message).toMatch(
-      /make 10001 parts, over the limit of 10000 \(seed section 4\.4\): partSize × 10000 must be at least the size, so use a partSize of at least 5242881$/,
+      /make 10001 parts, over the limit of 10000 parts per upload: partSize × 10000 must be at least the size, so use a partSize of at least 5242881$/,
     );
   });
 });

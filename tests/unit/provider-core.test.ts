@@ -112,6 +112,24 @@ describe("check", () => {
     expect(again.inputs.name).toBe(first.inputs.name);
     expect(again.inputs).not.toHaveProperty("__logicalName");
   });
+
+  test("adopt: true on a resource not in the state yet: a notice says up takes the existing one over (the engine shows a create); none afterwards or without adopt", async () => {
+    const adoptable = buildProvider(fakeDefinition(new Map()));
+    const notices: string[] = [];
+    const notice = (m: string) => notices.push(m);
+    const first = await adoptable.check({}, { name: "found", size: 1, adopt: true, __logicalName: "kept", __provider: PROVIDER }, { notice });
+    expect(notices).toEqual([
+      'kept: will be adopted (adopt: true): pulumi up takes over the existing thing "found" instead of creating it; the engine shows the step as a create',
+    ]);
+    // In the state (old inputs given): an update, not a takeover.
+    await adoptable.check(first.inputs, { name: "found", size: 2, adopt: true, __logicalName: "kept", __provider: PROVIDER }, { notice });
+    await adoptable.check({}, { name: "made", size: 1, __logicalName: "new", __provider: PROVIDER }, { notice });
+    // A name not known yet at preview is not shown as the sentinel.
+    await adoptable.check({}, { name: UNKNOWN, size: 1, adopt: true, __logicalName: "later", __provider: PROVIDER }, { notice });
+    expect(notices.slice(1)).toEqual([
+      "later: will be adopted (adopt: true): pulumi up takes over the existing Thing it names instead of creating it; the engine shows the step as a create",
+    ]);
+  });
 });
 
 describe("autoName", () => {

@@ -65,7 +65,7 @@ test("a rotated password of the cache user: the warning names user, says the API
   expect(d.warnings).toHaveLength(1);
   const w = d.warnings![0]!;
   expect(w).toMatch(
-    /^cache cluster "cluster-f5104f1ce687" \(sessions-15e1812\) will be REPLACED: user changes, and the cache API \(seed 02\) has no operation that changes a cluster's user or password/,
+    /^cache cluster "cluster-f5104f1ce687" \(sessions-15e1812\) will be REPLACED: user changes, and the cache API has no operation that changes a cluster's user or password/,
   );
   expect(w).toMatch(/new endpoints .* no data; what this one holds is lost when it is deleted, unless .*\(restoreFromBackup\)/);
   // The new generated name is the replacement's consequence, not its cause.

@@ -2,7 +2,8 @@
  * Cache routes (seed 02 §4): parse and validate, then call the backend. Every request needs a valid
  * `X-Auth-Token`; bad input is a 400 naming the field, before any state changes.
  */
-import { BadRequest, NotFound } from "../core/errors";
+import { BadRequest } from "../core/errors";
+import { NodeNotFound, NotACluster } from "./errors";
 import { jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
 import { caller, jsonObjectBody as body } from "../core/input";
 import type { CacheBackend } from "./backend";
@@ -58,7 +59,7 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
 
     r(["GET"], "/v1/clusters/:id/shards", "ListShards", (ctx) => {
       const c = be.cluster(project(ctx), ctx.params.id!);
-      if (!c.clusterEnabled) throw new BadRequest(`"${c.id}" is an instance set: it has no shards.`, "NotACluster");
+      if (!c.clusterEnabled) throw new NotACluster(`"${c.id}" is an instance set: it has no shards.`);
       return ok({ shards: c.shards.map((s) => views.shard(c, s)) });
     }),
     r(["POST"], "/v1/clusters/:id/shards", "AddShard", (ctx) => {
@@ -80,7 +81,7 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
     r(["GET"], "/v1/clusters/:id/shards/:shard/nodes/:node", "GetNode", (ctx) => {
       const c = be.cluster(project(ctx), ctx.params.id!);
       const n = be.shard(c.projectId, c.id, ctx.params.shard!).nodes.find((x) => x.id === ctx.params.node);
-      if (!n) throw new NotFound(`No node "${ctx.params.node}".`, "NodeNotFound");
+      if (!n) throw new NodeNotFound(`No node "${ctx.params.node}".`);
       return ok(views.node(c, n));
     }),
     r(["DELETE"], "/v1/clusters/:id/shards/:shard/nodes/:node", "DeleteNode", (ctx) =>

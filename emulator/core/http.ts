@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
-import { BadRequest, MalformedJson, UnsupportedMediaType } from "./errors";
+import { InvalidArgument, MalformedJson, UnsupportedMediaType } from "./errors";
 import type { Identity } from "./credentials";
 
 export type HeaderValue = string | string[];
@@ -144,10 +144,10 @@ export function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<Prope
 
 export function parseIntegerParam(value: string | null, name: string, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
   if (value === null) return fallback;
-  if (!/^-?\d{1,15}$/.test(value)) throw new BadRequest(`Query parameter ${name} must be an integer.`, "InvalidArgument");
+  if (!/^-?\d{1,15}$/.test(value)) throw new InvalidArgument(`Query parameter ${name} must be an integer.`);
   const n = Number(value);
   if (n < min || n > max) {
-    throw new BadRequest(`Query parameter ${name} must be between ${min} and ${max}.`, "InvalidArgument");
+    throw new InvalidArgument(`Query parameter ${name} must be between ${min} and ${max}.`);
   }
   return n;
 }

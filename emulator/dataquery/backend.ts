@@ -6,7 +6,8 @@
  * the local object storage under `path/YYYY/MM/DD`.
  */
 import { randomUUID } from "node:crypto";
-import { BadRequest, Conflict, NotFound } from "../core/errors";
+import { BadRequest } from "../core/errors";
+import { BucketNotFound, DataSourceNotFound, DuplicateName, QueryNotFound, QueryTerminated } from "./errors";
 import type { ManagedState } from "../core/managed-state";
 import type { ObjectStoreBridge } from "../core/server";
 import type { QueryOutcome, SqlEngine } from "./engine";
@@ -116,7 +117,7 @@ export class DataQueryBackend {
     if (!inst || inst.projectId !== projectId) throw new BadRequest(`instanceId: no database instance "${b.instanceId}" in this project.`);
     if (inst.engine !== (type === "MYSQL" ? "mysql" : "postgresql")) throw new BadRequest(`instanceId: "${inst.id}" is a ${inst.engine} instance.`);
     const k = key(projectId, b.name);
-    if (this.sources.has(k) || this.creating.has(k)) throw new Conflict(`A data source named "${b.name}" exists.`, "DuplicateName");
+    if (this.sources.has(k) || this.creating.has(k)) throw new DuplicateName(`A data source named "${b.name}" exists.`);
     // Held while its database is being seeded, so a concurrent create of the name is refused.
     this.creating.add(k);
     try {
@@ -139,7 +140,7 @@ export class DataQueryBackend {
 
   async deleteSource(projectId: string, name: string): Promise<void> {
     const s = this.sources.get(key(projectId, name));
-    if (!s) throw new NotFound(`No data source "${name}".`, "DataSourceNotFound");
+    if (!s) throw new DataSourceNotFound(`No data source "${name}".`);
     await this.removeSource(s);
   }
 
@@ -163,7 +164,7 @@ export class DataQueryBackend {
 
   run(projectId: string, b: RunQueryInput & { dataSource?: string; database?: string }): Query {
     const objects = this.objects();
-    if (!objects?.bucketExists(projectId, b.bucketName)) throw new NotFound(`No bucket "${b.bucketName}" for the result.`, "BucketNotFound");
+    if (!objects?.bucketExists(projectId, b.bucketName)) throw new BucketNotFound(`No bucket "${b.bucketName}" for the result.`);
     if (b.dataSource && !this.sources.has(key(projectId, b.dataSource))) throw new BadRequest(`X-Data-Source: no data source "${b.dataSource}".`);
     const now = this.now();
     const q: Query = {
@@ -210,7 +211,7 @@ export class DataQueryBackend {
 
   query(projectId: string, id: string): Query {
     const q = this.queries.get(id);
-    if (!q || q.projectId !== projectId) throw new NotFound(`No query "${id}".`, "QueryNotFound");
+    if (!q || q.projectId !== projectId) throw new QueryNotFound(`No query "${id}".`);
     return q;
   }
 
@@ -290,8 +291,7 @@ export class DataQueryBackend {
   }
 
   abort(q: Query, state: string): void {
-    if (state === "FINISHED" || state === "FAILED" || state === "ABORTED")
-      throw new Conflict(`Query "${q.id}" has already ended (${state}).`, "QueryTerminated");
+    if (state === "FINISHED" || state === "FAILED" || state === "ABORTED") throw new QueryTerminated(`Query "${q.id}" has already ended (${state}).`);
     q.aborted = true;
     // A statement running on a real server is cancelled there.
     void this.cancels

@@ -8,10 +8,11 @@
  */
 import { z } from "zod";
 import type { TokenRecord } from "../core/credentials";
-import { BadRequest, NotFound, Unauthorized } from "../core/errors";
+import { BadRequest } from "../core/errors";
 import { header, jsonResponse, type RequestContext, type ServiceDefinition } from "../core/http";
 import { jsonObjectBody, parseWith } from "../core/input";
 import type { CoreContext } from "../core/server";
+import { NoSuchKind, TokenNotFound, Unauthorized } from "./errors";
 
 export const SERVICE = "identity";
 
@@ -24,8 +25,7 @@ const authBody = z.object({
   }),
 });
 
-/** Keystone's answer to credentials it does not accept, whatever the reason (never says which). */
-const refused = () => new Unauthorized("The request you have made requires authentication.");
+const refused = () => new Unauthorized();
 
 export function createIdentityService(core: CoreContext): ServiceDefinition {
   const iso = (ms: number) => new Date(ms).toISOString().replace(/Z$/, "000Z");
@@ -80,7 +80,7 @@ export function createIdentityService(core: CoreContext): ServiceDefinition {
           const subject = header(ctx, "x-subject-token");
           if (subject === undefined) throw new BadRequest("The X-Subject-Token header is required.");
           const t = core.credentials.token(subject);
-          if (!t || core.credentials.stateOf(t) !== "active") throw new NotFound("Could not find token.", "TokenNotFound");
+          if (!t || core.credentials.stateOf(t) !== "active") throw new TokenNotFound();
           return jsonResponse(200, tokenBody(t), { "X-Subject-Token": t.token });
         },
       },
@@ -88,13 +88,13 @@ export function createIdentityService(core: CoreContext): ServiceDefinition {
     errorFormat: () => "json",
     inventory: () => [],
     getResource: (kind) => {
-      throw new NotFound(`The identity service has no resources of kind "${kind}": see /_control/tokens.`, "NoSuchKind");
+      throw new NoSuchKind(kind, ": see /_control/tokens");
     },
     patchResource: (kind) => {
-      throw new NotFound(`The identity service has no resources of kind "${kind}".`, "NoSuchKind");
+      throw new NoSuchKind(kind);
     },
     deleteResource: (kind) => {
-      throw new NotFound(`The identity service has no resources of kind "${kind}".`, "NoSuchKind");
+      throw new NoSuchKind(kind);
     },
     // Tokens are credentials: kept by the credential store, with the keys they were issued for.
     reset: () => undefined,

@@ -19,7 +19,8 @@ import {
   verify,
   type KeyObject,
 } from "node:crypto";
-import { BadRequest, NotFound } from "../core/errors";
+import { BadRequest, NoSuchResource } from "../core/errors";
+import { AadTooLarge, DecryptionFailed, InputTooLarge, InvalidBase64, InvalidCiphertext, InvalidKeyUsage, KeyNotActive, KeyNotFound } from "./errors";
 import type { InventoryEntry } from "../core/http";
 
 export const SERVICE = "kms";
@@ -118,7 +119,7 @@ export class KmsBackend {
   }
 
   remove(id: string): void {
-    if (!this.keys.delete(id)) throw new NotFound(`No key "${id}".`, "NoSuchResource");
+    if (!this.keys.delete(id)) throw new NoSuchResource(`No key "${id}".`);
   }
 
   inventory(): InventoryEntry[] {
@@ -129,10 +130,10 @@ export class KmsBackend {
 
   private key(projectId: string, id: string, type: KeyType, needs: "active" | "any"): Key {
     const k = this.keys.get(id);
-    if (!k || k.projectId !== projectId) throw new NotFound(`No key "${id}" in this project.`, "KeyNotFound");
-    if (k.type !== type) throw new BadRequest(`Key "${id}" is a ${k.type} key; this operation needs a ${type} key.`, "InvalidKeyUsage");
+    if (!k || k.projectId !== projectId) throw new KeyNotFound(`No key "${id}" in this project.`);
+    if (k.type !== type) throw new InvalidKeyUsage(`Key "${id}" is a ${k.type} key; this operation needs a ${type} key.`);
     if (needs === "active" && this.defaultVersion(k).state !== "Active")
-      throw new BadRequest(`The default version of key "${id}" is ${this.defaultVersion(k).state}; this operation needs Active.`, "KeyNotActive");
+      throw new KeyNotActive(`The default version of key "${id}" is ${this.defaultVersion(k).state}; this operation needs Active.`);
     return k;
   }
 
@@ -147,8 +148,8 @@ export class KmsBackend {
   }
 
   encrypt(projectId: string, id: string, input: string, aad: string | undefined): { ciphertext: string; version: number } {
-    if (Buffer.byteLength(input, "utf8") > LIMITS.input) throw new BadRequest(`input: at most ${LIMITS.input} bytes.`, "InputTooLarge");
-    if (aad !== undefined && Buffer.byteLength(aad, "utf8") > LIMITS.aad) throw new BadRequest(`aad: at most ${LIMITS.aad} bytes.`, "AadTooLarge");
+    if (Buffer.byteLength(input, "utf8") > LIMITS.input) throw new InputTooLarge(`input: at most ${LIMITS.input} bytes.`);
+    if (aad !== undefined && Buffer.byteLength(aad, "utf8") > LIMITS.aad) throw new AadTooLarge(`aad: at most ${LIMITS.aad} bytes.`);
     const k = this.key(projectId, id, "symmetric", "active");
     const v = this.defaultVersion(k);
     return { ciphertext: seal(v, Buffer.from(input, "utf8"), aad), version: v.version };
@@ -157,18 +158,18 @@ export class KmsBackend {
   decrypt(projectId: string, id: string, ciphertext: string, aad: string | undefined): string {
     const k = this.key(projectId, id, "symmetric", "any");
     const m = /^kms:(\d+):([A-Za-z0-9+/=]+)$/.exec(ciphertext);
-    if (!m) throw new BadRequest("ciphertext: not a ciphertext of this service (kms:<version>:<data>).", "InvalidCiphertext");
+    if (!m) throw new InvalidCiphertext("ciphertext: not a ciphertext of this service (kms:<version>:<data>).");
     const v = k.versions[Number(m[1]) - 1];
-    if (!v) throw new BadRequest(`ciphertext: key "${id}" has no version ${m[1]}.`, "InvalidCiphertext");
+    if (!v) throw new InvalidCiphertext(`ciphertext: key "${id}" has no version ${m[1]}.`);
     const raw = Buffer.from(m[2]!, "base64");
-    if (raw.length < 28) throw new BadRequest("ciphertext: too short.", "InvalidCiphertext");
+    if (raw.length < 28) throw new InvalidCiphertext("ciphertext: too short.");
     const d = createDecipheriv("aes-256-gcm", v.secret!, raw.subarray(0, 12));
     d.setAuthTag(raw.subarray(12, 28));
     if (aad !== undefined) d.setAAD(Buffer.from(aad, "utf8"));
     try {
       return Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString("utf8");
     } catch {
-      throw new BadRequest("Decryption failed: the ciphertext, key or AAD does not match.", "DecryptionFailed");
+      throw new DecryptionFailed("Decryption failed: the ciphertext, key or AAD does not match.");
     }
   }
 
@@ -245,8 +246,8 @@ function seal(v: Version, plain: Buffer, aad: string | undefined): string {
 }
 
 function base64(value: string, field: string): Buffer {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) throw new BadRequest(`${field}: must be Base64.`, "InvalidBase64");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) throw new InvalidBase64(`${field}: must be Base64.`);
   const data = Buffer.from(value, "base64");
-  if (data.length > LIMITS.content) throw new BadRequest(`${field}: at most ${LIMITS.content} bytes.`, "InputTooLarge");
+  if (data.length > LIMITS.content) throw new InputTooLarge(`${field}: at most ${LIMITS.content} bytes.`);
   return data;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isValidProjectId } from "../core/credentials";
-import { NotFound } from "../core/errors";
+import { NoSuchKind, NoSuchResource } from "../core/errors";
 import type { ServiceDefinition } from "../core/http";
 import { parseWith } from "../core/input";
 import type { CoreContext } from "../core/server";
@@ -25,12 +25,12 @@ const keyPatch = z.strictObject({
 export function createKmsService(_core: CoreContext): ServiceDefinition {
   const backend = new KmsBackend();
   const keysOnly = (kind: string): void => {
-    if (kind !== "key") throw new NotFound(`Unknown kind "${kind}" (key).`, "NoSuchKind");
+    if (kind !== "key") throw new NoSuchKind(kind, "key");
   };
   const key = (kind: string, id: string) => {
     keysOnly(kind);
     const k = backend.find(id);
-    if (!k) throw new NotFound(`No key "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (!k) throw new NoSuchResource(`No key "${id.slice(0, 200)}".`);
     return k;
   };
   return {

@@ -1,4 +1,4 @@
-import { BadRequest, NotFound } from "../../core/errors";
+import { BadRequest, NoSuchKind, NoSuchResource } from "../../core/errors";
 import type { InventoryEntry } from "../../core/http";
 import { mergeAcl } from "../acl";
 import { parseCors } from "../cors";
@@ -51,12 +51,12 @@ export class DriftBackend {
       }
       case "bucket-cors": {
         const bucket = this.state.anyBucket(id);
-        if (!bucket.cors) throw new NotFound(`Bucket "${id}" has no CORS configuration.`, "NoSuchResource");
+        if (!bucket.cors) throw new NoSuchResource(`Bucket "${id}" has no CORS configuration.`);
         return { cors: structuredClone(bucket.cors) };
       }
       case "bucket-lifecycle": {
         const bucket = this.state.anyBucket(id);
-        if (!bucket.lifecycle) throw new NotFound(`Bucket "${id}" has no lifecycle configuration.`, "NoSuchResource");
+        if (!bucket.lifecycle) throw new NoSuchResource(`Bucket "${id}" has no lifecycle configuration.`);
         return { lifecycle: lifecycleXml(bucket.lifecycle) };
       }
       case "object": {
@@ -68,7 +68,7 @@ export class DriftBackend {
         return uploadView(bucket, upload);
       }
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
   }
 
@@ -142,7 +142,7 @@ export class DriftBackend {
         this.uploadById(id);
         throw new BadRequest("A multipart upload has no patchable fields; DELETE it to abort it behind the API.");
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
   }
 
@@ -170,7 +170,7 @@ export class DriftBackend {
         return;
       }
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
   }
 
@@ -180,7 +180,7 @@ export class DriftBackend {
     if (slash <= 0 || slash === id.length - 1) throw new BadRequest("An object id is {bucket}/{object name}.");
     const bucket = this.state.anyBucket(id.slice(0, slash));
     const object = bucket.objects.get(id.slice(slash + 1));
-    if (!object) throw new NotFound(`No object "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (!object) throw new NoSuchResource(`No object "${id.slice(0, 200)}".`);
     return { bucket, object };
   }
 
@@ -191,7 +191,7 @@ export class DriftBackend {
     if (first <= 0 || last <= first + 1 || last === id.length - 1) throw new BadRequest("A multipart upload id is {bucket}/{key}/{uploadId}.");
     const bucket = this.state.anyBucket(id.slice(0, first));
     const upload = bucket.uploads.get(id.slice(last + 1));
-    if (!upload || upload.key !== id.slice(first + 1, last)) throw new NotFound(`No multipart upload "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (!upload || upload.key !== id.slice(first + 1, last)) throw new NoSuchResource(`No multipart upload "${id.slice(0, 200)}".`);
     return { bucket, upload };
   }
 }

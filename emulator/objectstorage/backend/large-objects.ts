@@ -1,6 +1,5 @@
-import { Conflict } from "../../core/errors";
 import { manifestEtag, stripQuotes } from "../etag";
-import { InvalidManifest, NotSupportedOnEncryptedBucket } from "../errors";
+import { InvalidManifest, NotSupportedOnEncryptedBucket, SegmentMissing } from "../errors";
 import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type SloSegment, type StoredObject } from "../model";
 import type { ObjectStorageState } from "./state";
 
@@ -34,7 +33,7 @@ export class LargeObjectBackend {
   sloSegments(bucket: Bucket, manifest: StoredObject): StoredObject[] {
     return (manifest.sloManifest ?? []).map((segment) => {
       const found = this.state.objectAt(bucket.projectId, segment.path);
-      if (!found) throw new Conflict(`SLO segment "${segment.path}" of "${manifest.name}" no longer exists.`, "SegmentMissing");
+      if (!found) throw new SegmentMissing(`SLO segment "${segment.path}" of "${manifest.name}" no longer exists.`);
       return found;
     });
   }

@@ -1,8 +1,8 @@
 import { BadRequest, NoSuchKind, NoSuchResource } from "../../core/errors";
 import type { InventoryEntry } from "../../core/http";
 import { mergeAcl } from "../acl";
-import { parseCors } from "../cors";
-import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from "../lifecycle";
+import { parseCors } from "../bucket-cors";
+import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from "../bucket-lifecycle";
 import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject } from "../model";
 import { SERVICE, type ObjectStorageState } from "./state";
 

@@ -1,7 +1,7 @@
 import { DEFAULT_ACL } from "../acl";
-import type { CorsPolicy } from "../cors";
+import type { CorsPolicy } from "../bucket-cors";
 import { BucketAlreadyExists, BucketNotEmpty, NoSuchLifecycleConfiguration } from "../errors";
-import { isExpired, type LifecycleConfiguration } from "../lifecycle";
+import { isExpired, type LifecycleConfiguration } from "../bucket-lifecycle";
 import { compareNames, validateMetadataTotal, type Bucket, type BucketAcl, type BucketRecord } from "../model";
 import type { ObjectStorageState } from "./state";
 

@@ -1,6 +1,7 @@
 import { manifestEtag, stripQuotes } from "../etag";
 import { InvalidManifest, NotSupportedOnEncryptedBucket, SegmentMissing } from "../errors";
-import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type SloSegment, type StoredObject } from "../model";
+import { compareNames, validateMetadataTotal, type Bucket, type SloSegment, type StoredObject } from "../model";
+import { LIMITS } from "../limits";
 import type { ObjectStorageState } from "./state";
 
 export interface SloSegmentInput {

@@ -1,7 +1,8 @@
 import { randomHex } from "../../core/ids";
 import { multipartEtag, stripQuotes } from "../etag";
 import { EntityTooSmall, InvalidPart, InvalidPartOrder, NoSuchUpload } from "../errors";
-import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from "../model";
+import { compareNames, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from "../model";
+import { LIMITS } from "../limits";
 import type { ObjectBackend } from "./objects";
 import type { ObjectStorageState } from "./state";
 

@@ -1,5 +1,5 @@
 import { emptyResponse, header, type ApiResponse, type RequestContext } from "../../core/http";
-import { corsResponseHeaders, findCorsPolicy, preflightHeaders } from "../cors";
+import { corsResponseHeaders, findCorsPolicy, preflightHeaders } from "../bucket-cors";
 import { CorsForbidden, InvalidArgument } from "../errors";
 import type { Bucket } from "../model";
 

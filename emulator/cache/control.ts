@@ -150,6 +150,11 @@ export class CacheControl {
     }
   }
 
+  /** Everything goes, real nodes and their data included. */
+  reset(): void {
+    this.be.reset();
+  }
+
   snapshot(): unknown {
     const be = this.be;
     return { groups: [...be.groups.values()], clusters: [...be.clusters.values()], sticky: [...be.stickySyncErrors], backups: be.backups.snapshot() };

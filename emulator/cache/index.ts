@@ -30,11 +30,6 @@ export function createCacheService(core: CoreContext): ServiceDefinition {
     routes: cacheRoutes(backend, views),
     errorFormat: () => "json",
     ...controlledBy(control),
-    reset: () => backend.reset(),
-    snapshot: () => control.snapshot(),
-    restore: (data) => control.restore(data),
     close: () => backend.close(),
   };
 }
-
-export { CacheBackend } from "./backend";

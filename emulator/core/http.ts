@@ -76,8 +76,11 @@ export interface ServiceDefinition {
   close?(): Promise<void>;
 }
 
-/** A service's part of the control API: its inventory and its records behind the API's back. */
-export type ServiceControl = Pick<ServiceDefinition, "inventory" | "getResource" | "patchResource" | "deleteResource">;
+/**
+ * A service's part of the control API (its control.ts): its inventory, its records behind the API's
+ * back, and its state as a whole (reset, snapshot, restore).
+ */
+export type ServiceControl = Pick<ServiceDefinition, "inventory" | "getResource" | "patchResource" | "deleteResource" | "reset" | "snapshot" | "restore">;
 
 /** The control API members of a ServiceDefinition, served by `control` (a class instance: its methods stay bound). */
 export function controlledBy(control: ServiceControl): ServiceControl {
@@ -86,6 +89,9 @@ export function controlledBy(control: ServiceControl): ServiceControl {
     getResource: (kind, id) => control.getResource(kind, id),
     patchResource: (kind, id, patch) => control.patchResource(kind, id, patch),
     deleteResource: (kind, id) => control.deleteResource(kind, id),
+    reset: () => control.reset(),
+    snapshot: () => control.snapshot(),
+    restore: (data) => control.restore(data),
   };
 }
 

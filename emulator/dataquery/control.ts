@@ -99,6 +99,19 @@ export class DataQueryControl {
     }
   }
 
+  reset(): void {
+    this.backend.reset();
+  }
+
+  /** Instances and data sources; queries are not kept. */
+  snapshot(): unknown {
+    return this.backend.snapshot();
+  }
+
+  restore(data: unknown): void {
+    void this.backend.restore(data);
+  }
+
   private instance(id: string): Instance {
     const found = this.backend.instances.get(id);
     if (!found) throw new NoSuchResource(`No instance "${id.slice(0, 200)}".`);

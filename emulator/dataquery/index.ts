@@ -27,8 +27,5 @@ export function createDataQueryService(core: CoreContext): ServiceDefinition {
     routes: dataQueryRoutes(backend),
     errorFormat: () => "json",
     ...controlledBy(control),
-    reset: () => backend.reset(),
-    snapshot: () => backend.snapshot(),
-    restore: (data) => void backend.restore(data),
   };
 }

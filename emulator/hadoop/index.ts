@@ -23,10 +23,5 @@ export function createHadoopService(core: CoreContext): ServiceDefinition {
     routes: hadoopRoutes(backend),
     errorFormat: () => "json",
     ...controlledBy(control),
-    reset: () => backend.reset(),
-    snapshot: () => control.snapshot(),
-    restore: (data) => control.restore(data),
   };
 }
-
-export { HadoopBackend } from "./backend";

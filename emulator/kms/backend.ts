@@ -2,131 +2,17 @@
  * Key management (seed 03 A) with real cryptography from node:crypto: AES-256-GCM with AAD for
  * encrypt/decrypt and data keys, ECDSA P-256 (SHA-256) signatures, HMAC-SHA256. Each key has
  * versions; the ciphertext starts with `kms:<version>:` so decrypt finds its version after a
- * rotation. Keys are created through the control API (the seed shows no key management endpoint).
- * The default version's state decides what is allowed (A.3): data key, encrypt, sign and HMAC need
- * `Active`; decrypt and the verifications also take `Deactivated`.
+ * rotation. Keys are created through the control API (control.ts: the seed shows no key management
+ * endpoint). The default version's state decides what is allowed (A.3): data key, encrypt, sign and
+ * HMAC need `Active`; decrypt and the verifications also take `Deactivated`.
  */
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  randomBytes,
-  sign,
-  timingSafeEqual,
-  verify,
-  type KeyObject,
-} from "node:crypto";
-import { BadRequest, NoSuchResource } from "../core/errors";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, sign, timingSafeEqual, verify } from "node:crypto";
 import { AadTooLarge, DecryptionFailed, InputTooLarge, InvalidBase64, InvalidCiphertext, InvalidKeyUsage, KeyNotActive, KeyNotFound } from "./errors";
-import type { InventoryEntry } from "../core/http";
+import { LIMITS, type Key, type KeyType, type Version } from "./model";
 
-export const SERVICE = "kms";
-export type KeyType = "symmetric" | "asymmetric" | "mac";
-export type VersionState = "Active" | "Deactivated";
-
-interface Version {
-  version: number;
-  state: VersionState;
-  secret?: Buffer;
-  privateKey?: KeyObject;
-  publicKey?: KeyObject;
-}
-
-interface Key {
-  id: string;
-  projectId: string;
-  type: KeyType;
-  versions: Version[];
-  defaultVersion: number;
-}
-
-export const LIMITS = Object.freeze({ input: 4096, aad: 65536, content: 4096 });
-
-/** What the control API may change on a key (validated by the service's control schema). */
-export interface KeyPatch {
-  projectId?: string;
-  type?: KeyType;
-  state?: VersionState;
-  rotate?: boolean;
-  version?: number;
-}
-
+/** One method per operation of the API. */
 export class KmsBackend {
-  private keys = new Map<string, Key>();
-
-  reset(): void {
-    this.keys.clear();
-  }
-
-  // ---- control API ---------------------------------------------------------------------------------
-
-  /**
-   * Creates or changes a key (the control API parsed `patch`): `{projectId, type}` creates it;
-   * afterwards `{rotate: true}` adds a version that becomes the default, `{state}` sets the state of
-   * the default version (or of `version`). A key's project and type never change.
-   */
-  upsert(id: string, patch: KeyPatch): unknown {
-    const existing = this.keys.get(id);
-    if (existing) {
-      if ((patch.projectId ?? existing.projectId) !== existing.projectId || (patch.type ?? existing.type) !== existing.type)
-        throw new BadRequest(`Key "${id}" belongs to project ${existing.projectId} and is ${existing.type}: neither changes.`);
-    } else if (patch.type === undefined || patch.projectId === undefined) {
-      throw new BadRequest("projectId and type (symmetric, asymmetric or mac) are required to create a key.");
-    }
-    const versions = existing?.versions.length ?? 1;
-    if (patch.version !== undefined && patch.version > versions) throw new BadRequest(`version: key "${id}" has versions 1 to ${versions}.`);
-    let k = existing;
-    if (!k) {
-      k = { id, projectId: patch.projectId!, type: patch.type!, versions: [], defaultVersion: 0 };
-      this.keys.set(id, k);
-      this.rotate(k);
-    } else if (patch.rotate) {
-      this.rotate(k);
-    }
-    if (patch.state !== undefined) k.versions[(patch.version ?? k.defaultVersion) - 1]!.state = patch.state;
-    return this.view(k);
-  }
-
-  private rotate(k: Key): void {
-    const version = k.versions.length + 1;
-    const v: Version = { version, state: "Active" };
-    if (k.type === "asymmetric") {
-      const pair = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-      v.privateKey = pair.privateKey;
-      v.publicKey = pair.publicKey;
-    } else {
-      v.secret = randomBytes(32);
-    }
-    k.versions.push(v);
-    k.defaultVersion = version;
-  }
-
-  view(k: Key): Record<string, unknown> {
-    return {
-      id: k.id,
-      projectId: k.projectId,
-      type: k.type,
-      defaultVersion: k.defaultVersion,
-      versions: k.versions.map((v) => ({ version: v.version, state: v.state })),
-    };
-  }
-
-  find(id: string): Key | undefined {
-    return this.keys.get(id);
-  }
-
-  remove(id: string): void {
-    if (!this.keys.delete(id)) throw new NoSuchResource(`No key "${id}".`);
-  }
-
-  inventory(): InventoryEntry[] {
-    return [...this.keys.values()].map((k) => ({ service: SERVICE, kind: "key", id: k.id, projectId: k.projectId }));
-  }
-
-  // ---- the API ------------------------------------------------------------------------------------
+  readonly keys = new Map<string, Key>();
 
   private key(projectId: string, id: string, type: KeyType, needs: "active" | "any"): Key {
     const k = this.keys.get(id);
@@ -202,38 +88,6 @@ export class KmsBackend {
       const mac = createHmac("sha256", v.secret!).update(data).digest();
       return mac.length === given.length && timingSafeEqual(mac, given);
     });
-  }
-
-  snapshot(): unknown {
-    return [...this.keys.values()].map((k) => ({
-      ...k,
-      versions: k.versions.map((v) => ({
-        version: v.version,
-        state: v.state,
-        secret: v.secret?.toString("base64"),
-        privateKey: v.privateKey?.export({ type: "pkcs8", format: "pem" }),
-        publicKey: v.publicKey?.export({ type: "spki", format: "pem" }),
-      })),
-    }));
-  }
-
-  restore(data: unknown): void {
-    this.keys.clear();
-    type Saved = Omit<Key, "versions"> & {
-      versions: Array<{ version: number; state: VersionState; secret?: string; privateKey?: string; publicKey?: string }>;
-    };
-    for (const k of (data as Saved[] | undefined) ?? []) {
-      this.keys.set(k.id, {
-        ...k,
-        versions: k.versions.map((v) => ({
-          version: v.version,
-          state: v.state,
-          secret: v.secret ? Buffer.from(v.secret, "base64") : undefined,
-          privateKey: v.privateKey ? createPrivateKey(v.privateKey) : undefined,
-          publicKey: v.publicKey ? createPublicKey(v.publicKey) : undefined,
-        })),
-      });
-    }
   }
 }
 

@@ -1,18 +1,36 @@
-import { BadRequest, NoSuchKind, NoSuchResource } from "../../core/errors";
-import type { InventoryEntry } from "../../core/http";
-import { mergeAcl } from "../acl";
-import { parseCors } from "../bucket-cors";
-import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from "../bucket-lifecycle";
-import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject } from "../model";
-import { SERVICE, type ObjectStorageState } from "./state";
+import { BadRequest, NoSuchKind, NoSuchResource } from "../core/errors";
+import type { InventoryEntry } from "../core/http";
+import { mergeAcl } from "./acl";
+import { parseCors } from "./bucket-cors";
+import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from "./bucket-lifecycle";
+import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from "./model";
+import { SERVICE, type ObjectStorageState } from "./backend/state";
 
 const KINDS = "bucket, bucket-cors, bucket-lifecycle, object, multipart-upload";
 
+/** Snapshots before bodies moved to disk carried them inline as base64; restore still reads those. */
+type Legacy<T> = Omit<T, "blob" | "size"> & { blob?: string; size?: number; body?: string };
+
+interface SnapshotBucket extends Omit<Bucket, "objects" | "uploads"> {
+  objects: StoredObject[];
+  uploads: Array<Omit<MultipartUpload, "parts"> & { parts: UploadPart[] }>;
+}
+
+export interface ObjectStorageSnapshot {
+  buckets: SnapshotBucket[];
+}
+
+interface RestoredBucket extends Omit<Bucket, "objects" | "uploads"> {
+  objects: Array<Legacy<StoredObject>>;
+  uploads: Array<Omit<MultipartUpload, "parts"> & { parts: Array<Legacy<UploadPart>> }>;
+}
+
 /**
- * The control API's view of object storage: the inventory, and GET/PATCH/DELETE of records behind
- * the API's back (drift). Patches are validated as the API would validate the same values.
+ * Object storage's part of the control API: the inventory, GET/PATCH/DELETE of records behind the
+ * API's back (drift; patches are validated as the API would validate the same values), and reset,
+ * snapshot and restore (the core's JSON snapshot file: metadata and body ids, never bodies).
  */
-export class DriftBackend {
+export class ObjectStorageControl {
   private readonly state: ObjectStorageState;
 
   constructor(state: ObjectStorageState) {
@@ -172,6 +190,46 @@ export class DriftBackend {
       default:
         throw new NoSuchKind(kind, KINDS);
     }
+  }
+
+  reset(): void {
+    this.state.clear();
+  }
+
+  snapshot(): ObjectStorageSnapshot {
+    return {
+      buckets: [...this.state.buckets.values()].map((bucket) => ({
+        ...bucket,
+        objects: [...bucket.objects.values()],
+        uploads: [...bucket.uploads.values()].map((u) => ({ ...u, parts: [...u.parts.values()] })),
+      })),
+    };
+  }
+
+  /**
+   * Loads a snapshot whose bodies are in the blob directory. The snapshot trails the files by up to
+   * its write delay, so after a crash they may disagree: a record whose body file is gone (deleted
+   * after the last snapshot) is dropped, and body files no record refers to are removed.
+   */
+  restore(data: unknown): void {
+    this.state.buckets.clear();
+    const snapshot = data as { buckets?: RestoredBucket[] } | undefined;
+    const referenced = new Set<string>();
+    const withBody = <T extends { blob?: string; size?: number; body?: string }>(record: T): Array<Omit<T, "body"> & { blob: string; size: number }> => {
+      const { body: inline, ...rest } = record;
+      const stored = inline !== undefined ? this.state.blobs.write(Buffer.from(inline, "base64")) : { blob: rest.blob ?? "", size: rest.size ?? 0 };
+      if (!this.state.blobs.has(stored.blob)) return [];
+      referenced.add(stored.blob);
+      return [{ ...rest, blob: stored.blob, size: stored.size }];
+    };
+    for (const b of snapshot?.buckets ?? []) {
+      this.state.buckets.set(b.name, {
+        ...b,
+        objects: new Map(b.objects.flatMap(withBody).map((o) => [o.name, o])),
+        uploads: new Map(b.uploads.map((u) => [u.uploadId, { ...u, parts: new Map(u.parts.flatMap(withBody).map((p) => [p.partNumber, p])) }])),
+      });
+    }
+    this.state.blobs.retainOnly(referenced);
   }
 
   /** `{bucket}/{object name}` of any project. */

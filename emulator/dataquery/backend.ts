@@ -7,56 +7,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { BadRequest } from "../core/errors";
-import { BucketNotFound, DataSourceNotFound, DuplicateName, QueryNotFound, QueryTerminated } from "./errors";
+import { BucketNotFound, DataSourceNotFound, DuplicateName, QueryNotFound } from "./errors";
 import type { ManagedState } from "../core/managed-state";
 import type { ObjectStoreBridge } from "../core/server";
 import type { QueryOutcome, SqlEngine } from "./engine";
+import { QueryLifecycle } from "./lifecycle";
+import type { DataSource, Instance, Query } from "./model";
 import { runOnServer, seedServer } from "./real-server";
 import type { CreateSourceInput, RunQueryInput } from "./validate";
-
-export const SERVICE = "data-query";
-
-export interface Instance {
-  id: string;
-  projectId: string;
-  engine: "mysql" | "postgresql";
-  /** Database name -> seed SQL. */
-  databases: Record<string, string>;
-  /** A real PostgreSQL or MariaDB server on loopback that holds the databases (real-server.ts). */
-  url?: string;
-}
-
-export interface DataSource {
-  name: string;
-  projectId: string;
-  type: "MYSQL" | "POSTGRESQL";
-  scope: "PRIVATE" | "PUBLIC";
-  description?: string;
-  instanceId: string;
-  username: string;
-  databaseName?: string;
-  creatorName: string;
-}
-
-export interface Query {
-  id: string;
-  projectId: string;
-  sql: string;
-  dataSource?: string;
-  database?: string;
-  bucketName: string;
-  path: string;
-  reuse: boolean;
-  reuseExpireAt?: number;
-  createdAt: number;
-  completedAt?: number;
-  outcome?: QueryOutcome;
-  error?: string;
-  storageUrl?: string;
-  /** A stored result of another query this one reused. */
-  reusedFrom?: string;
-  aborted: boolean;
-}
 
 export class DataQueryBackend {
   instances = new Map<string, Instance>();
@@ -68,13 +26,16 @@ export class DataQueryBackend {
   failures = new Map<string, string>();
   /** Statements running on a real server, by query id. */
   private readonly cancels = new Map<string, () => Promise<void>>();
+  private readonly lifecycle: QueryLifecycle;
 
   constructor(
     private readonly now: () => number,
-    private readonly state: ManagedState,
+    state: ManagedState,
     private readonly engine: SqlEngine,
     private readonly objects: () => ObjectStoreBridge | undefined,
-  ) {}
+  ) {
+    this.lifecycle = new QueryLifecycle(state);
+  }
 
   reset(): void {
     void this.engine.close();
@@ -198,7 +159,7 @@ export class DataQueryBackend {
       }
     }
     this.queries.set(q.id, q);
-    this.state.begin(SERVICE, "query", q.id, "QUEUED", "RUNNING");
+    this.lifecycle.queued(q);
     return q;
   }
 
@@ -206,7 +167,7 @@ export class DataQueryBackend {
   removeQuery(q: Query): void {
     this.queries.delete(q.id);
     this.failures.delete(q.id);
-    this.state.remove(SERVICE, "query", q.id);
+    this.lifecycle.forget(q);
   }
 
   query(projectId: string, id: string): Query {
@@ -216,14 +177,8 @@ export class DataQueryBackend {
   }
 
   /** The state as served; a query that just reached RUNNING runs now, and one that ran settles by its transition. */
-  async stateOf(q: Query): Promise<string> {
-    let st = this.state.read(SERVICE, "query", q.id) ?? "FINISHED";
-    if (st === "RUNNING" && q.outcome === undefined && q.error === undefined && !q.aborted) {
-      await this.execute(q);
-      this.state.begin(SERVICE, "query", q.id, "RUNNING", q.error !== undefined ? "FAILED" : "FINISHED");
-      st = this.state.read(SERVICE, "query", q.id) ?? st;
-    }
-    return st;
+  stateOf(q: Query): Promise<string> {
+    return this.lifecycle.read(q, () => this.execute(q));
   }
 
   private async execute(q: Query): Promise<void> {
@@ -291,13 +246,11 @@ export class DataQueryBackend {
   }
 
   abort(q: Query, state: string): void {
-    if (state === "FINISHED" || state === "FAILED" || state === "ABORTED") throw new QueryTerminated(`Query "${q.id}" has already ended (${state}).`);
-    q.aborted = true;
+    this.lifecycle.abort(q, state);
     // A statement running on a real server is cancelled there.
     void this.cancels
       .get(q.id)?.()
       .catch(() => undefined);
-    this.state.set(SERVICE, "query", q.id, "ABORTED");
   }
 
   snapshot(): unknown {

@@ -9,7 +9,8 @@ import { AmbiguousId, NoSuchKind, NoSuchResource } from "../core/errors";
 import { isValidProjectId } from "../core/credentials";
 import { parseWith } from "../core/input";
 import type { InventoryEntry } from "../core/http";
-import { SERVICE, type DataQueryBackend, type DataSource, type Instance, type Query } from "./backend";
+import type { DataQueryBackend } from "./backend";
+import { SERVICE, type DataSource, type Instance, type Query } from "./model";
 import { NAME } from "./validate";
 import { checkServerUrl } from "./real-server";
 

@@ -1,8 +1,9 @@
 import { controlledBy, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
-import { DataQueryBackend, SERVICE } from "./backend";
+import { DataQueryBackend } from "./backend";
 import { DataQueryControl } from "./control";
 import { SqlEngine } from "./engine";
+import { SERVICE } from "./model";
 import { dataQueryRoutes } from "./routes";
 
 /**

@@ -4,11 +4,11 @@
  */
 
 import { keepBackupsQuery, rejectInvalidUpdate } from "./clusters";
-import { CacheInvalidArgumentError } from "./errors";
-import { expandCreateInstanceSet, expandUpdate } from "./expand";
-import { seg, type CacheHttp } from "./http";
-import { flattenInstanceList, flattenObjectId } from "./records";
-import type { CreateInstanceSetInput, DeleteOptions, InstanceList, ObjectIdResult, Ref, UpdateInstanceSetInput } from "./types";
+import { CacheInvalidArgumentError } from "../errors";
+import { expandCreateInstanceSet, expandUpdate } from "../expand";
+import { seg, type CacheHttp } from "./context";
+import { flattenInstanceList, flattenObjectId } from "../parse";
+import type { CreateInstanceSetInput, DeleteOptions, InstanceList, ObjectIdResult, Ref, UpdateInstanceSetInput } from "../types";
 
 function setPath(id: string, action: string): string {
   return `/v1/instance-sets/${seg(id, "instance set id", action)}`;

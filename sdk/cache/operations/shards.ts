@@ -1,9 +1,9 @@
 /** Shards of a cluster (seed 02 §4.2). */
 
-import { expandAddShard } from "./expand";
-import { seg, type CacheHttp } from "./http";
-import { flattenObjectId, flattenShard, flattenShardList } from "./records";
-import type { AddShardInput, CacheShard, ObjectIdResult } from "./types";
+import { expandAddShard } from "../expand";
+import { seg, type CacheHttp } from "./context";
+import { flattenObjectId, flattenShard, flattenShardList } from "../parse";
+import type { AddShardInput, CacheShard, ObjectIdResult } from "../types";
 
 export function shardsPath(clusterId: string, action: string): string {
   return `/v1/clusters/${seg(clusterId, "cluster id", action)}/shards`;

@@ -1,8 +1,8 @@
 /** Shared lookups (seed 02 §4.1): engine versions and flavors. */
 
-import type { CacheHttp } from "./http";
-import { flattenFlavors, flattenVersions } from "./records";
-import type { Flavor } from "./types";
+import type { CacheHttp } from "./context";
+import { flattenFlavors, flattenVersions } from "../parse";
+import type { Flavor } from "../types";
 
 export class CatalogueApi {
   constructor(private readonly http: CacheHttp) {}

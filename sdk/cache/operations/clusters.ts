@@ -3,13 +3,13 @@
  * read through (`/v1/clusters`, §4.1), plus retry-apply of a parameter group (§4.1).
  */
 
-import { CacheInvalidArgumentError } from "./errors";
-import { expandCreateCluster, expandUpdate } from "./expand";
-import { orUndefined } from "../core";
-import { seg, type CacheHttp } from "./http";
-import { flattenClusterList, flattenClusterRecord, flattenObjectId } from "./records";
-import type { CacheClusterRecord, CreateClusterInput, DeleteOptions, ObjectIdResult, UpdateClusterInput } from "./types";
-import { formatFailures, validateUpdateInput } from "./validate";
+import { CacheInvalidArgumentError } from "../errors";
+import { expandCreateCluster, expandUpdate } from "../expand";
+import { orUndefined } from "../../core";
+import { seg, type CacheHttp } from "./context";
+import { flattenClusterList, flattenClusterRecord, flattenObjectId } from "../parse";
+import type { CacheClusterRecord, CreateClusterInput, DeleteOptions, ObjectIdResult, UpdateClusterInput } from "../types";
+import { formatFailures, validateUpdateInput } from "../validate";
 
 export interface ListClustersOptions {
   /** Keep only clusters using this parameter group (ID or name). */

@@ -5,9 +5,9 @@
  * parsed by the caller's tolerant reader.
  */
 
-import { secretValues, type HttpResponse, type Query, type Transport } from "../core";
-import { CacheInvalidArgumentError, CacheResponseFormatError, refineApiError } from "./errors";
-import type { Settings } from "../core";
+import { secretValues, type HttpResponse, type Query, type Transport } from "../../core";
+import { CacheInvalidArgumentError, CacheResponseFormatError, refineApiError } from "../errors";
+import type { Settings } from "../../core";
 
 export const JSON_TYPE = "application/json";
 

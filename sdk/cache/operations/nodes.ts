@@ -1,9 +1,9 @@
 /** Nodes (primary and replicas) of a cluster's shard (seed 02 §4.2). */
 
-import { seg, type CacheHttp } from "./http";
-import { flattenNode, flattenNodeList, flattenObjectId } from "./records";
+import { seg, type CacheHttp } from "./context";
+import { flattenNode, flattenNodeList, flattenObjectId } from "../parse";
 import { shardsPath } from "./shards";
-import type { CacheNode, ObjectIdResult, Ref } from "./types";
+import type { CacheNode, ObjectIdResult, Ref } from "../types";
 
 function nodesPath(clusterId: string, shardId: string, action: string): string {
   return `${shardsPath(clusterId, action)}/${seg(shardId, "shard id", action)}/nodes`;

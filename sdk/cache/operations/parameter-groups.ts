@@ -1,10 +1,10 @@
 /** Parameter groups (seed 02 §4.4). */
 
-import { CacheInvalidArgumentError } from "./errors";
-import { expandModifyParameterGroup } from "./expand";
-import { orUndefined } from "../core";
-import { seg, type CacheHttp } from "./http";
-import { flattenObjectId, flattenParameterGroup, flattenParameterGroupEvents, flattenParameterGroupList } from "./records";
+import { CacheInvalidArgumentError } from "../errors";
+import { expandModifyParameterGroup } from "../expand";
+import { orUndefined } from "../../core";
+import { seg, type CacheHttp } from "./context";
+import { flattenObjectId, flattenParameterGroup, flattenParameterGroupEvents, flattenParameterGroupList } from "../parse";
 import type {
   ApplyMode,
   CreateParameterGroupInput,
@@ -14,8 +14,8 @@ import type {
   ParameterGroup,
   ParameterGroupEvent,
   ParameterGroupSummary,
-} from "./types";
-import { formatFailures, validateModifyParameterGroupInput } from "./validate";
+} from "../types";
+import { formatFailures, validateModifyParameterGroupInput } from "../validate";
 
 /**
  * Create's method and path are "not shown" (§4.4). POST on the collection is the reading: the

@@ -4,7 +4,8 @@
  * `Credential-Secret`). Passwords are Base64-encoded for the wire here, and redacted (in both
  * forms) from any error.
  */
-import { InvalidArgumentError, orUndefined, transportFor, type ClientOptions, type HttpResponse, type RequestSpec, type Transport } from "../core";
+import { orUndefined, transportFor, type ClientOptions, type HttpResponse, type RequestSpec, type Transport } from "../core";
+import { InvalidArgumentError } from "./errors";
 import "./secrets";
 import { dataSources, listPage, parseJson, resultPage, runAnswer } from "./parse";
 import {

@@ -2,7 +2,7 @@
  * Readers of data query answers: tolerant of fields the seed does not list, of numbers sent as
  * strings, and of missing optional parts; a missing required part is a ResponseFormatError naming it.
  */
-import { ResponseFormatError } from "../core";
+import { ResponseFormatError } from "./errors";
 import type { Column, DataSource, QueryInfo, QueryResultPage, QueryStats, QuerySummary, ResultConfig, ReuseConfig } from "./types";
 
 type Obj = Record<string, unknown>;

@@ -5,17 +5,8 @@
  * re-run operations add `Hadoop-Service-Api-Key`. Passwords, configuration text and scripts are
  * Base64-encoded here; passwords are redacted from errors in both forms.
  */
-import {
-  hadoopApiKeyHeader,
-  InvalidArgumentError,
-  isApiError,
-  transportFor,
-  type ClientOptions,
-  type HttpResponse,
-  type RequestSpec,
-  type Settings,
-  type Transport,
-} from "../core";
+import { hadoopApiKeyHeader, isApiError, transportFor, type ClientOptions, type HttpResponse, type RequestSpec, type Settings, type Transport } from "../core";
+import { InvalidArgumentError } from "./errors";
 import { clusterDetail, clusterSummary, page, parseJson, rerunRequest, vm, obj } from "./parse";
 import "./secrets";
 import type {

@@ -1,5 +1,5 @@
 /** Readers of Hadoop answers: tolerant of unlisted fields, numbers as strings, either spelling of a field. */
-import { ResponseFormatError } from "../core";
+import { ResponseFormatError } from "./errors";
 import type { ClusterSummary, HadoopCluster, RerunRequest, Vm, VolumeInfo } from "./types";
 
 type Obj = Record<string, unknown>;

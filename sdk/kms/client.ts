@@ -7,8 +7,9 @@
  * Sizes are checked before any request (seed section 8): encrypt input 4 KB, AAD 64 KB, sign and
  * HMAC content 4 KB.
  */
-import { InvalidArgumentError, ResponseFormatError, transportFor, type ClientOptions, type HttpResponse, type Transport } from "../core";
-import { dataFields, dataString, parseEnvelope, verifyResult } from "./envelope";
+import { transportFor, type ClientOptions, type HttpResponse, type Transport } from "../core";
+import { InvalidArgumentError, ResponseFormatError } from "./errors";
+import { dataFields, dataString, parseEnvelope, verifyResult } from "./parse";
 import type { DataKey, DecryptInput, EncryptInput, EncryptResult, VerifyInput } from "./types";
 import "./secrets";
 

@@ -4,7 +4,7 @@
  * decide success. Verify operations answer "boolean": accepted as `data: true|false`, as a bare JSON
  * boolean body, or as `data: {result|valid|verified: boolean}` (docs/api-assumptions.md).
  */
-import { ResponseFormatError } from "../core";
+import { ResponseFormatError } from "./errors";
 
 export interface Envelope {
   code?: string;

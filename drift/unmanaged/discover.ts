@@ -9,7 +9,7 @@ import { assertCredentials, endpointOf, type Settings } from "../../sdk/core";
 import { DataQueryClient } from "../../sdk/dataquery";
 import { HadoopClient } from "../../sdk/hadoop";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { entryName } from "../../sdk/objectstorage/object";
+import { entryName } from "../../sdk/objectstorage/parse";
 
 export type Service = "objectstorage" | "cache" | "dataquery" | "hadoop";
 

@@ -67,7 +67,7 @@ export const bucketCors = bucketDocument("krcloud:objectstorage:BucketCors", buc
   // An existing policy equal to the program's is taken over without adopt: nothing would change.
   claimKey: "krcloud-cors-owner",
 
-  // An empty header list means none, and read reports it as absent (sdk/objectstorage/cors.ts):
+  // An empty header list means none, and read reports it as absent (sdk/objectstorage/bucket-cors.ts):
   // record it that way, or every refresh would show a diff.
   derive: [
     {

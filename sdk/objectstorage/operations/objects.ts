@@ -5,10 +5,10 @@ import { InvalidArgumentError } from "../errors";
 import { OBJECT_META, metadataHeaders } from "../metadata";
 import { isByteSource, type ByteSource } from "../byte-source";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../limits";
-import { contentHeaders, objectInfoFromHeaders } from "../object";
+import { objectInfoFromHeaders } from "../parse";
 import { containerPath, objectPath } from "../path";
 import type { ContentHeaders, CopyObjectOptions, GetObjectResult, MoveObjectOptions, ObjectInfo, PutObjectOptions } from "../types";
-import { DIRECTORY_TYPE, definedEtag, wrap, type Ops } from "./context";
+import { DIRECTORY_TYPE, contentHeaders, definedEtag, wrap, type Ops } from "./context";
 
 /** A folder: a zero-byte object `{path}/` of type `application/directory`. */
 export async function createFolder(

@@ -31,11 +31,7 @@ interface RestoredBucket extends Omit<Bucket, "objects" | "uploads"> {
  * snapshot and restore (the core's JSON snapshot file: metadata and body ids, never bodies).
  */
 export class ObjectStorageControl {
-  private readonly state: ObjectStorageState;
-
-  constructor(state: ObjectStorageState) {
-    this.state = state;
-  }
+  constructor(private readonly state: ObjectStorageState) {}
 
   /**
    * Everything that would be left behind: per bucket (in name order) the bucket, its CORS and

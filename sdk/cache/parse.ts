@@ -66,6 +66,11 @@ function idValue() {
   return z.union([z.string().min(1), z.number().transform(String)]);
 }
 
+/** A record's ids: `objectId` and `id`, either of which may be missing (withId picks one). */
+function idFields() {
+  return { objectId: idValue().optional().catch(undefined), id: idValue().optional().catch(undefined) };
+}
+
 const refSchema = once(() => {
   return z.looseObject({ id: idValue() });
 });
@@ -130,6 +135,24 @@ function fail(action: string, what: string, error: z.ZodError | string): never {
 }
 
 /**
+ * `input` read by `schema`, with its id: the first of `ids` it has (each record's own preference).
+ * Fails naming `what` when `input` does not fit or has none of them.
+ */
+function withId<S extends z.ZodType<Record<string, unknown>>>(
+  input: unknown,
+  schema: S,
+  what: string,
+  action: string,
+  ids: readonly string[],
+): { d: z.infer<S>; id: string } {
+  const r = schema.safeParse(input);
+  if (!r.success) return fail(action, what, r.error);
+  const id = ids.map((k) => r.data[k]).find((v) => v !== undefined && v !== null);
+  if (id === undefined) return fail(action, what, `no ${ids[0]}`);
+  return { d: r.data, id: id as string };
+}
+
+/**
  * A single record may come bare or wrapped in a one-key object named after it
  * (`{cluster: {...}}`); the wrapper is not in the seed but costs nothing to accept.
  */
@@ -165,7 +188,7 @@ function listOf(body: unknown, key: string, action: string, what: string, altern
  * create), a missing id is an error, since the caller could not find what was made.
  */
 export function flattenObjectId(body: unknown, action: string, fallback?: string): ObjectIdResult {
-  const r = z.looseObject({ objectId: idValue().optional().catch(undefined), id: idValue().optional().catch(undefined) }).safeParse(body ?? {});
+  const r = z.looseObject(idFields()).safeParse(body ?? {});
   const id = r.success ? (r.data.objectId ?? r.data.id) : undefined;
   if (id !== undefined) return { id };
   if (fallback !== undefined) return { id: fallback };
@@ -177,8 +200,7 @@ export function flattenObjectId(body: unknown, action: string, fallback?: string
 
 export const clusterRecordSchema = once(() => {
   return z.looseObject({
-    objectId: idValue().optional().catch(undefined),
-    id: idValue().optional().catch(undefined),
+    ...idFields(),
     projectId: optStr(),
     name: optStr(),
     description: optStr(),
@@ -210,11 +232,7 @@ export const clusterRecordSchema = once(() => {
 
 export function flattenClusterRecord(body: unknown, action: string): CacheClusterRecord {
   const input = unwrap(body, "cluster");
-  const r = clusterRecordSchema().safeParse(input);
-  if (!r.success) return fail(action, "cluster record", r.error);
-  const d = r.data;
-  const id = d.objectId ?? d.id;
-  if (id === undefined) return fail(action, "cluster record", "no objectId");
+  const { d, id } = withId(input, clusterRecordSchema(), "cluster record", action, ["objectId", "id"]);
   const userName = d.userName != null && d.userName.trim() !== "-" && d.userName.trim() !== "" ? d.userName : undefined;
   return compact(
     {
@@ -266,8 +284,7 @@ export function flattenClusterList(body: unknown, action: string): CacheClusterR
 
 const nodeSchema = once(() => {
   return z.looseObject({
-    id: idValue().optional().catch(undefined),
-    objectId: idValue().optional().catch(undefined),
+    ...idFields(),
     name: optStr(),
     subnet: z.looseObject({ id: optStr() }).nullish().catch(undefined),
     subnetId: optStr(),
@@ -280,11 +297,7 @@ const nodeSchema = once(() => {
 
 export function flattenNode(body: unknown, action: string): CacheNode {
   const input = unwrap(body, "node");
-  const r = nodeSchema().safeParse(input);
-  if (!r.success) return fail(action, "node", r.error);
-  const d = r.data;
-  const id = d.id ?? d.objectId;
-  if (id === undefined) return fail(action, "node", "no id");
+  const { d, id } = withId(input, nodeSchema(), "node", action, ["id", "objectId"]);
   return compact({
     id,
     name: d.name,
@@ -304,8 +317,7 @@ export function flattenNodeList(body: unknown, action: string): CacheNode[] {
 
 const shardSchema = once(() => {
   return z.looseObject({
-    id: idValue().optional().catch(undefined),
-    objectId: idValue().optional().catch(undefined),
+    ...idFields(),
     name: optStr(),
     slots: z.unknown().optional(),
     nodes: z.array(z.unknown()).nullish().catch(undefined),
@@ -316,11 +328,7 @@ const shardSchema = once(() => {
 
 export function flattenShard(body: unknown, action: string): CacheShard {
   const input = unwrap(body, "shard");
-  const r = shardSchema().safeParse(input);
-  if (!r.success) return fail(action, "shard", r.error);
-  const d = r.data;
-  const id = d.id ?? d.objectId;
-  if (id === undefined) return fail(action, "shard", "no id");
+  const { d, id } = withId(input, shardSchema(), "shard", action, ["id", "objectId"]);
   return compact({
     id,
     name: d.name,
@@ -340,8 +348,7 @@ export function flattenShardList(body: unknown, action: string): CacheShard[] {
 
 const instanceSchema = once(() => {
   return z.looseObject({
-    objectId: idValue().optional().catch(undefined),
-    id: idValue().optional().catch(undefined),
+    ...idFields(),
     instanceName: optStr(),
     description: optStr(),
     projectId: optStr(),
@@ -360,11 +367,7 @@ const instanceSchema = once(() => {
 
 export function flattenInstance(body: unknown, action: string): CacheInstance {
   const input = body;
-  const r = instanceSchema().safeParse(input);
-  if (!r.success) return fail(action, "instance", r.error);
-  const d = r.data;
-  const id = d.objectId ?? d.id;
-  if (id === undefined) return fail(action, "instance", "no objectId");
+  const { d, id } = withId(input, instanceSchema(), "instance", action, ["objectId", "id"]);
   return compact({
     id,
     instanceName: d.instanceName,
@@ -425,8 +428,7 @@ export function flattenFlavors(body: unknown, action: string): Flavor[] {
 
 const parameterGroupSummarySchema = once(() => {
   return z.looseObject({
-    id: idValue().optional().catch(undefined),
-    objectId: idValue().optional().catch(undefined),
+    ...idFields(),
     parameterGroupId: idValue().optional().catch(undefined),
     engineVersion: optStr(),
     name: optStr(),
@@ -463,11 +465,7 @@ function summaryFields(d: SummaryData, id: string, input: unknown): ParameterGro
 }
 
 function parseSummary(body: unknown, action: string, what: string): { d: SummaryData; id: string } {
-  const r = parameterGroupSummarySchema().safeParse(body);
-  if (!r.success) return fail(action, what, r.error);
-  const id = r.data.id ?? r.data.objectId ?? r.data.parameterGroupId;
-  if (id === undefined) return fail(action, what, "no id");
-  return { d: r.data, id };
+  return withId(body, parameterGroupSummarySchema(), what, action, ["id", "objectId", "parameterGroupId"]);
 }
 
 export function flattenParameterGroupSummary(body: unknown, action: string): ParameterGroupSummary {

@@ -12,11 +12,7 @@ export interface SloSegmentInput {
 
 /** Dynamic and static large objects (seed 01 §4.5): manifests and the segments they assemble. */
 export class LargeObjectBackend {
-  private readonly state: ObjectStorageState;
-
-  constructor(state: ObjectStorageState) {
-    this.state = state;
-  }
+  constructor(private readonly state: ObjectStorageState) {}
 
   /** A DLO's segments: objects of `{bucket}/{prefix}` (same account) in name order, without the manifest itself. */
   dloSegments(bucket: Bucket, manifest: StoredObject): StoredObject[] {

@@ -8,13 +8,10 @@ import type { ObjectStorageState } from "./state";
 
 /** S3-style multipart upload (seed 01 §4.4). One method per operation. */
 export class MultipartBackend {
-  private readonly state: ObjectStorageState;
-  private readonly objects: ObjectBackend;
-
-  constructor(state: ObjectStorageState, objects: ObjectBackend) {
-    this.state = state;
-    this.objects = objects;
-  }
+  constructor(
+    private readonly state: ObjectStorageState,
+    private readonly objects: ObjectBackend,
+  ) {}
 
   initiateMultipartUpload(
     bucket: Bucket,

@@ -10,14 +10,12 @@ export class CatalogueApi {
   /** GET /v1/redis/versions: engine versions, as a list of strings. */
   async listVersions(): Promise<string[]> {
     const action = "listing cache engine versions";
-    const body = await this.http.json({ operation: "ListVersions", method: "GET", path: "/v1/redis/versions", action, idempotent: true });
-    return flattenVersions(body, action);
+    return this.http.read({ operation: "ListVersions", method: "GET", path: "/v1/redis/versions", action, idempotent: true }, flattenVersions);
   }
 
   /** GET /v1/redis/flavors: machine sizes. */
   async listFlavors(): Promise<Flavor[]> {
     const action = "listing cache flavors";
-    const body = await this.http.json({ operation: "ListFlavors", method: "GET", path: "/v1/redis/flavors", action, idempotent: true });
-    return flattenFlavors(body, action);
+    return this.http.read({ operation: "ListFlavors", method: "GET", path: "/v1/redis/flavors", action, idempotent: true }, flattenFlavors);
   }
 }

@@ -404,6 +404,8 @@ async function checkWithCloud(def: AnyDefinition, inputs: Record<string, unknown
   const spec = def.checkWithCloud;
   if (spec === undefined || spec.from.some((k) => containsUnknown(inputs[k]))) return [];
   try {
+    // The settings completed by the credential: the token's project and the catalog's endpoints.
+    await signIn(def, ctx);
     return await spec.run(ctx, inputs);
   } catch (e) {
     throw forEngine(clean(e));

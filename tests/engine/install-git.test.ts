@@ -161,12 +161,13 @@ test("the TypeScript template: pulumi new offline, the files the README shows, n
   expect(tsconfig).toEqual(PROGRAM_TSCONFIG);
   expect(installedTypeScript(dir)).toMatch(/^6\.\d+\.\d+$/);
   // Pulumi type-checked index.ts (no PULUMI_NODEJS_TRANSPILE_ONLY here) and created both resources.
-  expect(run.output).toMatch(/\+ 3 created/);
+  // The template's bucket and lifecycle, the stack and its identity (krcloud-stack).
+  expect(run.output).toMatch(/\+ 4 created/);
   expect(run.output).toMatch(/bucketName\s*: "data-[0-9a-f]{7}"/);
 
   const destroyed = await docs.run([{ ...blocks[0]!, text: 'eval "$(make -s -C ../krcloud env)"\npulumi destroy --yes' }]);
   if (destroyed.code !== 0) throw new Error(`pulumi destroy failed:\n${destroyed.output.slice(-4000)}`);
-  expect(destroyed.output).toMatch(/- 3 deleted/);
+  expect(destroyed.output).toMatch(/- 4 deleted/);
 });
 
 test("the YAML template: pulumi new offline, then pulumi up on the plugin", async () => {

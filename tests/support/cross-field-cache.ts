@@ -18,6 +18,20 @@ const cron = fc
   )
   .map((f) => f.join(" "));
 
+/** Parameter maps the local cloud's default.redis7.0.cluster catalogue accepts (emulator/cache/catalogue.ts). */
+const CATALOGUE_VALUES = fc
+  .record(
+    {
+      "maxmemory-policy": fc.constantFrom("volatile-lru", "allkeys-lru", "volatile-lfu", "allkeys-lfu", "noeviction"),
+      timeout: fc.integer({ min: 0, max: 100000 }).map(String),
+      "maxmemory-samples": fc.integer({ min: 1, max: 64 }).map(String),
+      "tcp-keepalive": fc.integer({ min: 0, max: 3600 }).map(String),
+      appendonly: fc.constantFrom("yes", "no"),
+    },
+    { requiredKeys: [] },
+  )
+  .map((m) => m as Record<string, string>);
+
 /** Crons the service refuses, with the text the failure names. */
 const BAD_CRONS: readonly [string, string][] = [
   ["", "must not be empty"],
@@ -42,7 +56,33 @@ const OUTSIDE = fc.stringMatching(/^subnet-outside-[a-z0-9]{1,6}$/);
 
 export function cacheRules(): Record<string, TypeRules> {
   return {
-    "krcloud:cache:ParameterGroup": { values: TIMEOUTS, rules: [] },
+    "krcloud:cache:ParameterGroup": {
+      // check reads the base group's catalogue from the cloud: valid values come from it (the local
+      // cloud's default.redis7.0.cluster), and the rules it checks there are "service" rules.
+      values: { ...TIMEOUTS, baseParameterGroupId: fc.constant("default.redis7.0.cluster"), parameters: CATALOGUE_VALUES },
+      rules: [
+        rule(
+          "a parameter the base group's catalogue does not have is refused at preview (read from the cloud)",
+          "service",
+          fc.stringMatching(/^[a-z][a-z-]{2,12}$/).map((key) => (valid) => ({
+            input: { ...valid, parameters: { [`no-such-${key}`]: "1" } },
+            path: `parameters.no-such-${key}`,
+            texts: ["is not a parameter of this group", "read from the cloud"],
+          })),
+        ),
+        rule(
+          "a value outside the catalogue's range or enumeration is refused at preview (read from the cloud)",
+          "service",
+          fc
+            .constantFrom<[string, string]>(["timeout", "-5"], ["maxmemory-policy", "sometimes"], ["maxmemory-samples", "65"], ["appendonly", "maybe"])
+            .map(([key, value]) => (valid) => ({
+              input: { ...valid, parameters: { [key]: value } },
+              path: `parameters.${key}`,
+              texts: [value, "read from the cloud"],
+            })),
+        ),
+      ],
+    },
     "krcloud:cache:Shard": { values: TIMEOUTS, rules: [] },
 
     "krcloud:cache:Cluster": {

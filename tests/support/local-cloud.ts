@@ -214,6 +214,8 @@ export interface TestCloud {
   logCursor(): number;
   /** The test's service's requests logged after `cursor` (seq order). */
   requestsSince(cursor: number): RequestLogEntry[];
+  /** Every service's requests logged after `cursor` (seq order). */
+  anyRequestsSince(cursor: number): RequestLogEntry[];
   /** Calls the control API over HTTP, as a test script or the CLI would. */
   controlApi(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Progress lines the providers printed since the last `reset`. */
@@ -296,6 +298,7 @@ export async function startTestCloud(o: { service?: string; cacheEngine?: "redis
       return all.length ? all[all.length - 1]!.seq : 0;
     },
     requestsSince: (cursor) => cloud.control.requests(cursor).filter((e) => e.service === service),
+    anyRequestsSince: (cursor) => cloud.control.requests(cursor),
     async resource(token) {
       const r = new EngineResource(token);
       await r.configure(config);

@@ -14,7 +14,7 @@ export const VALID_INPUTS: Readonly<Record<string, Record<string, unknown>>> = {
   },
   "krcloud:objectstorage:BucketLifecycle": { bucket: "valid-bucket", rules: [{ id: "expire-logs", prefix: "logs/", expirationDays: 30 }] },
   "krcloud:objectstorage:BucketObject": { bucket: "valid-bucket", key: "notes/a.txt", content: `hello ${SECRET_MARK}`, contentType: "text/plain" },
-  "krcloud:cache:ParameterGroup": { name: "valid-params", baseParameterGroupId: "default.redis7.cluster", parameters: { "maxmemory-policy": "allkeys-lru" } },
+  "krcloud:cache:ParameterGroup": { name: "valid-params", baseParameterGroupId: "default.redis7.0.cluster", parameters: { "maxmemory-policy": "allkeys-lru" } },
   "krcloud:cache:Cluster": {
     name: "valid-cluster",
     version: "7.0.15",

@@ -17,7 +17,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud, type LocalCloud } from "../emulator";
 import { authenticated, closeAllPools, resetTokens, resolveSettings, type Settings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
-import { accessKeyConfig, newProject, providerConfig, REPO_ROOT, Sandbox } from "../tests/support/engine";
+import { accessKeyConfig, newProject, providerConfig, REPO_ROOT, Sandbox } from "../tests/harness/engine";
 import type { Row } from "./bench-engine";
 
 const PROGRAM = `"use strict";

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../emulator";
-import { newProject, providerConfig, REPO_ROOT, runNode, Sandbox, type CloudProject } from "../tests/support/engine";
+import { newProject, providerConfig, REPO_ROOT, runNode, Sandbox, type CloudProject } from "../tests/harness/engine";
 
 const PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");

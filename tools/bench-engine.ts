@@ -36,7 +36,7 @@ import {
   Sandbox,
   stateResources,
   type CloudProject,
-} from "../tests/support/engine";
+} from "../tests/harness/engine";
 
 export interface Row {
   figure: string;

@@ -17,7 +17,7 @@ import {
   runPulumi,
   Sandbox,
   type CloudProject,
-} from "../tests/support/engine";
+} from "../tests/harness/engine";
 import { TreeSampler, type Role, type Usage } from "./bench-procs";
 import { PROGRAM_TSCONFIG } from "../drift/unmanaged/generate";
 import { DOORS, type DoorId, type DoorSpec, type RunResult, type Step } from "./bench-scale-doors";

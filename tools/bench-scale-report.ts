@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../tests/support/engine";
+import { REPO_ROOT } from "../tests/harness/engine";
 import { ROLES, type Role } from "./bench-procs";
 import { DOORS, STEPS, type DoorId, type RunResult, type ScaleOptions, type Step } from "./bench-scale-doors";
 

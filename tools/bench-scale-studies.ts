@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { providerConfig, pulumiBinDir, REPO_ROOT } from "../tests/support/engine";
+import { providerConfig, pulumiBinDir, REPO_ROOT } from "../tests/harness/engine";
 import { summarizeProfiles, type ProfileSummary } from "./bench-profile";
 import { DOORS, STEPS, type DoorId, type Step } from "./bench-scale-doors";
 import { CLI_ARGS, programDir, runCommand, runStep, TS_PROGRAM, TSCONFIG, type Bed, type CommandResult } from "./bench-scale-bed";

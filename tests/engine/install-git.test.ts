@@ -21,7 +21,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { PROGRAM_TSCONFIG } from "../../drift/unmanaged/generate";
-import { pulumiBinDir, pulumiYamlBinDir, REPO_ROOT } from "../support/engine";
+import { pulumiBinDir, pulumiYamlBinDir, REPO_ROOT } from "../harness/engine";
 import { claimedBlock, DocsSandbox, type RunnableBlock } from "../support/runnable";
 
 jest.setTimeout(30 * 60_000);

@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, newProject, objectText, providerConfig, REPO_ROOT, Sandbox, startCloud, toolPath, type CloudProject } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, newProject, objectText, providerConfig, REPO_ROOT, Sandbox, startCloud, toolPath, type CloudProject } from "../harness/engine";
 import { claimedBlock, DocsSandbox } from "../support/runnable";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

@@ -54,7 +54,7 @@ install: node_modules/.installed
 
 # Incremental: tsc runs only when a source is newer than its last run (dist/tsconfig.tsbuildinfo, not
 # shipped), and then recompiles only what changed.
-TS_SOURCES := $(shell find index.ts sdk provider emulator drift bin tools tests -path tests/programs -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
+TS_SOURCES := $(shell find index.ts sdk provider emulator drift bin tools bench tests -path tests/programs -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
 # tsc writes its build info even when it reports errors: removed then, so the next make runs it again.
 dist/tsconfig.tsbuildinfo: node_modules/.installed tsconfig.json $(TS_SOURCES)
 	node node_modules/.bin/tsc -p tsconfig.json >&2 || { rm -f $@; exit 1; }
@@ -163,11 +163,11 @@ sdks: schema
 	node node_modules/.bin/tsc -p tsconfig.native.json
 
 bench: build pulumi pulumi-yaml redis
-	node --expose-gc dist/tools/bench.js
+	node --expose-gc dist/bench/index.js
 
 # 10,000 buckets through each door beside its floor; writes its section of docs/benchmarks.md.
 bench-scale: build pulumi pulumi-yaml
-	node dist/tools/bench-scale.js --sizes 10000 --write
+	node dist/bench/scale/index.js --sizes 10000 --write
 
 clean:
 	rm -rf dist

@@ -1,5 +1,5 @@
 /**
- * krcloud-drift's benchmarks (`node dist/tools/bench-drift.js [--resources N] [--stacks M]`; part
+ * krcloud-drift's benchmarks (`node dist/bench/drift.js [--resources N] [--stacks M]`; part
  * of `make bench`), against a local cloud in this process with the real Pulumi CLI:
  *
  * - a drift check of a stack of N resources (default 1,000: a bucket and its objects): wall time

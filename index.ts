@@ -4,7 +4,7 @@
  *   import * as krcloud from "pulumi-krcloud";
  *   const site = new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only" } });
  */
-import "./bin/node-version";
+import "./provider/core/node-version";
 export * as objectstorage from "./provider/objectstorage";
 export * as cache from "./provider/cache";
 export * as dataquery from "./provider/dataquery";

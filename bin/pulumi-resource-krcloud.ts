@@ -4,7 +4,7 @@
  * own address as the first argument; it prints the port of its gRPC server and serves until killed.
  * See provider/native/server.ts.
  */
-import "./node-version";
+import "../provider/core/node-version";
 import { serve } from "../provider/native/server";
 
 // Errors outside a request must not go unnoticed: print them (messages carry no secrets) and fail.

@@ -3,7 +3,7 @@
  * type token to its built provider. Service modules are loaded lazily so a Bucket operation does
  * not load the cache service.
  */
-import "../../bin/node-version";
+import "./node-version";
 import { buildProvider } from "./provider";
 import { warn } from "./engine-log";
 import type { AnyDefinition, DiffResult } from "./resource";

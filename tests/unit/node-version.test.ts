@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { NODE_MINIMUM, olderThan } from "../../bin/node-version";
+import { NODE_MINIMUM, olderThan } from "../../provider/core/node-version";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {

@@ -12,7 +12,7 @@
  *
  * Prints one line `RESULT {...}`.
  */
-import { call, definition } from "../provider/core/runtime";
+import { call, definition } from "../provider/runtime";
 
 const TOKEN = "krcloud:objectstorage:Bucket";
 const ENTRY = "configure|create|check|read|update";

@@ -29,7 +29,7 @@ import { keepWriteOnly } from "../core/provider";
 import { secretInputKeys, secretOutputsFor } from "../core/secrets";
 import { parseArgs } from "../core/lookup";
 import { findLookup } from "../registry";
-import { definition, provider } from "../core/runtime";
+import { definition, provider } from "../runtime";
 import { isInlineAsset, nameOfUrn, revealProps, typeOfUrn, wrapSecrets, type Props } from "./properties";
 
 /** The package root (holding package.json and schema.json), from dist/provider/native or provider/native. */

@@ -5,7 +5,7 @@
  *
  * argv[2]: JSON `{config, args}`. Prints progress lines, then one line `RESULT {...}`.
  */
-import { provider } from "../../provider/core/runtime";
+import { provider } from "../../provider/runtime";
 
 async function main(): Promise<void> {
   const { config, args } = JSON.parse(process.argv[2]!) as { config: Record<string, string>; args: Record<string, unknown> };

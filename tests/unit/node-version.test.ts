@@ -65,7 +65,7 @@ describe("on an old Node.js every entry point stops with one line", () => {
     ["the library's main (require of pulumi-krcloud)", ["-e", `require(${JSON.stringify(path.join(ROOT, PKG.main))})`]],
     [
       "the runtime the dynamic provider loads (pulumi-krcloud/runtime)",
-      ["-e", `require(${JSON.stringify(path.join(ROOT, "dist", "provider", "core", "runtime.js"))})`],
+      ["-e", `require(${JSON.stringify(path.join(ROOT, "dist", "provider", "runtime.js"))})`],
     ],
     ...Object.entries(PKG.bin).map(([name, file]): [string, string[]] => [`bin ${name}`, [path.join(ROOT, file), "--help"]]),
   ];

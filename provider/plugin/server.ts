@@ -32,7 +32,7 @@ import { findLookup } from "../registry";
 import { definition, provider } from "../runtime";
 import { isInlineAsset, nameOfUrn, revealProps, typeOfUrn, wrapSecrets, type Props } from "./properties";
 
-/** The package root (holding package.json and schema.json), from dist/provider/native or provider/native. */
+/** The package root (holding package.json and schema.json), from dist/provider/plugin or provider/plugin. */
 export function packageRoot(start = __dirname): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const pkg = path.join(dir, "package.json");

@@ -1,7 +1,8 @@
 /**
  * Runs one BucketObject check + create in a process of its own, as the engine's provider process
  * would, and reports its memory: the local cloud stays in the caller's process, so what is measured
- * here is the provider alone.
+ * here is the provider alone. Shared by tests/local/objectstorage-large-upload.test.ts and `make
+ * bench` (its 3 GiB upload row).
  *
  * argv[2]: JSON `{config, args}`. Prints progress lines, then one line `RESULT {...}`.
  */

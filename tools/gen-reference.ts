@@ -53,6 +53,10 @@ interface Schema {
   types: Record<string, TypeSpec & Json>;
 }
 
+// First line of every page: a reader who opens one in an editor learns to regenerate, not edit (an
+// HTML comment, so the rendered page does not show it).
+const BANNER = "<!-- Generated from schema.json by tools/gen-reference.ts (`make schema`): do not edit. -->\n\n";
+
 const refName = (ref: string): string => ref.split(":").pop() ?? ref;
 const typeToken = (ref: string): string | undefined => (ref.startsWith("#/types/") ? ref.slice("#/types/".length) : undefined);
 const anchor = (name: string): string => name.toLowerCase();
@@ -207,12 +211,12 @@ export function generate(schema: Schema): Map<string, string> {
   const entry = (mod: string) => modules.get(mod) ?? modules.set(mod, { resources: [], functions: [] }).get(mod)!;
   for (const [token, r] of Object.entries(schema.resources).sort(([a], [b]) => a.localeCompare(b))) {
     const [, mod, type] = token.split(":") as [string, string, string];
-    files.set(`${mod}/${type}.md`, resourcePage(schema, token, r));
+    files.set(`${mod}/${type}.md`, BANNER + resourcePage(schema, token, r));
     entry(mod).resources.push(type);
   }
   for (const [token, f] of Object.entries(schema.functions).sort(([a], [b]) => a.localeCompare(b))) {
     const [, mod, name] = token.split(":") as [string, string, string];
-    files.set(`${mod}/${name}.md`, functionPage(schema, token, f));
+    files.set(`${mod}/${name}.md`, BANNER + functionPage(schema, token, f));
     entry(mod).functions.push(name);
   }
   for (const [mod, e] of [...modules].sort(([a], [b]) => a.localeCompare(b))) {
@@ -233,7 +237,7 @@ export function generate(schema: Schema): Map<string, string> {
       "the data query examples read the password from the secret config value `dbPassword`.",
     "",
   );
-  files.set("README.md", index.join("\n"));
+  files.set("README.md", BANNER + index.join("\n"));
   return files;
 }
 

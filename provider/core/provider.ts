@@ -58,7 +58,7 @@ import { containsUnknown, parseKnown, UNKNOWN } from "./unknown";
 
 /**
  * The provider of one definition. The dynamic host calls each method with its usual arguments; the
- * native plugin (provider/native) also passes the trailing options, which the host never does.
+ * native plugin (provider/plugin) also passes the trailing options, which the host never does.
  */
 export interface BuiltProvider {
   configure(req: dynamic.ConfigureRequest): Promise<void>;

@@ -29,7 +29,7 @@ import {
   Sandbox,
   startCloud,
   tokensIssued,
-} from "../support/engine";
+} from "../harness/engine";
 import { runDrift } from "../support/drift";
 import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/reliability";
 

@@ -18,7 +18,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
 import { programDependencies, type UnmanagedReport } from "../../drift/unmanaged/cli";
-import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, newProject, providerConfig, REPO_ROOT, runPulumi, Sandbox, type CloudProject } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, newProject, providerConfig, REPO_ROOT, runPulumi, Sandbox, type CloudProject } from "../harness/engine";
 import { EngineResource } from "../support/local-cloud";
 import { mutatingRequests, runDrift } from "../support/drift";
 

@@ -21,7 +21,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { PROGRAM_TSCONFIG } from "../../drift/unmanaged/generate";
-import { pulumiBinDir, pulumiYamlBinDir, REPO_ROOT } from "../support/engine";
+import { pulumiBinDir, pulumiYamlBinDir, REPO_ROOT } from "../harness/engine";
 import { claimedBlock, DocsSandbox, type RunnableBlock } from "../support/runnable";
 
 jest.setTimeout(30 * 60_000);
@@ -97,7 +97,7 @@ test("README's install command: npm builds the package from the git tag and inst
   const installed = path.join(projectDir, "node_modules", PKG.name);
   expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
   expect(fs.readdirSync(installed).sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "dist", "package.json", "schema.json"]);
-  for (const f of ["dist/index.js", "dist/index.d.ts", "dist/native/index.js", "dist/bin/krcloud-drift.js", "dist/provider/core/runtime.js"]) {
+  for (const f of ["dist/index.js", "dist/index.d.ts", "dist/native/index.js", "dist/bin/krcloud-drift.js", "dist/provider/runtime.js"]) {
     expect([f, fs.existsSync(path.join(installed, f))]).toEqual([f, true]);
   }
   expect(fs.existsSync(path.join(installed, "dist", "tests"))).toBe(false);

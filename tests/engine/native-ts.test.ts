@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT, toolPath } from "../support/engine";
+import { REPO_ROOT, toolPath } from "../harness/engine";
 
 jest.setTimeout(900_000);
 

@@ -22,7 +22,7 @@ import {
   startCloud,
   toolPath,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 import { ALL_TYPES, baseSpec, changes, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);

@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, Sandbox, startCloud, type CloudProject } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, Sandbox, startCloud, type CloudProject } from "../harness/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -19,7 +19,7 @@
  * of fault against every resource type at the provider level.
  */
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, Sandbox, startCloud } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure, Sandbox, startCloud } from "../harness/engine";
 import { addFault, audit, clearFaults, faultFired, faultsBed, hold, release, runSql, stackInventory } from "../support/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

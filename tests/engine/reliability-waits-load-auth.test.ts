@@ -12,7 +12,7 @@
  *   `destroy --run-program` removes everything (review class 8).
  */
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, newProject, Sandbox, startCloud } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure, newProject, Sandbox, startCloud } from "../harness/engine";
 import { addFault, audit, clearFaults, controlCall, faultFired, faultsBed, hold, release, stackInventory, until, type Bed } from "../support/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

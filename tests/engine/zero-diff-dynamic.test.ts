@@ -24,7 +24,7 @@ import {
   stateResources,
   type CloudProject,
   type InventoryEntry,
-} from "../support/engine";
+} from "../harness/engine";
 import {
   adoptingSpec,
   ALL_TYPES,

@@ -26,7 +26,7 @@ import {
   stateResources,
   type CloudProject,
   type InventoryEntry,
-} from "../support/engine";
+} from "../harness/engine";
 import {
   ALL_TYPES,
   baseSpec,

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import type { DriftReport, ResourceResult, StackReport } from "../../drift/model";
-import { backendFiles, REPO_ROOT, runNode, type Sandbox } from "./engine";
+import { backendFiles, REPO_ROOT, runNode, type Sandbox } from "../harness/engine";
 
 export const DRIFT_BIN = path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js");
 

@@ -14,7 +14,7 @@
  * A cell that lets a stack take over what the other made shows `X`.
  */
 import { verifyTokenProject } from "../../sdk/core";
-import { definition } from "../../provider/core/runtime";
+import { definition } from "../../provider/runtime";
 import { cloudView, compareState, type Counts, type MatrixEnv } from "./fault-matrix-cloud";
 import type { CellResult, MessageCheck } from "./fault-matrix-result";
 import { FAULTS, type MatrixProject, type OwnershipFault, type TypeSpec } from "./fault-matrix-faults";

@@ -19,7 +19,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startLocalCloud, type LocalCloud, type RequestLogEntry } from "../../emulator";
 import { SEED_KEY } from "../../provider/core/resource";
-import { provider } from "../../provider/core/runtime";
+import { provider } from "../../provider/runtime";
 import { closeAllPools, resolveSettings, type Settings } from "../../sdk/core";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { forEachLimit } from "../../sdk/objectstorage/concurrency";

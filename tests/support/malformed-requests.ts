@@ -9,7 +9,7 @@
  *
  * Each variant starts from the route's valid request (the resources it names exist: the service's
  * `ensure` puts back what a generated request deleted) and changes one thing. The services and
- * their routes are in tests/local/emulator-malformed-*.test.ts; malformed-clouds.ts runs them.
+ * their routes are in tests/emulator/malformed-*.test.ts; malformed-clouds.ts runs them.
  */
 import fc from "fast-check";
 import { request } from "undici";

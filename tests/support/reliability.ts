@@ -15,7 +15,7 @@ import { resolveSettings, type Settings } from "../../sdk/core";
 import { DataQueryClient, type QueryResultPage } from "../../sdk/dataquery";
 import { KmsClient } from "../../sdk/kms";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { newProject, providerConfig, pulumiBinDir, REPO_ROOT, SECRET_SIG, type CloudProject, type Sandbox } from "./engine";
+import { newProject, providerConfig, pulumiBinDir, REPO_ROOT, SECRET_SIG, type CloudProject, type Sandbox } from "../harness/engine";
 import { cloudView, compareState, type Counts, type FaultBody, type InventoryItem } from "./fault-matrix";
 import type { Entry } from "./sim-stack";
 

@@ -20,7 +20,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { freePort } from "../../emulator/core/ports";
-import { REPO_ROOT } from "./engine";
+import { REPO_ROOT } from "../harness/engine";
 
 export interface RunnableBlock {
   /** The markdown file, relative to the repository root. */

@@ -49,7 +49,7 @@ import {
   withoutSecrets,
   type CloudProject,
   type StateResource,
-} from "./engine";
+} from "../harness/engine";
 import {
   baseSpec,
   prepareCloud,

@@ -10,7 +10,7 @@ import { HadoopClient } from "../../sdk/hadoop";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { waitClusterSettled, waitInstanceSetSettled } from "../../provider/cache/waiters";
 import { canonicalConfig } from "../../provider/hadoop/cluster";
-import type { CloudProject } from "./engine";
+import type { CloudProject } from "../harness/engine";
 import { CLUSTER_GROUP, FLAVOR, STANDALONE_GROUP, VERSION, type CloudFixture, type SecretValues, type SpecResource } from "./zero-diff-spec";
 
 export interface OutsideResource {

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { CloudProject } from "./engine";
+import type { CloudProject } from "../harness/engine";
 
 export interface SpecResource {
   /** Logical name. */

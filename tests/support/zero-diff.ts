@@ -13,7 +13,7 @@
  * zero-diff-outside.ts (both re-exported here); the checks of a run are below.
  */
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
-import { eventCollector, logicalName } from "./engine";
+import { eventCollector, logicalName } from "../harness/engine";
 
 export * from "./zero-diff-outside";
 export * from "./zero-diff-spec";

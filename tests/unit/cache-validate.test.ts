@@ -4,7 +4,7 @@
  * with its property path.
  */
 import fc from "fast-check";
-import { provider } from "../../provider/core/runtime";
+import { provider } from "../../provider/runtime";
 import {
   backupCronForHour,
   containsEmoji,

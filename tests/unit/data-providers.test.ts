@@ -2,7 +2,7 @@
  * Key management, data query and Hadoop resources without a cloud: check (every rule named with its
  * property path, no request), diff (what replaces, what changes in place), canonical configuration.
  */
-import { provider } from "../../provider/core/runtime";
+import { provider } from "../../provider/runtime";
 import { canonicalConfig } from "../../provider/hadoop/cluster";
 import { configuredProvider } from "../support/configured";
 

@@ -1,8 +1,8 @@
 /**
  * The local cloud's object storage over HTTP, as seed 01 describes it: authentication and
  * permissions, buckets (records, validation, deletion, metadata limits), ACLs and public reads.
- * Objects and large objects are in emulator-objectstorage-objects.test.ts, CORS and lifecycle in
- * emulator-objectstorage-bucket-config.test.ts.
+ * Objects and large objects are in objectstorage-objects.test.ts, CORS and lifecycle in
+ * objectstorage-bucket-config.test.ts.
  */
 import { call, useObjectStorageCloud } from "../support/emulator-objectstorage";
 

@@ -16,7 +16,8 @@ import * as pulumi from "@pulumi/pulumi";
 
 type Props = Record<string, unknown>;
 
-const ROOT = path.join(__dirname, "..", "..");
+// dist/bench/floors/ -> the repository root (package.json, schema.json).
+const ROOT = path.join(__dirname, "..", "..", "..");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
 const schema = fs.readFileSync(path.join(ROOT, "schema.json"), "utf8");
 const recorded = JSON.parse(fs.readFileSync(process.env.KRCLOUD_BENCH_FLOOR ?? "", "utf8")) as { native: { inputs: Props; outputs: Props } };

@@ -10,12 +10,12 @@
  * - State size: bytes of code stored per resource by a naive dynamic provider (one that closes over
  *   the SDK the obvious way) vs ours (the stub that requires the installed package).
  * - A 3 GiB sparse file uploaded by BucketObject: time and the provider process's peak memory.
- * - `make demo`, the real target, first and then with nothing to do (bench-demo.ts; goal < 15 s).
+ * - `make demo`, the real target, first and then with nothing to do (demo.ts; goal < 15 s).
  * - krcloud-drift of a 1,000-resource stack (time, requests per resource) and of 20 stacks
- *   concurrently against one after the other (bench-drift.ts).
+ *   concurrently against one after the other (drift.ts).
  * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
- *   token, and the requests renewal adds (bench-credentials.ts).
- * - Scale (bench-scale.ts): 200 and 1,000 buckets through each door (dynamic TS, native TS, native
+ *   token, and the requests renewal adds (credentials.ts).
+ * - Scale (scale/index.ts): 200 and 1,000 buckets through each door (dynamic TS, native TS, native
  *   YAML) beside each door's no-op floor, every step from create to destroy (KRCLOUD_BENCH_SIZES
  *   overrides the sizes, e.g. `20,200` while working on the bench).
  *
@@ -36,11 +36,14 @@ import { waitFor, type Clock } from "../sdk/core";
 import { clusterSnapshot, clusterState, SETTLED } from "../provider/cache/waiters";
 import { stubProvider } from "../provider/core";
 import { allDefinitions } from "../provider/registry";
-import { engineBenchmarks, type Row } from "./bench-engine";
-import { benchDemo, NO_OP_DEMO_GOAL_S } from "./bench-demo";
-import { driftBenchmarks } from "./bench-drift";
-import { credentialBenchmarks, credentialRows } from "./bench-credentials";
-import { closeBed, measureScale, openBed, scaleSection, writeSection, type DoorId, type ScaleOptions } from "./bench-scale";
+import { engineBenchmarks, type Row } from "./engine";
+import { benchDemo, NO_OP_DEMO_GOAL_S } from "./demo";
+import { driftBenchmarks } from "./drift";
+import { credentialBenchmarks, credentialRows } from "./credentials";
+import { measureScale } from "./scale";
+import { closeBed, openBed } from "./scale/bed";
+import { scaleSection, writeSection } from "./scale/report";
+import type { DoorId, ScaleOptions } from "./scale/types";
 
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t = process.hrtime.bigint();
@@ -257,7 +260,7 @@ async function main(): Promise<void> {
       await c.createBucket({ name: "bench-large" });
       const config = { "krcloud:localCloudUrl": cloud.url, "krcloud:authToken": cred.token, "krcloud:projectId": cred.projectId };
       const args = { bucket: "bench-large", key: "3gib.bin", source: file };
-      const script = path.join(__dirname, "..", "tests", "support", "provider-process.js");
+      const script = path.join(__dirname, "..", "tests", "harness", "provider-process.js");
       const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", script, JSON.stringify({ config, args })], { maxBuffer: 64 * 2 ** 20 });
       const line = stdout.split("\n").find((l) => l.startsWith("RESULT "));
       if (!line) throw new Error(`the provider process printed no result:\n${stdout}`);
@@ -278,11 +281,11 @@ async function main(): Promise<void> {
     await closeAllPools();
     await cloud.close();
   }
-  // The figures that need the real Pulumi CLI (bench-engine.ts).
+  // The figures that need the real Pulumi CLI (engine.ts).
   await engineBenchmarks(rows, notes);
   await closeAllPools();
 
-  // A no-op `make demo` (the real target, twice: the second has nothing to do), bench-demo.ts.
+  // A no-op `make demo` (the real target, twice: the second has nothing to do), demo.ts.
   const demo = await benchDemo();
   rows.push({
     figure: "make demo: first run; no-op run after it (s)",
@@ -292,7 +295,7 @@ async function main(): Promise<void> {
     goal: `no-op < ${NO_OP_DEMO_GOAL_S} s: ${demo.noOpS < NO_OP_DEMO_GOAL_S ? "met" : "missed"}`,
   });
 
-  // krcloud-drift: a 1,000-resource stack, and 20 stacks concurrently against one after the other (bench-drift.ts).
+  // krcloud-drift: a 1,000-resource stack, and 20 stacks concurrently against one after the other (drift.ts).
   const d = await driftBenchmarks({ resources: 1000, stacks: 20 }, (l) => console.error(l));
   rows.push({
     figure: `krcloud-drift of a ${d.resources.toLocaleString("en")}-resource stack, a bucket and its objects (s; requests per resource)`,
@@ -309,10 +312,10 @@ async function main(): Promise<void> {
     goal: "-",
   });
 
-  // Credentials: an access key's preview beside a static token's, and what renewal adds (bench-credentials.ts).
+  // Credentials: an access key's preview beside a static token's, and what renewal adds (credentials.ts).
   rows.push(...credentialRows(await credentialBenchmarks(1000, (l) => console.error(l))));
 
-  // Scale: every door beside its floor at 200 and 1,000 resources (bench-scale.ts).
+  // Scale: every door beside its floor at 200 and 1,000 resources (scale/index.ts).
   const scaleStarted = performance.now();
   const scaleOpts: ScaleOptions = {
     sizes: (process.env.KRCLOUD_BENCH_SIZES ?? "200,1000").split(",").map(Number),
@@ -347,7 +350,7 @@ async function main(): Promise<void> {
   console.log(scale);
   const doc = `# Benchmarks
 
-Written by \`make bench\` (tools/bench.ts) from one run; every figure beside its baseline measured in
+Written by \`make bench\` (bench/index.ts) from one run; every figure beside its baseline measured in
 the same run, ratios first. Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version};
 ${new Date().toISOString().slice(0, 10)}; the whole run took ${((performance.now() - started) / 60_000).toFixed(0)} min.
 
@@ -368,7 +371,7 @@ keeps the lag goal for every S (a pause is never more than a tenth of the time w
 conventional waiter every 10 s.
 
 Parallel convergence, the drift check, state size and the example times run the real Pulumi CLI
-(tools/bench-engine.ts) against an in-process local cloud with simulated cache nodes: the instance
+(bench/engine.ts) against an in-process local cloud with simulated cache nodes: the instance
 sets settle through a 5-second duration transition on its clock (real time here, since the engine
 cannot advance it); the examples and the real Redis row run on real redis-server nodes;
 the critical path is those 5 s plus an \`up\` of the same program declaring nothing (same lookups).

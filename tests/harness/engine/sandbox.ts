@@ -1,5 +1,5 @@
 /**
- * The sandbox an engine test file runs Pulumi in (re-exported by engine.ts): a temp file backend,
+ * The sandbox an engine test file runs Pulumi in (re-exported by index.ts): a temp file backend,
  * PULUMI_HOME and copies of the programs, stacks created there, a project installed as a user's
  * would be; and the native provider plugin of this working tree, installed into a sandbox.
  */
@@ -9,8 +9,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type ConfigMap, type Deployment, type Stack } from "@pulumi/pulumi/automation";
-import { pulumiBinDir, REPO_ROOT, toolPath } from "./engine-paths";
-import { stateResources, type StateResource } from "./engine-state";
+import { pulumiBinDir, REPO_ROOT, toolPath } from "./paths";
+import { stateResources, type StateResource } from "./state";
 
 // ---------------------------------------------------------------------------------------------
 // Sandbox: temp backend, PULUMI_HOME and program copies

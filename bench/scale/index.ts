@@ -9,19 +9,19 @@
  *   T  native TS     the same program on `pulumi-krcloud/native` and the plugin pulumi-resource-krcloud
  *   TF its floor     the same program (same SDK classes) on a plugin that does nothing, installed as
  *                    krcloud 0.1.0 with the same schema on the stock @pulumi/pulumi/provider server
- *                    (tools/bench-floor-plugin.ts): what any Node.js native plugin pays
+ *                    (bench/floors/plugin.ts): what any Node.js native plugin pays
  *   Y  native YAML   N × `type: krcloud:objectstorage:Bucket` on the plugin
  *   YF its floor     the same YAML on the no-op plugin
  *
  * The floors return the inputs and outputs the real provider recorded in a warm-up run, so state
  * bytes per resource match and the difference is krcloud's own work. Steps: create (`up`), preview
  * and up with no changes, refresh, krcloud-drift, destroy; for each: wall time, CPU and peak RSS per
- * process role (tools/bench-procs.ts), the engine's events (an --event-log FIFO, stamped on
+ * process role (bench/procs.ts), the engine's events (an --event-log FIFO, stamped on
  * arrival), the local cloud's request counters, checkpoint bytes per resource. Runs are interleaved:
  * each step runs door after door, pairs (door, floor) adjacent, the order rotating by pair and
  * alternating within a pair between repetitions; ratios are paired (adjacent runs), then the median.
  *
- *   node dist/tools/bench-scale.js [--sizes 10000] [--plan-reps 1] [--cycles 1] [--doors K,F,...]
+ *   node dist/bench/scale/index.js [--sizes 10000] [--plan-reps 1] [--cycles 1] [--doors K,F,...]
  *                                  [--skip-checkpoints-above N] [--study checkpoints] [--profile]
  *
  * Prints the tables; `make bench` writes them into docs/benchmarks.md (its scale section), `make
@@ -30,16 +30,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import { parseArgs } from "node:util";
-import { DOORS, PAIRS, PLAN_STEPS, type DoorId, type RunResult, type ScaleOptions, type Step } from "./bench-scale-doors";
-import { totalCpu } from "./bench-scale-report";
-import { closeBed, openBed, runStep, type Bed } from "./bench-scale-bed";
-import { DOOR_LEGEND, scaleSection, writeSection } from "./bench-scale-report";
-import { checkpointStudy, programStudy, programStudyReport, profileRuns, providerCalls, studyReport } from "./bench-scale-studies";
-
-export * from "./bench-scale-doors";
-export { closeBed, openBed } from "./bench-scale-bed";
-export { scaleSection, writeSection } from "./bench-scale-report";
-export type { ProfileRun, ProviderCalls } from "./bench-scale-studies";
+import { DOORS, PAIRS, PLAN_STEPS } from "./doors";
+import type { DoorId, RunResult, ScaleOptions, Step } from "./types";
+import { totalCpu } from "./report";
+import { closeBed, openBed, runStep, type Bed } from "./bed";
+import { DOOR_LEGEND, scaleSection, writeSection } from "./report";
+import { checkpointStudy, programStudy, programStudyReport, profileRuns, providerCalls, studyReport } from "./studies";
 
 /** Every step at every size, interleaved; returns the runs (the bed stays open). */
 export async function measureScale(bed: Bed, opts: ScaleOptions): Promise<{ results: RunResult[]; failures: string[] }> {
@@ -133,7 +129,7 @@ async function main(): Promise<void> {
       const body = [
         `## The TypeScript program at ${n.toLocaleString("en")} resources (generated)`,
         "",
-        `\`node dist/tools/bench-scale.js --study program --sizes ${n} --plan-reps ${values["plan-reps"]} --write\`: preview and up with no changes of the native TS door's program in variants, beside native YAML, interleaved. ${took()}`,
+        `\`node dist/bench/scale/index.js --study program --sizes ${n} --plan-reps ${values["plan-reps"]} --write\`: preview and up with no changes of the native TS door's program in variants, beside native YAML, interleaved. ${took()}`,
         "",
         programStudyReport(rows),
       ].join("\n");
@@ -144,7 +140,7 @@ async function main(): Promise<void> {
       const body = [
         "## State writes: create and destroy under the engine's checkpoint settings (generated)",
         "",
-        `\`node dist/tools/bench-scale.js --study checkpoints --sizes ${values.sizes} --doors ${values.doors} --settings ${values.settings} --write\`: create then destroy, one run each, setting after setting. ${DOOR_LEGEND}. ${took()}`,
+        `\`node dist/bench/scale/index.js --study checkpoints --sizes ${values.sizes} --doors ${values.doors} --settings ${values.settings} --write\`: create then destroy, one run each, setting after setting. ${DOOR_LEGEND}. ${took()}`,
         "",
         studyReport(rows),
       ].join("\n");
@@ -153,11 +149,11 @@ async function main(): Promise<void> {
     } else if (values.profile) {
       const calls = await providerCalls(bed, Number(values.profile));
       const runs = await profileRuns(bed, Number(values.profile), doors, log);
-      const { profileReport, providerCallsReport } = await import("./bench-profile");
+      const { profileReport, providerCallsReport } = await import("./profile");
       const body = [
         `## Profiles at ${Number(values.profile).toLocaleString("en")} resources (generated)`,
         "",
-        `\`node dist/tools/bench-scale.js --profile ${values.profile} --doors ${values.doors} --write\`: each step once more with \`--cpu-prof\` on every Node process and \`pulumi --profiling\` (engine, read with \`go tool pprof\`). ${DOOR_LEGEND}. ${took()}`,
+        `\`node dist/bench/scale/index.js --profile ${values.profile} --doors ${values.doors} --write\`: each step once more with \`--cpu-prof\` on every Node process and \`pulumi --profiling\` (engine, read with \`go tool pprof\`). ${DOOR_LEGEND}. ${took()}`,
         "",
         providerCallsReport(calls),
         "",

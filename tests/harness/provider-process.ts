@@ -1,11 +1,12 @@
 /**
  * Runs one BucketObject check + create in a process of its own, as the engine's provider process
  * would, and reports its memory: the local cloud stays in the caller's process, so what is measured
- * here is the provider alone.
+ * here is the provider alone. Shared by tests/local/objectstorage-large-upload.test.ts and `make
+ * bench` (its 3 GiB upload row).
  *
  * argv[2]: JSON `{config, args}`. Prints progress lines, then one line `RESULT {...}`.
  */
-import { provider } from "../../provider/core/runtime";
+import { provider } from "../../provider/runtime";
 
 async function main(): Promise<void> {
   const { config, args } = JSON.parse(process.argv[2]!) as { config: Record<string, string>; args: Record<string, unknown> };

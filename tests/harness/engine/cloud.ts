@@ -1,13 +1,13 @@
 /**
  * The local cloud of the engine tests and its control API, spoken over HTTP as documented in
- * docs/local-cloud.md (re-exported by engine.ts): a project with its own credentials, what an
+ * docs/local-cloud.md (re-exported by index.ts): a project with its own credentials, what an
  * example needs in the cloud before it runs, and the stack config of a program talking to it.
  */
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { startLocalCloud, type LocalCloud } from "../../../emulator";
 
 export interface InventoryEntry {
   service: string;

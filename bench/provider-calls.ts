@@ -1,18 +1,18 @@
 /**
- * krcloud's provider calls outside the engine (part of `bench-scale.ts --profile`): in a process of
+ * krcloud's provider calls outside the engine (part of `scale/index.ts --profile`): in a process of
  * its own, as the engine runs the provider, N buckets go through the calls the engine makes, by the
  * entry point the dynamic stub uses (`pulumi-krcloud/runtime` `call`): configure, then per bucket
  * check and create, then diff (no change), read, delete. Each phase's CPU time per call is measured
  * with process.cpuUsage (the first call, which loads the modules, apart), and the whole run is
- * CPU-profiled (--cpu-prof, read by bench-profile.ts). Also timed alone: building a definition's
+ * CPU-profiled (--cpu-prof, read by scale/profile.ts). Also timed alone: building a definition's
  * input and output schemas (zod), which the provider and the classes do once per definition and
  * process (resource.ts `inputSchema`, `outputSchema`).
  *
- *   node --cpu-prof --cpu-prof-dir=DIR dist/tools/bench-provider-calls.js '{"n":1000,"config":{...}}'
+ *   node --cpu-prof --cpu-prof-dir=DIR dist/bench/provider-calls.js '{"n":1000,"config":{...}}'
  *
  * Prints one line `RESULT {...}`.
  */
-import { call, definition } from "../provider/core/runtime";
+import { call, definition } from "../provider/runtime";
 
 const TOKEN = "krcloud:objectstorage:Bucket";
 const ENTRY = "configure|create|check|read|update";

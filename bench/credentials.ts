@@ -1,5 +1,5 @@
 /**
- * What credentials that renew themselves cost (`node dist/tools/bench-credentials.js [--resources N]`;
+ * What credentials that renew themselves cost (`node dist/bench/credentials.js [--resources N]`;
  * part of `make bench`), against a local cloud in this process:
  *
  * - `pulumi preview` of a program declaring N buckets (default 1,000; the dynamic classes), once
@@ -17,8 +17,8 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud, type LocalCloud } from "../emulator";
 import { authenticated, closeAllPools, resetTokens, resolveSettings, type Settings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
-import { accessKeyConfig, newProject, providerConfig, REPO_ROOT, Sandbox } from "../tests/support/engine";
-import type { Row } from "./bench-engine";
+import { accessKeyConfig, newProject, providerConfig, REPO_ROOT, Sandbox } from "../tests/harness/engine";
+import type { Row } from "./engine";
 
 const PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");

@@ -1,5 +1,5 @@
 /**
- * krcloud-drift's benchmarks (`node dist/tools/bench-drift.js [--resources N] [--stacks M]`; part
+ * krcloud-drift's benchmarks (`node dist/bench/drift.js [--resources N] [--stacks M]`; part
  * of `make bench`), against a local cloud in this process with the real Pulumi CLI:
  *
  * - a drift check of a stack of N resources (default 1,000: a bucket and its objects): wall time
@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../emulator";
-import { newProject, providerConfig, REPO_ROOT, runNode, Sandbox, type CloudProject } from "../tests/support/engine";
+import { newProject, providerConfig, REPO_ROOT, runNode, Sandbox, type CloudProject } from "../tests/harness/engine";
 
 const PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");

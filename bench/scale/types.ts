@@ -1,10 +1,11 @@
-/** The doors, steps and run records of the scale benchmarks (bench-scale.ts). */
-import type { Usage } from "./bench-procs";
+/**
+ * The records of the scale benchmarks (index.ts): doors, steps, runs, options and profiles. Every
+ * module of bench/scale/ takes its types from here, so none imports the entry file.
+ */
+import type { Usage } from "../procs";
 
 export type DoorId = "K" | "F" | "T" | "TF" | "Y" | "YF";
 export type Step = "create" | "preview" | "up" | "refresh" | "drift" | "destroy";
-export const STEPS: readonly Step[] = ["create", "preview", "up", "refresh", "drift", "destroy"];
-export const PLAN_STEPS: readonly Step[] = ["preview", "up", "refresh", "drift"];
 
 export interface DoorSpec {
   id: DoorId;
@@ -13,21 +14,6 @@ export interface DoorSpec {
   home: "real" | "floor";
   program: "dynamic" | "floor-dynamic" | "native-ts" | "yaml";
 }
-
-export const DOORS: Record<DoorId, DoorSpec> = {
-  K: { id: "K", label: "dynamic TS", home: "real", program: "dynamic" },
-  F: { id: "F", label: "dynamic TS floor", home: "floor", program: "floor-dynamic" },
-  T: { id: "T", label: "native TS", home: "real", program: "native-ts" },
-  TF: { id: "TF", label: "native TS floor", home: "floor", program: "native-ts" },
-  Y: { id: "Y", label: "native YAML", home: "real", program: "yaml" },
-  YF: { id: "YF", label: "native YAML floor", home: "floor", program: "yaml" },
-};
-/** (door, its floor), in run order. */
-export const PAIRS: readonly [DoorId, DoorId][] = [
-  ["K", "F"],
-  ["T", "TF"],
-  ["Y", "YF"],
-];
 
 export interface RunResult {
   door: DoorId;
@@ -59,4 +45,34 @@ export interface ScaleOptions {
   /** Create and destroy at sizes above this run with PULUMI_SKIP_CHECKPOINTS=true (stated in the tables). */
   skipCheckpointsAbove: number;
   log: (line: string) => void;
+}
+
+export interface ProcessProfile {
+  role: "program" | "provider" | "drift" | "other";
+  totalMs: number;
+  categories: Record<string, number>;
+  functions: Record<string, number>;
+  top: { name: string; ms: number }[];
+}
+
+export interface ProfileSummary {
+  processes: ProcessProfile[];
+  /** Engine: total CPU seconds sampled and the cumulative seconds of named parts. */
+  engine?: { totalS: number; parts: Record<string, number> };
+}
+
+export interface ProfileRun {
+  door: DoorId;
+  n: number;
+  step: Step;
+  wallMs: number;
+  summary: ProfileSummary;
+}
+
+export interface ProviderCalls {
+  n: number;
+  msPerCall: Record<string, number>;
+  msPerSchemaBuild: Record<string, number>;
+  requestsPerResource: Record<string, number>;
+  profile: ProfileSummary;
 }

@@ -8,7 +8,7 @@
  *   local cloud counted, per resource.
  * - State size: the whole state file of that stack and the code stored per resource, ours beside a
  *   naive dynamic provider's.
- * - User-facing times (`make demo` is timed by bench-demo.ts): local cloud start to first answer,
+ * - User-facing times (`make demo` is timed by demo.ts): local cloud start to first answer,
  *   `pulumi up` of examples/static-site and examples/cache, the local cloud's memory per 1,000
  *   resources.
  * - Real Redis behind the local cloud (where redis-server is installed): a 3-shard cluster created,
@@ -36,7 +36,7 @@ import {
   Sandbox,
   stateResources,
   type CloudProject,
-} from "../tests/support/engine";
+} from "../tests/harness/engine";
 
 export interface Row {
   figure: string;

@@ -1,5 +1,5 @@
 /**
- * Reads the profiles of one profiled step (bench-scale.ts --profile): the V8 CPU profiles that
+ * Reads the profiles of one profiled step (index.ts --profile): the V8 CPU profiles that
  * `--cpu-prof` wrote for every Node process (program, provider, krcloud-drift) and the engine's Go
  * CPU profile (`pulumi --profiling`), and says where the CPU went: per process, time by category
  * (TypeScript compiler, source maps of stack traces, Pulumi SDK, gRPC, zod, HTTP, krcloud's code,
@@ -9,21 +9,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { DoorId, ProfileRun, ProviderCalls, Step } from "./bench-scale";
-
-export interface ProcessProfile {
-  role: "program" | "provider" | "drift" | "other";
-  totalMs: number;
-  categories: Record<string, number>;
-  functions: Record<string, number>;
-  top: { name: string; ms: number }[];
-}
-
-export interface ProfileSummary {
-  processes: ProcessProfile[];
-  /** Engine: total CPU seconds sampled and the cumulative seconds of named parts. */
-  engine?: { totalS: number; parts: Record<string, number> };
-}
+import type { DoorId, ProcessProfile, ProfileRun, ProfileSummary, ProviderCalls, Step } from "./types";
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
@@ -66,7 +52,7 @@ function roleOfProfile(p: CpuProfile): ProcessProfile["role"] {
   const urls = p.nodes.map((n) => n.callFrame.url).join("\n");
   if (/krcloud-drift\.js/.test(urls)) return "drift";
   if (/@pulumi\/pulumi\/cmd\/run/.test(urls)) return "program";
-  if (/dynamic-provider|pulumi-resource-krcloud\.js|bench-floor-plugin\.js/.test(urls)) return "provider";
+  if (/dynamic-provider|pulumi-resource-krcloud\.js|bench\/floors\/plugin\.js/.test(urls)) return "provider";
   return "other";
 }
 
@@ -202,7 +188,7 @@ export function profileReport(runs: ProfileRun[]): string {
 export function providerCallsReport(c: ProviderCalls): string {
   const p = c.profile.processes[0];
   const out = [
-    `krcloud's Bucket provider outside the engine (tools/bench-provider-calls.ts, ${c.n.toLocaleString("en")} buckets through the stub's entry point, in a process of its own against the local cloud):`,
+    `krcloud's Bucket provider outside the engine (bench/provider-calls.ts, ${c.n.toLocaleString("en")} buckets through the stub's entry point, in a process of its own against the local cloud):`,
     "",
     "| figure | ms per call |",
     "|---|---|",

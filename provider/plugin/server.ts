@@ -29,10 +29,10 @@ import { keepWriteOnly } from "../core/provider";
 import { secretInputKeys, secretOutputsFor } from "../core/secrets";
 import { parseArgs } from "../core/lookup";
 import { findLookup } from "../registry";
-import { definition, provider } from "../core/runtime";
+import { definition, provider } from "../runtime";
 import { isInlineAsset, nameOfUrn, revealProps, typeOfUrn, wrapSecrets, type Props } from "./properties";
 
-/** The package root (holding package.json and schema.json), from dist/provider/native or provider/native. */
+/** The package root (holding package.json and schema.json), from dist/provider/plugin or provider/plugin. */
 export function packageRoot(start = __dirname): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const pkg = path.join(dir, "package.json");

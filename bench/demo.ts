@@ -2,7 +2,7 @@
  * How long a no-op `make demo` takes: `make demo` once (whatever it has to do), then again with
  * nothing changed, timed. The goal is under 15 s on the 2-core build machine.
  *
- *   node dist/tools/bench-demo.js [--json]
+ *   node dist/bench/demo.js [--json]
  *
  * Both runs are the real `make demo` of this working tree (build, CLI check, local cloud start,
  * `pulumi up` of every example), with a private state directory and a free port

@@ -1,10 +1,11 @@
-/** The scale benchmarks' tables (bench-scale.ts) and the sections of docs/benchmarks.md they own. */
+/** The scale benchmarks' tables (index.ts) and the sections of docs/benchmarks.md they own. */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../tests/support/engine";
-import { ROLES, type Role } from "./bench-procs";
-import { DOORS, STEPS, type DoorId, type RunResult, type ScaleOptions, type Step } from "./bench-scale-doors";
+import { REPO_ROOT } from "../../tests/harness/engine";
+import { ROLES, type Role } from "../procs";
+import { DOORS, STEPS } from "./doors";
+import type { DoorId, RunResult, ScaleOptions, Step } from "./types";
 
 export function totalCpu(r: RunResult): number {
   return ROLES.reduce((a, role) => a + r.usage.cpuMs[role], 0);

@@ -1,5 +1,5 @@
 /**
- * Where the engine tests find things (re-exported by engine.ts): the repository root, the Pulumi
+ * Where the engine tests find things (re-exported by index.ts): the repository root, the Pulumi
  * CLI and the YAML language host as `make pulumi` and `make test` leave them, the PATH every
  * command gets, and the example programs under examples/.
  */

@@ -1,12 +1,13 @@
-/** The scale benchmarks' studies (bench-scale.ts --study checkpoints|program) and profiles (--profile). */
+/** The scale benchmarks' studies (index.ts --study checkpoints|program) and profiles (--profile). */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { providerConfig, pulumiBinDir, REPO_ROOT } from "../tests/support/engine";
-import { summarizeProfiles, type ProfileSummary } from "./bench-profile";
-import { DOORS, STEPS, type DoorId, type Step } from "./bench-scale-doors";
-import { CLI_ARGS, programDir, runCommand, runStep, TS_PROGRAM, TSCONFIG, type Bed, type CommandResult } from "./bench-scale-bed";
-import { median, s1 } from "./bench-scale-report";
+import { providerConfig, pulumiBinDir, REPO_ROOT } from "../../tests/harness/engine";
+import { summarizeProfiles } from "./profile";
+import { DOORS, STEPS } from "./doors";
+import type { DoorId, ProfileRun, ProviderCalls, Step } from "./types";
+import { CLI_ARGS, programDir, runCommand, runStep, TS_PROGRAM, TSCONFIG, type Bed, type CommandResult } from "./bed";
+import { median, s1 } from "./report";
 
 // ---------------------------------------------------------------------------------------------
 // Study: the engine's checkpoints (make bench-scale --study checkpoints)
@@ -156,23 +157,7 @@ export function programStudyReport(rows: ProgramStudyRow[]): string {
 // ---------------------------------------------------------------------------------------------
 // Profiles (make bench-scale --profile): where the time goes, per door and step
 
-export interface ProfileRun {
-  door: DoorId;
-  n: number;
-  step: Step;
-  wallMs: number;
-  summary: ProfileSummary;
-}
-
-export interface ProviderCalls {
-  n: number;
-  msPerCall: Record<string, number>;
-  msPerSchemaBuild: Record<string, number>;
-  requestsPerResource: Record<string, number>;
-  profile: ProfileSummary;
-}
-
-/** krcloud's provider calls outside the engine (tools/bench-provider-calls.ts), CPU-profiled. */
+/** krcloud's provider calls outside the engine (bench/provider-calls.ts), CPU-profiled. */
 export async function providerCalls(bed: Bed, n: number): Promise<ProviderCalls> {
   const dir = path.join(bed.root, "profiles", `provider-calls-${n}`);
   fs.mkdirSync(dir, { recursive: true });
@@ -180,7 +165,7 @@ export async function providerCalls(bed: Bed, n: number): Promise<ProviderCalls>
   const before = bed.cloud.control.counters();
   const child = spawn(
     process.execPath,
-    [`--cpu-prof`, `--cpu-prof-dir=${dir}`, path.join(REPO_ROOT, "dist", "tools", "bench-provider-calls.js"), JSON.stringify({ n, config })],
+    [`--cpu-prof`, `--cpu-prof-dir=${dir}`, path.join(REPO_ROOT, "dist", "bench", "provider-calls.js"), JSON.stringify({ n, config })],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },

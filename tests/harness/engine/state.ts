@@ -1,5 +1,5 @@
 /**
- * What an engine run leaves and how it went (re-exported by engine.ts): the stack's state and its
+ * What an engine run leaves and how it went (re-exported by index.ts): the stack's state and its
  * secrets, the backend's files at rest, the steps of a run's events; and the small helpers the
  * runs share (an expected failure, a node script, an object's body, the test timeout).
  */
@@ -8,8 +8,8 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Deployment, EngineEvent } from "@pulumi/pulumi/automation";
-import type { CloudProject } from "./engine-cloud";
-import { REPO_ROOT } from "./engine-paths";
+import type { CloudProject } from "./cloud";
+import { REPO_ROOT } from "./paths";
 
 // ---------------------------------------------------------------------------------------------
 // State

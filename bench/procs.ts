@@ -1,11 +1,11 @@
 /**
- * What one measured command's processes used, for the scale benchmarks (bench-scale.ts): CPU time
+ * What one measured command's processes used, for the scale benchmarks (scale/index.ts): CPU time
  * and peak RSS of every process under a root pid, grouped by what the process is (engine, program,
  * provider, ...).
  *
  * Two sources: /proc samples every 250 ms (cumulative CPU ticks and VmHWM, the kernel's own peak
  * RSS, so a late sample loses only the CPU of a process's last interval), and, for Node processes,
- * the exact line tools/bench-preload.ts writes when the process ends (preferred where present).
+ * the exact line bench/preload.ts writes when the process ends (preferred where present).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -40,7 +40,7 @@ export function roleOf(argv: readonly string[], isRoot: boolean, rootRole: Role)
   const exe = path.basename(argv[0] ?? "");
   if (isRoot) return rootRole;
   if (exe === "pulumi") return "engine";
-  if (/dynamic-provider|pulumi-resource-krcloud\.js|bench-floor-plugin\.js/.test(joined)) return "provider";
+  if (/dynamic-provider|pulumi-resource-krcloud\.js|bench\/floors\/plugin\.js/.test(joined)) return "provider";
   if (exe === "pulumi-language-yaml" || /@pulumi\/pulumi\/cmd\/run|cmd[/\\]run[/\\]?(index\.js)?(\s|$)/.test(joined)) return "program";
   if (/krcloud-drift\.js/.test(joined)) return "drift";
   return "other";

@@ -3,12 +3,12 @@
  * type token to its built provider. Service modules are loaded lazily so a Bucket operation does
  * not load the cache service.
  */
-import "../../bin/node-version";
-import { buildProvider } from "./provider";
-import { warn } from "./engine-log";
-import type { AnyDefinition, DiffResult } from "./resource";
-import { findDefinition } from "../registry";
-import { stackIdentity, STACK_IDENTITY_TOKEN } from "./stack-identity";
+import "./core/node-version";
+import { buildProvider } from "./core/provider";
+import { warn } from "./core/engine-log";
+import type { AnyDefinition, DiffResult } from "./core/resource";
+import { findDefinition } from "./registry";
+import { stackIdentity, STACK_IDENTITY_TOKEN } from "./core/stack-identity";
 
 const BUILT = Symbol.for("krcloud.runtime.providers");
 

@@ -1,12 +1,12 @@
 /**
- * The scale benchmarks' test bed (bench-scale.ts): the local cloud, the sandboxes of the real and the
+ * The scale benchmarks' test bed (index.ts): the local cloud, the sandboxes of the real and the
  * no-op plugin, the programs of each door, and one step of one door run through the real CLI with
  * its processes sampled.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startLocalCloud, type LocalCloud } from "../emulator";
+import { startLocalCloud, type LocalCloud } from "../../emulator";
 import {
   installNativePlugin,
   newProject,
@@ -17,10 +17,11 @@ import {
   runPulumi,
   Sandbox,
   type CloudProject,
-} from "../tests/support/engine";
-import { TreeSampler, type Role, type Usage } from "./bench-procs";
-import { PROGRAM_TSCONFIG } from "../drift/unmanaged/generate";
-import { DOORS, type DoorId, type DoorSpec, type RunResult, type Step } from "./bench-scale-doors";
+} from "../../tests/harness/engine";
+import { TreeSampler, type Role, type Usage } from "../procs";
+import { PROGRAM_TSCONFIG } from "../../drift/unmanaged/generate";
+import { DOORS } from "./doors";
+import type { DoorId, DoorSpec, RunResult, Step } from "./types";
 
 export interface Bed {
   cloud: LocalCloud;
@@ -43,7 +44,7 @@ for (let i = 0; i < count; i++) new krcloud.objectstorage.Bucket(\`b\${i}\`, {})
 `;
 
 /**
- * The floor of the dynamic door: a dynamic provider that calls nothing (tools/bench-floor-dynamic.ts,
+ * The floor of the dynamic door: a dynamic provider that calls nothing (bench/floors/dynamic.ts,
  * reached through a stub of two one-line functions as krcloud's is), with the output keys of krcloud's
  * Bucket registered, so the program registers as many properties.
  */
@@ -238,7 +239,7 @@ export async function runStep(
     ...sandbox.env(),
     PULUMI_DEBUG_COMMANDS: "true",
     KRCLOUD_BENCH_FLOOR: bed.floorFile,
-    KRCLOUD_BENCH_FLOOR_DYNAMIC: path.join(REPO_ROOT, "dist", "tools", "bench-floor-dynamic.js"),
+    KRCLOUD_BENCH_FLOOR_DYNAMIC: path.join(REPO_ROOT, "dist", "bench", "floors", "dynamic.js"),
     ...extraEnv,
   };
   const before = bed.cloud.control.counters();
@@ -308,7 +309,7 @@ export async function openBed(log: (line: string) => void): Promise<Bed> {
     sandboxes: { real, floor },
     root,
     floorFile: path.join(root, "floor.json"),
-    preload: path.join(REPO_ROOT, "dist", "tools", "bench-preload.js"),
+    preload: path.join(REPO_ROOT, "dist", "bench", "preload.js"),
     programs: new Map(),
   };
   await installNativePlugin(real);
@@ -316,7 +317,7 @@ export async function openBed(log: (line: string) => void): Promise<Bed> {
   fs.mkdirSync(pluginDir, { recursive: true });
   fs.writeFileSync(
     path.join(pluginDir, "pulumi-resource-krcloud"),
-    `#!/bin/sh\nexec node ${JSON.stringify(path.join(REPO_ROOT, "dist", "tools", "bench-floor-plugin.js"))} "$@"\n`,
+    `#!/bin/sh\nexec node ${JSON.stringify(path.join(REPO_ROOT, "dist", "bench", "floors", "plugin.js"))} "$@"\n`,
     { mode: 0o755 },
   );
   await runPulumi(floor, ["plugin", "install", "resource", "krcloud", PACKAGE_VERSION, "-f", pluginDir], floor.root);

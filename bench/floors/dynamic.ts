@@ -1,5 +1,5 @@
 /**
- * The floor of the dynamic door for `make bench` (bench-scale.ts, door F): a dynamic provider that
+ * The floor of the dynamic door for `make bench` (scale/index.ts, door F): a dynamic provider that
  * calls nothing. The program's provider object is a stub of two one-line functions that require this
  * file (as krcloud's stub requires pulumi-krcloud/runtime): `call` for create, diff and read (told
  * apart by their number of arguments) and `remove`, so the code stored per resource is about the

@@ -1,11 +1,11 @@
 /**
- * Drift recipes (re-exported by engine.ts): how to change each resource type behind Pulumi's back
+ * Drift recipes (re-exported by index.ts): how to change each resource type behind Pulumi's back
  * through the control API, what the engine must then report, and how to tell that `up` put it
  * back. An example program is tested with the recipes of the types it uses; a new resource type
  * adds its recipe here.
  */
-import type { Control } from "./engine-cloud";
-import { engineType, isSecret, md5, type StateResource } from "./engine-state";
+import type { Control } from "./cloud";
+import { engineType, isSecret, md5, type StateResource } from "./state";
 
 export interface DriftRecipe {
   token: string;

@@ -275,6 +275,12 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
     from: readonly (keyof I & string)[];
     run(ctx: Context, inputs: I): Promise<{ property: string; reason: string }[]>;
   };
+  /**
+   * Why krcloud-drift cannot verify it (its report says "not checked" with this reason): the cloud
+   * keeps nothing to compare the state with (a ciphertext made once, a query run once). Absent:
+   * a refresh reads it, and a difference is drift.
+   */
+  unverifiable?: string;
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
   /** Sends the create request, waits until the resource settles, returns what read sees. */
@@ -370,3 +376,4 @@ export function outputSchema(def: AnyDefinition): z.ZodType {
 export function inputKeys(def: AnyDefinition): string[] {
   return perDefinition(KEYS, def, (d) => Object.keys((inputSchema(d) as unknown as { shape?: Record<string, unknown> }).shape ?? {}));
 }
+

@@ -2,7 +2,7 @@
  * Zero-diff suite, dynamic classes (the TypeScript/JavaScript front door), with the real CLI: for
  * every resource type (13) the next preview after `up` shows no changes, nor the preview after a
  * `pulumi refresh`, nor after adopting resources made outside Pulumi (`adopt: true`, a shard's
- * `adoptShardId`); and the same with every optional input set once (tests/support/zero-diff.ts
+ * `adoptShardId`); and the same with every optional input set once (tests/support/zero-diff/
  * `variedSpec`: unicode, empty lists and maps, lists and map keys out of order). No change means
  * no update and no replace: `pulumi preview --expect-no-changes`.
  *

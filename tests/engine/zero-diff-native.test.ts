@@ -2,7 +2,7 @@
  * Zero-diff suite, native plugin (a Pulumi YAML program), with the real CLI: for every resource
  * type (13) the next preview after `up` shows no changes, nor the preview after a `pulumi refresh`,
  * nor after `pulumi import` of resources made outside Pulumi and declared with the values they were
- * made with; and the same with every optional input set once (tests/support/zero-diff.ts
+ * made with; and the same with every optional input set once (tests/support/zero-diff/
  * `variedSpec`). No change means no update and no replace: `pulumi preview --expect-no-changes`.
  * Secret inputs are plain values in the YAML program, as YAML programs write them.
  *

@@ -1,9 +1,9 @@
 /**
  * Fault matrix, cache rows: ParameterGroup, Cluster, Shard and InstanceSet × create, update, read,
- * delete × the faults of tests/support/fault-matrix.ts (simulated nodes; stuck and FAILED through
+ * delete × the faults of tests/support/faults/matrix.ts (simulated nodes; stuck and FAILED through
  * held transitions and a node turned FAILED while the resource waits).
  */
-import { defineMatrix } from "../support/fault-matrix";
+import { defineMatrix } from "../support/faults/matrix";
 import { CACHE_TYPES } from "../support/fault-types";
 
 jest.setTimeout(120_000);

@@ -1,9 +1,9 @@
 /**
  * Fault matrix, data query and Hadoop rows: DataSource, Query and Hadoop Cluster × create, update,
- * read, delete × the faults of tests/support/fault-matrix.ts (a query with bad SQL and a Hadoop
+ * read, delete × the faults of tests/support/faults/matrix.ts (a query with bad SQL and a Hadoop
  * create-failure as their terminal failures).
  */
-import { defineMatrix } from "../support/fault-matrix";
+import { defineMatrix } from "../support/faults/matrix";
 import { DATA_TYPES } from "../support/fault-types";
 
 jest.setTimeout(120_000);

@@ -8,9 +8,9 @@
  * a generated name or a create key, and for a shard (no name): a change of a replace-on property,
  * and where the type has one, of a secret one alone.
  */
-import { compareState, cloudView, MatrixEnv, type MatrixProject } from "../support/fault-matrix";
+import { compareState, cloudView, MatrixEnv, type MatrixProject } from "../support/faults/matrix";
 import { SQL } from "../support/fault-types";
-import { SimStack, type Declared, type Props } from "../support/sim-stack";
+import { SimStack, type Declared, type Props } from "../support/faults/sim-stack";
 
 jest.setTimeout(60_000);
 

@@ -1,6 +1,6 @@
 /**
  * Bad input, generated (#18). For every resource type, fast-check derives inputs from the rules of
- * its definition's input schema (tests/support/input-rules.ts walks the zod schema: types, lengths,
+ * its definition's input schema (tests/support/inputs/rules.ts walks the zod schema: types, lengths,
  * patterns, ranges, enums, array and record rules, strict objects, required properties) and from
  * its cross-field rules (tests/support/cross-field-rules.ts, by hand):
  * - each input that breaks one rule is refused in `check`, with a failure naming the property path
@@ -25,7 +25,7 @@ import {
   violations,
   type Field,
   type Input,
-} from "../support/input-rules";
+} from "../support/inputs/rules";
 import { startTestCloud, type EngineResource, type TestCloud } from "../support/local-cloud";
 import { VALID_INPUTS } from "../support/valid-inputs";
 

@@ -8,7 +8,7 @@ import { CacheClient } from "../../sdk/cache";
 import { KmsClient } from "../../sdk/kms";
 import { clusterArgs as cacheClusterArgs } from "../support/cache";
 import { EngineResource, rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
-import { startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { startScriptedServer, type ScriptedServer } from "../support/servers/scripted";
 
 const PLAIN = "Pa55-Distinctive-7Q";
 let tc: TestCloud;

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import type { TypeRules } from "./cross-field-rules";
 import { arr, cacheUserRules, obj, rule, TIMEOUTS } from "./cross-field-shared";
-import { isPlainObject, type Input } from "./input-rules";
+import { isPlainObject, type Input } from "./inputs/rules";
 
 /** A 5-field cron every field of which is valid (seed 02 §4.2). */
 const cron = fc

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import type { TypeRules } from "./cross-field-rules";
 import { keepOneOf, oneOfRules, rule, serviceRules, TIMEOUTS } from "./cross-field-shared";
-import type { Input } from "./input-rules";
+import type { Input } from "./inputs/rules";
 
 export function dataQueryRules(): Record<string, TypeRules> {
   return {

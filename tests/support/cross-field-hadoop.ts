@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import type { TypeRules } from "./cross-field-rules";
 import { arr, keepOneOf, obj, oneOfRules, rule, serviceRules, TIMEOUTS, type Obj } from "./cross-field-shared";
-import { isPlainObject, type Input } from "./input-rules";
+import { isPlainObject, type Input } from "./inputs/rules";
 
 export function hadoopRules(): Record<string, TypeRules> {
   return {

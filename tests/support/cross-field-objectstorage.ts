@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { pathToFileURL } from "node:url";
 import type { RulesContext, TypeRules } from "./cross-field-rules";
 import { arr, drop, obj, rule, serviceRules, type Obj } from "./cross-field-shared";
-import { isPlainObject, type Input } from "./input-rules";
+import { isPlainObject, type Input } from "./inputs/rules";
 
 const ip = fc.oneof(
   fc.ipV4(),

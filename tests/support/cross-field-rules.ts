@@ -19,7 +19,7 @@ import { cacheRules } from "./cross-field-cache";
 import { dataQueryRules } from "./cross-field-dataquery";
 import { hadoopRules } from "./cross-field-hadoop";
 import { objectStorageRules } from "./cross-field-objectstorage";
-import type { Input } from "./input-rules";
+import type { Input } from "./inputs/rules";
 
 export interface BrokenInput {
   input: Input;

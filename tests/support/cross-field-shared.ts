@@ -4,7 +4,7 @@
  * as a KMS ciphertext, and the durations every type's `timeouts` takes.
  */
 import fc, { type Arbitrary } from "fast-check";
-import { isPlainObject, type Input } from "./input-rules";
+import { isPlainObject, type Input } from "./inputs/rules";
 import type { BrokenInput, CrossFieldRule } from "./cross-field-rules";
 
 export type Obj = Record<string, unknown>;

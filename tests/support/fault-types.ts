@@ -5,7 +5,7 @@
  * cloud's operation names (its request log shows them); a cell whose fault never fires fails, so a
  * wrong name here cannot pass unnoticed.
  */
-import type { TypeSpec } from "./fault-matrix";
+import type { TypeSpec } from "./faults/matrix";
 
 const SUBNETS = ["sn-a", "sn-b", "sn-c"];
 const VERSION = "7.0.15";

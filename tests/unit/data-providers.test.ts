@@ -4,7 +4,7 @@
  */
 import { provider } from "../../provider/core/runtime";
 import { canonicalConfig } from "../../provider/hadoop/cluster";
-import { configuredProvider } from "../support/configured";
+import { configuredProvider } from "../support/servers/configured";
 
 configuredProvider();
 

@@ -12,7 +12,7 @@ import { outputKeys, resourceArgs } from "../../provider/core/class";
 import { KrcloudProviderService, secretKeys } from "../../provider/native/server";
 import { isSecretEnvelope, SECRET_SIG, SIG_KEY } from "../../provider/native/properties";
 import { allDefinitions, allLookups } from "../../provider/registry";
-import { configuredProvider } from "../support/configured";
+import { configuredProvider } from "../support/servers/configured";
 import { VALID_INPUTS } from "../support/valid-inputs";
 
 type Json = Record<string, any>;

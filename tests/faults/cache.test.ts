@@ -4,8 +4,8 @@
  * held transitions and a node turned FAILED while the resource waits).
  */
 import { defineMatrix } from "../support/faults/matrix";
-import { CACHE_TYPES } from "../support/fault-types";
+import { faultRows } from "../support/faults/rows";
 
 jest.setTimeout(120_000);
 
-defineMatrix("cache", CACHE_TYPES);
+defineMatrix("cache", faultRows("cache"));

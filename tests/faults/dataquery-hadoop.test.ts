@@ -4,8 +4,8 @@
  * create-failure as their terminal failures).
  */
 import { defineMatrix } from "../support/faults/matrix";
-import { DATA_TYPES } from "../support/fault-types";
+import { faultRows } from "../support/faults/rows";
 
 jest.setTimeout(120_000);
 
-defineMatrix("dataquery-hadoop", DATA_TYPES);
+defineMatrix("dataquery-hadoop", faultRows("dataquery-hadoop"));

@@ -4,8 +4,8 @@
  * tests/support/faults/matrix.ts, at the provider level with the engine's state rules.
  */
 import { defineMatrix } from "../support/faults/matrix";
-import { KMS_TYPES, OBJECT_STORAGE_TYPES } from "../support/fault-types";
+import { faultRows } from "../support/faults/rows";
 
 jest.setTimeout(120_000);
 
-defineMatrix("objectstorage-kms", [...OBJECT_STORAGE_TYPES, ...KMS_TYPES]);
+defineMatrix("objectstorage-kms", faultRows("objectstorage-kms"));

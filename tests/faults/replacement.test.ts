@@ -9,7 +9,7 @@
  * and where the type has one, of a secret one alone.
  */
 import { compareState, cloudView, MatrixEnv, type MatrixProject } from "../support/faults/matrix";
-import { SQL } from "../support/fault-types";
+import { SQL } from "../resources/dataquery/query";
 import { SimStack, type Declared, type Props } from "../support/faults/sim-stack";
 
 jest.setTimeout(60_000);

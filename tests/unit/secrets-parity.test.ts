@@ -13,7 +13,9 @@ import { KrcloudProviderService, secretKeys } from "../../provider/native/server
 import { isSecretEnvelope, SECRET_SIG, SIG_KEY } from "../../provider/native/properties";
 import { allDefinitions, allLookups } from "../../provider/registry";
 import { configuredProvider } from "../support/servers/configured";
-import { VALID_INPUTS } from "../support/valid-inputs";
+import { validInputs } from "../resources";
+
+const VALID_INPUTS = validInputs();
 
 type Json = Record<string, any>;
 

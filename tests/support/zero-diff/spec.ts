@@ -1,13 +1,16 @@
 /**
  * The zero-diff suite's specs and their rendering (re-exported by index.ts): every krcloud
  * resource type with its inputs, minimal (`baseSpec`) or with every optional property set once
- * (`variedSpec`), what they need in the local cloud (`prepareCloud`), the distinctive secret values
- * they carry (`secretValues`), written as `spec.json` for the dynamic-class program or as a Pulumi
- * YAML program for the native plugin.
+ * (`variedSpec`), each type's resources declared by its fixture (`zeroDiffSpec` in
+ * tests/resources/<module>/<noun>.ts); what they need in the local cloud (`prepareCloud`), the
+ * distinctive secret values they carry (`secretValues`), written as `spec.json` for the
+ * dynamic-class program or as a Pulumi YAML program for the native plugin.
  */
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { fixtureOf, resourceTypes, type ResourceFixture } from "../../resources";
+import type { ZeroDiffContext } from "../../resources/fixture";
 import type { CloudProject } from "../engine";
 
 export interface SpecResource {
@@ -23,23 +26,6 @@ export interface SpecResource {
 export interface Spec {
   resources: SpecResource[];
 }
-
-/** Every resource type the suite covers: the 13 of the package. */
-export const ALL_TYPES = [
-  "krcloud:objectstorage:Bucket",
-  "krcloud:objectstorage:BucketCors",
-  "krcloud:objectstorage:BucketLifecycle",
-  "krcloud:objectstorage:BucketObject",
-  "krcloud:cache:ParameterGroup",
-  "krcloud:cache:Cluster",
-  "krcloud:cache:Shard",
-  "krcloud:cache:InstanceSet",
-  "krcloud:dataquery:DataSource",
-  "krcloud:dataquery:Query",
-  "krcloud:hadoop:Cluster",
-  "krcloud:kms:Ciphertext",
-  "krcloud:kms:DataKey",
-] as const;
 
 /** The distinctive value of every secret-bearing input (and where it goes). */
 export interface SecretValues {
@@ -90,75 +76,15 @@ export async function prepareCloud(p: CloudProject): Promise<CloudFixture> {
 }
 
 /** The cache engine version, flavor and parameter groups of the specs and of the resources made outside Pulumi. */
-export const VERSION = "7.0.15";
-export const FLAVOR = "redis.small";
-export const CLUSTER_GROUP = "default.redis7.0.cluster";
-export const STANDALONE_GROUP = "default.redis7.0.standalone";
+export { CLUSTER_GROUP, FLAVOR, VERSION } from "../../resources/cache/cluster";
+export { STANDALONE_GROUP } from "../../resources/cache/instance-set";
 
 /**
  * Every type with minimal inputs: auto-named where a name may be omitted, defaults everywhere.
  * `p` prefixes the logical names (one stack may hold more than one spec).
  */
 export function baseSpec(fx: CloudFixture, s: SecretValues, p = "zd"): Spec {
-  const ref = (name: string, prop: string) => `\${${p}-${name}.${prop}}`;
-  const r = (name: string, type: string, properties: Record<string, unknown>, options?: SpecResource["options"]): SpecResource => ({
-    name: `${p}-${name}`,
-    type,
-    properties,
-    ...(options ? { options } : {}),
-  });
-  return {
-    resources: [
-      r("bucket", "krcloud:objectstorage:Bucket", {}),
-      // Query results land here: it is not empty when destroyed.
-      r("results", "krcloud:objectstorage:Bucket", { forceDestroy: true }),
-      r("cors", "krcloud:objectstorage:BucketCors", {
-        bucket: ref("bucket", "name"),
-        rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET"] }],
-      }),
-      r("lifecycle", "krcloud:objectstorage:BucketLifecycle", {
-        bucket: ref("bucket", "name"),
-        rules: [{ id: "expire-logs", prefix: "logs/", expirationDays: 30 }],
-      }),
-      r("object", "krcloud:objectstorage:BucketObject", { bucket: ref("bucket", "name"), key: "hello.txt", content: "hello\n" }),
-      r("params", "krcloud:cache:ParameterGroup", { baseParameterGroupId: CLUSTER_GROUP }),
-      r("cluster", "krcloud:cache:Cluster", {
-        version: VERSION,
-        flavorId: FLAVOR,
-        parameterGroupId: ref("params", "id"),
-        subnetIds: ["sn-a"],
-        securityGroupIds: ["sg-1"],
-        shards: [{ primarySubnetId: "sn-a" }],
-        user: { name: "app", password: s.cacheClusterPassword },
-      }),
-      r("shard", "krcloud:cache:Shard", { clusterId: ref("cluster", "id"), primarySubnetId: "sn-a" }),
-      r("iset", "krcloud:cache:InstanceSet", {
-        version: VERSION,
-        flavorId: FLAVOR,
-        parameterGroupId: STANDALONE_GROUP,
-        subnetIds: ["sn-a"],
-        securityGroupIds: ["sg-1"],
-        primarySubnetId: "sn-a",
-        user: { name: "queue", password: s.instanceSetPassword },
-      }),
-      r("ds", "krcloud:dataquery:DataSource", { type: "MYSQL", instanceId: fx.mysqlInstance, username: "reader", password: s.dataSourcePassword }),
-      r("query", "krcloud:dataquery:Query", { query: "select 1 as one", bucketName: ref("results", "name") }),
-      r("hadoop", "krcloud:hadoop:Cluster", {
-        clusterVersion: "HDE-2.0.1",
-        clusterType: "hadoop",
-        keypairName: "kp-zero-diff",
-        masterFlavorName: "m2a.xlarge",
-        workerFlavorName: "m2a.xlarge",
-        workerCnt: 3,
-        vpcId: "vpc-zero-diff",
-        subnetId: "sn-zero-diff",
-        adminPassword: s.hadoopAdminPassword,
-        metastore: { mysql: { objectId: fx.mysqlInstance, dbName: "hive", userId: "hive", password: s.metastorePassword } },
-      }),
-      r("cipher", "krcloud:kms:Ciphertext", { keyId: fx.keyId, plaintext: s.kmsPlaintext }),
-      r("datakey", "krcloud:kms:DataKey", { keyId: fx.keyId }),
-    ],
-  };
+  return specOf((f) => f.zeroDiffSpec.base(contextOf(fx, s, p)));
 }
 
 /**
@@ -177,197 +103,42 @@ export function baseSpec(fx: CloudFixture, s: SecretValues, p = "zd"): Spec {
  * required`), although the seed does not say so and check accepts them.
  */
 export function variedSpec(fx: CloudFixture, s: SecretValues, tag: string, assetFile: string, p = "zv"): Spec {
-  const ref = (name: string, prop: string) => `\${${p}-${name}.${prop}}`;
-  const r = (name: string, type: string, properties: Record<string, unknown>, options?: SpecResource["options"]): SpecResource => ({
-    name: `${p}-${name}`,
-    type,
-    properties,
-    ...(options ? { options } : {}),
-  });
   const timeouts = { create: "20m", update: "15m", delete: "10m" };
+  return specOf((f) => f.zeroDiffSpec.varied({ ...contextOf(fx, s, p), tag, assetFile, timeouts }));
+}
+
+function contextOf(fx: CloudFixture, s: SecretValues, p: string): ZeroDiffContext {
   return {
-    resources: [
-      r("bucket", "krcloud:objectstorage:Bucket", {
-        name: `${tag}-varied-bucket`,
-        type: "STANDARD",
-        encryption: { type: "managed" },
-        acl: { public: "read-only", publicReadAllowIpList: ["192.168.10.0/24", "10.0.0.1", "2001:db8::/32"] },
-        metadata: { zeta: "last", alpha: "first", "mixed-case-value": "Value With Spaces", empty: "" },
-        forceDestroy: true,
-        adopt: false,
-      }),
-      r("cors", "krcloud:objectstorage:BucketCors", {
-        bucket: ref("bucket", "name"),
-        rules: [
-          {
-            allowedOrigins: ["https://b.example.com", "http://localhost:8080", "https://*.example.org"],
-            allowedMethods: ["PUT", "GET", "DELETE", "POST"],
-            allowedHeaders: ["X-Custom-Header", "content-type"],
-            exposeHeaders: [],
-            maxAgeSeconds: 0,
-          },
-          {
-            allowedOrigins: ["https://second.example.com"],
-            allowedMethods: ["GET"],
-            allowedHeaders: [],
-            exposeHeaders: ["ETag", "X-Object-Meta-Owner"],
-            maxAgeSeconds: 86400,
-          },
-        ],
-        adopt: false,
-      }),
-      r("lifecycle", "krcloud:objectstorage:BucketLifecycle", {
-        bucket: ref("bucket", "name"),
-        rules: [
-          { prefix: "", status: "Disabled", expirationDate: "2031-01-01T00:00:00.000Z" },
-          { id: "임시-ünï", prefix: "tmp/ünï/", status: "Enabled", expirationDays: 1 },
-          { id: "logs", prefix: "logs/", expirationDays: 365 },
-        ],
-        adopt: false,
-      }),
-      r("text", "krcloud:objectstorage:BucketObject", {
-        bucket: ref("bucket", "name"),
-        key: "문서/노트 ✓ (1).txt",
-        content: "héllo wörld — ✓ 한국어\nsecond line\n",
-        contentType: "text/plain; charset=utf-8",
-        cacheControl: "max-age=60, must-revalidate",
-        contentDisposition: 'attachment; filename="note.txt"',
-        contentEncoding: "identity",
-        metadata: { owner: "data team", empty: "" },
-        multipartThreshold: 5 * 1024 * 1024,
-        partSize: 6 * 1024 * 1024,
-      }),
-      r("binary", "krcloud:objectstorage:BucketObject", { bucket: ref("bucket", "name"), key: "bin/data.bin", contentBase64: "AAECA/+A", metadata: {} }),
-      r("folder", "krcloud:objectstorage:BucketObject", {
-        bucket: ref("bucket", "name"),
-        key: "folder/sub",
-        folder: true,
-        contentType: "text/plain",
-        metadata: { kind: "folder" },
-      }),
-      r("file", "krcloud:objectstorage:BucketObject", { bucket: ref("bucket", "name"), key: "assets/file.txt", source: { "fn::fileAsset": assetFile } }),
-      r("path", "krcloud:objectstorage:BucketObject", { bucket: ref("bucket", "name"), key: "assets/path.txt", source: assetFile }),
-      r("string", "krcloud:objectstorage:BucketObject", {
-        bucket: ref("bucket", "name"),
-        key: "assets/string.txt",
-        source: { "fn::stringAsset": "a string asset ✓\n" },
-        contentType: "text/plain",
-      }),
-      r("params", "krcloud:cache:ParameterGroup", {
-        name: `${tag}-params`,
-        baseParameterGroupId: CLUSTER_GROUP,
-        description: "세션 파라미터 — ünïcode",
-        parameters: { timeout: "300", "maxmemory-policy": "allkeys-lru", "maxmemory-samples": "7" },
-        applyMode: "parallel",
-        timeouts,
-        adopt: false,
-      }),
-      r("params-empty", "krcloud:cache:ParameterGroup", { baseParameterGroupId: STANDALONE_GROUP, parameters: {} }),
-      r("cluster", "krcloud:cache:Cluster", {
-        name: `${tag}-cl`,
-        description: "캐시 클러스터 ünï",
-        version: VERSION,
-        port: 6380,
-        flavorId: FLAVOR,
-        parameterGroupId: ref("params", "id"),
-        subnetIds: ["sn-c", "sn-a", "sn-b"],
-        securityGroupIds: ["sg-2", "sg-1"],
-        shards: [
-          { primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] },
-          { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] },
-        ],
-        tlsEnabled: true,
-        user: { name: "app", password: s.cacheClusterPassword },
-        backupSchedule: { cron: "30 4 * * *", retentionDays: 3 },
-        keepAutomaticBackups: false,
-        timeouts,
-        adopt: false,
-      }),
-      r("shard", "krcloud:cache:Shard", { clusterId: ref("cluster", "id"), primarySubnetId: "sn-c", replicaSubnetIds: ["sn-a"], timeouts }),
-      r("iset", "krcloud:cache:InstanceSet", {
-        name: `${tag}-is`,
-        description: "인스턴스 셋 ünï",
-        version: VERSION,
-        port: 6390,
-        flavorId: FLAVOR,
-        parameterGroupId: ref("params-empty", "id"),
-        subnetIds: ["sn-b", "sn-a", "sn-c"],
-        securityGroupIds: ["sg-1"],
-        primarySubnetId: "sn-a",
-        replicaSubnetIds: ["sn-c", "sn-b"],
-        highAvailability: true,
-        tlsEnabled: true,
-        user: { name: "queue", password: s.instanceSetPassword },
-        backupSchedule: { hour: 3, retentionDays: 7 },
-        keepAutomaticBackups: false,
-        timeouts,
-        adopt: false,
-      }),
-      r("ds", "krcloud:dataquery:DataSource", {
-        name: `${tag}_pg_source`,
-        type: "POSTGRESQL",
-        scope: "PUBLIC",
-        description: "포스트그레스 ünï",
-        instanceId: fx.pgInstance,
-        username: "analyst",
-        password: s.dataSourcePassword,
-        databaseName: "analytics",
-        adopt: false,
-      }),
-      r("query", "krcloud:dataquery:Query", {
-        query: "select region, sum(amount) as total from orders group by region order by region",
-        dataSource: ref("ds", "name"),
-        database: "analytics",
-        bucketName: ref("bucket", "name"),
-        path: "reports/ünï",
-        reuse: { maxReuseAge: 5 },
-        triggers: { zeta: "2", alpha: "1" },
-        captureRows: 5,
-        timeouts,
-      }),
-      r("hadoop", "krcloud:hadoop:Cluster", {
-        name: `${tag}-hadoop`,
-        clusterVersion: "Hde-2.0.1",
-        clusterType: "custom",
-        installComponents: ["spark", "hive", "tez"],
-        isHa: true,
-        keypairName: "kp-zero-diff",
-        masterFlavorName: "m2a.xlarge",
-        workerFlavorName: "m2a.2xlarge",
-        masterVolumeSize: 200,
-        workerVolumeSize: 300,
-        workerCnt: 2,
-        monitoring: true,
-        securityGroupIds: ["sg-h2", "sg-h1"],
-        vpcId: "vpc-zero-diff",
-        subnetId: "sn-zero-diff",
-        adminUserId: "admin",
-        adminPassword: s.hadoopAdminPassword,
-        hdfsReplication: 2,
-        hdfsBlockSize: 256,
-        configurations: [
-          { classification: "core-site", properties: { "z.key": "1", "a.key": "ünï" } },
-          { classification: "user-env:ubuntu", properties: {} },
-        ],
-        configFileUrl: "https://objectstorage.example/zero-diff/config.json",
-        userScript: "#!/bin/bash\r\necho 'zero diff'\r\n",
-        userTask: {
-          type: "hive",
-          terminationPolicy: "never",
-          hiveQuery: "select 1",
-          execOpts: "--hiveconf hive.exec.parallel=true",
-          logBucketName: ref("bucket", "name"),
-        },
-        metastore: { mysql: { objectId: fx.mysqlInstance, dbName: "hive", userId: "hive", password: s.metastorePassword } },
-        redis: { instanceSetId: ref("iset", "id"), dbIdSupersetCelery: 2, dbIdSupersetResults: 3 },
-        rerun: { trigger: "first", instanceSpecs: [{ type: "WORKER", nodeCnt: 2 }], config: { hdfsReplication: 2 } },
-        timeouts,
-        adopt: false,
-      }),
-      r("cipher", "krcloud:kms:Ciphertext", { keyId: fx.keyId, plaintext: s.kmsPlaintext, aad: "context=ünï", triggers: { zeta: "2", alpha: "1" } }),
-      r("datakey", "krcloud:kms:DataKey", { keyId: fx.keyId, triggers: {} }),
-    ],
+    fx,
+    s,
+    ref: (name, prop) => `\${${p}-${name}.${prop}}`,
+    r: (name, type, properties, options) => ({ name: `${p}-${name}`, type, properties, ...(options ? { options } : {}) }),
   };
+}
+
+/**
+ * The resources every type's fixture declares (`part`), each fixture's together, in the package's
+ * order of types, except that a fixture whose resources refer to another's (`${name.prop}`,
+ * `dependsOn`) comes after it: the dynamic program makes them in the order given.
+ */
+function specOf(part: (f: ResourceFixture) => SpecResource[]): Spec {
+  const groups = resourceTypes().map((type) => part(fixtureOf(type)));
+  const owner = new Map(groups.flatMap((g, i) => g.map((r) => [r.name, i] as const)));
+  const refers = (g: SpecResource[]) =>
+    new Set(g.flatMap((r) => [...JSON.stringify(r.properties).matchAll(/\$\{([^.}]+)\./g)].map((m) => m[1]!).concat(r.options?.dependsOn ?? [])));
+  const order: number[] = [];
+  const visit = (i: number, path: number[]) => {
+    if (order.includes(i)) return;
+    if (path.includes(i)) throw new Error(`the zero-diff resources of ${[...path, i].map((j) => resourceTypes()[j]).join(" -> ")} refer to each other`);
+    for (const name of refers(groups[i]!)) {
+      const j = owner.get(name);
+      if (j === undefined) throw new Error(`a zero-diff resource of ${resourceTypes()[i]} refers to "${name}", which no fixture declares`);
+      if (j !== i) visit(j, [...path, i]);
+    }
+    order.push(i);
+  };
+  groups.forEach((_g, i) => visit(i, []));
+  return { resources: order.flatMap((i) => groups[i]!) };
 }
 
 export function typesOf(spec: Spec): Set<string> {

@@ -1,11 +1,55 @@
 /**
- * What the cross-field rules of every service use (cross-field-rules.ts states the rules): small
- * accessors of a generated input, how a rule is written, the password given either as a value or
- * as a KMS ciphertext, and the durations every type's `timeouts` takes.
+ * The rules of each resource's inputs that tie several properties together, written by hand from
+ * the definitions (their refinements and descriptions) and the service's contract, in each type's
+ * fixture (tests/resources/<module>/<noun>.ts, `crossFieldRules`): the generated bad inputs
+ * (rules.ts) read everything else from the schemas, but a refinement is a function whose rule no
+ * walk can read. Per resource type:
+ * - `values`: how to make valid values for schema paths whose rules live in a refinement of their
+ *   container (a backup cron, a subnet that must be one of `subnetIds`, a file that must exist);
+ * - `keep`: turns an input that keeps every single-property rule into one that keeps the
+ *   cross-field rules too (the generated valid inputs go through it);
+ * - `rules`: each cross-field rule, with inputs that break it, the property path `check` must name
+ *   and the text its reason must carry. `at` is the schema path of the refined container (`""` for
+ *   the whole input); every refined container of a schema needs at least one rule here. Two more
+ *   kinds sit beside them: `derive`, facts check computes (a source file must exist), and
+ *   `service`, rules of the service a schema did not state until generated inputs that check
+ *   accepted were refused by the local cloud or the SDK at create.
  */
 import fc, { type Arbitrary } from "fast-check";
-import { isPlainObject, type Input } from "./inputs/rules";
-import type { BrokenInput, CrossFieldRule } from "./cross-field-rules";
+import { isPlainObject, type Input } from "./rules";
+
+export interface BrokenInput {
+  input: Input;
+  /** The property path check must name. */
+  path: string;
+  /** Texts the reason must carry. */
+  texts: string[];
+}
+
+export interface CrossFieldRule {
+  /** The rule, for test names and reports. */
+  rule: string;
+  /** The schema path of the container whose refinement checks it; `""` for the whole input; `derive` or `service` (see above). */
+  at: string;
+  /** Inputs breaking it, made from a valid one (a clone: change it freely). */
+  break: Arbitrary<(valid: Input) => BrokenInput>;
+}
+
+export interface TypeRules {
+  values?: Record<string, Arbitrary<unknown>>;
+  keep?(input: Input): void;
+  rules: CrossFieldRule[];
+}
+
+/** Local facts some checks read: a file that exists (BucketObject sources). */
+export interface RulesContext {
+  file: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the rules of every type use: small accessors of a generated input, how a rule is written,
+// the password given either as a value or as a KMS ciphertext, and the durations every type's
+// `timeouts` takes.
 
 export type Obj = Record<string, unknown>;
 export const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});

@@ -12,7 +12,8 @@ import { CACHE_NAME, FLAVOR, OUTSIDE, SUBNETS, VERSION, within } from "./cluster
 
 export const STANDALONE_GROUP = "default.redis7.0.standalone";
 
-const instanceSetArgs = (replicas: string[]) => ({
+/** An instance set with a primary in sn-a and replicas in `replicas`. */
+export const instanceSetArgs = (replicas: string[]) => ({
   version: VERSION,
   flavorId: FLAVOR,
   parameterGroupId: STANDALONE_GROUP,

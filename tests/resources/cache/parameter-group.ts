@@ -6,7 +6,7 @@
  */
 import { TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import { type FaultRow, type ZeroDiffSpec } from "../fixture";
+import type { FaultRow, ZeroDiffSpec } from "../fixture";
 import { CLUSTER_GROUP } from "./cluster";
 import { STANDALONE_GROUP } from "./instance-set";
 

@@ -5,7 +5,7 @@
  */
 import { TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import { type FaultRow, type ZeroDiffSpec } from "../fixture";
+import type { FaultRow, ZeroDiffSpec } from "../fixture";
 import { clusterArgs } from "./cluster";
 
 /** Inputs check accepts, with every secret-bearing input set. */

@@ -7,8 +7,9 @@
 import fc from "fast-check";
 import { serviceRules, TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import { type FaultRow, type ZeroDiffSpec } from "../fixture";
+import type { FaultRow, ZeroDiffSpec } from "../fixture";
 
+/** The SQL of the fault matrix's queries (and the replacement cases'): a total per region. */
 export const SQL = "select region, sum(amount) as total from orders group by region order by region";
 
 /** Inputs check accepts, with every secret-bearing input set. */

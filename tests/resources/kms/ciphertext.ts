@@ -4,7 +4,7 @@
  * zero-diff specs (tests/resources/fixture.ts says what each is; index.ts derives the tables from
  * them).
  */
-import { type TypeRules } from "../../support/inputs/cross-field";
+import type { TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
 import { SECRET_MARK, type FaultRow, type ZeroDiffSpec } from "../fixture";
 

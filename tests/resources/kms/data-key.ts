@@ -4,9 +4,9 @@
  * zero-diff specs (tests/resources/fixture.ts says what each is; index.ts derives the tables from
  * them).
  */
-import { type TypeRules } from "../../support/inputs/cross-field";
+import type { TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import { type FaultRow, type ZeroDiffSpec } from "../fixture";
+import type { FaultRow, ZeroDiffSpec } from "../fixture";
 import { NOTHING_FOUND, RECORDED_ONLY } from "./ciphertext";
 
 /** Inputs check accepts, with every secret-bearing input set. */

@@ -5,9 +5,9 @@
  * says what each is; index.ts derives the tables from them).
  */
 import fc from "fast-check";
-import { type TypeRules } from "../../support/inputs/cross-field";
+import type { TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import { type FaultRow, type ZeroDiffSpec } from "../fixture";
+import type { FaultRow, ZeroDiffSpec } from "../fixture";
 import { site } from "./bucket";
 
 /** Inputs check accepts, with every secret-bearing input set. */

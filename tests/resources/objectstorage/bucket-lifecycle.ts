@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { arr, drop, obj, rule, serviceRules, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import { type FaultRow, type ZeroDiffSpec } from "../fixture";
+import type { FaultRow, ZeroDiffSpec } from "../fixture";
 import { site } from "./bucket";
 
 /** Inputs check accepts, with every secret-bearing input set. */

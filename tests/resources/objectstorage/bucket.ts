@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { arr, obj, rule, type Obj, type TypeRules } from "../../support/inputs/cross-field";
 import { isPlainObject, type Input } from "../../support/inputs/rules";
-import { type FaultRow, type ZeroDiffSpec } from "../fixture";
+import type { FaultRow, ZeroDiffSpec } from "../fixture";
 
 /** A bucket other rows of the fault matrix depend on. */
 export const site = { logical: "site", token: "krcloud:objectstorage:Bucket", args: { forceDestroy: true } };

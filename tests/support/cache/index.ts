@@ -4,11 +4,12 @@
  * SDK client for arranging and checking state, and the values the local cloud's catalogue offers.
  */
 import { CacheClient } from "../../../sdk/cache";
+import { clusterArgs as fixtureCluster, CLUSTER_GROUP, SUBNETS, VERSION } from "../../resources/cache/cluster";
+import { instanceSetArgs as fixtureInstanceSet, STANDALONE_GROUP } from "../../resources/cache/instance-set";
 import { startTestCloud, type EngineResource, type TestCloud } from "../local-cloud";
 
-export const SUBNETS = ["sn-a", "sn-b", "sn-c"];
-export const VERSION = "7.0.15";
-export const BASE = { cluster: "default.redis7.0.cluster", standalone: "default.redis7.0.standalone" } as const;
+export { SUBNETS, VERSION };
+export const BASE = { cluster: CLUSTER_GROUP, standalone: STANDALONE_GROUP } as const;
 
 export interface CacheTestBed {
   tc: TestCloud;
@@ -35,29 +36,7 @@ export async function startCacheTestBed(o: { cacheEngine?: "redis" | "simulated"
 }
 
 /** A Cluster's program arguments: two shards of one replica (sn-a/sn-b, sn-b/sn-c) on the default group. */
-export const clusterArgs = (over: Record<string, unknown> = {}) => ({
-  name: "sessions",
-  version: VERSION,
-  flavorId: "redis.small",
-  parameterGroupId: BASE.cluster,
-  subnetIds: SUBNETS,
-  securityGroupIds: ["sg-1"],
-  shards: [
-    { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] },
-    { primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] },
-  ],
-  ...over,
-});
+export const clusterArgs = (over: Record<string, unknown> = {}) => ({ name: "sessions", ...fixtureCluster(2), ...over });
 
 /** An InstanceSet's program arguments: a primary in sn-a and one replica in sn-b on the default group. */
-export const instanceSetArgs = (over: Record<string, unknown> = {}) => ({
-  name: "jobs-queue",
-  version: VERSION,
-  flavorId: "redis.small",
-  parameterGroupId: BASE.standalone,
-  subnetIds: SUBNETS,
-  securityGroupIds: ["sg-1"],
-  primarySubnetId: "sn-a",
-  replicaSubnetIds: ["sn-b"],
-  ...over,
-});
+export const instanceSetArgs = (over: Record<string, unknown> = {}) => ({ name: "jobs-queue", ...fixtureInstanceSet(["sn-b"]), ...over });

@@ -260,7 +260,7 @@ async function main(): Promise<void> {
       await c.createBucket({ name: "bench-large" });
       const config = { "krcloud:localCloudUrl": cloud.url, "krcloud:authToken": cred.token, "krcloud:projectId": cred.projectId };
       const args = { bucket: "bench-large", key: "3gib.bin", source: file };
-      const script = path.join(__dirname, "..", "tests", "harness", "provider-process.js");
+      const script = path.join(__dirname, "..", "tests", "support", "local-cloud", "provider-process.js");
       const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", script, JSON.stringify({ config, args })], { maxBuffer: 64 * 2 ** 20 });
       const line = stdout.split("\n").find((l) => l.startsWith("RESULT "));
       if (!line) throw new Error(`the provider process printed no result:\n${stdout}`);

@@ -7,7 +7,7 @@
  */
 import { request } from "undici";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
-import { hadoopCreateBody } from "../support/local-cloud-bodies";
+import { hadoopCreateBody } from "../support/local-cloud/bodies";
 
 const PROJECT = "driftproj";
 let cloud: LocalCloud;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { startLocalCloud, type IssuedCredential, type LocalCloud } from "../../emulator";
-import { hadoopCreateBody } from "../support/local-cloud-bodies";
+import { hadoopCreateBody } from "../support/local-cloud/bodies";
 
 interface Reply {
   status: number;

@@ -2,10 +2,10 @@
  * Generated malformed requests for every route of the local cloud's cache service (clusters,
  * shards, nodes, instance sets, parameter groups): each gets a 4xx with an error body, never a 5xx,
  * and the local cloud keeps answering. What is generated and what each request must get:
- * tests/support/malformed-requests.ts; the run: tests/support/malformed-clouds.ts.
+ * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
-import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed-clouds";
-import type { Json, Service } from "../support/malformed-requests";
+import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
+import type { Json, Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { api, creds, exists, ids } = fuzz;

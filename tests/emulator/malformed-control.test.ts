@@ -2,11 +2,11 @@
  * Generated malformed requests for every route of the local cloud's control API, on a local cloud
  * of its own (a fault or transition it accepts must not disturb the services' runs): each gets a
  * 4xx with an error body, never a 5xx, and the local cloud keeps answering. What is generated and
- * what each request must get: tests/support/malformed-requests.ts; the run:
- * tests/support/malformed-clouds.ts.
+ * what each request must get: tests/support/malformed/requests.ts; the run:
+ * tests/support/malformed/clouds.ts.
  */
-import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed-clouds";
-import type { Service } from "../support/malformed-requests";
+import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
+import type { Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { ids } = fuzz;

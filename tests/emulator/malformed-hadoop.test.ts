@@ -2,11 +2,11 @@
  * Generated malformed requests for every route of the local cloud's Hadoop service (clusters, their
  * VMs, re-runs of a job cluster): each gets a 4xx with an error body, never a 5xx, and the local
  * cloud keeps answering. What is generated and what each request must get:
- * tests/support/malformed-requests.ts; the run: tests/support/malformed-clouds.ts.
+ * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
-import { malformedClouds, malformedTitle } from "../support/malformed-clouds";
-import type { Json, Service } from "../support/malformed-requests";
-import { hadoopCreateBody } from "../support/local-cloud-bodies";
+import { malformedClouds, malformedTitle } from "../support/malformed/clouds";
+import type { Json, Service } from "../support/malformed/requests";
+import { hadoopCreateBody } from "../support/local-cloud/bodies";
 
 const fuzz = malformedClouds();
 const { api, creds, exists, ids } = fuzz;

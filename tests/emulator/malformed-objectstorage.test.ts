@@ -2,11 +2,11 @@
  * Generated malformed requests for every route of the local cloud's object storage (JSON errors
  * on the extension API, plain text on the Swift API): each gets a 4xx with an error body, never a
  * 5xx, and the local cloud keeps answering. What is generated and what each request must get:
- * tests/support/malformed-requests.ts; the run: tests/support/malformed-clouds.ts.
+ * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
 import { request } from "undici";
-import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed-clouds";
-import type { Service } from "../support/malformed-requests";
+import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
+import type { Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { api, creds, exists, ids } = fuzz;

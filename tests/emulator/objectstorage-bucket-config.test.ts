@@ -3,7 +3,7 @@
  * (set, validated, answered in preflights and on requests) and lifecycle configuration (stored as
  * XML, validated, and run as the clock passes midnight UTC).
  */
-import { call, useObjectStorageCloud } from "../support/emulator-objectstorage";
+import { call, useObjectStorageCloud } from "../support/local-cloud/objectstorage";
 
 describe("local cloud: object storage (seed 01)", () => {
   const os = useObjectStorageCloud();

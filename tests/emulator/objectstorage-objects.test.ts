@@ -4,7 +4,7 @@
  * temporary URLs; MOVE.
  */
 import { createHash } from "node:crypto";
-import { call, START, useObjectStorageCloud } from "../support/emulator-objectstorage";
+import { call, START, useObjectStorageCloud } from "../support/local-cloud/objectstorage";
 
 const md5 = (data: Buffer | string): string => createHash("md5").update(data).digest("hex");
 

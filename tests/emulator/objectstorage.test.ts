@@ -4,7 +4,7 @@
  * Objects and large objects are in objectstorage-objects.test.ts, CORS and lifecycle in
  * objectstorage-bucket-config.test.ts.
  */
-import { call, useObjectStorageCloud } from "../support/emulator-objectstorage";
+import { call, useObjectStorageCloud } from "../support/local-cloud/objectstorage";
 
 describe("local cloud: object storage (seed 01)", () => {
   const os = useObjectStorageCloud();

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
 import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, installNativePlugin, Sandbox, tokensIssued } from "../harness/engine";
-import { audit, controlCall, faultFired, FAULTS_PROGRAM, NS, projectBed, until } from "../support/reliability";
+import { audit, controlCall, faultFired, FAULTS_PROGRAM, NS, projectBed, until } from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

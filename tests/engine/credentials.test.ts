@@ -31,7 +31,7 @@ import {
   tokensIssued,
 } from "../harness/engine";
 import { runDrift } from "../support/drift";
-import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/reliability";
+import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

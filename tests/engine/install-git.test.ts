@@ -10,7 +10,7 @@
  *   clone with no network, the files the README shows, `npm install`, then `pulumi up` on the local
  *   cloud, the program compiled by TypeScript 6; the YAML template on the plugin likewise.
  *
- * There is no network here: the sandbox's copy of the repository (tests/support/runnable.ts),
+ * There is no network here: the sandbox's copy of the repository (tests/support/docs/runnable.ts),
  * committed and tagged `v<version>`, stands for github.com/krcloud/pulumi-krcloud. The commands run
  * as written with its `git+file://` URL in place of the GitHub one: npm clones it and runs its
  * prepare script exactly as it does for a GitHub URL.
@@ -22,7 +22,7 @@ import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { PROGRAM_TSCONFIG } from "../../drift/unmanaged/generate";
 import { pulumiBinDir, pulumiYamlBinDir, REPO_ROOT } from "../harness/engine";
-import { claimedBlock, DocsSandbox, type RunnableBlock } from "../support/runnable";
+import { claimedBlock, DocsSandbox, type RunnableBlock } from "../support/docs/runnable";
 
 jest.setTimeout(30 * 60_000);
 

@@ -28,7 +28,7 @@ import {
   stackInventory,
   until,
   type Bed,
-} from "../support/reliability";
+} from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LocalCloud } from "../../emulator";
 import { ENGINE_TEST_TIMEOUT_MS, newProject, objectText, providerConfig, REPO_ROOT, Sandbox, startCloud, toolPath, type CloudProject } from "../harness/engine";
-import { claimedBlock, DocsSandbox } from "../support/runnable";
+import { claimedBlock, DocsSandbox } from "../support/docs/runnable";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

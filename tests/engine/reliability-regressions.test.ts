@@ -20,7 +20,7 @@
  */
 import type { LocalCloud } from "../../emulator";
 import { ENGINE_TEST_TIMEOUT_MS, expectFailure, Sandbox, startCloud } from "../harness/engine";
-import { addFault, audit, clearFaults, faultFired, faultsBed, hold, release, runSql, stackInventory } from "../support/reliability";
+import { addFault, audit, clearFaults, faultFired, faultsBed, hold, release, runSql, stackInventory } from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -13,7 +13,19 @@
  */
 import type { LocalCloud } from "../../emulator";
 import { ENGINE_TEST_TIMEOUT_MS, expectFailure, newProject, Sandbox, startCloud } from "../harness/engine";
-import { addFault, audit, clearFaults, controlCall, faultFired, faultsBed, hold, release, stackInventory, until, type Bed } from "../support/reliability";
+import {
+  addFault,
+  audit,
+  clearFaults,
+  controlCall,
+  faultFired,
+  faultsBed,
+  hold,
+  release,
+  stackInventory,
+  until,
+  type Bed,
+} from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -19,7 +19,7 @@ import type { LocalCloud } from "../../emulator";
 import { closeAllPools } from "../../sdk/core";
 import { rejection } from "../support/assertions";
 import { startCloud } from "../harness/engine";
-import { addFault, clearFaults, controlCall, projectBed, runSql } from "../support/reliability";
+import { addFault, clearFaults, controlCall, projectBed, runSql } from "../support/faults/reliability";
 
 let cloud: LocalCloud;
 

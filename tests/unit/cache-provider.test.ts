@@ -10,7 +10,7 @@ import { parameterChanges } from "../../provider/cache/parameter-group";
 import { alignTo, missing, placementsReplace, surplus } from "../../provider/cache/topology";
 import { clusterState, FAILED, SETTLED } from "../../provider/cache/waiters";
 import { CACHE_TIMEOUTS } from "../../provider/cache/waiters";
-import { configuredProvider } from "../support/configured";
+import { configuredProvider } from "../support/servers/configured";
 
 configuredProvider();
 

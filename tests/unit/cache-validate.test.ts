@@ -16,7 +16,7 @@ import {
   validateUpdateInput,
 } from "../../sdk/cache";
 import { clusterArgs, instanceSetArgs } from "../support/cache";
-import { configuredProvider } from "../support/configured";
+import { configuredProvider } from "../support/servers/configured";
 
 configuredProvider();
 

@@ -5,7 +5,7 @@
  */
 import { provider } from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/core";
-import { configuredProvider } from "../support/configured";
+import { configuredProvider } from "../support/servers/configured";
 
 configuredProvider();
 

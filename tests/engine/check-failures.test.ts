@@ -20,7 +20,7 @@ import {
   Sandbox,
   startCloud,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

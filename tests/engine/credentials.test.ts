@@ -29,9 +29,9 @@ import {
   Sandbox,
   startCloud,
   tokensIssued,
-} from "../support/engine";
+} from "../harness/engine";
 import { runDrift } from "../support/drift";
-import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/reliability";
+import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -89,7 +89,8 @@ describe("only an access key and the identity endpoint", () => {
     const b = await bed("dynkey", "bucket,object,pg,cipher,ds,hadoop", (p) => accessKeyConfig(cloud, p.project));
     expect(await providerKeys(b.stack)).toEqual(["krcloud:credentialId", "krcloud:credentialSecret", "krcloud:identityEndpoint"]);
     const before = await tokensIssued(cloud, b.project.credentialId);
-    await wholeLife(b.stack, b.dir, b.stackName, 7);
+    // Six resources, the stack and its identity (krcloud-stack).
+    await wholeLife(b.stack, b.dir, b.stackName, 8);
     expect(await stackInventory(b)).toEqual([]);
     // One token per provider process (and none for a program that makes no call): up, preview,
     // refresh, the drift check's refresh-preview (two processes: it runs the program to refresh),
@@ -222,7 +223,8 @@ fetch(${JSON.stringify(`${cloud.url}/identity/v3/auth/tokens`)}, {
       [`${NS}:res`]: { value: "bucket,object,pg" },
     });
     const up = await stack.up({ color: "never", parallel: 10 });
-    expect(up.summary.resourceChanges?.create).toBe(4);
+    // Three resources, the stack and its identity (krcloud-stack).
+    expect(up.summary.resourceChanges?.create).toBe(5);
     expect(runs()).toBe(1);
     await stack.preview({ expectNoChanges: true, color: "never" });
     expect(runs()).toBe(2);

@@ -24,7 +24,7 @@ import {
   startCloud,
   staticSite,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

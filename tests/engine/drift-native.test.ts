@@ -19,7 +19,7 @@ import {
   Sandbox,
   startCloud,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 import { driftedPaths, parseReport, runDrift } from "../support/drift";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

@@ -22,7 +22,7 @@ import {
   startCloud,
   staticSite,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 import { parseReport, runDrift } from "../support/drift";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

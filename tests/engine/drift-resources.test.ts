@@ -26,7 +26,7 @@ import {
   Sandbox,
   type CloudProject,
   type StateResource,
-} from "../support/engine";
+} from "../harness/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { allDefinitions } from "../../provider/registry";
 

@@ -24,7 +24,7 @@ import {
   stateResources,
   withoutSecrets,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -25,7 +25,7 @@ import {
   startCloud,
   stateResources,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -32,7 +32,7 @@ import {
   withoutSecrets,
   type CloudProject,
   type SetupResource,
-} from "../support/engine";
+} from "../harness/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS * 2);
 

@@ -13,7 +13,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, providerConfig, REPO_ROOT, runPulumi, Sandbox, startCloud } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, providerConfig, REPO_ROOT, runPulumi, Sandbox, startCloud } from "../harness/engine";
 import {
   audit,
   controlCall,
@@ -28,7 +28,7 @@ import {
   stackInventory,
   until,
   type Bed,
-} from "../support/reliability";
+} from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

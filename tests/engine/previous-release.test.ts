@@ -22,8 +22,9 @@ import {
   startCloud,
   toolPath,
   type CloudProject,
-} from "../support/engine";
-import { ALL_TYPES, baseSpec, changes, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
+} from "../harness/engine";
+import { baseSpec, changes, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
+import { resourceTypes } from "../resources";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
@@ -91,7 +92,7 @@ afterAll(async () => {
 });
 
 test("a program using every resource type runs up with the previous release, installed by npm", async () => {
-  expect([...typesOf(spec)].sort()).toEqual([...ALL_TYPES].sort());
+  expect([...typesOf(spec)].sort()).toEqual(resourceTypes().sort());
   // A copy in the sandbox: npm records the path of a file: dependency.
   const previous = path.join(sandbox.root, path.basename(PREVIOUS));
   fs.copyFileSync(PREVIOUS, previous);

@@ -19,8 +19,8 @@
  * of fault against every resource type at the provider level.
  */
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, Sandbox, startCloud } from "../support/engine";
-import { addFault, audit, clearFaults, faultFired, faultsBed, hold, release, runSql, stackInventory } from "../support/reliability";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure, Sandbox, startCloud } from "../harness/engine";
+import { addFault, audit, clearFaults, faultFired, faultsBed, hold, release, runSql, stackInventory } from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -12,8 +12,20 @@
  *   `destroy --run-program` removes everything (review class 8).
  */
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, newProject, Sandbox, startCloud } from "../support/engine";
-import { addFault, audit, clearFaults, controlCall, faultFired, faultsBed, hold, release, stackInventory, until, type Bed } from "../support/reliability";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure, newProject, Sandbox, startCloud } from "../harness/engine";
+import {
+  addFault,
+  audit,
+  clearFaults,
+  controlCall,
+  faultFired,
+  faultsBed,
+  hold,
+  release,
+  stackInventory,
+  until,
+  type Bed,
+} from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

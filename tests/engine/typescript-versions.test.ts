@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PROGRAM_TSCONFIG, typescriptProgram } from "../../drift/unmanaged/generate";
-import { REPO_ROOT } from "../support/engine";
+import { REPO_ROOT } from "../harness/engine";
 
 jest.setTimeout(15 * 60_000);
 

@@ -18,7 +18,7 @@ import {
   Sandbox,
   startCloud,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 
 const marker = () => expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string;
 const OWNED = { "krcloud-owner": marker(), "krcloud-cors-owner": marker(), "krcloud-lifecycle-owner": marker() };

@@ -22,7 +22,7 @@ import {
   startCloud,
   stateResources,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -64,7 +64,7 @@ test("the project resolves pulumi-krcloud/runtime to the installed copy, not the
     cwd: path.dirname(path.dirname(installed)),
     encoding: "utf8",
   }).trim();
-  expect(resolved).toBe(fs.realpathSync(path.join(installed, "dist", "provider", "core", "runtime.js")));
+  expect(resolved).toBe(fs.realpathSync(path.join(installed, "dist", "provider", "runtime.js")));
 });
 
 test("refresh and destroy of existing resources run the upgraded package", async () => {
@@ -75,7 +75,7 @@ test("refresh and destroy of existing resources run the upgraded package", async
   expect(markerLines()).toEqual([]);
 
   // The "upgrade": a new runtime.js whose `call` (every stub call lands there) logs to the marker.
-  const runtime = path.join(installed, "dist", "provider", "core", "runtime.js");
+  const runtime = path.join(installed, "dist", "provider", "runtime.js");
   const original = fs.readFileSync(runtime, "utf8");
   const head = "function call(token, m, args) {";
   expect(original).toContain(head);

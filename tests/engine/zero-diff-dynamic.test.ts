@@ -2,7 +2,7 @@
  * Zero-diff suite, dynamic classes (the TypeScript/JavaScript front door), with the real CLI: for
  * every resource type (13) the next preview after `up` shows no changes, nor the preview after a
  * `pulumi refresh`, nor after adopting resources made outside Pulumi (`adopt: true`, a shard's
- * `adoptShardId`); and the same with every optional input set once (tests/support/zero-diff.ts
+ * `adoptShardId`); and the same with every optional input set once (tests/support/zero-diff/
  * `variedSpec`: unicode, empty lists and maps, lists and map keys out of order). No change means
  * no update and no replace: `pulumi preview --expect-no-changes`.
  *
@@ -24,10 +24,9 @@ import {
   stateResources,
   type CloudProject,
   type InventoryEntry,
-} from "../support/engine";
+} from "../harness/engine";
 import {
   adoptingSpec,
-  ALL_TYPES,
   baseSpec,
   makeOutside,
   prepareCloud,
@@ -41,6 +40,7 @@ import {
   type SecretValues,
   type Spec,
 } from "../support/zero-diff";
+import { resourceTypes } from "../resources";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
@@ -91,8 +91,8 @@ afterAll(async () => {
 });
 
 test("the specs cover every resource type", () => {
-  expect([...typesOf(baseStackSpec)].sort()).toEqual([...ALL_TYPES].sort());
-  expect([...typesOf(variedSpec(fx, secrets, "x", "/dev/null"))].sort()).toEqual([...ALL_TYPES].sort());
+  expect([...typesOf(baseStackSpec)].sort()).toEqual(resourceTypes().sort());
+  expect([...typesOf(variedSpec(fx, secrets, "x", "/dev/null"))].sort()).toEqual(resourceTypes().sort());
 });
 
 test("every type with minimal inputs: up, then preview shows no changes; refresh, then preview shows no changes", async () => {
@@ -121,7 +121,11 @@ test("resources made outside Pulumi (passwords and other write-only inputs inclu
   // resources (the cloud keeps no record of a ciphertext or data key). An object has no adopt flag:
   // its create writes the same content over it.
   const notAdoptable = ["krcloud:dataquery:Query", "krcloud:kms:Ciphertext", "krcloud:kms:DataKey"];
-  expect([...typesOf({ resources: adopted })].sort()).toEqual(ALL_TYPES.filter((t) => !notAdoptable.includes(t)).sort());
+  expect([...typesOf({ resources: adopted })].sort()).toEqual(
+    resourceTypes()
+      .filter((t) => !notAdoptable.includes(t))
+      .sort(),
+  );
 
   const before = new Map((await project.control.inventory(project.projectId)).map((e) => [`${e.service}:${e.kind}:${e.id}`, e]));
   writeDynamicSpec(baseDir, { resources: [...baseStackSpec.resources, ...adopted] });

@@ -2,7 +2,7 @@
  * Zero-diff suite, native plugin (a Pulumi YAML program), with the real CLI: for every resource
  * type (13) the next preview after `up` shows no changes, nor the preview after a `pulumi refresh`,
  * nor after `pulumi import` of resources made outside Pulumi and declared with the values they were
- * made with; and the same with every optional input set once (tests/support/zero-diff.ts
+ * made with; and the same with every optional input set once (tests/support/zero-diff/
  * `variedSpec`). No change means no update and no replace: `pulumi preview --expect-no-changes`.
  * Secret inputs are plain values in the YAML program, as YAML programs write them.
  *
@@ -26,9 +26,8 @@ import {
   stateResources,
   type CloudProject,
   type InventoryEntry,
-} from "../support/engine";
+} from "../harness/engine";
 import {
-  ALL_TYPES,
   baseSpec,
   changes,
   importFile,
@@ -46,6 +45,7 @@ import {
   type SpecResource,
   type StackTargets,
 } from "../support/zero-diff";
+import { resourceTypes } from "../resources";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
@@ -101,7 +101,7 @@ afterAll(async () => {
 });
 
 test("every type with minimal inputs: up, then preview shows no changes; refresh, then preview shows no changes", async () => {
-  expect([...typesOf(baseStackSpec)].sort()).toEqual([...ALL_TYPES].sort());
+  expect([...typesOf(baseStackSpec)].sort()).toEqual(resourceTypes().sort());
   const up = await timed("base: up", () => base.up({ color: "never" }));
   expect(up.summary.result).toBe("succeeded");
   const n = await timed("base: preview", () => previewNoChanges(base, "base after up"));
@@ -134,8 +134,8 @@ async function targets(): Promise<StackTargets> {
 
 test("pulumi import of resources made outside Pulumi, declared as made: preview and refresh-preview show no changes", async () => {
   // KMS ciphertexts and data keys have no import id: the cloud keeps no record of them to read.
-  const importable = ALL_TYPES.filter((t) => findDefinition(t)?.importId !== undefined);
-  expect(ALL_TYPES.filter((t) => !importable.includes(t))).toEqual(["krcloud:kms:Ciphertext", "krcloud:kms:DataKey"]);
+  const importable = resourceTypes().filter((t) => findDefinition(t)?.importId !== undefined);
+  expect(resourceTypes().filter((t) => !importable.includes(t))).toEqual(["krcloud:kms:Ciphertext", "krcloud:kms:DataKey"]);
 
   const outside = await timed("import: resources made through the SDK", async () =>
     makeOutside("plain", project, fx, secrets, `o${project.projectId.slice(-6)}`, await targets()),

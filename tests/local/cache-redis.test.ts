@@ -30,7 +30,7 @@ import { findRedisServer, processExists as alive } from "../../emulator/cache/re
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
 import { BASE, clusterArgs, instanceSetArgs, startCacheTestBed, SUBNETS, VERSION } from "../support/cache";
-import { REPO_ROOT } from "../support/engine";
+import { REPO_ROOT } from "../harness/engine";
 import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
 
 jest.setTimeout(300_000);

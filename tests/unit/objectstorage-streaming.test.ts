@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { closeAllPools, resolveSettings, type Clock } from "../../sdk/core";
 import { fileSource, isInvalidArgument, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, ObjectStorageClient } from "../../sdk/objectstorage";
 import { rejection } from "../support/assertions";
-import { startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { startScriptedServer, type ScriptedServer } from "../support/servers/scripted";
 
 let server: ScriptedServer;
 let dir: string;

@@ -28,7 +28,6 @@ export function createCacheService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     catalogType: "cache",
     routes: cacheRoutes(backend, views),
-    errorFormat: () => "json",
     ...controlledBy(control),
     close: () => backend.close(),
   };

@@ -39,6 +39,10 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
       return handler(ctx, op);
     },
   });
+  // A cluster and an instance set are one record: the same update and delete serve both paths.
+  const update: RouteDefinition["handler"] = (ctx) => done(be.update(project(ctx), ctx.params.id!, parseUpdate(body(ctx))));
+  const remove: RouteDefinition["handler"] = (ctx) =>
+    done(be.delete(project(ctx), ctx.params.id!, keepAutomaticBackups(ctx.query.get("keepAutomaticBackups"))));
   return [
     r(["GET"], "/v1/redis/versions", "ListVersions", (ctx) => (project(ctx), ok(be.versions()))),
     r(["GET"], "/v1/redis/flavors", "ListFlavors", (ctx) => (project(ctx), ok({ flavors: be.flavors() }))),
@@ -51,10 +55,8 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
       const p = project(ctx);
       return created(be.createCluster(p, parseCreateCluster(body(ctx))));
     }),
-    r(["PATCH"], "/v1/clusters/:id", "UpdateCluster", (ctx) => done(be.update(project(ctx), ctx.params.id!, parseUpdate(body(ctx))))),
-    r(["DELETE"], "/v1/clusters/:id", "DeleteCluster", (ctx) =>
-      done(be.delete(project(ctx), ctx.params.id!, keepAutomaticBackups(ctx.query.get("keepAutomaticBackups")))),
-    ),
+    r(["PATCH"], "/v1/clusters/:id", "UpdateCluster", update),
+    r(["DELETE"], "/v1/clusters/:id", "DeleteCluster", remove),
     r(["POST"], "/v1/clusters/:id/parameter-group/apply", "RetryParameterGroupApply", (ctx) => done(be.retryApply(project(ctx), ctx.params.id!))),
 
     r(["GET"], "/v1/clusters/:id/shards", "ListShards", (ctx) => {
@@ -92,10 +94,8 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
       const p = project(ctx);
       return created(be.createInstanceSet(p, parseCreateInstanceSet(body(ctx))));
     }),
-    r(["PATCH"], "/v1/instance-sets/:id", "UpdateInstanceSet", (ctx) => done(be.update(project(ctx), ctx.params.id!, parseUpdate(body(ctx))))),
-    r(["DELETE"], "/v1/instance-sets/:id", "DeleteInstanceSet", (ctx) =>
-      done(be.delete(project(ctx), ctx.params.id!, keepAutomaticBackups(ctx.query.get("keepAutomaticBackups")))),
-    ),
+    r(["PATCH"], "/v1/instance-sets/:id", "UpdateInstanceSet", update),
+    r(["DELETE"], "/v1/instance-sets/:id", "DeleteInstanceSet", remove),
     r(["GET"], "/v1/instance-sets/:id/instances", "ListInstances", (ctx) => {
       const p = project(ctx);
       const c = be.cluster(p, ctx.params.id!);

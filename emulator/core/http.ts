@@ -62,7 +62,8 @@ export interface ServiceDefinition {
   /** Its type in the identity service's catalog (docs/api-assumptions.md); unlisted without one. */
   readonly catalogType?: string;
   readonly routes: RouteDefinition[];
-  errorFormat(path: string): ErrorFormat;
+  /** How its errors are written for a request to `path`; JSON when it does not say (only Swift's API answers text). */
+  errorFormat?(path: string): ErrorFormat;
   inventory(): InventoryEntry[];
   getResource(kind: string, id: string): unknown;
   patchResource(kind: string, id: string, patch: unknown): unknown;

@@ -421,7 +421,7 @@ export class LocalCloudServer {
       return;
     }
     const service = mounted.definition;
-    const format = service.errorFormat(path);
+    const format = service.errorFormat?.(path) ?? "json";
     const presented = this.resolvePresented(req);
     const projectId = presented.kind === "valid" ? { projectId: presented.identity.projectId } : {};
 

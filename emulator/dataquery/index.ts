@@ -26,7 +26,6 @@ export function createDataQueryService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     catalogType: "data-query",
     routes: dataQueryRoutes(backend),
-    errorFormat: () => "json",
     ...controlledBy(control),
   };
 }

@@ -21,7 +21,6 @@ export function createHadoopService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     catalogType: "hadoop",
     routes: hadoopRoutes(backend),
-    errorFormat: () => "json",
     ...controlledBy(control),
   };
 }

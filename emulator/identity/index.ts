@@ -18,7 +18,6 @@ export function createIdentityService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     catalogType: "identity",
     routes: identityRoutes(new IdentityBackend(core)),
-    errorFormat: () => "json",
     ...controlledBy(new IdentityControl()),
   };
 }

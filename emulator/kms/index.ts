@@ -12,7 +12,6 @@ export function createKmsService(_core: CoreContext): ServiceDefinition {
     name: SERVICE,
     catalogType: "key-manager",
     routes: kmsRoutes(backend),
-    errorFormat: () => "json",
     ...controlledBy(new KmsControl(backend)),
   };
 }

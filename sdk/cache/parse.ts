@@ -180,6 +180,16 @@ function listOf(body: unknown, key: string, action: string, what: string, altern
   return fail(action, what, `expected {${key}: [...]}`);
 }
 
+/** The reader of a list (see listOf) whose items `read` reads. */
+function listReader<T>(read: (item: unknown, action: string) => T, key: string, what: string, alternatives: string[] = []) {
+  return (body: unknown, action: string): T[] => listOf(body, key, action, what, alternatives).map((item) => read(item, action));
+}
+
+/** A record's status as sent, and as the state every record reports (normalizeStatus). */
+function statusFields(status: string | null | undefined) {
+  return { status, state: normalizeStatus(status) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // `{objectId}` answers (seed 4: every success body unless stated)
 
@@ -262,8 +272,7 @@ export function flattenClusterRecord(body: unknown, action: string): CacheCluste
       tlsEnabled: d.tlsEnabled,
       creator: d.creator,
       license: d.license,
-      status: d.status,
-      state: normalizeStatus(d.status),
+      ...statusFields(d.status),
       parameterGroupId: d.parameterGroupId,
       parameterGroupName: d.parameterGroupName,
       parameterGroupSyncStatus: d.parameterGroupSyncStatus,
@@ -275,9 +284,7 @@ export function flattenClusterRecord(body: unknown, action: string): CacheCluste
   );
 }
 
-export function flattenClusterList(body: unknown, action: string): CacheClusterRecord[] {
-  return listOf(body, "clusters", action, "cluster list", ["data"]).map((item) => flattenClusterRecord(item, action));
-}
+export const flattenClusterList = listReader(flattenClusterRecord, "clusters", "cluster list", ["data"]);
 
 // ---------------------------------------------------------------------------------------------
 // Shards, nodes, instances (2.2)
@@ -304,16 +311,13 @@ export function flattenNode(body: unknown, action: string): CacheNode {
     subnetId: d.subnet?.id ?? d.subnetId,
     endpoint: d.endpoint,
     role: normalizeRole(d.role),
-    status: d.status,
-    state: normalizeStatus(d.status),
+    ...statusFields(d.status),
     createdAt: d.createdAt,
     raw: input,
   });
 }
 
-export function flattenNodeList(body: unknown, action: string): CacheNode[] {
-  return listOf(body, "nodes", action, "node list").map((item) => flattenNode(item, action));
-}
+export const flattenNodeList = listReader(flattenNode, "nodes", "node list");
 
 const shardSchema = once(() => {
   return z.looseObject({
@@ -335,16 +339,13 @@ export function flattenShard(body: unknown, action: string): CacheShard {
     slotsText: typeof d.slots === "string" ? d.slots : undefined,
     slots: parseSlots(d.slots),
     nodes: (d.nodes ?? []).map((n) => flattenNode(n, action)),
-    status: d.status,
-    state: normalizeStatus(d.status),
+    ...statusFields(d.status),
     createdAt: d.createdAt,
     raw: input,
   });
 }
 
-export function flattenShardList(body: unknown, action: string): CacheShard[] {
-  return listOf(body, "shards", action, "shard list").map((item) => flattenShard(item, action));
-}
+export const flattenShardList = listReader(flattenShard, "shards", "shard list");
 
 const instanceSchema = once(() => {
   return z.looseObject({
@@ -382,15 +383,16 @@ export function flattenInstance(body: unknown, action: string): CacheInstance {
     endpoint: d.endpoint,
     license: d.license,
     createdAt: d.createdAt,
-    status: d.status,
-    state: normalizeStatus(d.status),
+    ...statusFields(d.status),
     raw: input,
   });
 }
 
+const instanceList = listReader(flattenInstance, "data", "instance list", ["instances"]);
+
 /** `{size, data: [instance]}` (4.3); `instances` and a bare array are read too. */
 export function flattenInstanceList(body: unknown, action: string): InstanceList {
-  const instances = listOf(body, "data", action, "instance list", ["instances"]).map((item) => flattenInstance(item, action));
+  const instances = instanceList(body, action);
   const size = typeof body === "object" && body !== null && !Array.isArray(body) ? optNum().parse((body as Record<string, unknown>).size) : undefined;
   return { size: size ?? instances.length, instances };
 }
@@ -473,9 +475,7 @@ export function flattenParameterGroupSummary(body: unknown, action: string): Par
   return summaryFields(d, id, body);
 }
 
-export function flattenParameterGroupList(body: unknown, action: string): ParameterGroupSummary[] {
-  return listOf(body, "parameterGroups", action, "parameter group list").map((item) => flattenParameterGroupSummary(item, action));
-}
+export const flattenParameterGroupList = listReader(flattenParameterGroupSummary, "parameterGroups", "parameter group list");
 
 /** `NUMBER` (a sample) and `INTEGER` (the table) are one kind; unknown types are kept and not checked. */
 export function parameterValueKind(dataType: string | undefined): ParameterValueKind {

@@ -1,7 +1,7 @@
 /**
- * Loose readers of JSON answers, for the services whose answers are read by hand rather than by a
- * zod schema (data query, Hadoop): a value of another type reads as absent, a number may come as a
- * string and a boolean as "true"/"false".
+ * Loose readers of JSON answers, for the answers read by hand rather than by a zod schema (data
+ * query, Hadoop, the key management envelope): a value of another type reads as absent, a number
+ * may come as a string and a boolean as "true"/"false".
  */
 import { ResponseFormatError } from "./errors";
 

@@ -100,15 +100,15 @@ export const query = defineResource("krcloud:dataquery:Query", queryInputs, quer
   importId: "the query id",
   list: {
     kind: ["query run", "query runs"],
-    inputs: { bucketName: "Only the runs whose result went to this bucket." },
+    inputs: { bucketName: "Only the runs whose result went to this bucket (a run still going has no result yet, and is left out)." },
     notUnmanaged: "a query run is a one-time run that the service keeps a list of for a while, not a resource left running",
     async page(ctx, { query }) {
       const runs = await dataQuery(ctx).listQueries({ sort: "createdAt,desc", size: 100 }).catch(rethrowAs("listing data queries"));
       const wanted = query?.bucketName;
+      // The list answers the result's place as `bucket/path/YYYY/MM/DD` (storageUrl) only.
+      const bucketOf = (q: (typeof runs)[number]) => q.resultConfig.bucketName ?? q.resultConfig.storageUrl?.split("/")[0];
       return {
-        items: runs
-          .filter((q) => wanted === undefined || q.resultConfig.bucketName === wanted)
-          .map((q) => ({ id: q.queryInfo.queryId, name: q.queryInfo.queryId })),
+        items: runs.filter((q) => wanted === undefined || bucketOf(q) === wanted).map((q) => ({ id: q.queryInfo.queryId, name: q.queryInfo.queryId })),
       };
     },
   },

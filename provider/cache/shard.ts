@@ -56,7 +56,7 @@ export const shard = defineResource("krcloud:cache:Shard", shardInputs, shardOut
   importId: "`<clusterId>/<shardId>`",
   list: {
     kind: ["shard", "shards"],
-    inputs: { clusterId: "The cluster whose shards to list (required)." },
+    inputs: { clusterId: "The cluster whose shards to list." },
     parent: { token: "krcloud:cache:Cluster", input: "clusterId" },
     notUnmanaged: "a cluster's shards are part of the cluster, whose line already covers them",
     async page(ctx, { query }) {

@@ -5,7 +5,8 @@
  * ("The native provider plugin") for why this is a server of our own and not the SDK's.
  *
  * What it adds over the dynamic path: the engine's resource name and random seed for auto-naming,
- * a detailed diff, the operation timeouts (`customTimeouts`), reads from the id alone (import),
+ * a detailed diff, the operation timeouts (`customTimeouts`, a refresh's read included), reads from
+ * the id alone (import), List (`pulumi do … list`), a refresh asked for after a partial failure,
  * invoke, the schema, explicit provider configuration, and secrets kept secret end to end.
  */
 import * as fs from "node:fs";

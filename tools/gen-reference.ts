@@ -228,7 +228,7 @@ function doSection(token: string, r: ResourceSpec): string {
     findDefinition(token)?.importId
       ? `- \`pulumi do ${token} read <id>\`: what the cloud holds, by the id \`pulumi import\` takes (${findDefinition(token)!.importId}).`
       : `- No \`read\` by id: the cloud keeps nothing of it to read (it is not importable either).`,
-    `- \`pulumi do ${token} create <name> ${flagOf("input")}:<property> <value> … --yes\` (simple inputs also as \`--<property>\`, or all of them in \`--input-file\`): created and recorded in the selected stack; \`pulumi do ${token} delete <name> --yes\` deletes it as \`pulumi destroy\` would and drops it from the stack.`,
+    `- \`pulumi do ${token} create <name> --<property> <value> … --yes\` (flags in kebab case for strings, numbers and booleans; maps and objects in \`--input-file\`, which needs the \`pulumi-converter-yaml\` plugin): created and recorded in the selected stack; \`patch <name>\` changes only the inputs given; \`delete <name> --yes\` deletes it as \`pulumi destroy\` would and drops it from the stack.`,
     "",
   ].join("\n");
 }
@@ -292,7 +292,7 @@ ${exampleSection(token, root)}
 ## Arguments
 
 ${propertyTable(args, required, false)}
-Without a program, through the native plugin: \`pulumi do ${token}${Object.keys(args).length ? " --<argument> <value> …" : ""}\` prints the result as JSON${Object.keys(args).length ? " (arguments as flags in kebab case, or in `--input-file`)" : ""}.
+Without a program, through the native plugin: \`pulumi do ${token}${Object.keys(args).length ? " --<argument> <value> …" : ""}\` prints the result as JSON${Object.keys(args).length ? " (arguments as flags in kebab case; maps and objects in `--input-file`, which needs the `pulumi-converter-yaml` plugin)" : ""}.
 
 ## Result
 

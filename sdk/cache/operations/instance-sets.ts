@@ -6,22 +6,12 @@
 import { keepBackupsQuery, rejectInvalidUpdate } from "./clusters";
 import { CacheInvalidArgumentError } from "../errors";
 import { expandCreateInstanceSet, expandUpdate } from "../expand";
-import { seg, type CacheHttp, type CacheRequest } from "./context";
+import { changePart, seg, type CacheHttp } from "./context";
 import { flattenInstanceList } from "../parse";
 import type { CreateInstanceSetInput, DeleteOptions, InstanceList, ObjectIdResult, Ref, UpdateInstanceSetInput } from "../types";
 
 function setPath(id: string, action: string): string {
   return `/v1/instance-sets/${seg(id, "instance set id", action)}`;
-}
-
-/** PATCH /v1/instance-sets/{id}/{part}: a change to one part of the set, answered with the set's `{objectId}`. */
-function patchPart(
-  http: CacheHttp,
-  id: string,
-  part: string,
-  r: Pick<CacheRequest, "operation" | "body" | "expect" | "action" | "idempotent">,
-): Promise<ObjectIdResult> {
-  return http.objectId({ ...r, method: "PATCH", path: `${setPath(id, r.action)}/${part}` }, id);
 }
 
 export class InstanceSetApi {
@@ -130,13 +120,13 @@ export class InstanceSetApi {
    */
   async promote(id: string, primaryId: string): Promise<ObjectIdResult> {
     const action = `promoting instance "${primaryId}" of cache instance set "${id}" to primary`;
-    return patchPart(this.http, id, "primary", { operation: "PromoteReplica", body: { primaryId }, action, idempotent: false });
+    return changePart(this.http, "PATCH", setPath(id, action), "primary", id, { operation: "PromoteReplica", body: { primaryId }, action, idempotent: false });
   }
 
   /** PATCH /v1/instance-sets/{id}/replicas `{subnet: {id}}`: one more replica (at most 5). Not idempotent. */
   async addReplica(id: string, input: { subnet: Ref }): Promise<ObjectIdResult> {
     const action = `adding a replica to cache instance set "${id}"`;
-    return patchPart(this.http, id, "replicas", {
+    return changePart(this.http, "PATCH", setPath(id, action), "replicas", id, {
       operation: "AddReplicaInstance",
       body: { subnet: { id: input.subnet.id } },
       expect: [200, 201],
@@ -148,6 +138,11 @@ export class InstanceSetApi {
   /** PATCH /v1/instance-sets/{id}/recovery `{enabled}`: set high availability (set must be Running). Idempotent. */
   async setHighAvailability(id: string, enabled: boolean): Promise<ObjectIdResult> {
     const action = `${enabled ? "enabling" : "disabling"} high availability of cache instance set "${id}"`;
-    return patchPart(this.http, id, "recovery", { operation: "SetHighAvailability", body: { enabled }, action, idempotent: true });
+    return changePart(this.http, "PATCH", setPath(id, action), "recovery", id, {
+      operation: "SetHighAvailability",
+      body: { enabled },
+      action,
+      idempotent: true,
+    });
   }
 }

@@ -3,7 +3,7 @@
 import { CacheInvalidArgumentError } from "../errors";
 import { expandModifyParameterGroup } from "../expand";
 import { orUndefined } from "../../core";
-import { seg, type CacheHttp, type CacheRequest } from "./context";
+import { changePart, seg, type CacheHttp } from "./context";
 import { flattenParameterGroup, flattenParameterGroupEvents, flattenParameterGroupList } from "../parse";
 import type {
   ApplyMode,
@@ -26,16 +26,6 @@ export const PARAMETER_GROUP_CREATE = Object.freeze({ method: "POST", path: "/v1
 
 function groupPath(idOrName: string, action: string): string {
   return `/v1/parameter-groups/${seg(idOrName, "parameter group id or name", action)}`;
-}
-
-/** POST /v1/parameter-groups/{id_or_name}/{verb}: an action on the group's values, answered with its `{objectId}`. */
-function postVerb(
-  http: CacheHttp,
-  idOrName: string,
-  verb: string,
-  r: Pick<CacheRequest, "operation" | "body" | "action" | "idempotent">,
-): Promise<ObjectIdResult> {
-  return http.objectId({ ...r, method: "POST", path: `${groupPath(idOrName, r.action)}/${verb}` }, idOrName);
 }
 
 export class ParameterGroupApi {
@@ -113,7 +103,7 @@ export class ParameterGroupApi {
    */
   async rollback(idOrName: string, applyMode?: ApplyMode): Promise<ObjectIdResult> {
     const action = `rolling back cache parameter group "${idOrName}"`;
-    return postVerb(this.http, idOrName, "rollback", {
+    return changePart(this.http, "POST", groupPath(idOrName, action), "rollback", idOrName, {
       operation: "RollbackParameterGroup",
       body: applyMode === undefined ? {} : { applyMode },
       action,
@@ -124,7 +114,12 @@ export class ParameterGroupApi {
   /** POST …/reset `{applyMode}`: back to the default group's values; the same end state every time. */
   async reset(idOrName: string, applyMode: ApplyMode): Promise<ObjectIdResult> {
     const action = `resetting cache parameter group "${idOrName}"`;
-    return postVerb(this.http, idOrName, "reset", { operation: "ResetParameterGroup", body: { applyMode }, action, idempotent: true });
+    return changePart(this.http, "POST", groupPath(idOrName, action), "reset", idOrName, {
+      operation: "ResetParameterGroup",
+      body: { applyMode },
+      action,
+      idempotent: true,
+    });
   }
 
   /** DELETE: the group must be unused (see ClusterApi.list with `parameterGroup`). */

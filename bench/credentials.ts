@@ -10,14 +10,14 @@
  *   expires the token every 250 reads: the token requests and the reads sent again after a 401,
  *   against the same reads with a token that never expires.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud, type LocalCloud } from "../emulator";
 import { authenticated, closeAllPools, resetTokens, resolveSettings, type Settings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
-import { accessKeyConfig, newProject, providerConfig, REPO_ROOT, Sandbox } from "../tests/harness/engine";
+import { accessKeyConfig, newProject, providerConfig, Sandbox } from "../tests/harness/engine";
+import { writeNodeProgram } from "./program";
 import type { Row } from "./engine";
 
 const PROGRAM = `"use strict";
@@ -98,12 +98,7 @@ export async function credentialBenchmarks(resources: number, log: (line: string
   const sandbox = new Sandbox({ label: "bench-credentials" });
   try {
     const p = await newProject(cloud, "benchcreds");
-    const dir = path.join(sandbox.root, "programs", "bench-credentials");
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: krcloud-bench-credentials\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "krcloud-bench-credentials", private: true, main: "index.js" }));
-    fs.writeFileSync(path.join(dir, "index.js"), PROGRAM);
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const dir = writeNodeProgram(path.join(sandbox.root, "programs", "bench-credentials"), "krcloud-bench-credentials", PROGRAM, { linkModules: true });
     const count = { "krcloud-bench-credentials:count": { value: String(resources) } };
     const keyStack = await sandbox.createStack(dir, "access-key", accessKeyConfig(cloud, p, count));
     const tokenStack = await sandbox.createStack(dir, "static-token", providerConfig(p, count));

@@ -10,13 +10,13 @@
  * Prints one line per figure; the stacks are built first (their `up` times are printed too, as
  * context). Every check must exit 0 (no drift): a benchmark of a failing check measures nothing.
  */
-import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../emulator";
 import { newProject, providerConfig, REPO_ROOT, runNode, Sandbox, type CloudProject } from "../tests/harness/engine";
+import { writeNodeProgram } from "./program";
 
 const PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -40,13 +40,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 function program(sandbox: Sandbox): string {
-  const dir = path.join(sandbox.root, "programs", "bench-drift");
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: krcloud-bench-drift\nruntime: nodejs\n");
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "krcloud-bench-drift", private: true, main: "index.js" }));
-  fs.writeFileSync(path.join(dir, "index.js"), PROGRAM);
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
-  return dir;
+  return writeNodeProgram(path.join(sandbox.root, "programs", "bench-drift"), "krcloud-bench-drift", PROGRAM, { linkModules: true });
 }
 
 async function deploy(sandbox: Sandbox, dir: string, p: CloudProject, name: string, objects: number): Promise<Stack> {

@@ -37,6 +37,7 @@ import {
   stateResources,
   type CloudProject,
 } from "../tests/harness/engine";
+import { writeNodeProgram } from "./program";
 
 export interface Row {
   figure: string;
@@ -101,12 +102,7 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
   const sandbox = new Sandbox({ label: "bench" });
   try {
     const project: CloudProject = await newProject(cloud, "bench");
-    const src = path.join(sandbox.root, "src", "bench");
-    fs.mkdirSync(src, { recursive: true });
-    fs.writeFileSync(path.join(src, "Pulumi.yaml"), "name: krcloud-bench\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(src, "package.json"), JSON.stringify({ name: "krcloud-bench", private: true, main: "index.js" }));
-    fs.writeFileSync(path.join(src, "index.js"), PROGRAM);
-    const dir = sandbox.copyProgram(src);
+    const dir = sandbox.copyProgram(writeNodeProgram(path.join(sandbox.root, "src", "bench"), "krcloud-bench", PROGRAM));
     const stackOf = async (name: string, shape: string, count = 0): Promise<Stack> => {
       const stack = await sandbox.createStack(
         dir,
@@ -247,49 +243,31 @@ async function nativeStateBytes(sandbox: Sandbox, project: CloudProject): Promis
   const flavor = (await cache.catalogue.listFlavors()).sort((a, b) => (a.memory ?? 0) - (b.memory ?? 0))[0]!.id;
   const base = (await cache.parameterGroups.list({ parameterGroupType: "default", clusterMode: "enabled", engineVersion: version }))[0]!.id;
   const lines = ["name: krcloud-bench-native", "runtime: yaml", "resources:"];
+  /** One YAML resource: its name, its type after `krcloud:`, then one `key: value` line per property. */
+  const resource = (name: string, type: string, ...properties: string[]) =>
+    lines.push(`  ${name}:`, `    type: krcloud:${type}`, ...(properties.length ? ["    properties:", ...properties.map((p) => `      ${p}`)] : []));
   for (let b = 0; b < 8; b++) {
-    lines.push(`  bucket${b}:`, "    type: krcloud:objectstorage:Bucket");
-    lines.push(
-      `  cors${b}:`,
-      "    type: krcloud:objectstorage:BucketCors",
-      "    properties:",
-      `      bucket: \${bucket${b}.name}`,
-      '      rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: [GET] }]',
+    resource(`bucket${b}`, "objectstorage:Bucket");
+    resource(
+      `cors${b}`,
+      "objectstorage:BucketCors",
+      `bucket: \${bucket${b}.name}`,
+      'rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: [GET] }]',
     );
-    lines.push(
-      `  lifecycle${b}:`,
-      "    type: krcloud:objectstorage:BucketLifecycle",
-      "    properties:",
-      `      bucket: \${bucket${b}.name}`,
-      "      rules: [{ id: logs, prefix: logs/, expirationDays: 30 }]",
-    );
+    resource(`lifecycle${b}`, "objectstorage:BucketLifecycle", `bucket: \${bucket${b}.name}`, "rules: [{ id: logs, prefix: logs/, expirationDays: 30 }]");
     for (let o = 0; o < 3; o++) {
-      lines.push(
-        `  object${b}x${o}:`,
-        "    type: krcloud:objectstorage:BucketObject",
-        "    properties:",
-        `      bucket: \${bucket${b}.name}`,
-        `      key: file-${o}.txt`,
-        `      content: "object ${o} of bucket ${b}"`,
-      );
+      resource(`object${b}x${o}`, "objectstorage:BucketObject", `bucket: \${bucket${b}.name}`, `key: file-${o}.txt`, `content: "object ${o} of bucket ${b}"`);
     }
   }
-  lines.push(
-    "  params:",
-    "    type: krcloud:cache:ParameterGroup",
-    "    properties:",
-    `      baseParameterGroupId: ${base}`,
-    '      parameters: { timeout: "300" }',
-  );
-  lines.push(
-    "  cluster:",
-    "    type: krcloud:cache:Cluster",
-    "    properties:",
-    `      version: "${version}"`,
-    `      flavorId: ${flavor}`,
-    "      parameterGroupId: ${params.id}",
-    "      subnetIds: [sn-a, sn-b, sn-c]",
-    "      securityGroupIds: [sg-default]",
+  resource("params", "cache:ParameterGroup", `baseParameterGroupId: ${base}`, 'parameters: { timeout: "300" }');
+  resource(
+    "cluster",
+    "cache:Cluster",
+    `version: "${version}"`,
+    `flavorId: ${flavor}`,
+    "parameterGroupId: ${params.id}",
+    "subnetIds: [sn-a, sn-b, sn-c]",
+    "securityGroupIds: [sg-default]",
   );
   lines.push("      shards:", ...[0, 1, 2].map((i) => `        - { primarySubnetId: sn-${"abc"[i]}, replicaSubnetIds: [sn-${"abc"[(i + 1) % 3]}] }`));
   const src = path.join(sandbox.root, "src", "bench-native");

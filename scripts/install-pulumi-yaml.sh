@@ -32,7 +32,8 @@ die() {
 	exit 1
 }
 
-version_ge() { [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]; }
+# shellcheck source=scripts/go-build.sh
+. "$SCRIPT_DIR/go-build.sh"
 
 source_hash=$(cd "$MODULE_DIR" && cat go.mod go.sum | sha256sum | cut -d' ' -f1)
 STAMP=$PREFIX/.source-sha256
@@ -44,23 +45,10 @@ if [[ -x $BIN_DIR/$HOST && -f $STAMP && $(<"$STAMP") == "$source_hash" ]]; then
 	exit 0
 fi
 
-mkdir -p "$BIN_DIR"
-if command -v flock >/dev/null 2>&1; then
-	exec 9>"$PREFIX/.lock"
-	flock 9
-	rm -rf "$PREFIX"/.build.*
-fi
+lock_prefix
 
 # 2. Build from the Go module proxy.
-command -v go >/dev/null 2>&1 || die "go is not installed (need Go >= 1.25.11)"
-go_version=$(go env GOVERSION)
-[[ $go_version =~ ^go([0-9]+\.[0-9]+(\.[0-9]+)?) ]] && version_ge "${BASH_REMATCH[1]}" 1.25.11 ||
-	die "$go_version is too old: need Go >= 1.25.11 (GOTOOLCHAIN downloads are not possible here)"
-
-build_dir=$(mktemp -d "$PREFIX/.build.XXXXXX")
-trap 'rm -rf "$build_dir"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+prepare_go_build
 
 log "building $HOST $YAML_VERSION with $go_version (GOPROXY=$(go env GOPROXY)); several minutes on a cold cache"
 start=$SECONDS

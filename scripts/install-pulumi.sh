@@ -42,8 +42,8 @@ pulumi_version_of() {
 	PULUMI_SKIP_UPDATE_CHECK=true "$1" version 2>/dev/null | head -n1 | tr -d '[:space:]' || true
 }
 
-# True when dotted version $1 >= $2.
-version_ge() { [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]; }
+# shellcheck source=scripts/go-build.sh
+. "$SCRIPT_DIR/go-build.sh"
 
 # True when pulumi version $1 (e.g. "v3.260.0") is a v3.x not older than $2.
 version_ok() {
@@ -76,14 +76,7 @@ if existing=$(command -v pulumi 2>/dev/null); then
 		"with pulumi-language-nodejs"
 fi
 
-mkdir -p "$BIN_DIR"
-
-# Serialise concurrent runs (flock is part of util-linux; skip locking where it is missing).
-if command -v flock >/dev/null 2>&1; then
-	exec 9>"$PREFIX/.lock"
-	flock 9
-	rm -rf "$PREFIX"/.build.* # left over by a killed run (we hold the lock, so none is in progress)
-fi
+lock_prefix
 
 # The dynamic provider plugin. The engine looks for pulumi-resource-pulumi-nodejs on PATH, then next to
 # the pulumi binary. This is the same logic as the script shipped in the @pulumi/pulumi npm package:
@@ -120,15 +113,7 @@ if [[ -x $BIN_DIR/pulumi && -x $BIN_DIR/pulumi-language-nodejs ]] &&
 fi
 
 # 3. Build from the Go module proxy.
-command -v go >/dev/null 2>&1 || die "go is not installed (need Go >= 1.25.11)"
-go_version=$(go env GOVERSION)
-[[ $go_version =~ ^go([0-9]+\.[0-9]+(\.[0-9]+)?) ]] && version_ge "${BASH_REMATCH[1]}" 1.25.11 ||
-	die "$go_version is too old: need Go >= 1.25.11 (GOTOOLCHAIN downloads are not possible here)"
-
-build_dir=$(mktemp -d "$PREFIX/.build.XXXXXX")
-trap 'rm -rf "$build_dir"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+prepare_go_build
 
 ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$PULUMI_VERSION"
 log "building pulumi $PULUMI_VERSION with $go_version (GOPROXY=$(go env GOPROXY), GOMODCACHE=$(go env GOMODCACHE))"

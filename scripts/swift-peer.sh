@@ -117,6 +117,19 @@ EOF
 }
 
 # ----------------------------------------------------------------- config ---
+backend_port() {  # account|container|object -> its port
+  case $1 in
+    account) echo "$ACCOUNT_PORT" ;;
+    container) echo "$CONTAINER_PORT" ;;
+    object) echo "$OBJECT_PORT" ;;
+  esac
+}
+
+stock_filters() {  # [filter:<name>] sections that only name their egg (<name> with - as _)
+  local f
+  for f in "$@"; do printf '\n[filter:%s]\nuse = egg:swift#%s\n' "$f" "${f//-/_}"; done
+}
+
 write_configs() {
   mkdir -p "$ETC" "$RUN" "$LOG" "$SRV/d1" "$DIR/cache" "$DIR/bin"
   # Swift only reads swift.conf from a hard-coded /etc/swift/swift.conf; this
@@ -188,11 +201,7 @@ log_level = INFO
 "
   local s port
   for s in account container object; do
-    case $s in
-      account) port=$ACCOUNT_PORT ;;
-      container) port=$CONTAINER_PORT ;;
-      object) port=$OBJECT_PORT ;;
-    esac
+    port=$(backend_port "$s")
     {
       printf '%slog_name = %s\n' "$common" "$s-server"
       cat <<EOF
@@ -238,47 +247,10 @@ user_test_tester = testing .admin .reseller_admin
 user_test_tester2 = testing2 .admin
 user_test_tester3 = testing3
 user_test2_tester2 = testing2 .admin
-
-[filter:catch_errors]
-use = egg:swift#catch_errors
-
-[filter:gatekeeper]
-use = egg:swift#gatekeeper
-
-[filter:healthcheck]
-use = egg:swift#healthcheck
-
-[filter:proxy-logging]
-use = egg:swift#proxy_logging
-
-[filter:cache]
-use = egg:swift#memcache
-memcache_servers = 127.0.0.1:$MEMCACHED_PORT
-
-[filter:listing_formats]
-use = egg:swift#listing_formats
-
-[filter:bulk]
-use = egg:swift#bulk
-
-[filter:tempurl]
-use = egg:swift#tempurl
-
-[filter:ratelimit]
-use = egg:swift#ratelimit
-
-[filter:copy]
-use = egg:swift#copy
-
-[filter:slo]
-use = egg:swift#slo
-
-[filter:versioned_writes]
-use = egg:swift#versioned_writes
-
-[filter:dlo]
-use = egg:swift#dlo
 EOF
+    stock_filters catch_errors gatekeeper healthcheck proxy-logging
+    printf '\n[filter:cache]\nuse = egg:swift#memcache\nmemcache_servers = 127.0.0.1:%s\n' "$MEMCACHED_PORT"
+    stock_filters listing_formats bulk tempurl ratelimit copy slo versioned_writes dlo
   } >"$ETC/proxy-server.conf"
 }
 
@@ -286,11 +258,7 @@ build_rings() {
   local s port rc
   for s in account container object; do
     [ -f "$ETC/$s.ring.gz" ] && continue
-    case $s in
-      account) port=$ACCOUNT_PORT ;;
-      container) port=$CONTAINER_PORT ;;
-      object) port=$OBJECT_PORT ;;
-    esac
+    port=$(backend_port "$s")
     rm -f "$ETC/$s.builder"
     (
       cd "$ETC"

@@ -11,33 +11,36 @@ import { createHash } from "node:crypto";
 import { EXIT, type DriftReport, type PropertyFinding, type ResourceResult, type StackReport } from "../model";
 import { propertySentence } from "./text";
 
+/** A SARIF reportingDescriptor, its fields in the order the report has always written them. */
+function rule(id: string, name: string, short: string, full: string, level: "warning" | "error", tags: readonly string[]) {
+  return { id, name, shortDescription: { text: short }, fullDescription: { text: full }, defaultConfiguration: { level }, properties: { tags } };
+}
+
 const RULES = [
-  {
-    id: "drift/property-changed",
-    name: "PropertyChangedOutsidePulumi",
-    shortDescription: { text: "A property of a managed resource was changed outside Pulumi" },
-    fullDescription: {
-      text: "Refresh read a value from the cloud that differs from what the Pulumi program declares, and the state shows the change did not come from the program. Revert it with the targeted `pulumi up --refresh` in the result, or accept it by putting the cloud's value in the program.",
-    },
-    defaultConfiguration: { level: "warning" },
-    properties: { tags: ["drift", "iac"] },
-  },
-  {
-    id: "drift/resource-deleted",
-    name: "ResourceDeletedOutsidePulumi",
-    shortDescription: { text: "A managed resource was deleted outside Pulumi" },
-    fullDescription: { text: "Refresh found the resource gone. `pulumi up` would create it again; to accept the deletion, remove it from the program." },
-    defaultConfiguration: { level: "warning" },
-    properties: { tags: ["drift", "iac"] },
-  },
-  {
-    id: "drift/resource-unreadable",
-    name: "ResourceUnreadable",
-    shortDescription: { text: "A managed resource could not be read" },
-    fullDescription: { text: "The provider's read failed (after its retries), so the resource could not be checked for drift; the rest of the stack was." },
-    defaultConfiguration: { level: "error" },
-    properties: { tags: ["drift"] },
-  },
+  rule(
+    "drift/property-changed",
+    "PropertyChangedOutsidePulumi",
+    "A property of a managed resource was changed outside Pulumi",
+    "Refresh read a value from the cloud that differs from what the Pulumi program declares, and the state shows the change did not come from the program. Revert it with the targeted `pulumi up --refresh` in the result, or accept it by putting the cloud's value in the program.",
+    "warning",
+    ["drift", "iac"],
+  ),
+  rule(
+    "drift/resource-deleted",
+    "ResourceDeletedOutsidePulumi",
+    "A managed resource was deleted outside Pulumi",
+    "Refresh found the resource gone. `pulumi up` would create it again; to accept the deletion, remove it from the program.",
+    "warning",
+    ["drift", "iac"],
+  ),
+  rule(
+    "drift/resource-unreadable",
+    "ResourceUnreadable",
+    "A managed resource could not be read",
+    "The provider's read failed (after its retries), so the resource could not be checked for drift; the rest of the stack was.",
+    "error",
+    ["drift"],
+  ),
 ] as const;
 
 const RULE_INDEX: Readonly<Record<string, number>> = Object.fromEntries(RULES.map((r, i) => [r.id, i]));

@@ -21,11 +21,10 @@ export function createDataQueryService(core: CoreContext): ServiceDefinition {
     new SqlEngine(),
     () => core.objectStore,
   );
-  const control = new DataQueryControl(backend);
   return {
     name: SERVICE,
     catalogType: "data-query",
     routes: dataQueryRoutes(backend),
-    ...controlledBy(control),
+    ...controlledBy(new DataQueryControl(backend)),
   };
 }

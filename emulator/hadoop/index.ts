@@ -16,11 +16,10 @@ export function createHadoopService(core: CoreContext): ServiceDefinition {
     core.state,
     () => core.objectStore,
   );
-  const control = new HadoopControl(backend);
   return {
     name: SERVICE,
     catalogType: "hadoop",
     routes: hadoopRoutes(backend),
-    ...controlledBy(control),
+    ...controlledBy(new HadoopControl(backend)),
   };
 }

@@ -45,6 +45,12 @@ const bucketOf = (ctx: RequestContext): string => ctx.params.name ?? "";
 export function extensionRoutes(backend: ObjectStorageBackend): RouteDefinition[] {
   const api = backend.extension;
 
+  /** A handler of one bucket of the caller's project, called once the caller is authorized. */
+  const onBucket =
+    (f: (ctx: RequestContext, projectId: string, bucket: string) => ApiResponse) =>
+    (ctx: RequestContext, op: string): ApiResponse =>
+      f(ctx, authorizeProject(ctx, op).projectId, bucketOf(ctx));
+
   const createBucket = (ctx: RequestContext, op: string): ApiResponse => {
     const identity = authorizeProject(ctx, op);
     requireMediaType(ctx, ["application/json"]);
@@ -63,17 +69,15 @@ export function extensionRoutes(backend: ObjectStorageBackend): RouteDefinition[
     );
   };
 
-  const getBucketMeta = (ctx: RequestContext, op: string): ApiResponse => {
-    const identity = authorizeProject(ctx, op);
-    const { record, metadata } = api.getBucketMeta(identity.projectId, bucketOf(ctx));
+  const getBucketMeta = onBucket((_ctx, projectId, bucket) => {
+    const { record, metadata } = api.getBucketMeta(projectId, bucket);
     return jsonResponse(200, record, metaResponseHeaders("X-Container-Meta-", metadata));
-  };
+  });
 
-  const deleteBucket = (ctx: RequestContext, op: string): ApiResponse => {
-    const identity = authorizeProject(ctx, op);
-    api.deleteBucket(identity.projectId, bucketOf(ctx));
+  const deleteBucket = onBucket((_ctx, projectId, bucket) => {
+    api.deleteBucket(projectId, bucket);
     return emptyResponse(204);
-  };
+  });
 
   const listBuckets = (ctx: RequestContext, op: string): ApiResponse => {
     const identity = authorizeProject(ctx, op);
@@ -104,8 +108,7 @@ export function extensionRoutes(backend: ObjectStorageBackend): RouteDefinition[
     );
   };
 
-  const updateBucketAcl = (ctx: RequestContext, op: string): ApiResponse => {
-    const identity = authorizeProject(ctx, op);
+  const updateBucketAcl = onBucket((ctx, projectId, bucket) => {
     requireMediaType(ctx, ["application/json"]);
     const raw = parseJsonBody(ctx);
     const parsed = aclBodySchema().safeParse(raw);
@@ -114,44 +117,35 @@ export function extensionRoutes(backend: ObjectStorageBackend): RouteDefinition[
     const names = [body.name, body.bucket_name].filter((n): n is string => n !== undefined);
     if (names.length === 0) throw new InvalidAcl("name (or bucket_name) is required.");
     for (const name of names) {
-      if (name !== bucketOf(ctx)) throw new InvalidAcl(`name "${name.slice(0, 80)}" does not match the bucket in the path.`);
+      if (name !== bucket) throw new InvalidAcl(`name "${name.slice(0, 80)}" does not match the bucket in the path.`);
     }
     if (!("acl" in (raw as object))) throw new InvalidAcl("acl is required (null removes the ACL).");
     const acl = normaliseAcl(body.acl);
-    return jsonResponse(200, api.updateBucketAcl(identity.projectId, bucketOf(ctx), acl));
-  };
+    return jsonResponse(200, api.updateBucketAcl(projectId, bucket, acl));
+  });
 
-  const putLifecycle = (ctx: RequestContext, op: string): ApiResponse => {
-    const identity = authorizeProject(ctx, op);
+  const putLifecycle = onBucket((ctx, projectId, bucket) => {
     requireMediaType(ctx, ["application/xml", "text/xml"]);
-    backend.state.bucket(identity.projectId, bucketOf(ctx));
+    backend.state.bucket(projectId, bucket);
     const config = parseLifecycle(ctx.body.toString("utf8"));
-    return xmlResponse(200, lifecycleXml(api.putLifecycle(identity.projectId, bucketOf(ctx), config)));
-  };
+    return xmlResponse(200, lifecycleXml(api.putLifecycle(projectId, bucket, config)));
+  });
 
-  const getLifecycle = (ctx: RequestContext, op: string): ApiResponse => {
-    const identity = authorizeProject(ctx, op);
-    return xmlResponse(200, lifecycleXml(api.getLifecycle(identity.projectId, bucketOf(ctx))));
-  };
+  const getLifecycle = onBucket((_ctx, projectId, bucket) => xmlResponse(200, lifecycleXml(api.getLifecycle(projectId, bucket))));
 
-  const deleteLifecycle = (ctx: RequestContext, op: string): ApiResponse => {
-    const identity = authorizeProject(ctx, op);
-    api.deleteLifecycle(identity.projectId, bucketOf(ctx));
+  const deleteLifecycle = onBucket((_ctx, projectId, bucket) => {
+    api.deleteLifecycle(projectId, bucket);
     return emptyResponse(200);
-  };
+  });
 
-  const getCors = (ctx: RequestContext, op: string): ApiResponse => {
-    const identity = authorizeProject(ctx, op);
-    return jsonResponse(200, corsView(api.getCors(identity.projectId, bucketOf(ctx))));
-  };
+  const getCors = onBucket((_ctx, projectId, bucket) => jsonResponse(200, corsView(api.getCors(projectId, bucket))));
 
-  const putCors = (ctx: RequestContext, op: string): ApiResponse => {
-    const identity = authorizeProject(ctx, op);
+  const putCors = onBucket((ctx, projectId, bucket) => {
     requireMediaType(ctx, ["application/json"]);
-    backend.state.bucket(identity.projectId, bucketOf(ctx));
+    backend.state.bucket(projectId, bucket);
     const policies = parseCors(parseJsonBody(ctx));
-    return jsonResponse(200, corsView(api.putCors(identity.projectId, bucketOf(ctx), policies)));
-  };
+    return jsonResponse(200, corsView(api.putCors(projectId, bucket, policies)));
+  });
 
   /** Preflights on the extension path carry no account: any project's bucket answers. */
   const extPreflight = (ctx: RequestContext): ApiResponse => preflight(ctx, backend.state.buckets.get(bucketOf(ctx)));

@@ -74,6 +74,22 @@ export class CacheHttp {
   }
 }
 
+/**
+ * A change to one part of a record, `{recordPath}/{part}` (an instance set's primary, replicas or
+ * recovery; a parameter group's rollback or reset), answered with the record's `{objectId}`:
+ * `addressed` when the answer has none.
+ */
+export function changePart(
+  http: CacheHttp,
+  method: "PATCH" | "POST",
+  recordPath: string,
+  part: string,
+  addressed: string,
+  r: Pick<CacheRequest, "operation" | "body" | "expect" | "action" | "idempotent">,
+): Promise<ObjectIdResult> {
+  return http.objectId({ ...r, method, path: `${recordPath}/${part}` }, addressed);
+}
+
 export function parseJson(res: HttpResponse, action: string): unknown {
   const text = res.body.toString("utf8").trim();
   if (text === "") return undefined;

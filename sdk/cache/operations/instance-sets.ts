@@ -6,7 +6,7 @@
 import { keepBackupsQuery, rejectInvalidUpdate } from "./clusters";
 import { CacheInvalidArgumentError } from "../errors";
 import { expandCreateInstanceSet, expandUpdate } from "../expand";
-import { seg, type CacheHttp } from "./context";
+import { changePart, seg, type CacheHttp } from "./context";
 import { flattenInstanceList } from "../parse";
 import type { CreateInstanceSetInput, DeleteOptions, InstanceList, ObjectIdResult, Ref, UpdateInstanceSetInput } from "../types";
 
@@ -120,49 +120,29 @@ export class InstanceSetApi {
    */
   async promote(id: string, primaryId: string): Promise<ObjectIdResult> {
     const action = `promoting instance "${primaryId}" of cache instance set "${id}" to primary`;
-    return this.http.objectId(
-      {
-        operation: "PromoteReplica",
-        method: "PATCH",
-        path: `${setPath(id, action)}/primary`,
-        body: { primaryId },
-        action,
-        idempotent: false,
-      },
-      id,
-    );
+    return changePart(this.http, "PATCH", setPath(id, action), "primary", id, { operation: "PromoteReplica", body: { primaryId }, action, idempotent: false });
   }
 
   /** PATCH /v1/instance-sets/{id}/replicas `{subnet: {id}}`: one more replica (at most 5). Not idempotent. */
   async addReplica(id: string, input: { subnet: Ref }): Promise<ObjectIdResult> {
     const action = `adding a replica to cache instance set "${id}"`;
-    return this.http.objectId(
-      {
-        operation: "AddReplicaInstance",
-        method: "PATCH",
-        path: `${setPath(id, action)}/replicas`,
-        body: { subnet: { id: input.subnet.id } },
-        expect: [200, 201],
-        action,
-        idempotent: false,
-      },
-      id,
-    );
+    return changePart(this.http, "PATCH", setPath(id, action), "replicas", id, {
+      operation: "AddReplicaInstance",
+      body: { subnet: { id: input.subnet.id } },
+      expect: [200, 201],
+      action,
+      idempotent: false,
+    });
   }
 
   /** PATCH /v1/instance-sets/{id}/recovery `{enabled}`: set high availability (set must be Running). Idempotent. */
   async setHighAvailability(id: string, enabled: boolean): Promise<ObjectIdResult> {
     const action = `${enabled ? "enabling" : "disabling"} high availability of cache instance set "${id}"`;
-    return this.http.objectId(
-      {
-        operation: "SetHighAvailability",
-        method: "PATCH",
-        path: `${setPath(id, action)}/recovery`,
-        body: { enabled },
-        action,
-        idempotent: true,
-      },
-      id,
-    );
+    return changePart(this.http, "PATCH", setPath(id, action), "recovery", id, {
+      operation: "SetHighAvailability",
+      body: { enabled },
+      action,
+      idempotent: true,
+    });
   }
 }

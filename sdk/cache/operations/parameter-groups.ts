@@ -3,7 +3,7 @@
 import { CacheInvalidArgumentError } from "../errors";
 import { expandModifyParameterGroup } from "../expand";
 import { orUndefined } from "../../core";
-import { seg, type CacheHttp } from "./context";
+import { changePart, seg, type CacheHttp } from "./context";
 import { flattenParameterGroup, flattenParameterGroupEvents, flattenParameterGroupList } from "../parse";
 import type {
   ApplyMode,
@@ -103,33 +103,23 @@ export class ParameterGroupApi {
    */
   async rollback(idOrName: string, applyMode?: ApplyMode): Promise<ObjectIdResult> {
     const action = `rolling back cache parameter group "${idOrName}"`;
-    return this.http.objectId(
-      {
-        operation: "RollbackParameterGroup",
-        method: "POST",
-        path: `${groupPath(idOrName, action)}/rollback`,
-        body: applyMode === undefined ? {} : { applyMode },
-        action,
-        idempotent: false,
-      },
-      idOrName,
-    );
+    return changePart(this.http, "POST", groupPath(idOrName, action), "rollback", idOrName, {
+      operation: "RollbackParameterGroup",
+      body: applyMode === undefined ? {} : { applyMode },
+      action,
+      idempotent: false,
+    });
   }
 
   /** POST …/reset `{applyMode}`: back to the default group's values; the same end state every time. */
   async reset(idOrName: string, applyMode: ApplyMode): Promise<ObjectIdResult> {
     const action = `resetting cache parameter group "${idOrName}"`;
-    return this.http.objectId(
-      {
-        operation: "ResetParameterGroup",
-        method: "POST",
-        path: `${groupPath(idOrName, action)}/reset`,
-        body: { applyMode },
-        action,
-        idempotent: true,
-      },
-      idOrName,
-    );
+    return changePart(this.http, "POST", groupPath(idOrName, action), "reset", idOrName, {
+      operation: "ResetParameterGroup",
+      body: { applyMode },
+      action,
+      idempotent: true,
+    });
   }
 
   /** DELETE: the group must be unused (see ClusterApi.list with `parameterGroup`). */

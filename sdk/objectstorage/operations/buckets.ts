@@ -8,18 +8,11 @@ import { BUCKET_PAGE_MAX } from "../limits";
 import { CONTAINER_META, metadataHeaders } from "../metadata";
 import { extBucketPath, requireBucket } from "../path";
 import type { Bucket, BucketAcl, BucketPage, BucketSummary, Capabilities, CreateBucketInput, ListBucketsOptions } from "../types";
-import { JSON_TYPE, type Ops } from "./context";
+import { JSON_TYPE, jsonRequest, type Ops } from "./context";
 
 export async function getBucket(c: Ops, name: string): Promise<Bucket> {
   const action = `reading bucket "${name}"`;
-  const res = await c.send({
-    operation: "GetBucketMeta",
-    idempotent: true,
-    method: "GET",
-    path: extBucketPath(name),
-    headers: { "content-type": JSON_TYPE },
-    action,
-  });
+  const res = await c.send(jsonRequest("GetBucketMeta", "GET", extBucketPath(name), action));
   return flattenBucket(c.json(res, action), res.headers, { name, project: c.opts.settings.projectId }, action);
 }
 
@@ -53,14 +46,7 @@ export async function createBucket(c: Ops, input: CreateBucketInput): Promise<Bu
 
 /** Fails with a conflict when the bucket still holds objects (see emptyBucket). */
 export async function deleteBucket(c: Ops, name: string): Promise<void> {
-  await c.send({
-    operation: "DeleteBucket",
-    idempotent: true,
-    method: "DELETE",
-    path: extBucketPath(name),
-    headers: { "content-type": JSON_TYPE },
-    action: `deleting bucket "${name}"`,
-  });
+  await c.send(jsonRequest("DeleteBucket", "DELETE", extBucketPath(name), `deleting bucket "${name}"`));
 }
 
 /** One page of buckets. */
@@ -73,15 +59,7 @@ export async function listBuckets(c: Ops, o: ListBucketsOptions = {}): Promise<B
   if (o.offset !== undefined && !(Number.isInteger(o.offset) && o.offset >= 0))
     throw new InvalidArgumentError(`${action}: offset must be a non-negative integer`);
   const query: Query = { offset: o.offset, limit: o.limit, prefix: o.prefix, include: o.include, type: o.type, by: o.by, direct: o.direct };
-  const res = await c.send({
-    operation: "ListBuckets",
-    idempotent: true,
-    method: "GET",
-    path: "/v1_ext/bucket",
-    query,
-    headers: { "content-type": JSON_TYPE },
-    action,
-  });
+  const res = await c.send(jsonRequest("ListBuckets", "GET", "/v1_ext/bucket", action, { query }));
   return flattenBucketPage(c.json(res, action) ?? {}, action);
 }
 
@@ -114,16 +92,10 @@ export async function updateBucketAcl(c: Ops, name: string, acl: BucketAcl | nul
     if (acl.public !== undefined) wire.public = acl.public;
     if (acl.publicReadAllowIpList !== undefined) wire.public_read_allow_ip_list = acl.publicReadAllowIpList;
   }
-  const res = await c.send({
-    operation: "UpdateBucketAcl",
-    // A POST, but it sets the ACL to the absolute value sent: a repeat changes nothing.
-    idempotent: true,
-    method: "POST",
-    path: extBucketPath(name),
-    headers: { "content-type": JSON_TYPE },
-    body: JSON.stringify({ name, bucket_name: name, acl: wire }),
-    action,
-  });
+  // A POST, but it sets the ACL to the absolute value sent: a repeat changes nothing.
+  const res = await c.send(
+    jsonRequest("UpdateBucketAcl", "POST", extBucketPath(name), action, { body: JSON.stringify({ name, bucket_name: name, acl: wire }) }),
+  );
   const json = c.json(res, action);
   return json === undefined ? getBucket(c, name) : flattenBucket(json, res.headers, { name, project: c.opts.settings.projectId }, action);
 }

@@ -7,7 +7,7 @@ import { CONTAINER_META, REMOVE_CONTAINER_META, metadataHeaders, removeMetadataH
 import { accountPath, containerPath } from "../path";
 import type { AccountInfo, ContainerInfo } from "../types";
 import { orUndefined } from "../../core";
-import { JSON_TYPE, wrap, type Ops } from "./context";
+import { JSON_TYPE, jsonRequest, wrap, type Ops } from "./context";
 
 /** Account statistics and every bucket name (plain-text listing, followed page by page). */
 export async function getAccount(c: Ops): Promise<AccountInfo> {
@@ -16,15 +16,7 @@ export async function getAccount(c: Ops): Promise<AccountInfo> {
   const names: string[] = [];
   let headers: Record<string, string> = {};
   for (let marker: string | undefined; ;) {
-    const res = await c.send({
-      operation: "ListContainers",
-      idempotent: true,
-      method: "GET",
-      path,
-      query: { marker },
-      headers: { "content-type": JSON_TYPE },
-      action,
-    });
+    const res = await c.send(jsonRequest("ListContainers", "GET", path, action, { query: { marker } }));
     if (marker === undefined) headers = res.headers;
     const page = parseContainerNames(res.body);
     names.push(...page);
@@ -43,14 +35,7 @@ export async function listContainers(c: Ops): Promise<string[]> {
 
 export async function headContainer(c: Ops, name: string): Promise<ContainerInfo> {
   const action = `reading bucket "${name}"`;
-  const res = await c.send({
-    operation: "HeadContainer",
-    idempotent: true,
-    method: "HEAD",
-    path: containerPath(c.account(action), name),
-    headers: { "content-type": JSON_TYPE },
-    action,
-  });
+  const res = await c.send(jsonRequest("HeadContainer", "HEAD", containerPath(c.account(action), name), action));
   return containerInfoFromHeaders(name, res.headers);
 }
 
@@ -74,14 +59,7 @@ export async function createContainer(c: Ops, name: string, o: { metadata?: Reco
 
 export async function deleteContainer(c: Ops, name: string): Promise<void> {
   const action = `deleting bucket "${name}"`;
-  await c.send({
-    operation: "DeleteContainer",
-    idempotent: true,
-    method: "DELETE",
-    path: containerPath(c.account(action), name),
-    headers: { "content-type": JSON_TYPE },
-    action,
-  });
+  await c.send(jsonRequest("DeleteContainer", "DELETE", containerPath(c.account(action), name), action));
 }
 
 /** Sets keys in `set` and removes keys in `remove`, in one request; other keys are untouched. */

@@ -4,7 +4,7 @@ import { apiErrorFor } from "../../core";
 import { expandSloManifest, flattenSloManifest } from "../large-object";
 import { objectPath, objectRef } from "../path";
 import type { SloDeleteResult, SloSegment } from "../types";
-import { JSON_TYPE, definedEtag, wrap, type Ops } from "./context";
+import { JSON_TYPE, definedEtag, jsonRequest, wrap, type Ops } from "./context";
 
 /**
  * A DLO manifest: GET on it returns the concatenation of every object under
@@ -39,18 +39,15 @@ export async function putDloManifest(
  */
 export async function putSloManifest(c: Ops, bucket: string, key: string, segments: readonly SloSegment[]): Promise<{ etag?: string }> {
   const action = `creating static large object "${bucket}/${key}"`;
-  const res = await c.send({
-    operation: "PutSloManifest",
-    // Completes a large object from segments that were checked at that moment, like
-    // CompleteMultipartUpload: not repeated after an answer was lost.
-    idempotent: false,
-    method: "PUT",
-    path: objectPath(c.account(action), bucket, key),
-    query: { "multipart-manifest": "put" },
-    headers: { "content-type": JSON_TYPE },
-    body: JSON.stringify(wrap(action, () => expandSloManifest(segments))),
-    action,
-  });
+  const res = await c.send(
+    jsonRequest("PutSloManifest", "PUT", objectPath(c.account(action), bucket, key), action, {
+      // Completes a large object from segments that were checked at that moment, like
+      // CompleteMultipartUpload: not repeated after an answer was lost.
+      idempotent: false,
+      query: { "multipart-manifest": "put" },
+      body: JSON.stringify(wrap(action, () => expandSloManifest(segments))),
+    }),
+  );
   return definedEtag(res.headers);
 }
 

@@ -5,7 +5,7 @@
 import { request } from "undici";
 import type { CorsRule } from "../../sdk/objectstorage";
 import { rejection, type TestCloud } from "../support/local-cloud";
-import { expectCheckNames, expectGoneWhenDeleted, testCloudForFile } from "../support/per-file";
+import { expectBucketDocumentGone, expectCheckNames, testCloudForFile } from "../support/per-file";
 
 let tc: TestCloud;
 testCloudForFile({ bucket: "web-assets" }, (c) => (tc = c));
@@ -77,11 +77,7 @@ test("replace: moving the policy to another bucket replaces it; the old bucket i
 });
 
 test("disappears: a policy removed behind the provider's back reads as gone; so does one whose bucket is gone", async () => {
-  const state = await tc.cors.up({ bucket: "web-assets", rules: [APP] });
-  await expectGoneWhenDeleted(tc, tc.cors, state, "/resources/object-storage/bucket-cors/web-assets", "read");
-
-  const again = await tc.cors.up({ bucket: "web-assets", rules: [APP] });
-  await expectGoneWhenDeleted(tc, tc.cors, again, "/resources/object-storage/bucket/web-assets", "read");
+  await expectBucketDocumentGone(tc, tc.cors, "bucket-cors", { bucket: "web-assets", rules: [APP] });
 });
 
 test("adopt: an existing different policy fails the create unless adopt is set, which replaces it", async () => {

@@ -115,3 +115,20 @@ export async function expectGoneWhenDeleted(
   else expect(await resource.read(state.id, state.outputs)).toMatchObject({ id: "" });
   await expect(resource.destroy(state)).resolves.toBeUndefined();
 }
+
+/**
+ * A document of a bucket (its CORS policy, its lifecycle configuration: `kind` in the control API)
+ * made from `args`, then deleted behind the provider's back, reads as gone; so does one whose bucket
+ * was deleted. Both deletes succeed.
+ */
+export async function expectBucketDocumentGone(
+  tc: TestCloud,
+  resource: EngineResource,
+  kind: string,
+  args: { bucket: string; [input: string]: unknown },
+): Promise<void> {
+  const state = await resource.up(args);
+  await expectGoneWhenDeleted(tc, resource, state, `/resources/object-storage/${kind}/${args.bucket}`, "read");
+  const again = await resource.up(args);
+  await expectGoneWhenDeleted(tc, resource, again, `/resources/object-storage/bucket/${args.bucket}`, "read");
+}

@@ -7,7 +7,7 @@
  * input, so the value shows, and the reason keeps the full path. Both ways of running the provider:
  * the dynamic classes (TypeScript/JavaScript) and the native plugin (YAML).
  */
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, installNativePlugin, providerConfig } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig } from "../support/engine";
 import { engineFile, jsProgram, yamlProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -29,19 +29,17 @@ function expectValueShown(line: string): void {
 }
 
 test("dynamic classes: a nested failure prints the input's value, not {<nil>}", async () => {
-  const dir = engine.program(
+  const stack = await engine.programStack(
     "dynamic",
     jsProgram("krcloud-check-failures", [
       `new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only", publicReadAllowIpList: [${JSON.stringify(BAD_IP)}] } });`,
     ]),
   );
-  const stack = await engine.stack(dir, "dynamic");
   expectValueShown(problemLine(await expectFailure(() => stack.preview({ color: "never" }))));
 });
 
 test("native plugin (YAML): a nested failure prints the input's value, not {<nil>}", async () => {
-  await installNativePlugin(engine.sandbox);
-  const dir = engine.program(
+  const stack = await engine.programStack(
     "native",
     yamlProgram("krcloud-check-failures-yaml", [
       "resources:",
@@ -50,8 +48,8 @@ test("native plugin (YAML): a nested failure prints the input's value, not {<nil
       "    properties:",
       `      acl: { public: read-only, publicReadAllowIpList: [${BAD_IP}] }`,
     ]),
+    { plugin: true },
   );
-  const stack = await engine.stack(dir, "native");
   expectValueShown(problemLine(await expectFailure(() => stack.preview({ color: "never" }))));
 });
 

@@ -34,6 +34,11 @@ export interface EngineFile {
   inventory(): Promise<InventoryEntry[]>;
   /** Writes `files` as the program `name` of the file's sandbox and returns its copy (`writeProgram`). */
   program(name: string, files: Record<string, string>): string;
+  /**
+   * The program `name` written from `files` and a stack of it, also called `name`, configured for
+   * the project; the native plugin installed first where the program needs it (`plugin`).
+   */
+  programStack(name: string, files: Record<string, string>, opts?: { plugin?: boolean }): Promise<Stack>;
   /** `destroy` of `stack` succeeds, and the file's project holds nothing after it. */
   destroyLeavesNothing(stack: Stack): Promise<void>;
 }
@@ -71,6 +76,10 @@ export function engineFile(opts: EngineFileOptions): EngineFile {
     stack: (dir, stackName, extra) => file.sandbox.createStack(dir, stackName, providerConfig(file.project, extra)),
     inventory: () => file.project.control.inventory(file.project.projectId),
     program: (name, files) => writeProgram(file.sandbox, name, files),
+    programStack: async (name, files, opts = {}) => {
+      if (opts.plugin) await installNativePlugin(file.sandbox);
+      return file.stack(file.program(name, files), name);
+    },
     destroyLeavesNothing: async (stack) => {
       const destroyed = await stack.destroy({ color: "never" });
       expect(destroyed.summary.result).toBe("succeeded");

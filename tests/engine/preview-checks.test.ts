@@ -5,7 +5,7 @@
  * base group's catalogue). The preview sends no mutating request. A base group that is not known
  * yet in the preview (another resource's output) skips the check: the preview passes.
  */
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, installNativePlugin } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure } from "../support/engine";
 import { engineFile, jsProgram, yamlProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -34,7 +34,7 @@ function expectNamed(output: string): void {
 }
 
 test("dynamic classes: bad parameter values fail the preview, each named with its rule, reading only the base group", async () => {
-  const dir = engine.program(
+  const stack = await engine.programStack(
     "dynamic",
     jsProgram(
       "krcloud-preview-checks",
@@ -42,7 +42,6 @@ test("dynamic classes: bad parameter values fail the preview, each named with it
       { packageJson: true },
     ),
   );
-  const stack = await engine.stack(dir, "dynamic");
   const before = await lastSeq();
   const out = await expectFailure(() => stack.preview({ color: "never" }));
   expectNamed(out);
@@ -52,7 +51,7 @@ test("dynamic classes: bad parameter values fail the preview, each named with it
 });
 
 test("dynamic classes: a base group not known yet in the preview skips the check (the preview passes)", async () => {
-  const dir = engine.program(
+  const stack = await engine.programStack(
     "dynamic-unknown",
     jsProgram(
       "krcloud-preview-checks-unknown",
@@ -63,14 +62,12 @@ test("dynamic classes: a base group not known yet in the preview skips the check
       { packageJson: true },
     ),
   );
-  const stack = await engine.stack(dir, "dynamic-unknown");
   const preview = await stack.preview({ color: "never" });
   expect(preview.changeSummary).toMatchObject({ create: 3 });
 });
 
 test("native plugin (YAML): the same failures in the preview", async () => {
-  await installNativePlugin(engine.sandbox);
-  const dir = engine.program(
+  const stack = await engine.programStack(
     "native",
     yamlProgram("krcloud-preview-checks-native", [
       "resources:",
@@ -80,7 +77,7 @@ test("native plugin (YAML): the same failures in the preview", async () => {
       "      baseParameterGroupId: default.redis7.0.cluster",
       `      parameters: ${JSON.stringify(BAD)}`,
     ]),
+    { plugin: true },
   );
-  const stack = await engine.stack(dir, "native");
   expectNamed(await expectFailure(() => stack.preview({ color: "never" })));
 });

@@ -8,7 +8,7 @@
  * replaces (`preview --diff`).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS } from "../support/engine";
 import { engineFile, jsProgram, yamlProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -95,15 +95,14 @@ async function checkDoor(stack: Stack, counted: RegExp): Promise<void> {
 }
 
 test("dynamic classes: the preview says which property replaces the cluster, why, and that the data and endpoint go", async () => {
-  const stack = await engine.stack(engine.program("dynamic", DYNAMIC), "dynamic");
+  const stack = await engine.programStack("dynamic", DYNAMIC);
   // The host's diff has no URN: the warning sits under the stack, counted there.
   await checkDoor(stack, /pulumi:pulumi:Stack krcloud-preview-reasons-dynamic\s+1 warning\s*$/m);
   await stack.destroy({ color: "never" });
 });
 
 test("native plugin (YAML): the same warning on the resource's row, and the detailed diff marks the property that replaces", async () => {
-  await installNativePlugin(engine.sandbox);
-  const stack = await engine.stack(engine.program("native", NATIVE), "native");
+  const stack = await engine.programStack("native", NATIVE, { plugin: true });
   // On the resource's rows, after its detailed diff.
   await checkDoor(
     stack,

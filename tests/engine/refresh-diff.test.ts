@@ -39,7 +39,7 @@ function changedLines(out: string, name: string): string[] {
 }
 
 test("dynamic classes: after a refresh, preview --diff shows only the properties the program changed", async () => {
-  const stack = await engine.stack(engine.program("dynamic", PROGRAM), "dynamic");
+  const stack = await engine.programStack("dynamic", PROGRAM);
   await stack.setAllConfig({ owner: { value: "web-team" }, description: { value: "sessions" }, password: { value: "Refresh-pw-01", secret: true } });
   await stack.up({ color: "never" });
   await stack.refresh({ color: "never" });

@@ -24,7 +24,7 @@ export LOCAL_CLOUD_PORT
 # What the user ran, for the local cloud's messages ("make demo LOCAL_CLOUD_PORT=8791").
 export KRCLOUD_COMMAND := make $(or $(MAKECMDGOALS),help)
 
-.PHONY: help install build lint format sql-peers redis test test-unit test-local test-engine test-conformance pulumi pulumi-yaml swift \
+.PHONY: help install build lint format sql-peers redis test test-unit test-local test-emulator test-engine test-conformance pulumi pulumi-yaml swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean clean-all
 
 help:
@@ -54,7 +54,7 @@ install: node_modules/.installed
 
 # Incremental: tsc runs only when a source is newer than its last run (dist/tsconfig.tsbuildinfo, not
 # shipped), and then recompiles only what changed.
-TS_SOURCES := $(shell find index.ts sdk provider emulator drift bin tools tests -path tests/programs -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
+TS_SOURCES := $(shell find index.ts sdk provider emulator drift bin tools bench tests -path tests/programs -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
 # tsc writes its build info even when it reports errors: removed then, so the next make runs it again.
 dist/tsconfig.tsbuildinfo: node_modules/.installed tsconfig.json $(TS_SOURCES)
 	node node_modules/.bin/tsc -p tsconfig.json >&2 || { rm -f $@; exit 1; }
@@ -130,9 +130,14 @@ test: lint build pulumi pulumi-yaml swift sql-peers redis
 test-unit: build
 	node node_modules/.bin/jest --ci dist/tests/unit
 
+# The providers and the SDK against the local cloud (tests/local), and the local cloud itself (tests/emulator).
 test-local: build sql-peers redis
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
-	node node_modules/.bin/jest --ci dist/tests/local
+	node node_modules/.bin/jest --ci dist/tests/local dist/tests/emulator
+
+# The local cloud alone, over HTTP: its APIs, control API, malformed requests, redis-server nodes, make targets.
+test-emulator: build redis
+	node node_modules/.bin/jest --ci dist/tests/emulator
 
 test-conformance: build swift
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
@@ -163,11 +168,11 @@ sdks: schema
 	node node_modules/.bin/tsc -p tsconfig.native.json
 
 bench: build pulumi pulumi-yaml redis
-	node --expose-gc dist/tools/bench.js
+	node --expose-gc dist/bench/index.js
 
 # 10,000 buckets through each door beside its floor; writes its section of docs/benchmarks.md.
 bench-scale: build pulumi pulumi-yaml
-	node dist/tools/bench-scale.js --sizes 10000 --write
+	node dist/bench/scale/index.js --sizes 10000 --write
 
 clean:
 	rm -rf dist

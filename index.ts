@@ -4,9 +4,5 @@
  *   import * as krcloud from "pulumi-krcloud";
  *   const site = new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only" } });
  */
-import "./bin/node-version";
-export * as objectstorage from "./provider/objectstorage";
-export * as cache from "./provider/cache";
-export * as dataquery from "./provider/dataquery";
-export * as hadoop from "./provider/hadoop";
-export * as kms from "./provider/kms";
+import "./provider/core/node-version";
+export * from "./provider";

@@ -4,7 +4,7 @@
  * declares, for one or more stacks, without changing anything; and, with --unmanaged, the
  * resources no stack manages. The tool lives in drift/ (docs/drift.md).
  */
-import "./node-version";
+import "../provider/core/node-version";
 import { main } from "../drift/cli";
 import { EXIT } from "../drift/model";
 

@@ -5,7 +5,7 @@
  * and an access key for a default project (kept across restarts with --persist), prints the
  * endpoints and credentials, and writes them as JSON to --state-file.
  */
-import "./node-version";
+import "../provider/core/node-version";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";

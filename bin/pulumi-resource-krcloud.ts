@@ -2,10 +2,10 @@
 /**
  * pulumi-resource-krcloud: the krcloud native provider plugin. The Pulumi engine starts it with its
  * own address as the first argument; it prints the port of its gRPC server and serves until killed.
- * See provider/native/server.ts.
+ * See provider/plugin/server.ts.
  */
-import "./node-version";
-import { serve } from "../provider/native/server";
+import "../provider/core/node-version";
+import { serve } from "../provider/plugin/server";
 
 // Errors outside a request must not go unnoticed: print them (messages carry no secrets) and fail.
 const fail = (e: unknown): void => {

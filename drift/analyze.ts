@@ -12,21 +12,11 @@ import { createHash } from "node:crypto";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import type { Origin, PropertyFinding, ResourceResult } from "./model";
 import { STACK_IDENTITY_TOKEN } from "../provider/core/stack-identity";
+import { findDefinition } from "../provider/registry";
 import { canonical, jsonEqual, leafDiffs, publicInputs, SECRET, topKey, valueAt } from "./values";
 
 /** A provider's read that failed, as provider/core reports it with KRCLOUD_READ_ERRORS=report. */
 export const READ_ERROR_KEY = "__krcloudReadError";
-
-/**
- * Types whose state holds nothing the cloud keeps for comparison: KMS ciphertexts and data keys (a
- * one-time cryptographic operation; refresh makes no call) and data queries (a one-time run; the
- * service keeps its state and a preview of its SQL, never the settings the program declares).
- */
-export const UNVERIFIABLE: Readonly<Record<string, string>> = {
-  "krcloud:kms:Ciphertext": "a ciphertext is made once by an encrypt call: the cloud keeps nothing to compare with (refresh makes no call)",
-  "krcloud:kms:DataKey": "a data key is made once by a generate call: the cloud keeps nothing to compare with (refresh makes no call)",
-  "krcloud:dataquery:Query": "a query is a one-time run: refresh reads its state, and the service keeps none of the settings the program declares",
-};
 
 /** Steps that change nothing in the cloud. */
 const NO_CHANGE: ReadonlySet<string> = new Set(["same", "refresh", "read", "discard", "discard-replaced", "remove-pending-replace"]);
@@ -173,9 +163,13 @@ export function analyzeEvents(events: readonly EngineEvent[], opts: { failed?: b
         r.operation === "replace"
           ? "`pulumi up` would replace it with no property of its own changed: a resource it depends on is replaced first"
           : `the provider plans a ${r.operation} with no visible property difference (an earlier update may not have finished): run \`pulumi up\``;
-    } else if (UNVERIFIABLE[r.type] !== undefined) {
-      r.status = "unverifiable";
-      r.note = UNVERIFIABLE[r.type];
+    } else {
+      // Types whose state holds nothing the cloud keeps for comparison say so on their definition.
+      const unverifiable = findDefinition(r.type)?.unverifiable;
+      if (unverifiable !== undefined) {
+        r.status = "unverifiable";
+        r.note = unverifiable;
+      }
     }
   }
 

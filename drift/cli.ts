@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { FORMAT_NAMES, FORMATS } from "./formats";
 import { baselineOf, IGNORE_FILE, IgnoreFileError, loadBaseline, loadIgnoreFile, type IgnoreRule } from "./ignore";
+import type { Io, Outputs } from "./io";
 import { EXIT, type DriftReport } from "./model";
 import { sourceRootOf } from "./program";
 import { buildReport, packageVersion, reapplyNoiseControl, stackReport } from "./report";
@@ -60,13 +61,6 @@ interface Args {
   help?: boolean;
 }
 
-export interface Io {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  now(): Date;
-  env: NodeJS.ProcessEnv;
-}
-
 const PROCESS_IO: Io = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
@@ -111,11 +105,6 @@ function count(flag: string, v: string | undefined, fallback: number, min: numbe
   if (v === undefined) return fallback;
   if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${flag} must be a whole number of at least ${min} (got "${v}")`);
   return Number(v);
-}
-
-export interface Outputs {
-  stdout: string[];
-  files: { format: string; file: string }[];
 }
 
 export function outputsOf(a: Args): Outputs {

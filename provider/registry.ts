@@ -3,7 +3,7 @@
  * by `provider/<module>` (its index lists the module's resource classes, each carrying its
  * definition, and its lookup functions, each carrying its lookup). Nothing here names a resource:
  * adding one to a service is its file plus one line in the service's index; adding a service is a
- * folder plus one line in the package's index.ts. Modules load lazily, so one resource's operation
+ * folder plus one line in provider/index.ts. Modules load lazily, so one resource's operation
  * does not load every service.
  */
 import type { AnyDefinition } from "./core/resource";
@@ -66,11 +66,13 @@ export function findLookup(token: string): AnyLookup | undefined {
   return serviceModule(moduleOf(token))?.lookups.find((l) => l.token === token);
 }
 
-/** Every service module of the package, from its index (`export * as <module> from "./provider/<module>"`). */
+/** Every service module, from provider/index.ts (`export * as <module> from "./<module>"`). */
 export function allModules(): Record<string, ServiceModule> {
-  const pkg = require("../index") as Record<string, Record<string, unknown>>;
+  // Required here, not imported at the top: the runtime loads this file for one resource's
+  // operation, which must not load every service.
+  const services = require("./index") as Record<string, Record<string, unknown>>;
   const out: Record<string, ServiceModule> = {};
-  for (const name of Object.keys(pkg).sort()) {
+  for (const name of Object.keys(services).sort()) {
     const m = serviceModule(name);
     if (m) out[name] = m;
   }

@@ -6,16 +6,83 @@
  *   node dist/tools/gen-reference.js [schema.json] [out dir]   (make schema runs it)
  *
  * A unit test regenerates them and compares, so they never drift from the schema; an engine test
- * (tests/engine/docs-reference.test.ts) runs every page's example through `pulumi preview` with the
- * native plugin against the local cloud. The examples are written in tools/reference-examples.ts,
- * one per resource and function (generation fails when one is missing).
+ * (tests/engine/docs-reference.test.ts) runs every example through `pulumi preview` with the
+ * native plugin against the local cloud. Each example is a whole Pulumi YAML program in the
+ * definition's folder, `provider/<module>/<noun>.example.yaml` (a lookup's: the function's name in
+ * kebab-case, `get-bucket.example.yaml`), its leading comment the note the page shows above it;
+ * `provider/<module>/example-fixtures.yaml` lists what a module's examples take to exist in the
+ * project. Generation fails naming the file of every resource and function without one.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { parse as parseYaml } from "yaml";
 import { findDefinition } from "../provider/registry";
-import { EXAMPLE_FIXTURES, EXAMPLES, exampleProgram } from "./reference-examples";
 
-export { EXAMPLE_FIXTURES, exampleProgram, type ExampleFixture } from "./reference-examples";
+/**
+ * What the examples take to exist already in the project (a real project has its KMS keys and
+ * buckets made elsewhere): KMS keys (made through the local cloud's control API with their
+ * `type`), and a bucket and its object (through the object storage API).
+ */
+export type ExampleFixture =
+  | { kind: "key"; id: string; type: "symmetric" | "asymmetric" | "mac"; what: string }
+  | { kind: "bucket"; id: string; what: string }
+  | { kind: "object"; id: string; content: string; what: string };
+
+/** The repository this file belongs to (the examples are sources: they are not in dist/). */
+export function repoRoot(from = __dirname): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "provider")) && fs.existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no repository above ${from}`);
+  }
+}
+
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
+
+/** The example file of a resource or function token, relative to the repository: `provider/cache/instance-set.example.yaml`. */
+export function exampleFile(token: string): string {
+  const [, mod, name] = token.split(":") as [string, string, string];
+  return `provider/${mod}/${kebab(name)}.example.yaml`;
+}
+
+/** Every example file of the repository, relative to it. */
+export function exampleFiles(root = repoRoot()): string[] {
+  const provider = path.join(root, "provider");
+  return fs
+    .readdirSync(provider, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => fs.readdirSync(path.join(provider, e.name)).map((f) => `provider/${e.name}/${f}`))
+    .filter((f) => f.endsWith(".example.yaml"))
+    .sort();
+}
+
+/** An example: the program (a whole Pulumi.yaml) and the note its leading comment holds, if any. */
+export function readExample(token: string, root = repoRoot()): { program: string; note?: string } {
+  const file = exampleFile(token);
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(root, file), "utf8");
+  } catch {
+    throw new Error(`${token} has no example: add ${file}, a Pulumi YAML program using it (see docs/architecture.md, Where a new resource goes)`);
+  }
+  const lines = text.split("\n");
+  const comment = lines.findIndex((l) => !l.startsWith("#"));
+  const note = lines
+    .slice(0, comment)
+    .map((l) => l.replace(/^# ?/, ""))
+    .join(" ");
+  return { program: lines.slice(comment).join("\n"), ...(note ? { note } : {}) };
+}
+
+/** What every module's examples take to exist in the project, module by module (`example-fixtures.yaml`). */
+export function exampleFixtures(root = repoRoot()): ExampleFixture[] {
+  const provider = path.join(root, "provider");
+  return fs
+    .readdirSync(provider)
+    .sort()
+    .map((mod) => path.join(provider, mod, "example-fixtures.yaml"))
+    .filter((f) => fs.existsSync(f))
+    .flatMap((f) => parseYaml(fs.readFileSync(f, "utf8")) as ExampleFixture[]);
+}
 
 type Json = Record<string, unknown>;
 interface PropertySpec {
@@ -52,6 +119,10 @@ interface Schema {
   functions: Record<string, FunctionSpec>;
   types: Record<string, TypeSpec & Json>;
 }
+
+// First line of every page: a reader who opens one in an editor learns to regenerate, not edit (an
+// HTML comment, so the rendered page does not show it).
+const BANNER = "<!-- Generated from schema.json by tools/gen-reference.ts (`make schema`): do not edit. -->\n\n";
 
 const refName = (ref: string): string => ref.split(":").pop() ?? ref;
 const typeToken = (ref: string): string | undefined => (ref.startsWith("#/types/") ? ref.slice("#/types/".length) : undefined);
@@ -121,8 +192,8 @@ function typesSection(schema: Schema, tokens: string[]): string {
   return `## Types\n\nThe nested types above, with their fields.\n\n${sections.join("\n")}`;
 }
 
-function exampleSection(token: string): string {
-  const note = EXAMPLES[token]?.note;
+function exampleSection(token: string, root: string): string {
+  const { program, note } = readExample(token, root);
   return [
     "## Example",
     "",
@@ -130,12 +201,12 @@ function exampleSection(token: string): string {
       (note ? `. ${note}` : "."),
     "",
     "```yaml",
-    exampleProgram(token).trimEnd(),
+    program.trimEnd(),
     "```",
   ].join("\n");
 }
 
-function resourcePage(schema: Schema, token: string, r: ResourceSpec): string {
+function resourcePage(schema: Schema, token: string, r: ResourceSpec, root: string): string {
   const [, mod, type] = token.split(":") as [string, string, string];
   const required = r.requiredInputs ?? [];
   const replaces = Object.entries(r.inputProperties ?? {})
@@ -152,7 +223,7 @@ ${r.description ?? ""}
 
 TypeScript: \`new krcloud.${mod}.${type}(name, args)\` (dynamic classes) · YAML and generated SDKs: type \`${token}\` (native plugin).
 
-${exampleSection(token)}
+${exampleSection(token, root)}
 
 ## Inputs
 
@@ -176,7 +247,7 @@ ${waits ? "Create, update and delete wait until the resource settles, each up to
 ${types.length ? `\n${typesSection(schema, types)}` : ""}`;
 }
 
-function functionPage(schema: Schema, token: string, f: FunctionSpec): string {
+function functionPage(schema: Schema, token: string, f: FunctionSpec, root: string): string {
   const [, mod, name] = token.split(":") as [string, string, string];
   const outputs = f.outputs?.properties ? propertyTable(f.outputs.properties, f.outputs.required ?? [], false) : `A ${typeName(f.outputs)}.\n`;
   const args = f.inputs?.properties ?? {};
@@ -188,7 +259,7 @@ ${f.description ?? ""}
 
 TypeScript: \`krcloud.${mod}.${name}(args)\` in the program · YAML and generated SDKs: \`${token}\` (served by the native plugin's invoke).
 
-${exampleSection(token)}
+${exampleSection(token, root)}
 
 ## Arguments
 
@@ -198,21 +269,30 @@ ${propertyTable(args, required, false)}
 ${outputs}${types.length ? `\n${typesSection(schema, types)}` : ""}`;
 }
 
-export function generate(schema: Schema): Map<string, string> {
-  const unknown = Object.keys(EXAMPLES).filter((t) => !schema.resources[t] && !schema.functions[t]);
-  if (unknown.length) throw new Error(`tools/gen-reference.ts has examples for tokens schema.json does not have: ${unknown.join(", ")}`);
+/** The pages, from the schema and the examples of the repository at `root`. */
+export function generate(schema: Schema, root = repoRoot()): Map<string, string> {
+  const tokens = [...Object.keys(schema.resources), ...Object.keys(schema.functions)];
+  const missing = tokens.filter((t) => !fs.existsSync(path.join(root, exampleFile(t))));
+  if (missing.length) {
+    throw new Error(
+      `add the example of each resource and function without one (see docs/architecture.md): ${missing.map((t) => `${exampleFile(t)} (${t})`).join(", ")}`,
+    );
+  }
+  const known = new Set(tokens.map(exampleFile));
+  const unknown = exampleFiles(root).filter((f) => !known.has(f));
+  if (unknown.length) throw new Error(`examples of no resource or function of schema.json: ${unknown.join(", ")}`);
   const files = new Map<string, string>();
   const index: string[] = ["# Reference", "", "Generated from `schema.json` by `tools/gen-reference.ts` (`make schema`).", ""];
   const modules = new Map<string, { resources: string[]; functions: string[] }>();
   const entry = (mod: string) => modules.get(mod) ?? modules.set(mod, { resources: [], functions: [] }).get(mod)!;
   for (const [token, r] of Object.entries(schema.resources).sort(([a], [b]) => a.localeCompare(b))) {
     const [, mod, type] = token.split(":") as [string, string, string];
-    files.set(`${mod}/${type}.md`, resourcePage(schema, token, r));
+    files.set(`${mod}/${type}.md`, BANNER + resourcePage(schema, token, r, root));
     entry(mod).resources.push(type);
   }
   for (const [token, f] of Object.entries(schema.functions).sort(([a], [b]) => a.localeCompare(b))) {
     const [, mod, name] = token.split(":") as [string, string, string];
-    files.set(`${mod}/${name}.md`, functionPage(schema, token, f));
+    files.set(`${mod}/${name}.md`, BANNER + functionPage(schema, token, f, root));
     entry(mod).functions.push(name);
   }
   for (const [mod, e] of [...modules].sort(([a], [b]) => a.localeCompare(b))) {
@@ -229,16 +309,18 @@ export function generate(schema: Schema): Map<string, string> {
     "## Examples",
     "",
     "Every page's example is a complete Pulumi YAML program, previewed by `tests/engine/docs-reference.test.ts` with the native plugin against the local cloud. " +
-      `They take these to exist in the project: ${EXAMPLE_FIXTURES.map((f) => `\`${f.id}\` (${f.what})`).join(", ")}; ` +
+      `They take these to exist in the project: ${exampleFixtures(root)
+        .map((f) => `\`${f.id}\` (${f.what})`)
+        .join(", ")}; ` +
       "the data query examples read the password from the secret config value `dbPassword`.",
     "",
   );
-  files.set("README.md", index.join("\n"));
+  files.set("README.md", BANNER + index.join("\n"));
   return files;
 }
 
 if (require.main === module) {
-  const root = path.join(__dirname, "..", "..");
+  const root = repoRoot();
   const schemaPath = process.argv[2] ?? path.join(root, "schema.json");
   const out = process.argv[3] ?? path.join(root, "docs", "reference");
   const files = generate(JSON.parse(fs.readFileSync(schemaPath, "utf8")) as Schema);

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { authenticated, resolveSettings, type Settings } from "../../sdk/core";
 import { displayType } from "../analyze";
-import type { Io, Outputs } from "../cli";
+import type { Io, Outputs } from "../io";
 import { EXIT } from "../model";
 import { packageVersion } from "../report";
 import { errorSummary, mapLimit, resolveStacks, type RunOptions } from "../run";

@@ -1,17 +1,16 @@
 /**
- * What the cloud holds that no given stack manages: every bucket (with its CORS policy and
- * lifecycle rules, and its objects counted), cache cluster, instance set, custom parameter group,
- * data source and Hadoop cluster of the project, listed with the SDK clients and the settings the
- * provider would resolve for the stack (its decrypted config, then the environment).
+ * What the cloud holds that no given stack manages: every resource of the project that a type's
+ * definition can list (`list`, beside the type's CRUD: buckets with their CORS policies, lifecycle
+ * configurations and objects counted, cache clusters, instance sets, custom parameter groups, data
+ * sources, Hadoop clusters), with the settings the provider would resolve for the stack (its
+ * decrypted config, then the environment). Nothing here names a type.
  */
-import { CacheClient } from "../../sdk/cache";
-import { assertCredentials, endpointOf, type Settings } from "../../sdk/core";
-import { DataQueryClient } from "../../sdk/dataquery";
-import { HadoopClient } from "../../sdk/hadoop";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { entryName } from "../../sdk/objectstorage/object";
+import { listAll, type AnyDefinition, type Context } from "../../provider/core/resource";
+import { allDefinitions } from "../../provider/registry";
+import { assertCredentials, endpointOf, SERVICES, systemClock, type ServiceName, type Settings } from "../../sdk/core";
 
-export type Service = "objectstorage" | "cache" | "dataquery" | "hadoop";
+/** A service of the project, named as its module (`objectstorage`, `cache`, ...). */
+export type Service = ServiceName;
 
 export interface CloudResource {
   /** The krcloud type token it would be managed as. */
@@ -21,10 +20,10 @@ export interface CloudResource {
   /** Its name in the cloud, for messages and logical names. */
   name: string;
   service: Service;
-  /** `bucket`, `cluster`, `instance set`, ... (coverage lines). */
+  /** `bucket`, `cluster`, `instance set`, ... (coverage lines): the type's `list.kind`. */
   kind: string;
   managed: boolean;
-  /** A bucket's objects: how many there are and how many a stack manages. */
+  /** A bucket's objects (what lists within it): how many there are and how many a stack manages. */
   objects?: { total: number; managed: number };
 }
 
@@ -32,8 +31,6 @@ export interface CloudResource {
 export type Tracked = ReadonlySet<string>;
 
 export const trackedKey = (token: string, id: string): string => `${token}|${id}`;
-
-const HADOOP_TERMINATED = /^Terminat/;
 
 export interface Discovery {
   resources: CloudResource[];
@@ -65,73 +62,75 @@ function reasonOf(fn: () => unknown): string | undefined {
   }
 }
 
+const serviceOf = (token: string): string => token.split(":")[1] ?? "";
+
+/**
+ * The types --unmanaged lists, per service in the SDK's order of services: those with a list of
+ * their own (in their service index's order), each with the types that list within it (a bucket's
+ * objects), which are counted on its line.
+ */
+export function listedTypes(
+  defs: readonly AnyDefinition[] = allDefinitions(),
+): { service: Service; types: { def: AnyDefinition; within: AnyDefinition[] }[] }[] {
+  const listed = defs.filter((d) => d.list !== undefined);
+  return SERVICES.map((service) => ({
+    service,
+    types: listed
+      .filter((d) => serviceOf(d.token) === service && d.list!.parent === undefined)
+      .map((def) => ({ def, within: listed.filter((d) => d.list!.parent?.token === def.token) })),
+  })).filter((s) => s.types.length > 0);
+}
+
 /** Everything of the project the settings reach; `managed` says whether a stack tracks it. */
 export async function discover(settings: Settings, tracked: Tracked): Promise<Discovery> {
   const resources: CloudResource[] = [];
   const errors: Discovery["errors"] = [];
   const skipped: Discovery["skipped"] = [];
-  const add = (r: Omit<CloudResource, "managed">) => resources.push({ ...r, managed: tracked.has(trackedKey(r.token, r.id)) });
-  const listing = async (service: Service, fn: () => Promise<void>) => {
+  const ctx: Context = { settings, progress: () => undefined, clock: systemClock };
+  for (const { service, types } of listedTypes()) {
     const reason = unconfigured(settings, service);
     if (reason !== undefined) {
       skipped.push({ service, reason });
-      return;
+      continue;
     }
+    const found: CloudResource[] = [];
     try {
-      await fn();
+      for (const { def, within } of types) {
+        for (const r of await listAll(def, ctx)) {
+          const row: CloudResource = {
+            token: def.token,
+            id: r.id,
+            name: r.name,
+            service,
+            kind: def.list!.kind[0],
+            managed: tracked.has(trackedKey(def.token, r.id)),
+          };
+          for (const child of within) {
+            const ids = (await listAll(child, ctx, { [child.list!.parent!.input]: r.id })).map((c) => c.id);
+            const objects = row.objects ?? { total: 0, managed: 0 };
+            objects.total += ids.length;
+            objects.managed += ids.filter((id) => tracked.has(trackedKey(child.token, id))).length;
+            row.objects = objects;
+          }
+          found.push(row);
+        }
+      }
     } catch (e) {
       errors.push({ service, error: (e as Error)?.message ?? String(e) });
     }
-  };
-
-  await listing("objectstorage", async () => {
-    const os = new ObjectStorageClient({ settings });
-    for (const summary of await os.listAllBuckets()) {
-      const name = summary.name;
-      if (name === undefined) continue;
-      const objects = (await os.listAllObjects(name)).filter((o) => o.kind === "object");
-      const managed = objects.filter((o) => tracked.has(trackedKey("krcloud:objectstorage:BucketObject", `${name}/${entryName(o)}`))).length;
-      add({ token: "krcloud:objectstorage:Bucket", id: name, name, service: "objectstorage", kind: "bucket", objects: { total: objects.length, managed } });
-      if ((await os.getCors(name)).length > 0)
-        add({ token: "krcloud:objectstorage:BucketCors", id: name, name, service: "objectstorage", kind: "CORS policy" });
-      if ((await os.getLifecycle(name)) !== undefined) {
-        add({ token: "krcloud:objectstorage:BucketLifecycle", id: name, name, service: "objectstorage", kind: "lifecycle configuration" });
-      }
-    }
-  });
-
-  await listing("cache", async () => {
-    const cache = new CacheClient({ settings });
-    for (const c of await cache.clusters.list()) {
-      const cluster = c.clusterEnabled ?? true;
-      add({
-        token: cluster ? "krcloud:cache:Cluster" : "krcloud:cache:InstanceSet",
-        id: c.id,
-        name: c.name ?? c.id,
-        service: "cache",
-        kind: cluster ? "cluster" : "instance set",
-      });
-    }
-    for (const g of await cache.parameterGroups.list({ parameterGroupType: "custom" })) {
-      if (g.isDefault === true) continue;
-      add({ token: "krcloud:cache:ParameterGroup", id: g.id, name: g.name ?? g.id, service: "cache", kind: "custom parameter group" });
-    }
-  });
-
-  await listing("dataquery", async () => {
-    const dq = new DataQueryClient({ settings });
-    for (const d of await dq.listDataSources())
-      add({ token: "krcloud:dataquery:DataSource", id: d.name, name: d.name, service: "dataquery", kind: "data source" });
-  });
-
-  await listing("hadoop", async () => {
-    const hadoop = new HadoopClient({ settings });
-    for (const c of await hadoop.listClusters()) {
-      if (HADOOP_TERMINATED.test(c.status ?? "")) continue;
-      add({ token: "krcloud:hadoop:Cluster", id: c.id, name: c.name ?? c.id, service: "hadoop", kind: "cluster" });
-    }
-  });
+    resources.push(...besideTheirNamesakes(found));
+  }
   return { resources, errors, skipped };
+}
+
+/** A bucket's CORS policy and lifecycle configuration have its name as their id: each is listed right after it. */
+function besideTheirNamesakes(found: readonly CloudResource[]): CloudResource[] {
+  const first = new Map<string, number>();
+  found.forEach((r, i) => first.set(r.id, first.get(r.id) ?? i));
+  return found
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => first.get(a.r.id)! - first.get(b.r.id)! || a.i - b.i)
+    .map(({ r }) => r);
 }
 
 export interface Coverage {
@@ -141,19 +140,10 @@ export interface Coverage {
   total: number;
 }
 
-const PLURAL: Readonly<Record<string, string>> = {
-  bucket: "buckets",
-  "CORS policy": "CORS policies",
-  "lifecycle configuration": "lifecycle configurations",
-  cluster: "clusters",
-  "instance set": "instance sets",
-  "custom parameter group": "custom parameter groups",
-  "data source": "data sources",
-  object: "objects",
-};
-
+/** `kind` (a type's `list.kind`, singular) for `n` of them. */
 export function plural(kind: string, n: number): string {
-  return n === 1 ? kind : (PLURAL[kind] ?? `${kind}s`);
+  if (n === 1) return kind;
+  return allDefinitions().find((d) => d.list?.kind[0] === kind)?.list?.kind[1] ?? `${kind}s`;
 }
 
 /** Per service and kind: how many the stacks manage of how many there are (objects included). */

@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { inputKeys, inputsFromOutputs, type Context } from "../../provider/core/resource";
-import { definition } from "../../provider/core/runtime";
+import { definition } from "../../provider/runtime";
 import { systemClock, type Settings } from "../../sdk/core";
 import type { CloudResource } from "./discover";
 

@@ -17,7 +17,7 @@ import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type Cach
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
 import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, nonEmpty } from "../core";
-import { clusterMarker, findClusterByName } from "./find";
+import { clusterMarker, findClusterByName, listClusters } from "./find";
 import { cache } from "./client";
 import {
   deleteAndWait,
@@ -136,6 +136,10 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
   // `managedShardIds` as "all").
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, true), markerOf: (ctx, id) => clusterMarker(cache(ctx), id) },
   describe: (id) => `cache cluster "${id}"`,
+  list: {
+    kind: ["cluster", "clusters"],
+    page: (ctx) => listClusters(ctx, true),
+  },
 
   async create(ctx, inputs) {
     const c = cache(ctx);

@@ -3,7 +3,7 @@
  * and what `adopt: true` takes over (provider/core/recovery.ts).
  */
 import type { CacheClient } from "../../sdk/cache";
-import { splitDescription, type Context } from "../core";
+import { splitDescription, type Context, type ListPage } from "../core";
 import { cache } from "./client";
 import { rethrowAs } from "../../sdk/core";
 
@@ -11,6 +11,12 @@ import { rethrowAs } from "../../sdk/core";
 export async function findClusterByName(c: CacheClient, name: string, clusterMode: boolean): Promise<string | undefined> {
   const all = await c.clusters.list().catch(rethrowAs(`looking for an existing cache ${clusterMode ? "cluster" : "instance set"} "${name}" to adopt`));
   return all.find((r) => r.name === name && (r.clusterEnabled ?? true) === clusterMode)?.id;
+}
+
+/** The project's clusters (clusterMode true) or instance sets (false), for their types' lists: the service lists both together, without pages. */
+export async function listClusters(ctx: Pick<Context, "settings">, clusterMode: boolean): Promise<ListPage> {
+  const all = await cache(ctx).clusters.list();
+  return { items: all.filter((r) => (r.clusterEnabled ?? true) === clusterMode).map((r) => ({ id: r.id, name: r.name ?? r.id })) };
 }
 
 /** The id of the custom parameter group named `name`, if any. */

@@ -1,6 +1,7 @@
-// The cache service: one line per resource (its class and args), then the lookups.
-export { ParameterGroup, type ParameterGroupArgs } from "./parameter-group";
+// The cache service: one line per resource (its class and args), then the lookups. The order is
+// the one krcloud-drift --unmanaged lists them in.
 export { Cluster, type ClusterArgs } from "./cluster";
 export { Shard, type ShardArgs } from "./shard";
 export { InstanceSet, type InstanceSetArgs } from "./instance-set";
+export { ParameterGroup, type ParameterGroupArgs } from "./parameter-group";
 export * from "./functions";

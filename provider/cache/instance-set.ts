@@ -13,7 +13,7 @@ import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
 import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty } from "../core";
-import { clusterMarker, findClusterByName } from "./find";
+import { clusterMarker, findClusterByName, listClusters } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
 import {
@@ -119,6 +119,10 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
   importId: "the instance set id",
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false), markerOf: (ctx, id) => clusterMarker(cache(ctx), id) },
   describe: (i) => `cache instance set "${i}"`,
+  list: {
+    kind: ["instance set", "instance sets"],
+    page: (ctx) => listClusters(ctx, false),
+  },
 
   async create(ctx, inputs) {
     const c = cache(ctx);

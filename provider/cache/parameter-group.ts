@@ -83,6 +83,15 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
   // which only the cloud has (one GET of the base group per run, kept for the process).
   checkWithCloud: { from: ["baseParameterGroupId", "parameters"], run: (ctx, inputs) => checkAgainstBase(ctx, inputs) },
   describe: (id) => `cache parameter group "${id}"`,
+  // The project's own groups: the service's default groups are no resource of anyone's.
+  list: {
+    kind: ["custom parameter group", "custom parameter groups"],
+    page: async (ctx) => ({
+      items: (await cache(ctx).parameterGroups.list({ parameterGroupType: "custom" }))
+        .filter((g) => g.isDefault !== true)
+        .map((g) => ({ id: g.id, name: g.name ?? g.id })),
+    }),
+  },
 
   async create(ctx, inputs) {
     const c = cache(ctx);

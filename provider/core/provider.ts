@@ -58,7 +58,7 @@ import { containsUnknown, parseKnown, UNKNOWN } from "./unknown";
 
 /**
  * The provider of one definition. The dynamic host calls each method with its usual arguments; the
- * native plugin (provider/native) also passes the trailing options, which the host never does.
+ * native plugin (provider/plugin) also passes the trailing options, which the host never does.
  */
 export interface BuiltProvider {
   configure(req: dynamic.ConfigureRequest): Promise<void>;
@@ -404,6 +404,8 @@ async function checkWithCloud(def: AnyDefinition, inputs: Record<string, unknown
   const spec = def.checkWithCloud;
   if (spec === undefined || spec.from.some((k) => containsUnknown(inputs[k]))) return [];
   try {
+    // The settings completed by the credential: the token's project and the catalog's endpoints.
+    await signIn(def, ctx);
     return await spec.run(ctx, inputs);
   } catch (e) {
     throw forEngine(clean(e));

@@ -176,6 +176,54 @@ export type Offered =
   /** `missing`: the hint says the value names nothing, so it is given only where the service answered 404. */
   | { hint: string; missing?: boolean };
 
+/**
+ * What a type's `list` is asked, the native plugin's List RPC carries the same (its query, page
+ * size and continuation token), so that `krcloud-drift --unmanaged` and the plugin list from the
+ * same function.
+ */
+export interface ListRequest {
+  /**
+   * Only what has these input values (the RPC's query): the names a type takes are its
+   * `list.inputs` (an object's `bucket`, and `key` as a prefix). A name the type does not take is
+   * refused.
+   */
+  query?: Readonly<Record<string, string>>;
+  /** At most this many items in the page, where the service pages; a service that does not answers all of them at once. */
+  pageSize?: number;
+  /** The previous page's `continuation`; absent: the first page. */
+  continuation?: string;
+}
+
+/** One resource a list found. */
+export interface Listed {
+  /** The id `pulumi import` and the state use (the bucket name, `<bucket>/<key>`, the cluster id). */
+  id: string;
+  /** Its name in the cloud, for messages and logical names. */
+  name: string;
+}
+
+export interface ListPage {
+  items: Listed[];
+  /** Where the next page starts (the next request's `continuation`); absent: the last page. */
+  continuation?: string;
+}
+
+/** How a type lists what the project has of it (terraform's `<resource>_list.go`, beside the resource). */
+export interface Listing {
+  /** What one of them is called, and several: `["bucket", "buckets"]` (krcloud-drift's coverage lines). */
+  kind: readonly [string, string];
+  /** The input names `query` may filter by. */
+  inputs?: readonly string[];
+  /**
+   * Set when the type lists only within another resource (an object within its bucket): `query`
+   * must give `input`, that resource's id. krcloud-drift --unmanaged then counts them on the
+   * parent's line (a bucket's objects) instead of listing each one.
+   */
+  parent?: { token: string; input: string };
+  /** One page of what exists, in the service's order. */
+  page(ctx: Context, request: ListRequest): Promise<ListPage>;
+}
+
 export interface ResourceDefinition<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /** `krcloud:<module>:<Type>` */
   token: string;
@@ -275,6 +323,14 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
     from: readonly (keyof I & string)[];
     run(ctx: Context, inputs: I): Promise<{ property: string; reason: string }[]>;
   };
+  /** How the project's resources of this type are listed (krcloud-drift --unmanaged, the native plugin's List); absent: not listed. */
+  list?: Listing;
+  /**
+   * Why krcloud-drift cannot verify it (its report says "not checked" with this reason): the cloud
+   * keeps nothing to compare the state with (a ciphertext made once, a query run once). Absent:
+   * a refresh reads it, and a difference is drift.
+   */
+  unverifiable?: string;
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
   /** Sends the create request, waits until the resource settles, returns what read sees. */
@@ -369,4 +425,24 @@ export function outputSchema(def: AnyDefinition): z.ZodType {
 /** The input property names of a definition (computed once per definition). */
 export function inputKeys(def: AnyDefinition): string[] {
   return perDefinition(KEYS, def, (d) => Object.keys((inputSchema(d) as unknown as { shape?: Record<string, unknown> }).shape ?? {}));
+}
+
+/**
+ * Every resource `def.list` finds for `query`, page after page. Throws for a type without a list
+ * and for a query naming an input the type does not filter by.
+ */
+export async function listAll(def: AnyDefinition, ctx: Context, query: Readonly<Record<string, string>> = {}): Promise<Listed[]> {
+  const list = def.list;
+  if (list === undefined) throw new Error(`${def.token} cannot be listed`);
+  const unknown = Object.keys(query).filter((k) => !(list.inputs ?? []).includes(k));
+  if (unknown.length > 0) throw new Error(`${def.token} cannot be listed by ${unknown.join(", ")}: it takes ${(list.inputs ?? []).join(", ") || "no filter"}`);
+  const all: Listed[] = [];
+  let continuation: string | undefined;
+  do {
+    const page = await list.page(ctx, { query, continuation });
+    all.push(...page.items);
+    // A continuation that does not move would never end.
+    continuation = page.continuation !== continuation ? page.continuation : undefined;
+  } while (continuation !== undefined);
+  return all;
 }

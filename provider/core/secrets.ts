@@ -1,6 +1,6 @@
 /**
  * Which properties of a resource are secret, from its definition alone. Both front doors use these:
- * the dynamic classes (class.ts) and the native plugin (provider/native) and schema.json, so a
+ * the dynamic classes (class.ts) and the native plugin (provider/plugin) and schema.json, so a
  * property cannot be secret on one door and plain on the other.
  */
 import type { AnyDefinition } from "./resource";

@@ -89,6 +89,11 @@ export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSou
     markerOf: async (ctx, id) => splitDescription((await find(dataQuery(ctx), id))?.description).marker,
   },
   describe: (id) => `data source "${id}"`,
+  // The service lists them without pages; a data source's id is its name.
+  list: {
+    kind: ["data source", "data sources"],
+    page: async (ctx) => ({ items: (await dataQuery(ctx).listDataSources()).map((d) => ({ id: d.name, name: d.name })) }),
+  },
 
   async create(ctx, inputs) {
     const c = dataQuery(ctx);

@@ -98,6 +98,7 @@ export const query = defineResource("krcloud:dataquery:Query", queryInputs, quer
   replaceReason: "a query run cannot change: the query runs again, as a new run",
   localInputs: ["reuse", "captureRows", "timeouts"],
   importId: "the query id",
+  unverifiable: "a query is a one-time run: refresh reads its state, and the service keeps none of the settings the program declares",
   offered: {
     dataSource: { list: async (ctx) => (await dataQuery(ctx).listDataSources()).map((d) => d.name), lookup: "krcloud.dataquery.getDataSources" },
     bucketName: { hint: "the result bucket must exist in this project and be writable (krcloud.objectstorage.getBuckets lists the buckets)" },

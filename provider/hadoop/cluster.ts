@@ -88,6 +88,13 @@ export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClus
     },
   },
   describe: (id) => `Hadoop cluster "${id}"`,
+  // The clusters that still exist: a terminated one is a record of what ran, nothing to manage.
+  list: {
+    kind: ["cluster", "clusters"],
+    page: async (ctx) => ({
+      items: (await hadoop(ctx).listClusters()).filter((c) => !/^Terminat/.test(c.status ?? "")).map((c) => ({ id: c.id, name: c.name ?? c.id })),
+    }),
+  },
   derive: [{ from: ["userScript"], to: "userScript", compute: (i) => (i.userScript === undefined ? undefined : i.userScript.replace(/\r\n?/g, "\n")) }],
 
   async create(ctx, inputs) {

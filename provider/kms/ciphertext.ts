@@ -35,6 +35,7 @@ export const ciphertext = madeOnce("krcloud:kms:Ciphertext", ciphertextInputs, c
   replaceOn: ["keyId", "plaintext", "aad", "triggers"],
   replaceReason: "a ciphertext is made once: it is encrypted again (the old ciphertext still decrypts)",
   secretInputs: ["plaintext"],
+  unverifiable: "a ciphertext is made once by an encrypt call: the cloud keeps nothing to compare with (refresh makes no call)",
   noun: "ciphertext",
   doing: "encrypting",
   async make(c, inputs) {

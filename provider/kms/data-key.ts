@@ -32,6 +32,7 @@ export const dataKey = madeOnce("krcloud:kms:DataKey", dataKeyInputs, dataKeyOut
   replaceOn: ["keyId", "triggers"],
   replaceReason: "a data key is made once: a new data key is generated (data encrypted with the old one needs the old one)",
   secretOutputs: ["plaintext"],
+  unverifiable: "a data key is made once by a generate call: the cloud keeps nothing to compare with (refresh makes no call)",
   noun: "data key",
   doing: "generating a data key",
   async make(c, inputs) {

@@ -21,6 +21,8 @@ export interface MadeOnceSpec<I extends { keyId: string }, O extends I & { ciphe
   ResourceSpec<I, O>,
   "description" | "replaceOn" | "replaceReason" | "secretInputs" | "secretOutputs"
 > {
+  /** Why drift cannot be verified (always so: the service keeps no record of what the call made). */
+  unverifiable: string;
   /** `ciphertext`, `data key`: names the resource in messages. */
   noun: string;
   /** `encrypting`, `generating a data key`: what the call does, for its error. */

@@ -66,6 +66,7 @@ export const bucketCors = bucketDocument("krcloud:objectstorage:BucketCors", buc
   noun: "CORS policy",
   // An existing policy equal to the program's is taken over without adopt: nothing would change.
   claimKey: "krcloud-cors-owner",
+  listed: { nouns: "CORS policies", has: async (c, bucket) => (await c.getCors(bucket)).length > 0 },
 
   // An empty header list means none, and read reports it as absent (sdk/objectstorage/cors.ts):
   // record it that way, or every refresh would show a diff.

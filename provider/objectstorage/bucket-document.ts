@@ -10,7 +10,8 @@
 import { z } from "zod";
 import { rethrowAs } from "../../sdk/core";
 import type { ObjectStorageClient } from "../../sdk/objectstorage";
-import { markerOf, waitWithProgress, type Context, type ResourceDefinition } from "../core";
+import { markerOf, waitWithProgress, type Context, type Listed, type ResourceDefinition } from "../core";
+import { bucketNamesPage } from "./bucket";
 import { objectStorage } from "./client";
 import { bucketName } from "./validation";
 
@@ -47,6 +48,8 @@ export interface BucketDocumentSpec<I extends BucketDocument<unknown>, R = RuleO
   derive?: ResourceDefinition<I, I>["derive"];
   /** The bucket metadata key that holds the ownership marker of whoever set the document (`krcloud-cors-owner`). */
   claimKey: string;
+  /** What several of them are called (`CORS policies`), and whether a bucket has one: the type's list. */
+  listed: { nouns: string; has(c: ObjectStorageClient, bucket: string): Promise<boolean> };
   /** The document's rules; an empty list when none is set or the bucket is gone. */
   get(c: ObjectStorageClient, bucket: string): Promise<R[]>;
   /** Sets the whole document; resolves to the rules the service echoed. */
@@ -77,6 +80,19 @@ export function bucketDocument<I extends BucketDocument<unknown>>(
     importId: "the bucket name",
     derive: spec.derive,
     describe: (id) => `${spec.noun} of bucket "${id}"`,
+    // Every bucket's, or one bucket's (`query.bucket`); the id is the bucket's name.
+    list: {
+      kind: [spec.noun, spec.listed.nouns],
+      inputs: ["bucket"],
+      async page(ctx, request) {
+        const c = objectStorage(ctx);
+        const one = request.query?.bucket;
+        const page = one !== undefined ? { names: [one] } : await bucketNamesPage(ctx, request);
+        const items: Listed[] = [];
+        for (const name of page.names) if (await spec.listed.has(c, name)) items.push({ id: name, name });
+        return { items, continuation: page.continuation };
+      },
+    },
 
     async create(ctx, inputs) {
       const c = objectStorage(ctx);

@@ -83,6 +83,7 @@ export const bucketLifecycle = bucketDocument("krcloud:objectstorage:BucketLifec
   noun: "lifecycle configuration",
   existing: "one",
   claimKey: "krcloud-lifecycle-owner",
+  listed: { nouns: "lifecycle configurations", has: async (c, bucket) => (await c.getLifecycle(bucket)) !== undefined },
   get: async (c, bucket) => ((await c.getLifecycle(bucket)) ?? []).map(flattenRule),
   put: async (c, bucket, rules) => (await c.putLifecycle(bucket, rules.map(expandRule))).map(flattenRule),
   remove: async (c, bucket) => {

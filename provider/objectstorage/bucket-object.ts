@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
-import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, type ObjectStorageClient } from "../../sdk/objectstorage";
+import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, OBJECT_PAGE_LIMIT, type ObjectStorageClient } from "../../sdk/objectstorage";
 import {
   containsUnknown,
   markerOf,
@@ -158,6 +158,21 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
     },
   },
   describe: (id) => `object "${id}"`,
+  // A bucket's objects, by key prefix (`query.key`); folders are objects too (a subdir entry of a
+  // delimited listing is not).
+  list: {
+    kind: ["object", "objects"],
+    inputs: ["bucket", "key"],
+    parent: { token: "krcloud:objectstorage:Bucket", input: "bucket" },
+    async page(ctx, { query, pageSize, continuation }) {
+      const bucket = query?.bucket;
+      if (bucket === undefined) throw new Error("listing objects: give the bucket (query `bucket`)");
+      const limit = Math.min(pageSize ?? OBJECT_PAGE_LIMIT, OBJECT_PAGE_LIMIT);
+      const page = await objectStorage(ctx).listObjects(bucket, { prefix: query?.key, marker: continuation, limit });
+      const items = page.entries.flatMap((o) => (o.kind === "object" ? [{ id: `${bucket}/${o.name}`, name: o.name }] : []));
+      return { items, continuation: page.nextMarker };
+    },
+  },
 
   derive: [
     // The Node SDK's asset brand, when a caller serialised the asset itself, is not state.

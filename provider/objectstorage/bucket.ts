@@ -4,8 +4,18 @@
  */
 import { z } from "zod";
 import { isConflict, rethrowAs, withAction } from "../../sdk/core";
-import type { BucketAcl, ObjectStorageClient } from "../../sdk/objectstorage";
-import { PartialFailure, waitWithProgress, type Context, defineResource, resourceClass, markerOf, OWNER_METADATA_KEY, withoutReservedMetadata } from "../core";
+import { BUCKET_PAGE_MAX, type BucketAcl, type ObjectStorageClient } from "../../sdk/objectstorage";
+import {
+  PartialFailure,
+  waitWithProgress,
+  type Context,
+  defineResource,
+  resourceClass,
+  markerOf,
+  OWNER_METADATA_KEY,
+  withoutReservedMetadata,
+  type ListRequest,
+} from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
 import type { BucketArgs } from "./args";
@@ -94,6 +104,13 @@ export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInput
       )?.metadata[OWNER_METADATA_KEY],
   },
   describe: (id) => `bucket "${id}"`,
+  list: {
+    kind: ["bucket", "buckets"],
+    async page(ctx, request) {
+      const { names, continuation } = await bucketNamesPage(ctx, request);
+      return { items: names.map((name) => ({ id: name, name })), continuation };
+    },
+  },
 
   // An empty IP list means no restriction, as does none: record it the way read reports it, or
   // every refresh would show a diff.
@@ -197,6 +214,25 @@ async function converge(ctx: Context, c: ObjectStorageClient, current: BucketOut
 
 // ---------------------------------------------------------------------------------------------
 // Flatteners, finders and waiters
+
+/**
+ * One page of the project's bucket names, for the lists of buckets and of their documents: the
+ * continuation is the offset of the next page (the service pages by offset, up to 100 a page).
+ */
+export async function bucketNamesPage(
+  ctx: Context,
+  request: Pick<ListRequest, "pageSize" | "continuation">,
+): Promise<{ names: string[]; continuation?: string }> {
+  const offset = request.continuation === undefined ? 0 : Number(request.continuation);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new Error(`listing buckets: "${request.continuation}" is not a continuation this list gave`);
+  const limit = Math.min(request.pageSize ?? BUCKET_PAGE_MAX, BUCKET_PAGE_MAX);
+  const page = await objectStorage(ctx).listBuckets({ offset, limit });
+  const next = offset + page.items.length;
+  // An empty page ends the walk even if totalCount says otherwise (buckets deleted meanwhile);
+  // without totalCount, a short page is the last one.
+  const last = page.items.length === 0 || (page.totalCount !== undefined ? next >= page.totalCount : page.items.length < limit);
+  return { names: page.items.flatMap((b) => (b.name === undefined ? [] : [b.name])), continuation: last ? undefined : String(next) };
+}
 
 /** What a read saw besides the outputs: the ownership marker the bucket carries. */
 interface Seen {

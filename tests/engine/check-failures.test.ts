@@ -7,7 +7,7 @@
  * input, so the value shows, and the reason keeps the full path. Both ways of running the provider:
  * the dynamic classes (TypeScript/JavaScript) and the native plugin (YAML).
  */
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig } from "../harness/engine";
 import { engineFile, jsProgram, yamlProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

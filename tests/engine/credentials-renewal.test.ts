@@ -11,8 +11,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startLocalCloud } from "../../emulator";
-import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, tokensIssued } from "../support/engine";
-import { audit, controlCall, faultFired, FAULTS_PROGRAM, NS, projectBed, until } from "../support/reliability";
+import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, tokensIssued } from "../harness/engine";
+import { audit, controlCall, faultFired, FAULTS_PROGRAM, NS, projectBed, until } from "../support/faults/reliability";
 import { engineFile } from "./engine-file";
 import { findings, NONE } from "./reliability-steps";
 
@@ -119,9 +119,13 @@ test("50 buckets with --parallel 50 across an expiry (native plugin): all create
   const log = ((await controlCall(engine.cloud, "GET", `/requests?since=${seq}`)) as { requests: { status: number }[] }).requests;
   const refused = log.filter((r) => r.status === 401).length;
   const issued = await tokensIssued(engine.cloud, p.project.credentialId);
-  expect(expired.expired).toBe(1);
+  // The tokens live at the expiry (the first, or also its proactive renewal when the 50 checks took
+  // longer than three quarters of a token's life) and the one the expiry calls for: never one per
+  // resource.
+  expect(expired.expired).toBeGreaterThanOrEqual(1);
+  expect(expired.expired).toBeLessThanOrEqual(2);
   expect(refused).toBeGreaterThan(0);
-  expect(issued).toBe(2);
+  expect(issued).toBe(expired.expired + 1);
   const after = await audit({ ...p, dir, stack, stackName: "renew50", backendDir: engine.sandbox.backendDir });
   expect(findings(after)).toEqual(NONE);
   expect(after.entries).toHaveLength(50);

@@ -18,9 +18,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { EXIT } from "../../drift/model";
-import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig, tokensIssued } from "../support/engine";
+import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig, tokensIssued } from "../harness/engine";
 import { runDrift } from "../support/drift";
-import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/reliability";
+import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/faults/reliability";
 import { engineFile } from "./engine-file";
 import { findings, NONE } from "./reliability-steps";
 
@@ -64,7 +64,8 @@ describe("only an access key and the identity endpoint", () => {
     const b = await bed("dynkey", "bucket,object,pg,cipher,ds,hadoop", (p) => accessKeyConfig(engine.cloud, p.project));
     expect(await providerKeys(b.stack)).toEqual(["krcloud:credentialId", "krcloud:credentialSecret", "krcloud:identityEndpoint"]);
     const before = await tokensIssued(engine.cloud, b.project.credentialId);
-    await wholeLife(b.stack, b.dir, b.stackName, 7);
+    // Six resources, the stack and its identity (krcloud-stack).
+    await wholeLife(b.stack, b.dir, b.stackName, 8);
     expect(await stackInventory(b)).toEqual([]);
     // One token per provider process (and none for a program that makes no call): up, preview,
     // refresh, the drift check's refresh-preview (two processes: it runs the program to refresh),
@@ -197,7 +198,8 @@ fetch(${JSON.stringify(`${engine.cloud.url}/identity/v3/auth/tokens`)}, {
       [`${NS}:res`]: { value: "bucket,object,pg" },
     });
     const up = await stack.up({ color: "never", parallel: 10 });
-    expect(up.summary.resourceChanges?.create).toBe(4);
+    // Three resources, the stack and its identity (krcloud-stack).
+    expect(up.summary.resourceChanges?.create).toBe(5);
     expect(runs()).toBe(1);
     await stack.preview({ expectNoChanges: true, color: "never" });
     expect(runs()).toBe(2);

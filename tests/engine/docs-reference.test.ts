@@ -1,20 +1,21 @@
 /**
- * Every example of docs/reference is a complete, valid program: each page's YAML example, as the
- * page shows it, goes through `pulumi preview` with the native plugin and pulumi-language-yaml
- * against the local cloud (the schema's types, every input's `check`, and the invokes whose
- * arguments are known at preview). To keep the time down they run as one program: the pages'
- * config, variables, resources and outputs merged, a name shared by two pages only for an identical
- * declaration. What the examples take to exist (KMS keys) is created first through the control API.
- * Measured on the 2-core build machine: the whole file about 8 s, its one preview about 4 s; one
- * preview per page takes 1.5 to 2.5 s each, 50 to 80 s for the 34 pages.
+ * Every reference example is a complete, valid program: each example file
+ * (`provider/<module>/*.example.yaml`, the program its docs/reference page shows) goes through
+ * `pulumi preview` with the native plugin and pulumi-language-yaml against the local cloud (the
+ * schema's types, every input's `check`, and the invokes whose arguments are known at preview). To
+ * keep the time down they run as one program: the examples' config, variables, resources and
+ * outputs merged, a name shared by two examples only for an identical declaration. What the
+ * examples take to exist (`provider/<module>/example-fixtures.yaml`: KMS keys, a bucket and its
+ * object) is created first. Measured on the 2-core build machine: the whole file about 8 s, its one
+ * preview about 4 s; one preview per example takes 1.5 to 2.5 s each, 50 to 80 s for the 34.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { resolveSettings } from "../../sdk/core";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { EXAMPLE_FIXTURES } from "../../tools/gen-reference";
-import { ENGINE_TEST_TIMEOUT_MS, eventCollector, logicalName, providerConfig, REPO_ROOT } from "../support/engine";
+import { exampleFiles, exampleFixtures } from "../../tools/gen-reference";
+import { ENGINE_TEST_TIMEOUT_MS, eventCollector, logicalName, providerConfig, REPO_ROOT } from "../harness/engine";
 import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -22,7 +23,6 @@ jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 // js-yaml comes with @pulumi/pulumi (no type declarations installed): the two calls used here.
 const yaml = require("js-yaml") as { load(text: string): unknown; dump(value: unknown, options?: { lineWidth?: number }): string };
 
-const DOCS = path.join(REPO_ROOT, "docs", "reference");
 const PROJECT = "krcloud-docs-reference";
 const SECTIONS = ["configuration", "variables", "resources", "outputs"] as const;
 
@@ -35,37 +35,25 @@ interface Program {
   outputs?: Record<string, unknown>;
 }
 
-function pages(): { page: string; program: Program }[] {
-  const found: { page: string; program: Program }[] = [];
-  for (const mod of fs.readdirSync(DOCS, { withFileTypes: true }).filter((e) => e.isDirectory())) {
-    for (const file of fs.readdirSync(path.join(DOCS, mod.name)).filter((f) => f.endsWith(".md"))) {
-      const page = `${mod.name}/${file}`;
-      const text = fs.readFileSync(path.join(DOCS, page), "utf8");
-      const block = /## Example\n[\s\S]*?```yaml\n([\s\S]*?)```/.exec(text)?.[1];
-      if (!block) throw new Error(`docs/reference/${page} has no YAML example`);
-      found.push({ page, program: yaml.load(block) as Program });
-    }
-  }
-  return found.sort((a, b) => a.page.localeCompare(b.page));
+function examples(): { file: string; program: Program }[] {
+  return exampleFiles(REPO_ROOT).map((file) => ({ file, program: yaml.load(fs.readFileSync(path.join(REPO_ROOT, file), "utf8")) as Program }));
 }
 
-/** One program of all pages' examples; `from` tells which pages declare each name. */
-function merge(all: { page: string; program: Program }[]): { program: Program; from: Map<string, string[]> } {
+/** One program of all examples; `from` tells which example files declare each name. */
+function merge(all: { file: string; program: Program }[]): { program: Program; from: Map<string, string[]> } {
   const program: Program = { name: PROJECT, runtime: "yaml" };
   const from = new Map<string, string[]>();
-  for (const { page, program: p } of all) {
-    expect([page, p.runtime]).toEqual([page, "yaml"]);
+  for (const { file, program: p } of all) {
+    expect([file, p.runtime]).toEqual([file, "yaml"]);
     for (const section of SECTIONS) {
       const target = (program[section] ??= {}) as Record<string, unknown>;
       for (const [name, decl] of Object.entries(p[section] ?? {})) {
         const key = `${section}.${name}`;
         if (name in target && JSON.stringify(target[name]) !== JSON.stringify(decl)) {
-          throw new Error(
-            `${key} is declared differently by docs/reference/${page} and ${from.get(key)!.join(", ")}: use another name or the same declaration`,
-          );
+          throw new Error(`${key} is declared differently by ${file} and ${from.get(key)!.join(", ")}: use another name or the same declaration`);
         }
         target[name] = decl;
-        from.set(key, [...(from.get(key) ?? []), page]);
+        from.set(key, [...(from.get(key) ?? []), file]);
       }
     }
   }
@@ -78,15 +66,15 @@ beforeAll(async () => {
   const storage = new ObjectStorageClient({
     settings: resolveSettings({ localCloudUrl: engine.cloud.url, authToken: engine.project.token, projectId: engine.project.projectId }),
   });
-  for (const f of EXAMPLE_FIXTURES) {
-    if (f.kind === "key") await engine.project.control.patchResource(f.service, f.kind, f.id, { projectId: engine.project.projectId, ...f.patch });
+  for (const f of exampleFixtures(REPO_ROOT)) {
+    if (f.kind === "key") await engine.project.control.patchResource("kms", f.kind, f.id, { projectId: engine.project.projectId, type: f.type });
     else if (f.kind === "bucket") await storage.createBucket({ name: f.id });
     else await storage.putObject(f.id.slice(0, f.id.indexOf("/")), f.id.slice(f.id.indexOf("/") + 1), f.content);
   }
 });
 
-test("every page's example previews: valid inputs, known invokes answered, every resource planned", async () => {
-  const all = pages();
+test("every example previews: valid inputs, known invokes answered, every resource planned", async () => {
+  const all = examples();
   expect(all.length).toBeGreaterThan(30);
   const { program, from } = merge(all);
   const src = path.join(engine.sandbox.root, "src", "docs-reference");
@@ -108,7 +96,7 @@ test("every page's example previews: valid inputs, known invokes answered, every
     .map((d) => `${d!.urn ? logicalName(d!.urn) : "program"}: ${d!.message.trim()}`);
   if (failure !== undefined || diagnostics.length > 0) {
     const where = [...from].map(([key, ps]) => `  ${key}: ${ps.join(", ")}`).join("\n");
-    throw new Error(`preview of the docs/reference examples failed:\n${diagnostics.join("\n")}\n${failure ?? ""}\nwhich page declares what:\n${where}`);
+    throw new Error(`preview of the reference examples failed:\n${diagnostics.join("\n")}\n${failure ?? ""}\nwhich example declares what:\n${where}`);
   }
   const planned = events
     .map((e) => e.resourcePreEvent?.metadata)

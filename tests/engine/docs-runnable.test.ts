@@ -8,8 +8,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CLAIMED_BLOCKS, DocsSandbox, documentationFiles, runnableBlocks } from "../support/runnable";
-import { REPO_ROOT } from "../support/engine";
+import { CLAIMED_BLOCKS, DocsSandbox, documentationFiles, runnableBlocks } from "../support/docs/runnable";
+import { REPO_ROOT } from "../harness/engine";
 
 jest.setTimeout(20 * 60_000);
 

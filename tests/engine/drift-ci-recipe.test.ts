@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, newProject, pulumiBinDir, REPO_ROOT, startCloud, staticSite } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, newProject, pulumiBinDir, REPO_ROOT, startCloud, staticSite } from "../harness/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -12,7 +12,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import Ajv from "ajv";
 import { XMLParser } from "fast-xml-parser";
 import { REPORT_SCHEMA } from "../../drift/schema";
-import { ENGINE_TEST_TIMEOUT_MS, recipeFor, REPO_ROOT, resourcesOfType, staticSite } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, recipeFor, REPO_ROOT, resourcesOfType, staticSite } from "../harness/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { engineFile } from "./engine-file";
 

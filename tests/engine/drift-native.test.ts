@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { discoverExamples, ENGINE_TEST_TIMEOUT_MS, nativeResourcesOfType } from "../support/engine";
+import { discoverExamples, ENGINE_TEST_TIMEOUT_MS, nativeResourcesOfType } from "../harness/engine";
 import { driftedPaths, parseReport, runDrift } from "../support/drift";
 import { engineFile } from "./engine-file";
 

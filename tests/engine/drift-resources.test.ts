@@ -15,7 +15,7 @@ import { startLocalCloud } from "../../emulator";
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
 import { DataQueryClient } from "../../sdk/dataquery";
-import { DEFACED, ENGINE_TEST_TIMEOUT_MS, md5, recipeFor, REPO_ROOT, type StateResource } from "../support/engine";
+import { DEFACED, ENGINE_TEST_TIMEOUT_MS, md5, recipeFor, REPO_ROOT, type StateResource } from "../harness/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { allDefinitions } from "../../provider/registry";
 import { engineFile } from "./engine-file";

@@ -18,7 +18,8 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
 import { startLocalCloud } from "../../emulator";
 import { programDependencies, type UnmanagedReport } from "../../drift/unmanaged/cli";
-import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, REPO_ROOT, runPulumi } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, REPO_ROOT, runPulumi } from "../harness/engine";
+import { smallCluster } from "../resources/hadoop/cluster";
 import { EngineResource } from "../support/local-cloud";
 import { mutatingRequests, runDrift } from "../support/drift";
 import { engineFile } from "./engine-file";
@@ -110,21 +111,7 @@ beforeAll(async () => {
     { name: "found_shop", type: "MYSQL", instanceId: "found-db", username: "reporter", password: PASSWORD, description: "made by hand" },
     "ds",
   );
-  await outside(
-    "krcloud:hadoop:Cluster",
-    {
-      name: "found-etl",
-      clusterVersion: "HDE-2.0.1",
-      clusterType: "hadoop",
-      keypairName: "kp",
-      masterFlavorName: "m2a.xlarge",
-      workerFlavorName: "m2a.xlarge",
-      workerCnt: 3,
-      vpcId: "vpc-1",
-      subnetId: "sn-1",
-    },
-    "hd",
-  );
+  await outside("krcloud:hadoop:Cluster", { name: "found-etl", ...smallCluster }, "hd");
 
   yamlDir = engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "drift-import"));
   yamlStack = await engine.stack(yamlDir, "managed");

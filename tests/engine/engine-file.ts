@@ -3,7 +3,7 @@
  * project of their own, opened before the file's tests and closed after them; and the small
  * programs a test writes from text (a JavaScript program of the dynamic classes, a YAML program for
  * the native plugin). Each file still starts its own cloud and sandbox, so files stay independent
- * and can run in parallel workers (tests/support/engine.ts).
+ * and can run in parallel workers (tests/harness/engine).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -20,7 +20,7 @@ import {
   startCloud,
   type CloudProject,
   type InventoryEntry,
-} from "../support/engine";
+} from "../harness/engine";
 
 /** The file's cloud, sandbox and project: set before its first test runs (its first `beforeAll`). */
 export interface EngineFile {
@@ -105,7 +105,7 @@ function opened<T>(what: string, value: T | undefined): T {
   return value;
 }
 
-/** The steps a preview of `stack` plans that are not `same` (engine-state.ts `changedSteps`). */
+/** The steps a preview of `stack` plans that are not `same` (tests/harness/engine/state.ts `changedSteps`). */
 export async function previewSteps(stack: Stack): Promise<{ urn: string; op: string }[]> {
   const { events, onEvent } = eventCollector();
   await stack.preview({ color: "never", onEvent });

@@ -29,7 +29,7 @@ import {
   type SetupResource,
   withoutSecrets,
   type StateResource,
-} from "../support/engine";
+} from "../harness/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

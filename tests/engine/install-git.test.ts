@@ -10,7 +10,7 @@
  *   clone with no network, the files the README shows, `npm install`, then `pulumi up` on the local
  *   cloud, the program compiled by TypeScript 6; the YAML template on the plugin likewise.
  *
- * There is no network here: the sandbox's copy of the repository (tests/support/runnable.ts),
+ * There is no network here: the sandbox's copy of the repository (tests/support/docs/runnable.ts),
  * committed and tagged `v<version>`, stands for github.com/krcloud/pulumi-krcloud. The commands run
  * as written with its `git+file://` URL in place of the GitHub one: npm clones it and runs its
  * prepare script exactly as it does for a GitHub URL.
@@ -21,8 +21,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { PROGRAM_TSCONFIG } from "../../drift/unmanaged/generate";
-import { pulumiBinDir, pulumiYamlBinDir, REPO_ROOT } from "../support/engine";
-import { claimedBlock, DocsSandbox, type RunnableBlock } from "../support/runnable";
+import { pulumiBinDir, pulumiYamlBinDir, REPO_ROOT } from "../harness/engine";
+import { claimedBlock, DocsSandbox, type RunnableBlock } from "../support/docs/runnable";
 
 jest.setTimeout(30 * 60_000);
 
@@ -97,7 +97,7 @@ test("README's install command: npm builds the package from the git tag and inst
   const installed = path.join(projectDir, "node_modules", PKG.name);
   expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
   expect(fs.readdirSync(installed).sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "dist", "package.json", "schema.json"]);
-  for (const f of ["dist/index.js", "dist/index.d.ts", "dist/native/index.js", "dist/bin/krcloud-drift.js", "dist/provider/core/runtime.js"]) {
+  for (const f of ["dist/index.js", "dist/index.d.ts", "dist/native/index.js", "dist/bin/krcloud-drift.js", "dist/provider/runtime.js"]) {
     expect([f, fs.existsSync(path.join(installed, f))]).toEqual([f, true]);
   }
   expect(fs.existsSync(path.join(installed, "dist", "tests"))).toBe(false);
@@ -161,12 +161,13 @@ test("the TypeScript template: pulumi new offline, the files the README shows, n
   expect(tsconfig).toEqual(PROGRAM_TSCONFIG);
   expect(installedTypeScript(dir)).toMatch(/^6\.\d+\.\d+$/);
   // Pulumi type-checked index.ts (no PULUMI_NODEJS_TRANSPILE_ONLY here) and created both resources.
-  expect(run.output).toMatch(/\+ 3 created/);
+  // The template's bucket and lifecycle, the stack and its identity (krcloud-stack).
+  expect(run.output).toMatch(/\+ 4 created/);
   expect(run.output).toMatch(/bucketName\s*: "data-[0-9a-f]{7}"/);
 
   const destroyed = await docs.run([{ ...blocks[0]!, text: 'eval "$(make -s -C ../krcloud env)"\npulumi destroy --yes' }]);
   if (destroyed.code !== 0) throw new Error(`pulumi destroy failed:\n${destroyed.output.slice(-4000)}`);
-  expect(destroyed.output).toMatch(/- 3 deleted/);
+  expect(destroyed.output).toMatch(/- 4 deleted/);
 });
 
 test("the YAML template: pulumi new offline, then pulumi up on the plugin", async () => {

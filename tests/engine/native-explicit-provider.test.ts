@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { backendFiles, ENGINE_TEST_TIMEOUT_MS, REPO_ROOT, withoutSecrets } from "../support/engine";
+import { backendFiles, ENGINE_TEST_TIMEOUT_MS, REPO_ROOT, withoutSecrets } from "../harness/engine";
 import { engineFile, previewSteps } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

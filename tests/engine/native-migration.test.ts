@@ -9,7 +9,7 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, installProject, nativeSiteProgram, stateResources, withoutSecrets } from "../support/engine";
+import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, installProject, nativeSiteProgram, stateResources, withoutSecrets } from "../harness/engine";
 import { engineFile, previewSteps } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

@@ -17,7 +17,7 @@ import {
   nativeSiteProgram,
   runPulumi,
   stateResources,
-} from "../support/engine";
+} from "../harness/engine";
 import { engineFile, previewSteps } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

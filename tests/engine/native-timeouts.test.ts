@@ -17,7 +17,7 @@ import {
   newProject,
   providerConfig,
   type CloudProject,
-} from "../support/engine";
+} from "../harness/engine";
 import { engineFile, previewSteps, requireYamlHost } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

@@ -30,7 +30,7 @@ import {
   withoutSecrets,
   type CloudProject,
   type SetupResource,
-} from "../support/engine";
+} from "../harness/engine";
 import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS * 2);

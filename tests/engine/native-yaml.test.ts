@@ -4,7 +4,7 @@
  * preview with no changes, and a destroy that leaves nothing behind.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { discoverExamples, ENGINE_TEST_TIMEOUT_MS, stateResources } from "../support/engine";
+import { discoverExamples, ENGINE_TEST_TIMEOUT_MS, stateResources } from "../harness/engine";
 import { engineFile, previewSteps } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

@@ -3,7 +3,7 @@
  * block (`id=install-package`) runs as written in a sandbox, a copy of the repository at
  * `<sandbox>/krcloud` and an empty project next to it, with the machine's own PATH (tests/support/
  * runnable.ts). Then: the tarball ships only what users run (the compiled package, its schema,
- * README, LICENSE, CHANGELOG; no tests, tools, TypeScript sources or build info; source maps that
+ * README, LICENSE, CHANGELOG; no tests, tools, benchmarks, TypeScript sources or build info; source maps that
  * carry their sources), its metadata is publishable (`npm publish --dry-run` has nothing to say about
  * it), and the project, not linked to this repository, runs a program through the real Pulumi CLI
  * against the local cloud.
@@ -11,8 +11,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ENGINE_TEST_TIMEOUT_MS, objectText, REPO_ROOT, toolPath } from "../support/engine";
-import { claimedBlock, DocsSandbox } from "../support/runnable";
+import { ENGINE_TEST_TIMEOUT_MS, objectText, REPO_ROOT, toolPath } from "../harness/engine";
+import { claimedBlock, DocsSandbox } from "../support/docs/runnable";
 import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -69,8 +69,8 @@ afterAll(async () => {
 test("the tarball ships the compiled package, schema, README, LICENSE and CHANGELOG, and nothing else", () => {
   const top = files.filter((f) => !f.startsWith("dist/"));
   expect(top).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json", "schema.json"]);
-  // No tests, no development tools, no TypeScript sources (declarations are fine), no build info.
-  expect(files.filter((f) => /^dist\/(tests|tools)\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")) || f.endsWith(".tsbuildinfo"))).toEqual([]);
+  // No tests, no development tools, no benchmarks, no TypeScript sources (declarations are fine), no build info.
+  expect(files.filter((f) => /^dist\/(tests|tools|bench)\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")) || f.endsWith(".tsbuildinfo"))).toEqual([]);
   // Everything package.json points users at is inside, declarations included.
   const entries = [
     PKG.main,

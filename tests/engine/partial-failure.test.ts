@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_RETRY } from "../../sdk/core";
-import { engineType, ENGINE_TEST_TIMEOUT_MS, eventCollector, expectFailure, REPO_ROOT, resourcesOfType } from "../support/engine";
+import { engineType, ENGINE_TEST_TIMEOUT_MS, eventCollector, expectFailure, REPO_ROOT, resourcesOfType } from "../harness/engine";
 import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

@@ -8,7 +8,7 @@
  * replaces (`preview --diff`).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import { ENGINE_TEST_TIMEOUT_MS } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS } from "../harness/engine";
 import { engineFile, jsProgram, yamlProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -74,7 +74,7 @@ async function checkDoor(stack: Stack, counted: RegExp): Promise<void> {
   const rotated = await previewWith(stack, "redis.small", NEW_PASSWORD);
   const why = warningLine(rotated);
   expect(why).toMatch(
-    /cache cluster "cluster-[0-9a-f]+" \(sessions-[0-9a-z]+\) will be REPLACED: user changes, and the cache API \(seed 02\) has no operation that changes a cluster's user or password/,
+    /cache cluster "cluster-[0-9a-f]+" \(sessions-[0-9a-z]+\) will be REPLACED: user changes, and the cache API has no operation that changes a cluster's user or password/,
   );
   expect(why).toMatch(/new endpoints .* and no data; what this one holds is lost when it is deleted/);
   expect(rotated).toMatch(/\+-\s*\S*krcloud\S*cache:Cluster\s+sessions\s+replace/);

@@ -11,8 +11,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT, toolPath } from "../support/engine";
-import { ALL_TYPES, baseSpec, changes, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
+import { ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT, toolPath } from "../harness/engine";
+import { baseSpec, changes, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
+import { resourceTypes } from "../resources";
 import { engineFile } from "./engine-file";
 import { zeroDiffSteps } from "./zero-diff-steps";
 
@@ -63,7 +64,7 @@ beforeAll(async () => {
 });
 
 test("a program using every resource type runs up with the previous release, installed by npm", async () => {
-  expect([...typesOf(spec)].sort()).toEqual([...ALL_TYPES].sort());
+  expect([...typesOf(spec)].sort()).toEqual(resourceTypes().sort());
   // A copy in the sandbox: npm records the path of a file: dependency.
   const previous = path.join(engine.sandbox.root, path.basename(PREVIOUS));
   fs.copyFileSync(PREVIOUS, previous);

@@ -17,8 +17,8 @@
  *   over instead of creating a second one.
  */
 import * as path from "node:path";
-import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, providerConfig, REPO_ROOT, runPulumi } from "../support/engine";
-import { audit, controlCall, faultsBed, hold, projectBed, recorded, release, stackInventory, type Bed } from "../support/reliability";
+import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, providerConfig, REPO_ROOT, runPulumi } from "../harness/engine";
+import { audit, controlCall, faultsBed, hold, projectBed, recorded, release, stackInventory, type Bed } from "../support/faults/reliability";
 import { engineFile } from "./engine-file";
 import { findings, killedUp, NONE } from "./reliability-steps";
 

@@ -18,8 +18,8 @@
  * 4, 5 and 7 in tests/faults/regressions.test.ts. The fault matrix (tests/faults) runs every class
  * of fault against every resource type at the provider level.
  */
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure } from "../support/engine";
-import { addFault, audit, clearFaults, faultFired, faultsBed, hold, release, runSql, stackInventory } from "../support/reliability";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure } from "../harness/engine";
+import { addFault, audit, clearFaults, faultFired, faultsBed, hold, release, runSql, stackInventory } from "../support/faults/reliability";
 import { engineFile } from "./engine-file";
 import { findings, NONE } from "./reliability-steps";
 

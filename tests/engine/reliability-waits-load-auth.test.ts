@@ -11,8 +11,20 @@
  *   would find nothing and drop the resources from state), and once the config is right again
  *   `destroy --run-program` removes everything (review class 8).
  */
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, newProject } from "../support/engine";
-import { addFault, audit, clearFaults, controlCall, faultFired, faultsBed, hold, release, stackInventory, until, type Bed } from "../support/reliability";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure, newProject } from "../harness/engine";
+import {
+  addFault,
+  audit,
+  clearFaults,
+  controlCall,
+  faultFired,
+  faultsBed,
+  hold,
+  release,
+  stackInventory,
+  until,
+  type Bed,
+} from "../support/faults/reliability";
 import { engineFile } from "./engine-file";
 import { findings, NONE } from "./reliability-steps";
 

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../support/engine";
+import { REPO_ROOT } from "../harness/engine";
 
 jest.setTimeout(900_000);
 

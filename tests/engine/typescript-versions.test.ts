@@ -18,8 +18,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PROGRAM_TSCONFIG, typescriptProgram } from "../../drift/unmanaged/generate";
-import { REPO_ROOT } from "../support/engine";
-import { tsBlocks } from "../support/typescript-blocks";
+import { REPO_ROOT } from "../harness/engine";
+import { tsBlocks } from "../support/docs/typescript-blocks";
 
 jest.setTimeout(15 * 60_000);
 

@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { ENGINE_TEST_TIMEOUT_MS, eventCollector, krcloudOps, objectText, REPO_ROOT } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, eventCollector, krcloudOps, objectText, REPO_ROOT } from "../harness/engine";
 import { engineFile } from "./engine-file";
 
 const marker = () => expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string;

@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { staticSite, ENGINE_TEST_TIMEOUT_MS, installProject, stateResources } from "../support/engine";
+import { staticSite, ENGINE_TEST_TIMEOUT_MS, installProject, stateResources } from "../harness/engine";
 import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -45,7 +45,7 @@ test("the project resolves pulumi-krcloud/runtime to the installed copy, not the
     cwd: path.dirname(path.dirname(installed)),
     encoding: "utf8",
   }).trim();
-  expect(resolved).toBe(fs.realpathSync(path.join(installed, "dist", "provider", "core", "runtime.js")));
+  expect(resolved).toBe(fs.realpathSync(path.join(installed, "dist", "provider", "runtime.js")));
 });
 
 test("refresh and destroy of existing resources run the upgraded package", async () => {
@@ -56,7 +56,7 @@ test("refresh and destroy of existing resources run the upgraded package", async
   expect(markerLines()).toEqual([]);
 
   // The "upgrade": a new runtime.js whose `call` (every stub call lands there) logs to the marker.
-  const runtime = path.join(installed, "dist", "provider", "core", "runtime.js");
+  const runtime = path.join(installed, "dist", "provider", "runtime.js");
   const original = fs.readFileSync(runtime, "utf8");
   const head = "function call(token, m, args) {";
   expect(original).toContain(head);

@@ -2,7 +2,7 @@
  * Zero-diff suite, dynamic classes (the TypeScript/JavaScript front door), with the real CLI: for
  * every resource type (13) the next preview after `up` shows no changes, nor the preview after a
  * `pulumi refresh`, nor after adopting resources made outside Pulumi (`adopt: true`, a shard's
- * `adoptShardId`); and the same with every optional input set once (tests/support/zero-diff.ts
+ * `adoptShardId`); and the same with every optional input set once (tests/support/zero-diff/
  * `variedSpec`: unicode, empty lists and maps, lists and map keys out of order). No change means
  * no update and no replace: `pulumi preview --expect-no-changes`.
  *
@@ -12,10 +12,9 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { ENGINE_TEST_TIMEOUT_MS, REPO_ROOT } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, REPO_ROOT } from "../harness/engine";
 import {
   adoptingSpec,
-  ALL_TYPES,
   baseSpec,
   makeOutside,
   prepareCloud,
@@ -28,6 +27,7 @@ import {
   type SecretValues,
   type Spec,
 } from "../support/zero-diff";
+import { resourceTypes } from "../resources";
 import { engineFile } from "./engine-file";
 import { writeAsset, zeroDiffSteps } from "./zero-diff-steps";
 
@@ -58,8 +58,8 @@ beforeAll(async () => {
 });
 
 test("the specs cover every resource type", () => {
-  expect([...typesOf(baseStackSpec)].sort()).toEqual([...ALL_TYPES].sort());
-  expect([...typesOf(variedSpec(fx, secrets, "x", "/dev/null"))].sort()).toEqual([...ALL_TYPES].sort());
+  expect([...typesOf(baseStackSpec)].sort()).toEqual(resourceTypes().sort());
+  expect([...typesOf(variedSpec(fx, secrets, "x", "/dev/null"))].sort()).toEqual(resourceTypes().sort());
 });
 
 test("every type with minimal inputs: up, then preview shows no changes; refresh, then preview shows no changes", async () => {
@@ -78,7 +78,11 @@ test("resources made outside Pulumi (passwords and other write-only inputs inclu
   // resources (the cloud keeps no record of a ciphertext or data key). An object has no adopt flag:
   // its create writes the same content over it.
   const notAdoptable = ["krcloud:dataquery:Query", "krcloud:kms:Ciphertext", "krcloud:kms:DataKey"];
-  expect([...typesOf({ resources: adopted })].sort()).toEqual(ALL_TYPES.filter((t) => !notAdoptable.includes(t)).sort());
+  expect([...typesOf({ resources: adopted })].sort()).toEqual(
+    resourceTypes()
+      .filter((t) => !notAdoptable.includes(t))
+      .sort(),
+  );
 
   const before = new Map((await engine.inventory()).map((e) => [`${e.service}:${e.kind}:${e.id}`, e]));
   writeDynamicSpec(baseDir, { resources: [...baseStackSpec.resources, ...adopted] });

@@ -2,7 +2,7 @@
  * Zero-diff suite, native plugin (a Pulumi YAML program), with the real CLI: for every resource
  * type (13) the next preview after `up` shows no changes, nor the preview after a `pulumi refresh`,
  * nor after `pulumi import` of resources made outside Pulumi and declared with the values they were
- * made with; and the same with every optional input set once (tests/support/zero-diff.ts
+ * made with; and the same with every optional input set once (tests/support/zero-diff/
  * `variedSpec`). No change means no update and no replace: `pulumi preview --expect-no-changes`.
  * Secret inputs are plain values in the YAML program, as YAML programs write them.
  *
@@ -13,9 +13,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { findDefinition } from "../../provider/registry";
-import { ENGINE_TEST_TIMEOUT_MS, runPulumi, stateResources } from "../support/engine";
+import { ENGINE_TEST_TIMEOUT_MS, runPulumi, stateResources } from "../harness/engine";
 import {
-  ALL_TYPES,
   baseSpec,
   changes,
   importFile,
@@ -32,6 +31,7 @@ import {
   type Spec,
   type SpecResource,
 } from "../support/zero-diff";
+import { resourceTypes } from "../resources";
 import { engineFile } from "./engine-file";
 import { writeAsset, zeroDiffSteps } from "./zero-diff-steps";
 
@@ -66,7 +66,7 @@ beforeAll(async () => {
 });
 
 test("every type with minimal inputs: up, then preview shows no changes; refresh, then preview shows no changes", async () => {
-  expect([...typesOf(baseStackSpec)].sort()).toEqual([...ALL_TYPES].sort());
+  expect([...typesOf(baseStackSpec)].sort()).toEqual(resourceTypes().sort());
   await upPreviewRefresh("base", base, baseStackSpec);
 });
 
@@ -85,8 +85,8 @@ async function importAndDeclare(outside: readonly OutsideResource[], label: stri
 
 test("pulumi import of resources made outside Pulumi, declared as made: preview and refresh-preview show no changes", async () => {
   // KMS ciphertexts and data keys have no import id: the cloud keeps no record of them to read.
-  const importable = ALL_TYPES.filter((t) => findDefinition(t)?.importId !== undefined);
-  expect(ALL_TYPES.filter((t) => !importable.includes(t))).toEqual(["krcloud:kms:Ciphertext", "krcloud:kms:DataKey"]);
+  const importable = resourceTypes().filter((t) => findDefinition(t)?.importId !== undefined);
+  expect(resourceTypes().filter((t) => !importable.includes(t))).toEqual(["krcloud:kms:Ciphertext", "krcloud:kms:DataKey"]);
 
   const outside = await timed("import: resources made through the SDK", async () =>
     makeOutside("plain", engine.project, fx, secrets, `o${engine.project.projectId.slice(-6)}`, await targets(base)),

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { stateResources, type InventoryEntry } from "../support/engine";
+import { stateResources, type InventoryEntry } from "../harness/engine";
 import { previewNoChanges, typesOf, type Spec, type StackTargets } from "../support/zero-diff";
 import type { EngineFile } from "./engine-file";
 

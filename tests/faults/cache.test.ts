@@ -1,11 +1,11 @@
 /**
  * Fault matrix, cache rows: ParameterGroup, Cluster, Shard and InstanceSet × create, update, read,
- * delete × the faults of tests/support/fault-matrix.ts (simulated nodes; stuck and FAILED through
+ * delete × the faults of tests/support/faults/matrix.ts (simulated nodes; stuck and FAILED through
  * held transitions and a node turned FAILED while the resource waits).
  */
-import { defineMatrix } from "../support/fault-matrix";
-import { CACHE_TYPES } from "../support/fault-types";
+import { defineMatrix } from "../support/faults/matrix";
+import { faultRows } from "../support/faults/rows";
 
 jest.setTimeout(120_000);
 
-defineMatrix("cache", CACHE_TYPES);
+defineMatrix("cache", faultRows("cache"));

@@ -18,8 +18,8 @@ import * as path from "node:path";
 import type { LocalCloud } from "../../emulator";
 import { closeAllPools } from "../../sdk/core";
 import { rejection } from "../support/assertions";
-import { startCloud } from "../support/engine";
-import { addFault, clearFaults, controlCall, projectBed, runSql } from "../support/reliability";
+import { startCloud } from "../harness/engine";
+import { addFault, clearFaults, controlCall, projectBed, runSql } from "../support/faults/reliability";
 
 let cloud: LocalCloud;
 

@@ -8,9 +8,10 @@
  * a generated name or a create key, and for a shard (no name): a change of a replace-on property,
  * and where the type has one, of a secret one alone.
  */
-import { compareState, cloudView, MatrixEnv, type MatrixProject } from "../support/fault-matrix";
-import { SQL } from "../support/fault-types";
-import { SimStack, type Declared, type Props } from "../support/sim-stack";
+import { compareState, cloudView, MatrixEnv, type MatrixProject } from "../support/faults/matrix";
+import { SQL } from "../resources/dataquery/query";
+import { ADMIN_PASSWORD, smallCluster } from "../resources/hadoop/cluster";
+import { SimStack, type Declared, type Props } from "../support/faults/sim-stack";
 
 jest.setTimeout(60_000);
 
@@ -36,18 +37,7 @@ const cache = (over: Props) => ({
 const cluster = (over: Props = {}) =>
   cache({ parameterGroupId: "default.redis7.0.cluster", shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }], ...over });
 const instanceSet = (over: Props = {}) => cache({ parameterGroupId: "default.redis7.0.standalone", primarySubnetId: "sn-a", replicaSubnetIds: [], ...over });
-const hadoop = (over: Props = {}) => ({
-  clusterVersion: "HDE-2.0.1",
-  clusterType: "hadoop",
-  keypairName: "kp",
-  masterFlavorName: "m2a.xlarge",
-  workerFlavorName: "m2a.xlarge",
-  workerCnt: 3,
-  vpcId: "vpc-1",
-  subnetId: "sn-1",
-  adminPassword: "Adm1n-Pw!",
-  ...over,
-});
+const hadoop = (over: Props = {}) => ({ ...smallCluster, adminPassword: ADMIN_PASSWORD, ...over });
 const dataSource = (p: MatrixProject, over: Props = {}) => ({ type: "MYSQL", instanceId: p.instanceId, username: "reader", password: "Pw-one-1", ...over });
 
 interface Case {

@@ -6,7 +6,7 @@
  * how to adopt.
  */
 import { clusterArgs, instanceSetArgs } from "../support/cache";
-import { cacheBedForFile } from "../support/per-file";
+import { cacheBedForFile } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;

@@ -6,7 +6,7 @@
  * the backups with the cluster, the default keeps them.
  */
 import { clusterArgs, instanceSetArgs } from "../support/cache";
-import { cacheBedForFile } from "../support/per-file";
+import { cacheBedForFile } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;

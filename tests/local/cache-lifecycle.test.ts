@@ -10,7 +10,7 @@ import { startLocalCloud } from "../../emulator";
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
 import { BASE, clusterArgs, instanceSetArgs, VERSION, type CacheTestBed } from "../support/cache";
-import { cacheBedForFile, expectGoneWhenDeleted } from "../support/per-file";
+import { cacheBedForFile, expectGoneWhenDeleted } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;

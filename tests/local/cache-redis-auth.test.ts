@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Cluster as RedisCluster, Redis, type RedisOptions } from "ioredis";
 import { clusterArgs, instanceSetArgs, SUBNETS } from "../support/cache";
-import { cacheBedForFile } from "../support/per-file";
+import { cacheBedForFile } from "../support/local-cloud/per-file";
 import type { EngineResource, ResourceState, TestCloud } from "../support/local-cloud";
 
 jest.setTimeout(300_000);

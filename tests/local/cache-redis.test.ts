@@ -30,8 +30,8 @@ import { processExists as alive } from "../../emulator/cache/redis/server";
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
 import { BASE, clusterArgs, instanceSetArgs, SUBNETS, VERSION } from "../support/cache";
-import { cacheBedForFile } from "../support/per-file";
-import { REPO_ROOT } from "../support/engine";
+import { cacheBedForFile } from "../support/local-cloud/per-file";
+import { REPO_ROOT } from "../harness/engine";
 import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
 
 jest.setTimeout(300_000);

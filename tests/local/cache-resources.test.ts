@@ -1,5 +1,6 @@
 /**
- * The cache resources driven as the Pulumi engine drives them, against the local cloud over
+ * The cache resources (krcloud:cache:ParameterGroup, krcloud:cache:Cluster, krcloud:cache:Shard,
+ * krcloud:cache:InstanceSet) driven as the Pulumi engine drives them, against the local cloud over
  * loopback HTTP: basic, update in place (same id), replace, disappears, bad input (no request),
  * waiter timeout with a stuck status (and the next up resuming it), FAILED failing fast, the order
  * of a topology update, parameter groups' catalogue checks, managed keys and In-Sync waits.
@@ -8,7 +9,7 @@ import { getFlavors, getParameterGroups, getVersions } from "../../provider/cach
 import { UNKNOWN } from "../../provider/core/unknown";
 import { CacheClient } from "../../sdk/cache";
 import { BASE, clusterArgs, instanceSetArgs, VERSION, type CacheTestBed } from "../support/cache";
-import { cacheBedForFile, expectGoneWhenDeleted } from "../support/per-file";
+import { cacheBedForFile, expectGoneWhenDeleted } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
-import { testCloudForFile } from "../support/per-file";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 const PG_URL = process.env.KRCLOUD_PG_URL;
 const MARIADB_URL = process.env.KRCLOUD_MARIADB_URL;

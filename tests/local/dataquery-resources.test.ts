@@ -6,7 +6,7 @@ import { getDataSources, getQueryResult } from "../../provider/dataquery/functio
 import { DataQueryClient } from "../../sdk/dataquery";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
-import { testCloudForFile } from "../support/per-file";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let source: EngineResource;

@@ -5,7 +5,7 @@
  */
 import { clusterArgs } from "../support/cache";
 import { rejection, type TestCloud } from "../support/local-cloud";
-import { testCloudForFile } from "../support/per-file";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 testCloudForFile({ service: "cache", cacheEngine: "simulated", reset: true }, (c) => (tc = c));

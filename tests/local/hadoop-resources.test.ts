@@ -6,8 +6,9 @@
 import { getClusterVms } from "../../provider/hadoop/functions";
 import { HadoopClient } from "../../sdk/hadoop";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
+import { ADMIN_PASSWORD, smallCluster } from "../resources/hadoop/cluster";
 import { EngineResource, rejection, type TestCloud } from "../support/local-cloud";
-import { testCloudForFile } from "../support/per-file";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let hadoop: EngineResource;
@@ -22,15 +23,8 @@ testCloudForFile({ service: "hadoop", reset: true }, async (c) => {
 
 const base = (over: Record<string, unknown> = {}) => ({
   name: "etl",
-  clusterVersion: "HDE-2.0.1",
-  clusterType: "hadoop",
-  keypairName: "kp",
-  masterFlavorName: "m2a.xlarge",
-  workerFlavorName: "m2a.xlarge",
-  workerCnt: 3,
-  vpcId: "vpc-1",
-  subnetId: "sn-1",
-  adminPassword: "Adm1n-Pw!",
+  ...smallCluster,
+  adminPassword: ADMIN_PASSWORD,
   configurations: [{ classification: "core-site", properties: { "io.file.buffer.size": "65536", "fs.trash.interval": "60" } }],
   ...over,
 });

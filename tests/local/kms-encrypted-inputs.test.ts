@@ -6,9 +6,10 @@
  */
 import { CacheClient } from "../../sdk/cache";
 import { KmsClient } from "../../sdk/kms";
+import { smallCluster } from "../resources/hadoop/cluster";
 import { clusterArgs as cacheClusterArgs } from "../support/cache";
 import { EngineResource, rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
-import { startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { startScriptedServer, type ScriptedServer } from "../support/servers/scripted";
 
 const PLAIN = "Pa55-Distinctive-7Q";
 let tc: TestCloud;
@@ -143,14 +144,7 @@ test("Hadoop Cluster: the admin and metastore passwords given as KMS ciphertexts
   const hadoop = new EngineResource("krcloud:hadoop:Cluster");
   await hadoop.configure({ ...tc.config, "krcloud:hadoopEndpoint": dq.origin });
   const state = await hadoop.up({
-    clusterVersion: "HDE-2.0.0",
-    clusterType: "hadoop",
-    keypairName: "kp",
-    masterFlavorName: "m2a.xlarge",
-    workerFlavorName: "m2a.xlarge",
-    workerCnt: 3,
-    vpcId: "vpc-1",
-    subnetId: "sn-a",
+    ...smallCluster,
     adminPasswordCiphertext: { keyId: "sym-1", ciphertext: adminCt },
     metastore: { mysql: { objectId: "db-1", dbName: "hive", userId: "hive", passwordCiphertext: { keyId: "sym-1", ciphertext, aad: "db=sales" } } },
   });

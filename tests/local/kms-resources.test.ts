@@ -6,7 +6,7 @@ import { createHmac, verifyHmac, verifySignature, sign, decrypt, decryptOutput }
 import * as pulumi from "@pulumi/pulumi";
 import { KmsClient } from "../../sdk/kms";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
-import { testCloudForFile } from "../support/per-file";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let ciphertext: EngineResource;

@@ -1,5 +1,5 @@
 /**
- * The native provider plugin's gRPC server (provider/native), driven over real gRPC as the engine
+ * The native provider plugin's gRPC server (provider/plugin), driven over real gRPC as the engine
  * drives it, against the in-process local cloud: configuration with secrets, auto-naming from the
  * engine's name and seed, detailed diffs, reads from the id alone (import), secrets kept secret,
  * state written by the dynamic classes, operation timeouts, lookups and the schema.
@@ -13,8 +13,8 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import type * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
-import { listen, packageRoot } from "../../provider/native/server";
-import { SECRET_SIG, SIG_KEY } from "../../provider/native/properties";
+import { listen, packageRoot } from "../../provider/plugin/server";
+import { SECRET_SIG, SIG_KEY } from "../../provider/plugin/properties";
 import { allLookups } from "../../provider/registry";
 import { startTestCloud, TOKENS, type TestCloud } from "../support/local-cloud";
 

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getBuckets } from "../../provider/objectstorage/functions";
 import { putObjects, rejection, type TestCloud } from "../support/local-cloud";
-import { testCloudForFile, tempDirForFile } from "../support/per-file";
+import { testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let dir: string;

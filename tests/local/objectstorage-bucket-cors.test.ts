@@ -5,7 +5,7 @@
 import { request } from "undici";
 import type { CorsRule } from "../../sdk/objectstorage";
 import { rejection, type TestCloud } from "../support/local-cloud";
-import { expectBucketDocumentGone, expectCheckNames, testCloudForFile } from "../support/per-file";
+import { expectBucketDocumentGone, expectCheckNames, testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 testCloudForFile({ bucket: "web-assets" }, (c) => (tc = c));

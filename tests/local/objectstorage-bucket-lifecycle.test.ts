@@ -4,7 +4,7 @@
  * disappears, adopt, bad input, drift.
  */
 import { rejection, type TestCloud } from "../support/local-cloud";
-import { expectBucketDocumentGone, expectCheckNames, testCloudForFile } from "../support/per-file";
+import { expectBucketDocumentGone, expectCheckNames, testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 testCloudForFile({ bucket: "log-archive" }, (c) => (tc = c));

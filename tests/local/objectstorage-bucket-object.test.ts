@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resetProjectChecks } from "../../sdk/core";
 import { rejection, type TestCloud } from "../support/local-cloud";
-import { expectCheckNames, testCloudForFile, tempDirForFile } from "../support/per-file";
+import { expectCheckNames, testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
 
 /** The ownership marker a create writes into the object's metadata (never an output). */
 const OWNED = { "krcloud-owner": expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string };

@@ -6,7 +6,7 @@
 import { inspect } from "node:util";
 import { resetProjectChecks } from "../../sdk/core";
 import { rejection, type TestCloud } from "../support/local-cloud";
-import { expectCheckNames, testCloudForFile } from "../support/per-file";
+import { expectCheckNames, testCloudForFile } from "../support/local-cloud/per-file";
 
 /** The ownership marker a create writes into the bucket's metadata (never an output). */
 const OWNED = { "krcloud-owner": expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string };

@@ -2,14 +2,14 @@
  * Acceptance: a 200 MB source file goes up by multipart with the provider process's memory growing
  * by far less than the file (it streams: check hashes in 1 MiB chunks, each part is read from its
  * byte range), and the next plan shows no diff. The provider runs in a child process
- * (tests/support/provider-process.ts) so that the local cloud in this process is not measured with it.
+ * (tests/harness/provider-process.ts) so that the local cloud in this process is not measured with it.
  */
 import { execFile } from "node:child_process";
 import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type TestCloud } from "../support/local-cloud";
-import { testCloudForFile, tempDirForFile } from "../support/per-file";
+import { testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
 
 const MB = 1024 * 1024;
 let tc: TestCloud;
@@ -30,7 +30,7 @@ test("a 200 MB file is uploaded by multipart with provider memory growth under 6
   const cursor = tc.logCursor();
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ["--expose-gc", join(__dirname, "../support/provider-process.js"), JSON.stringify({ config: tc.config, args })],
+    ["--expose-gc", join(__dirname, "../harness/provider-process.js"), JSON.stringify({ config: tc.config, args })],
     {
       maxBuffer: 16 * MB,
     },

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { getBucket, getBuckets, getObjectStorageInfo, getTempUrl, getTempUrlOutput } from "../../provider/objectstorage/functions";
 import { createBuckets, rejection, type TestCloud } from "../support/local-cloud";
-import { testCloudForFile } from "../support/per-file";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 testCloudForFile({ reset: true }, (c) => (tc = c));

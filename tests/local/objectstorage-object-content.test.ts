@@ -9,7 +9,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { serializeProperty } from "@pulumi/pulumi/runtime/rpc";
 import { type TestCloud } from "../support/local-cloud";
-import { testCloudForFile, tempDirForFile } from "../support/per-file";
+import { testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let dir: string;

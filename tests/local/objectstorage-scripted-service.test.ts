@@ -1,12 +1,12 @@
 /**
  * The object storage providers against a scripted loopback service that does what the local cloud
  * does not (yet): keeps Cache-Control / Content-Disposition / Content-Encoding, lags behind a delete,
- * lacks ListMultipartUploads. Driven as the engine drives them (tests/support/local-cloud.ts).
+ * lacks ListMultipartUploads. Driven as the engine drives them (tests/support/local-cloud/).
  */
 import { createHash } from "node:crypto";
 import { closeAllPools } from "../../sdk/core";
 import { EngineResource, TOKENS } from "../support/local-cloud";
-import { startScriptedServer, type Reply, type ScriptedServer, type Seen } from "../support/scripted-server";
+import { startScriptedServer, type Reply, type ScriptedServer, type Seen } from "../support/servers/scripted";
 
 let server: ScriptedServer;
 let object: EngineResource;

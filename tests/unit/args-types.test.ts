@@ -12,7 +12,7 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { compileSources } from "../support/typescript-blocks";
+import { compileSources } from "../support/docs/typescript-blocks";
 import { allDefinitions } from "../../provider/registry";
 
 jest.setTimeout(120_000);

@@ -7,9 +7,9 @@
 import { isConflict, isNotFound } from "../../sdk/core";
 import { isResponseFormatError, PARAMETER_GROUP_CREATE } from "../../sdk/cache";
 import { rejection } from "../support/assertions";
-import { cacheClient, clusterInput, ok, setInput, TOKEN, wire } from "../support/cache-wire";
-import * as fx from "../support/cache-fixtures";
-import { jsonReply as json, useScriptedServer } from "../support/scripted-server";
+import { cacheClient, clusterInput, ok, setInput, TOKEN, wire } from "../support/cache/wire";
+import * as fx from "../support/cache/answers";
+import { jsonReply as json, useScriptedServer } from "../support/servers/scripted";
 
 const srv = useScriptedServer();
 const client = () => cacheClient(srv);

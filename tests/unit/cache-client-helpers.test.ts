@@ -6,9 +6,9 @@ import { resolveSettings } from "../../sdk/core";
 import { CacheClient, isInvalidArgument } from "../../sdk/cache";
 import * as sdk from "../../sdk";
 import { rejection } from "../support/assertions";
-import { cacheBase, cacheClient, clock, setInput, TOKEN } from "../support/cache-wire";
-import * as fx from "../support/cache-fixtures";
-import { jsonReply as json, useScriptedServer } from "../support/scripted-server";
+import { cacheBase, cacheClient, clock, setInput, TOKEN } from "../support/cache/wire";
+import * as fx from "../support/cache/answers";
+import { jsonReply as json, useScriptedServer } from "../support/servers/scripted";
 
 const srv = useScriptedServer();
 const client = () => cacheClient(srv);

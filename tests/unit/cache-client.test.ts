@@ -6,9 +6,9 @@
  */
 import type { RequestSpec } from "../../sdk/core";
 import type { CacheClient } from "../../sdk/cache";
-import { cacheClient, clusterInput, ok, setInput, TOKEN, wire } from "../support/cache-wire";
-import * as fx from "../support/cache-fixtures";
-import { jsonReply as json, useScriptedServer, type Reply } from "../support/scripted-server";
+import { cacheClient, clusterInput, ok, setInput, TOKEN, wire } from "../support/cache/wire";
+import * as fx from "../support/cache/answers";
+import { jsonReply as json, useScriptedServer, type Reply } from "../support/servers/scripted";
 
 const srv = useScriptedServer();
 const client = () => cacheClient(srv);

@@ -8,7 +8,7 @@
 import { parameterGroup } from "../../provider/cache/parameter-group";
 import { buildProvider } from "../../provider/core/provider";
 import { UNKNOWN } from "../../provider/core/unknown";
-import { useScriptedServer, type Seen } from "../support/scripted-server";
+import { useScriptedServer, type Seen } from "../support/servers/scripted";
 
 const server = useScriptedServer();
 const saved: Record<string, string | undefined> = {};

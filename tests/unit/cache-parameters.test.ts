@@ -10,7 +10,7 @@ import {
   validateParameterValues,
   type ParameterDefinition,
 } from "../../sdk/cache";
-import * as fx from "../support/cache-fixtures";
+import * as fx from "../support/cache/answers";
 
 const catalogue = flattenParameterGroup(fx.parameterGroupDetail, "reading").parameters;
 const def = (over: Partial<ParameterDefinition>): ParameterDefinition => ({

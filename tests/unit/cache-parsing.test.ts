@@ -19,7 +19,7 @@ import {
   parseSlots,
   HASH_SLOTS,
 } from "../../sdk/cache";
-import * as fx from "../support/cache-fixtures";
+import * as fx from "../support/cache/answers";
 
 const A = "reading";
 

@@ -5,12 +5,12 @@
  */
 import { flattenClusterTopology, type CacheClusterRecord, type CacheShard } from "../../sdk/cache";
 import { parseDuration, timeoutFor } from "../../provider/core";
-import { provider } from "../../provider/core/runtime";
+import { provider } from "../../provider/runtime";
 import { parameterChanges } from "../../provider/cache/parameter-group";
 import { alignTo, missing, placementsReplace, surplus } from "../../provider/cache/topology";
 import { clusterState, FAILED, SETTLED } from "../../provider/cache/waiters";
 import { CACHE_TIMEOUTS } from "../../provider/cache/waiters";
-import { configuredProvider } from "../support/configured";
+import { configuredProvider } from "../support/servers/configured";
 
 configuredProvider();
 

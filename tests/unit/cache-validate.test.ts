@@ -4,7 +4,7 @@
  * with its property path.
  */
 import fc from "fast-check";
-import { provider } from "../../provider/core/runtime";
+import { provider } from "../../provider/runtime";
 import {
   backupCronForHour,
   containsEmoji,
@@ -16,7 +16,7 @@ import {
   validateUpdateInput,
 } from "../../sdk/cache";
 import { clusterArgs, instanceSetArgs } from "../support/cache";
-import { configuredProvider } from "../support/configured";
+import { configuredProvider } from "../support/servers/configured";
 
 configuredProvider();
 

@@ -22,7 +22,7 @@ import {
   type Clock,
   type Settings,
 } from "../../sdk/core";
-import { jsonReply, useScriptedServer, type Seen } from "../support/scripted-server";
+import { jsonReply, useScriptedServer, type Seen } from "../support/servers/scripted";
 
 const srv = useScriptedServer();
 

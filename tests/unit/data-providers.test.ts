@@ -2,9 +2,10 @@
  * Key management, data query and Hadoop resources without a cloud: check (every rule named with its
  * property path, no request), diff (what replaces, what changes in place), canonical configuration.
  */
-import { provider } from "../../provider/core/runtime";
+import { provider } from "../../provider/runtime";
 import { canonicalConfig } from "../../provider/hadoop/cluster";
-import { configuredProvider } from "../support/configured";
+import { smallCluster } from "../resources/hadoop/cluster";
+import { configuredProvider } from "../support/servers/configured";
 
 configuredProvider();
 
@@ -89,17 +90,7 @@ describe("data query", () => {
 });
 
 describe("hadoop", () => {
-  const base = {
-    name: "etl",
-    clusterVersion: "HDE-2.0.0",
-    clusterType: "hadoop",
-    keypairName: "kp",
-    masterFlavorName: "m2a.xlarge",
-    workerFlavorName: "m2a.xlarge",
-    workerCnt: 3,
-    vpcId: "vpc-1",
-    subnetId: "sn-1",
-  };
+  const base = { name: "etl", ...smallCluster };
 
   test("check: version shape, components only for custom, workers at least the replication, Redis ids 0-15, one metastore", async () => {
     const bad = await hadoop.check(

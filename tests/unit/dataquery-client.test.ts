@@ -7,7 +7,7 @@ import { inspect } from "node:util";
 import { resolveSettings, type Clock } from "../../sdk/core";
 import { DataQueryClient } from "../../sdk/dataquery";
 import { rejection } from "../support/assertions";
-import { jsonReply, useScriptedServer } from "../support/scripted-server";
+import { jsonReply, useScriptedServer } from "../support/servers/scripted";
 
 const srv = useScriptedServer();
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { compileSources, tsBlocks } from "../support/typescript-blocks";
+import { compileSources, tsBlocks } from "../support/docs/typescript-blocks";
 
 jest.setTimeout(120_000);
 

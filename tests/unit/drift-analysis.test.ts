@@ -1,13 +1,13 @@
 /**
  * How krcloud-drift reads the engine's events of `pulumi preview --refresh` (drift/analyze.ts), on
- * events shaped as the CLI sends them (tests/support/drift-events.ts): what changed in the cloud
+ * events shaped as the CLI sends them (tests/support/drift/events.ts): what changed in the cloud
  * against what the program changed, secrets, deletions, read errors, providers, exit codes.
  */
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { analyzeEvents } from "../../drift/analyze";
 import { EXIT, exitCodeOf, type StackReport } from "../../drift/model";
 import { errorSummary } from "../../drift/run";
-import { DYNAMIC, previewEvents, SECRET_ENVELOPE, urnOf } from "../support/drift-events";
+import { DYNAMIC, previewEvents, SECRET_ENVELOPE, urnOf } from "../support/drift/events";
 
 const BUCKET = DYNAMIC("krcloud:objectstorage:Bucket");
 const site = { name: "site-1", acl: { public: "read-only" }, metadata: { purpose: "web" }, __provider: "stub" };

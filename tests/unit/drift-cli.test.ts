@@ -5,7 +5,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main, type Io } from "../../drift/cli";
+import { main } from "../../drift/cli";
+import type { Io } from "../../drift/io";
 
 let dir: string;
 

@@ -3,7 +3,7 @@
  * its shipped JSON Schema, SARIF against the official SARIF 2.1.0 schema (as published by OASIS,
  * shipped by @microsoft/jest-sarif), JUnit XML (a test case per resource), GitHub annotations and the
  * Markdown summary; the ignore file and the baseline; the fixes. No engine runs here: the events
- * are shaped as the CLI sends them (tests/support/drift-events.ts).
+ * are shaped as the CLI sends them (tests/support/drift/events.ts).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -19,7 +19,7 @@ import { declarationLine } from "../../drift/program";
 import { buildReport, stackReport } from "../../drift/report";
 import type { StackRun } from "../../drift/run";
 import { REPORT_SCHEMA } from "../../drift/schema";
-import { DYNAMIC, previewEvents, SECRET_ENVELOPE } from "../support/drift-events";
+import { DYNAMIC, previewEvents, SECRET_ENVELOPE } from "../support/drift/events";
 
 const SARIF_SCHEMA = JSON.parse(
   fs.readFileSync(path.join(path.dirname(require.resolve("@microsoft/jest-sarif/package.json")), "lib", "schemas", "sarif-2.1.0-rtm.5.json"), "utf8"),

@@ -9,7 +9,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { resolveSettings, type Settings } from "../../sdk/core";
 import { formatUnmanaged, installSpec, programDependencies, programNotes, type UnmanagedReport } from "../../drift/unmanaged/cli";
-import { discover, unconfigured, type CloudResource } from "../../drift/unmanaged/discover";
+import { discover, listedTypes, plural, unconfigured, type CloudResource } from "../../drift/unmanaged/discover";
+import { defineResource, listAll, type AnyDefinition, type Context, type ListRequest } from "../../provider/core/resource";
+import { systemClock } from "../../sdk/core";
 import { PROGRAM_TSCONFIG, typescriptProgram, type AdoptedResource } from "../../drift/unmanaged/generate";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
@@ -139,5 +141,70 @@ describe("the report", () => {
       "left out of the program (no adopt input; use the import file):",
       "  etl (krcloud:hadoop:Cluster)",
     ]);
+  });
+});
+
+describe("discovery is the types' own lists", () => {
+  test("every listed type of the package, per service; a bucket's objects are counted on its line; KMS keeps nothing to list", () => {
+    const listed = listedTypes().map((s) => [s.service, s.types.map((t) => [t.def.token, t.within.map((w) => w.token)])]);
+    expect(listed).toEqual([
+      [
+        "objectstorage",
+        [
+          ["krcloud:objectstorage:Bucket", ["krcloud:objectstorage:BucketObject"]],
+          ["krcloud:objectstorage:BucketCors", []],
+          ["krcloud:objectstorage:BucketLifecycle", []],
+        ],
+      ],
+      [
+        "cache",
+        [
+          ["krcloud:cache:Cluster", []],
+          ["krcloud:cache:InstanceSet", []],
+          ["krcloud:cache:ParameterGroup", []],
+        ],
+      ],
+      ["dataquery", [["krcloud:dataquery:DataSource", []]]],
+      ["hadoop", [["krcloud:hadoop:Cluster", []]]],
+    ]);
+    expect([plural("CORS policy", 2), plural("custom parameter group", 0), plural("object", 1)]).toEqual([
+      "CORS policies",
+      "custom parameter groups",
+      "object",
+    ]);
+  });
+
+  test("listAll follows the continuation page after page, and refuses a filter the type does not take", async () => {
+    const asked: ListRequest[] = [];
+    const pages: Record<string, { items: { id: string; name: string }[]; continuation?: string }> = {
+      start: { items: [{ id: "a", name: "a" }], continuation: "2" },
+      "2": { items: [], continuation: "3" },
+      "3": { items: [{ id: "b", name: "b" }] },
+    };
+    const def = defineResource("krcloud:test:Thing", undefined as never, undefined as never, {
+      description: "",
+      replaceOn: [],
+      describe: (id) => id,
+      create: () => Promise.reject(new Error("no")),
+      read: () => Promise.resolve(undefined),
+      update: () => Promise.reject(new Error("no")),
+      delete: () => Promise.resolve(),
+      list: {
+        kind: ["thing", "things"],
+        inputs: ["group"],
+        page: (_ctx, request) => (asked.push(request), Promise.resolve(pages[request.continuation ?? "start"]!)),
+      },
+    }) as AnyDefinition;
+    const ctx: Context = { settings: local(FULL), progress: () => undefined, clock: systemClock };
+    expect(await listAll(def, ctx, { group: "g" })).toEqual([
+      { id: "a", name: "a" },
+      { id: "b", name: "b" },
+    ]);
+    expect(asked.map((r) => [r.query, r.continuation])).toEqual([
+      [{ group: "g" }, undefined],
+      [{ group: "g" }, "2"],
+      [{ group: "g" }, "3"],
+    ]);
+    await expect(listAll(def, ctx, { color: "red" })).rejects.toThrow("krcloud:test:Thing cannot be listed by color: it takes group");
   });
 });

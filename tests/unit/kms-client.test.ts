@@ -6,7 +6,7 @@
 import { isNotFound, resolveSettings, type Clock } from "../../sdk/core";
 import { KmsClient, keyVersionOf } from "../../sdk/kms";
 import { rejection } from "../support/assertions";
-import { jsonReply, useScriptedServer } from "../support/scripted-server";
+import { jsonReply, useScriptedServer } from "../support/servers/scripted";
 
 const srv = useScriptedServer();
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };

@@ -1,7 +1,7 @@
 /**
  * Repeat runs skip what is up to date: `make build` runs tsc only when a source is newer than the
  * last build (and tsc is incremental, its build info in dist/ and never shipped). A no-op
- * `make demo` used to spend most of its 31 s in a full tsc run; `node dist/tools/bench-demo.js`
+ * `make demo` used to spend most of its 31 s in a full tsc run; `node dist/bench/demo.js`
  * measures it.
  */
 import { spawnSync } from "node:child_process";

@@ -7,7 +7,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { NODE_MINIMUM, olderThan } from "../../bin/node-version";
+import { NODE_MINIMUM, olderThan } from "../../provider/core/node-version";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
@@ -65,7 +65,7 @@ describe("on an old Node.js every entry point stops with one line", () => {
     ["the library's main (require of pulumi-krcloud)", ["-e", `require(${JSON.stringify(path.join(ROOT, PKG.main))})`]],
     [
       "the runtime the dynamic provider loads (pulumi-krcloud/runtime)",
-      ["-e", `require(${JSON.stringify(path.join(ROOT, "dist", "provider", "core", "runtime.js"))})`],
+      ["-e", `require(${JSON.stringify(path.join(ROOT, "dist", "provider", "runtime.js"))})`],
     ],
     ...Object.entries(PKG.bin).map(([name, file]): [string, string[]] => [`bin ${name}`, [path.join(ROOT, file), "--help"]]),
   ];

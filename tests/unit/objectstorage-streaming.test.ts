@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { closeAllPools, resolveSettings, type Clock } from "../../sdk/core";
 import { fileSource, isInvalidArgument, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, ObjectStorageClient } from "../../sdk/objectstorage";
 import { rejection } from "../support/assertions";
-import { tempDirForFile } from "../support/per-file";
-import { startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { tempDirForFile } from "../support/local-cloud/per-file";
+import { startScriptedServer, type ScriptedServer } from "../support/servers/scripted";
 
 let server: ScriptedServer;
 let dir: string;

@@ -15,7 +15,7 @@ import {
   type Context,
 } from "../../provider/core";
 import { configTextOf, splitOwnerConfig } from "../../provider/hadoop/cluster";
-import { definition } from "../../provider/core/runtime";
+import { definition } from "../../provider/runtime";
 import { inputSchema } from "../../provider/core/resource";
 import { shardStepDigest } from "../../provider/cache/cluster";
 

@@ -371,7 +371,7 @@ describe("look first (a create without a unique name: a query run)", () => {
 
 describe("configuration", () => {
   test("a missing endpoint or credential fails check (so preview), naming the setting, before any request", async () => {
-    const { provider: runtimeProvider } = await import("../../provider/core/runtime");
+    const { provider: runtimeProvider } = await import("../../provider/runtime");
     const saved = { ...process.env };
     for (const k of Object.keys(process.env)) if (k.startsWith("KRCLOUD_")) delete process.env[k];
     try {

@@ -1,6 +1,6 @@
 import { stubProvider } from "../../provider/core";
 import { allDefinitions } from "../../provider/registry";
-import { methodOf } from "../../provider/core/runtime";
+import { methodOf } from "../../provider/runtime";
 
 // The same serializer pulumi.dynamic.Resource uses for `__provider`.
 

@@ -3,9 +3,9 @@
  * as a sentinel string, whatever its type. check and diff of the real object storage resources, no
  * network (neither may send a request).
  */
-import { provider } from "../../provider/core/runtime";
+import { provider } from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/core";
-import { configuredProvider } from "../support/configured";
+import { configuredProvider } from "../support/servers/configured";
 
 configuredProvider();
 

@@ -13,7 +13,7 @@ import { alwaysSecretOutputKeys, secretInputKeys } from "../../provider/core/sec
 import { CONFIG_KEYS } from "../../provider/core/config";
 import { resolveSettings, SECRET_SETTINGS, SERVICES, type Settings } from "../../sdk/core/settings";
 import { generateSchema, renderSchema, repoRoot, resourceSpec, TypeRegistry } from "../../tools/gen-schema";
-import { PULUMI_VERSION } from "../support/engine";
+import { PULUMI_VERSION } from "../harness/engine";
 
 const ROOT = repoRoot();
 const SCHEMA_FILE = path.join(ROOT, "schema.json");

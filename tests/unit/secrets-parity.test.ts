@@ -9,11 +9,13 @@ import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { lookupOutput, type LookupDefinition } from "../../provider/core";
 import { outputKeys, resourceArgs } from "../../provider/core/class";
-import { KrcloudProviderService, secretKeys } from "../../provider/native/server";
-import { isSecretEnvelope, SECRET_SIG, SIG_KEY } from "../../provider/native/properties";
+import { KrcloudProviderService, secretKeys } from "../../provider/plugin/server";
+import { isSecretEnvelope, SECRET_SIG, SIG_KEY } from "../../provider/plugin/properties";
 import { allDefinitions, allLookups } from "../../provider/registry";
-import { configuredProvider } from "../support/configured";
-import { VALID_INPUTS } from "../support/valid-inputs";
+import { configuredProvider } from "../support/servers/configured";
+import { validInputs } from "../resources";
+
+const VALID_INPUTS = validInputs();
 
 type Json = Record<string, any>;
 

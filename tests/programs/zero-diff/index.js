@@ -1,7 +1,7 @@
 "use strict";
 /**
  * Every krcloud resource type through the dynamic classes, as `spec.json` beside this file declares
- * them (the tests write it; tests/support/zero-diff.ts renders the same spec as a Pulumi YAML
+ * them (the tests write it; tests/support/zero-diff/ renders the same spec as a Pulumi YAML
  * program for the native plugin). Plain JavaScript, so that it runs unchanged on the package of
  * today and on an earlier release (tests/engine/previous-release.test.ts). Each resource is
  * `{ name, type, properties, options? }`:

@@ -1,0 +1,125 @@
+/**
+ * krcloud-drift's benchmarks (`node dist/bench/drift.js [--resources N] [--stacks M]`; part
+ * of `make bench`), against a local cloud in this process with the real Pulumi CLI:
+ *
+ * - a drift check of a stack of N resources (default 1,000: a bucket and its objects): wall time
+ *   and the HTTP requests the local cloud counted during the check, per resource;
+ * - M small stacks (default 20, five resources each) checked one after the other
+ *   (`--concurrency 1`), at the machine's default (its CPUs) and all at once (`--concurrency M`).
+ *
+ * Prints one line per figure; the stacks are built first (their `up` times are printed too, as
+ * context). Every check must exit 0 (no drift): a benchmark of a failing check measures nothing.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { startLocalCloud } from "../emulator";
+import { newProject, providerConfig, REPO_ROOT, runNode, Sandbox, type CloudProject } from "../tests/harness/engine";
+
+const PROGRAM = `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const krcloud = require("pulumi-krcloud");
+const count = new pulumi.Config().requireNumber("objects");
+const bucket = new krcloud.objectstorage.Bucket("bucket", { forceDestroy: true });
+for (let i = 0; i < count; i++) {
+  new krcloud.objectstorage.BucketObject("object-" + i, { bucket: bucket.name, key: "file-" + i + ".txt", content: "object " + i + "\\n" });
+}
+`;
+
+async function requests(controlUrl: string): Promise<number> {
+  const r = (await (await fetch(`${controlUrl}/requests`)).json()) as { lastSeq: number };
+  return r.lastSeq;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t = performance.now();
+  const v = await fn();
+  return [performance.now() - t, v];
+}
+
+function program(sandbox: Sandbox): string {
+  const dir = path.join(sandbox.root, "programs", "bench-drift");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: krcloud-bench-drift\nruntime: nodejs\n");
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "krcloud-bench-drift", private: true, main: "index.js" }));
+  fs.writeFileSync(path.join(dir, "index.js"), PROGRAM);
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+async function deploy(sandbox: Sandbox, dir: string, p: CloudProject, name: string, objects: number): Promise<Stack> {
+  const stack = await sandbox.createStack(dir, name, providerConfig(p, { "krcloud-bench-drift:objects": { value: String(objects) } }));
+  await stack.up({ color: "never", parallel: 64 });
+  return stack;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function drift(sandbox: Sandbox, dir: string, args: string[]): Promise<number> {
+  const r = await runNode(path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), ["--cwd", dir, "--format", "json", ...args], sandbox.env());
+  if (r.code !== 0) throw new Error(`krcloud-drift ${args.join(" ")} exited ${r.code}: ${r.stderr}${r.stdout.slice(0, 2000)}`);
+  return (JSON.parse(r.stdout) as { stacks: unknown[] }).stacks.length;
+}
+
+export interface DriftFigures {
+  resources: number;
+  /** The drift check of the big stack: wall time and the requests the local cloud counted. */
+  checkMs: number;
+  requests: number;
+  stacks: number;
+  /** The small stacks checked one after the other, at the default concurrency, all at once. */
+  oneMs: number;
+  defaultMs: number;
+  allMs: number;
+}
+
+export async function driftBenchmarks(o: { resources: number; stacks: number }, log: (line: string) => void): Promise<DriftFigures> {
+  const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
+  const sandbox = new Sandbox({ label: "bench-drift" });
+  try {
+    const project = await newProject(cloud, "benchdrift");
+    const dir = program(sandbox);
+
+    const [upMs] = await timed(() => deploy(sandbox, dir, project, "big", o.resources - 1));
+    log(`up of a ${o.resources}-resource stack (context): ${seconds(upMs)}`);
+    const before = await requests(cloud.controlUrl);
+    const [checkMs] = await timed(() => drift(sandbox, dir, ["--stack", "big"]));
+    const sent = (await requests(cloud.controlUrl)) - before;
+    log(`drift check of a ${o.resources}-resource stack: ${seconds(checkMs)}; ${sent} requests, ${(sent / o.resources).toFixed(2)} per resource`);
+
+    const names = Array.from({ length: o.stacks }, (_, i) => `small-${String(i + 1).padStart(2, "0")}`);
+    const [smallUpMs] = await timed(async () => {
+      for (const n of names) await deploy(sandbox, dir, project, n, 4);
+    });
+    log(`up of ${o.stacks} stacks of 5 resources, one after the other (context): ${seconds(smallUpMs)}`);
+    const stacks = ["--stack", "small-*"];
+    const [oneMs, n1] = await timed(() => drift(sandbox, dir, [...stacks, "--concurrency", "1"]));
+    const [defMs] = await timed(() => drift(sandbox, dir, stacks));
+    const [allMs, nAll] = await timed(() => drift(sandbox, dir, [...stacks, "--concurrency", String(o.stacks)]));
+    if (n1 !== o.stacks || nAll !== o.stacks) throw new Error(`expected ${o.stacks} stacks in the reports, got ${n1} and ${nAll}`);
+    log(`drift check of ${o.stacks} stacks one after the other (--concurrency 1): ${seconds(oneMs)}`);
+    log(
+      `drift check of ${o.stacks} stacks at the default concurrency (${os.availableParallelism()}, the machine's CPUs): ${seconds(defMs)} (${(oneMs / defMs).toFixed(2)}x faster)`,
+    );
+    log(`drift check of ${o.stacks} stacks all at once (--concurrency ${o.stacks}): ${seconds(allMs)} (${(oneMs / allMs).toFixed(2)}x faster)`);
+    return { resources: o.resources, checkMs, requests: sent, stacks: o.stacks, oneMs, defaultMs: defMs, allMs };
+  } finally {
+    await cloud.close();
+    sandbox.cleanup();
+  }
+}
+
+if (require.main === module) {
+  const { values } = parseArgs({ options: { resources: { type: "string" }, stacks: { type: "string" } } });
+  const resources = Number(values.resources ?? 1000);
+  const stacks = Number(values.stacks ?? 20);
+  driftBenchmarks({ resources, stacks }, (l) => process.stdout.write(`${l}\n`)).then(
+    () => undefined,
+    (e: unknown) => {
+      process.stderr.write(`bench-drift: ${(e as Error)?.stack ?? String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

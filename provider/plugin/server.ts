@@ -1,0 +1,431 @@
+/**
+ * The native provider plugin `pulumi-resource-krcloud`: a gRPC ResourceProvider server on the
+ * protocol stubs shipped with @pulumi/pulumi, serving the same built providers the dynamic stub
+ * reaches (`runtime.provider(token)`) and the lookups of `LOOKUPS`. See docs/architecture.md
+ * ("The native provider plugin") for why this is a server of our own and not the SDK's.
+ *
+ * What it adds over the dynamic path: the engine's resource name and random seed for auto-naming,
+ * a detailed diff, the operation timeouts (`customTimeouts`), reads from the id alone (import),
+ * invoke, the schema, explicit provider configuration, and secrets kept secret end to end.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as anyproto from "google-protobuf/google/protobuf/any_pb";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { redactError, redactText, secretValues } from "../../sdk/core";
+import { configFailures, CONNECTION_KEYS, currentSettings, providerIdentity, setProviderIdentity, setStackConfig } from "../core/config";
+import { UNKNOWN } from "../core/unknown";
+import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../core/resource";
+import { toPlain } from "../core/sanitize";
+import { keepWriteOnly } from "../core/provider";
+import { secretInputKeys, secretOutputsFor } from "../core/secrets";
+import { parseArgs } from "../core/lookup";
+import { findLookup } from "../registry";
+import { definition, provider } from "../runtime";
+import { isInlineAsset, nameOfUrn, revealProps, typeOfUrn, wrapSecrets, type Props } from "./properties";
+
+/** The package root (holding package.json and schema.json), from dist/provider/plugin or provider/plugin. */
+export function packageRoot(start = __dirname): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, "package.json");
+    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "pulumi-krcloud") return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no pulumi-krcloud package.json above ${start}`);
+  }
+}
+
+export function packageVersion(): string {
+  return JSON.parse(fs.readFileSync(path.join(packageRoot(), "package.json"), "utf8")).version;
+}
+
+type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => void;
+
+function unimplemented(method: string): Unary<unknown, unknown> {
+  return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${method} is not implemented by the krcloud provider` }, null);
+}
+
+/** Runs `fn` and answers with its result, or with its error (secrets removed from the message). */
+function handle<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
+  return (call, callback) => {
+    fn(call.request).then(
+      (res) => callback(null, res),
+      (e: unknown) => callback(grpcError(e), null),
+    );
+  };
+}
+
+type Revealed = ReturnType<typeof revealProps>;
+
+/**
+ * `handle` for create and update: the definition and the revealed inputs (`inputsOf` the request)
+ * reach `fn`, and a partial failure's properties (grpcError) get the same secrets a success's do.
+ */
+function handleChange<Req extends { getUrn(): string; getType?(): string }, Res>(
+  inputsOf: (req: Req) => structproto.Struct | undefined,
+  fn: (req: Req, def: AnyDefinition, inputs: Revealed) => Promise<Res>,
+): Unary<Req, Res> {
+  return (call, callback) => {
+    const inputs = revealProps(fromStruct(inputsOf(call.request)));
+    let def: AnyDefinition | undefined;
+    const run = async () => {
+      def = definition(tokenOf(call.request));
+      return fn(call.request, def, inputs);
+    };
+    run().then(
+      (res) => callback(null, res),
+      (e: unknown) => callback(grpcError(e, inputs.secrets, def, inputs.props), null),
+    );
+  };
+}
+
+function toStruct(props: Props): structproto.Struct {
+  return structproto.Struct.fromJavaScript(toPlain(props) as Record<string, structproto.JavaScriptValue>);
+}
+
+function fromStruct(s: structproto.Struct | undefined): Props {
+  return s?.toJavaScript() ?? {};
+}
+
+/** The token of the resource a request is about: the request's type, else its URN's. */
+function tokenOf(req: { getUrn(): string; getType?(): string }): string {
+  return req.getType?.() || typeOfUrn(req.getUrn());
+}
+
+/**
+ * Outputs to return as secrets: the definition's always-secret ones, every input that arrived
+ * secret, and what reveals an input that is secret or inline asset text (secrets.ts; the dynamic
+ * classes apply the same rule to what they can see).
+ */
+export function secretKeys(def: AnyDefinition, secretInputs: Iterable<string>, inputs: Props = {}): Set<string> {
+  const given = new Set(secretInputs);
+  const keys = new Set<string>(secretOutputsFor(def, (k) => given.has(k) || isInlineAsset(inputs[k])));
+  for (const k of given) keys.add(k);
+  return keys;
+}
+
+/** Strips what only the dynamic path uses (`__provider` in state written by the dynamic classes). */
+function withoutDynamicKeys(props: Props): Props {
+  const { [PROVIDER_KEY]: _p, [LOGICAL_NAME_KEY]: _n, ...rest } = props;
+  return rest;
+}
+
+/**
+ * A gRPC error the engine understands. A create or update that failed after the cloud accepted it
+ * carries `id` and `properties` (see PartialFailure): it becomes ErrorResourceInitFailed, so the
+ * engine keeps the resource in state.
+ */
+function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefinition, inputs: Props = {}): grpc.StatusObject {
+  const err = redactError(e, secretValues(currentSettings())) as Error & { id?: string; properties?: Props; reasons?: string[] };
+  const message = err?.message ?? String(err);
+  const metadata = new grpc.Metadata();
+  if (err?.id) {
+    const detail = new provproto.ErrorResourceInitFailed();
+    detail.setId(err.id);
+    const props = withoutDynamicKeys(err.properties ?? {});
+    detail.setProperties(toStruct(def ? wrapSecrets(props, secretKeys(def, secrets, inputs)) : props));
+    detail.setReasonsList(err.reasons ?? [message]);
+    const any = new anyproto.Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statusproto.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpc.status.UNKNOWN, details: message, metadata };
+}
+
+const DIFF_KIND = provproto.PropertyDiff.Kind;
+
+export class KrcloudProviderService {
+  /** The engine's address (argv, then Attach): progress lines go to its log. */
+  engineAddress: string | undefined;
+  private engine: { address: string; client: enginerpc.EngineClient } | undefined;
+
+  constructor(engineAddress?: string) {
+    this.engineAddress = engineAddress;
+  }
+
+  /** The per-call options of an operation: its timeout (`customTimeouts`) and where its progress lines go. */
+  private options(req: { getUrn(): string; getTimeout(): number }): OperationOptions {
+    const urn = req.getUrn();
+    return { timeoutSeconds: req.getTimeout(), progress: (m) => this.log(urn, m) };
+  }
+
+  /**
+   * A progress line on the resource's row of the `pulumi up` display: an ephemeral info message
+   * through the engine's Log (a plugin's own stdout reaches the display only as an unattributed
+   * line); a check's notice stays (not ephemeral), listed with the resource's diagnostics. Without
+   * an engine (a test driving the server), stdout. Best effort: a line the engine cannot take is
+   * dropped, never an error of the operation.
+   */
+  private log(urn: string, message: string, severity: "info" | "warning" = "info", ephemeral = severity === "info"): void {
+    const address = this.engineAddress;
+    if (!address) {
+      (severity === "warning" ? process.stderr : process.stdout).write(`${severity === "warning" ? "warning: " : ""}${message}\n`);
+      return;
+    }
+    if (this.engine?.address !== address) {
+      this.engine?.client.close();
+      this.engine = { address, client: new enginerpc.EngineClient(address, grpc.credentials.createInsecure()) };
+    }
+    const req = new engineproto.LogRequest();
+    req.setSeverity(severity === "warning" ? engineproto.LogSeverity.WARNING : engineproto.LogSeverity.INFO);
+    req.setMessage(redactText(message, secretValues(currentSettings())));
+    req.setUrn(urn);
+    // Progress lines pass; a warning or a notice stays in the diagnostics.
+    req.setEphemeral(ephemeral);
+    this.engine.client.log(req, () => undefined);
+  }
+
+  getPluginInfo = handle(async (_req: emptyproto.Empty) => {
+    const info = new plugproto.PluginInfo();
+    info.setVersion(packageVersion());
+    return info;
+  });
+
+  getSchema = handle(async (req: provproto.GetSchemaRequest) => {
+    if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+    const res = new provproto.GetSchemaResponse();
+    res.setSchema(fs.readFileSync(path.join(packageRoot(), "schema.json"), "utf8"));
+    return res;
+  });
+
+  /**
+   * Provider configuration: the default provider gets the stack's `krcloud:*` config, an explicit
+   * provider resource its inputs. Secrets arrive decrypted and stay in this process's memory.
+   */
+  configure = handle(async (req: provproto.ConfigureRequest) => {
+    const args = revealProps(fromStruct(req.getArgs())).props;
+    // Engines that send no args send `variables`: `krcloud:config:<key>` -> value.
+    for (const [k, v] of req.getVariablesMap().entries()) {
+      const key = k.replace(/^krcloud:(config:)?/, "");
+      if (args[key] === undefined) args[key] = v;
+    }
+    setStackConfig({
+      get(key: string) {
+        const v = args[key.replace(/^krcloud:/, "")];
+        if (v === undefined || v === null) return undefined;
+        return typeof v === "string" ? v : JSON.stringify(v);
+      },
+    });
+    // The provider resource's own id: the stack's identity for create keys and ownership markers.
+    setProviderIdentity(req.hasId() ? req.getId() || undefined : undefined);
+    const res = new provproto.ConfigureResponse();
+    res.setAcceptsecrets(true);
+    res.setSupportspreview(false);
+    res.setAcceptresources(false);
+    res.setAcceptoutputs(false);
+    return res;
+  });
+
+  /**
+   * The provider's configuration checked without a request: each key a krcloud setting, URLs that
+   * keep credentials off the network in clear text, both halves of an access key. The inputs go
+   * back as they came (secrets still wrapped).
+   */
+  checkConfig = handle(async (req: provproto.CheckRequest) => {
+    const news = revealProps(fromStruct(req.getNews())).props;
+    const res = new provproto.CheckResponse();
+    res.setInputs(req.getNews() ?? new structproto.Struct());
+    res.setFailuresList(
+      configFailures(news, UNKNOWN).map((f) => {
+        const failure = new provproto.CheckFailure();
+        failure.setProperty(f.key);
+        failure.setReason(f.reason);
+        return failure;
+      }),
+    );
+    return res;
+  });
+
+  /**
+   * A change of credentials, of the token command or of endpoints changes who calls and by which
+   * door, never a resource: no diff. The region or the project changes where the resources are: an
+   * update of the provider, never a replacement of a resource (replacing on it would also break
+   * moving a stack from the dynamic classes to the plugin, docs/architecture.md).
+   */
+  diffConfig = handle(async (req: provproto.DiffRequest) => {
+    const olds = revealProps(fromStruct(req.getOldInputs() ?? req.getOlds())).props;
+    const news = revealProps(fromStruct(req.getNews())).props;
+    const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+      .filter((k) => k !== "version" && !CONNECTION_KEYS.has(k) && JSON.stringify(olds[k]) !== JSON.stringify(news[k]))
+      .sort();
+    const res = new provproto.DiffResponse();
+    res.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    res.setDiffsList(changed);
+    res.setReplacesList([]);
+    const detailed = res.getDetaileddiffMap();
+    for (const key of changed) {
+      const pd = new provproto.PropertyDiff();
+      pd.setKind(olds[key] === undefined ? DIFF_KIND.ADD : news[key] === undefined ? DIFF_KIND.DELETE : DIFF_KIND.UPDATE);
+      pd.setInputdiff(true);
+      detailed.set(key, pd);
+    }
+    res.setHasdetaileddiff(true);
+    return res;
+  });
+
+  check = handle(async (req: provproto.CheckRequest) => {
+    const token = tokenOf(req);
+    const olds = revealProps(fromStruct(req.getOlds()));
+    const news = revealProps(fromStruct(req.getNews()));
+    const name = req.getName() || nameOfUrn(req.getUrn());
+    const urn = req.getUrn();
+    const result = await provider(token).check(
+      olds.props,
+      { ...news.props, [LOGICAL_NAME_KEY]: name },
+      { urn, stack: providerIdentity(), notice: (m) => this.log(urn, m, "info", false) },
+    );
+    const res = new provproto.CheckResponse();
+    // The engine stores the checked inputs in the state: a secret input is a secret there even when
+    // the program passed it plain (a YAML program's password).
+    const secrets = new Set([...news.secrets, ...secretInputKeys(definition(token))]);
+    res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), secrets)));
+    res.setFailuresList(
+      (result.failures ?? []).map((f) => {
+        const failure = new provproto.CheckFailure();
+        failure.setProperty(f.property);
+        failure.setReason(f.reason);
+        return failure;
+      }),
+    );
+    return res;
+  });
+
+  /** Compares the recorded outputs with the new inputs, as the dynamic path does, and says per property what changes. */
+  diff = handle(async (req: provproto.DiffRequest) => {
+    const token = tokenOf(req);
+    const olds = revealProps(fromStruct(req.getOlds())).props;
+    const news = revealProps(fromStruct(req.getNews())).props;
+    const oldInputs = req.getOldInputs() ? withoutDynamicKeys(revealProps(fromStruct(req.getOldInputs())).props) : undefined;
+    const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news, oldInputs);
+    const res = new provproto.DiffResponse();
+    res.setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    res.setReplacesList(d.replaces ?? []);
+    res.setDeletebeforereplace(d.deleteBeforeReplace === true);
+    res.setDiffsList(d.diffs);
+    const replaces = new Set(d.replaces ?? []);
+    const detailed = res.getDetaileddiffMap();
+    for (const key of d.diffs) {
+      const pd = new provproto.PropertyDiff();
+      const replace = replaces.has(key);
+      if (olds[key] === undefined) pd.setKind(replace ? DIFF_KIND.ADD_REPLACE : DIFF_KIND.ADD);
+      else if (news[key] === undefined) pd.setKind(replace ? DIFF_KIND.DELETE_REPLACE : DIFF_KIND.DELETE);
+      else pd.setKind(replace ? DIFF_KIND.UPDATE_REPLACE : DIFF_KIND.UPDATE);
+      pd.setInputdiff(true);
+      detailed.set(key, pd);
+    }
+    res.setHasdetaileddiff(true);
+    // The detailed diff names the properties that replace; why, and what the replacement loses, the
+    // protocol has no field for: a warning on the resource's row.
+    for (const w of d.warnings ?? []) this.log(req.getUrn(), w, "warning");
+    return res;
+  });
+
+  create = handleChange(
+    (req: provproto.CreateRequest) => req.getProperties(),
+    async (req, def, inputs) => {
+      const res = new provproto.CreateResponse();
+      if (req.getPreview()) {
+        res.setProperties(req.getProperties());
+        return res;
+      }
+      const { id, outs } = await provider(def.token).create(withoutDynamicKeys(inputs.props), this.options(req));
+      res.setId(id);
+      res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets, inputs.props))));
+      return res;
+    },
+  );
+
+  /**
+   * Refresh (state given), `pulumi import` and the `import` option (id only: the definitions' read
+   * gets `olds` = {}). Returns inputs, so the next up of a program declaring the same values shows
+   * no diff. An empty id says the resource is gone.
+   */
+  read = handle(async (req: provproto.ReadRequest) => {
+    const token = tokenOf(req);
+    const def = definition(token);
+    const state = revealProps(fromStruct(req.getProperties()));
+    const oldInputs = revealProps(fromStruct(req.getInputs()));
+    const r = await provider(token).read(req.getId(), withoutDynamicKeys(state.props), this.options(req));
+    const res = new provproto.ReadResponse();
+    if (!r.id) return res;
+    const secrets = secretKeys(def, [...state.secrets, ...oldInputs.secrets], oldInputs.props);
+    res.setId(r.id);
+    res.setProperties(toStruct(wrapSecrets((r.props ?? {}) as Props, secrets)));
+    res.setInputs(toStruct(wrapSecrets(keepWriteOnly(def, (r.inputs ?? {}) as Props, withoutDynamicKeys(oldInputs.props)), secrets)));
+    return res;
+  });
+
+  update = handleChange(
+    (req: provproto.UpdateRequest) => req.getNews(),
+    async (req, def, news) => {
+      const olds = revealProps(fromStruct(req.getOlds())).props;
+      const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), this.options(req));
+      const res = new provproto.UpdateResponse();
+      res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));
+      return res;
+    },
+  );
+
+  delete = handle(async (req: provproto.DeleteRequest) => {
+    const token = tokenOf(req);
+    const props = revealProps(fromStruct(req.getProperties())).props;
+    await provider(token).delete(req.getId(), withoutDynamicKeys(props), this.options(req));
+    return new emptyproto.Empty();
+  });
+
+  /** Lookups (`fn::invoke`, SDK functions), with this provider's settings. */
+  invoke = handle(async (req: provproto.InvokeRequest) => {
+    const lookup = findLookup(req.getTok());
+    if (!lookup) throw new Error(`unknown krcloud function ${req.getTok()}`);
+    const args = revealProps(fromStruct(req.getArgs()));
+    const result = toPlain((await lookup.run(parseArgs(lookup, args.props), currentSettings())) ?? {}) as Props;
+    // A secret argument may show in any part of the result.
+    const secrets = args.secrets.size > 0 ? Object.keys(result) : (lookup.secretResults ?? []);
+    const res = new provproto.InvokeResponse();
+    res.setReturn(toStruct(wrapSecrets(result, secrets)));
+    return res;
+  });
+
+  cancel = handle(async (_req: emptyproto.Empty) => new emptyproto.Empty());
+
+  attach = handle(async (req: plugproto.PluginAttach) => {
+    this.engineAddress = req.getAddress();
+    return new emptyproto.Empty();
+  });
+
+  handshake = unimplemented("Handshake");
+  parameterize = unimplemented("Parameterize");
+  construct = unimplemented("Construct");
+  call = unimplemented("Call");
+  getMapping = unimplemented("GetMapping");
+  getMappings = unimplemented("GetMappings");
+  list = (call: grpc.ServerWritableStream<unknown, unknown>) =>
+    call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented by the krcloud provider" });
+}
+
+/** The server on a free loopback port. */
+export async function listen(engineAddress?: string): Promise<{ server: grpc.Server; port: number }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(provrpc.ResourceProviderService, new KrcloudProviderService(engineAddress) as unknown as grpc.UntypedServiceImplementation);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return { server, port };
+}
+
+/** The plugin's main: listens and prints the port, as the engine expects (argv: engine address, then flags). */
+export async function serve(args: readonly string[]): Promise<grpc.Server> {
+  const { server, port } = await listen(args.find((a) => !a.startsWith("-")));
+  process.stdout.write(`${port}\n`);
+  return server;
+}

@@ -1,0 +1,77 @@
+/**
+ * Generated malformed requests for every route of the local cloud's data query service (queries
+ * and data sources): each gets a 4xx with an error body, never a 5xx, and the local cloud keeps
+ * answering. What is generated and what each request must get: tests/support/malformed/requests.ts;
+ * the run: tests/support/malformed/clouds.ts.
+ */
+import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
+import type { Service } from "../support/malformed/requests";
+
+const fuzz = malformedClouds();
+const { api, creds, exists, ids } = fuzz;
+let seq = 0;
+
+const dataQuery: Service = {
+  name: "data query",
+  key: "dq",
+  base: () => `${fuzz.cloud.endpoints["data-query"]!}/v1/data-query`,
+  json: () => true,
+  async ensure() {
+    const i = ids.dq!;
+    const dq = (method: string, path: string, body?: unknown) => api(method, `${this.base()}${path}`, creds.key!, body);
+    if (!exists("data-query", "instance", "fz-db")) {
+      fuzz.cloud.control.flush();
+      await fuzz.cloud.control.patchResource("data-query", "instance", "fz-db", {
+        projectId: PROJECT,
+        engine: "mysql",
+        databases: { shop: "CREATE TABLE t(x INTEGER)" },
+      });
+    }
+    if (!exists("object-storage", "bucket", "fz-results"))
+      await api("PUT", `${fuzz.cloud.endpoints["object-storage"]!}/v1_ext/bucket`, creds.token!, { name: "fz-results", type: "STANDARD" });
+    if (!exists("data-query", "data-source", `${PROJECT}/fz_ds`))
+      await dq("POST", "/data-source", { name: "fz_ds", type: "MYSQL", scope: "PRIVATE", instanceId: "fz-db", username: "u", password: "cHc=" });
+    i.source = "fz_ds";
+    if (!exists("data-query", "query", i.query))
+      i.query = (await dq("POST", "/query", { query: "select 1", resultConfig: { bucketName: "fz-results" } })).queryInfo.queryId;
+  },
+  routes: [
+    {
+      op: "RunQuery",
+      method: "POST",
+      path: "/query",
+      auth: "key",
+      json: () => ({ query: "select 1", resultConfig: { bucketName: "fz-results" }, reuseConfig: { reuse: false } }),
+      fields: [
+        { key: "query", type: "string" },
+        { key: "resultConfig", type: "object" },
+      ],
+      invalid: [404],
+    },
+    { op: "GetQueryResult", method: "GET", path: "/query/{query}", auth: "key", query: "page=0" },
+    { op: "ListQueries", method: "GET", path: "/query", auth: "key", query: "size=5&sort=createdAt,desc" },
+    { op: "AbortQuery", method: "PUT", path: "/query/{query}/abort", auth: "key", invalid: [409] },
+    { op: "ListDataSources", method: "GET", path: "/data-source", auth: "key" },
+    {
+      op: "CreateDataSource",
+      method: "POST",
+      path: "/data-source",
+      auth: "key",
+      json: () => ({ name: `fz_new_${++seq}`, type: "MYSQL", scope: "PRIVATE", instanceId: "fz-db", username: "u", password: "cHc=", description: "fuzz" }),
+      fields: [
+        { key: "name", type: "name" },
+        { key: "type", type: "enum" },
+        { key: "scope", type: "enum" },
+        { key: "instanceId", type: "string" },
+        { key: "username", type: "string" },
+        { key: "password", type: "string" },
+        { key: "description", type: "text", required: false },
+      ],
+    },
+    { op: "DeleteDataSource", method: "DELETE", path: "/data-source/{source}", auth: "key" },
+  ],
+};
+
+describe(dataQuery.name, () => {
+  test(malformedTitle(dataQuery), () => fuzz.run(dataQuery));
+});

@@ -1,0 +1,170 @@
+/**
+ * Generated malformed requests for every route of the local cloud's object storage (JSON errors
+ * on the extension API, plain text on the Swift API): each gets a 4xx with an error body, never a
+ * 5xx, and the local cloud keeps answering. What is generated and what each request must get:
+ * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
+ */
+import { request } from "undici";
+import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
+import type { Service } from "../support/malformed/requests";
+
+const fuzz = malformedClouds();
+const { api, creds, exists, ids } = fuzz;
+let seq = 0;
+
+const LIFECYCLE =
+  "<LifecycleConfiguration><Rule><Prefix>a</Prefix><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>";
+const MALFORMED_XML = [
+  "<<<",
+  "<LifecycleConfiguration><Rule>",
+  '<!DOCTYPE x [<!ENTITY a "b">]><LifecycleConfiguration>&a;</LifecycleConfiguration>',
+  "<a>".repeat(20_000),
+  "\u0000",
+  "<LifecycleConfiguration><Rule><Prefix>a</Prefix><Status>Maybe</Status><Expiration><Days>-1</Days></Expiration></Rule></LifecycleConfiguration>",
+  "<Other/>",
+];
+
+const BAD_BUCKETS = ["__proto__", "hasOwnProperty", "UPPER", "a", "x".repeat(300), "%00", "a%00b", "%E2%82", "%zz", "-x", "a_b", "NaN", "%F0%9F%92%A9"];
+const BAD_OBJECTS = ["x".repeat(3000), "%00", "a%00b", "%E2%82"];
+
+const objectStorage: Service = {
+  name: "object storage",
+  key: "os",
+  badIds: { bucket: BAD_BUCKETS, empty: BAD_BUCKETS, object: BAD_OBJECTS },
+  base: () => fuzz.cloud.endpoints["object-storage"]!,
+  json: (path) => path.startsWith("/v1_ext") || path.startsWith("/info"),
+  async ensure() {
+    const os = this.base();
+    const t = creds.token!;
+    const i = ids.os!;
+    i.account = PROJECT;
+    if (!exists("object-storage", "bucket", "fz-bucket")) {
+      await api("PUT", `${os}/v1_ext/bucket`, t, { name: "fz-bucket", type: "STANDARD" });
+      await api("PUT", `${os}/v1_ext/bucket/fz-bucket/cors`, t, { cors: [{ allowed_origins: ["https://a.example"], allowed_methods: ["GET"] }] });
+    }
+    i.bucket = "fz-bucket";
+    for (const o of ["fz-obj.txt", "seg/1"])
+      if (!exists("object-storage", "object", `fz-bucket/${o}`))
+        await request(`${os}/v1/${PROJECT}/fz-bucket/${o}`, { method: "PUT", headers: t, body: "hello" }).then((r) => r.body.dump());
+    i.object = "fz-obj.txt";
+    if (!exists("object-storage", "bucket", "fz-empty")) await api("PUT", `${os}/v1_ext/bucket`, t, { name: "fz-empty", type: "STANDARD" });
+    i.empty = "fz-empty";
+    if (!exists("object-storage", "multipart-upload", `fz-bucket/fz-mp/${i.upload}`)) {
+      const res = await request(`${os}/v1/${PROJECT}/fz-bucket/fz-mp?uploads`, { method: "POST", headers: t });
+      i.upload = /<UploadId>([^<]+)<\/UploadId>/.exec(await res.body.text())![1]!;
+    }
+  },
+  routes: [
+    { op: "GetInfo", method: "GET", path: "/info", auth: "none" },
+    { op: "ListBuckets", method: "GET", path: "/v1_ext/bucket", auth: "token", query: "limit=5" },
+    {
+      op: "CreateBucket",
+      method: "PUT",
+      path: "/v1_ext/bucket",
+      auth: "token",
+      json: () => ({ name: `fz-new-${++seq}`, type: "STANDARD" }),
+      fields: [
+        { key: "name", type: "name" },
+        { key: "type", type: "enum" },
+      ],
+      media: ["application/json"],
+      strict: true,
+    },
+    { op: "GetBucketMeta", method: "GET", path: "/v1_ext/bucket/{bucket}", auth: "token" },
+    {
+      op: "UpdateBucketAcl",
+      method: "POST",
+      path: "/v1_ext/bucket/{bucket}",
+      auth: "token",
+      json: () => ({ name: "fz-bucket", acl: { public: "deny" } }),
+      fields: [
+        { key: "name", type: "string" },
+        { key: "acl", type: "object" },
+      ],
+      media: ["application/json"],
+      strict: true,
+    },
+    { op: "DeleteBucket", method: "DELETE", path: "/v1_ext/bucket/{empty}", auth: "token" },
+    {
+      op: "PutBucketLifecycleConfiguration",
+      method: "PUT",
+      path: "/v1_ext/bucket/{bucket}/lifecycle",
+      auth: "token",
+      raw: { contentType: "application/xml", body: () => LIFECYCLE, malformed: MALFORMED_XML },
+      media: ["application/xml"],
+    },
+    { op: "GetBucketLifecycleConfiguration", method: "GET", path: "/v1_ext/bucket/{bucket}/lifecycle", auth: "token" },
+    { op: "DeleteBucketLifecycleConfiguration", method: "DELETE", path: "/v1_ext/bucket/{bucket}/lifecycle", auth: "token" },
+    { op: "GetBucketCors", method: "GET", path: "/v1_ext/bucket/{bucket}/cors", auth: "token" },
+    {
+      op: "PutBucketCors",
+      method: "PUT",
+      path: "/v1_ext/bucket/{bucket}/cors",
+      auth: "token",
+      json: () => ({ cors: [{ allowed_origins: ["https://a.example"], allowed_methods: ["GET"] }] }),
+      fields: [{ key: "cors", type: "array" }],
+      media: ["application/json"],
+      strict: true,
+    },
+    { op: "ListContainers", method: "GET", path: "/v1/{account}", auth: "token", query: "format=json" },
+    { op: "HeadContainer", method: "HEAD", path: "/v1/{account}/{bucket}", auth: "token" },
+    { op: "ListObjects", method: "GET", path: "/v1/{account}/{bucket}", auth: "token", query: "format=json&limit=2" },
+    { op: "ListMultipartUploads", method: "GET", path: "/v1/{account}/{bucket}", auth: "token", query: "uploads" },
+    {
+      op: "CreateContainer",
+      method: "PUT",
+      path: "/v1/{account}/{bucket}",
+      auth: "token",
+      headers: () => ({ "X-Container-Meta-Team": "fuzz" }),
+      creates: ["bucket"],
+    },
+    { op: "UpdateContainerMetadata", method: "POST", path: "/v1/{account}/{bucket}", auth: "token", headers: () => ({ "X-Container-Meta-Team": "fuzz" }) },
+    { op: "DeleteContainer", method: "DELETE", path: "/v1/{account}/{empty}", auth: "token" },
+    {
+      op: "PutObject",
+      method: "PUT",
+      path: "/v1/{account}/{bucket}/{object}",
+      auth: "token",
+      raw: { contentType: "text/plain", body: () => "hello", malformed: [] },
+      creates: ["object"],
+    },
+    {
+      op: "PutSloManifest",
+      method: "PUT",
+      path: "/v1/{account}/{bucket}/fz-slo",
+      auth: "token",
+      query: "multipart-manifest=put",
+      raw: {
+        contentType: "application/json",
+        body: () => JSON.stringify([{ path: "fz-bucket/seg/1" }]),
+        malformed: ["[", "{}", "[]", '[{"path":5}]', '[{"path":"fz-bucket/seg/1","size_bytes":-1}]', '[{"path":"fz-bucket/seg/1","__proto__":1}]', "null"],
+      },
+    },
+    { op: "HeadObject", method: "HEAD", path: "/v1/{account}/{bucket}/{object}", auth: "token" },
+    { op: "GetObject", method: "GET", path: "/v1/{account}/{bucket}/{object}", auth: "token", headers: () => ({ Range: "bytes=0-1" }) },
+    { op: "PostObject", method: "POST", path: "/v1/{account}/{bucket}/{object}", auth: "token", headers: () => ({ "X-Object-Meta-Team": "fuzz" }) },
+    { op: "CopyObject", method: "COPY", path: "/v1/{account}/{bucket}/{object}", auth: "token", headers: () => ({ Destination: "/fz-bucket/fz-copy" }) },
+    { op: "DeleteObject", method: "DELETE", path: "/v1/{account}/{bucket}/fz-copy", auth: "token" },
+    { op: "InitiateMultipartUpload", method: "POST", path: "/v1/{account}/{bucket}/fz-mp2", auth: "token", query: "uploads" },
+    { op: "UploadPart", method: "PUT", path: "/v1/{account}/{bucket}/fz-mp", auth: "token", query: "uploadId={upload}&partNumber=1" },
+    { op: "ListParts", method: "GET", path: "/v1/{account}/{bucket}/fz-mp", auth: "token", query: "uploadId={upload}" },
+    {
+      op: "CompleteMultipartUpload",
+      method: "PUT",
+      path: "/v1/{account}/{bucket}/fz-mp",
+      auth: "token",
+      query: "uploadId={upload}",
+      raw: {
+        contentType: "application/xml",
+        body: () => '<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>"x"</ETag></Part></CompleteMultipartUpload>',
+        malformed: ["<<<", "<CompleteMultipartUpload><Part><PartNumber>x</PartNumber></Part></CompleteMultipartUpload>", "<Other/>", "<a>".repeat(20_000)],
+      },
+      invalid: [404, 409],
+    },
+    { op: "CreateTempUrl", method: "GET", path: "/v1/{account}/{bucket}/{object}", auth: "token", query: "temp_url&temp_url_expires=3600" },
+  ],
+};
+
+describe(objectStorage.name, () => {
+  test(malformedTitle(objectStorage), () => fuzz.run(objectStorage));
+});

@@ -1,0 +1,18 @@
+/**
+ * The engine harness, shared by the engine tests (tests/engine) and the benchmarks (bench/): the
+ * real Pulumi CLI driven by the Automation API against an in-process local cloud. Each test file starts its own local cloud and creates its own
+ * sandbox (temp directory holding a file backend, a PULUMI_HOME and copies of the programs), so test
+ * files are independent and can run in parallel workers.
+ *
+ * One import for all of them, kept in modules by job:
+ * - paths.ts: where things are (the repository, the Pulumi CLI, the example programs);
+ * - sandbox.ts: the sandbox, its stacks, and the native provider plugin installed into it;
+ * - cloud.ts: the local cloud's control API, a project of its own, a program's stack config;
+ * - state.ts: a stack's state, the backend's files and a run's events; running commands;
+ * - drift.ts: the drift recipes, changing each resource type behind Pulumi's back.
+ */
+export * from "./cloud";
+export * from "./drift";
+export * from "./paths";
+export * from "./sandbox";
+export * from "./state";

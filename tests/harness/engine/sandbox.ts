@@ -1,0 +1,165 @@
+/**
+ * The sandbox an engine test file runs Pulumi in (re-exported by index.ts): a temp file backend,
+ * PULUMI_HOME and copies of the programs, stacks created there, a project installed as a user's
+ * would be; and the native provider plugin of this working tree, installed into a sandbox.
+ */
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, PulumiCommand, type ConfigMap, type Deployment, type Stack } from "@pulumi/pulumi/automation";
+import { pulumiBinDir, REPO_ROOT, toolPath } from "./paths";
+import { stateResources, type StateResource } from "./state";
+
+// ---------------------------------------------------------------------------------------------
+// Sandbox: temp backend, PULUMI_HOME and program copies
+
+export interface SandboxOptions {
+  /** Prefix of the temp directory name. */
+  label: string;
+}
+
+/**
+ * One temp directory per test file: `backend/` (file backend), `home/` (PULUMI_HOME, keeps ~/.pulumi
+ * clean), `programs/` (copies of the programs; Pulumi writes Pulumi.<stack>.yaml next to
+ * Pulumi.yaml, so programs are never run in place).
+ */
+export class Sandbox {
+  readonly root: string;
+  readonly backendDir: string;
+  readonly homeDir: string;
+  readonly passphrase = `engine-test-${randomBytes(6).toString("hex")}`;
+  private command?: Promise<PulumiCommand>;
+
+  constructor(opts: SandboxOptions) {
+    this.root = fs.mkdtempSync(path.join(os.tmpdir(), `krcloud-${opts.label}-`));
+    this.backendDir = path.join(this.root, "backend");
+    this.homeDir = path.join(this.root, "home");
+    fs.mkdirSync(this.backendDir);
+    fs.mkdirSync(this.homeDir);
+  }
+
+  /** Environment for every Pulumi command (and for krcloud-drift). */
+  env(): Record<string, string> {
+    return {
+      PATH: toolPath(),
+      PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+      PULUMI_HOME: this.homeDir,
+      PULUMI_CONFIG_PASSPHRASE: this.passphrase,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // Settings must come from the stack config under test, never from the developer's shell.
+      KRCLOUD_AUTH_TOKEN: "",
+      KRCLOUD_PROJECT_ID: "",
+      KRCLOUD_LOCAL_CLOUD_URL: "",
+      KRCLOUD_TOKEN_COMMAND: "",
+      KRCLOUD_CREDENTIAL_ID: "",
+      KRCLOUD_CREDENTIAL_SECRET: "",
+      KRCLOUD_IDENTITY_ENDPOINT: "",
+    };
+  }
+
+  pulumiCommand(): Promise<PulumiCommand> {
+    this.command ??= PulumiCommand.get({ root: path.dirname(pulumiBinDir()), skipVersionCheck: true });
+    return this.command;
+  }
+
+  /**
+   * Copies a program into the sandbox (without node_modules and stack config files) and gives it a
+   * node_modules that resolves like an installed project's: a symlink to the repository's, where
+   * `pulumi-krcloud` is a link to the repository itself (`make install`).
+   */
+  copyProgram(src: string, name = path.basename(src)): string {
+    const dest = path.join(this.root, "programs", name);
+    fs.cpSync(src, dest, {
+      recursive: true,
+      filter: (p) => {
+        const base = path.basename(p);
+        return base !== "node_modules" && !/^Pulumi\..+\.ya?ml$/.test(base);
+      },
+    });
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
+    return dest;
+  }
+
+  /** A new stack of the program in `workDir`, with `config` set. */
+  async createStack(workDir: string, stackName: string, config: ConfigMap = {}): Promise<Stack> {
+    const stack = await LocalWorkspace.createStack(
+      { stackName, workDir },
+      { pulumiCommand: await this.pulumiCommand(), envVars: this.env(), pulumiHome: this.homeDir },
+    );
+    if (Object.keys(config).length > 0) await stack.setAllConfig(config);
+    return stack;
+  }
+
+  cleanup(): void {
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A project directory holding the program and a node_modules with a COPY of pulumi-krcloud from this
+ * working tree (package.json + dist without tests) and links to the other dependencies, as a user's
+ * installed project has it. Returns the copy's directory.
+ */
+export function installProject(programDir: string, dest: string): string {
+  fs.cpSync(programDir, dest, { recursive: true, filter: (p) => path.basename(p) !== "node_modules" && !/^Pulumi\..+\.ya?ml$/.test(path.basename(p)) });
+  const nm = path.join(dest, "node_modules");
+  fs.mkdirSync(nm);
+  const repoModules = path.join(REPO_ROOT, "node_modules");
+  for (const entry of fs.readdirSync(repoModules)) {
+    if (entry === "pulumi-krcloud" || entry.startsWith(".")) continue;
+    fs.symlinkSync(path.join(repoModules, entry), path.join(nm, entry), "dir");
+  }
+  const pkg = path.join(nm, "pulumi-krcloud");
+  fs.mkdirSync(pkg);
+  fs.copyFileSync(path.join(REPO_ROOT, "package.json"), path.join(pkg, "package.json"));
+  const dist = path.join(REPO_ROOT, "dist");
+  fs.cpSync(dist, path.join(pkg, "dist"), { recursive: true, filter: (p) => !p.startsWith(path.join(dist, "tests")) });
+  return pkg;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The native provider plugin
+
+export const PACKAGE_VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).version;
+
+/** Runs the pulumi CLI with the sandbox's environment; rejects with the output on a non-zero exit. */
+export function runPulumi(sandbox: Sandbox, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      path.join(pulumiBinDir(), "pulumi"),
+      args,
+      { cwd, env: { ...process.env, ...sandbox.env() }, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(Object.assign(new Error(`pulumi ${args.join(" ")} failed: ${err.message}\n${stdout}\n${stderr}`), { stdout, stderr }));
+        else resolve({ stdout, stderr });
+      },
+    );
+  });
+}
+
+/**
+ * Installs the native plugin of this working tree into the sandbox's PULUMI_HOME the way users do
+ * (`pulumi plugin install resource krcloud <version> -f <dir>`): a directory whose launcher runs
+ * dist/bin/pulumi-resource-krcloud.js of this tree (the packed, repository-free plugin is tested
+ * in native-package.test.ts).
+ */
+export async function installNativePlugin(sandbox: Sandbox): Promise<void> {
+  const dir = path.join(sandbox.root, "plugin-src");
+  fs.mkdirSync(dir, { recursive: true });
+  const entry = path.join(REPO_ROOT, "dist", "bin", "pulumi-resource-krcloud.js");
+  fs.writeFileSync(path.join(dir, "pulumi-resource-krcloud"), `#!/bin/sh\nexec node ${JSON.stringify(entry)} "$@"\n`, { mode: 0o755 });
+  await runPulumi(sandbox, ["plugin", "install", "resource", "krcloud", PACKAGE_VERSION, "-f", dir], sandbox.root);
+}
+
+/** The test program served by the native plugin (tests/programs/native-site). */
+export function nativeSiteProgram(): string {
+  return path.join(REPO_ROOT, "tests", "programs", "native-site");
+}
+
+/** Resources of a native-plugin stack of type `token` (the krcloud token itself). */
+export function nativeResourcesOfType(d: Deployment, token: string): StateResource[] {
+  return stateResources(d).filter((r) => r.type === token);
+}

@@ -1,0 +1,195 @@
+/**
+ * The test fixture of Cluster (`krcloud:cache:Cluster`, provider/cache/cluster.ts): its valid
+ * inputs, the cross-field rules of its inputs, its row of the fault matrix and its resources in the
+ * zero-diff specs (tests/resources/fixture.ts says what each is; index.ts derives the tables from
+ * them).
+ */
+import fc from "fast-check";
+import { arr, cacheUserRules, obj, rule, TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
+import type { Input } from "../../support/inputs/rules";
+import { SECRET_MARK, type FaultRow, type ZeroDiffSpec } from "../fixture";
+
+/** The cache engine version, flavor and parameter group the fixtures use (and the zero-diff suite's resources made outside Pulumi). */
+export const VERSION = "7.0.15";
+export const FLAVOR = "redis.small";
+export const CLUSTER_GROUP = "default.redis7.0.cluster";
+
+export const SUBNETS = ["sn-a", "sn-b", "sn-c"];
+
+/** A cluster of `shards` shards (one or two), one replica each. */
+export const clusterArgs = (shards: number) => ({
+  version: VERSION,
+  flavorId: FLAVOR,
+  parameterGroupId: CLUSTER_GROUP,
+  subnetIds: SUBNETS,
+  securityGroupIds: ["sg-1"],
+  shards: [
+    { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] },
+    { primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] },
+  ].slice(0, shards),
+});
+
+/** A 5-field cron every field of which is valid (seed 02 §4.2). */
+const cron = fc
+  .tuple(
+    fc.constantFrom("*", "0", "30", "59", "*/15", "0-30", "5,10"),
+    fc.constantFrom("*", "0", "3", "23", "*/6", "1-5"),
+    fc.constantFrom("*", "1", "31", "1-15"),
+    fc.constantFrom("*", "1", "12", "JAN", "jan-mar"),
+    fc.constantFrom("*", "0", "7", "MON", "mon-fri"),
+  )
+  .map((f) => f.join(" "));
+
+/** Crons the service refuses, with the text the failure names. */
+const BAD_CRONS: readonly [string, string][] = [
+  ["", "must not be empty"],
+  ["* * *", "must have 5 fields"],
+  ["* * * * * *", "must have 5 fields"],
+  ["60 * * * *", 'invalid minute field "60"'],
+  ["* 24 * * *", 'invalid hour field "24"'],
+  ["* * 0 * *", 'invalid day of month field "0"'],
+  ["* * * 13 *", 'invalid month field "13"'],
+  ["* * * * 8", 'invalid day of week field "8"'],
+  ["*/0 * * * *", 'invalid minute field "*/0"'],
+  ["5-1 * * * *", 'invalid minute field "5-1"'],
+];
+
+/** Cache cluster and instance set names (seed 02 §4.3), checked by a refinement. */
+export const CACHE_NAME = fc.stringMatching(/^[a-z][a-z0-9-]{2,18}[a-z0-9]$/);
+
+/** Replaces every subnet of `ids` that is not in `allowed` by one that is. */
+export const within = (ids: unknown[], allowed: string[]) => ids.map((id, i) => (allowed.includes(id as string) ? id : allowed[i % allowed.length]));
+
+export const OUTSIDE = fc.stringMatching(/^subnet-outside-[a-z0-9]{1,6}$/);
+
+/** Inputs check accepts, with every secret-bearing input set. */
+export const valid: Input = {
+  name: "valid-cluster",
+  version: "7.0.15",
+  flavorId: "redis.m.large",
+  parameterGroupId: "pg-1",
+  subnetIds: ["subnet-a", "subnet-b"],
+  securityGroupIds: ["sg-1"],
+  shards: [{ primarySubnetId: "subnet-a", replicaSubnetIds: ["subnet-b"] }],
+  user: { name: "app", password: SECRET_MARK },
+};
+
+/** The rules of its inputs that tie several properties together. */
+export function crossFieldRules(): TypeRules {
+  return {
+    values: { ...TIMEOUTS, name: CACHE_NAME, "backupSchedule.cron": cron },
+    keep(i) {
+      cacheUserRules().keep(i);
+      const allowed = arr(i.subnetIds) as string[];
+      const shards = arr(i.shards).map(obj);
+      const replicas = arr(shards[0]?.replicaSubnetIds).length;
+      for (const s of shards) {
+        [s.primarySubnetId] = within([s.primarySubnetId], allowed);
+        const r = within(arr(s.replicaSubnetIds), allowed).slice(0, replicas);
+        while (r.length < replicas) r.push(allowed[0]);
+        s.replicaSubnetIds = r;
+      }
+    },
+    rules: [
+      ...cacheUserRules().rules,
+      rule(
+        "every shard has the same number of replicas",
+        "",
+        fc.tuple(fc.integer({ min: 2, max: 4 }), fc.nat(), fc.integer({ min: 1, max: 4 })).map(([n, k, more]) => (valid) => {
+          const subnets = arr(valid.subnetIds) as string[];
+          const shards = Array.from({ length: n }, () => ({ primarySubnetId: subnets[0], replicaSubnetIds: [subnets[0]] }));
+          const odd = 1 + (k % (n - 1));
+          shards[odd]!.replicaSubnetIds = Array.from({ length: (1 + more) % 6 }, () => subnets[0]);
+          return {
+            input: { ...valid, shards },
+            path: `shards[${odd}].replicaSubnetIds`,
+            texts: ["every shard must have the same number of replicas"],
+          };
+        }),
+      ),
+      rule(
+        "a shard's subnets are among subnetIds",
+        "",
+        fc.tuple(OUTSIDE, fc.nat(), fc.boolean()).map(([outside, k, primary]) => (valid) => {
+          const shards = arr(valid.shards).map(obj);
+          const i = k % shards.length;
+          const s = shards[i]!;
+          if (primary) s.primarySubnetId = outside;
+          else {
+            const r = arr(s.replicaSubnetIds);
+            if (r.length === 0)
+              return {
+                input: { ...valid, shards: [{ ...s, primarySubnetId: outside }] },
+                path: "shards[0].primarySubnetId",
+                texts: [`subnet "${outside}" is not in subnetIds`],
+              };
+            r[k % r.length] = outside;
+          }
+          return {
+            input: valid,
+            path: `shards[${i}].${primary ? "primarySubnetId" : "replicaSubnetIds"}`,
+            texts: [`subnet "${outside}" is not in subnetIds`],
+          };
+        }),
+      ),
+      rule(
+        "the backup schedule is a valid 5-field cron",
+        "",
+        fc.constantFrom(...BAD_CRONS).map(([c, text]) => (valid) => ({
+          input: { ...valid, backupSchedule: { ...obj(valid.backupSchedule), cron: c } },
+          path: "backupSchedule.cron",
+          texts: [text],
+        })),
+      ),
+    ],
+  };
+}
+
+/** Its row of the fault matrix. */
+export const faultRow: FaultRow = {
+  service: "cache",
+  args: () => clusterArgs(1),
+  // A shard more: AddShard, which is not idempotent.
+  updated: () => clusterArgs(2),
+  // A read lists the clusters (reads that arrive together share one ListClusters call).
+  ops: { create: "CreateCluster", update: "AddShard", read: "ListClusters", delete: "DeleteCluster" },
+  stuck: { service: "cache", kind: { create: "node", update: "node" } },
+  failed: { create: "node", update: "node" },
+};
+
+/** Its resources in the zero-diff suite's specs. */
+export const zeroDiffSpec: ZeroDiffSpec = {
+  base: ({ s, r, ref }) => [
+    r("cluster", "krcloud:cache:Cluster", {
+      version: VERSION,
+      flavorId: FLAVOR,
+      parameterGroupId: ref("params", "id"),
+      subnetIds: ["sn-a"],
+      securityGroupIds: ["sg-1"],
+      shards: [{ primarySubnetId: "sn-a" }],
+      user: { name: "app", password: s.cacheClusterPassword },
+    }),
+  ],
+  varied: ({ s, r, ref, tag, timeouts }) => [
+    r("cluster", "krcloud:cache:Cluster", {
+      name: `${tag}-cl`,
+      description: "캐시 클러스터 ünï",
+      version: VERSION,
+      port: 6380,
+      flavorId: FLAVOR,
+      parameterGroupId: ref("params", "id"),
+      subnetIds: ["sn-c", "sn-a", "sn-b"],
+      securityGroupIds: ["sg-2", "sg-1"],
+      shards: [
+        { primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] },
+        { primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] },
+      ],
+      tlsEnabled: true,
+      user: { name: "app", password: s.cacheClusterPassword },
+      backupSchedule: { cron: "30 4 * * *", retentionDays: 3 },
+      keepAutomaticBackups: false,
+      timeouts,
+      adopt: false,
+    }),
+  ],
+};

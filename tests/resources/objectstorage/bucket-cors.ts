@@ -1,0 +1,76 @@
+/**
+ * The test fixture of BucketCors (`krcloud:objectstorage:BucketCors`,
+ * provider/objectstorage/bucket-cors.ts): its valid inputs, the cross-field rules of its inputs,
+ * its row of the fault matrix and its resources in the zero-diff specs (tests/resources/fixture.ts
+ * says what each is; index.ts derives the tables from them).
+ */
+import fc from "fast-check";
+import type { TypeRules } from "../../support/inputs/cross-field";
+import type { Input } from "../../support/inputs/rules";
+import type { FaultRow, ZeroDiffSpec } from "../fixture";
+import { site } from "./bucket";
+
+/** Inputs check accepts, with every secret-bearing input set. */
+export const valid: Input = {
+  bucket: "valid-bucket",
+  rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET"], maxAgeSeconds: 3600 }],
+};
+
+/** The rules of its inputs that tie several properties together. */
+export function crossFieldRules(): TypeRules {
+  return {
+    values: {
+      "rules[].allowedOrigins[]": fc
+        .tuple(fc.constantFrom("http", "https"), fc.boolean(), fc.domain(), fc.option(fc.integer({ min: 1, max: 65535 })))
+        .map(([scheme, wildcard, domain, port]) => `${scheme}://${wildcard ? "*." : ""}${domain}${port === null ? "" : `:${port}`}`),
+    },
+    rules: [],
+  };
+}
+
+/** Its row of the fault matrix. */
+export const faultRow: FaultRow = {
+  service: "object-storage",
+  deps: () => [site],
+  args: (_p, s) => ({ bucket: s.id("site"), rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET"] }] }),
+  // The same policy on the other stack's bucket: identical, so only the claim tells them apart.
+  collides: (_p, theirs) => ({ bucket: theirs.id("site"), rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET"] }] }),
+  updated: (_p, s) => ({
+    bucket: s.id("site"),
+    rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET", "PUT"], maxAgeSeconds: 600 }],
+  }),
+  // The seed has no delete: an empty list is the removal.
+  ops: { create: "PutBucketCors", update: "PutBucketCors", read: "GetBucketCors", delete: "PutBucketCors" },
+};
+
+/** Its resources in the zero-diff suite's specs. */
+export const zeroDiffSpec: ZeroDiffSpec = {
+  base: ({ r, ref }) => [
+    r("cors", "krcloud:objectstorage:BucketCors", {
+      bucket: ref("bucket", "name"),
+      rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET"] }],
+    }),
+  ],
+  varied: ({ r, ref }) => [
+    r("cors", "krcloud:objectstorage:BucketCors", {
+      bucket: ref("bucket", "name"),
+      rules: [
+        {
+          allowedOrigins: ["https://b.example.com", "http://localhost:8080", "https://*.example.org"],
+          allowedMethods: ["PUT", "GET", "DELETE", "POST"],
+          allowedHeaders: ["X-Custom-Header", "content-type"],
+          exposeHeaders: [],
+          maxAgeSeconds: 0,
+        },
+        {
+          allowedOrigins: ["https://second.example.com"],
+          allowedMethods: ["GET"],
+          allowedHeaders: [],
+          exposeHeaders: ["ETag", "X-Object-Meta-Owner"],
+          maxAgeSeconds: 86400,
+        },
+      ],
+      adopt: false,
+    }),
+  ],
+};

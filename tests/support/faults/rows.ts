@@ -1,0 +1,27 @@
+/**
+ * The rows of the fault matrix, one per resource type, each from its type's fixture (`faultRow` in
+ * tests/resources/<module>/<noun>.ts): a program that makes it (and what it depends on), an update
+ * that reaches the cloud, the request each column's fault targets, and how it meets the stuck and
+ * FAILED cells. The target operations are the local cloud's operation names (its request log shows
+ * them); a cell whose fault never fires fails, so a wrong name cannot pass unnoticed.
+ */
+import { fixtureOf, resourceTypes } from "../../resources";
+import type { TypeSpec } from "./columns";
+
+/**
+ * The test files the matrix runs in (tests/faults/<file>.test.ts) and the services of each; every
+ * service with a resource type is in one (tests/unit/new-resource.test.ts checks).
+ */
+export const FAULT_FILES = {
+  "objectstorage-kms": ["objectstorage", "kms"],
+  cache: ["cache"],
+  "dataquery-hadoop": ["dataquery", "hadoop"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The rows of one test file, its services' types in the package's order. */
+export function faultRows(file: keyof typeof FAULT_FILES): TypeSpec[] {
+  const services: readonly string[] = FAULT_FILES[file];
+  return resourceTypes()
+    .filter((token) => services.includes(token.split(":")[1] ?? ""))
+    .map((token) => ({ token, ...fixtureOf(token).faultRow }));
+}

@@ -1,0 +1,136 @@
+/**
+ * What a new resource type needs, and that every registered type has it (docs/architecture.md,
+ * "Where a new resource goes"). A resource type is four files and one line:
+ *
+ * 1. its definition, `provider/<module>/<noun>.ts` (the token, and the class at its end);
+ * 2. one line in `provider/<module>/index.ts` exporting the class and its args type;
+ * 3. its reference example, `provider/<module>/<noun>.example.yaml`;
+ * 4. its test fixture, `tests/resources/<module>/<noun>.ts` (valid inputs, cross-field rules, its
+ *    fault-matrix row, its zero-diff resources);
+ * 5. its test against the local cloud, a `tests/local/<module>-*.test.ts` that names its token.
+ *
+ * A lookup is one statement in `provider/<module>/functions.ts` and its example,
+ * `provider/<module>/<name in kebab-case>.example.yaml` (previewed by tests/engine/docs-reference).
+ * Everything else is derived: schema.json, docs/reference, the args types, the native SDK, the
+ * tables every test that walks the types reads, krcloud-drift's discovery.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { allDefinitions, allLookups } from "../../provider/registry";
+import { exampleFile } from "../../tools/gen-reference";
+import { fixtureFile, fixtureOf } from "../resources";
+import { FAULT_FILES } from "../support/faults/rows";
+
+const ROOT = path.join(__dirname, "..", "..", "..");
+const read = (file: string): string | undefined => (fs.existsSync(path.join(ROOT, file)) ? fs.readFileSync(path.join(ROOT, file), "utf8") : undefined);
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
+
+interface Need {
+  /** What it is, in the words of docs/architecture.md. */
+  what: string;
+  file: string;
+  /** Why it is not there yet; undefined when it is. */
+  missing?: string;
+}
+
+/** The files and lines resource type `token` needs, and which of them are missing. */
+function resourceNeeds(token: string): Need[] {
+  const [, mod, type] = token.split(":") as [string, string, string];
+  const noun = kebab(type);
+  const definition = `provider/${mod}/${noun}.ts`;
+  const source = read(definition);
+  const index = `provider/${mod}/index.ts`;
+  const example = exampleFile(token);
+  const fixture = fixtureFile(token);
+  const local = fs
+    .readdirSync(path.join(ROOT, "tests", "local"))
+    .filter((f) => f.startsWith(`${mod}-`) && f.endsWith(".test.ts"))
+    .filter((f) => new RegExp(`${token}\\b`).test(read(`tests/local/${f}`)!));
+  let fixtureProblem: string | undefined;
+  try {
+    fixtureOf(token);
+  } catch (e) {
+    fixtureProblem = (e as Error).message;
+  }
+  return [
+    {
+      what: "the definition",
+      file: definition,
+      missing:
+        source === undefined
+          ? "no such file"
+          : !source.includes(`"${token}"`)
+            ? `it does not declare "${token}"`
+            : !new RegExp(`^export const ${type} = resourceClass<`, "m").test(source)
+              ? `it does not end with the class: export const ${type} = resourceClass<${type}Args, ...>(...)`
+              : undefined,
+    },
+    {
+      what: "the index line",
+      file: index,
+      missing: new RegExp(`^export \\{ ${type}, type ${type}Args \\} from "\\./${noun}";$`, "m").test(read(index) ?? "")
+        ? undefined
+        : `no line export { ${type}, type ${type}Args } from "./${noun}";`,
+    },
+    { what: "the reference example", file: example, missing: read(example) === undefined ? "no such file" : undefined },
+    { what: "the test fixture", file: fixture, missing: fixtureProblem },
+    {
+      what: "its test against the local cloud",
+      file: `tests/local/${mod}-*.test.ts`,
+      missing: local.length > 0 ? undefined : `no tests/local/${mod}-*.test.ts names ${token}`,
+    },
+  ];
+}
+
+/** The statement and the example lookup `token` needs. */
+function lookupNeeds(token: string): Need[] {
+  const [, mod, name] = token.split(":") as [string, string, string];
+  const functions = `provider/${mod}/functions.ts`;
+  const example = exampleFile(token);
+  return [
+    {
+      what: "the lookup's statement",
+      file: functions,
+      missing: new RegExp(`^export const \\{ ${name}, ${name}Output \\} = `, "m").test(read(functions) ?? "")
+        ? undefined
+        : `no statement export const { ${name}, ${name}Output } = lookup("${name}", {...})`,
+    },
+    { what: "the reference example", file: example, missing: read(example) === undefined ? "no such file" : undefined },
+  ];
+}
+
+const missing = (needs: Need[]) => needs.filter((n) => n.missing !== undefined).map((n) => `${n.what}, ${n.file}: ${n.missing}`);
+
+test("a new resource type needs its definition, its index line, its example, its fixture and its test", () => {
+  expect(resourceNeeds("krcloud:widgets:SpareWheel").map((n) => [n.what, n.file])).toEqual([
+    ["the definition", "provider/widgets/spare-wheel.ts"],
+    ["the index line", "provider/widgets/index.ts"],
+    ["the reference example", "provider/widgets/spare-wheel.example.yaml"],
+    ["the test fixture", "tests/resources/widgets/spare-wheel.ts"],
+    ["its test against the local cloud", "tests/local/widgets-*.test.ts"],
+  ]);
+  expect(missing(resourceNeeds("krcloud:widgets:SpareWheel"))).toHaveLength(5);
+  expect(lookupNeeds("krcloud:widgets:getSpareWheels").map((n) => [n.what, n.file])).toEqual([
+    ["the lookup's statement", "provider/widgets/functions.ts"],
+    ["the reference example", "provider/widgets/get-spare-wheels.example.yaml"],
+  ]);
+});
+
+test("every registered resource type has them", () => {
+  const defs = allDefinitions();
+  expect(defs.length).toBeGreaterThan(10);
+  expect(defs.flatMap((d) => missing(resourceNeeds(d.token)).map((m) => `${d.token}: ${m}`))).toEqual([]);
+});
+
+test("every registered lookup has them", () => {
+  const lookups = allLookups();
+  expect(lookups.length).toBeGreaterThan(15);
+  expect(lookups.flatMap((l) => missing(lookupNeeds(l.token)).map((m) => `${l.token}: ${m}`))).toEqual([]);
+});
+
+test("every service with resource types runs in one fault-matrix file", () => {
+  const services = [...new Set(allDefinitions().map((d) => d.token.split(":")[1]!))].sort();
+  const files = Object.entries(FAULT_FILES as Record<string, readonly string[]>);
+  expect(files.flatMap(([, s]) => s).sort()).toEqual(services);
+  for (const [file] of files) expect([file, fs.existsSync(path.join(ROOT, "tests", "faults", `${file}.test.ts`))]).toEqual([file, true]);
+});

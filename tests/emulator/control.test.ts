@@ -2,22 +2,9 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { request } from "undici";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { call, type Reply } from "../support/local-cloud/http";
 import { bindWarning } from "../../emulator/core/ip";
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: () => any;
-}
-
-async function call(method: string, url: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  const res = await request(url, { method: method as "GET", headers: options.headers ?? {}, body: options.body ?? null });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
-}
 
 const control = (cloud: LocalCloud, method: string, path: string, body?: unknown): Promise<Reply> =>
   call(method, `${cloud.controlUrl}${path}`, body === undefined ? {} : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });

@@ -1,22 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { request } from "undici";
 import { startLocalCloud, type IssuedCredential, type LocalCloud } from "../../emulator";
+import { call, type Reply } from "../support/local-cloud/http";
 import { hadoopCreateBody } from "../support/local-cloud/bodies";
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: () => any;
-}
-
-async function call(method: string, url: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  const res = await request(url, { method: method as "GET", headers: options.headers ?? {}, body: options.body ?? null });
-  const text = Buffer.from(await res.body.arrayBuffer()).toString("utf8");
-  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
-}
 
 const START = Date.UTC(2025, 0, 10, 12, 0, 0);
 const PROJECT = "hadoopproj01";

@@ -9,22 +9,8 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { request } from "undici";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: () => any;
-}
-
-async function call(method: string, url: string, options: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Reply> {
-  const body = options.body === undefined ? null : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-  const res = await request(url, { method: method as "GET", headers: options.headers ?? {}, body });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
-}
+import { call, type Reply } from "../support/local-cloud/http";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const authBody = (id: string, secret: string) => ({

@@ -5,7 +5,7 @@
  * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import type { Json, Service } from "../support/malformed/requests";
+import { fieldsOf, type Json, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { api, creds, exists, ids } = fuzz;
@@ -74,19 +74,19 @@ const cache: Service = {
       path: "/v1/clusters",
       auth: "token",
       json: () => clusterBody(`fz-new-${++seq}`),
-      fields: [
-        { key: "name", type: "name" },
-        { key: "version", type: "string" },
-        { key: "port", type: "int" },
-        { key: "flavorId", type: "string" },
-        { key: "parameterGroupId", type: "string" },
-        { key: "subnets", type: "array" },
-        { key: "subnetAssignments", type: "array" },
-        { key: "securityGroups", type: "array" },
-        { key: "shardCount", type: "int" },
-        { key: "nodeCountPerShard", type: "int" },
-        { key: "description", type: "text", required: false },
-      ],
+      fields: fieldsOf({
+        name: "name",
+        version: "string",
+        port: "int",
+        flavorId: "string",
+        parameterGroupId: "string",
+        subnets: "array",
+        subnetAssignments: "array",
+        securityGroups: "array",
+        shardCount: "int",
+        nodeCountPerShard: "int",
+        description: "text?",
+      }),
       invalid: [422],
     },
     {
@@ -95,10 +95,7 @@ const cache: Service = {
       path: "/v1/clusters/{cluster}",
       auth: "token",
       json: () => ({ description: "fuzzed", backupSchedule: { cron: "0 3 * * *" } }),
-      fields: [
-        { key: "description", type: "text", required: false },
-        { key: "backupSchedule", type: "object", required: false },
-      ],
+      fields: fieldsOf({ description: "text?", backupSchedule: "object?" }),
     },
     { op: "DeleteCluster", method: "DELETE", path: "/v1/clusters/{cluster}", auth: "token", query: "keepAutomaticBackups=false" },
     { op: "RetryParameterGroupApply", method: "POST", path: "/v1/clusters/{cluster}/parameter-group/apply", auth: "token", invalid: [409] },
@@ -109,10 +106,7 @@ const cache: Service = {
       path: "/v1/clusters/{cluster}/shards",
       auth: "token",
       json: () => ({ nodeCount: 2, subnetAssignment: { primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] } }),
-      fields: [
-        { key: "nodeCount", type: "int" },
-        { key: "subnetAssignment", type: "object" },
-      ],
+      fields: fieldsOf({ nodeCount: "int", subnetAssignment: "object" }),
     },
     { op: "GetShard", method: "GET", path: "/v1/clusters/{cluster}/shards/{shard}", auth: "token" },
     { op: "DeleteShard", method: "DELETE", path: "/v1/clusters/{cluster}/shards/{shard}", auth: "token" },
@@ -122,7 +116,7 @@ const cache: Service = {
       path: "/v1/clusters/{cluster}/shards/{shard}/nodes",
       auth: "token",
       json: () => ({ subnet: { id: "sn-b" } }),
-      fields: [{ key: "subnet", type: "object" }],
+      fields: fieldsOf({ subnet: "object" }),
     },
     { op: "ListNodes", method: "GET", path: "/v1/clusters/{cluster}/shards/{shard}/nodes", auth: "token" },
     { op: "GetNode", method: "GET", path: "/v1/clusters/{cluster}/shards/{shard}/nodes/{node}", auth: "token" },
@@ -133,16 +127,16 @@ const cache: Service = {
       path: "/v1/instance-sets",
       auth: "token",
       json: () => setBody(`fz-set-new-${++seq}`),
-      fields: [
-        { key: "instanceSetName", type: "name" },
-        { key: "version", type: "string" },
-        { key: "port", type: "int" },
-        { key: "replicas", type: "int" },
-        { key: "recoveryEnabled", type: "bool" },
-        { key: "subnets", type: "array" },
-        { key: "subnetAssignments", type: "array" },
-        { key: "projectId", type: "string" },
-      ],
+      fields: fieldsOf({
+        instanceSetName: "name",
+        version: "string",
+        port: "int",
+        replicas: "int",
+        recoveryEnabled: "bool",
+        subnets: "array",
+        subnetAssignments: "array",
+        projectId: "string",
+      }),
       invalid: [422],
     },
     {
@@ -151,10 +145,7 @@ const cache: Service = {
       path: "/v1/instance-sets/{set}",
       auth: "token",
       json: () => ({ description: "fuzzed" }),
-      fields: [
-        { key: "description", type: "text", required: false },
-        { key: "securityGroups", type: "array", required: false },
-      ],
+      fields: fieldsOf({ description: "text?", securityGroups: "array?" }),
     },
     { op: "DeleteInstanceSet", method: "DELETE", path: "/v1/instance-sets/{set}", auth: "token" },
     { op: "ListInstances", method: "GET", path: "/v1/instance-sets/{set}/instances", auth: "token" },
@@ -165,7 +156,7 @@ const cache: Service = {
       path: "/v1/instance-sets/{set}/primary",
       auth: "token",
       json: () => ({ primaryId: ids.cache!.instance! }),
-      fields: [{ key: "primaryId", type: "string" }],
+      fields: fieldsOf({ primaryId: "string" }),
     },
     {
       op: "AddReplicaInstance",
@@ -173,7 +164,7 @@ const cache: Service = {
       path: "/v1/instance-sets/{set}/replicas",
       auth: "token",
       json: () => ({ subnet: { id: "sn-b" } }),
-      fields: [{ key: "subnet", type: "object" }],
+      fields: fieldsOf({ subnet: "object" }),
     },
     {
       op: "SetHighAvailability",
@@ -181,7 +172,7 @@ const cache: Service = {
       path: "/v1/instance-sets/{set}/recovery",
       auth: "token",
       json: () => ({ enabled: false }),
-      fields: [{ key: "enabled", type: "bool" }],
+      fields: fieldsOf({ enabled: "bool" }),
     },
     {
       op: "CreateParameterGroup",
@@ -189,11 +180,7 @@ const cache: Service = {
       path: "/v1/parameter-groups",
       auth: "token",
       json: () => ({ parameterGroupId: "default.redis7.0.cluster", name: `fz-pg-${++seq}`, description: "fuzz" }),
-      fields: [
-        { key: "parameterGroupId", type: "string" },
-        { key: "name", type: "string" },
-        { key: "description", type: "text", required: false },
-      ],
+      fields: fieldsOf({ parameterGroupId: "string", name: "string", description: "text?" }),
       invalid: [404],
     },
     { op: "ListParameterGroups", method: "GET", path: "/v1/parameter-groups", auth: "token", query: "engineVersion=7.0&clusterMode=enabled" },
@@ -204,11 +191,7 @@ const cache: Service = {
       path: "/v1/parameter-groups/{group}",
       auth: "token",
       json: () => ({ parameters: [{ parameterKey: "timeout", parameterValue: "30" }], applyMode: "parallel" }),
-      fields: [
-        { key: "parameters", type: "array", required: false },
-        { key: "applyMode", type: "enum", required: false },
-        { key: "description", type: "text", required: false },
-      ],
+      fields: fieldsOf({ parameters: "array?", applyMode: "enum?", description: "text?" }),
     },
     { op: "RollbackParameterGroup", method: "POST", path: "/v1/parameter-groups/{group}/rollback", auth: "token", invalid: [409] },
     {
@@ -217,7 +200,7 @@ const cache: Service = {
       path: "/v1/parameter-groups/{group}/reset",
       auth: "token",
       json: () => ({ applyMode: "sequential" }),
-      fields: [{ key: "applyMode", type: "enum" }],
+      fields: fieldsOf({ applyMode: "enum" }),
     },
     { op: "DeleteParameterGroup", method: "DELETE", path: "/v1/parameter-groups/{group}", auth: "token", invalid: [409] },
     { op: "ListParameterGroupEvents", method: "GET", path: "/v1/parameter-groups/{group}/events", auth: "token" },

@@ -6,7 +6,7 @@
  * tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import type { Service } from "../support/malformed/requests";
+import { fieldsOf, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { ids } = fuzz;
@@ -37,7 +37,7 @@ const control: Service = {
       path: "/_control/reset",
       auth: "none",
       json: () => ({ credentials: false }),
-      fields: [{ key: "credentials", type: "bool", required: false }],
+      fields: fieldsOf({ credentials: "bool?" }),
       strict: true,
     },
     {
@@ -46,11 +46,7 @@ const control: Service = {
       path: "/_control/credentials",
       auth: "none",
       json: () => ({ projectId: "fz-ctl", kind: "token", permissions: ["*"] }),
-      fields: [
-        { key: "projectId", type: "name", required: false },
-        { key: "kind", type: "enum", required: false },
-        { key: "permissions", type: "array", required: false },
-      ],
+      fields: fieldsOf({ projectId: "name?", kind: "enum?", permissions: "array?" }),
       strict: true,
     },
     { op: "ListTransitions", method: "GET", path: "/_control/transitions", auth: "none" },
@@ -60,12 +56,7 @@ const control: Service = {
       path: "/_control/transitions",
       auth: "none",
       json: () => ({ service: "cache", kind: "cluster", mode: "reads", reads: 1 }),
-      fields: [
-        { key: "service", type: "string" },
-        { key: "kind", type: "string" },
-        { key: "mode", type: "enum" },
-        { key: "reads", type: "int", required: false },
-      ],
+      fields: fieldsOf({ service: "string", kind: "string", mode: "enum", reads: "int?" }),
       strict: true,
       invalid: [404],
     },
@@ -75,14 +66,7 @@ const control: Service = {
       path: "/_control/faults",
       auth: "none",
       json: () => ({ service: "kms", action: "error", status: 503, times: 1, retryAfter: 1, headers: { "X-Fuzz": "1" } }),
-      fields: [
-        { key: "service", type: "string", required: false },
-        { key: "action", type: "enum" },
-        { key: "status", type: "int", required: false },
-        { key: "times", type: "int", required: false },
-        { key: "retryAfter", type: "int", required: false },
-        { key: "headers", type: "object", required: false },
-      ],
+      fields: fieldsOf({ service: "string?", action: "enum", status: "int?", times: "int?", retryAfter: "int?", headers: "object?" }),
       strict: true,
       invalid: [404],
     },
@@ -96,10 +80,7 @@ const control: Service = {
       path: "/_control/resources/{service}/{kind}/{key}",
       auth: "none",
       json: () => ({ state: "Active" }),
-      fields: [
-        { key: "state", type: "enum", required: false },
-        { key: "rotate", type: "bool", required: false },
-      ],
+      fields: fieldsOf({ state: "enum?", rotate: "bool?" }),
       strict: true,
     },
     { op: "Requests", method: "GET", path: "/_control/requests", auth: "none", query: "since=0" },
@@ -111,10 +92,7 @@ const control: Service = {
       path: "/_control/clock/advance",
       auth: "none",
       json: () => ({ ms: 1000 }),
-      fields: [
-        { key: "ms", type: "int", required: false },
-        { key: "days", type: "number", required: false },
-      ],
+      fields: fieldsOf({ ms: "int?", days: "number?" }),
       strict: true,
     },
   ],

@@ -5,7 +5,7 @@
  * the run: tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import type { Service } from "../support/malformed/requests";
+import { fieldsOf, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { api, creds, exists, ids } = fuzz;
@@ -42,10 +42,7 @@ const dataQuery: Service = {
       path: "/query",
       auth: "key",
       json: () => ({ query: "select 1", resultConfig: { bucketName: "fz-results" }, reuseConfig: { reuse: false } }),
-      fields: [
-        { key: "query", type: "string" },
-        { key: "resultConfig", type: "object" },
-      ],
+      fields: fieldsOf({ query: "string", resultConfig: "object" }),
       invalid: [404],
     },
     { op: "GetQueryResult", method: "GET", path: "/query/{query}", auth: "key", query: "page=0" },
@@ -58,15 +55,7 @@ const dataQuery: Service = {
       path: "/data-source",
       auth: "key",
       json: () => ({ name: `fz_new_${++seq}`, type: "MYSQL", scope: "PRIVATE", instanceId: "fz-db", username: "u", password: "cHc=", description: "fuzz" }),
-      fields: [
-        { key: "name", type: "name" },
-        { key: "type", type: "enum" },
-        { key: "scope", type: "enum" },
-        { key: "instanceId", type: "string" },
-        { key: "username", type: "string" },
-        { key: "password", type: "string" },
-        { key: "description", type: "text", required: false },
-      ],
+      fields: fieldsOf({ name: "name", type: "enum", scope: "enum", instanceId: "string", username: "string", password: "string", description: "text?" }),
     },
     { op: "DeleteDataSource", method: "DELETE", path: "/data-source/{source}", auth: "key" },
   ],

@@ -5,7 +5,7 @@
  * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle } from "../support/malformed/clouds";
-import type { Json, Service } from "../support/malformed/requests";
+import { fieldsOf, type Json, type Service } from "../support/malformed/requests";
 import { hadoopCreateBody } from "../support/local-cloud/bodies";
 
 const fuzz = malformedClouds();
@@ -41,17 +41,17 @@ const hadoop: Service = {
       path: "",
       auth: "key",
       json: () => hadoopBody(`fz-new-${++seq}`),
-      fields: [
-        { key: "name", type: "string" },
-        { key: "clusterVersion", type: "string" },
-        { key: "clusterType", type: "enum" },
-        { key: "isHa", type: "bool" },
-        { key: "masterVolumeSize", type: "int" },
-        { key: "workerCnt", type: "int" },
-        { key: "monitoring", type: "bool" },
-        { key: "config", type: "object" },
-        { key: "securityGroupIds", type: "array", required: false },
-      ],
+      fields: fieldsOf({
+        name: "string",
+        clusterVersion: "string",
+        clusterType: "enum",
+        isHa: "bool",
+        masterVolumeSize: "int",
+        workerCnt: "int",
+        monitoring: "bool",
+        config: "object",
+        securityGroupIds: "array?",
+      }),
       media: ["application/json"],
     },
     { op: "ListClusters", method: "GET", path: "", auth: "key", query: "page=0&size=5&includeTerminated=false" },
@@ -64,7 +64,7 @@ const hadoop: Service = {
       path: "/{cluster}",
       auth: "key",
       json: () => ({ workerCnt: 3 }),
-      fields: [{ key: "workerCnt", type: "int" }],
+      fields: fieldsOf({ workerCnt: "int" }),
       media: ["application/json"],
       invalid: [409],
     },

@@ -6,7 +6,7 @@
  */
 import { request } from "undici";
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import type { Service } from "../support/malformed/requests";
+import { fieldsOf, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { api, creds, exists, ids } = fuzz;
@@ -63,10 +63,7 @@ const objectStorage: Service = {
       path: "/v1_ext/bucket",
       auth: "token",
       json: () => ({ name: `fz-new-${++seq}`, type: "STANDARD" }),
-      fields: [
-        { key: "name", type: "name" },
-        { key: "type", type: "enum" },
-      ],
+      fields: fieldsOf({ name: "name", type: "enum" }),
       media: ["application/json"],
       strict: true,
     },
@@ -77,10 +74,7 @@ const objectStorage: Service = {
       path: "/v1_ext/bucket/{bucket}",
       auth: "token",
       json: () => ({ name: "fz-bucket", acl: { public: "deny" } }),
-      fields: [
-        { key: "name", type: "string" },
-        { key: "acl", type: "object" },
-      ],
+      fields: fieldsOf({ name: "string", acl: "object" }),
       media: ["application/json"],
       strict: true,
     },
@@ -102,7 +96,7 @@ const objectStorage: Service = {
       path: "/v1_ext/bucket/{bucket}/cors",
       auth: "token",
       json: () => ({ cors: [{ allowed_origins: ["https://a.example"], allowed_methods: ["GET"] }] }),
-      fields: [{ key: "cors", type: "array" }],
+      fields: fieldsOf({ cors: "array" }),
       media: ["application/json"],
       strict: true,
     },

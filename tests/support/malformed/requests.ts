@@ -24,6 +24,16 @@ export interface Field {
   required?: boolean;
 }
 
+/** A field's type; with a trailing `?` the field is optional (`required: false`). */
+export type FieldSpec = FieldType | `${FieldType}?`;
+
+/** The fields of a route written as a map from key to type: `fieldsOf({ name: "name", description: "text?" })`. */
+export function fieldsOf(spec: Record<string, FieldSpec>): Field[] {
+  return Object.entries(spec).map(([key, t]) =>
+    t.endsWith("?") ? { key, type: t.slice(0, -1) as FieldType, required: false } : { key, type: t as FieldType },
+  );
+}
+
 export interface Route {
   op: string;
   method: string;

@@ -4,11 +4,7 @@
  * an error must show, the project a cell runs in, and what a resource type's row declares
  * (fault-types.ts holds the rows).
  */
-import type { Settings } from "../../../sdk/core";
-import type { CacheClient } from "../../../sdk/cache";
-import type { DataQueryClient } from "../../../sdk/dataquery";
-import type { KmsClient } from "../../../sdk/kms";
-import type { ObjectStorageClient } from "../../../sdk/objectstorage";
+import type { ProjectClients } from "./project";
 import type { Declared, Props, SimStack } from "./sim-stack";
 
 export type Op = "create" | "update" | "read" | "delete";
@@ -115,20 +111,9 @@ export const FAULTS: Readonly<Record<FaultName, FaultKind>> = {
 /** How a resource type meets a FAILED cell. */
 export type FailedHow = "node" | "instance" | "hadoop-create-failure" | "bad-sql";
 
-export interface MatrixProject {
+export interface MatrixProject extends ProjectClients {
   id: string;
   config: Record<string, string>;
-  settings: Settings;
-  os: ObjectStorageClient;
-  cache: CacheClient;
-  dq: DataQueryClient;
-  kms: KmsClient;
-  /** A symmetric KMS key of the project (setup, not the stack's). */
-  keyId: string;
-  /** A MySQL instance of the project holding database `shop` (setup). */
-  instanceId: string;
-  /** A bucket for query results (setup). */
-  resultBucket: string;
 }
 
 /** One resource type's row of the matrix. */

@@ -5,7 +5,7 @@
  * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import { fieldsOf, type Json, type Service } from "../support/malformed/requests";
+import { fieldsOf, route, type Json, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { api, creds, exists, ids } = fuzz;
@@ -64,15 +64,11 @@ const cache: Service = {
     )!.objectId;
   },
   routes: [
-    { op: "ListVersions", method: "GET", path: "/v1/redis/versions", auth: "token" },
-    { op: "ListFlavors", method: "GET", path: "/v1/redis/flavors", auth: "token" },
-    { op: "ListClusters", method: "GET", path: "/v1/clusters", auth: "token", query: "parameterGroup={group}" },
-    { op: "GetCluster", method: "GET", path: "/v1/clusters/{cluster}", auth: "token" },
-    {
-      op: "CreateCluster",
-      method: "POST",
-      path: "/v1/clusters",
-      auth: "token",
+    route("ListVersions", "GET /v1/redis/versions", "token"),
+    route("ListFlavors", "GET /v1/redis/flavors", "token"),
+    route("ListClusters", "GET /v1/clusters", "token", { query: "parameterGroup={group}" }),
+    route("GetCluster", "GET /v1/clusters/{cluster}", "token"),
+    route("CreateCluster", "POST /v1/clusters", "token", {
       json: () => clusterBody(`fz-new-${++seq}`),
       fields: fieldsOf({
         name: "name",
@@ -88,44 +84,28 @@ const cache: Service = {
         description: "text?",
       }),
       invalid: [422],
-    },
-    {
-      op: "UpdateCluster",
-      method: "PATCH",
-      path: "/v1/clusters/{cluster}",
-      auth: "token",
+    }),
+    route("UpdateCluster", "PATCH /v1/clusters/{cluster}", "token", {
       json: () => ({ description: "fuzzed", backupSchedule: { cron: "0 3 * * *" } }),
       fields: fieldsOf({ description: "text?", backupSchedule: "object?" }),
-    },
-    { op: "DeleteCluster", method: "DELETE", path: "/v1/clusters/{cluster}", auth: "token", query: "keepAutomaticBackups=false" },
-    { op: "RetryParameterGroupApply", method: "POST", path: "/v1/clusters/{cluster}/parameter-group/apply", auth: "token", invalid: [409] },
-    { op: "ListShards", method: "GET", path: "/v1/clusters/{cluster}/shards", auth: "token" },
-    {
-      op: "AddShard",
-      method: "POST",
-      path: "/v1/clusters/{cluster}/shards",
-      auth: "token",
+    }),
+    route("DeleteCluster", "DELETE /v1/clusters/{cluster}", "token", { query: "keepAutomaticBackups=false" }),
+    route("RetryParameterGroupApply", "POST /v1/clusters/{cluster}/parameter-group/apply", "token", { invalid: [409] }),
+    route("ListShards", "GET /v1/clusters/{cluster}/shards", "token"),
+    route("AddShard", "POST /v1/clusters/{cluster}/shards", "token", {
       json: () => ({ nodeCount: 2, subnetAssignment: { primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] } }),
       fields: fieldsOf({ nodeCount: "int", subnetAssignment: "object" }),
-    },
-    { op: "GetShard", method: "GET", path: "/v1/clusters/{cluster}/shards/{shard}", auth: "token" },
-    { op: "DeleteShard", method: "DELETE", path: "/v1/clusters/{cluster}/shards/{shard}", auth: "token" },
-    {
-      op: "AddReplica",
-      method: "POST",
-      path: "/v1/clusters/{cluster}/shards/{shard}/nodes",
-      auth: "token",
+    }),
+    route("GetShard", "GET /v1/clusters/{cluster}/shards/{shard}", "token"),
+    route("DeleteShard", "DELETE /v1/clusters/{cluster}/shards/{shard}", "token"),
+    route("AddReplica", "POST /v1/clusters/{cluster}/shards/{shard}/nodes", "token", {
       json: () => ({ subnet: { id: "sn-b" } }),
       fields: fieldsOf({ subnet: "object" }),
-    },
-    { op: "ListNodes", method: "GET", path: "/v1/clusters/{cluster}/shards/{shard}/nodes", auth: "token" },
-    { op: "GetNode", method: "GET", path: "/v1/clusters/{cluster}/shards/{shard}/nodes/{node}", auth: "token" },
-    { op: "DeleteNode", method: "DELETE", path: "/v1/clusters/{cluster}/shards/{shard}/nodes/{node}", auth: "token" },
-    {
-      op: "CreateInstanceSet",
-      method: "POST",
-      path: "/v1/instance-sets",
-      auth: "token",
+    }),
+    route("ListNodes", "GET /v1/clusters/{cluster}/shards/{shard}/nodes", "token"),
+    route("GetNode", "GET /v1/clusters/{cluster}/shards/{shard}/nodes/{node}", "token"),
+    route("DeleteNode", "DELETE /v1/clusters/{cluster}/shards/{shard}/nodes/{node}", "token"),
+    route("CreateInstanceSet", "POST /v1/instance-sets", "token", {
       json: () => setBody(`fz-set-new-${++seq}`),
       fields: fieldsOf({
         instanceSetName: "name",
@@ -138,72 +118,44 @@ const cache: Service = {
         projectId: "string",
       }),
       invalid: [422],
-    },
-    {
-      op: "UpdateInstanceSet",
-      method: "PATCH",
-      path: "/v1/instance-sets/{set}",
-      auth: "token",
+    }),
+    route("UpdateInstanceSet", "PATCH /v1/instance-sets/{set}", "token", {
       json: () => ({ description: "fuzzed" }),
       fields: fieldsOf({ description: "text?", securityGroups: "array?" }),
-    },
-    { op: "DeleteInstanceSet", method: "DELETE", path: "/v1/instance-sets/{set}", auth: "token" },
-    { op: "ListInstances", method: "GET", path: "/v1/instance-sets/{set}/instances", auth: "token" },
-    { op: "DeleteInstance", method: "DELETE", path: "/v1/instance-sets/{set}/instances/{instance}", auth: "token" },
-    {
-      op: "PromoteReplica",
-      method: "PATCH",
-      path: "/v1/instance-sets/{set}/primary",
-      auth: "token",
+    }),
+    route("DeleteInstanceSet", "DELETE /v1/instance-sets/{set}", "token"),
+    route("ListInstances", "GET /v1/instance-sets/{set}/instances", "token"),
+    route("DeleteInstance", "DELETE /v1/instance-sets/{set}/instances/{instance}", "token"),
+    route("PromoteReplica", "PATCH /v1/instance-sets/{set}/primary", "token", {
       json: () => ({ primaryId: ids.cache!.instance! }),
       fields: fieldsOf({ primaryId: "string" }),
-    },
-    {
-      op: "AddReplicaInstance",
-      method: "PATCH",
-      path: "/v1/instance-sets/{set}/replicas",
-      auth: "token",
+    }),
+    route("AddReplicaInstance", "PATCH /v1/instance-sets/{set}/replicas", "token", {
       json: () => ({ subnet: { id: "sn-b" } }),
       fields: fieldsOf({ subnet: "object" }),
-    },
-    {
-      op: "SetHighAvailability",
-      method: "PATCH",
-      path: "/v1/instance-sets/{set}/recovery",
-      auth: "token",
+    }),
+    route("SetHighAvailability", "PATCH /v1/instance-sets/{set}/recovery", "token", {
       json: () => ({ enabled: false }),
       fields: fieldsOf({ enabled: "bool" }),
-    },
-    {
-      op: "CreateParameterGroup",
-      method: "POST",
-      path: "/v1/parameter-groups",
-      auth: "token",
+    }),
+    route("CreateParameterGroup", "POST /v1/parameter-groups", "token", {
       json: () => ({ parameterGroupId: "default.redis7.0.cluster", name: `fz-pg-${++seq}`, description: "fuzz" }),
       fields: fieldsOf({ parameterGroupId: "string", name: "string", description: "text?" }),
       invalid: [404],
-    },
-    { op: "ListParameterGroups", method: "GET", path: "/v1/parameter-groups", auth: "token", query: "engineVersion=7.0&clusterMode=enabled" },
-    { op: "GetParameterGroup", method: "GET", path: "/v1/parameter-groups/{group}", auth: "token" },
-    {
-      op: "ModifyParameterGroup",
-      method: "PATCH",
-      path: "/v1/parameter-groups/{group}",
-      auth: "token",
+    }),
+    route("ListParameterGroups", "GET /v1/parameter-groups", "token", { query: "engineVersion=7.0&clusterMode=enabled" }),
+    route("GetParameterGroup", "GET /v1/parameter-groups/{group}", "token"),
+    route("ModifyParameterGroup", "PATCH /v1/parameter-groups/{group}", "token", {
       json: () => ({ parameters: [{ parameterKey: "timeout", parameterValue: "30" }], applyMode: "parallel" }),
       fields: fieldsOf({ parameters: "array?", applyMode: "enum?", description: "text?" }),
-    },
-    { op: "RollbackParameterGroup", method: "POST", path: "/v1/parameter-groups/{group}/rollback", auth: "token", invalid: [409] },
-    {
-      op: "ResetParameterGroup",
-      method: "POST",
-      path: "/v1/parameter-groups/{group}/reset",
-      auth: "token",
+    }),
+    route("RollbackParameterGroup", "POST /v1/parameter-groups/{group}/rollback", "token", { invalid: [409] }),
+    route("ResetParameterGroup", "POST /v1/parameter-groups/{group}/reset", "token", {
       json: () => ({ applyMode: "sequential" }),
       fields: fieldsOf({ applyMode: "enum" }),
-    },
-    { op: "DeleteParameterGroup", method: "DELETE", path: "/v1/parameter-groups/{group}", auth: "token", invalid: [409] },
-    { op: "ListParameterGroupEvents", method: "GET", path: "/v1/parameter-groups/{group}/events", auth: "token" },
+    }),
+    route("DeleteParameterGroup", "DELETE /v1/parameter-groups/{group}", "token", { invalid: [409] }),
+    route("ListParameterGroupEvents", "GET /v1/parameter-groups/{group}/events", "token"),
   ],
 };
 

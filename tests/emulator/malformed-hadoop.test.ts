@@ -5,7 +5,7 @@
  * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle } from "../support/malformed/clouds";
-import { fieldsOf, type Json, type Service } from "../support/malformed/requests";
+import { fieldsOf, route, type Json, type Service } from "../support/malformed/requests";
 import { hadoopCreateBody } from "../support/local-cloud/bodies";
 
 const fuzz = malformedClouds();
@@ -35,11 +35,7 @@ const hadoop: Service = {
     }
   },
   routes: [
-    {
-      op: "CreateCluster",
-      method: "POST",
-      path: "",
-      auth: "key",
+    route("CreateCluster", "POST ", "key", {
       json: () => hadoopBody(`fz-new-${++seq}`),
       fields: fieldsOf({
         name: "string",
@@ -53,39 +49,27 @@ const hadoop: Service = {
         securityGroupIds: "array?",
       }),
       media: ["application/json"],
-    },
-    { op: "ListClusters", method: "GET", path: "", auth: "key", query: "page=0&size=5&includeTerminated=false" },
-    { op: "GetCluster", method: "GET", path: "/{cluster}", auth: "key", query: "retainMetadata=true" },
-    { op: "ListClusterVms", method: "GET", path: "/{cluster}/vms", auth: "key" },
-    { op: "DeleteCluster", method: "DELETE", path: "/{cluster}", auth: "key" },
-    {
-      op: "ScaleCluster",
-      method: "PATCH",
-      path: "/{cluster}",
-      auth: "key",
+    }),
+    route("ListClusters", "GET ", "key", { query: "page=0&size=5&includeTerminated=false" }),
+    route("GetCluster", "GET /{cluster}", "key", { query: "retainMetadata=true" }),
+    route("ListClusterVms", "GET /{cluster}/vms", "key"),
+    route("DeleteCluster", "DELETE /{cluster}", "key"),
+    route("ScaleCluster", "PATCH /{cluster}", "key", {
       json: () => ({ workerCnt: 3 }),
       fields: fieldsOf({ workerCnt: "int" }),
       media: ["application/json"],
       invalid: [409],
-    },
-    {
-      op: "RerunCluster",
-      method: "POST",
-      path: "/{job}",
-      auth: "key",
+    }),
+    route("RerunCluster", "POST /{job}", "key", {
       json: () => ({}),
       headers: () => ({ "Hadoop-Service-Api-Key": ids.hadoop!.apiKey! }),
       media: ["application/json"],
       invalid: [409],
-    },
-    {
-      op: "GetRerunRequest",
-      method: "GET",
-      path: "/{job}/requests/{request}",
-      auth: "key",
+    }),
+    route("GetRerunRequest", "GET /{job}/requests/{request}", "key", {
       query: "verbose=true",
       headers: () => ({ "Hadoop-Service-Api-Key": ids.hadoop!.apiKey! }),
-    },
+    }),
   ],
 };
 

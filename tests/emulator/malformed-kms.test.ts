@@ -5,20 +5,13 @@
  * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import { fieldsOf, type Field, type Json, type Route, type Service } from "../support/malformed/requests";
+import { fieldsOf, route, type Field, type Json, type Route, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { exists, ids } = fuzz;
 
-const kmsRoute = (op: string, suffix: string, key: string, body: () => Json, fields: Field[]): Route => ({
-  op,
-  method: "POST",
-  path: `/api/v1/keys/{${key}}${suffix}`,
-  auth: "token",
-  json: body,
-  fields,
-  media: ["application/json"],
-});
+const kmsRoute = (op: string, suffix: string, key: string, body: () => Json, fields: Field[]): Route =>
+  route(op, `POST /api/v1/keys/{${key}}${suffix}`, "token", { json: body, fields, media: ["application/json"] });
 const kms: Service = {
   name: "key management",
   key: "kms",

@@ -57,6 +57,12 @@ export interface Route {
   creates?: string[];
 }
 
+/** A route from its operation, `"METHOD /path"` (the path relative to the service), its auth and what else it declares. */
+export function route(op: string, methodPath: string, auth: Route["auth"], more: Omit<Route, "op" | "method" | "path" | "auth"> = {}): Route {
+  const space = methodPath.indexOf(" ");
+  return { op, method: methodPath.slice(0, space), path: methodPath.slice(space + 1), auth, ...more };
+}
+
 export interface Service {
   name: string;
   /** Its entry in `ids`. */

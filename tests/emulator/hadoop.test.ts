@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLocalCloud, type IssuedCredential, type LocalCloud } from "../../emulator";
-import { call, type Reply } from "../support/local-cloud/http";
+import { call, JSON_HEADERS, type Reply } from "../support/local-cloud/http";
 import { hadoopCreateBody } from "../support/local-cloud/bodies";
 
 const START = Date.UTC(2025, 0, 10, 12, 0, 0);
@@ -25,11 +25,10 @@ describe("local cloud: Hadoop cluster service (seed 03 C)", () => {
   let base: string;
   let auth: Record<string, string>;
   let token: string;
-  const json = { "Content-Type": "application/json" };
 
   const api = (method: string, path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
     call(method, `${base}${CLUSTERS}${path}`, {
-      headers: { ...auth, ...(payload === undefined ? {} : json), ...headers },
+      headers: { ...auth, ...(payload === undefined ? {} : JSON_HEADERS), ...headers },
       ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
     });
   const create = async (over: Record<string, unknown> = {}): Promise<string> => {
@@ -187,7 +186,7 @@ describe("local cloud: Hadoop cluster service (seed 03 C)", () => {
     });
 
     test("a malformed or non-object body is 400, a missing JSON Content-Type 415; a live name is 409 until it terminates", async () => {
-      expect((await call("POST", `${base}${CLUSTERS}`, { headers: { ...auth, ...json }, body: "{" })).json().code).toBe("MalformedJSON");
+      expect((await call("POST", `${base}${CLUSTERS}`, { headers: { ...auth, ...JSON_HEADERS }, body: "{" })).json().code).toBe("MalformedJSON");
       expect((await api("POST", "", [1, 2])).status).toBe(400);
       expect((await call("POST", `${base}${CLUSTERS}`, { headers: auth, body: JSON.stringify(body()) })).status).toBe(415);
       const id = await create();
@@ -491,8 +490,12 @@ describe("local cloud: Hadoop cluster service (seed 03 C)", () => {
       const os = cloud.endpoints["object-storage"];
       const tokenAuth = { "X-Auth-Token": token };
       expect(
-        (await call("PUT", `${os}/v1_ext/bucket`, { headers: { ...tokenAuth, ...json }, body: JSON.stringify({ name: "pipeline-logs", type: "STANDARD" }) }))
-          .status,
+        (
+          await call("PUT", `${os}/v1_ext/bucket`, {
+            headers: { ...tokenAuth, ...JSON_HEADERS },
+            body: JSON.stringify({ name: "pipeline-logs", type: "STANDARD" }),
+          })
+        ).status,
       ).toBe(200);
       const id = await create({ name: "nightly", ...job("onSuccess", { logBucketName: "pipeline-logs" }) });
       const d = await get(id);
@@ -531,7 +534,7 @@ describe("local cloud: Hadoop cluster service (seed 03 C)", () => {
       const persistPath = join(dir, "state.json");
       const first = await startLocalCloud({ port: 0, clock: () => START, persistPath });
       const cred = first.control.issueCredentials({ projectId: PROJECT, kind: "access-key" });
-      const headers = { ...accessAuth(cred), ...json };
+      const headers = { ...accessAuth(cred), ...JSON_HEADERS };
       first.control.setTransition({ service: "hadoop", kind: "job", mode: "duration", ms: 1000 });
       const id = (await call("POST", `${first.endpoints.hadoop}${CLUSTERS}`, { headers, body: JSON.stringify(body(job("always"))) })).json().id as string;
       first.control.patchResource("hadoop", "api-key", id, { apiKey: "k1" });

@@ -3,6 +3,9 @@
  * text: the emulator tests that call its APIs and control API directly (tests/emulator).
  */
 import { request } from "undici";
+import type { LocalCloud } from "../../../emulator";
+
+export const JSON_HEADERS = { "Content-Type": "application/json" };
 
 export interface Reply {
   status: number;
@@ -18,3 +21,7 @@ export async function call(method: string, url: string, options: { headers?: Rec
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
 }
+
+/** A call to the local cloud's control API; a body given goes as JSON. */
+export const control = (cloud: LocalCloud, method: string, path: string, body?: unknown): Promise<Reply> =>
+  call(method, `${cloud.controlUrl}${path}`, body === undefined ? {} : { headers: JSON_HEADERS, body });

@@ -13,6 +13,8 @@
  * - `make demo`, the real target, first and then with nothing to do (demo.ts; goal < 15 s).
  * - krcloud-drift of a 1,000-resource stack (time, requests per resource) and of 20 stacks
  *   concurrently against one after the other (drift.ts).
+ * - `pulumi do krcloud:objectstorage:Bucket list --all` of 1,000 buckets (the plugin's List) beside
+ *   `krcloud-drift --unmanaged` on the same project (time, requests; list.ts).
  * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
  *   token, and the requests renewal adds (credentials.ts).
  * - Scale (scale/index.ts): 200 and 1,000 buckets through each door (dynamic TS, native TS, native
@@ -39,6 +41,7 @@ import { allDefinitions } from "../provider/registry";
 import { engineBenchmarks, type Row } from "./engine";
 import { benchDemo, NO_OP_DEMO_GOAL_S } from "./demo";
 import { driftBenchmarks } from "./drift";
+import { listBenchmarks } from "./list";
 import { credentialBenchmarks, credentialRows } from "./credentials";
 import { measureScale } from "./scale";
 import { closeBed, openBed } from "./scale/bed";
@@ -309,6 +312,16 @@ async function main(): Promise<void> {
     ours: `${(d.defaultMs / 1000).toFixed(1)}; ${(d.allMs / 1000).toFixed(1)}`,
     baseline: `${(d.oneMs / 1000).toFixed(1)}`,
     ratio: `${(d.oneMs / d.defaultMs).toFixed(2)}x faster (default)`,
+    goal: "-",
+  });
+
+  // Listing: the plugin's List through `pulumi do` beside krcloud-drift --unmanaged, on 1,000 buckets (list.ts).
+  const l = await listBenchmarks({ buckets: 1000 }, (line) => console.error(line));
+  rows.push({
+    figure: `pulumi do krcloud:objectstorage:Bucket list --all of ${l.buckets.toLocaleString("en")} buckets vs krcloud-drift --unmanaged on the same project (s; requests)`,
+    ours: `${(l.doMs / 1000).toFixed(1)} s; ${l.doRequests}`,
+    baseline: `${(l.driftMs / 1000).toFixed(1)} s; ${l.driftRequests}`,
+    ratio: `${(l.driftMs / l.doMs).toFixed(2)}x faster`,
     goal: "-",
   });
 

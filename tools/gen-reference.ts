@@ -108,6 +108,7 @@ interface TypeSpec extends ObjectSpec {
 interface ResourceSpec extends ObjectSpec {
   inputProperties?: Record<string, PropertySpec>;
   requiredInputs?: string[];
+  listInputs?: ObjectSpec;
 }
 interface FunctionSpec {
   description?: string;
@@ -206,6 +207,32 @@ function exampleSection(token: string, root: string): string {
   ].join("\n");
 }
 
+/** A property's flag in `pulumi do` (the CLI's kebab case: `clusterId` is `--cluster-id`). */
+const flagOf = (name: string): string => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** The commands `pulumi do` builds from the schema for a resource type (README: "pulumi do"). */
+function doSection(token: string, r: ResourceSpec): string {
+  const list = r.listInputs;
+  const filters = Object.entries(list?.properties ?? {}).map(
+    ([k, p]) => `\`${flagOf(k)}\`${(list?.required ?? []).includes(k) ? " (required)" : ""}: ${p.description ?? ""}`,
+  );
+  const listLine = list
+    ? `- \`pulumi do ${token} list --all\`: the id and name of each (without \`--all\`, the first page; \`--count N\`, at most N)${filters.length ? `. Filters: ${filters.join(" ")}` : ""}`
+    : `- No \`list\`: ${findDefinition(token)?.unlisted ?? "the type cannot be listed"}.`;
+  return [
+    "## With `pulumi do`",
+    "",
+    "Through the native plugin, without a program (the README's `pulumi do` section says what it needs and what it cannot do):",
+    "",
+    listLine,
+    findDefinition(token)?.importId
+      ? `- \`pulumi do ${token} read <id>\`: what the cloud holds, by the id \`pulumi import\` takes (${findDefinition(token)!.importId}).`
+      : `- No \`read\` by id: the cloud keeps nothing of it to read (it is not importable either).`,
+    `- \`pulumi do ${token} create <name> --<property> <value> … --yes\` (flags in kebab case for strings, numbers and booleans; maps and objects in \`--input-file\`, which needs the \`pulumi-converter-yaml\` plugin): created and recorded in the selected stack; \`patch <name>\` changes only the inputs given; \`delete <name> --yes\` deletes it as \`pulumi destroy\` would and drops it from the stack.`,
+    "",
+  ].join("\n");
+}
+
 function resourcePage(schema: Schema, token: string, r: ResourceSpec, root: string): string {
   const [, mod, type] = token.split(":") as [string, string, string];
   const required = r.requiredInputs ?? [];
@@ -241,6 +268,7 @@ ${replaces.length ? `Changing ${replaces.join(", ")} replaces the resource; ever
 
 Through the native plugin: \`pulumi import ${token} <name> <id>\`, where the id is ${findDefinition(token)?.importId ?? "the id `pulumi stack export` shows"}; or the \`import\` resource option. The dynamic classes cannot import (pulumi/pulumi#16175)${inputNames.has("adopt") ? "; set `adopt: true` instead" : ""}.
 
+${doSection(token, r)}
 ## Timeouts
 
 ${waits ? "Create, update and delete wait until the resource settles, each up to the `timeouts` input's value (defaults in its description). Through the native plugin, `customTimeouts` take precedence." : "Operations do not wait for the resource to settle beyond the service's answer; `customTimeouts` (native plugin) bound them."}
@@ -264,6 +292,8 @@ ${exampleSection(token, root)}
 ## Arguments
 
 ${propertyTable(args, required, false)}
+Without a program, through the native plugin: \`pulumi do ${token}${Object.keys(args).length ? " --<argument> <value> …" : ""}\` prints the result as JSON${Object.keys(args).length ? " (arguments as flags in kebab case; maps and objects in `--input-file`, which needs the `pulumi-converter-yaml` plugin)" : ""}.
+
 ## Result
 
 ${outputs}${types.length ? `\n${typesSection(schema, types)}` : ""}`;

@@ -60,6 +60,8 @@ export interface ResourceSpec {
   requiredInputs: string[];
   properties: Record<string, PropertySpec>;
   required: string[];
+  /** What `List` (the plugin's, `pulumi do <token> list`) filters by; absent: the type cannot be listed. */
+  listInputs?: ObjectTypeSpec;
 }
 export interface FunctionSpec {
   description: string;
@@ -371,13 +373,31 @@ export function resourceSpec(def: AnyDefinition, types: TypeRegistry): ResourceS
     }
   }
   const autoNamed = def.autoName?.property;
-  return {
-    description: def.description,
+  const spec: ResourceSpec = {
+    description: def.unlisted ? `${def.description}\n\nIt cannot be listed: ${def.unlisted}.` : def.description,
     inputProperties: ins.properties,
     requiredInputs: (ins.required ?? []).filter((k) => k !== autoNamed),
     properties: outs.properties,
     required: outs.required ?? [],
   };
+  if (def.list) spec.listInputs = listInputsOf(def, ins.properties);
+  return spec;
+}
+
+/**
+ * The type's `listInputs`: each filter of its `list`, a string input of the type. A type that lists
+ * within another (an object within its bucket) requires that one.
+ */
+function listInputsOf(def: AnyDefinition, inputs: Record<string, PropertySpec>): ObjectTypeSpec {
+  const list = def.list!;
+  const properties: Record<string, PropertySpec> = {};
+  for (const [k, description] of Object.entries(list.inputs ?? {})) {
+    if (inputs[k]?.type !== "string") throw new Error(`${def.token}: list filters by "${k}", which is not a string input`);
+    properties[k] = { type: "string", description };
+  }
+  const required = list.parent ? [list.parent.input] : [];
+  for (const k of required) if (!(k in properties)) throw new Error(`${def.token}: list needs "${k}", which is not one of its filters`);
+  return required.length > 0 ? { type: "object", properties, required } : { type: "object", properties };
 }
 
 // ---------------------------------------------------------------------------------------------

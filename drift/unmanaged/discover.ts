@@ -72,7 +72,7 @@ const serviceOf = (token: string): string => token.split(":")[1] ?? "";
 export function listedTypes(
   defs: readonly AnyDefinition[] = allDefinitions(),
 ): { service: Service; types: { def: AnyDefinition; within: AnyDefinition[] }[] }[] {
-  const listed = defs.filter((d) => d.list !== undefined);
+  const listed = defs.filter((d) => d.list !== undefined && d.list.notUnmanaged === undefined);
   return SERVICES.map((service) => ({
     service,
     types: listed

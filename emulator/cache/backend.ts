@@ -13,8 +13,34 @@ import { Backups } from "./backups";
 import { SimulatedEngine, type CacheEngine, type EngineHooks, type RestoreFiles } from "./engine";
 import { RedisEngine } from "./redis/engine";
 import { aclPasswordHash, newAdminPassword } from "./redis/security";
-import { BadRequest, Conflict, NotFound } from "../core/errors";
-import { Unprocessable } from "./errors";
+import { BadRequest } from "../core/errors";
+import {
+  BackupPolicy,
+  ClusterNotFound,
+  DefaultParameterGroup,
+  DuplicateName,
+  HighAvailabilityEnabled,
+  InstanceNotFound,
+  InvalidInstanceState,
+  InvalidParameterGroup,
+  InvalidParameterValue,
+  InvalidState,
+  LastShard,
+  NodeNotFound,
+  NoReplica,
+  NotACluster,
+  NotAnInstanceSet,
+  NothingToRetry,
+  ParameterGroupInUse,
+  ParameterGroupNotFound,
+  PrimaryNode,
+  ReplicaLimit,
+  RollbackUnavailable,
+  ShardDeleting,
+  ShardLimit,
+  ShardNotFound,
+  Unprocessable,
+} from "./errors";
 import type { ManagedState } from "../core/managed-state";
 import { defaultParameterGroups, FLAVORS, invalidValue, PARAMETERS, VERSIONS } from "./catalogue";
 import { CacheStatuses, SERVICE } from "./lifecycle";
@@ -124,15 +150,15 @@ export class CacheBackend {
 
   group(projectId: string, idOrName: string): StoredParameterGroup {
     const g = this.groups.get(idOrName) ?? [...this.groups.values()].find((x) => x.name === idOrName && (x.isDefault || x.projectId === projectId));
-    if (!g || (!g.isDefault && g.projectId !== projectId)) throw new NotFound(`No parameter group "${idOrName}".`, "ParameterGroupNotFound");
+    if (!g || (!g.isDefault && g.projectId !== projectId)) throw new ParameterGroupNotFound(`No parameter group "${idOrName}".`);
     return g;
   }
 
   createGroup(projectId: string, body: { parameterGroupId: string; name: string; description?: string }): string {
     const base = this.group(projectId, body.parameterGroupId);
-    if (!base.isDefault) throw new BadRequest("parameterGroupId: must name a default parameter group.", "InvalidParameterGroup");
+    if (!base.isDefault) throw new InvalidParameterGroup("parameterGroupId: must name a default parameter group.");
     if ([...this.groups.values()].some((g) => g.name === body.name && (g.isDefault || g.projectId === projectId)))
-      throw new Conflict(`A parameter group named "${body.name}" exists.`, "DuplicateName");
+      throw new DuplicateName(`A parameter group named "${body.name}" exists.`);
     const gid = id("pg");
     this.groups.set(gid, {
       ...base,
@@ -172,7 +198,7 @@ export class CacheBackend {
     body: { description?: string; parameters?: { parameterKey: string; parameterValue: string }[]; applyMode?: string },
   ): string {
     const g = this.group(projectId, idOrName);
-    if (g.isDefault) throw new BadRequest("A default parameter group cannot be modified.", "DefaultParameterGroup");
+    if (g.isDefault) throw new DefaultParameterGroup("A default parameter group cannot be modified.");
     if (body.description !== undefined) g.description = body.description;
     if (body.parameters && body.parameters.length > 0) {
       if (body.applyMode !== "sequential" && body.applyMode !== "parallel")
@@ -187,7 +213,7 @@ export class CacheBackend {
           if (why) bad.push(`${p.parameterKey}: ${why}`);
         }
       }
-      if (bad.length) throw new BadRequest(`parameters: ${bad.join("; ")}`, "InvalidParameterValue");
+      if (bad.length) throw new InvalidParameterValue(`parameters: ${bad.join("; ")}`);
       g.previous = { ...g.values };
       for (const p of body.parameters) g.values[p.parameterKey] = String(p.parameterValue);
       g.events.push({
@@ -212,7 +238,7 @@ export class CacheBackend {
 
   rollbackGroup(projectId: string, idOrName: string, applyMode: unknown): string {
     const g = this.group(projectId, idOrName);
-    if (!g.previous) throw new Conflict("Nothing to roll back to.", "RollbackUnavailable");
+    if (!g.previous) throw new RollbackUnavailable("Nothing to roll back to.");
     if (applyMode !== undefined && applyMode !== "sequential" && applyMode !== "parallel") throw new BadRequest("applyMode: sequential or parallel.");
     [g.values, g.previous] = [g.previous, undefined];
     g.events.push({ eventName: "Update Parameter", message: "rolled back to the previous values", createdAt: this.iso() });
@@ -222,9 +248,9 @@ export class CacheBackend {
 
   deleteGroup(projectId: string, idOrName: string): string {
     const g = this.group(projectId, idOrName);
-    if (g.isDefault) throw new BadRequest("A default parameter group cannot be deleted.", "DefaultParameterGroup");
+    if (g.isDefault) throw new DefaultParameterGroup("A default parameter group cannot be deleted.");
     const users = this.usersOf(g);
-    if (users.length) throw new Conflict(`Parameter group "${g.name}" is used by ${users.map((u) => u.name).join(", ")}.`, "ParameterGroupInUse");
+    if (users.length) throw new ParameterGroupInUse(`Parameter group "${g.name}" is used by ${users.map((u) => u.name).join(", ")}.`);
     this.groups.delete(g.id);
     return g.id;
   }
@@ -246,7 +272,7 @@ export class CacheBackend {
   retryApply(projectId: string, clusterId: string): string {
     const c = this.cluster(projectId, clusterId);
     const sync = this.statuses.sync(c, false);
-    if (sync === "In-Sync") throw new Conflict("The parameter group is in sync; nothing to retry.", "NothingToRetry");
+    if (sync === "In-Sync") throw new NothingToRetry("The parameter group is in sync; nothing to retry.");
     const g = this.groups.get(c.parameterGroupId);
     g?.events.push({
       eventName: "Apply Parameter",
@@ -267,13 +293,13 @@ export class CacheBackend {
 
   cluster(projectId: string, clusterId: string): StoredCluster {
     const c = this.clusters.get(clusterId);
-    if (!c || c.projectId !== projectId) throw new NotFound(`No cluster or instance set "${clusterId}".`, "ClusterNotFound");
+    if (!c || c.projectId !== projectId) throw new ClusterNotFound(`No cluster or instance set "${clusterId}".`);
     return c;
   }
 
   private checkCommon(projectId: string, b: { name: string; version: string; flavorId: string; parameterGroupId: string }, clusterMode: boolean): void {
     if ([...this.clusters.values()].some((c) => c.projectId === projectId && c.name === b.name))
-      throw new Conflict(`A cluster or instance set named "${b.name}" exists.`, "DuplicateName");
+      throw new DuplicateName(`A cluster or instance set named "${b.name}" exists.`);
     if (!(VERSIONS as readonly string[]).includes(b.version)) throw new Unprocessable(`version: ${b.version} is not offered (${VERSIONS.join(", ")}).`);
     if (!FLAVORS.some((f) => f.id === b.flavorId)) throw new Unprocessable(`flavorId: ${b.flavorId} is not offered.`);
     const g = this.group(projectId, b.parameterGroupId);
@@ -413,19 +439,19 @@ export class CacheBackend {
 
   private clusterOnly(projectId: string, clusterId: string): StoredCluster {
     const c = this.cluster(projectId, clusterId);
-    if (!c.clusterEnabled) throw new BadRequest(`"${clusterId}" is an instance set: it has no shards.`, "NotACluster");
+    if (!c.clusterEnabled) throw new NotACluster(`"${clusterId}" is an instance set: it has no shards.`);
     return c;
   }
 
   shard(projectId: string, clusterId: string, shardId: string): StoredShard {
     const s = this.clusterOnly(projectId, clusterId).shards.find((x) => x.id === shardId);
-    if (!s) throw new NotFound(`No shard "${shardId}" in cluster "${clusterId}".`, "ShardNotFound");
+    if (!s) throw new ShardNotFound(`No shard "${shardId}" in cluster "${clusterId}".`);
     return s;
   }
 
   addShard(projectId: string, clusterId: string, b: { nodeCount: number; subnetAssignment: { primary: { id: string }; replicas: { id: string }[] } }): string {
     const c = this.clusterOnly(projectId, clusterId);
-    if (c.shards.length >= 12) throw new BadRequest("A cluster has at most 12 shards.", "ShardLimit");
+    if (c.shards.length >= 12) throw new ShardLimit("A cluster has at most 12 shards.");
     if (b.subnetAssignment.replicas.length + 1 !== b.nodeCount)
       throw new BadRequest("nodeCount: must equal the primary plus the replicas of subnetAssignment.");
     const last = Math.max(0, ...c.shards.map((s) => Number(s.id.slice(-4))));
@@ -446,8 +472,8 @@ export class CacheBackend {
     const c = this.clusterOnly(projectId, clusterId);
     const s = this.shard(projectId, clusterId, shardId);
     const engine = this.engineOf(c);
-    if (engine.leaving(c, s)) throw new Conflict(`Shard "${shardId}" is being deleted.`, "ShardDeleting");
-    if (c.shards.filter((x) => !engine.leaving(c, x)).length === 1) throw new BadRequest("The last shard of a cluster cannot be deleted.", "LastShard");
+    if (engine.leaving(c, s)) throw new ShardDeleting(`Shard "${shardId}" is being deleted.`);
+    if (c.shards.filter((x) => !engine.leaving(c, x)).length === 1) throw new LastShard("The last shard of a cluster cannot be deleted.");
     for (const n of s.nodes) this.state.remove(SERVICE, "node", n.id);
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     // Its slots move to the other shards first; the shard is listed until then.
@@ -458,8 +484,8 @@ export class CacheBackend {
   addReplica(projectId: string, clusterId: string, shardId: string, subnetId: string): string {
     const s = this.shard(projectId, clusterId, shardId);
     const c = this.clusters.get(clusterId)!;
-    if (this.engineOf(c).leaving(c, s)) throw new Conflict(`Shard "${shardId}" is being deleted.`, "ShardDeleting");
-    if (s.nodes.length >= 6) throw new BadRequest("A shard has at most 5 replicas.", "ReplicaLimit");
+    if (this.engineOf(c).leaving(c, s)) throw new ShardDeleting(`Shard "${shardId}" is being deleted.`);
+    if (s.nodes.length >= 6) throw new ReplicaLimit("A shard has at most 5 replicas.");
     const n = this.node(subnetId, "replica", "node");
     s.nodes.push(n);
     this.state.begin(SERVICE, "cluster", clusterId, "Modifying", "Running");
@@ -470,10 +496,10 @@ export class CacheBackend {
   deleteNode(projectId: string, clusterId: string, shardId: string, nodeId: string): string {
     const s = this.shard(projectId, clusterId, shardId);
     const n = s.nodes.find((x) => x.id === nodeId);
-    if (!n) throw new NotFound(`No node "${nodeId}".`, "NodeNotFound");
-    if (n.role === "primary") throw new BadRequest("A primary node cannot be deleted.", "PrimaryNode");
+    if (!n) throw new NodeNotFound(`No node "${nodeId}".`);
+    if (n.role === "primary") throw new PrimaryNode("A primary node cannot be deleted.");
     const c = this.clusters.get(clusterId)!;
-    if (this.engineOf(c).leaving(c, s)) throw new Conflict(`Shard "${shardId}" is being deleted.`, "ShardDeleting");
+    if (this.engineOf(c).leaving(c, s)) throw new ShardDeleting(`Shard "${shardId}" is being deleted.`);
     s.nodes = s.nodes.filter((x) => x.id !== nodeId);
     this.state.remove(SERVICE, "node", nodeId);
     this.state.begin(SERVICE, "cluster", clusterId, "Modifying", "Running");
@@ -485,7 +511,7 @@ export class CacheBackend {
 
   private instanceSet(projectId: string, setId: string): StoredCluster {
     const c = this.cluster(projectId, setId);
-    if (c.clusterEnabled) throw new BadRequest(`"${setId}" is a cluster, not an instance set.`, "NotAnInstanceSet");
+    if (c.clusterEnabled) throw new NotAnInstanceSet(`"${setId}" is a cluster, not an instance set.`);
     return c;
   }
 
@@ -496,7 +522,7 @@ export class CacheBackend {
   addInstanceReplica(projectId: string, setId: string, subnetId: string): string {
     const c = this.instanceSet(projectId, setId);
     const group = c.shards[0]!;
-    if (group.nodes.length - 1 >= 5) throw new BadRequest("An instance set has at most 5 replicas.", "ReplicaLimit");
+    if (group.nodes.length - 1 >= 5) throw new ReplicaLimit("An instance set has at most 5 replicas.");
     const n = this.node(subnetId, "replica", "instance");
     group.nodes.push(n);
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
@@ -508,13 +534,13 @@ export class CacheBackend {
     const c = this.instanceSet(projectId, setId);
     const group = c.shards[0]!;
     const n = group.nodes.find((x) => x.id === instanceId);
-    if (!n) throw new NotFound(`No instance "${instanceId}".`, "InstanceNotFound");
+    if (!n) throw new InstanceNotFound(`No instance "${instanceId}".`);
     const st = this.statuses.node(c, n, false);
-    if (group.nodes.length === 2 && c.backupSchedule) throw new BadRequest("An instance set of 2 nodes with automatic backups keeps both.", "BackupPolicy");
+    if (group.nodes.length === 2 && c.backupSchedule) throw new BackupPolicy("An instance set of 2 nodes with automatic backups keeps both.");
     if (c.recoveryEnabled && (n.role === "primary" || st !== "Running"))
-      throw new BadRequest("With high availability, only a Running replica may be deleted.", "InvalidInstanceState");
+      throw new InvalidInstanceState("With high availability, only a Running replica may be deleted.");
     if (!c.recoveryEnabled && n.role === "primary" && st !== "FAILED" && st !== "Failed")
-      throw new BadRequest("The primary may be deleted only when it has failed.", "InvalidInstanceState");
+      throw new InvalidInstanceState("The primary may be deleted only when it has failed.");
     group.nodes = group.nodes.filter((x) => x.id !== n.id);
     this.state.remove(SERVICE, "instance", n.id);
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
@@ -524,12 +550,11 @@ export class CacheBackend {
 
   promote(projectId: string, setId: string, primaryId: string): string {
     const c = this.instanceSet(projectId, setId);
-    if (c.recoveryEnabled) throw new BadRequest("Promote needs high availability off.", "HighAvailabilityEnabled");
+    if (c.recoveryEnabled) throw new HighAvailabilityEnabled("Promote needs high availability off.");
     const group = c.shards[0]!;
     const target = group.nodes.find((x) => x.id === primaryId);
-    if (!target) throw new NotFound(`No instance "${primaryId}".`, "InstanceNotFound");
-    if (this.statuses.node(c, target, false) === "FAILED")
-      throw new BadRequest(`Instance "${primaryId}" has failed: it cannot be promoted.`, "InvalidInstanceState");
+    if (!target) throw new InstanceNotFound(`No instance "${primaryId}".`);
+    if (this.statuses.node(c, target, false) === "FAILED") throw new InvalidInstanceState(`Instance "${primaryId}" has failed: it cannot be promoted.`);
     for (const n of group.nodes) n.role = n.id === primaryId ? "primary" : "replica";
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     this.engineOf(c).promoted(c, target);
@@ -538,9 +563,8 @@ export class CacheBackend {
 
   setRecovery(projectId: string, setId: string, enabled: boolean): string {
     const c = this.instanceSet(projectId, setId);
-    if (this.statuses.cluster(c, false) !== "Running")
-      throw new BadRequest("High availability can be set only while the instance set is Running.", "InvalidState");
-    if (enabled && c.shards[0]!.nodes.length < 2) throw new BadRequest("High availability needs a replica.", "NoReplica");
+    if (this.statuses.cluster(c, false) !== "Running") throw new InvalidState("High availability can be set only while the instance set is Running.");
+    if (enabled && c.shards[0]!.nodes.length < 2) throw new NoReplica("High availability needs a replica.");
     c.recoveryEnabled = enabled;
     this.state.begin(SERVICE, "cluster", c.id, "Modifying", "Running");
     return c.id;

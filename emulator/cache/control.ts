@@ -7,7 +7,7 @@
  * in docs/local-cloud.md.
  */
 import { z } from "zod";
-import { BadRequest, NotFound } from "../core/errors";
+import { BadRequest, NoSuchKind, NoSuchResource } from "../core/errors";
 import type { InventoryEntry } from "../core/http";
 import { parseWith } from "../core/input";
 import type { CacheBackend } from "./backend";
@@ -86,7 +86,7 @@ export class CacheControl {
         return { clusterId: c.id, ...(kind === "node" ? this.views.node(c, node) : this.views.instance(c, node)) };
       }
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
   }
 
@@ -110,7 +110,7 @@ export class CacheControl {
         this.getResource(kind, id);
         throw new BadRequest(`A ${kind} has nothing to patch: DELETE it${kind === "shard" ? ", or PATCH or DELETE its nodes" : ""}.`);
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
   }
 
@@ -146,8 +146,13 @@ export class CacheControl {
         return;
       }
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
+  }
+
+  /** Everything goes, real nodes and their data included. */
+  reset(): void {
+    this.be.reset();
   }
 
   snapshot(): unknown {
@@ -202,21 +207,21 @@ export class CacheControl {
   private backup(name: string): StoredBackup {
     this.be.tick();
     const b = this.be.backups.list().find((x) => x.name === name);
-    if (!b) throw new NotFound(`No backup "${name.slice(0, 200)}".`, "NoSuchResource");
+    if (!b) throw new NoSuchResource(`No backup "${name.slice(0, 200)}".`);
     return b;
   }
 
   /** A custom group by id (`orDefault`: a default one too). */
   private group(id: string, orDefault: boolean): StoredParameterGroup {
     const g = this.be.groups.get(id);
-    if (!g || (g.isDefault && !orDefault)) throw new NotFound(`No ${orDefault ? "" : "custom "}parameter group "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (!g || (g.isDefault && !orDefault)) throw new NoSuchResource(`No ${orDefault ? "" : "custom "}parameter group "${id.slice(0, 200)}".`);
     return g;
   }
 
   /** Kinds `cluster` and `instance-set` name either (ids are distinct; the inventory tells which it is). */
   private cluster(kind: "cluster" | "instance-set", id: string): StoredCluster {
     const c = this.be.clusters.get(id);
-    if (!c) throw new NotFound(`No ${kind} "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (!c) throw new NoSuchResource(`No ${kind} "${id.slice(0, 200)}".`);
     return c;
   }
 
@@ -227,7 +232,7 @@ export class CacheControl {
       const shard = c.clusterEnabled ? c.shards.find((s) => s.id === shardId) : undefined;
       if (shard && (!id.includes("/") || id.startsWith(`${c.id}/`))) return { c, shard };
     }
-    throw new NotFound(`No shard "${id.slice(0, 200)}".`, "NoSuchResource");
+    throw new NoSuchResource(`No shard "${id.slice(0, 200)}".`);
   }
 
   private node(kind: "node" | "instance", id: string): { c: StoredCluster; node: StoredNode } {
@@ -236,6 +241,6 @@ export class CacheControl {
       const node = c.shards.flatMap((s) => s.nodes).find((n) => n.id === id);
       if (node) return { c, node };
     }
-    throw new NotFound(`No ${kind} "${id.slice(0, 200)}".`, "NoSuchResource");
+    throw new NoSuchResource(`No ${kind} "${id.slice(0, 200)}".`);
   }
 }

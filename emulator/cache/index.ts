@@ -28,13 +28,7 @@ export function createCacheService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     catalogType: "cache",
     routes: cacheRoutes(backend, views),
-    errorFormat: () => "json",
     ...controlledBy(control),
-    reset: () => backend.reset(),
-    snapshot: () => control.snapshot(),
-    restore: (data) => control.restore(data),
     close: () => backend.close(),
   };
 }
-
-export { CacheBackend } from "./backend";

@@ -2,7 +2,8 @@
  * Cache routes (seed 02 §4): parse and validate, then call the backend. Every request needs a valid
  * `X-Auth-Token`; bad input is a 400 naming the field, before any state changes.
  */
-import { BadRequest, NotFound } from "../core/errors";
+import { BadRequest } from "../core/errors";
+import { NodeNotFound, NotACluster } from "./errors";
 import { jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
 import { caller, jsonObjectBody as body } from "../core/input";
 import type { CacheBackend } from "./backend";
@@ -38,6 +39,10 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
       return handler(ctx, op);
     },
   });
+  // A cluster and an instance set are one record: the same update and delete serve both paths.
+  const update: RouteDefinition["handler"] = (ctx) => done(be.update(project(ctx), ctx.params.id!, parseUpdate(body(ctx))));
+  const remove: RouteDefinition["handler"] = (ctx) =>
+    done(be.delete(project(ctx), ctx.params.id!, keepAutomaticBackups(ctx.query.get("keepAutomaticBackups"))));
   return [
     r(["GET"], "/v1/redis/versions", "ListVersions", (ctx) => (project(ctx), ok(be.versions()))),
     r(["GET"], "/v1/redis/flavors", "ListFlavors", (ctx) => (project(ctx), ok({ flavors: be.flavors() }))),
@@ -50,15 +55,13 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
       const p = project(ctx);
       return created(be.createCluster(p, parseCreateCluster(body(ctx))));
     }),
-    r(["PATCH"], "/v1/clusters/:id", "UpdateCluster", (ctx) => done(be.update(project(ctx), ctx.params.id!, parseUpdate(body(ctx))))),
-    r(["DELETE"], "/v1/clusters/:id", "DeleteCluster", (ctx) =>
-      done(be.delete(project(ctx), ctx.params.id!, keepAutomaticBackups(ctx.query.get("keepAutomaticBackups")))),
-    ),
+    r(["PATCH"], "/v1/clusters/:id", "UpdateCluster", update),
+    r(["DELETE"], "/v1/clusters/:id", "DeleteCluster", remove),
     r(["POST"], "/v1/clusters/:id/parameter-group/apply", "RetryParameterGroupApply", (ctx) => done(be.retryApply(project(ctx), ctx.params.id!))),
 
     r(["GET"], "/v1/clusters/:id/shards", "ListShards", (ctx) => {
       const c = be.cluster(project(ctx), ctx.params.id!);
-      if (!c.clusterEnabled) throw new BadRequest(`"${c.id}" is an instance set: it has no shards.`, "NotACluster");
+      if (!c.clusterEnabled) throw new NotACluster(`"${c.id}" is an instance set: it has no shards.`);
       return ok({ shards: c.shards.map((s) => views.shard(c, s)) });
     }),
     r(["POST"], "/v1/clusters/:id/shards", "AddShard", (ctx) => {
@@ -80,7 +83,7 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
     r(["GET"], "/v1/clusters/:id/shards/:shard/nodes/:node", "GetNode", (ctx) => {
       const c = be.cluster(project(ctx), ctx.params.id!);
       const n = be.shard(c.projectId, c.id, ctx.params.shard!).nodes.find((x) => x.id === ctx.params.node);
-      if (!n) throw new NotFound(`No node "${ctx.params.node}".`, "NodeNotFound");
+      if (!n) throw new NodeNotFound(`No node "${ctx.params.node}".`);
       return ok(views.node(c, n));
     }),
     r(["DELETE"], "/v1/clusters/:id/shards/:shard/nodes/:node", "DeleteNode", (ctx) =>
@@ -91,10 +94,8 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
       const p = project(ctx);
       return created(be.createInstanceSet(p, parseCreateInstanceSet(body(ctx))));
     }),
-    r(["PATCH"], "/v1/instance-sets/:id", "UpdateInstanceSet", (ctx) => done(be.update(project(ctx), ctx.params.id!, parseUpdate(body(ctx))))),
-    r(["DELETE"], "/v1/instance-sets/:id", "DeleteInstanceSet", (ctx) =>
-      done(be.delete(project(ctx), ctx.params.id!, keepAutomaticBackups(ctx.query.get("keepAutomaticBackups")))),
-    ),
+    r(["PATCH"], "/v1/instance-sets/:id", "UpdateInstanceSet", update),
+    r(["DELETE"], "/v1/instance-sets/:id", "DeleteInstanceSet", remove),
     r(["GET"], "/v1/instance-sets/:id/instances", "ListInstances", (ctx) => {
       const p = project(ctx);
       const c = be.cluster(p, ctx.params.id!);

@@ -4,7 +4,18 @@ import { z } from "zod";
 import { DAY_MS } from "./clock";
 import type { CredentialRecord, TokenFilter, TokenState } from "./credentials";
 import { isValidProjectId, tokenMatches } from "./credentials";
-import { ApiError, BadRequest, InternalError, MalformedJson, MethodNotAllowed, NotFound, isApiError } from "./errors";
+import {
+  BadRequest,
+  EntityTooLarge,
+  InternalError,
+  MalformedJson,
+  MethodNotAllowed,
+  NoSuchCredential,
+  NoSuchFault,
+  NoSuchService,
+  NotFound,
+  isApiError,
+} from "./errors";
 import type { Fault, FaultSpec } from "./faults";
 import { jsonResponse, type ApiResponse, type InventoryEntry } from "./http";
 import { parseWith } from "./input";
@@ -121,7 +132,7 @@ function progressionOf(setting: TransitionSetting): Progression {
 export function createControl(server: LocalCloudServer): LocalCloudControl {
   const serviceOf = (name: string) => {
     const mounted = server.services.get(name);
-    if (!mounted) throw new NotFound(`Unknown service "${name}".`, "NoSuchService");
+    if (!mounted) throw new NoSuchService(name);
     return mounted.definition;
   };
   return {
@@ -331,8 +342,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
       "DELETE",
       "/_control/credentials/:credentialId",
       ({ params }) => {
-        if (!control.revokeAccessKey(params.credentialId ?? ""))
-          throw new NotFound(`No access key "${(params.credentialId ?? "").slice(0, 200)}".`, "NoSuchCredential");
+        if (!control.revokeAccessKey(params.credentialId ?? "")) throw new NoSuchCredential(params.credentialId ?? "");
         return { status: 204 };
       },
     ],
@@ -377,7 +387,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
       "DELETE",
       "/_control/faults/:id",
       ({ params }) => {
-        if (!control.removeFault(params.id ?? "")) throw new NotFound(`No fault "${params.id ?? ""}".`, "NoSuchFault");
+        if (!control.removeFault(params.id ?? "")) throw new NoSuchFault(params.id ?? "");
         return { status: 204 };
       },
     ],
@@ -423,7 +433,7 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
       let size = 0;
       for await (const chunk of req as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > 16 * 1024 * 1024) throw new ApiError(413, "EntityTooLarge", "Control request bodies are limited to 16 MiB.");
+        if (size > 16 * 1024 * 1024) throw new EntityTooLarge("Control request bodies are limited to 16 MiB.");
         chunks.push(chunk);
       }
       const text = Buffer.concat(chunks).toString("utf8");

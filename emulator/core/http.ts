@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
-import { BadRequest, MalformedJson, UnsupportedMediaType } from "./errors";
+import { InvalidArgument, MalformedJson, UnsupportedMediaType } from "./errors";
 import type { Identity } from "./credentials";
 
 export type HeaderValue = string | string[];
@@ -62,7 +62,8 @@ export interface ServiceDefinition {
   /** Its type in the identity service's catalog (docs/api-assumptions.md); unlisted without one. */
   readonly catalogType?: string;
   readonly routes: RouteDefinition[];
-  errorFormat(path: string): ErrorFormat;
+  /** How its errors are written for a request to `path`; JSON when it does not say (only Swift's API answers text). */
+  errorFormat?(path: string): ErrorFormat;
   inventory(): InventoryEntry[];
   getResource(kind: string, id: string): unknown;
   patchResource(kind: string, id: string, patch: unknown): unknown;
@@ -76,8 +77,11 @@ export interface ServiceDefinition {
   close?(): Promise<void>;
 }
 
-/** A service's part of the control API: its inventory and its records behind the API's back. */
-export type ServiceControl = Pick<ServiceDefinition, "inventory" | "getResource" | "patchResource" | "deleteResource">;
+/**
+ * A service's part of the control API (its control.ts): its inventory, its records behind the API's
+ * back, and its state as a whole (reset, snapshot, restore).
+ */
+export type ServiceControl = Pick<ServiceDefinition, "inventory" | "getResource" | "patchResource" | "deleteResource" | "reset" | "snapshot" | "restore">;
 
 /** The control API members of a ServiceDefinition, served by `control` (a class instance: its methods stay bound). */
 export function controlledBy(control: ServiceControl): ServiceControl {
@@ -86,6 +90,9 @@ export function controlledBy(control: ServiceControl): ServiceControl {
     getResource: (kind, id) => control.getResource(kind, id),
     patchResource: (kind, id, patch) => control.patchResource(kind, id, patch),
     deleteResource: (kind, id) => control.deleteResource(kind, id),
+    reset: () => control.reset(),
+    snapshot: () => control.snapshot(),
+    restore: (data) => control.restore(data),
   };
 }
 
@@ -144,10 +151,10 @@ export function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<Prope
 
 export function parseIntegerParam(value: string | null, name: string, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
   if (value === null) return fallback;
-  if (!/^-?\d{1,15}$/.test(value)) throw new BadRequest(`Query parameter ${name} must be an integer.`, "InvalidArgument");
+  if (!/^-?\d{1,15}$/.test(value)) throw new InvalidArgument(`Query parameter ${name} must be an integer.`);
   const n = Number(value);
   if (n < min || n > max) {
-    throw new BadRequest(`Query parameter ${name} must be between ${min} and ${max}.`, "InvalidArgument");
+    throw new InvalidArgument(`Query parameter ${name} must be between ${min} and ${max}.`);
   }
   return n;
 }

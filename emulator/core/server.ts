@@ -5,7 +5,7 @@ import { pipeline } from "node:stream/promises";
 import FindMyWay from "find-my-way";
 import { VirtualClock, dayStart, type ClockSource } from "./clock";
 import { CredentialStore, type CredentialSnapshot } from "./credentials";
-import { ApiError, InternalError, MethodNotAllowed, NotFound, PayloadTooLarge, isApiError } from "./errors";
+import { ApiError, EntityTooLarge, InternalError, MethodNotAllowed, NotFound, isApiError } from "./errors";
 import { FaultInjector, type Fault } from "./faults";
 import type { ApiResponse, ErrorFormat, Presented, RequestContext, RouteDefinition, ServiceDefinition } from "./http";
 import { newRequestId } from "./ids";
@@ -109,10 +109,11 @@ type RouteStore = { route: RouteDefinition };
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const tooLarge = () => new EntityTooLarge(`The request body exceeds the local cloud limit of ${limit} bytes.`);
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > limit) {
-      reject(new PayloadTooLarge(limit));
+      reject(tooLarge());
       return;
     }
     const chunks: Buffer[] = [];
@@ -128,7 +129,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       size += chunk.length;
       if (size > limit) {
         chunks.length = 0;
-        finish(() => reject(new PayloadTooLarge(limit)));
+        finish(() => reject(tooLarge()));
         return;
       }
       chunks.push(chunk);
@@ -420,7 +421,7 @@ export class LocalCloudServer {
       return;
     }
     const service = mounted.definition;
-    const format = service.errorFormat(path);
+    const format = service.errorFormat?.(path) ?? "json";
     const presented = this.resolvePresented(req);
     const projectId = presented.kind === "valid" ? { projectId: presented.identity.projectId } : {};
 

@@ -1,5 +1,5 @@
 import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
-import { BadRequest } from "./errors";
+import { MalformedXml } from "./errors";
 
 /**
  * XML escaping for text and attribute values: the five predefined entities, plus character
@@ -51,9 +51,9 @@ export type XmlNode = string | { [name: string]: XmlNode | XmlNode[] };
  * refused outright (no entity expansion games).
  */
 export function parseXml(text: string, repeated: (path: string) => boolean = () => false): Record<string, unknown> {
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new BadRequest("DOCTYPE and ENTITY declarations are not accepted.", "MalformedXML");
+  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw new MalformedXml("DOCTYPE and ENTITY declarations are not accepted.");
   const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new BadRequest(`The XML is not well-formed: ${valid.err.msg}`, "MalformedXML");
+  if (valid !== true) throw new MalformedXml(`The XML is not well-formed: ${valid.err.msg}`);
   const parser = new XMLParser({
     ignoreAttributes: true,
     removeNSPrefix: true,
@@ -68,7 +68,7 @@ export function parseXml(text: string, repeated: (path: string) => boolean = () 
   try {
     return parser.parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new BadRequest(`The XML could not be parsed: ${(error as Error).message}`, "MalformedXML");
+    throw new MalformedXml(`The XML could not be parsed: ${(error as Error).message}`);
   }
 }
 

@@ -6,56 +6,15 @@
  * the local object storage under `path/YYYY/MM/DD`.
  */
 import { randomUUID } from "node:crypto";
-import { BadRequest, Conflict, NotFound } from "../core/errors";
+import { BadRequest } from "../core/errors";
+import { BucketNotFound, DataSourceNotFound, DuplicateName, QueryNotFound } from "./errors";
 import type { ManagedState } from "../core/managed-state";
 import type { ObjectStoreBridge } from "../core/server";
 import type { QueryOutcome, SqlEngine } from "./engine";
+import { QueryLifecycle } from "./lifecycle";
+import type { DataSource, Instance, Query } from "./model";
 import { runOnServer, seedServer } from "./real-server";
 import type { CreateSourceInput, RunQueryInput } from "./validate";
-
-export const SERVICE = "data-query";
-
-export interface Instance {
-  id: string;
-  projectId: string;
-  engine: "mysql" | "postgresql";
-  /** Database name -> seed SQL. */
-  databases: Record<string, string>;
-  /** A real PostgreSQL or MariaDB server on loopback that holds the databases (real-server.ts). */
-  url?: string;
-}
-
-export interface DataSource {
-  name: string;
-  projectId: string;
-  type: "MYSQL" | "POSTGRESQL";
-  scope: "PRIVATE" | "PUBLIC";
-  description?: string;
-  instanceId: string;
-  username: string;
-  databaseName?: string;
-  creatorName: string;
-}
-
-export interface Query {
-  id: string;
-  projectId: string;
-  sql: string;
-  dataSource?: string;
-  database?: string;
-  bucketName: string;
-  path: string;
-  reuse: boolean;
-  reuseExpireAt?: number;
-  createdAt: number;
-  completedAt?: number;
-  outcome?: QueryOutcome;
-  error?: string;
-  storageUrl?: string;
-  /** A stored result of another query this one reused. */
-  reusedFrom?: string;
-  aborted: boolean;
-}
 
 export class DataQueryBackend {
   instances = new Map<string, Instance>();
@@ -67,13 +26,16 @@ export class DataQueryBackend {
   failures = new Map<string, string>();
   /** Statements running on a real server, by query id. */
   private readonly cancels = new Map<string, () => Promise<void>>();
+  private readonly lifecycle: QueryLifecycle;
 
   constructor(
     private readonly now: () => number,
-    private readonly state: ManagedState,
+    state: ManagedState,
     private readonly engine: SqlEngine,
     private readonly objects: () => ObjectStoreBridge | undefined,
-  ) {}
+  ) {
+    this.lifecycle = new QueryLifecycle(state);
+  }
 
   reset(): void {
     void this.engine.close();
@@ -116,7 +78,7 @@ export class DataQueryBackend {
     if (!inst || inst.projectId !== projectId) throw new BadRequest(`instanceId: no database instance "${b.instanceId}" in this project.`);
     if (inst.engine !== (type === "MYSQL" ? "mysql" : "postgresql")) throw new BadRequest(`instanceId: "${inst.id}" is a ${inst.engine} instance.`);
     const k = key(projectId, b.name);
-    if (this.sources.has(k) || this.creating.has(k)) throw new Conflict(`A data source named "${b.name}" exists.`, "DuplicateName");
+    if (this.sources.has(k) || this.creating.has(k)) throw new DuplicateName(`A data source named "${b.name}" exists.`);
     // Held while its database is being seeded, so a concurrent create of the name is refused.
     this.creating.add(k);
     try {
@@ -139,7 +101,7 @@ export class DataQueryBackend {
 
   async deleteSource(projectId: string, name: string): Promise<void> {
     const s = this.sources.get(key(projectId, name));
-    if (!s) throw new NotFound(`No data source "${name}".`, "DataSourceNotFound");
+    if (!s) throw new DataSourceNotFound(`No data source "${name}".`);
     await this.removeSource(s);
   }
 
@@ -163,7 +125,7 @@ export class DataQueryBackend {
 
   run(projectId: string, b: RunQueryInput & { dataSource?: string; database?: string }): Query {
     const objects = this.objects();
-    if (!objects?.bucketExists(projectId, b.bucketName)) throw new NotFound(`No bucket "${b.bucketName}" for the result.`, "BucketNotFound");
+    if (!objects?.bucketExists(projectId, b.bucketName)) throw new BucketNotFound(`No bucket "${b.bucketName}" for the result.`);
     if (b.dataSource && !this.sources.has(key(projectId, b.dataSource))) throw new BadRequest(`X-Data-Source: no data source "${b.dataSource}".`);
     const now = this.now();
     const q: Query = {
@@ -197,7 +159,7 @@ export class DataQueryBackend {
       }
     }
     this.queries.set(q.id, q);
-    this.state.begin(SERVICE, "query", q.id, "QUEUED", "RUNNING");
+    this.lifecycle.queued(q);
     return q;
   }
 
@@ -205,24 +167,18 @@ export class DataQueryBackend {
   removeQuery(q: Query): void {
     this.queries.delete(q.id);
     this.failures.delete(q.id);
-    this.state.remove(SERVICE, "query", q.id);
+    this.lifecycle.forget(q);
   }
 
   query(projectId: string, id: string): Query {
     const q = this.queries.get(id);
-    if (!q || q.projectId !== projectId) throw new NotFound(`No query "${id}".`, "QueryNotFound");
+    if (!q || q.projectId !== projectId) throw new QueryNotFound(`No query "${id}".`);
     return q;
   }
 
   /** The state as served; a query that just reached RUNNING runs now, and one that ran settles by its transition. */
-  async stateOf(q: Query): Promise<string> {
-    let st = this.state.read(SERVICE, "query", q.id) ?? "FINISHED";
-    if (st === "RUNNING" && q.outcome === undefined && q.error === undefined && !q.aborted) {
-      await this.execute(q);
-      this.state.begin(SERVICE, "query", q.id, "RUNNING", q.error !== undefined ? "FAILED" : "FINISHED");
-      st = this.state.read(SERVICE, "query", q.id) ?? st;
-    }
-    return st;
+  stateOf(q: Query): Promise<string> {
+    return this.lifecycle.read(q, () => this.execute(q));
   }
 
   private async execute(q: Query): Promise<void> {
@@ -290,14 +246,11 @@ export class DataQueryBackend {
   }
 
   abort(q: Query, state: string): void {
-    if (state === "FINISHED" || state === "FAILED" || state === "ABORTED")
-      throw new Conflict(`Query "${q.id}" has already ended (${state}).`, "QueryTerminated");
-    q.aborted = true;
+    this.lifecycle.abort(q, state);
     // A statement running on a real server is cancelled there.
     void this.cancels
       .get(q.id)?.()
       .catch(() => undefined);
-    this.state.set(SERVICE, "query", q.id, "ABORTED");
   }
 
   snapshot(): unknown {

@@ -5,11 +5,12 @@
  * `query`. Bodies are parsed whole before anything changes. Documented in docs/local-cloud.md.
  */
 import { z } from "zod";
-import { Conflict, NotFound } from "../core/errors";
+import { AmbiguousId, NoSuchKind, NoSuchResource } from "../core/errors";
 import { isValidProjectId } from "../core/credentials";
 import { parseWith } from "../core/input";
 import type { InventoryEntry } from "../core/http";
-import { SERVICE, type DataQueryBackend, type DataSource, type Instance, type Query } from "./backend";
+import type { DataQueryBackend } from "./backend";
+import { SERVICE, type DataSource, type Instance, type Query } from "./model";
 import { NAME } from "./validate";
 import { checkServerUrl } from "./real-server";
 
@@ -49,7 +50,7 @@ export class DataQueryControl {
       case "query":
         return this.query(id);
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
   }
 
@@ -78,7 +79,7 @@ export class DataQueryControl {
         return { queryId: id, fail: p.fail };
       }
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
   }
 
@@ -95,19 +96,32 @@ export class DataQueryControl {
         this.backend.removeQuery(this.query(id));
         return;
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
+  }
+
+  reset(): void {
+    this.backend.reset();
+  }
+
+  /** Instances and data sources; queries are not kept. */
+  snapshot(): unknown {
+    return this.backend.snapshot();
+  }
+
+  restore(data: unknown): void {
+    void this.backend.restore(data);
   }
 
   private instance(id: string): Instance {
     const found = this.backend.instances.get(id);
-    if (!found) throw new NotFound(`No instance "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (!found) throw new NoSuchResource(`No instance "${id.slice(0, 200)}".`);
     return found;
   }
 
   private query(id: string): Query {
     const found = this.backend.queries.get(id);
-    if (!found) throw new NotFound(`No query "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (!found) throw new NoSuchResource(`No query "${id.slice(0, 200)}".`);
     return found;
   }
 
@@ -116,9 +130,9 @@ export class DataQueryControl {
     const slash = id.indexOf("/");
     const all = [...this.backend.sources.values()];
     const found = slash < 0 ? all.filter((s) => s.name === id) : all.filter((s) => s.projectId === id.slice(0, slash) && s.name === id.slice(slash + 1));
-    if (found.length === 0) throw new NotFound(`No data source "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (found.length === 0) throw new NoSuchResource(`No data source "${id.slice(0, 200)}".`);
     if (found.length > 1)
-      throw new Conflict(`Projects ${found.map((s) => s.projectId).join(", ")} each have a data source "${id}": name it {projectId}/${id}.`, "AmbiguousId");
+      throw new AmbiguousId(`Projects ${found.map((s) => s.projectId).join(", ")} each have a data source "${id}": name it {projectId}/${id}.`);
     return found[0]!;
   }
 }

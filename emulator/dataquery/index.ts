@@ -1,8 +1,9 @@
 import { controlledBy, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
-import { DataQueryBackend, SERVICE } from "./backend";
+import { DataQueryBackend } from "./backend";
 import { DataQueryControl } from "./control";
 import { SqlEngine } from "./engine";
+import { SERVICE } from "./model";
 import { dataQueryRoutes } from "./routes";
 
 /**
@@ -25,10 +26,6 @@ export function createDataQueryService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     catalogType: "data-query",
     routes: dataQueryRoutes(backend),
-    errorFormat: () => "json",
     ...controlledBy(control),
-    reset: () => backend.reset(),
-    snapshot: () => backend.snapshot(),
-    restore: (data) => void backend.restore(data),
   };
 }

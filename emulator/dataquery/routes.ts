@@ -2,14 +2,15 @@
 import { BadRequest } from "../core/errors";
 import { header, jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
 import { caller, jsonObjectBody as body } from "../core/input";
-import type { DataQueryBackend, Query } from "./backend";
+import type { DataQueryBackend } from "./backend";
+import { QUERY_STATES } from "./lifecycle";
+import type { Query } from "./model";
 import { parseCreateSource, parseRunQuery } from "./validate";
 
 function project(ctx: RequestContext): { projectId: string; creator: string } {
   return { projectId: caller(ctx, "access-key", "Data query").projectId, creator: header(ctx, "credential-id") ?? "unknown" };
 }
 
-const STATES = ["QUEUED", "RUNNING", "FINISHED", "ABORTED", "FAILED"];
 const SORTABLE = ["queryId", "queryTextPreview", "state", "createdAt", "elapsedTime", "inputDataSize", "creatorName", "storageUrl"];
 
 export function dataQueryRoutes(be: DataQueryBackend): RouteDefinition[] {
@@ -80,7 +81,7 @@ export function dataQueryRoutes(be: DataQueryBackend): RouteDefinition[] {
       handler: async (ctx) => {
         const { projectId, creator } = project(ctx);
         const states = ctx.query.getAll("states");
-        for (const s of states) if (!STATES.includes(s)) throw new BadRequest(`states: ${s} is not one of ${STATES.join(", ")}.`);
+        for (const s of states) if (!QUERY_STATES.includes(s)) throw new BadRequest(`states: ${s} is not one of ${QUERY_STATES.join(", ")}.`);
         const size = Number(ctx.query.get("size") ?? 20);
         const page = Number(ctx.query.get("page") ?? 0);
         if (!Number.isInteger(size) || size < 1 || size > 1000) throw new BadRequest("size: an integer from 1 to 1000.");

@@ -181,6 +181,10 @@ export class HadoopControl {
     }
   }
 
+  reset(): void {
+    this.backend.reset();
+  }
+
   snapshot(): unknown {
     return { clusters: structuredClone([...this.backend.clusters.values()]), createFailures: [...this.backend.createFailures], seq: this.backend.sequence };
   }

@@ -21,12 +21,6 @@ export function createHadoopService(core: CoreContext): ServiceDefinition {
     name: SERVICE,
     catalogType: "hadoop",
     routes: hadoopRoutes(backend),
-    errorFormat: () => "json",
     ...controlledBy(control),
-    reset: () => backend.reset(),
-    snapshot: () => control.snapshot(),
-    restore: (data) => control.restore(data),
   };
 }
-
-export { HadoopBackend } from "./backend";

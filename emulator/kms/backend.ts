@@ -2,137 +2,24 @@
  * Key management (seed 03 A) with real cryptography from node:crypto: AES-256-GCM with AAD for
  * encrypt/decrypt and data keys, ECDSA P-256 (SHA-256) signatures, HMAC-SHA256. Each key has
  * versions; the ciphertext starts with `kms:<version>:` so decrypt finds its version after a
- * rotation. Keys are created through the control API (the seed shows no key management endpoint).
- * The default version's state decides what is allowed (A.3): data key, encrypt, sign and HMAC need
- * `Active`; decrypt and the verifications also take `Deactivated`.
+ * rotation. Keys are created through the control API (control.ts: the seed shows no key management
+ * endpoint). The default version's state decides what is allowed (A.3): data key, encrypt, sign and
+ * HMAC need `Active`; decrypt and the verifications also take `Deactivated`.
  */
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  randomBytes,
-  sign,
-  timingSafeEqual,
-  verify,
-  type KeyObject,
-} from "node:crypto";
-import { BadRequest, NotFound } from "../core/errors";
-import type { InventoryEntry } from "../core/http";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, sign, timingSafeEqual, verify } from "node:crypto";
+import { AadTooLarge, DecryptionFailed, InputTooLarge, InvalidBase64, InvalidCiphertext, InvalidKeyUsage, KeyNotActive, KeyNotFound } from "./errors";
+import { LIMITS, type Key, type KeyType, type Version } from "./model";
 
-export const SERVICE = "kms";
-export type KeyType = "symmetric" | "asymmetric" | "mac";
-export type VersionState = "Active" | "Deactivated";
-
-interface Version {
-  version: number;
-  state: VersionState;
-  secret?: Buffer;
-  privateKey?: KeyObject;
-  publicKey?: KeyObject;
-}
-
-interface Key {
-  id: string;
-  projectId: string;
-  type: KeyType;
-  versions: Version[];
-  defaultVersion: number;
-}
-
-export const LIMITS = Object.freeze({ input: 4096, aad: 65536, content: 4096 });
-
-/** What the control API may change on a key (validated by the service's control schema). */
-export interface KeyPatch {
-  projectId?: string;
-  type?: KeyType;
-  state?: VersionState;
-  rotate?: boolean;
-  version?: number;
-}
-
+/** One method per operation of the API. */
 export class KmsBackend {
-  private keys = new Map<string, Key>();
-
-  reset(): void {
-    this.keys.clear();
-  }
-
-  // ---- control API ---------------------------------------------------------------------------------
-
-  /**
-   * Creates or changes a key (the control API parsed `patch`): `{projectId, type}` creates it;
-   * afterwards `{rotate: true}` adds a version that becomes the default, `{state}` sets the state of
-   * the default version (or of `version`). A key's project and type never change.
-   */
-  upsert(id: string, patch: KeyPatch): unknown {
-    const existing = this.keys.get(id);
-    if (existing) {
-      if ((patch.projectId ?? existing.projectId) !== existing.projectId || (patch.type ?? existing.type) !== existing.type)
-        throw new BadRequest(`Key "${id}" belongs to project ${existing.projectId} and is ${existing.type}: neither changes.`);
-    } else if (patch.type === undefined || patch.projectId === undefined) {
-      throw new BadRequest("projectId and type (symmetric, asymmetric or mac) are required to create a key.");
-    }
-    const versions = existing?.versions.length ?? 1;
-    if (patch.version !== undefined && patch.version > versions) throw new BadRequest(`version: key "${id}" has versions 1 to ${versions}.`);
-    let k = existing;
-    if (!k) {
-      k = { id, projectId: patch.projectId!, type: patch.type!, versions: [], defaultVersion: 0 };
-      this.keys.set(id, k);
-      this.rotate(k);
-    } else if (patch.rotate) {
-      this.rotate(k);
-    }
-    if (patch.state !== undefined) k.versions[(patch.version ?? k.defaultVersion) - 1]!.state = patch.state;
-    return this.view(k);
-  }
-
-  private rotate(k: Key): void {
-    const version = k.versions.length + 1;
-    const v: Version = { version, state: "Active" };
-    if (k.type === "asymmetric") {
-      const pair = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-      v.privateKey = pair.privateKey;
-      v.publicKey = pair.publicKey;
-    } else {
-      v.secret = randomBytes(32);
-    }
-    k.versions.push(v);
-    k.defaultVersion = version;
-  }
-
-  view(k: Key): Record<string, unknown> {
-    return {
-      id: k.id,
-      projectId: k.projectId,
-      type: k.type,
-      defaultVersion: k.defaultVersion,
-      versions: k.versions.map((v) => ({ version: v.version, state: v.state })),
-    };
-  }
-
-  find(id: string): Key | undefined {
-    return this.keys.get(id);
-  }
-
-  remove(id: string): void {
-    if (!this.keys.delete(id)) throw new NotFound(`No key "${id}".`, "NoSuchResource");
-  }
-
-  inventory(): InventoryEntry[] {
-    return [...this.keys.values()].map((k) => ({ service: SERVICE, kind: "key", id: k.id, projectId: k.projectId }));
-  }
-
-  // ---- the API ------------------------------------------------------------------------------------
+  readonly keys = new Map<string, Key>();
 
   private key(projectId: string, id: string, type: KeyType, needs: "active" | "any"): Key {
     const k = this.keys.get(id);
-    if (!k || k.projectId !== projectId) throw new NotFound(`No key "${id}" in this project.`, "KeyNotFound");
-    if (k.type !== type) throw new BadRequest(`Key "${id}" is a ${k.type} key; this operation needs a ${type} key.`, "InvalidKeyUsage");
+    if (!k || k.projectId !== projectId) throw new KeyNotFound(`No key "${id}" in this project.`);
+    if (k.type !== type) throw new InvalidKeyUsage(`Key "${id}" is a ${k.type} key; this operation needs a ${type} key.`);
     if (needs === "active" && this.defaultVersion(k).state !== "Active")
-      throw new BadRequest(`The default version of key "${id}" is ${this.defaultVersion(k).state}; this operation needs Active.`, "KeyNotActive");
+      throw new KeyNotActive(`The default version of key "${id}" is ${this.defaultVersion(k).state}; this operation needs Active.`);
     return k;
   }
 
@@ -147,8 +34,8 @@ export class KmsBackend {
   }
 
   encrypt(projectId: string, id: string, input: string, aad: string | undefined): { ciphertext: string; version: number } {
-    if (Buffer.byteLength(input, "utf8") > LIMITS.input) throw new BadRequest(`input: at most ${LIMITS.input} bytes.`, "InputTooLarge");
-    if (aad !== undefined && Buffer.byteLength(aad, "utf8") > LIMITS.aad) throw new BadRequest(`aad: at most ${LIMITS.aad} bytes.`, "AadTooLarge");
+    if (Buffer.byteLength(input, "utf8") > LIMITS.input) throw new InputTooLarge(`input: at most ${LIMITS.input} bytes.`);
+    if (aad !== undefined && Buffer.byteLength(aad, "utf8") > LIMITS.aad) throw new AadTooLarge(`aad: at most ${LIMITS.aad} bytes.`);
     const k = this.key(projectId, id, "symmetric", "active");
     const v = this.defaultVersion(k);
     return { ciphertext: seal(v, Buffer.from(input, "utf8"), aad), version: v.version };
@@ -157,18 +44,18 @@ export class KmsBackend {
   decrypt(projectId: string, id: string, ciphertext: string, aad: string | undefined): string {
     const k = this.key(projectId, id, "symmetric", "any");
     const m = /^kms:(\d+):([A-Za-z0-9+/=]+)$/.exec(ciphertext);
-    if (!m) throw new BadRequest("ciphertext: not a ciphertext of this service (kms:<version>:<data>).", "InvalidCiphertext");
+    if (!m) throw new InvalidCiphertext("ciphertext: not a ciphertext of this service (kms:<version>:<data>).");
     const v = k.versions[Number(m[1]) - 1];
-    if (!v) throw new BadRequest(`ciphertext: key "${id}" has no version ${m[1]}.`, "InvalidCiphertext");
+    if (!v) throw new InvalidCiphertext(`ciphertext: key "${id}" has no version ${m[1]}.`);
     const raw = Buffer.from(m[2]!, "base64");
-    if (raw.length < 28) throw new BadRequest("ciphertext: too short.", "InvalidCiphertext");
+    if (raw.length < 28) throw new InvalidCiphertext("ciphertext: too short.");
     const d = createDecipheriv("aes-256-gcm", v.secret!, raw.subarray(0, 12));
     d.setAuthTag(raw.subarray(12, 28));
     if (aad !== undefined) d.setAAD(Buffer.from(aad, "utf8"));
     try {
       return Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString("utf8");
     } catch {
-      throw new BadRequest("Decryption failed: the ciphertext, key or AAD does not match.", "DecryptionFailed");
+      throw new DecryptionFailed("Decryption failed: the ciphertext, key or AAD does not match.");
     }
   }
 
@@ -202,38 +89,6 @@ export class KmsBackend {
       return mac.length === given.length && timingSafeEqual(mac, given);
     });
   }
-
-  snapshot(): unknown {
-    return [...this.keys.values()].map((k) => ({
-      ...k,
-      versions: k.versions.map((v) => ({
-        version: v.version,
-        state: v.state,
-        secret: v.secret?.toString("base64"),
-        privateKey: v.privateKey?.export({ type: "pkcs8", format: "pem" }),
-        publicKey: v.publicKey?.export({ type: "spki", format: "pem" }),
-      })),
-    }));
-  }
-
-  restore(data: unknown): void {
-    this.keys.clear();
-    type Saved = Omit<Key, "versions"> & {
-      versions: Array<{ version: number; state: VersionState; secret?: string; privateKey?: string; publicKey?: string }>;
-    };
-    for (const k of (data as Saved[] | undefined) ?? []) {
-      this.keys.set(k.id, {
-        ...k,
-        versions: k.versions.map((v) => ({
-          version: v.version,
-          state: v.state,
-          secret: v.secret ? Buffer.from(v.secret, "base64") : undefined,
-          privateKey: v.privateKey ? createPrivateKey(v.privateKey) : undefined,
-          publicKey: v.publicKey ? createPublicKey(v.publicKey) : undefined,
-        })),
-      });
-    }
-  }
 }
 
 function seal(v: Version, plain: Buffer, aad: string | undefined): string {
@@ -245,8 +100,8 @@ function seal(v: Version, plain: Buffer, aad: string | undefined): string {
 }
 
 function base64(value: string, field: string): Buffer {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) throw new BadRequest(`${field}: must be Base64.`, "InvalidBase64");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) throw new InvalidBase64(`${field}: must be Base64.`);
   const data = Buffer.from(value, "base64");
-  if (data.length > LIMITS.content) throw new BadRequest(`${field}: at most ${LIMITS.content} bytes.`, "InputTooLarge");
+  if (data.length > LIMITS.content) throw new InputTooLarge(`${field}: at most ${LIMITS.content} bytes.`);
   return data;
 }

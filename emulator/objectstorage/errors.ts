@@ -1,172 +1,65 @@
-import { ApiError, Unauthorized as CoreUnauthorized } from "../core/errors";
+import { apiErrorClass, apiErrorCode } from "../core/errors";
 
 /** One class per error code the object storage local cloud answers (codes are documented in docs/local-cloud.md). */
 
-export class InvalidArgument extends ApiError {
-  constructor(message: string) {
-    super(400, "InvalidArgument", message);
-  }
-}
+export { AccessDenied, EntityTooLarge, InvalidArgument, MalformedXml } from "../core/errors";
 
-export class InvalidBucketName extends ApiError {
-  constructor(name: string, reason: string) {
-    super(400, "InvalidBucketName", `Invalid bucket name "${name.slice(0, 80)}": ${reason}`);
-  }
-}
-
-export class InvalidObjectName extends ApiError {
-  constructor(reason: string) {
-    super(400, "InvalidObjectName", `Invalid object name: ${reason}`);
-  }
-}
-
-export class InvalidMetadata extends ApiError {
-  constructor(reason: string) {
-    super(400, "InvalidMetadata", `Invalid metadata: ${reason}`);
-  }
-}
-
-export class MalformedXml extends ApiError {
-  constructor(message: string) {
-    super(400, "MalformedXML", message);
-  }
-}
-
-export class InvalidLifecycleConfiguration extends ApiError {
-  constructor(message: string) {
-    super(400, "InvalidLifecycleConfiguration", message);
-  }
-}
-
-export class InvalidCorsConfiguration extends ApiError {
-  constructor(message: string) {
-    super(400, "InvalidCorsConfiguration", message);
-  }
-}
-
-export class InvalidAcl extends ApiError {
-  constructor(message: string) {
-    super(400, "InvalidAcl", message);
-  }
-}
-
-export class InvalidPart extends ApiError {
-  constructor(message: string) {
-    super(400, "InvalidPart", message);
-  }
-}
-
-export class InvalidPartOrder extends ApiError {
-  constructor() {
-    super(400, "InvalidPartOrder", "Parts must be listed in ascending PartNumber order without duplicates.");
-  }
-}
-
-export class EntityTooSmall extends ApiError {
-  constructor(partNumber: number, size: number, min: number) {
-    super(400, "EntityTooSmall", `Part ${partNumber} is ${size} bytes; every part except the last must be at least ${min} bytes.`);
-  }
-}
-
-export class EntityTooLarge extends ApiError {
-  constructor(message: string) {
-    super(413, "EntityTooLarge", message);
-  }
-}
-
-export class InvalidManifest extends ApiError {
-  constructor(message: string) {
-    super(400, "InvalidManifest", message);
-  }
-}
-
-export class NotSupportedOnEncryptedBucket extends ApiError {
-  constructor(what: string, bucket: string) {
-    super(400, "NotSupportedOnEncryptedBucket", `${what} is not available for encrypted bucket "${bucket}".`);
-  }
-}
-
-export class MissingDestination extends ApiError {
-  constructor(message = "The Destination header is required and must be /{bucket}/{object}.") {
-    super(400, "InvalidDestination", message);
-  }
-}
-
-/** The core 401, with object storage's default message (it authenticates by X-Auth-Token only). */
-export class Unauthorized extends CoreUnauthorized {
-  constructor(message = "Authentication failed: a valid X-Auth-Token is required.") {
-    super(message);
-  }
-}
-
-export class TempUrlDenied extends ApiError {
-  constructor(reason: string) {
-    super(401, "TempUrlInvalid", `Temporary URL refused: ${reason}.`);
-  }
-}
-
-export class AccessDenied extends ApiError {
-  constructor(message = "Access denied.") {
-    super(403, "AccessDenied", message);
-  }
-}
-
-export class CorsForbidden extends ApiError {
-  constructor(message = "CORS preflight refused: no CORS policy of the bucket allows this origin, method and headers.") {
-    super(403, "CORSForbidden", message);
-  }
-}
-
-export class NoSuchBucket extends ApiError {
-  constructor(name: string) {
-    super(404, "NoSuchBucket", `Bucket "${name.slice(0, 80)}" does not exist.`);
-  }
-}
-
-export class NoSuchKey extends ApiError {
-  constructor(name: string) {
-    super(404, "NoSuchKey", `Object "${name.slice(0, 200)}" does not exist.`);
-  }
-}
-
-export class NoSuchUpload extends ApiError {
-  constructor(uploadId: string) {
-    super(404, "NoSuchUpload", `Multipart upload "${uploadId.slice(0, 80)}" does not exist for this object.`);
-  }
-}
-
-export class NoSuchLifecycleConfiguration extends ApiError {
-  constructor(bucket: string) {
-    super(404, "NoSuchLifecycleConfiguration", `Bucket "${bucket}" has no lifecycle configuration.`);
-  }
-}
-
-export class BucketAlreadyExists extends ApiError {
-  constructor(name: string) {
-    super(409, "BucketAlreadyExists", `Bucket "${name}" already exists.`);
-  }
-}
-
-export class BucketNotEmpty extends ApiError {
-  constructor(name: string) {
-    super(409, "BucketNotEmpty", `Bucket "${name}" is not empty; delete its objects first.`);
-  }
-}
-
-export class InvalidRange extends ApiError {
-  constructor(size: number) {
-    super(416, "InvalidRange", "The requested range is not satisfiable.", { "Content-Range": `bytes */${size}` });
-  }
-}
-
-export class BadDigest extends ApiError {
-  constructor() {
-    super(422, "BadDigest", "The ETag request header does not match the MD5 of the body.");
-  }
-}
-
-export class PreconditionFailed extends ApiError {
-  constructor(message: string) {
-    super(412, "PreconditionFailed", message);
-  }
-}
+export const InvalidBucketName = apiErrorClass(
+  400,
+  "InvalidBucketName",
+  (name: string, reason: string) => `Invalid bucket name "${name.slice(0, 80)}": ${reason}`,
+);
+export const InvalidObjectName = apiErrorClass(400, "InvalidObjectName", (reason: string) => `Invalid object name: ${reason}`);
+export const InvalidMetadata = apiErrorClass(400, "InvalidMetadata", (reason: string) => `Invalid metadata: ${reason}`);
+export const InvalidLifecycleConfiguration = apiErrorCode(400, "InvalidLifecycleConfiguration");
+export const InvalidCorsConfiguration = apiErrorCode(400, "InvalidCorsConfiguration");
+export const InvalidAcl = apiErrorCode(400, "InvalidAcl");
+export const InvalidPart = apiErrorCode(400, "InvalidPart");
+export const InvalidPartOrder = apiErrorClass(400, "InvalidPartOrder", () => "Parts must be listed in ascending PartNumber order without duplicates.");
+export const EntityTooSmall = apiErrorClass(
+  400,
+  "EntityTooSmall",
+  (partNumber: number, size: number, min: number) => `Part ${partNumber} is ${size} bytes; every part except the last must be at least ${min} bytes.`,
+);
+export const InvalidManifest = apiErrorCode(400, "InvalidManifest");
+export const NotSupportedOnEncryptedBucket = apiErrorClass(
+  400,
+  "NotSupportedOnEncryptedBucket",
+  (what: string, bucket: string) => `${what} is not available for encrypted bucket "${bucket}".`,
+);
+export const MissingDestination = apiErrorClass(
+  400,
+  "InvalidDestination",
+  (message: string = "The Destination header is required and must be /{bucket}/{object}.") => message,
+);
+/** The core's 401 code, with object storage's default message (it authenticates by X-Auth-Token only). */
+export const Unauthorized = apiErrorClass(401, "Unauthorized", (message: string = "Authentication failed: a valid X-Auth-Token is required.") => message);
+export const TempUrlDenied = apiErrorClass(401, "TempUrlInvalid", (reason: string) => `Temporary URL refused: ${reason}.`);
+export const CorsForbidden = apiErrorClass(
+  403,
+  "CORSForbidden",
+  (message: string = "CORS preflight refused: no CORS policy of the bucket allows this origin, method and headers.") => message,
+);
+export const NoSuchBucket = apiErrorClass(404, "NoSuchBucket", (name: string) => `Bucket "${name.slice(0, 80)}" does not exist.`);
+export const NoSuchKey = apiErrorClass(404, "NoSuchKey", (name: string) => `Object "${name.slice(0, 200)}" does not exist.`);
+export const NoSuchUpload = apiErrorClass(
+  404,
+  "NoSuchUpload",
+  (uploadId: string) => `Multipart upload "${uploadId.slice(0, 80)}" does not exist for this object.`,
+);
+export const NoSuchLifecycleConfiguration = apiErrorClass(
+  404,
+  "NoSuchLifecycleConfiguration",
+  (bucket: string) => `Bucket "${bucket}" has no lifecycle configuration.`,
+);
+export const BucketAlreadyExists = apiErrorClass(409, "BucketAlreadyExists", (name: string) => `Bucket "${name}" already exists.`);
+export const BucketNotEmpty = apiErrorClass(409, "BucketNotEmpty", (name: string) => `Bucket "${name}" is not empty; delete its objects first.`);
+export const SegmentMissing = apiErrorCode(409, "SegmentMissing");
+export const PreconditionFailed = apiErrorCode(412, "PreconditionFailed");
+export const InvalidRange = apiErrorClass(
+  416,
+  "InvalidRange",
+  (_size: number) => "The requested range is not satisfiable.",
+  (size) => ({ "Content-Range": `bytes */${size}` }),
+);
+export const BadDigest = apiErrorClass(422, "BadDigest", () => "The ETag request header does not match the MD5 of the body.");

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { CoreContext } from "../core/server";
-import type { ServiceDefinition } from "../core/http";
+import { controlledBy, type ServiceDefinition } from "../core/http";
 import { ObjectStorageBackend, SERVICE } from "./backend";
+import { ObjectStorageControl } from "./control";
 import { objectStorageRoutes } from "./routes";
 
 /** Object storage (seed 01): extension API under /v1_ext, Swift API under /v1, /info. */
@@ -31,17 +32,9 @@ export function createObjectStorageService(core: CoreContext): ServiceDefinition
     catalogType: "object-store",
     routes: objectStorageRoutes(backend),
     errorFormat: (path) => (path.startsWith("/v1_ext") || path === "/info" ? "json" : "text"),
-    inventory: () => backend.drift.inventory(),
-    getResource: (kind, id) => backend.drift.getResource(kind, id),
-    patchResource: (kind, id, patch) => backend.drift.patchResource(kind, id, patch),
-    deleteResource: (kind, id) => backend.drift.deleteResource(kind, id),
-    reset: () => backend.snapshots.reset(),
-    snapshot: () => backend.snapshots.snapshot(),
-    restore: (data) => backend.snapshots.restore(data),
+    ...controlledBy(new ObjectStorageControl(backend.state)),
     onDayBoundary: (boundary) => {
       backend.extension.runLifecycle(boundary);
     },
   };
 }
-
-export { ObjectStorageBackend } from "./backend";

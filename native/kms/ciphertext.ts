@@ -6,6 +6,8 @@ import * as utilities from "../utilities";
 
 /**
  * A plaintext encrypted once with a KMS key. Re-encrypted only when the plaintext, key, AAD or triggers change (each a replacement); refresh and delete make no call.
+ *
+ * It cannot be listed: a ciphertext is recorded only, in the state of the stack that made it: the key management service keeps no list of what it encrypted or generated.
  */
 export class Ciphertext extends pulumi.CustomResource {
     /**

@@ -6,6 +6,8 @@ import * as utilities from "../utilities";
 
 /**
  * A data key generated once with a KMS key: a secret Base64 plaintext key and its ciphertext. A new key only when the KMS key or triggers change.
+ *
+ * It cannot be listed: a data key is recorded only, in the state of the stack that made it: the key management service keeps no list of what it encrypted or generated.
  */
 export class DataKey extends pulumi.CustomResource {
     /**

@@ -16,7 +16,7 @@ import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
-import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, nonEmpty } from "../core";
+import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, nonEmpty, NAME_PREFIX_FILTER } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";
 import { cache } from "./client";
 import {
@@ -138,7 +138,8 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
   describe: (id) => `cache cluster "${id}"`,
   list: {
     kind: ["cluster", "clusters"],
-    page: (ctx) => listClusters(ctx, true),
+    inputs: { name: NAME_PREFIX_FILTER },
+    page: (ctx, request) => listClusters(ctx, true, request),
   },
 
   async create(ctx, inputs) {

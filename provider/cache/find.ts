@@ -3,7 +3,7 @@
  * and what `adopt: true` takes over (provider/core/recovery.ts).
  */
 import type { CacheClient } from "../../sdk/cache";
-import { splitDescription, type Context, type ListPage } from "../core";
+import { byNamePrefix, splitDescription, type Context, type ListPage, type ListRequest } from "../core";
 import { cache } from "./client";
 import { rethrowAs } from "../../sdk/core";
 
@@ -14,9 +14,14 @@ export async function findClusterByName(c: CacheClient, name: string, clusterMod
 }
 
 /** The project's clusters (clusterMode true) or instance sets (false), for their types' lists: the service lists both together, without pages. */
-export async function listClusters(ctx: Pick<Context, "settings">, clusterMode: boolean): Promise<ListPage> {
+export async function listClusters(ctx: Pick<Context, "settings">, clusterMode: boolean, request: ListRequest): Promise<ListPage> {
   const all = await cache(ctx).clusters.list();
-  return { items: all.filter((r) => (r.clusterEnabled ?? true) === clusterMode).map((r) => ({ id: r.id, name: r.name ?? r.id })) };
+  return {
+    items: byNamePrefix(
+      all.filter((r) => (r.clusterEnabled ?? true) === clusterMode).map((r) => ({ id: r.id, name: r.name ?? r.id })),
+      request.query,
+    ),
+  };
 }
 
 /** The id of the custom parameter group named `name`, if any. */

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty } from "../core";
+import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty, NAME_PREFIX_FILTER } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
@@ -121,7 +121,8 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
   describe: (i) => `cache instance set "${i}"`,
   list: {
     kind: ["instance set", "instance sets"],
-    page: (ctx) => listClusters(ctx, false),
+    inputs: { name: NAME_PREFIX_FILTER },
+    page: (ctx, request) => listClusters(ctx, false, request),
   },
 
   async create(ctx, inputs) {

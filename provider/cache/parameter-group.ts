@@ -19,7 +19,18 @@ import {
 import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readOnce } from "../core/coalesce";
 import { findParameterGroupByName, groupMarker } from "./find";
-import { PartialFailure, recordedDescription, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty, type Context } from "../core";
+import {
+  PartialFailure,
+  recordedDescription,
+  timeoutFor,
+  timeoutsInput,
+  defineResource,
+  resourceClass,
+  nonEmpty,
+  byNamePrefix,
+  NAME_PREFIX_FILTER,
+  type Context,
+} from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { adoptInput, description, requestDescription } from "./validation";
@@ -86,10 +97,14 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
   // The project's own groups: the service's default groups are no resource of anyone's.
   list: {
     kind: ["custom parameter group", "custom parameter groups"],
-    page: async (ctx) => ({
-      items: (await cache(ctx).parameterGroups.list({ parameterGroupType: "custom" }))
-        .filter((g) => g.isDefault !== true)
-        .map((g) => ({ id: g.id, name: g.name ?? g.id })),
+    inputs: { name: NAME_PREFIX_FILTER },
+    page: async (ctx, request) => ({
+      items: byNamePrefix(
+        (await cache(ctx).parameterGroups.list({ parameterGroupType: "custom" }))
+          .filter((g) => g.isDefault !== true)
+          .map((g) => ({ id: g.id, name: g.name ?? g.id })),
+        request.query,
+      ),
     }),
   },
 

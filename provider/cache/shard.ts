@@ -54,6 +54,16 @@ export const shard = defineResource("krcloud:cache:Shard", shardInputs, shardOut
   replacementLoses: "The replacement is a new shard: the slots of this one move to the other shards before it is deleted, with their keys.",
   localInputs: ["timeouts", "adoptShardId"],
   importId: "`<clusterId>/<shardId>`",
+  list: {
+    kind: ["shard", "shards"],
+    inputs: { clusterId: "The cluster whose shards to list." },
+    parent: { token: "krcloud:cache:Cluster", input: "clusterId" },
+    notUnmanaged: "a cluster's shards are part of the cluster, whose line already covers them",
+    async page(ctx, { query }) {
+      const clusterId = query!.clusterId!;
+      return { items: (await shardIds(cache(ctx), clusterId)).map((id) => ({ id: `${clusterId}/${id}`, name: id })) };
+    },
+  },
   // A shard has no name: `adoptShardId` names the one to adopt, and a shard an AddShard whose answer
   // was lost made is the one that was not there before, in the declared primary subnet.
   recovery: {

@@ -30,6 +30,7 @@ import { autoName, createKeyOf, hexFrom } from "./naming";
 import { withOfferedValues } from "./hints";
 import { createWithRecovery, describeCreate } from "./recovery";
 import { replacementWarning } from "./replacement";
+import { beforeDeadline, DeadlineExceededError } from "./wait";
 import {
   AUTONAMED_KEY,
   CheckError,
@@ -223,14 +224,22 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const marker = (props ?? {})[PARTIAL_KEY];
       const createKey = (props ?? {})[CREATE_KEY];
       try {
-        await signIn(def, ctx);
-        // With another project's token a read finds nothing and says "gone": refresh would drop
-        // what exists (orphaned for good), so the token is checked here too: first, unless the
-        // record the read returns names the project (then only when it does not, or is gone).
-        if (!def.projectOf && !isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
-        const outs = await def.read(ctx, id, olds);
-        if (def.projectOf && (outs === undefined || def.projectOf(outs, ctx.settings.projectId) !== ctx.settings.projectId))
-          await verifyTokenProject(ctx.settings);
+        const readNow = async () => {
+          await signIn(def, ctx);
+          // With another project's token a read finds nothing and says "gone": refresh would drop
+          // what exists (orphaned for good), so the token is checked here too: first, unless the
+          // record the read returns names the project (then only when it does not, or is gone).
+          if (!def.projectOf && !isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
+          const read = await def.read(ctx, id, olds);
+          if (def.projectOf && (read === undefined || def.projectOf(read, ctx.settings.projectId) !== ctx.settings.projectId))
+            await verifyTokenProject(ctx.settings);
+          return read;
+        };
+        // `customTimeouts.read` (native plugin) bounds the whole read, a slow answer included.
+        const deadline = ctx.deadline;
+        const outs = deadline
+          ? await beforeDeadline(readNow(), deadline, () => new DeadlineExceededError(`reading ${def.describe(id)}: no answer within ${deadline.description}`))
+          : await readNow();
         // An empty id tells the engine the resource is gone: refresh drops it and the next up recreates it.
         if (outs === undefined) return { id: "", props: {} };
         for (const k of local) if (olds[k] !== undefined) outs[k] = olds[k];

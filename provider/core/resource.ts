@@ -212,8 +212,16 @@ export interface ListPage {
 export interface Listing {
   /** What one of them is called, and several: `["bucket", "buckets"]` (krcloud-drift's coverage lines). */
   kind: readonly [string, string];
-  /** The input names `query` may filter by. */
-  inputs?: readonly string[];
+  /**
+   * The input names `query` may filter by, each with what it selects: schema.json declares them as
+   * the type's `listInputs` (string properties), which `pulumi do <token> list` offers as flags.
+   */
+  inputs?: Readonly<Record<string, string>>;
+  /**
+   * Why krcloud-drift --unmanaged leaves the type out (a shard is part of its cluster, a query run
+   * is a one-time run): the plugin's List still lists it.
+   */
+  notUnmanaged?: string;
   /**
    * Set when the type lists only within another resource (an object within its bucket): `query`
    * must give `input`, that resource's id. krcloud-drift --unmanaged then counts them on the
@@ -325,6 +333,8 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   };
   /** How the project's resources of this type are listed (krcloud-drift --unmanaged, the native plugin's List); absent: not listed. */
   list?: Listing;
+  /** Why a type without `list` cannot be listed (schema.json and the reference page say it). */
+  unlisted?: string;
   /**
    * Why krcloud-drift cannot verify it (its report says "not checked" with this reason): the cloud
    * keeps nothing to compare the state with (a ciphertext made once, a query run once). Absent:
@@ -427,15 +437,38 @@ export function inputKeys(def: AnyDefinition): string[] {
   return perDefinition(KEYS, def, (d) => Object.keys((inputSchema(d) as unknown as { shape?: Record<string, unknown> }).shape ?? {}));
 }
 
+/** The listing of `def`, with `query` checked against it; throws for a type without one and for a query naming an input it does not filter by. */
+export function listingFor(def: AnyDefinition, query: Readonly<Record<string, string>>): Listing {
+  const list = def.list;
+  if (list === undefined) throw new Error(`${def.token} cannot be listed${def.unlisted ? `: ${def.unlisted}` : ""}`);
+  const takes = Object.keys(list.inputs ?? {});
+  const unknown = Object.keys(query).filter((k) => !takes.includes(k));
+  if (unknown.length > 0) throw new Error(`${def.token} cannot be listed by ${unknown.join(", ")}: it takes ${takes.join(", ") || "no filter"}`);
+  if (list.parent && !query[list.parent.input])
+    throw new Error(`listing ${list.kind[1]}: give ${list.parent.input} (the ${list.parent.token.split(":")[2]} they are in)`);
+  return list;
+}
+
+/** One page of what `def.list` finds for `request` (the native plugin's List serves each page from here). */
+export function listPage(def: AnyDefinition, ctx: Context, request: ListRequest): Promise<ListPage> {
+  return listingFor(def, request.query ?? {}).page(ctx, request);
+}
+
+/** Only the items whose name starts with the query's `name`, when it gives one (the `name` filter of most types). */
+export function byNamePrefix(items: readonly Listed[], query: ListRequest["query"]): Listed[] {
+  const prefix = query?.name;
+  return prefix ? items.filter((i) => i.name.startsWith(prefix)) : [...items];
+}
+
+/** The `name` filter's description in listInputs. */
+export const NAME_PREFIX_FILTER = "Only those whose name starts with this.";
+
 /**
  * Every resource `def.list` finds for `query`, page after page. Throws for a type without a list
  * and for a query naming an input the type does not filter by.
  */
 export async function listAll(def: AnyDefinition, ctx: Context, query: Readonly<Record<string, string>> = {}): Promise<Listed[]> {
-  const list = def.list;
-  if (list === undefined) throw new Error(`${def.token} cannot be listed`);
-  const unknown = Object.keys(query).filter((k) => !(list.inputs ?? []).includes(k));
-  if (unknown.length > 0) throw new Error(`${def.token} cannot be listed by ${unknown.join(", ")}: it takes ${(list.inputs ?? []).join(", ") || "no filter"}`);
+  const list = listingFor(def, query);
   const all: Listed[] = [];
   let continuation: string | undefined;
   do {

@@ -55,8 +55,8 @@ export async function waitWithProgress<T>(ctx: Pick<Context, "progress" | "deadl
   }
 }
 
-/** `p`, or the deadline's error when the deadline comes first (a poll hung on a slow answer). */
-function beforeDeadline<T>(p: Promise<T>, deadline: Deadline, error: () => Error): Promise<T> {
+/** `p`, or the deadline's error when the deadline comes first (a poll hung on a slow answer, a read past `customTimeouts.read`). */
+export function beforeDeadline<T>(p: Promise<T>, deadline: Deadline, error: () => Error): Promise<T> {
   if (deadline.signal.aborted) return Promise.reject(error());
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(error());

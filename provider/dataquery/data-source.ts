@@ -18,6 +18,8 @@ import {
   splitDescription,
   taggedDescription,
   nonEmpty,
+  byNamePrefix,
+  NAME_PREFIX_FILTER,
 } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
@@ -92,7 +94,13 @@ export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSou
   // The service lists them without pages; a data source's id is its name.
   list: {
     kind: ["data source", "data sources"],
-    page: async (ctx) => ({ items: (await dataQuery(ctx).listDataSources()).map((d) => ({ id: d.name, name: d.name })) }),
+    inputs: { name: NAME_PREFIX_FILTER },
+    page: async (ctx, request) => ({
+      items: byNamePrefix(
+        (await dataQuery(ctx).listDataSources()).map((d) => ({ id: d.name, name: d.name })),
+        request.query,
+      ),
+    }),
   },
 
   async create(ctx, inputs) {

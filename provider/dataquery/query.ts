@@ -98,6 +98,20 @@ export const query = defineResource("krcloud:dataquery:Query", queryInputs, quer
   replaceReason: "a query run cannot change: the query runs again, as a new run",
   localInputs: ["reuse", "captureRows", "timeouts"],
   importId: "the query id",
+  list: {
+    kind: ["query run", "query runs"],
+    inputs: { bucketName: "Only the runs whose result went to this bucket (a run still going has no result yet, and is left out)." },
+    notUnmanaged: "a query run is a one-time run that the service keeps a list of for a while, not a resource left running",
+    async page(ctx, { query }) {
+      const runs = await dataQuery(ctx).listQueries({ sort: "createdAt,desc", size: 100 }).catch(rethrowAs("listing data queries"));
+      const wanted = query?.bucketName;
+      // The list answers the result's place as `bucket/path/YYYY/MM/DD` (storageUrl) only.
+      const bucketOf = (q: (typeof runs)[number]) => q.resultConfig.bucketName ?? q.resultConfig.storageUrl?.split("/")[0];
+      return {
+        items: runs.filter((q) => wanted === undefined || bucketOf(q) === wanted).map((q) => ({ id: q.queryInfo.queryId, name: q.queryInfo.queryId })),
+      };
+    },
+  },
   unverifiable: "a query is a one-time run: refresh reads its state, and the service keeps none of the settings the program declares",
   offered: {
     dataSource: { list: async (ctx) => (await dataQuery(ctx).listDataSources()).map((d) => d.name), lookup: "krcloud.dataquery.getDataSources" },

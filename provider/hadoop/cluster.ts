@@ -15,7 +15,7 @@
  */
 import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../sdk/hadoop";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
-import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass } from "../core";
+import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass, byNamePrefix, NAME_PREFIX_FILTER } from "../core";
 import { hadoop } from "./client";
 import { vmResult } from "./vms";
 import { passwordOf } from "../kms/encrypted-input";
@@ -91,8 +91,12 @@ export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClus
   // The clusters that still exist: a terminated one is a record of what ran, nothing to manage.
   list: {
     kind: ["cluster", "clusters"],
-    page: async (ctx) => ({
-      items: (await hadoop(ctx).listClusters()).filter((c) => !/^Terminat/.test(c.status ?? "")).map((c) => ({ id: c.id, name: c.name ?? c.id })),
+    inputs: { name: NAME_PREFIX_FILTER },
+    page: async (ctx, request) => ({
+      items: byNamePrefix(
+        (await hadoop(ctx).listClusters()).filter((c) => !/^Terminat/.test(c.status ?? "")).map((c) => ({ id: c.id, name: c.name ?? c.id })),
+        request.query,
+      ),
     }),
   },
   derive: [{ from: ["userScript"], to: "userScript", compute: (i) => (i.userScript === undefined ? undefined : i.userScript.replace(/\r\n?/g, "\n")) }],

@@ -51,6 +51,7 @@ export function madeOnce<I extends { keyId: string }, O extends I & { ciphertext
       },
     } as ResourceDefinition<I, O>["offered"],
     describe: (id) => `${noun} "${id}"`,
+    unlisted: `a ${noun} is recorded only, in the state of the stack that made it: the key management service keeps no list of what it encrypted or generated`,
 
     async create(ctx, inputs) {
       const outs = await make(kms(ctx), inputs).catch(rethrowAs(`${doing} with KMS key "${inputs.keyId}"`));

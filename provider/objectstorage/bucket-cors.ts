@@ -68,7 +68,7 @@ export const bucketCors = bucketDocument("krcloud:objectstorage:BucketCors", buc
   claimKey: "krcloud-cors-owner",
   listed: { nouns: "CORS policies", has: async (c, bucket) => (await c.getCors(bucket)).length > 0 },
 
-  // An empty header list means none, and read reports it as absent (sdk/objectstorage/cors.ts):
+  // An empty header list means none, and read reports it as absent (sdk/objectstorage/bucket-cors.ts):
   // record it that way, or every refresh would show a diff.
   derive: [
     {

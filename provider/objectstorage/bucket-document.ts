@@ -83,7 +83,7 @@ export function bucketDocument<I extends BucketDocument<unknown>>(
     // Every bucket's, or one bucket's (`query.bucket`); the id is the bucket's name.
     list: {
       kind: [spec.noun, spec.listed.nouns],
-      inputs: ["bucket"],
+      inputs: { bucket: `Only this bucket's ${spec.noun} (a bucket has at most one).` },
       async page(ctx, request) {
         const c = objectStorage(ctx);
         const one = request.query?.bucket;

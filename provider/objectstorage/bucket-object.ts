@@ -162,7 +162,7 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
   // delimited listing is not).
   list: {
     kind: ["object", "objects"],
-    inputs: ["bucket", "key"],
+    inputs: { bucket: "The bucket whose objects to list.", key: "Only the objects whose key starts with this." },
     parent: { token: "krcloud:objectstorage:Bucket", input: "bucket" },
     async page(ctx, { query, pageSize, continuation }) {
       const bucket = query?.bucket;

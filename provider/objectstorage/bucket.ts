@@ -15,6 +15,8 @@ import {
   OWNER_METADATA_KEY,
   withoutReservedMetadata,
   type ListRequest,
+  byNamePrefix,
+  NAME_PREFIX_FILTER,
 } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
@@ -106,9 +108,17 @@ export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInput
   describe: (id) => `bucket "${id}"`,
   list: {
     kind: ["bucket", "buckets"],
+    inputs: { name: NAME_PREFIX_FILTER },
+    // The service filters by nothing: a page is filtered here, and may come back empty with a continuation.
     async page(ctx, request) {
       const { names, continuation } = await bucketNamesPage(ctx, request);
-      return { items: names.map((name) => ({ id: name, name })), continuation };
+      return {
+        items: byNamePrefix(
+          names.map((name) => ({ id: name, name })),
+          request.query,
+        ),
+        continuation,
+      };
     },
   },
 

@@ -5,7 +5,8 @@
  * ("The native provider plugin") for why this is a server of our own and not the SDK's.
  *
  * What it adds over the dynamic path: the engine's resource name and random seed for auto-naming,
- * a detailed diff, the operation timeouts (`customTimeouts`), reads from the id alone (import),
+ * a detailed diff, the operation timeouts (`customTimeouts`, a refresh's read included), reads from
+ * the id alone (import), List (`pulumi do … list`), a refresh asked for after a partial failure,
  * invoke, the schema, explicit provider configuration, and secrets kept secret end to end.
  */
 import * as fs from "node:fs";
@@ -20,10 +21,10 @@ import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { redactError, redactText, secretValues } from "../../sdk/core";
+import { authenticated, redactError, redactText, secretValues, systemClock, type ServiceName } from "../../sdk/core";
 import { configFailures, CONNECTION_KEYS, currentSettings, providerIdentity, setProviderIdentity, setStackConfig } from "../core/config";
 import { UNKNOWN } from "../core/unknown";
-import { LOGICAL_NAME_KEY, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../core/resource";
+import { LOGICAL_NAME_KEY, PARTIAL_KEY, PROVIDER_KEY, listPage, type AnyDefinition, type Context, type Listed, type OperationOptions } from "../core/resource";
 import { toPlain } from "../core/sanitize";
 import { keepWriteOnly } from "../core/provider";
 import { secretInputKeys, secretOutputsFor } from "../core/secrets";
@@ -131,6 +132,9 @@ function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefiniti
     const props = withoutDynamicKeys(err.properties ?? {});
     detail.setProperties(toStruct(def ? wrapSecrets(props, secretKeys(def, secrets, inputs)) : props));
     detail.setReasonsList(err.reasons ?? [message]);
+    // The cloud may have gone on after the failure (a held create that settles later): the engine
+    // reads it again before the next update, so that update starts from what the cloud holds.
+    detail.setRefreshBeforeUpdate(true);
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new statusproto.Status();
@@ -362,15 +366,22 @@ export class KrcloudProviderService {
     res.setId(r.id);
     res.setProperties(toStruct(wrapSecrets((r.props ?? {}) as Props, secrets)));
     res.setInputs(toStruct(wrapSecrets(keepWriteOnly(def, (r.inputs ?? {}) as Props, withoutDynamicKeys(oldInputs.props)), secrets)));
+    // Still marked incomplete (a refresh keeps the mark until an update finishes it): read again before that update.
+    res.setRefreshBeforeUpdate((r.props as Props | undefined)?.[PARTIAL_KEY] !== undefined);
     return res;
   });
 
   update = handleChange(
     (req: provproto.UpdateRequest) => req.getNews(),
     async (req, def, news) => {
+      const res = new provproto.UpdateResponse();
+      // Since Handshake the engine asks for previews of updates too: nothing is sent, the new inputs stand for the outputs.
+      if (req.getPreview()) {
+        res.setProperties(req.getNews());
+        return res;
+      }
       const olds = revealProps(fromStruct(req.getOlds())).props;
       const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), this.options(req));
-      const res = new provproto.UpdateResponse();
       res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));
       return res;
     },
@@ -403,14 +414,82 @@ export class KrcloudProviderService {
     return new emptyproto.Empty();
   });
 
-  handshake = unimplemented("Handshake");
+  /**
+   * The capabilities, declared before Configure: secrets kept secret both ways, previews of creates
+   * and updates (the engine then asks for them: both answer without a call), no resource references
+   * or outputs in inputs (the engine resolves them first), no autonaming configuration (names come
+   * from the definitions' rules), no byte strings. The engine's address arrives here too.
+   */
+  handshake = handle(async (req: provproto.ProviderHandshakeRequest) => {
+    if (req.getEngineAddress()) this.engineAddress = req.getEngineAddress();
+    const res = new provproto.ProviderHandshakeResponse();
+    res.setAcceptSecrets(true);
+    res.setAcceptResources(false);
+    res.setAcceptOutputs(false);
+    res.setSupportsAutonamingConfiguration(false);
+    res.setAcceptsByteString(false);
+    return res;
+  });
   parameterize = unimplemented("Parameterize");
   construct = unimplemented("Construct");
   call = unimplemented("Call");
   getMapping = unimplemented("GetMapping");
   getMappings = unimplemented("GetMappings");
-  list = (call: grpc.ServerWritableStream<unknown, unknown>) =>
-    call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented by the krcloud provider" });
+  /**
+   * `pulumi do <token> list`: the type's `list` (its definition's, the one krcloud-drift --unmanaged
+   * uses), one page per call, each item streamed, then the continuation when there is more. The
+   * query holds the type's listInputs; one still unknown answers Computed.
+   */
+  list = (call: grpc.ServerWritableStream<provproto.ListRequest, provproto.ListResponse>): void => {
+    const req = call.request;
+    const run = async () => {
+      const def = definition(req.getToken());
+      const query = fromStruct(req.getQuery());
+      if (Object.values(query).some((v) => v === UNKNOWN)) {
+        const res = new provproto.ListResponse();
+        res.setComputed(new provproto.ListResponse.Computed());
+        call.write(res);
+        return;
+      }
+      const filters: Record<string, string> = {};
+      for (const [k, v] of Object.entries(query)) {
+        if (v === null || v === undefined) continue;
+        if (typeof v !== "string") throw new Error(`listing ${def.token}: ${k} must be a string`);
+        filters[k] = v;
+      }
+      const service = def.token.split(":")[1] as ServiceName;
+      const ctx: Context = { settings: await authenticated(currentSettings(), { service }), progress: () => undefined, clock: systemClock };
+      const limit = req.getLimit() > 0 ? req.getLimit() : undefined;
+      const pageSize = req.getPageSize() > 0 ? req.getPageSize() : undefined;
+      const sizes = [pageSize, limit].filter((n): n is number => n !== undefined);
+      const page = await listPage(def, ctx, {
+        query: filters,
+        pageSize: sizes.length > 0 ? Math.min(...sizes) : undefined,
+        continuation: req.getContinuationToken() || undefined,
+      });
+      const items: Listed[] = limit !== undefined ? page.items.slice(0, limit) : page.items;
+      for (const item of items) {
+        const result = new provproto.ListResponse.Result();
+        result.setId(item.id);
+        result.setName(item.name);
+        const res = new provproto.ListResponse();
+        res.setResult(result);
+        call.write(res);
+      }
+      // A page cut at the limit ends the listing: the engine asks for no more past it.
+      if (page.continuation !== undefined && items.length === page.items.length) {
+        const cont = new provproto.ListResponse.Continuation();
+        cont.setContinuationToken(page.continuation);
+        const res = new provproto.ListResponse();
+        res.setContinuation(cont);
+        call.write(res);
+      }
+    };
+    run().then(
+      () => call.end(),
+      (e: unknown) => call.emit("error", grpcError(e)),
+    );
+  };
 }
 
 /** The server on a free loopback port. */

@@ -6,13 +6,13 @@
  */
 
 import { transportFor, type Transport } from "../core";
-import { CatalogueApi } from "./catalogue";
-import { ClusterApi } from "./clusters";
-import { CacheHttp } from "./http";
-import { InstanceSetApi } from "./instance-sets";
-import { NodeApi } from "./nodes";
-import { ParameterGroupApi } from "./parameter-groups";
-import { ShardApi } from "./shards";
+import { CatalogueApi } from "./operations/catalogue";
+import { ClusterApi } from "./operations/clusters";
+import { CacheHttp } from "./operations/context";
+import { InstanceSetApi } from "./operations/instance-sets";
+import { NodeApi } from "./operations/nodes";
+import { ParameterGroupApi } from "./operations/parameter-groups";
+import { ShardApi } from "./operations/shards";
 import { flattenClusterTopology, flattenInstanceSetTopology, type ClusterTopology, type InstanceSetTopology } from "./topology";
 import type { CacheClientOptions, CacheClusterRecord } from "./types";
 import "./secrets";

@@ -2,14 +2,14 @@
 
 export { CacheClient } from "./client";
 export * from "./types";
-export { ClusterApi, findClusterById, keepBackupsQuery, type ListClustersOptions } from "./clusters";
-export { ShardApi } from "./shards";
-export { NodeApi } from "./nodes";
-export { InstanceSetApi } from "./instance-sets";
-export { ParameterGroupApi, PARAMETER_GROUP_CREATE } from "./parameter-groups";
-export { CatalogueApi } from "./catalogue";
+export { ClusterApi, findClusterById, keepBackupsQuery, type ListClustersOptions } from "./operations/clusters";
+export { ShardApi } from "./operations/shards";
+export { NodeApi } from "./operations/nodes";
+export { InstanceSetApi } from "./operations/instance-sets";
+export { ParameterGroupApi, PARAMETER_GROUP_CREATE } from "./operations/parameter-groups";
+export { CatalogueApi } from "./operations/catalogue";
 export { CacheInvalidArgumentError, CacheResponseFormatError, isInvalidArgument, isResponseFormatError, parseCacheErrorBody, refineApiError } from "./errors";
-export * from "./records";
+export * from "./parse";
 export * from "./topology";
 export * from "./validate";
 export * from "./parameters";

@@ -15,7 +15,7 @@
  */
 
 import type { ParameterDefinition, ParameterGroup, ParameterSetting } from "./types";
-import { parameterValueKind } from "./records";
+import { parameterValueKind } from "./parse";
 
 // ---------------------------------------------------------------------------------------------
 // Exact decimals

@@ -1,7 +1,7 @@
 /**
  * What is secret in the cache API, registered with sdk/core's redaction when this module is loaded
  * (client.ts imports it): the token header. `user.password` travels in bodies and is redacted from
- * errors per request (http.ts).
+ * errors per request (operations/context.ts).
  */
 import { registerSecrets, type SecretNames } from "../core";
 

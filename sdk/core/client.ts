@@ -3,7 +3,8 @@
 import type { Clock } from "./clock";
 import { credentialsFor } from "./credentials";
 import { endpointOf, secretValues, type ServiceName, type Settings } from "./settings";
-import { Transport } from "./transport";
+import { InvalidArgumentError } from "./errors";
+import { Transport, type HttpResponse, type RequestSpec } from "./transport";
 
 export interface ClientOptions {
   /**
@@ -27,4 +28,23 @@ export function transportFor(service: ServiceName, o: ClientOptions): Transport 
     clock: o.clock,
     debug: o.debug,
   });
+}
+
+/** What every flat service client (key management, data query, Hadoop) shares: its transport for the service. */
+export abstract class ServiceClient {
+  readonly transport: Transport;
+
+  protected constructor(service: ServiceName, opts: ClientOptions) {
+    this.transport = transportFor(service, opts);
+  }
+
+  protected send(spec: RequestSpec): Promise<HttpResponse> {
+    return this.transport.request(spec);
+  }
+}
+
+/** An id as one path segment; an empty one is refused, as it would address the collection instead. */
+export function idSegment(id: string, action: string): string {
+  if (!id) throw new InvalidArgumentError(`${action}: the id must not be empty`);
+  return encodeURIComponent(id);
 }

@@ -4,9 +4,11 @@
  * `Credential-Secret`). Passwords are Base64-encoded for the wire here, and redacted (in both
  * forms) from any error.
  */
-import { InvalidArgumentError, orUndefined, transportFor, type ClientOptions, type HttpResponse, type RequestSpec, type Transport } from "../core";
+import { orUndefined, type ClientOptions, ServiceClient, idSegment } from "../core";
+import { InvalidArgumentError } from "./errors";
+import { parseJson } from "../core/json";
 import "./secrets";
-import { dataSources, listPage, parseJson, resultPage, runAnswer } from "./parse";
+import { dataSources, listPage, resultPage, runAnswer } from "./parse";
 import {
   QUERY_STATES,
   type CreateDataSourceInput,
@@ -35,11 +37,9 @@ export const DATA_SOURCE_NAME = /^[a-z0-9_]{3,72}$/;
 const JSON_TYPE = "application/json";
 const BASE = "/v1/data-query";
 
-export class DataQueryClient {
-  readonly transport: Transport;
-
+export class DataQueryClient extends ServiceClient {
   constructor(opts: ClientOptions) {
-    this.transport = transportFor("dataquery", opts);
+    super("dataquery", opts);
   }
 
   /** Starts a query; 202 with its id and state (QUEUED). Not idempotent: a repeat runs it again. */
@@ -72,7 +72,7 @@ export class DataQueryClient {
     const res = await this.send({
       operation: "GetQueryResult",
       method: "GET",
-      path: `${BASE}/query/${seg(queryId, action)}`,
+      path: `${BASE}/query/${idSegment(queryId, action)}`,
       query: { page },
       action,
       idempotent: true,
@@ -120,7 +120,7 @@ export class DataQueryClient {
   /** Aborts a queued or running query; 409 when it has already ended. Idempotent: the end state is the same. */
   async abortQuery(queryId: string): Promise<void> {
     const action = `aborting data query "${queryId}"`;
-    await this.send({ operation: "AbortQuery", method: "PUT", path: `${BASE}/query/${seg(queryId, action)}/abort`, action, idempotent: true });
+    await this.send({ operation: "AbortQuery", method: "PUT", path: `${BASE}/query/${idSegment(queryId, action)}/abort`, action, idempotent: true });
   }
 
   async listDataSources(): Promise<DataSource[]> {
@@ -166,17 +166,8 @@ export class DataQueryClient {
   /** Deletes a MySQL or PostgreSQL data source; 404 when it does not exist. */
   async deleteDataSource(name: string): Promise<void> {
     const action = `deleting data source "${name}"`;
-    await this.send({ operation: "DeleteDataSource", method: "DELETE", path: `${BASE}/data-source/${seg(name, action)}`, action, idempotent: true });
+    await this.send({ operation: "DeleteDataSource", method: "DELETE", path: `${BASE}/data-source/${idSegment(name, action)}`, action, idempotent: true });
   }
-
-  private send(spec: RequestSpec): Promise<HttpResponse> {
-    return this.transport.request(spec);
-  }
-}
-
-function seg(v: string, action: string): string {
-  if (!v) throw new InvalidArgumentError(`${action}: the id must not be empty`);
-  return encodeURIComponent(v);
 }
 
 export function checkReuseAge(minutes: number, action: string): void {

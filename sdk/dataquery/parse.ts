@@ -2,33 +2,14 @@
  * Readers of data query answers: tolerant of fields the seed does not list, of numbers sent as
  * strings, and of missing optional parts; a missing required part is a ResponseFormatError naming it.
  */
-import { ResponseFormatError } from "../core";
+import { jsonBoolean, jsonNumber, jsonObject, jsonString } from "../core/json";
+import { ResponseFormatError } from "./errors";
 import type { Column, DataSource, QueryInfo, QueryResultPage, QueryStats, QuerySummary, ResultConfig, ReuseConfig } from "./types";
 
-type Obj = Record<string, unknown>;
-
-export function obj(v: unknown): Obj | undefined {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined;
-}
-function str(v: unknown): string | undefined {
-  return typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined;
-}
-function num(v: unknown): number | undefined {
-  if (typeof v === "number" && Number.isFinite(v)) return v;
-  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
-  return undefined;
-}
-function bool(v: unknown): boolean | undefined {
-  return typeof v === "boolean" ? v : v === "true" ? true : v === "false" ? false : undefined;
-}
-
-export function parseJson(body: Buffer, action: string): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    throw new ResponseFormatError(`${action}: the answer is not JSON`);
-  }
-}
+const obj = jsonObject;
+const str = jsonString;
+const num = jsonNumber;
+const bool = jsonBoolean;
 
 function stats(v: unknown): QueryStats | undefined {
   const s = obj(v);

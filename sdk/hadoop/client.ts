@@ -5,18 +5,10 @@
  * re-run operations add `Hadoop-Service-Api-Key`. Passwords, configuration text and scripts are
  * Base64-encoded here; passwords are redacted from errors in both forms.
  */
-import {
-  hadoopApiKeyHeader,
-  InvalidArgumentError,
-  isApiError,
-  transportFor,
-  type ClientOptions,
-  type HttpResponse,
-  type RequestSpec,
-  type Settings,
-  type Transport,
-} from "../core";
-import { clusterDetail, clusterSummary, page, parseJson, rerunRequest, vm, obj } from "./parse";
+import { hadoopApiKeyHeader, isApiError, type ClientOptions, type Settings, ServiceClient, idSegment } from "../core";
+import { InvalidArgumentError } from "./errors";
+import { clusterDetail, clusterSummary, page, rerunRequest, vm, obj } from "./parse";
+import { parseJson } from "../core/json";
 import "./secrets";
 import type {
   ClusterRef,
@@ -57,12 +49,11 @@ export const CLUSTER_VERSION = /^[A-Za-z]{3}-\d+\.\d+\.\d+$/;
 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 
-export class HadoopClient {
-  readonly transport: Transport;
+export class HadoopClient extends ServiceClient {
   private readonly settings: Settings;
 
   constructor(opts: ClientOptions) {
-    this.transport = transportFor("hadoop", opts);
+    super("hadoop", opts);
     this.settings = opts.settings;
   }
 
@@ -93,7 +84,7 @@ export class HadoopClient {
     const res = await this.send({
       operation: "GetCluster",
       method: "GET",
-      path: `${BASE}/${seg(id, action)}`,
+      path: `${BASE}/${idSegment(id, action)}`,
       query: { retainMetadata: retainMetadata === undefined ? undefined : String(retainMetadata) },
       action,
       idempotent: true,
@@ -127,13 +118,13 @@ export class HadoopClient {
     if (o.ip) q.set("ip", o.ip);
     if (o.name) q.set("name", o.name);
     if (o.instanceId) q.set("instanceId", o.instanceId);
-    return this.allPages("ListClusterVms", `${BASE}/${seg(id, action)}/vms`, q, o.sort, o.size, action, vm);
+    return this.allPages("ListClusterVms", `${BASE}/${idSegment(id, action)}/vms`, q, o.sort, o.size, action, vm);
   }
 
   /** Terminates the cluster (HADOOP_ROUTES.delete). Idempotent: a terminated cluster stays terminated. */
   async deleteCluster(id: string): Promise<void> {
     const action = `deleting Hadoop cluster "${id}"`;
-    const r = HADOOP_ROUTES.delete(seg(id, action));
+    const r = HADOOP_ROUTES.delete(idSegment(id, action));
     await this.send({ operation: "DeleteCluster", method: r.method, path: r.path, action, idempotent: true });
   }
 
@@ -141,7 +132,7 @@ export class HadoopClient {
   async scaleCluster(id: string, workerCnt: number): Promise<void> {
     const action = `scaling Hadoop cluster "${id}" to ${workerCnt} workers`;
     if (!Number.isInteger(workerCnt) || workerCnt < 1) throw new InvalidArgumentError(`${action}: workerCnt must be a whole number of at least 1`);
-    const [first, second] = HADOOP_ROUTES.scale.map((f) => f(seg(id, action)));
+    const [first, second] = HADOOP_ROUTES.scale.map((f) => f(idSegment(id, action)));
     const spec = { operation: "ScaleCluster", headers: { "content-type": JSON_TYPE }, body: JSON.stringify({ workerCnt }), action, idempotent: true };
     try {
       await this.send({ ...spec, ...first! });
@@ -158,7 +149,7 @@ export class HadoopClient {
     const res = await this.send({
       operation: "RerunCluster",
       method: "POST",
-      path: `${BASE}/${seg(id, action)}`,
+      path: `${BASE}/${idSegment(id, action)}`,
       headers: { "content-type": JSON_TYPE, ...hadoopApiKeyHeader(this.settings) },
       body: JSON.stringify(input),
       expect: [200, 202],
@@ -173,7 +164,7 @@ export class HadoopClient {
     const res = await this.send({
       operation: "GetRerunRequest",
       method: "GET",
-      path: `${BASE}/${seg(id, action)}/requests/${seg(requestId, action)}`,
+      path: `${BASE}/${idSegment(id, action)}/requests/${idSegment(requestId, action)}`,
       query: { verbose: String(verbose) },
       headers: { "content-type": JSON_TYPE, ...hadoopApiKeyHeader(this.settings) },
       action,
@@ -206,15 +197,6 @@ export class HadoopClient {
     }
     return out;
   }
-
-  private send(spec: RequestSpec): Promise<HttpResponse> {
-    return this.transport.request(spec);
-  }
-}
-
-function seg(v: string, action: string): string {
-  if (!v) throw new InvalidArgumentError(`${action}: the id must not be empty`);
-  return encodeURIComponent(v);
 }
 
 function inRange(v: number | undefined, [lo, hi]: readonly number[], name: string, action: string): void {

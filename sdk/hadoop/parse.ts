@@ -1,25 +1,13 @@
 /** Readers of Hadoop answers: tolerant of unlisted fields, numbers as strings, either spelling of a field. */
-import { ResponseFormatError } from "../core";
+import { jsonBoolean, jsonNumber, jsonObject, jsonString } from "../core/json";
+import { ResponseFormatError } from "./errors";
 import type { ClusterSummary, HadoopCluster, RerunRequest, Vm, VolumeInfo } from "./types";
 
-type Obj = Record<string, unknown>;
-
-export function obj(v: unknown): Obj | undefined {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined;
-}
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined);
-const num = (v: unknown): number | undefined =>
-  typeof v === "number" && Number.isFinite(v) ? v : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : undefined;
-const bool = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : v === "true" ? true : v === "false" ? false : undefined);
+export const obj = jsonObject;
+const str = jsonString;
+const num = jsonNumber;
+const bool = jsonBoolean;
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-
-export function parseJson(body: Buffer, action: string): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    throw new ResponseFormatError(`${action}: the answer is not JSON`);
-  }
-}
 
 /** The page envelope of C.2 (`content`, `last`, `totalPages`, `number`); a bare array is the only page. */
 export function page(v: unknown, action: string): { content: unknown[]; last: boolean } {

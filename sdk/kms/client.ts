@@ -7,8 +7,9 @@
  * Sizes are checked before any request (seed section 8): encrypt input 4 KB, AAD 64 KB, sign and
  * HMAC content 4 KB.
  */
-import { InvalidArgumentError, ResponseFormatError, transportFor, type ClientOptions, type HttpResponse, type Transport } from "../core";
-import { dataFields, dataString, parseEnvelope, verifyResult } from "./envelope";
+import { type ClientOptions, type HttpResponse, ServiceClient } from "../core";
+import { InvalidArgumentError, ResponseFormatError } from "./errors";
+import { dataFields, dataString, parseEnvelope, verifyResult } from "./parse";
 import type { DataKey, DecryptInput, EncryptInput, EncryptResult, VerifyInput } from "./types";
 import "./secrets";
 
@@ -17,11 +18,9 @@ export const KMS_LIMITS = Object.freeze({ inputBytes: 4 * 1024, aadBytes: 64 * 1
 
 const JSON_TYPE = "application/json";
 
-export class KmsClient {
-  readonly transport: Transport;
-
+export class KmsClient extends ServiceClient {
   constructor(opts: ClientOptions) {
-    this.transport = transportFor("kms", opts);
+    super("kms", opts);
   }
 
   async generateDataKey(keyId: string): Promise<DataKey> {
@@ -65,28 +64,32 @@ export class KmsClient {
 
   /** Signs Base64 `content` with an asymmetric key. */
   async sign(keyId: string, content: string): Promise<string> {
-    const action = `signing with KMS key "${keyId}"`;
-    checkBase64("content", content, KMS_LIMITS.signBytes, action);
-    return dataString(await this.call("Sign", keyId, "/sign", { content }, action, [content]), "signature", action);
+    return this.digest("Sign", "/sign", "signature", keyId, content, `signing with KMS key "${keyId}"`);
   }
 
   async verifySignature(keyId: string, v: VerifyInput): Promise<boolean> {
-    const action = `verifying a signature with KMS key "${keyId}"`;
-    checkBase64("input", v.input, KMS_LIMITS.signBytes, action);
-    return verifyResult(await this.call("VerifySignature", keyId, "/sign/verify", { input: v.input, output: v.output }, action), action);
+    return this.verify("VerifySignature", "/sign/verify", keyId, v, `verifying a signature with KMS key "${keyId}"`);
   }
 
   /** An HMAC of Base64 `content` with a MAC key. */
   async createHmac(keyId: string, content: string): Promise<string> {
-    const action = `creating an HMAC with KMS key "${keyId}"`;
-    checkBase64("content", content, KMS_LIMITS.signBytes, action);
-    return dataString(await this.call("CreateHmac", keyId, "/hmac", { content }, action, [content]), "hmac", action);
+    return this.digest("CreateHmac", "/hmac", "hmac", keyId, content, `creating an HMAC with KMS key "${keyId}"`);
   }
 
   async verifyHmac(keyId: string, v: VerifyInput): Promise<boolean> {
-    const action = `verifying an HMAC with KMS key "${keyId}"`;
+    return this.verify("VerifyHmac", "/hmac/verify", keyId, v, `verifying an HMAC with KMS key "${keyId}"`);
+  }
+
+  /** A signature or an HMAC of Base64 `content`: the answer's `data[field]`. */
+  private async digest(operation: string, suffix: string, field: string, keyId: string, content: string, action: string): Promise<string> {
+    checkBase64("content", content, KMS_LIMITS.signBytes, action);
+    return dataString(await this.call(operation, keyId, suffix, { content }, action, [content]), field, action);
+  }
+
+  /** Whether `v.output` is the signature or HMAC of Base64 `v.input`. */
+  private async verify(operation: string, suffix: string, keyId: string, v: VerifyInput, action: string): Promise<boolean> {
     checkBase64("input", v.input, KMS_LIMITS.signBytes, action);
-    return verifyResult(await this.call("VerifyHmac", keyId, "/hmac/verify", { input: v.input, output: v.output }, action), action);
+    return verifyResult(await this.call(operation, keyId, suffix, { input: v.input, output: v.output }, action), action);
   }
 
   /**

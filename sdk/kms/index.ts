@@ -1,4 +1,4 @@
 export * from "./client";
 export * from "./types";
-export { parseEnvelope } from "./envelope";
+export { parseEnvelope } from "./parse";
 export { KMS_SECRETS } from "./secrets";

@@ -1,7 +1,7 @@
 /**
  * ObjectStorageClient: every operation of seed 01-object-storage.md over core's Transport (retries,
  * errors, redaction, auth). The operations live in `operations/`, one module per area (buckets,
- * containers, objects, multipart, large objects, listing, temp URLs, CORS, lifecycle); this class
+ * containers, objects, multipart, large objects, listing, temp URLs, bucket CORS, bucket lifecycle); this class
  * is the public face that delegates to them.
  *
  * Status codes: success is "any 2xx" unless stated, because the seed and upstream Swift disagree on
@@ -14,9 +14,9 @@ import { transportFor, type Transport } from "../core";
 import * as buckets from "./operations/buckets";
 import * as containers from "./operations/containers";
 import { Ops } from "./operations/context";
-import * as cors from "./operations/cors";
+import * as bucketCors from "./operations/bucket-cors";
 import * as largeObjects from "./operations/large-objects";
-import * as lifecycle from "./operations/lifecycle";
+import * as bucketLifecycle from "./operations/bucket-lifecycle";
 import * as listing from "./operations/listing";
 import * as multipart from "./operations/multipart";
 import * as objects from "./operations/objects";
@@ -113,17 +113,17 @@ export class ObjectStorageClient {
   // Lifecycle (seed 2.3)
 
   putLifecycle(bucket: string, rules: readonly LifecycleRule[]): Promise<LifecycleRule[]> {
-    return lifecycle.putLifecycle(this.ops, bucket, rules);
+    return bucketLifecycle.putLifecycle(this.ops, bucket, rules);
   }
 
   /** The rules, or undefined when the bucket has no lifecycle configuration (404). */
   getLifecycle(bucket: string): Promise<LifecycleRule[] | undefined> {
-    return lifecycle.getLifecycle(this.ops, bucket);
+    return bucketLifecycle.getLifecycle(this.ops, bucket);
   }
 
   /** Returns false when there was nothing to delete (404). */
   deleteLifecycle(bucket: string): Promise<boolean> {
-    return lifecycle.deleteLifecycle(this.ops, bucket);
+    return bucketLifecycle.deleteLifecycle(this.ops, bucket);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -131,17 +131,17 @@ export class ObjectStorageClient {
 
   /** The bucket's CORS rules; an empty list when none is set. A missing bucket is a NotFound error. */
   getCors(bucket: string): Promise<CorsRule[]> {
-    return cors.getCors(this.ops, bucket);
+    return bucketCors.getCors(this.ops, bucket);
   }
 
   /** Replaces the whole CORS policy (details on the operation in operations/). */
   putCors(bucket: string, rules: readonly CorsRule[]): Promise<CorsRule[]> {
-    return cors.putCors(this.ops, bucket, rules);
+    return bucketCors.putCors(this.ops, bucket, rules);
   }
 
   /** Removes the CORS policy (details on the operation in operations/). */
   deleteCors(bucket: string): Promise<void> {
-    return cors.deleteCors(this.ops, bucket);
+    return bucketCors.deleteCors(this.ops, bucket);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  * what Swift returns for `?multipart-manifest=get` (the seed does not show the answer's shape).
  */
 
-import { looseInt } from "./bucket";
+import { looseInt } from "./parse";
 import { InvalidArgumentError, ResponseFormatError } from "./errors";
 import type { SloSegment } from "./types";
 import { isRecord } from "./xml";

@@ -4,7 +4,7 @@
  */
 
 import { InvalidArgumentError, ResponseFormatError } from "./errors";
-import { stripQuotes } from "./object";
+import { stripQuotes } from "./parse";
 import type { MultipartUploadSummary, UploadedPart } from "./types";
 import { buildXml, isRecord, parseXml, textOf } from "./xml";
 

@@ -72,8 +72,9 @@ async function create(token: string, name: string, inputs: Props, timeout = 0): 
   return { id: r.getId(), outs: r.getProperties()!.toJavaScript() };
 }
 
-async function read(token: string, name: string, id: string, props?: Props): Promise<{ id: string; props: Props; inputs: Props }> {
+async function read(token: string, name: string, id: string, props?: Props, timeout = 0): Promise<{ id: string; props: Props; inputs: Props }> {
   const req = addressed(new provproto.ReadRequest(), token, name);
+  req.setTimeout(timeout);
   req.setId(id);
   if (props) req.setProperties(struct(props));
   const r = await rpc<provproto.ReadRequest, provproto.ReadResponse>("read", req);
@@ -242,7 +243,109 @@ test("a create slower than its timeout fails at the deadline, naming the resourc
   const status = statusproto.Status.deserializeBinary(err.metadata.get("grpc-status-details-bin")[0] as Buffer);
   const detail = provproto.ErrorResourceInitFailed.deserializeBinary(status.getDetailsList()[0]!.getValue_asU8());
   expect(detail.getId()).toBe("native-slow");
+  // The bucket may settle after the failure: the engine is asked to read it again before the next update.
+  expect(detail.getRefreshBeforeUpdate()).toBe(true);
   expect(await tc.sdk.findBucket("native-slow")).toBeDefined();
+});
+
+test("a read slower than customTimeouts.read fails at it, naming the resource and the timeout", async () => {
+  const inputs = await checked(TOKENS.bucket, "slowread", { name: "native-slow-read" });
+  const { id, outs } = await create(TOKENS.bucket, "slowread", inputs);
+  tc.cloud.control.addFault({ service: "object-storage", operation: "GetBucketMeta", action: "latency", latencyMs: 6000, times: 1 });
+  const started = Date.now();
+  const err = (await read(TOKENS.bucket, "slowread", id, outs, 1).catch((e) => e)) as grpc.ServiceError;
+  expect(Date.now() - started).toBeLessThan(4000);
+  expect(err.details).toContain('reading bucket "native-slow-read": no answer within the read timeout of 1s (customTimeouts)');
+  // Without a timeout the same read waits for the answer.
+  expect((await read(TOKENS.bucket, "slowread", id, outs)).id).toBe(id);
+});
+
+test("Handshake declares the capabilities: secrets both ways, no resource references or outputs, no byte strings", async () => {
+  const req = new provproto.ProviderHandshakeRequest();
+  req.setEngineAddress("127.0.0.1:1");
+  req.setSupportsRefreshBeforeUpdate(true);
+  const res = await rpc<provproto.ProviderHandshakeRequest, provproto.ProviderHandshakeResponse>("handshake", req);
+  expect(res.toObject()).toEqual({
+    acceptSecrets: true,
+    acceptResources: false,
+    acceptOutputs: false,
+    supportsAutonamingConfiguration: false,
+    acceptsByteString: false,
+  });
+});
+
+test("an update's preview (asked for since Handshake) changes nothing in the cloud and answers the new inputs", async () => {
+  const inputs = await checked(TOKENS.bucket, "previewed", { name: "native-previewed", metadata: { team: "a" } });
+  const { id, outs } = await create(TOKENS.bucket, "previewed", inputs);
+  const news = await checked(TOKENS.bucket, "previewed", { name: "native-previewed", metadata: { team: "b" } }, inputs);
+  const req = new provproto.UpdateRequest();
+  req.setUrn(urn(TOKENS.bucket, "previewed"));
+  req.setType(TOKENS.bucket);
+  req.setId(id);
+  req.setOlds(struct(outs));
+  req.setNews(struct(news));
+  req.setPreview(true);
+  const res = await rpc<provproto.UpdateRequest, provproto.UpdateResponse>("update", req);
+  expect(res.getProperties()!.toJavaScript()).toMatchObject({ metadata: { team: "b" } });
+  expect((await tc.sdk.findBucket("native-previewed"))?.metadata).toMatchObject({ team: "a" });
+});
+
+describe("List", () => {
+  /** One List call: the ids streamed, and the continuation, if any. */
+  function list(
+    token: string,
+    query: Props = {},
+    o: { pageSize?: number; limit?: number; continuation?: string } = {},
+  ): Promise<{ ids: string[]; continuation?: string; computed: boolean }> {
+    const req = new provproto.ListRequest();
+    req.setToken(token);
+    req.setQuery(struct(query));
+    req.setPageSize(o.pageSize ?? 0);
+    req.setLimit(o.limit ?? 0);
+    req.setContinuationToken(o.continuation ?? "");
+    return new Promise((resolve, reject) => {
+      const out: { ids: string[]; continuation?: string; computed: boolean } = { ids: [], computed: false };
+      const stream = client.list(req);
+      stream.on("data", (r: provproto.ListResponse) => {
+        if (r.hasResult()) out.ids.push(r.getResult()!.getId());
+        if (r.hasContinuation()) out.continuation = r.getContinuation()!.getContinuationToken();
+        if (r.hasComputed()) out.computed = true;
+      });
+      stream.on("error", reject);
+      stream.on("end", () => resolve(out));
+    });
+  }
+
+  beforeEach(async () => {
+    for (const name of ["list-a-1", "list-a-2", "list-b-1"]) await tc.sdk.createBucket({ name });
+    for (const key of ["docs/a.txt", "docs/b.txt", "img/c.png"]) await tc.sdk.putObject("list-a-1", key, "x");
+  });
+
+  test("buckets page by page with a continuation, each page at most the page size, until none is left", async () => {
+    const first = await list(TOKENS.bucket, {}, { pageSize: 2 });
+    expect(first.ids).toHaveLength(2);
+    expect(first.continuation).toEqual(expect.any(String));
+    const second = await list(TOKENS.bucket, {}, { pageSize: 2, continuation: first.continuation });
+    expect(second.continuation).toBeUndefined();
+    expect([...first.ids, ...second.ids].sort()).toEqual(["list-a-1", "list-a-2", "list-b-1"]);
+  });
+
+  test("filtered by the listInputs: buckets by name prefix, a bucket's objects by key prefix", async () => {
+    expect((await list(TOKENS.bucket, { name: "list-a" })).ids.sort()).toEqual(["list-a-1", "list-a-2"]);
+    expect((await list(TOKENS.object, { bucket: "list-a-1", key: "docs/" })).ids.sort()).toEqual(["list-a-1/docs/a.txt", "list-a-1/docs/b.txt"]);
+    expect((await list(TOKENS.bucket, {}, { limit: 1 })).ids).toHaveLength(1);
+  });
+
+  test("a query still unknown answers Computed; a filter the type does not take, a missing parent and an unlisted type are refused by name", async () => {
+    expect(await list(TOKENS.bucket, { name: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" })).toEqual({ ids: [], computed: true });
+    await expect(list(TOKENS.bucket, { color: "red" })).rejects.toMatchObject({
+      details: "krcloud:objectstorage:Bucket cannot be listed by color: it takes name",
+    });
+    await expect(list(TOKENS.object, {})).rejects.toMatchObject({ details: "listing objects: give bucket (the Bucket they are in)" });
+    await expect(list("krcloud:kms:Ciphertext")).rejects.toMatchObject({
+      details: expect.stringContaining("krcloud:kms:Ciphertext cannot be listed: a ciphertext is recorded only"),
+    });
+  });
 });
 
 test("invoke serves the lookups with the provider's settings; a temp URL comes back secret", async () => {

@@ -191,7 +191,7 @@ describe("discovery is the types' own lists", () => {
       delete: () => Promise.resolve(),
       list: {
         kind: ["thing", "things"],
-        inputs: ["group"],
+        inputs: { group: "Only this group." },
         page: (_ctx, request) => (asked.push(request), Promise.resolve(pages[request.continuation ?? "start"]!)),
       },
     }) as AnyDefinition;

@@ -150,6 +150,40 @@ describe("schema.json", () => {
     expect([...new Set(undocumented)]).toEqual([]);
   });
 
+  test("listInputs: every type with a list declares its filters as string inputs, a parent's id required; KMS outputs say they cannot be listed", () => {
+    const { schema } = committed();
+    const listable = Object.fromEntries(
+      Object.entries(schema.resources as Record<string, Json>).flatMap(([token, r]) => (r.listInputs ? [[token, r.listInputs as Json]] : [])),
+    );
+    expect(Object.keys(listable).sort()).toEqual(
+      [
+        "krcloud:cache:Cluster",
+        "krcloud:cache:InstanceSet",
+        "krcloud:cache:ParameterGroup",
+        "krcloud:cache:Shard",
+        "krcloud:dataquery:DataSource",
+        "krcloud:dataquery:Query",
+        "krcloud:hadoop:Cluster",
+        "krcloud:objectstorage:Bucket",
+        "krcloud:objectstorage:BucketCors",
+        "krcloud:objectstorage:BucketLifecycle",
+        "krcloud:objectstorage:BucketObject",
+      ].sort(),
+    );
+    for (const [token, li] of Object.entries(listable)) {
+      const inputs = (schema.resources as Record<string, Json>)[token]!.inputProperties as Record<string, Json>;
+      for (const [k, p] of Object.entries(li.properties as Record<string, Json>)) {
+        expect([token, k, p.type, inputs[k]?.type]).toEqual([token, k, "string", "string"]);
+        expect(p.description).toEqual(expect.any(String));
+      }
+    }
+    expect(listable["krcloud:objectstorage:BucketObject"]!.required).toEqual(["bucket"]);
+    expect(listable["krcloud:cache:Shard"]!.required).toEqual(["clusterId"]);
+    for (const token of ["krcloud:kms:Ciphertext", "krcloud:kms:DataKey"]) {
+      expect((schema.resources as Record<string, Json>)[token]!.description).toMatch(/It cannot be listed: a (ciphertext|data key) is recorded only/);
+    }
+  });
+
   test("every $ref points at a type defined in the schema", () => {
     const { schema } = committed();
     const refs = new Set<string>();

@@ -8,10 +8,7 @@ import type { RestoreFiles } from "../engine";
 import type { StoredNode, StoredShard } from "../model";
 import { forget, form, meetAll, moveSlots, observe, planMoves, replicate, replicating, slotList, until, type Consensus } from "./cluster";
 import { restoreInto } from "./data";
-import { primaryOf, type Deployment } from "./deployment";
-
-/** How long one step may wait for the nodes to agree before it fails. */
-export const SETTLE_MS = 120_000;
+import { primaryOf, SETTLE_MS, type Deployment, type DeploymentMode } from "./deployment";
 
 /**
  * One look at the nodes: when they agree, the stored roles and slots become what they agree on and
@@ -162,3 +159,6 @@ export async function removeReplica(deployment: Deployment, node: StoredNode): P
   if (node.redisId) await forget([node.redisId], deployment.members());
   await settleCluster(deployment);
 }
+
+/** A cluster's part of its deployment: agreement is the nodes' consensus; a failed primary is Redis Cluster's own failover. */
+export const clusterMode: DeploymentMode = { checkAgreement: checkClusterAgreement };

@@ -3,16 +3,15 @@
  * (one step at a time; while any runs it is Creating or Modifying), the endpoints in front of it,
  * and what the API reads from it (which nodes are starting, failed or draining, whether the nodes
  * agree, whether a parameter value was refused). The topology work itself is cluster-mode.ts and
- * instance-set-mode.ts; this file starts, watches and stops the processes.
+ * instance-set-mode.ts, which sit above this file: a deployment is given its mode (`DeploymentMode`)
+ * and never imports them; this file starts, watches and stops the processes.
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineHooks } from "../engine";
 import type { StoredCluster, StoredNode, StoredShard } from "../model";
-import { checkClusterAgreement } from "./cluster-mode";
 import { clusterIdOf, type Member } from "./cluster";
 import { Forwarder } from "./forwarder";
-import { checkReplication, failover } from "./instance-set-mode";
 import { localCertificate, nodeSecurity, type NodeSecurity } from "./security";
 import { RedisServer } from "./server";
 
@@ -25,6 +24,17 @@ export interface DeploymentEnv {
 }
 
 export type Phase = "Creating" | "Modifying";
+
+/** What differs between a cluster and an instance set while their nodes run (cluster-mode.ts, instance-set-mode.ts). */
+export interface DeploymentMode {
+  /** One look: do the nodes agree on the topology (a cluster) or replicate their primary (an instance set)? Sets `nodesAgree`. */
+  readonly checkAgreement: (deployment: Deployment) => Promise<boolean>;
+  /** High availability, where the mode has it: a step that replaces `failed`, a primary whose process exited. */
+  readonly failover?: (deployment: Deployment, failed: StoredNode) => Promise<void>;
+}
+
+/** How long one step may wait for the nodes to agree before it fails. */
+export const SETTLE_MS = 120_000;
 
 export const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -73,6 +83,7 @@ export class Deployment {
   constructor(
     readonly cluster: StoredCluster,
     private readonly env: DeploymentEnv,
+    private readonly mode: DeploymentMode,
   ) {}
 
   get hooks(): EngineHooks {
@@ -196,7 +207,8 @@ export class Deployment {
     this.starting.delete(n.id);
     this.nodesAgree = false;
     this.hooks.warn(`cache node ${n.id} of ${this.cluster.name}: redis-server on port ${server.port} exited`);
-    if (!this.cluster.clusterEnabled && n.role === "primary" && this.cluster.recoveryEnabled) {
+    const failover = this.mode.failover;
+    if (failover && n.role === "primary" && this.cluster.recoveryEnabled) {
       this.enqueue("Modifying", "failing over", () => failover(this, n));
     }
     this.hooks.changed();
@@ -292,6 +304,6 @@ export class Deployment {
 
   /** One look: do the nodes agree on the topology (a cluster) or replicate their primary (an instance set)? */
   checkAgreement(): Promise<boolean> {
-    return this.cluster.clusterEnabled ? checkClusterAgreement(this) : checkReplication(this);
+    return this.mode.checkAgreement(this);
   }
 }

@@ -22,12 +22,12 @@ import type { StoredBackup } from "../backups";
 import { evenSlots, type CacheEngine, type EngineHooks, type NodeHealth, type RestoreFiles } from "../engine";
 import type { StoredCluster, StoredNode, StoredShard } from "../model";
 import { meetAll } from "./cluster";
-import { addReplica, addShard, formCluster, removeReplica, removeShard, settleCluster } from "./cluster-mode";
+import { addReplica, addShard, clusterMode, formCluster, removeReplica, removeShard, settleCluster } from "./cluster-mode";
 import { BackupFiles } from "./data";
 import type { Forwarder } from "./forwarder";
 import { Deployment, message, primaryOf, type DeploymentEnv } from "./deployment";
 import { certificatePem } from "./security";
-import { addInstance, failover, followStoredPrimary, formInstanceSet, settleInstanceSet } from "./instance-set-mode";
+import { addInstance, failover, followStoredPrimary, formInstanceSet, instanceSetMode, settleInstanceSet } from "./instance-set-mode";
 
 export class RedisEngine implements CacheEngine {
   readonly kind = "redis";
@@ -47,7 +47,7 @@ export class RedisEngine implements CacheEngine {
   }
 
   private deploy(cluster: StoredCluster): Deployment {
-    const deployment = new Deployment(cluster, this.env);
+    const deployment = new Deployment(cluster, this.env, cluster.clusterEnabled ? clusterMode : instanceSetMode);
     this.deployments.set(cluster.id, deployment);
     return deployment;
   }

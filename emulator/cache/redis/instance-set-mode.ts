@@ -7,9 +7,8 @@
 import type { RestoreFiles } from "../engine";
 import type { StoredNode, StoredShard } from "../model";
 import { replicating, until } from "./cluster";
-import { SETTLE_MS } from "./cluster-mode";
 import { restoreInto } from "./data";
-import { primaryOf, type Deployment } from "./deployment";
+import { primaryOf, SETTLE_MS, type Deployment, type DeploymentMode } from "./deployment";
 import type { RedisServer } from "./server";
 
 /** One look: the stored primary serves as primary and every serving replica replicates it. */
@@ -114,3 +113,6 @@ export async function failover(deployment: Deployment, failed: StoredNode): Prom
   deployment.hooks.changed();
   await followStoredPrimary(deployment);
 }
+
+/** An instance set's part of its deployment: agreement is replication; with high availability a failed primary fails over. */
+export const instanceSetMode: DeploymentMode = { checkAgreement: checkReplication, failover };

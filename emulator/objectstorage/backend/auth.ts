@@ -6,11 +6,7 @@ import type { ObjectStorageState } from "./state";
 
 /** Access decided by stored state: public-read ACLs and temporary URL signatures (seed 01 §4.6, §5). */
 export class AuthBackend {
-  private readonly state: ObjectStorageState;
-
-  constructor(state: ObjectStorageState) {
-    this.state = state;
-  }
+  constructor(private readonly state: ObjectStorageState) {}
 
   /** Whether a token-less read of this bucket is allowed from `clientIp` (acl.public = read-only and the IP list). */
   publicReadAllowed(account: string, bucketName: string, clientIp: string): boolean {

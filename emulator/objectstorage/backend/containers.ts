@@ -10,13 +10,10 @@ export interface AccountStats extends BucketStats {
 
 /** The Swift account and its containers (`/v1/{account}[/{bucket}]`). One method per operation. */
 export class ContainerBackend {
-  private readonly state: ObjectStorageState;
-  private readonly extension: ExtensionBackend;
-
-  constructor(state: ObjectStorageState, extension: ExtensionBackend) {
-    this.state = state;
-    this.extension = extension;
-  }
+  constructor(
+    private readonly state: ObjectStorageState,
+    private readonly extension: ExtensionBackend,
+  ) {}
 
   accountStats(projectId: string): AccountStats {
     const stats: AccountStats = {

@@ -1,7 +1,7 @@
 import { DEFAULT_ACL } from "../acl";
-import type { CorsPolicy } from "../cors";
+import type { CorsPolicy } from "../bucket-cors";
 import { BucketAlreadyExists, BucketNotEmpty, NoSuchLifecycleConfiguration } from "../errors";
-import { isExpired, type LifecycleConfiguration } from "../lifecycle";
+import { isExpired, type LifecycleConfiguration } from "../bucket-lifecycle";
 import { compareNames, validateMetadataTotal, type Bucket, type BucketAcl, type BucketRecord } from "../model";
 import type { ObjectStorageState } from "./state";
 
@@ -16,11 +16,7 @@ export interface ListBucketsQuery {
 
 /** The extension API (`/v1_ext/bucket`): buckets, ACL, lifecycle and CORS. One method per operation. */
 export class ExtensionBackend {
-  private readonly state: ObjectStorageState;
-
-  constructor(state: ObjectStorageState) {
-    this.state = state;
-  }
+  constructor(private readonly state: ObjectStorageState) {}
 
   createBucket(projectId: string, input: { name: string; encrypted: boolean; encryptionType: string | null; metadata?: Record<string, string> }): BucketRecord {
     if (this.state.buckets.has(input.name)) throw new BucketAlreadyExists(input.name);

@@ -1,13 +1,11 @@
 import type { CredentialStore } from "../../core/credentials";
 import { AuthBackend } from "./auth";
 import { ContainerBackend } from "./containers";
-import { DriftBackend } from "./drift";
 import { ExtensionBackend } from "./extension";
 import { LargeObjectBackend } from "./large-objects";
 import { ListingBackend } from "./listing";
 import { MultipartBackend } from "./multipart";
 import { ObjectBackend } from "./objects";
-import { SnapshotBackend } from "./snapshot";
 import { ObjectStorageState } from "./state";
 
 export { SERVICE, type BucketStats } from "./state";
@@ -18,7 +16,8 @@ export type { ObjectContent, PutObjectInput } from "./objects";
 
 /**
  * Object storage backend (moto's split): one shared state, and one backend per API area with one
- * method per operation. Routes parse and validate, then call exactly these methods.
+ * method per operation. Routes parse and validate, then call exactly these methods; the control
+ * API is ../control.ts, over the same state.
  */
 export class ObjectStorageBackend {
   readonly state: ObjectStorageState;
@@ -29,8 +28,6 @@ export class ObjectStorageBackend {
   readonly objects: ObjectBackend;
   readonly multipart: MultipartBackend;
   readonly listing: ListingBackend;
-  readonly drift: DriftBackend;
-  readonly snapshots: SnapshotBackend;
 
   /** `blobDir` holds the object and part bodies (the snapshot holds only their ids). */
   constructor(now: () => number, credentials: CredentialStore, blobDir: string) {
@@ -42,7 +39,5 @@ export class ObjectStorageBackend {
     this.objects = new ObjectBackend(this.state, this.largeObjects);
     this.multipart = new MultipartBackend(this.state, this.objects);
     this.listing = new ListingBackend();
-    this.drift = new DriftBackend(this.state);
-    this.snapshots = new SnapshotBackend(this.state);
   }
 }

@@ -1,7 +1,7 @@
-import { Conflict } from "../../core/errors";
 import { manifestEtag, stripQuotes } from "../etag";
-import { InvalidManifest, NotSupportedOnEncryptedBucket } from "../errors";
-import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type SloSegment, type StoredObject } from "../model";
+import { InvalidManifest, NotSupportedOnEncryptedBucket, SegmentMissing } from "../errors";
+import { compareNames, validateMetadataTotal, type Bucket, type SloSegment, type StoredObject } from "../model";
+import { LIMITS } from "../limits";
 import type { ObjectStorageState } from "./state";
 
 export interface SloSegmentInput {
@@ -12,11 +12,7 @@ export interface SloSegmentInput {
 
 /** Dynamic and static large objects (seed 01 §4.5): manifests and the segments they assemble. */
 export class LargeObjectBackend {
-  private readonly state: ObjectStorageState;
-
-  constructor(state: ObjectStorageState) {
-    this.state = state;
-  }
+  constructor(private readonly state: ObjectStorageState) {}
 
   /** A DLO's segments: objects of `{bucket}/{prefix}` (same account) in name order, without the manifest itself. */
   dloSegments(bucket: Bucket, manifest: StoredObject): StoredObject[] {
@@ -34,7 +30,7 @@ export class LargeObjectBackend {
   sloSegments(bucket: Bucket, manifest: StoredObject): StoredObject[] {
     return (manifest.sloManifest ?? []).map((segment) => {
       const found = this.state.objectAt(bucket.projectId, segment.path);
-      if (!found) throw new Conflict(`SLO segment "${segment.path}" of "${manifest.name}" no longer exists.`, "SegmentMissing");
+      if (!found) throw new SegmentMissing(`SLO segment "${segment.path}" of "${manifest.name}" no longer exists.`);
       return found;
     });
   }

@@ -1,19 +1,17 @@
 import { randomHex } from "../../core/ids";
 import { multipartEtag, stripQuotes } from "../etag";
 import { EntityTooSmall, InvalidPart, InvalidPartOrder, NoSuchUpload } from "../errors";
-import { LIMITS, compareNames, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from "../model";
+import { compareNames, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from "../model";
+import { LIMITS } from "../limits";
 import type { ObjectBackend } from "./objects";
 import type { ObjectStorageState } from "./state";
 
 /** S3-style multipart upload (seed 01 §4.4). One method per operation. */
 export class MultipartBackend {
-  private readonly state: ObjectStorageState;
-  private readonly objects: ObjectBackend;
-
-  constructor(state: ObjectStorageState, objects: ObjectBackend) {
-    this.state = state;
-    this.objects = objects;
-  }
+  constructor(
+    private readonly state: ObjectStorageState,
+    private readonly objects: ObjectBackend,
+  ) {}
 
   initiateMultipartUpload(
     bucket: Bucket,

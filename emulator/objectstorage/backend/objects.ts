@@ -32,13 +32,10 @@ export interface ObjectContent {
 
 /** Swift object operations (`/v1/{account}/{bucket}/{path}`). One method per operation. */
 export class ObjectBackend {
-  private readonly state: ObjectStorageState;
-  private readonly largeObjects: LargeObjectBackend;
-
-  constructor(state: ObjectStorageState, largeObjects: LargeObjectBackend) {
-    this.state = state;
-    this.largeObjects = largeObjects;
-  }
+  constructor(
+    private readonly state: ObjectStorageState,
+    private readonly largeObjects: LargeObjectBackend,
+  ) {}
 
   putObject(bucket: Bucket, name: string, input: PutObjectInput): StoredObject {
     this.checkAttributes(bucket, input);

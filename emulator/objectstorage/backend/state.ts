@@ -1,5 +1,5 @@
 import type { CredentialStore } from "../../core/credentials";
-import { NotFound } from "../../core/errors";
+import { NoSuchResource } from "../../core/errors";
 import { DEFAULT_ACL } from "../acl";
 import { NoSuchBucket, NoSuchKey } from "../errors";
 import { STORAGE_POLICY, rfc3339, type Bucket, type BucketRecord, type StoredObject } from "../model";
@@ -89,7 +89,7 @@ export class ObjectStorageState {
   /** Any project's bucket, for the control API (404 NoSuchResource). */
   anyBucket(name: string): Bucket {
     const bucket = this.buckets.get(name);
-    if (!bucket) throw new NotFound(`No bucket "${name.slice(0, 80)}".`, "NoSuchResource");
+    if (!bucket) throw new NoSuchResource(`No bucket "${name.slice(0, 80)}".`);
     return bucket;
   }
 

@@ -1,7 +1,8 @@
 import { emptyResponse, jsonResponse, parseIntegerParam, textResponse, xmlResponse, type ApiResponse, type RequestContext } from "../../core/http";
 import { buildXml } from "../../core/xml";
 import type { ObjectStorageBackend } from "../backend";
-import { LIMITS, swiftTimestamp, validateBucketName } from "../model";
+import { swiftTimestamp, validateBucketName } from "../model";
+import { LIMITS } from "../limits";
 import { authorizeAccount } from "./auth";
 import { bucketStatsHeaders, listFormat, metadataHeaders, optionalParam, removeHeaders, type ContainerHandler } from "./common";
 import { withCors } from "./cors";

@@ -1,14 +1,13 @@
-import { BadRequest } from "../../core/errors";
 import { emptyResponse, header, type ApiResponse, type RequestContext } from "../../core/http";
-import { corsResponseHeaders, findCorsPolicy, preflightHeaders } from "../cors";
-import { CorsForbidden } from "../errors";
+import { corsResponseHeaders, findCorsPolicy, preflightHeaders } from "../bucket-cors";
+import { CorsForbidden, InvalidArgument } from "../errors";
 import type { Bucket } from "../model";
 
 /** OPTIONS: 204 with the Access-Control-* headers of the first matching policy, else 403. */
 export function preflight(ctx: RequestContext, bucket: Bucket | undefined): ApiResponse {
   const origin = header(ctx, "origin");
   const method = header(ctx, "access-control-request-method");
-  if (!origin || !method) throw new BadRequest("A CORS preflight needs Origin and Access-Control-Request-Method headers.", "InvalidArgument");
+  if (!origin || !method) throw new InvalidArgument("A CORS preflight needs Origin and Access-Control-Request-Method headers.");
   const requested = (header(ctx, "access-control-request-headers") ?? "")
     .split(",")
     .map((h) => h.trim())

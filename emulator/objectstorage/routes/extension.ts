@@ -13,10 +13,11 @@ import {
 } from "../../core/http";
 import { normaliseAcl } from "../acl";
 import type { ObjectStorageBackend } from "../backend";
-import { corsView, parseCors } from "../cors";
+import { corsView, parseCors } from "../bucket-cors";
 import { InvalidAcl, InvalidArgument } from "../errors";
-import { lifecycleXml, parseLifecycle } from "../lifecycle";
-import { LIMITS, validateBucketName } from "../model";
+import { lifecycleXml, parseLifecycle } from "../bucket-lifecycle";
+import { validateBucketName } from "../model";
+import { LIMITS } from "../limits";
 import { authorizeProject } from "./auth";
 import { metadataHeaders, metaResponseHeaders, optionalParam } from "./common";
 import { preflight } from "./cors";

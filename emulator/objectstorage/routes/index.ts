@@ -1,7 +1,9 @@
 import { BadRequest } from "../../core/errors";
+import { InvalidArgument } from "../errors";
 import { jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../../core/http";
 import type { ObjectStorageBackend } from "../backend";
-import { LIMITS, STORAGE_POLICY, validateObjectName } from "../model";
+import { STORAGE_POLICY, validateObjectName } from "../model";
+import { LIMITS } from "../limits";
 import { authorizeAccount } from "./auth";
 import type { ContainerHandler, ObjectHandler } from "./common";
 import { accountOperations, containerOperations } from "./containers";
@@ -150,7 +152,7 @@ export function objectStorageRoutes(backend: ObjectStorageBackend): RouteDefinit
         ctx.params.bucket === "" ? (ctx.method === "HEAD" ? "HeadAccount" : ctx.method === "GET" ? "ListContainers" : "Unknown") : containerOperation(ctx),
       handler: (ctx, op) => {
         if (ctx.params.bucket === "") {
-          if (op === "Unknown") throw new BadRequest("A bucket name is required.", "InvalidArgument");
+          if (op === "Unknown") throw new InvalidArgument("A bucket name is required.");
           return accountRoute(ctx, op);
         }
         return containerRoute(ctx, op);

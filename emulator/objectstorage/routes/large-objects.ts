@@ -3,7 +3,8 @@ import { describeIssues, header, textResponse } from "../../core/http";
 import type { ObjectStorageBackend } from "../backend";
 import { etagHeader } from "../etag";
 import { InvalidManifest } from "../errors";
-import { DEFAULT_CONTENT_TYPE, LIMITS } from "../model";
+import { DEFAULT_CONTENT_TYPE } from "../model";
+import { LIMITS } from "../limits";
 import { metadataHeaders, type ObjectHandler } from "./common";
 
 function sloSchema() {

@@ -1,7 +1,8 @@
 import { jsonResponse, parseIntegerParam, textResponse, xmlResponse, type ApiResponse } from "../../core/http";
 import { buildXml } from "../../core/xml";
 import type { ListEntry, ObjectStorageBackend } from "../backend";
-import { LIMITS, type Bucket } from "../model";
+import { type Bucket } from "../model";
+import { LIMITS } from "../limits";
 import { bucketStatsHeaders, listFormat, optionalParam, type ContainerHandler } from "./common";
 import { withCors } from "./cors";
 

@@ -3,7 +3,8 @@ import { emptyResponse, header, parseIntegerParam, xmlResponse, type RequestCont
 import { buildXml, elementKeys, parseXml } from "../../core/xml";
 import type { ObjectStorageBackend } from "../backend";
 import { MalformedXml } from "../errors";
-import { DEFAULT_CONTENT_TYPE, LIMITS } from "../model";
+import { DEFAULT_CONTENT_TYPE } from "../model";
+import { LIMITS } from "../limits";
 import { contentHeadersOf, metadataHeaders, type ContainerHandler, type ObjectHandler } from "./common";
 
 const uploadIdOf = (ctx: RequestContext): string => ctx.query.get("uploadId") ?? "";

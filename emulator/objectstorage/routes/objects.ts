@@ -3,7 +3,8 @@ import { emptyResponse, header, jsonResponse, textResponse, type ApiResponse, ty
 import type { ObjectStorageBackend } from "../backend";
 import { md5Hex } from "../etag";
 import { AccessDenied, BadDigest, EntityTooLarge, InvalidArgument, InvalidRange, MissingDestination, PreconditionFailed, TempUrlDenied } from "../errors";
-import { DEFAULT_CONTENT_TYPE, FOLDER_CONTENT_TYPE, LIMITS, swiftTimestamp, validateObjectName, type Bucket, type StoredObject } from "../model";
+import { DEFAULT_CONTENT_TYPE, FOLDER_CONTENT_TYPE, swiftTimestamp, validateObjectName, type Bucket, type StoredObject } from "../model";
+import { LIMITS } from "../limits";
 import { contentHeadersOf, encodePath, metadataHeaders, metaResponseHeaders, safeDecode, type ObjectHandler } from "./common";
 import { withCors } from "./cors";
 

@@ -1,8 +1,8 @@
 /** Extension API buckets (seed 4.1) and the capability document (seed 2.5). */
 
 import { orUndefined, type Query } from "../../core";
-import { flattenBucket, flattenBucketPage } from "../bucket";
-import { flattenCapabilities } from "../capabilities";
+import { flattenBucket, flattenBucketPage } from "../parse";
+import { flattenCapabilities } from "../parse";
 import { InvalidArgumentError } from "../errors";
 import { BUCKET_PAGE_MAX } from "../limits";
 import { CONTAINER_META, metadataHeaders } from "../metadata";

@@ -1,6 +1,6 @@
 /** Swift account and containers (seed 4.2, 2.6), and the temp URL key of upstream Swift. */
 
-import { accountInfoFromHeaders, containerInfoFromHeaders, parseContainerNames } from "../container";
+import { accountInfoFromHeaders, containerInfoFromHeaders, parseContainerNames } from "../parse";
 import { InvalidArgumentError } from "../errors";
 import { ACCOUNT_PAGE_LIMIT } from "../limits";
 import { CONTAINER_META, REMOVE_CONTAINER_META, metadataHeaders, removeMetadataHeaders } from "../metadata";

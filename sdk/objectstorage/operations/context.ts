@@ -6,9 +6,9 @@
 
 import { withAction, type HttpResponse, type RequestSpec, type Transport } from "../../core";
 import { InvalidArgumentError, ResponseFormatError } from "../errors";
-import { stripQuotes } from "../object";
+import { stripQuotes } from "../parse";
 import { objectRef, requireKey } from "../path";
-import type { ObjectStorageClientOptions } from "../types";
+import type { ContentHeaders, ObjectStorageClientOptions } from "../types";
 
 export const JSON_TYPE = "application/json";
 export const XML_TYPE = "application/xml";
@@ -64,4 +64,9 @@ export function wrap<T>(action: string, f: () => T): T {
 export function definedEtag(headers: Record<string, string>): { etag?: string } {
   const etag = stripQuotes(headers["etag"]);
   return etag === undefined ? {} : { etag };
+}
+
+/** The headers for `ContentHeaders`; absent values are not sent. */
+export function contentHeaders(o: ContentHeaders): Record<string, string | undefined> {
+  return { "cache-control": o.cacheControl, "content-disposition": o.contentDisposition, "content-encoding": o.contentEncoding };
 }

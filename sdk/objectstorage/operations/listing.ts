@@ -3,7 +3,7 @@
 import { forEachLimit } from "../concurrency";
 import { InvalidArgumentError } from "../errors";
 import { OBJECT_PAGE_LIMIT } from "../limits";
-import { entryName, flattenObjectListing } from "../object";
+import { entryName, flattenObjectListing } from "../parse";
 import { containerPath } from "../path";
 import type { EmptyBucketOptions, ListObjectsOptions, ObjectListEntry, ObjectPage } from "../types";
 import { orUndefined } from "../../core";

@@ -7,10 +7,10 @@ import { OBJECT_META, metadataHeaders } from "../metadata";
 import { isApiError, orUndefined } from "../../core";
 import { bufferSource, isByteSource, type ByteSource } from "../byte-source";
 import { buildCompleteXml, parseInitiateResult, parseListUploadsResult } from "../multipart";
-import { contentHeaders, stripQuotes } from "../object";
+import { stripQuotes } from "../parse";
 import { containerPath, objectPath } from "../path";
 import type { ContentHeaders, MultipartUpload, MultipartUploadSummary, UploadedPart, UploadLargeOptions } from "../types";
-import { XML_TYPE, definedEtag, wrap, type Ops } from "./context";
+import { XML_TYPE, contentHeaders, definedEtag, wrap, type Ops } from "./context";
 
 const DEFAULT_PART_CONCURRENCY = 4;
 

@@ -5,10 +5,10 @@ import { InvalidArgumentError } from "../errors";
 import { OBJECT_META, metadataHeaders } from "../metadata";
 import { isByteSource, type ByteSource } from "../byte-source";
 import { MAX_SINGLE_UPLOAD_BYTES } from "../limits";
-import { contentHeaders, objectInfoFromHeaders } from "../object";
+import { objectInfoFromHeaders } from "../parse";
 import { containerPath, objectPath } from "../path";
 import type { ContentHeaders, CopyObjectOptions, GetObjectResult, MoveObjectOptions, ObjectInfo, PutObjectOptions } from "../types";
-import { DIRECTORY_TYPE, definedEtag, wrap, type Ops } from "./context";
+import { DIRECTORY_TYPE, contentHeaders, definedEtag, wrap, type Ops } from "./context";
 
 /** A folder: a zero-byte object `{path}/` of type `application/directory`. */
 export async function createFolder(
@@ -125,11 +125,18 @@ export async function copyObject(
     operation: "CopyObject",
     idempotent: true,
     method: "COPY",
-    path: objectPath(c.account(action), srcBucket, srcKey),
-    headers: { destination: c.destination(dstBucket, dstKey), ...wrap(action, () => metadataHeaders(OBJECT_META, o.metadata)) },
-    action,
+    ...transfer(c, srcBucket, srcKey, dstBucket, dstKey, o.metadata, action),
   });
   return definedEtag(res.headers);
+}
+
+/** What a COPY and a MOVE send: the source's path, its `Destination` and the metadata the result gets. */
+function transfer(c: Ops, srcBucket: string, srcKey: string, dstBucket: string, dstKey: string, metadata: Record<string, string> | undefined, action: string) {
+  return {
+    path: objectPath(c.account(action), srcBucket, srcKey),
+    headers: { destination: c.destination(dstBucket, dstKey), ...wrap(action, () => metadataHeaders(OBJECT_META, metadata)) },
+    action,
+  };
 }
 
 /**
@@ -144,9 +151,7 @@ export async function moveObject(c: Ops, srcBucket: string, srcKey: string, dstB
       // After a MOVE that was applied the source is gone: a repeat would fail with 404.
       idempotent: false,
       method: "MOVE",
-      path: objectPath(c.account(action), srcBucket, srcKey),
-      headers: { destination: c.destination(dstBucket, dstKey), ...wrap(action, () => metadataHeaders(OBJECT_META, o.metadata)) },
-      action,
+      ...transfer(c, srcBucket, srcKey, dstBucket, dstKey, o.metadata, action),
     });
   } catch (e) {
     if (!(o.fallbackToCopy && isApiError(e) && (e.status === 405 || e.status === 501))) throw e;

@@ -2,7 +2,7 @@
 
 import { Transport } from "../../core";
 import { InvalidArgumentError, ResponseFormatError } from "../errors";
-import { stripQuotes } from "../object";
+import { stripQuotes } from "../parse";
 import { objectPath, requireBucket, requireKey } from "../path";
 import { resolveTempUrl, signTempUrl, type TempUrlDigest } from "../temp-url";
 import type { DownloadResult, TempUrl } from "../types";

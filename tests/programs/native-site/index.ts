@@ -10,6 +10,7 @@
  *   owner            a secret: the bucket's `owner` metadata
  *   content          a secret: the object's content
  *   createTimeout    customTimeouts.create of the bucket, e.g. "2s"
+ *   readTimeout      customTimeouts.read of the bucket (a refresh's read), e.g. "2s"
  *   adoptName        also declare a bucket "adopted" with this name and metadata team=ops (imported with `pulumi import`)
  *   importId         also declare a bucket "imported" with the `import` option and this id
  */
@@ -53,6 +54,8 @@ function object(name: string, args: pulumi.Inputs): pulumi.Output<string> {
 }
 
 const createTimeout = cfg.get("createTimeout");
+const readTimeout = cfg.get("readTimeout");
+const customTimeouts = { ...(createTimeout ? { create: createTimeout } : {}), ...(readTimeout ? { read: readTimeout } : {}) };
 const siteName = bucket(
   "site",
   {
@@ -61,7 +64,7 @@ const siteName = bucket(
     metadata: { owner: cfg.getSecret("owner") ?? "nobody" },
     forceDestroy: true,
   },
-  createTimeout ? { customTimeouts: { create: createTimeout } } : undefined,
+  Object.keys(customTimeouts).length > 0 ? { customTimeouts } : undefined,
 );
 const etag = object("index", { bucket: siteName, key: "index.html", content: cfg.getSecret("content") ?? "<h1>hello</h1>", contentType: "text/html" });
 

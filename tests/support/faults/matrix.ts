@@ -90,7 +90,7 @@ export function defineMatrix(label: string, types: readonly TypeSpec[], faults: 
   let env: MatrixEnv;
   const results: CellResult[] = [];
   const started = Date.now();
-  // Read now: the test cloud hides every KRCLOUD_* variable while it runs.
+  // Read now: the local cloud's test harness (tests/support/local-cloud) hides every KRCLOUD_* variable while it runs.
   const dir = process.env.KRCLOUD_FAULT_MATRIX_JSON;
   beforeAll(async () => {
     env = await MatrixEnv.start();

@@ -4,11 +4,11 @@
  */
 
 import { keepBackupsQuery, rejectInvalidUpdate } from "./clusters";
-import { CacheInvalidArgumentError } from "./errors";
-import { expandCreateInstanceSet, expandUpdate } from "./expand";
-import { seg, type CacheHttp } from "./http";
-import { flattenInstanceList, flattenObjectId } from "./records";
-import type { CreateInstanceSetInput, DeleteOptions, InstanceList, ObjectIdResult, Ref, UpdateInstanceSetInput } from "./types";
+import { CacheInvalidArgumentError } from "../errors";
+import { expandCreateInstanceSet, expandUpdate } from "../expand";
+import { seg, type CacheHttp } from "./context";
+import { flattenInstanceList } from "../parse";
+import type { CreateInstanceSetInput, DeleteOptions, InstanceList, ObjectIdResult, Ref, UpdateInstanceSetInput } from "../types";
 
 function setPath(id: string, action: string): string {
   return `/v1/instance-sets/${seg(id, "instance set id", action)}`;
@@ -35,7 +35,7 @@ export class InstanceSetApi {
           : `creating cache instance set "${input.instanceSetName}"`;
     const projectId = input.projectId ?? this.defaultProjectId;
     if (!projectId) throw new CacheInvalidArgumentError(`${action}: no project ID: set projectId, krcloud:projectId or KRCLOUD_PROJECT_ID`);
-    const body = await this.http.json({
+    return this.http.objectId({
       operation: rs ? "RestoreInstanceSet" : "CreateInstanceSet",
       method: "POST",
       path: "/v1/instance-sets",
@@ -45,7 +45,6 @@ export class InstanceSetApi {
       idempotent: false,
       secrets: [input.user?.password],
     });
-    return flattenObjectId(body, action);
   }
 
   /** Variant 2: restore from an existing backup name. */
@@ -62,49 +61,57 @@ export class InstanceSetApi {
   async update(id: string, input: UpdateInstanceSetInput): Promise<ObjectIdResult> {
     const action = `updating cache instance set "${id}"`;
     rejectInvalidUpdate(action, input);
-    const body = await this.http.json({
-      operation: "UpdateInstanceSet",
-      method: "PATCH",
-      path: setPath(id, action),
-      body: expandUpdate(input),
-      action,
-      idempotent: true,
-    });
-    return flattenObjectId(body, action, id);
+    return this.http.objectId(
+      {
+        operation: "UpdateInstanceSet",
+        method: "PATCH",
+        path: setPath(id, action),
+        body: expandUpdate(input),
+        action,
+        idempotent: true,
+      },
+      id,
+    );
   }
 
   /** DELETE /v1/instance-sets/{id}?keepAutomaticBackups=… */
   async delete(id: string, o: DeleteOptions = {}): Promise<ObjectIdResult> {
     const action = `deleting cache instance set "${id}"`;
-    const body = await this.http.json({
-      operation: "DeleteInstanceSet",
-      method: "DELETE",
-      path: setPath(id, action),
-      query: keepBackupsQuery(o),
-      action,
-      idempotent: true,
-    });
-    return flattenObjectId(body, action, id);
+    return this.http.objectId(
+      {
+        operation: "DeleteInstanceSet",
+        method: "DELETE",
+        path: setPath(id, action),
+        query: keepBackupsQuery(o),
+        action,
+        idempotent: true,
+      },
+      id,
+    );
   }
 
   /** GET /v1/instance-sets/{id}/instances: `{size, data}`. */
   async listInstances(id: string): Promise<InstanceList> {
     const action = `listing the instances of cache instance set "${id}"`;
-    const body = await this.http.json({ operation: "ListInstances", method: "GET", path: `${setPath(id, action)}/instances`, action, idempotent: true });
-    return flattenInstanceList(body, action);
+    return this.http.read(
+      { operation: "ListInstances", method: "GET", path: `${setPath(id, action)}/instances`, action, idempotent: true },
+      flattenInstanceList,
+    );
   }
 
   /** DELETE /v1/instance-sets/{id}/instances/{instance}; the rules of §3 apply (HA, primary, backups). */
   async deleteInstance(id: string, instanceId: string): Promise<ObjectIdResult> {
     const action = `deleting instance "${instanceId}" of cache instance set "${id}"`;
-    const body = await this.http.json({
-      operation: "DeleteInstance",
-      method: "DELETE",
-      path: `${setPath(id, action)}/instances/${seg(instanceId, "instance id", action)}`,
-      action,
-      idempotent: true,
-    });
-    return flattenObjectId(body, action, instanceId);
+    return this.http.objectId(
+      {
+        operation: "DeleteInstance",
+        method: "DELETE",
+        path: `${setPath(id, action)}/instances/${seg(instanceId, "instance id", action)}`,
+        action,
+        idempotent: true,
+      },
+      instanceId,
+    );
   }
 
   /**
@@ -113,43 +120,49 @@ export class InstanceSetApi {
    */
   async promote(id: string, primaryId: string): Promise<ObjectIdResult> {
     const action = `promoting instance "${primaryId}" of cache instance set "${id}" to primary`;
-    const body = await this.http.json({
-      operation: "PromoteReplica",
-      method: "PATCH",
-      path: `${setPath(id, action)}/primary`,
-      body: { primaryId },
-      action,
-      idempotent: false,
-    });
-    return flattenObjectId(body, action, id);
+    return this.http.objectId(
+      {
+        operation: "PromoteReplica",
+        method: "PATCH",
+        path: `${setPath(id, action)}/primary`,
+        body: { primaryId },
+        action,
+        idempotent: false,
+      },
+      id,
+    );
   }
 
   /** PATCH /v1/instance-sets/{id}/replicas `{subnet: {id}}`: one more replica (at most 5). Not idempotent. */
   async addReplica(id: string, input: { subnet: Ref }): Promise<ObjectIdResult> {
     const action = `adding a replica to cache instance set "${id}"`;
-    const body = await this.http.json({
-      operation: "AddReplicaInstance",
-      method: "PATCH",
-      path: `${setPath(id, action)}/replicas`,
-      body: { subnet: { id: input.subnet.id } },
-      expect: [200, 201],
-      action,
-      idempotent: false,
-    });
-    return flattenObjectId(body, action, id);
+    return this.http.objectId(
+      {
+        operation: "AddReplicaInstance",
+        method: "PATCH",
+        path: `${setPath(id, action)}/replicas`,
+        body: { subnet: { id: input.subnet.id } },
+        expect: [200, 201],
+        action,
+        idempotent: false,
+      },
+      id,
+    );
   }
 
   /** PATCH /v1/instance-sets/{id}/recovery `{enabled}`: set high availability (set must be Running). Idempotent. */
   async setHighAvailability(id: string, enabled: boolean): Promise<ObjectIdResult> {
     const action = `${enabled ? "enabling" : "disabling"} high availability of cache instance set "${id}"`;
-    const body = await this.http.json({
-      operation: "SetHighAvailability",
-      method: "PATCH",
-      path: `${setPath(id, action)}/recovery`,
-      body: { enabled },
-      action,
-      idempotent: true,
-    });
-    return flattenObjectId(body, action, id);
+    return this.http.objectId(
+      {
+        operation: "SetHighAvailability",
+        method: "PATCH",
+        path: `${setPath(id, action)}/recovery`,
+        body: { enabled },
+        action,
+        idempotent: true,
+      },
+      id,
+    );
   }
 }

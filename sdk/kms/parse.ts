@@ -4,7 +4,8 @@
  * decide success. Verify operations answer "boolean": accepted as `data: true|false`, as a bare JSON
  * boolean body, or as `data: {result|valid|verified: boolean}` (docs/api-assumptions.md).
  */
-import { ResponseFormatError } from "../core";
+import { jsonObject, parseJson } from "../core/json";
+import { ResponseFormatError } from "./errors";
 
 export interface Envelope {
   code?: string;
@@ -14,14 +15,9 @@ export interface Envelope {
 }
 
 export function parseEnvelope(body: Buffer, action: string): Envelope & { raw: unknown } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body.toString("utf8"));
-  } catch {
-    throw new ResponseFormatError(`${action}: the answer is not JSON`);
-  }
-  if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
-    const e = raw as Record<string, unknown>;
+  const raw = parseJson(body, action);
+  const e = jsonObject(raw);
+  if (e) {
     return {
       raw,
       code: typeof e.code === "string" || typeof e.code === "number" ? String(e.code) : undefined,

@@ -1,7 +1,7 @@
 /** The bucket CORS policy (seed 2.4, 4.1): a set replaces the whole list. */
 
 import { isApiError, type HttpResponse, type RequestSpec } from "../../core";
-import { expandCorsRules, flattenCorsRules } from "../cors";
+import { expandCorsRules, flattenCorsRules } from "../bucket-cors";
 import { extBucketPath } from "../path";
 import type { CorsRule } from "../types";
 import { JSON_TYPE, wrap, type Ops } from "./context";

@@ -1,10 +1,10 @@
 /** Parameter groups (seed 02 §4.4). */
 
-import { CacheInvalidArgumentError } from "./errors";
-import { expandModifyParameterGroup } from "./expand";
-import { orUndefined } from "../core";
-import { seg, type CacheHttp } from "./http";
-import { flattenObjectId, flattenParameterGroup, flattenParameterGroupEvents, flattenParameterGroupList } from "./records";
+import { CacheInvalidArgumentError } from "../errors";
+import { expandModifyParameterGroup } from "../expand";
+import { orUndefined } from "../../core";
+import { seg, type CacheHttp } from "./context";
+import { flattenParameterGroup, flattenParameterGroupEvents, flattenParameterGroupList } from "../parse";
 import type {
   ApplyMode,
   CreateParameterGroupInput,
@@ -14,8 +14,8 @@ import type {
   ParameterGroup,
   ParameterGroupEvent,
   ParameterGroupSummary,
-} from "./types";
-import { formatFailures, validateModifyParameterGroupInput } from "./validate";
+} from "../types";
+import { formatFailures, validateModifyParameterGroupInput } from "../validate";
 
 /**
  * Create's method and path are "not shown" (§4.4). POST on the collection is the reading: the
@@ -36,7 +36,7 @@ export class ParameterGroupApi {
     const action = `creating cache parameter group "${input.name}"`;
     const body: Record<string, unknown> = { parameterGroupId: input.parameterGroupId, name: input.name };
     if (input.description !== undefined) body.description = input.description;
-    const res = await this.http.json({
+    return this.http.objectId({
       operation: "CreateParameterGroup",
       method: PARAMETER_GROUP_CREATE.method,
       path: PARAMETER_GROUP_CREATE.path,
@@ -45,28 +45,31 @@ export class ParameterGroupApi {
       action,
       idempotent: false,
     });
-    return flattenObjectId(res, action);
   }
 
   /** GET /v1/parameter-groups?engineVersion&parameterGroupType&clusterMode (filters omitted when undefined). */
   async list(o: ListParameterGroupsOptions = {}): Promise<ParameterGroupSummary[]> {
     const action = "listing cache parameter groups";
-    const body = await this.http.json({
-      operation: "ListParameterGroups",
-      method: "GET",
-      path: "/v1/parameter-groups",
-      query: { engineVersion: o.engineVersion, parameterGroupType: o.parameterGroupType, clusterMode: o.clusterMode },
-      action,
-      idempotent: true,
-    });
-    return flattenParameterGroupList(body, action);
+    return this.http.read(
+      {
+        operation: "ListParameterGroups",
+        method: "GET",
+        path: "/v1/parameter-groups",
+        query: { engineVersion: o.engineVersion, parameterGroupType: o.parameterGroupType, clusterMode: o.clusterMode },
+        action,
+        idempotent: true,
+      },
+      flattenParameterGroupList,
+    );
   }
 
   /** GET /v1/parameter-groups/{id_or_name}: the group with its parameter catalogue. */
   async get(idOrName: string): Promise<ParameterGroup> {
     const action = `reading cache parameter group "${idOrName}"`;
-    const body = await this.http.json({ operation: "GetParameterGroup", method: "GET", path: groupPath(idOrName, action), action, idempotent: true });
-    return flattenParameterGroup(body, action);
+    return this.http.read(
+      { operation: "GetParameterGroup", method: "GET", path: groupPath(idOrName, action), action, idempotent: true },
+      flattenParameterGroup,
+    );
   }
 
   async find(idOrName: string): Promise<ParameterGroup | undefined> {
@@ -81,15 +84,17 @@ export class ParameterGroupApi {
     const action = `modifying cache parameter group "${idOrName}"`;
     const failures = validateModifyParameterGroupInput(input);
     if (failures.length) throw new CacheInvalidArgumentError(`${action}: ${formatFailures(failures)}`);
-    const body = await this.http.json({
-      operation: "ModifyParameterGroup",
-      method: "PATCH",
-      path: groupPath(idOrName, action),
-      body: expandModifyParameterGroup(input),
-      action,
-      idempotent: true,
-    });
-    return flattenObjectId(body, action, idOrName);
+    return this.http.objectId(
+      {
+        operation: "ModifyParameterGroup",
+        method: "PATCH",
+        path: groupPath(idOrName, action),
+        body: expandModifyParameterGroup(input),
+        action,
+        idempotent: true,
+      },
+      idOrName,
+    );
   }
 
   /**
@@ -98,48 +103,53 @@ export class ParameterGroupApi {
    */
   async rollback(idOrName: string, applyMode?: ApplyMode): Promise<ObjectIdResult> {
     const action = `rolling back cache parameter group "${idOrName}"`;
-    const body = await this.http.json({
-      operation: "RollbackParameterGroup",
-      method: "POST",
-      path: `${groupPath(idOrName, action)}/rollback`,
-      body: applyMode === undefined ? {} : { applyMode },
-      action,
-      idempotent: false,
-    });
-    return flattenObjectId(body, action, idOrName);
+    return this.http.objectId(
+      {
+        operation: "RollbackParameterGroup",
+        method: "POST",
+        path: `${groupPath(idOrName, action)}/rollback`,
+        body: applyMode === undefined ? {} : { applyMode },
+        action,
+        idempotent: false,
+      },
+      idOrName,
+    );
   }
 
   /** POST …/reset `{applyMode}`: back to the default group's values; the same end state every time. */
   async reset(idOrName: string, applyMode: ApplyMode): Promise<ObjectIdResult> {
     const action = `resetting cache parameter group "${idOrName}"`;
-    const body = await this.http.json({
-      operation: "ResetParameterGroup",
-      method: "POST",
-      path: `${groupPath(idOrName, action)}/reset`,
-      body: { applyMode },
-      action,
-      idempotent: true,
-    });
-    return flattenObjectId(body, action, idOrName);
+    return this.http.objectId(
+      {
+        operation: "ResetParameterGroup",
+        method: "POST",
+        path: `${groupPath(idOrName, action)}/reset`,
+        body: { applyMode },
+        action,
+        idempotent: true,
+      },
+      idOrName,
+    );
   }
 
   /** DELETE: the group must be unused (see ClusterApi.list with `parameterGroup`). */
   async delete(idOrName: string): Promise<ObjectIdResult> {
     const action = `deleting cache parameter group "${idOrName}"`;
-    const body = await this.http.json({ operation: "DeleteParameterGroup", method: "DELETE", path: groupPath(idOrName, action), action, idempotent: true });
-    return flattenObjectId(body, action, idOrName);
+    return this.http.objectId({ operation: "DeleteParameterGroup", method: "DELETE", path: groupPath(idOrName, action), action, idempotent: true }, idOrName);
   }
 
   /** GET …/events: events of the past 7 days (`Apply Parameter`, `Update Parameter`, ...). */
   async events(idOrName: string): Promise<ParameterGroupEvent[]> {
     const action = `listing the events of cache parameter group "${idOrName}"`;
-    const body = await this.http.json({
-      operation: "ListParameterGroupEvents",
-      method: "GET",
-      path: `${groupPath(idOrName, action)}/events`,
-      action,
-      idempotent: true,
-    });
-    return flattenParameterGroupEvents(body, action);
+    return this.http.read(
+      {
+        operation: "ListParameterGroupEvents",
+        method: "GET",
+        path: `${groupPath(idOrName, action)}/events`,
+        action,
+        idempotent: true,
+      },
+      flattenParameterGroupEvents,
+    );
   }
 }

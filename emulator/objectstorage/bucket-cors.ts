@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { describeIssues } from "../core/http";
 import { InvalidCorsConfiguration } from "./errors";
-import { LIMITS } from "./model";
+import { LIMITS } from "./limits";
 
 /** One CORS policy of seed section 2.4, normalised: optional lists default to []. */
 export interface CorsPolicy {

@@ -3,13 +3,13 @@
  * read through (`/v1/clusters`, §4.1), plus retry-apply of a parameter group (§4.1).
  */
 
-import { CacheInvalidArgumentError } from "./errors";
-import { expandCreateCluster, expandUpdate } from "./expand";
-import { orUndefined } from "../core";
-import { seg, type CacheHttp } from "./http";
-import { flattenClusterList, flattenClusterRecord, flattenObjectId } from "./records";
-import type { CacheClusterRecord, CreateClusterInput, DeleteOptions, ObjectIdResult, UpdateClusterInput } from "./types";
-import { formatFailures, validateUpdateInput } from "./validate";
+import { CacheInvalidArgumentError } from "../errors";
+import { expandCreateCluster, expandUpdate } from "../expand";
+import { orUndefined } from "../../core";
+import { seg, type CacheHttp } from "./context";
+import { flattenClusterList, flattenClusterRecord } from "../parse";
+import type { CacheClusterRecord, CreateClusterInput, DeleteOptions, ObjectIdResult, UpdateClusterInput } from "../types";
+import { formatFailures, validateUpdateInput } from "../validate";
 
 export interface ListClustersOptions {
   /** Keep only clusters using this parameter group (ID or name). */
@@ -21,6 +21,10 @@ export function keepBackupsQuery(o: DeleteOptions = {}): Record<string, string |
   return { keepAutomaticBackups: o.keepAutomaticBackups === undefined ? undefined : String(o.keepAutomaticBackups) };
 }
 
+function clusterPath(id: string, action: string): string {
+  return `/v1/clusters/${seg(id, "cluster id", action)}`;
+}
+
 export class ClusterApi {
   constructor(private readonly http: CacheHttp) {}
 
@@ -30,28 +34,32 @@ export class ClusterApi {
    */
   async list(o: ListClustersOptions = {}): Promise<CacheClusterRecord[]> {
     const action = o.parameterGroup === undefined ? "listing cache clusters" : `listing cache clusters using parameter group "${o.parameterGroup}"`;
-    const body = await this.http.json({
-      operation: "ListClusters",
-      method: "GET",
-      path: "/v1/clusters",
-      query: { parameterGroup: o.parameterGroup },
-      action,
-      idempotent: true,
-    });
-    return flattenClusterList(body, action);
+    return this.http.read(
+      {
+        operation: "ListClusters",
+        method: "GET",
+        path: "/v1/clusters",
+        query: { parameterGroup: o.parameterGroup },
+        action,
+        idempotent: true,
+      },
+      flattenClusterList,
+    );
   }
 
   /** GET /v1/clusters/{id}: a cluster or an instance set. */
   async get(id: string): Promise<CacheClusterRecord> {
     const action = `reading cache cluster "${id}"`;
-    const body = await this.http.json({
-      operation: "GetCluster",
-      method: "GET",
-      path: `/v1/clusters/${seg(id, "cluster id", action)}`,
-      action,
-      idempotent: true,
-    });
-    return flattenClusterRecord(body, action);
+    return this.http.read(
+      {
+        operation: "GetCluster",
+        method: "GET",
+        path: clusterPath(id, action),
+        action,
+        idempotent: true,
+      },
+      flattenClusterRecord,
+    );
   }
 
   /** The record, or undefined when it does not exist (404). */
@@ -64,7 +72,7 @@ export class ClusterApi {
     const action = input.restoreSource
       ? `restoring cache cluster "${input.name}" from backup "${input.restoreSource.backupName}"`
       : `creating cache cluster "${input.name}"`;
-    const body = await this.http.json({
+    return this.http.objectId({
       operation: input.restoreSource ? "RestoreCluster" : "CreateCluster",
       method: "POST",
       path: "/v1/clusters",
@@ -74,7 +82,6 @@ export class ClusterApi {
       idempotent: false,
       secrets: [input.user?.password],
     });
-    return flattenObjectId(body, action);
   }
 
   /** POST /v1/clusters with `restoreSource.backupName` (§4.2). */
@@ -89,29 +96,33 @@ export class ClusterApi {
   async update(id: string, input: UpdateClusterInput): Promise<ObjectIdResult> {
     const action = `updating cache cluster "${id}"`;
     rejectInvalidUpdate(action, input);
-    const body = await this.http.json({
-      operation: "UpdateCluster",
-      method: "PATCH",
-      path: `/v1/clusters/${seg(id, "cluster id", action)}`,
-      body: expandUpdate(input),
-      action,
-      idempotent: true,
-    });
-    return flattenObjectId(body, action, id);
+    return this.http.objectId(
+      {
+        operation: "UpdateCluster",
+        method: "PATCH",
+        path: clusterPath(id, action),
+        body: expandUpdate(input),
+        action,
+        idempotent: true,
+      },
+      id,
+    );
   }
 
   /** DELETE /v1/clusters/{id}?keepAutomaticBackups=… (the parameter is required when automatic backups exist). */
   async delete(id: string, o: DeleteOptions = {}): Promise<ObjectIdResult> {
     const action = `deleting cache cluster "${id}"`;
-    const body = await this.http.json({
-      operation: "DeleteCluster",
-      method: "DELETE",
-      path: `/v1/clusters/${seg(id, "cluster id", action)}`,
-      query: keepBackupsQuery(o),
-      action,
-      idempotent: true,
-    });
-    return flattenObjectId(body, action, id);
+    return this.http.objectId(
+      {
+        operation: "DeleteCluster",
+        method: "DELETE",
+        path: clusterPath(id, action),
+        query: keepBackupsQuery(o),
+        action,
+        idempotent: true,
+      },
+      id,
+    );
   }
 
   /**
@@ -121,14 +132,16 @@ export class ClusterApi {
    */
   async retryParameterGroupApply(id: string): Promise<ObjectIdResult> {
     const action = `retrying the parameter group apply of cache cluster "${id}"`;
-    const body = await this.http.json({
-      operation: "RetryParameterGroupApply",
-      method: "POST",
-      path: `/v1/clusters/${seg(id, "cluster id", action)}/parameter-group/apply`,
-      action,
-      idempotent: false,
-    });
-    return flattenObjectId(body, action, id);
+    return this.http.objectId(
+      {
+        operation: "RetryParameterGroupApply",
+        method: "POST",
+        path: `${clusterPath(id, action)}/parameter-group/apply`,
+        action,
+        idempotent: false,
+      },
+      id,
+    );
   }
 }
 

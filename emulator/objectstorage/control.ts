@@ -1,23 +1,37 @@
-import { BadRequest, NotFound } from "../../core/errors";
-import type { InventoryEntry } from "../../core/http";
-import { mergeAcl } from "../acl";
-import { parseCors } from "../cors";
-import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from "../lifecycle";
-import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject } from "../model";
-import { SERVICE, type ObjectStorageState } from "./state";
+import { BadRequest, NoSuchKind, NoSuchResource } from "../core/errors";
+import type { InventoryEntry } from "../core/http";
+import { mergeAcl } from "./acl";
+import { parseCors } from "./bucket-cors";
+import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from "./bucket-lifecycle";
+import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from "./model";
+import { SERVICE, type ObjectStorageState } from "./backend/state";
 
 const KINDS = "bucket, bucket-cors, bucket-lifecycle, object, multipart-upload";
 
-/**
- * The control API's view of object storage: the inventory, and GET/PATCH/DELETE of records behind
- * the API's back (drift). Patches are validated as the API would validate the same values.
- */
-export class DriftBackend {
-  private readonly state: ObjectStorageState;
+/** Snapshots before bodies moved to disk carried them inline as base64; restore still reads those. */
+type Legacy<T> = Omit<T, "blob" | "size"> & { blob?: string; size?: number; body?: string };
 
-  constructor(state: ObjectStorageState) {
-    this.state = state;
-  }
+interface SnapshotBucket extends Omit<Bucket, "objects" | "uploads"> {
+  objects: StoredObject[];
+  uploads: Array<Omit<MultipartUpload, "parts"> & { parts: UploadPart[] }>;
+}
+
+export interface ObjectStorageSnapshot {
+  buckets: SnapshotBucket[];
+}
+
+interface RestoredBucket extends Omit<Bucket, "objects" | "uploads"> {
+  objects: Array<Legacy<StoredObject>>;
+  uploads: Array<Omit<MultipartUpload, "parts"> & { parts: Array<Legacy<UploadPart>> }>;
+}
+
+/**
+ * Object storage's part of the control API: the inventory, GET/PATCH/DELETE of records behind the
+ * API's back (drift; patches are validated as the API would validate the same values), and reset,
+ * snapshot and restore (the core's JSON snapshot file: metadata and body ids, never bodies).
+ */
+export class ObjectStorageControl {
+  constructor(private readonly state: ObjectStorageState) {}
 
   /**
    * Everything that would be left behind: per bucket (in name order) the bucket, its CORS and
@@ -51,12 +65,12 @@ export class DriftBackend {
       }
       case "bucket-cors": {
         const bucket = this.state.anyBucket(id);
-        if (!bucket.cors) throw new NotFound(`Bucket "${id}" has no CORS configuration.`, "NoSuchResource");
+        if (!bucket.cors) throw new NoSuchResource(`Bucket "${id}" has no CORS configuration.`);
         return { cors: structuredClone(bucket.cors) };
       }
       case "bucket-lifecycle": {
         const bucket = this.state.anyBucket(id);
-        if (!bucket.lifecycle) throw new NotFound(`Bucket "${id}" has no lifecycle configuration.`, "NoSuchResource");
+        if (!bucket.lifecycle) throw new NoSuchResource(`Bucket "${id}" has no lifecycle configuration.`);
         return { lifecycle: lifecycleXml(bucket.lifecycle) };
       }
       case "object": {
@@ -68,7 +82,7 @@ export class DriftBackend {
         return uploadView(bucket, upload);
       }
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
   }
 
@@ -142,7 +156,7 @@ export class DriftBackend {
         this.uploadById(id);
         throw new BadRequest("A multipart upload has no patchable fields; DELETE it to abort it behind the API.");
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
   }
 
@@ -170,8 +184,48 @@ export class DriftBackend {
         return;
       }
       default:
-        throw new NotFound(`Unknown kind "${kind}" (${KINDS}).`, "NoSuchKind");
+        throw new NoSuchKind(kind, KINDS);
     }
+  }
+
+  reset(): void {
+    this.state.clear();
+  }
+
+  snapshot(): ObjectStorageSnapshot {
+    return {
+      buckets: [...this.state.buckets.values()].map((bucket) => ({
+        ...bucket,
+        objects: [...bucket.objects.values()],
+        uploads: [...bucket.uploads.values()].map((u) => ({ ...u, parts: [...u.parts.values()] })),
+      })),
+    };
+  }
+
+  /**
+   * Loads a snapshot whose bodies are in the blob directory. The snapshot trails the files by up to
+   * its write delay, so after a crash they may disagree: a record whose body file is gone (deleted
+   * after the last snapshot) is dropped, and body files no record refers to are removed.
+   */
+  restore(data: unknown): void {
+    this.state.buckets.clear();
+    const snapshot = data as { buckets?: RestoredBucket[] } | undefined;
+    const referenced = new Set<string>();
+    const withBody = <T extends { blob?: string; size?: number; body?: string }>(record: T): Array<Omit<T, "body"> & { blob: string; size: number }> => {
+      const { body: inline, ...rest } = record;
+      const stored = inline !== undefined ? this.state.blobs.write(Buffer.from(inline, "base64")) : { blob: rest.blob ?? "", size: rest.size ?? 0 };
+      if (!this.state.blobs.has(stored.blob)) return [];
+      referenced.add(stored.blob);
+      return [{ ...rest, blob: stored.blob, size: stored.size }];
+    };
+    for (const b of snapshot?.buckets ?? []) {
+      this.state.buckets.set(b.name, {
+        ...b,
+        objects: new Map(b.objects.flatMap(withBody).map((o) => [o.name, o])),
+        uploads: new Map(b.uploads.map((u) => [u.uploadId, { ...u, parts: new Map(u.parts.flatMap(withBody).map((p) => [p.partNumber, p])) }])),
+      });
+    }
+    this.state.blobs.retainOnly(referenced);
   }
 
   /** `{bucket}/{object name}` of any project. */
@@ -180,7 +234,7 @@ export class DriftBackend {
     if (slash <= 0 || slash === id.length - 1) throw new BadRequest("An object id is {bucket}/{object name}.");
     const bucket = this.state.anyBucket(id.slice(0, slash));
     const object = bucket.objects.get(id.slice(slash + 1));
-    if (!object) throw new NotFound(`No object "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (!object) throw new NoSuchResource(`No object "${id.slice(0, 200)}".`);
     return { bucket, object };
   }
 
@@ -191,7 +245,7 @@ export class DriftBackend {
     if (first <= 0 || last <= first + 1 || last === id.length - 1) throw new BadRequest("A multipart upload id is {bucket}/{key}/{uploadId}.");
     const bucket = this.state.anyBucket(id.slice(0, first));
     const upload = bucket.uploads.get(id.slice(last + 1));
-    if (!upload || upload.key !== id.slice(first + 1, last)) throw new NotFound(`No multipart upload "${id.slice(0, 200)}".`, "NoSuchResource");
+    if (!upload || upload.key !== id.slice(first + 1, last)) throw new NoSuchResource(`No multipart upload "${id.slice(0, 200)}".`);
     return { bucket, upload };
   }
 }

@@ -1,6 +1,6 @@
 /** The bucket lifecycle configuration (seed 2.3, 4.1): a new configuration replaces the previous one as a whole. */
 
-import { buildLifecycleXml, parseLifecycleXml } from "../lifecycle";
+import { buildLifecycleXml, parseLifecycleXml } from "../bucket-lifecycle";
 import { extBucketPath } from "../path";
 import type { LifecycleRule } from "../types";
 import { orUndefined } from "../../core";

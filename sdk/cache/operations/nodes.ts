@@ -1,12 +1,16 @@
 /** Nodes (primary and replicas) of a cluster's shard (seed 02 §4.2). */
 
-import { seg, type CacheHttp } from "./http";
-import { flattenNode, flattenNodeList, flattenObjectId } from "./records";
-import { shardsPath } from "./shards";
-import type { CacheNode, ObjectIdResult, Ref } from "./types";
+import { seg, type CacheHttp } from "./context";
+import { flattenNode, flattenNodeList } from "../parse";
+import { shardPath } from "./shards";
+import type { CacheNode, ObjectIdResult, Ref } from "../types";
 
 function nodesPath(clusterId: string, shardId: string, action: string): string {
-  return `${shardsPath(clusterId, action)}/${seg(shardId, "shard id", action)}/nodes`;
+  return `${shardPath(clusterId, shardId, action)}/nodes`;
+}
+
+function nodePath(clusterId: string, shardId: string, nodeId: string, action: string): string {
+  return `${nodesPath(clusterId, shardId, action)}/${seg(nodeId, "node id", action)}`;
 }
 
 export class NodeApi {
@@ -15,7 +19,7 @@ export class NodeApi {
   /** POST …/shards/{shard}/nodes: one new replica in `subnet`. Not idempotent. */
   async addReplica(clusterId: string, shardId: string, input: { subnet: Ref }): Promise<ObjectIdResult> {
     const action = `adding a replica to shard "${shardId}" of cache cluster "${clusterId}"`;
-    const body = await this.http.json({
+    return this.http.objectId({
       operation: "AddReplicaNode",
       method: "POST",
       path: nodesPath(clusterId, shardId, action),
@@ -24,37 +28,24 @@ export class NodeApi {
       action,
       idempotent: false,
     });
-    return flattenObjectId(body, action);
   }
 
   async list(clusterId: string, shardId: string): Promise<CacheNode[]> {
     const action = `listing the nodes of shard "${shardId}" of cache cluster "${clusterId}"`;
-    const body = await this.http.json({ operation: "ListNodes", method: "GET", path: nodesPath(clusterId, shardId, action), action, idempotent: true });
-    return flattenNodeList(body, action);
+    return this.http.read({ operation: "ListNodes", method: "GET", path: nodesPath(clusterId, shardId, action), action, idempotent: true }, flattenNodeList);
   }
 
   async get(clusterId: string, shardId: string, nodeId: string): Promise<CacheNode> {
     const action = `reading node "${nodeId}" of shard "${shardId}" of cache cluster "${clusterId}"`;
-    const body = await this.http.json({
-      operation: "GetNode",
-      method: "GET",
-      path: `${nodesPath(clusterId, shardId, action)}/${seg(nodeId, "node id", action)}`,
-      action,
-      idempotent: true,
-    });
-    return flattenNode(body, action);
+    return this.http.read({ operation: "GetNode", method: "GET", path: nodePath(clusterId, shardId, nodeId, action), action, idempotent: true }, flattenNode);
   }
 
   /** DELETE …/nodes/{node}: replicas only (the API refuses primaries). */
   async delete(clusterId: string, shardId: string, nodeId: string): Promise<ObjectIdResult> {
     const action = `deleting node "${nodeId}" of shard "${shardId}" of cache cluster "${clusterId}"`;
-    const body = await this.http.json({
-      operation: "DeleteNode",
-      method: "DELETE",
-      path: `${nodesPath(clusterId, shardId, action)}/${seg(nodeId, "node id", action)}`,
-      action,
-      idempotent: true,
-    });
-    return flattenObjectId(body, action, nodeId);
+    return this.http.objectId(
+      { operation: "DeleteNode", method: "DELETE", path: nodePath(clusterId, shardId, nodeId, action), action, idempotent: true },
+      nodeId,
+    );
   }
 }

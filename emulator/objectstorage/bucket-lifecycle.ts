@@ -1,6 +1,6 @@
 import { buildXml, elementKeys, parseXml } from "../core/xml";
 import { InvalidLifecycleConfiguration, MalformedXml } from "./errors";
-import { LIMITS } from "./model";
+import { LIMITS } from "./limits";
 import { isApiError } from "../core/errors";
 
 /** One rule of seed section 2.3, keeping where the client placed Prefix so GET echoes it back the same way. */

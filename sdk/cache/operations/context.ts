@@ -5,9 +5,11 @@
  * parsed by the caller's tolerant reader.
  */
 
-import { secretValues, type HttpResponse, type Query, type Transport } from "../core";
-import { CacheInvalidArgumentError, CacheResponseFormatError, refineApiError } from "./errors";
-import type { Settings } from "../core";
+import { secretValues, type HttpResponse, type Query, type Transport } from "../../core";
+import { CacheInvalidArgumentError, CacheResponseFormatError, refineApiError } from "../errors";
+import type { Settings } from "../../core";
+import { flattenObjectId } from "../parse";
+import type { ObjectIdResult } from "../types";
 
 export const JSON_TYPE = "application/json";
 
@@ -59,6 +61,16 @@ export class CacheHttp {
   /** Sends and returns the JSON body (undefined for an empty body). */
   async json(r: CacheRequest): Promise<unknown> {
     return parseJson(await this.send(r), r.action);
+  }
+
+  /** Sends and reads the answer with `reader` (the operation's flattener), which names the action in its errors. */
+  async read<T>(r: CacheRequest, reader: (body: unknown, action: string) => T): Promise<T> {
+    return reader(await this.json(r), r.action);
+  }
+
+  /** Sends and reads the `{objectId}` most operations answer; `addressed` is the id the request named, for an answer without one. */
+  async objectId(r: CacheRequest, addressed?: string): Promise<ObjectIdResult> {
+    return flattenObjectId(await this.json(r), r.action, addressed);
   }
 }
 

@@ -66,6 +66,11 @@ function idValue() {
   return z.union([z.string().min(1), z.number().transform(String)]);
 }
 
+/** A record's ids: `objectId` and `id`, either of which may be missing (withId picks one). */
+function idFields() {
+  return { objectId: idValue().optional().catch(undefined), id: idValue().optional().catch(undefined) };
+}
+
 const refSchema = once(() => {
   return z.looseObject({ id: idValue() });
 });
@@ -130,6 +135,24 @@ function fail(action: string, what: string, error: z.ZodError | string): never {
 }
 
 /**
+ * `input` read by `schema`, with its id: the first of `ids` it has (each record's own preference).
+ * Fails naming `what` when `input` does not fit or has none of them.
+ */
+function withId<S extends z.ZodType<Record<string, unknown>>>(
+  input: unknown,
+  schema: S,
+  what: string,
+  action: string,
+  ids: readonly string[],
+): { d: z.infer<S>; id: string } {
+  const r = schema.safeParse(input);
+  if (!r.success) return fail(action, what, r.error);
+  const id = ids.map((k) => r.data[k]).find((v) => v !== undefined && v !== null);
+  if (id === undefined) return fail(action, what, `no ${ids[0]}`);
+  return { d: r.data, id: id as string };
+}
+
+/**
  * A single record may come bare or wrapped in a one-key object named after it
  * (`{cluster: {...}}`); the wrapper is not in the seed but costs nothing to accept.
  */
@@ -157,6 +180,16 @@ function listOf(body: unknown, key: string, action: string, what: string, altern
   return fail(action, what, `expected {${key}: [...]}`);
 }
 
+/** The reader of a list (see listOf) whose items `read` reads. */
+function listReader<T>(read: (item: unknown, action: string) => T, key: string, what: string, alternatives: string[] = []) {
+  return (body: unknown, action: string): T[] => listOf(body, key, action, what, alternatives).map((item) => read(item, action));
+}
+
+/** A record's status as sent, and as the state every record reports (normalizeStatus). */
+function statusFields(status: string | null | undefined) {
+  return { status, state: normalizeStatus(status) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // `{objectId}` answers (seed 4: every success body unless stated)
 
@@ -165,7 +198,7 @@ function listOf(body: unknown, key: string, action: string, what: string, altern
  * create), a missing id is an error, since the caller could not find what was made.
  */
 export function flattenObjectId(body: unknown, action: string, fallback?: string): ObjectIdResult {
-  const r = z.looseObject({ objectId: idValue().optional().catch(undefined), id: idValue().optional().catch(undefined) }).safeParse(body ?? {});
+  const r = z.looseObject(idFields()).safeParse(body ?? {});
   const id = r.success ? (r.data.objectId ?? r.data.id) : undefined;
   if (id !== undefined) return { id };
   if (fallback !== undefined) return { id: fallback };
@@ -177,8 +210,7 @@ export function flattenObjectId(body: unknown, action: string, fallback?: string
 
 export const clusterRecordSchema = once(() => {
   return z.looseObject({
-    objectId: idValue().optional().catch(undefined),
-    id: idValue().optional().catch(undefined),
+    ...idFields(),
     projectId: optStr(),
     name: optStr(),
     description: optStr(),
@@ -210,11 +242,7 @@ export const clusterRecordSchema = once(() => {
 
 export function flattenClusterRecord(body: unknown, action: string): CacheClusterRecord {
   const input = unwrap(body, "cluster");
-  const r = clusterRecordSchema().safeParse(input);
-  if (!r.success) return fail(action, "cluster record", r.error);
-  const d = r.data;
-  const id = d.objectId ?? d.id;
-  if (id === undefined) return fail(action, "cluster record", "no objectId");
+  const { d, id } = withId(input, clusterRecordSchema(), "cluster record", action, ["objectId", "id"]);
   const userName = d.userName != null && d.userName.trim() !== "-" && d.userName.trim() !== "" ? d.userName : undefined;
   return compact(
     {
@@ -244,8 +272,7 @@ export function flattenClusterRecord(body: unknown, action: string): CacheCluste
       tlsEnabled: d.tlsEnabled,
       creator: d.creator,
       license: d.license,
-      status: d.status,
-      state: normalizeStatus(d.status),
+      ...statusFields(d.status),
       parameterGroupId: d.parameterGroupId,
       parameterGroupName: d.parameterGroupName,
       parameterGroupSyncStatus: d.parameterGroupSyncStatus,
@@ -257,17 +284,14 @@ export function flattenClusterRecord(body: unknown, action: string): CacheCluste
   );
 }
 
-export function flattenClusterList(body: unknown, action: string): CacheClusterRecord[] {
-  return listOf(body, "clusters", action, "cluster list", ["data"]).map((item) => flattenClusterRecord(item, action));
-}
+export const flattenClusterList = listReader(flattenClusterRecord, "clusters", "cluster list", ["data"]);
 
 // ---------------------------------------------------------------------------------------------
 // Shards, nodes, instances (2.2)
 
 const nodeSchema = once(() => {
   return z.looseObject({
-    id: idValue().optional().catch(undefined),
-    objectId: idValue().optional().catch(undefined),
+    ...idFields(),
     name: optStr(),
     subnet: z.looseObject({ id: optStr() }).nullish().catch(undefined),
     subnetId: optStr(),
@@ -280,32 +304,24 @@ const nodeSchema = once(() => {
 
 export function flattenNode(body: unknown, action: string): CacheNode {
   const input = unwrap(body, "node");
-  const r = nodeSchema().safeParse(input);
-  if (!r.success) return fail(action, "node", r.error);
-  const d = r.data;
-  const id = d.id ?? d.objectId;
-  if (id === undefined) return fail(action, "node", "no id");
+  const { d, id } = withId(input, nodeSchema(), "node", action, ["id", "objectId"]);
   return compact({
     id,
     name: d.name,
     subnetId: d.subnet?.id ?? d.subnetId,
     endpoint: d.endpoint,
     role: normalizeRole(d.role),
-    status: d.status,
-    state: normalizeStatus(d.status),
+    ...statusFields(d.status),
     createdAt: d.createdAt,
     raw: input,
   });
 }
 
-export function flattenNodeList(body: unknown, action: string): CacheNode[] {
-  return listOf(body, "nodes", action, "node list").map((item) => flattenNode(item, action));
-}
+export const flattenNodeList = listReader(flattenNode, "nodes", "node list");
 
 const shardSchema = once(() => {
   return z.looseObject({
-    id: idValue().optional().catch(undefined),
-    objectId: idValue().optional().catch(undefined),
+    ...idFields(),
     name: optStr(),
     slots: z.unknown().optional(),
     nodes: z.array(z.unknown()).nullish().catch(undefined),
@@ -316,32 +332,24 @@ const shardSchema = once(() => {
 
 export function flattenShard(body: unknown, action: string): CacheShard {
   const input = unwrap(body, "shard");
-  const r = shardSchema().safeParse(input);
-  if (!r.success) return fail(action, "shard", r.error);
-  const d = r.data;
-  const id = d.id ?? d.objectId;
-  if (id === undefined) return fail(action, "shard", "no id");
+  const { d, id } = withId(input, shardSchema(), "shard", action, ["id", "objectId"]);
   return compact({
     id,
     name: d.name,
     slotsText: typeof d.slots === "string" ? d.slots : undefined,
     slots: parseSlots(d.slots),
     nodes: (d.nodes ?? []).map((n) => flattenNode(n, action)),
-    status: d.status,
-    state: normalizeStatus(d.status),
+    ...statusFields(d.status),
     createdAt: d.createdAt,
     raw: input,
   });
 }
 
-export function flattenShardList(body: unknown, action: string): CacheShard[] {
-  return listOf(body, "shards", action, "shard list").map((item) => flattenShard(item, action));
-}
+export const flattenShardList = listReader(flattenShard, "shards", "shard list");
 
 const instanceSchema = once(() => {
   return z.looseObject({
-    objectId: idValue().optional().catch(undefined),
-    id: idValue().optional().catch(undefined),
+    ...idFields(),
     instanceName: optStr(),
     description: optStr(),
     projectId: optStr(),
@@ -360,11 +368,7 @@ const instanceSchema = once(() => {
 
 export function flattenInstance(body: unknown, action: string): CacheInstance {
   const input = body;
-  const r = instanceSchema().safeParse(input);
-  if (!r.success) return fail(action, "instance", r.error);
-  const d = r.data;
-  const id = d.objectId ?? d.id;
-  if (id === undefined) return fail(action, "instance", "no objectId");
+  const { d, id } = withId(input, instanceSchema(), "instance", action, ["objectId", "id"]);
   return compact({
     id,
     instanceName: d.instanceName,
@@ -379,15 +383,16 @@ export function flattenInstance(body: unknown, action: string): CacheInstance {
     endpoint: d.endpoint,
     license: d.license,
     createdAt: d.createdAt,
-    status: d.status,
-    state: normalizeStatus(d.status),
+    ...statusFields(d.status),
     raw: input,
   });
 }
 
+const instanceList = listReader(flattenInstance, "data", "instance list", ["instances"]);
+
 /** `{size, data: [instance]}` (4.3); `instances` and a bare array are read too. */
 export function flattenInstanceList(body: unknown, action: string): InstanceList {
-  const instances = listOf(body, "data", action, "instance list", ["instances"]).map((item) => flattenInstance(item, action));
+  const instances = instanceList(body, action);
   const size = typeof body === "object" && body !== null && !Array.isArray(body) ? optNum().parse((body as Record<string, unknown>).size) : undefined;
   return { size: size ?? instances.length, instances };
 }
@@ -425,8 +430,7 @@ export function flattenFlavors(body: unknown, action: string): Flavor[] {
 
 const parameterGroupSummarySchema = once(() => {
   return z.looseObject({
-    id: idValue().optional().catch(undefined),
-    objectId: idValue().optional().catch(undefined),
+    ...idFields(),
     parameterGroupId: idValue().optional().catch(undefined),
     engineVersion: optStr(),
     name: optStr(),
@@ -463,11 +467,7 @@ function summaryFields(d: SummaryData, id: string, input: unknown): ParameterGro
 }
 
 function parseSummary(body: unknown, action: string, what: string): { d: SummaryData; id: string } {
-  const r = parameterGroupSummarySchema().safeParse(body);
-  if (!r.success) return fail(action, what, r.error);
-  const id = r.data.id ?? r.data.objectId ?? r.data.parameterGroupId;
-  if (id === undefined) return fail(action, what, "no id");
-  return { d: r.data, id };
+  return withId(body, parameterGroupSummarySchema(), what, action, ["id", "objectId", "parameterGroupId"]);
 }
 
 export function flattenParameterGroupSummary(body: unknown, action: string): ParameterGroupSummary {
@@ -475,9 +475,7 @@ export function flattenParameterGroupSummary(body: unknown, action: string): Par
   return summaryFields(d, id, body);
 }
 
-export function flattenParameterGroupList(body: unknown, action: string): ParameterGroupSummary[] {
-  return listOf(body, "parameterGroups", action, "parameter group list").map((item) => flattenParameterGroupSummary(item, action));
-}
+export const flattenParameterGroupList = listReader(flattenParameterGroupSummary, "parameterGroups", "parameter group list");
 
 /** `NUMBER` (a sample) and `INTEGER` (the table) are one kind; unknown types are kept and not checked. */
 export function parameterValueKind(dataType: string | undefined): ParameterValueKind {

@@ -4,6 +4,7 @@
  * an error must show, the project a cell runs in, and what a resource type's row declares
  * (fault-types.ts holds the rows).
  */
+import type { FaultSpec } from "../../../emulator/core/faults";
 import type { ProjectClients } from "./project";
 import type { Declared, Props, SimStack } from "./sim-stack";
 
@@ -20,20 +21,8 @@ export function isOwnershipFault(f: FaultName): f is OwnershipFault {
   return (OWNERSHIP_FAULTS as readonly string[]).includes(f);
 }
 
-/** The control API's fault body (emulator/core/faults.ts FaultSpec). */
-export interface FaultBody {
-  service?: string;
-  operation?: string;
-  method?: string;
-  pathRegex?: string;
-  probability?: number;
-  times?: number;
-  action: "error" | "latency" | "drop" | "lose-response";
-  status?: number;
-  body?: unknown;
-  retryAfter?: number;
-  latencyMs?: number;
-}
+/** The control API's fault body: the local cloud's own fault spec. */
+export type FaultBody = FaultSpec;
 
 export interface FaultKind {
   /** What is injected on the cell's target operation; absent for the faults that are not a control API fault. */

@@ -2,35 +2,18 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { request } from "undici";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { call, control, JSON_HEADERS, type Reply } from "../support/local-cloud/http";
 import { bindWarning } from "../../emulator/core/ip";
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: () => any;
-}
-
-async function call(method: string, url: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  const res = await request(url, { method: method as "GET", headers: options.headers ?? {}, body: options.body ?? null });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
-}
-
-const control = (cloud: LocalCloud, method: string, path: string, body?: unknown): Promise<Reply> =>
-  call(method, `${cloud.controlUrl}${path}`, body === undefined ? {} : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
 describe("local cloud: control API", () => {
   let cloud: LocalCloud;
   let base: string;
   let auth: Record<string, string>;
   let project: string;
-  const json = { "Content-Type": "application/json" };
 
   const createBucket = (name: string): Promise<Reply> =>
-    call("PUT", `${base}/v1_ext/bucket`, { headers: { ...auth, ...json }, body: JSON.stringify({ name, type: "STANDARD" }) });
+    call("PUT", `${base}/v1_ext/bucket`, { headers: { ...auth, ...JSON_HEADERS }, body: JSON.stringify({ name, type: "STANDARD" }) });
   const getBucket = (name: string): Promise<Reply> => call("GET", `${base}/v1_ext/bucket/${name}`, { headers: auth });
 
   beforeAll(async () => {
@@ -67,7 +50,7 @@ describe("local cloud: control API", () => {
     expect(key.json().projectId).toMatch(/^[0-9a-f]{32}$/);
     expect((await control(cloud, "POST", "/credentials", { kind: "password" })).status).toBe(400);
     expect((await control(cloud, "POST", "/credentials", { projectId: "has spaces" })).status).toBe(400);
-    const malformed = await call("POST", `${cloud.controlUrl}/credentials`, { headers: json, body: "{" });
+    const malformed = await call("POST", `${cloud.controlUrl}/credentials`, { headers: JSON_HEADERS, body: "{" });
     expect([malformed.status, malformed.json().code]).toEqual([400, "MalformedJSON"]);
   });
 
@@ -160,7 +143,7 @@ describe("local cloud: control API", () => {
     await createBucket("drift-bucket");
     await call("PUT", `${base}/v1/${project}/drift-bucket/o.txt`, { headers: auth, body: "data" });
     await call("POST", `${base}/v1_ext/bucket/drift-bucket`, {
-      headers: { ...auth, ...json },
+      headers: { ...auth, ...JSON_HEADERS },
       body: JSON.stringify({ name: "drift-bucket", acl: { public: "read-only", public_read_allow_ip_list: ["10.0.0.1"] } }),
     });
     const resource = "/resources/object-storage/bucket/drift-bucket";

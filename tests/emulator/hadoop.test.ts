@@ -1,22 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { request } from "undici";
 import { startLocalCloud, type IssuedCredential, type LocalCloud } from "../../emulator";
+import { call, JSON_HEADERS, type Reply } from "../support/local-cloud/http";
 import { hadoopCreateBody } from "../support/local-cloud/bodies";
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: () => any;
-}
-
-async function call(method: string, url: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  const res = await request(url, { method: method as "GET", headers: options.headers ?? {}, body: options.body ?? null });
-  const text = Buffer.from(await res.body.arrayBuffer()).toString("utf8");
-  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
-}
 
 const START = Date.UTC(2025, 0, 10, 12, 0, 0);
 const PROJECT = "hadoopproj01";
@@ -38,11 +25,10 @@ describe("local cloud: Hadoop cluster service (seed 03 C)", () => {
   let base: string;
   let auth: Record<string, string>;
   let token: string;
-  const json = { "Content-Type": "application/json" };
 
   const api = (method: string, path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
     call(method, `${base}${CLUSTERS}${path}`, {
-      headers: { ...auth, ...(payload === undefined ? {} : json), ...headers },
+      headers: { ...auth, ...(payload === undefined ? {} : JSON_HEADERS), ...headers },
       ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
     });
   const create = async (over: Record<string, unknown> = {}): Promise<string> => {
@@ -200,7 +186,7 @@ describe("local cloud: Hadoop cluster service (seed 03 C)", () => {
     });
 
     test("a malformed or non-object body is 400, a missing JSON Content-Type 415; a live name is 409 until it terminates", async () => {
-      expect((await call("POST", `${base}${CLUSTERS}`, { headers: { ...auth, ...json }, body: "{" })).json().code).toBe("MalformedJSON");
+      expect((await call("POST", `${base}${CLUSTERS}`, { headers: { ...auth, ...JSON_HEADERS }, body: "{" })).json().code).toBe("MalformedJSON");
       expect((await api("POST", "", [1, 2])).status).toBe(400);
       expect((await call("POST", `${base}${CLUSTERS}`, { headers: auth, body: JSON.stringify(body()) })).status).toBe(415);
       const id = await create();
@@ -504,8 +490,12 @@ describe("local cloud: Hadoop cluster service (seed 03 C)", () => {
       const os = cloud.endpoints["object-storage"];
       const tokenAuth = { "X-Auth-Token": token };
       expect(
-        (await call("PUT", `${os}/v1_ext/bucket`, { headers: { ...tokenAuth, ...json }, body: JSON.stringify({ name: "pipeline-logs", type: "STANDARD" }) }))
-          .status,
+        (
+          await call("PUT", `${os}/v1_ext/bucket`, {
+            headers: { ...tokenAuth, ...JSON_HEADERS },
+            body: JSON.stringify({ name: "pipeline-logs", type: "STANDARD" }),
+          })
+        ).status,
       ).toBe(200);
       const id = await create({ name: "nightly", ...job("onSuccess", { logBucketName: "pipeline-logs" }) });
       const d = await get(id);
@@ -544,7 +534,7 @@ describe("local cloud: Hadoop cluster service (seed 03 C)", () => {
       const persistPath = join(dir, "state.json");
       const first = await startLocalCloud({ port: 0, clock: () => START, persistPath });
       const cred = first.control.issueCredentials({ projectId: PROJECT, kind: "access-key" });
-      const headers = { ...accessAuth(cred), ...json };
+      const headers = { ...accessAuth(cred), ...JSON_HEADERS };
       first.control.setTransition({ service: "hadoop", kind: "job", mode: "duration", ms: 1000 });
       const id = (await call("POST", `${first.endpoints.hadoop}${CLUSTERS}`, { headers, body: JSON.stringify(body(job("always"))) })).json().id as string;
       first.control.patchResource("hadoop", "api-key", id, { apiKey: "k1" });

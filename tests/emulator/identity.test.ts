@@ -9,31 +9,15 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { request } from "undici";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { call, control as cloudControl, JSON_HEADERS, type Reply } from "../support/local-cloud/http";
 
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: () => any;
-}
-
-async function call(method: string, url: string, options: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Reply> {
-  const body = options.body === undefined ? null : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-  const res = await request(url, { method: method as "GET", headers: options.headers ?? {}, body });
-  const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
-}
-
-const JSON_TYPE = { "content-type": "application/json" };
 const authBody = (id: string, secret: string) => ({
   auth: { identity: { methods: ["application_credential"], application_credential: { id, secret } } },
 });
 
 let cloud: LocalCloud;
-const control = (method: string, route: string, body?: unknown) =>
-  call(method, `${cloud.controlUrl}${route}`, body === undefined ? {} : { headers: JSON_TYPE, body });
+const control = (method: string, route: string, body?: unknown) => cloudControl(cloud, method, route, body);
 
 const TTL_MS = 20_000;
 
@@ -52,7 +36,7 @@ async function accessKey(projectId: string, permissions?: string[]) {
 }
 
 async function issue(id: string, secret: string): Promise<Reply> {
-  return call("POST", `${cloud.endpoints.identity}/v3/auth/tokens`, { headers: JSON_TYPE, body: authBody(id, secret) });
+  return call("POST", `${cloud.endpoints.identity}/v3/auth/tokens`, { headers: JSON_HEADERS, body: authBody(id, secret) });
 }
 
 /** What each token-authenticated service answers to `token` on a read. */
@@ -61,7 +45,7 @@ async function serviceStatuses(token: string, project: string): Promise<Record<s
   return {
     objectstorage: (await call("GET", `${cloud.endpoints["object-storage"]}/v1/${project}?format=json`, { headers: h })).status,
     cache: (await call("GET", `${cloud.endpoints.cache}/v1/clusters`, { headers: h })).status,
-    kms: (await call("POST", `${cloud.endpoints.kms}/api/v1/keys/none/encrypt`, { headers: { ...h, ...JSON_TYPE }, body: { input: "aGk=" } })).status,
+    kms: (await call("POST", `${cloud.endpoints.kms}/api/v1/keys/none/encrypt`, { headers: { ...h, ...JSON_HEADERS }, body: { input: "aGk=" } })).status,
   };
 }
 
@@ -98,7 +82,7 @@ test("a wrong secret or an unknown key is 401 without saying which; a malformed 
   expect([wrongSecret.status, unknownKey.status]).toEqual([401, 401]);
   expect(wrongSecret.json().message).toBe(unknownKey.json().message);
   const password = { auth: { identity: { methods: ["password"], password: { user: { name: "u", password: "p" } } } } };
-  expect((await call("POST", `${cloud.endpoints.identity}/v3/auth/tokens`, { headers: JSON_TYPE, body: password })).status).toBe(400);
+  expect((await call("POST", `${cloud.endpoints.identity}/v3/auth/tokens`, { headers: JSON_HEADERS, body: password })).status).toBe(400);
   expect(
     (
       await call("POST", `${cloud.endpoints.identity}/v3/auth/tokens`, {
@@ -173,7 +157,7 @@ test("a token has its key's permissions: a key limited to reads gets 403 on a cr
   const key = await accessKey("idproj7", ["storage.buckets.get", "storage.objects.get"]);
   const token = (await issue(key.credentialId, key.credentialSecret)).headers["x-subject-token"] as string;
   const create = await call("PUT", `${cloud.endpoints["object-storage"]}/v1_ext/bucket`, {
-    headers: { "x-auth-token": token, ...JSON_TYPE },
+    headers: { "x-auth-token": token, ...JSON_HEADERS },
     body: { name: "limited-bucket", type: "STANDARD" },
   });
   expect(create.status).toBe(403);
@@ -204,7 +188,7 @@ test("krcloud-local-cloud --token-ttl sets the lifetime (a number with s, m or h
       for (let i = 0; i < 200 && !fs.existsSync(stateFile); i++) await new Promise((r) => setTimeout(r, 50));
       const state = JSON.parse(fs.readFileSync(stateFile, "utf8")) as { endpoints: Record<string, string>; credentialId: string; credentialSecret: string };
       const r = await call("POST", `${state.endpoints.identity}/v3/auth/tokens`, {
-        headers: JSON_TYPE,
+        headers: JSON_HEADERS,
         body: authBody(state.credentialId, state.credentialSecret),
       });
       const t = r.json().token;

@@ -6,7 +6,7 @@
  * tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import type { Service } from "../support/malformed/requests";
+import { fieldsOf, route, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { ids } = fuzz;
@@ -30,93 +30,47 @@ const control: Service = {
     i.kind = "key";
   },
   routes: [
-    { op: "Root", method: "GET", path: "/_control", auth: "none" },
-    {
-      op: "Reset",
-      method: "POST",
-      path: "/_control/reset",
-      auth: "none",
+    route("Root", "GET /_control", "none"),
+    route("Reset", "POST /_control/reset", "none", {
       json: () => ({ credentials: false }),
-      fields: [{ key: "credentials", type: "bool", required: false }],
+      fields: fieldsOf({ credentials: "bool?" }),
       strict: true,
-    },
-    {
-      op: "IssueCredentials",
-      method: "POST",
-      path: "/_control/credentials",
-      auth: "none",
+    }),
+    route("IssueCredentials", "POST /_control/credentials", "none", {
       json: () => ({ projectId: "fz-ctl", kind: "token", permissions: ["*"] }),
-      fields: [
-        { key: "projectId", type: "name", required: false },
-        { key: "kind", type: "enum", required: false },
-        { key: "permissions", type: "array", required: false },
-      ],
+      fields: fieldsOf({ projectId: "name?", kind: "enum?", permissions: "array?" }),
       strict: true,
-    },
-    { op: "ListTransitions", method: "GET", path: "/_control/transitions", auth: "none" },
-    {
-      op: "SetTransition",
-      method: "PUT",
-      path: "/_control/transitions",
-      auth: "none",
+    }),
+    route("ListTransitions", "GET /_control/transitions", "none"),
+    route("SetTransition", "PUT /_control/transitions", "none", {
       json: () => ({ service: "cache", kind: "cluster", mode: "reads", reads: 1 }),
-      fields: [
-        { key: "service", type: "string" },
-        { key: "kind", type: "string" },
-        { key: "mode", type: "enum" },
-        { key: "reads", type: "int", required: false },
-      ],
+      fields: fieldsOf({ service: "string", kind: "string", mode: "enum", reads: "int?" }),
       strict: true,
       invalid: [404],
-    },
-    {
-      op: "AddFault",
-      method: "POST",
-      path: "/_control/faults",
-      auth: "none",
+    }),
+    route("AddFault", "POST /_control/faults", "none", {
       json: () => ({ service: "kms", action: "error", status: 503, times: 1, retryAfter: 1, headers: { "X-Fuzz": "1" } }),
-      fields: [
-        { key: "service", type: "string", required: false },
-        { key: "action", type: "enum" },
-        { key: "status", type: "int", required: false },
-        { key: "times", type: "int", required: false },
-        { key: "retryAfter", type: "int", required: false },
-        { key: "headers", type: "object", required: false },
-      ],
+      fields: fieldsOf({ service: "string?", action: "enum", status: "int?", times: "int?", retryAfter: "int?", headers: "object?" }),
       strict: true,
       invalid: [404],
-    },
-    { op: "ListFaults", method: "GET", path: "/_control/faults", auth: "none" },
-    { op: "DeleteFault", method: "DELETE", path: "/_control/faults/{fault}", auth: "none" },
-    { op: "Inventory", method: "GET", path: "/_control/inventory", auth: "none" },
-    { op: "GetResource", method: "GET", path: "/_control/resources/{service}/{kind}/{key}", auth: "none" },
-    {
-      op: "PatchResource",
-      method: "PATCH",
-      path: "/_control/resources/{service}/{kind}/{key}",
-      auth: "none",
+    }),
+    route("ListFaults", "GET /_control/faults", "none"),
+    route("DeleteFault", "DELETE /_control/faults/{fault}", "none"),
+    route("Inventory", "GET /_control/inventory", "none"),
+    route("GetResource", "GET /_control/resources/{service}/{kind}/{key}", "none"),
+    route("PatchResource", "PATCH /_control/resources/{service}/{kind}/{key}", "none", {
       json: () => ({ state: "Active" }),
-      fields: [
-        { key: "state", type: "enum", required: false },
-        { key: "rotate", type: "bool", required: false },
-      ],
+      fields: fieldsOf({ state: "enum?", rotate: "bool?" }),
       strict: true,
-    },
-    { op: "Requests", method: "GET", path: "/_control/requests", auth: "none", query: "since=0" },
-    { op: "Counters", method: "GET", path: "/_control/counters", auth: "none" },
-    { op: "Clock", method: "GET", path: "/_control/clock", auth: "none" },
-    {
-      op: "AdvanceClock",
-      method: "POST",
-      path: "/_control/clock/advance",
-      auth: "none",
+    }),
+    route("Requests", "GET /_control/requests", "none", { query: "since=0" }),
+    route("Counters", "GET /_control/counters", "none"),
+    route("Clock", "GET /_control/clock", "none"),
+    route("AdvanceClock", "POST /_control/clock/advance", "none", {
       json: () => ({ ms: 1000 }),
-      fields: [
-        { key: "ms", type: "int", required: false },
-        { key: "days", type: "number", required: false },
-      ],
+      fields: fieldsOf({ ms: "int?", days: "number?" }),
       strict: true,
-    },
+    }),
   ],
 };
 

@@ -5,7 +5,7 @@
  * the run: tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import type { Service } from "../support/malformed/requests";
+import { fieldsOf, route, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { api, creds, exists, ids } = fuzz;
@@ -36,39 +36,20 @@ const dataQuery: Service = {
       i.query = (await dq("POST", "/query", { query: "select 1", resultConfig: { bucketName: "fz-results" } })).queryInfo.queryId;
   },
   routes: [
-    {
-      op: "RunQuery",
-      method: "POST",
-      path: "/query",
-      auth: "key",
+    route("RunQuery", "POST /query", "key", {
       json: () => ({ query: "select 1", resultConfig: { bucketName: "fz-results" }, reuseConfig: { reuse: false } }),
-      fields: [
-        { key: "query", type: "string" },
-        { key: "resultConfig", type: "object" },
-      ],
+      fields: fieldsOf({ query: "string", resultConfig: "object" }),
       invalid: [404],
-    },
-    { op: "GetQueryResult", method: "GET", path: "/query/{query}", auth: "key", query: "page=0" },
-    { op: "ListQueries", method: "GET", path: "/query", auth: "key", query: "size=5&sort=createdAt,desc" },
-    { op: "AbortQuery", method: "PUT", path: "/query/{query}/abort", auth: "key", invalid: [409] },
-    { op: "ListDataSources", method: "GET", path: "/data-source", auth: "key" },
-    {
-      op: "CreateDataSource",
-      method: "POST",
-      path: "/data-source",
-      auth: "key",
+    }),
+    route("GetQueryResult", "GET /query/{query}", "key", { query: "page=0" }),
+    route("ListQueries", "GET /query", "key", { query: "size=5&sort=createdAt,desc" }),
+    route("AbortQuery", "PUT /query/{query}/abort", "key", { invalid: [409] }),
+    route("ListDataSources", "GET /data-source", "key"),
+    route("CreateDataSource", "POST /data-source", "key", {
       json: () => ({ name: `fz_new_${++seq}`, type: "MYSQL", scope: "PRIVATE", instanceId: "fz-db", username: "u", password: "cHc=", description: "fuzz" }),
-      fields: [
-        { key: "name", type: "name" },
-        { key: "type", type: "enum" },
-        { key: "scope", type: "enum" },
-        { key: "instanceId", type: "string" },
-        { key: "username", type: "string" },
-        { key: "password", type: "string" },
-        { key: "description", type: "text", required: false },
-      ],
-    },
-    { op: "DeleteDataSource", method: "DELETE", path: "/data-source/{source}", auth: "key" },
+      fields: fieldsOf({ name: "name", type: "enum", scope: "enum", instanceId: "string", username: "string", password: "string", description: "text?" }),
+    }),
+    route("DeleteDataSource", "DELETE /data-source/{source}", "key"),
   ],
 };
 

@@ -5,7 +5,7 @@
  * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle } from "../support/malformed/clouds";
-import type { Json, Service } from "../support/malformed/requests";
+import { fieldsOf, route, type Json, type Service } from "../support/malformed/requests";
 import { hadoopCreateBody } from "../support/local-cloud/bodies";
 
 const fuzz = malformedClouds();
@@ -35,57 +35,41 @@ const hadoop: Service = {
     }
   },
   routes: [
-    {
-      op: "CreateCluster",
-      method: "POST",
-      path: "",
-      auth: "key",
+    route("CreateCluster", "POST ", "key", {
       json: () => hadoopBody(`fz-new-${++seq}`),
-      fields: [
-        { key: "name", type: "string" },
-        { key: "clusterVersion", type: "string" },
-        { key: "clusterType", type: "enum" },
-        { key: "isHa", type: "bool" },
-        { key: "masterVolumeSize", type: "int" },
-        { key: "workerCnt", type: "int" },
-        { key: "monitoring", type: "bool" },
-        { key: "config", type: "object" },
-        { key: "securityGroupIds", type: "array", required: false },
-      ],
+      fields: fieldsOf({
+        name: "string",
+        clusterVersion: "string",
+        clusterType: "enum",
+        isHa: "bool",
+        masterVolumeSize: "int",
+        workerCnt: "int",
+        monitoring: "bool",
+        config: "object",
+        securityGroupIds: "array?",
+      }),
       media: ["application/json"],
-    },
-    { op: "ListClusters", method: "GET", path: "", auth: "key", query: "page=0&size=5&includeTerminated=false" },
-    { op: "GetCluster", method: "GET", path: "/{cluster}", auth: "key", query: "retainMetadata=true" },
-    { op: "ListClusterVms", method: "GET", path: "/{cluster}/vms", auth: "key" },
-    { op: "DeleteCluster", method: "DELETE", path: "/{cluster}", auth: "key" },
-    {
-      op: "ScaleCluster",
-      method: "PATCH",
-      path: "/{cluster}",
-      auth: "key",
+    }),
+    route("ListClusters", "GET ", "key", { query: "page=0&size=5&includeTerminated=false" }),
+    route("GetCluster", "GET /{cluster}", "key", { query: "retainMetadata=true" }),
+    route("ListClusterVms", "GET /{cluster}/vms", "key"),
+    route("DeleteCluster", "DELETE /{cluster}", "key"),
+    route("ScaleCluster", "PATCH /{cluster}", "key", {
       json: () => ({ workerCnt: 3 }),
-      fields: [{ key: "workerCnt", type: "int" }],
+      fields: fieldsOf({ workerCnt: "int" }),
       media: ["application/json"],
       invalid: [409],
-    },
-    {
-      op: "RerunCluster",
-      method: "POST",
-      path: "/{job}",
-      auth: "key",
+    }),
+    route("RerunCluster", "POST /{job}", "key", {
       json: () => ({}),
       headers: () => ({ "Hadoop-Service-Api-Key": ids.hadoop!.apiKey! }),
       media: ["application/json"],
       invalid: [409],
-    },
-    {
-      op: "GetRerunRequest",
-      method: "GET",
-      path: "/{job}/requests/{request}",
-      auth: "key",
+    }),
+    route("GetRerunRequest", "GET /{job}/requests/{request}", "key", {
       query: "verbose=true",
       headers: () => ({ "Hadoop-Service-Api-Key": ids.hadoop!.apiKey! }),
-    },
+    }),
   ],
 };
 

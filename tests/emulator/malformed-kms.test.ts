@@ -5,20 +5,13 @@
  * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import type { Field, Json, Route, Service } from "../support/malformed/requests";
+import { fieldsOf, route, type Field, type Json, type Route, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { exists, ids } = fuzz;
 
-const kmsRoute = (op: string, suffix: string, key: string, body: () => Json, fields: Field[]): Route => ({
-  op,
-  method: "POST",
-  path: `/api/v1/keys/{${key}}${suffix}`,
-  auth: "token",
-  json: body,
-  fields,
-  media: ["application/json"],
-});
+const kmsRoute = (op: string, suffix: string, key: string, body: () => Json, fields: Field[]): Route =>
+  route(op, `POST /api/v1/keys/{${key}}${suffix}`, "token", { json: body, fields, media: ["application/json"] });
 const kms: Service = {
   name: "key management",
   key: "kms",
@@ -37,21 +30,12 @@ const kms: Service = {
   },
   routes: [
     kmsRoute("GenerateDataKey", "/data-key", "sym", () => ({}), []),
-    kmsRoute("Encrypt", "/encrypt", "sym", () => ({ input: "hello", aad: "ctx" }), [
-      { key: "input", type: "string" },
-      { key: "aad", type: "string", required: false },
-    ]),
-    kmsRoute("Decrypt", "/decrypt", "sym", () => ({ ciphertext: "kms:1:AAAA" }), [{ key: "ciphertext", type: "string" }]),
-    kmsRoute("Sign", "/sign", "asym", () => ({ content: "aGVsbG8=" }), [{ key: "content", type: "string" }]),
-    kmsRoute("VerifySignature", "/sign/verify", "asym", () => ({ input: "aGVsbG8=", output: "1:AAAA" }), [
-      { key: "input", type: "string" },
-      { key: "output", type: "string" },
-    ]),
-    kmsRoute("CreateHmac", "/hmac", "mac", () => ({ content: "aGVsbG8=" }), [{ key: "content", type: "string" }]),
-    kmsRoute("VerifyHmac", "/hmac/verify", "mac", () => ({ input: "aGVsbG8=", output: "AAAA" }), [
-      { key: "input", type: "string" },
-      { key: "output", type: "string" },
-    ]),
+    kmsRoute("Encrypt", "/encrypt", "sym", () => ({ input: "hello", aad: "ctx" }), fieldsOf({ input: "string", aad: "string?" })),
+    kmsRoute("Decrypt", "/decrypt", "sym", () => ({ ciphertext: "kms:1:AAAA" }), fieldsOf({ ciphertext: "string" })),
+    kmsRoute("Sign", "/sign", "asym", () => ({ content: "aGVsbG8=" }), fieldsOf({ content: "string" })),
+    kmsRoute("VerifySignature", "/sign/verify", "asym", () => ({ input: "aGVsbG8=", output: "1:AAAA" }), fieldsOf({ input: "string", output: "string" })),
+    kmsRoute("CreateHmac", "/hmac", "mac", () => ({ content: "aGVsbG8=" }), fieldsOf({ content: "string" })),
+    kmsRoute("VerifyHmac", "/hmac/verify", "mac", () => ({ input: "aGVsbG8=", output: "AAAA" }), fieldsOf({ input: "string", output: "string" })),
   ],
 };
 

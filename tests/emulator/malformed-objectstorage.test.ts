@@ -6,7 +6,7 @@
  */
 import { request } from "undici";
 import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/clouds";
-import type { Service } from "../support/malformed/requests";
+import { fieldsOf, route, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
 const { api, creds, exists, ids } = fuzz;
@@ -55,104 +55,66 @@ const objectStorage: Service = {
     }
   },
   routes: [
-    { op: "GetInfo", method: "GET", path: "/info", auth: "none" },
-    { op: "ListBuckets", method: "GET", path: "/v1_ext/bucket", auth: "token", query: "limit=5" },
-    {
-      op: "CreateBucket",
-      method: "PUT",
-      path: "/v1_ext/bucket",
-      auth: "token",
+    route("GetInfo", "GET /info", "none"),
+    route("ListBuckets", "GET /v1_ext/bucket", "token", { query: "limit=5" }),
+    route("CreateBucket", "PUT /v1_ext/bucket", "token", {
       json: () => ({ name: `fz-new-${++seq}`, type: "STANDARD" }),
-      fields: [
-        { key: "name", type: "name" },
-        { key: "type", type: "enum" },
-      ],
+      fields: fieldsOf({ name: "name", type: "enum" }),
       media: ["application/json"],
       strict: true,
-    },
-    { op: "GetBucketMeta", method: "GET", path: "/v1_ext/bucket/{bucket}", auth: "token" },
-    {
-      op: "UpdateBucketAcl",
-      method: "POST",
-      path: "/v1_ext/bucket/{bucket}",
-      auth: "token",
+    }),
+    route("GetBucketMeta", "GET /v1_ext/bucket/{bucket}", "token"),
+    route("UpdateBucketAcl", "POST /v1_ext/bucket/{bucket}", "token", {
       json: () => ({ name: "fz-bucket", acl: { public: "deny" } }),
-      fields: [
-        { key: "name", type: "string" },
-        { key: "acl", type: "object" },
-      ],
+      fields: fieldsOf({ name: "string", acl: "object" }),
       media: ["application/json"],
       strict: true,
-    },
-    { op: "DeleteBucket", method: "DELETE", path: "/v1_ext/bucket/{empty}", auth: "token" },
-    {
-      op: "PutBucketLifecycleConfiguration",
-      method: "PUT",
-      path: "/v1_ext/bucket/{bucket}/lifecycle",
-      auth: "token",
+    }),
+    route("DeleteBucket", "DELETE /v1_ext/bucket/{empty}", "token"),
+    route("PutBucketLifecycleConfiguration", "PUT /v1_ext/bucket/{bucket}/lifecycle", "token", {
       raw: { contentType: "application/xml", body: () => LIFECYCLE, malformed: MALFORMED_XML },
       media: ["application/xml"],
-    },
-    { op: "GetBucketLifecycleConfiguration", method: "GET", path: "/v1_ext/bucket/{bucket}/lifecycle", auth: "token" },
-    { op: "DeleteBucketLifecycleConfiguration", method: "DELETE", path: "/v1_ext/bucket/{bucket}/lifecycle", auth: "token" },
-    { op: "GetBucketCors", method: "GET", path: "/v1_ext/bucket/{bucket}/cors", auth: "token" },
-    {
-      op: "PutBucketCors",
-      method: "PUT",
-      path: "/v1_ext/bucket/{bucket}/cors",
-      auth: "token",
+    }),
+    route("GetBucketLifecycleConfiguration", "GET /v1_ext/bucket/{bucket}/lifecycle", "token"),
+    route("DeleteBucketLifecycleConfiguration", "DELETE /v1_ext/bucket/{bucket}/lifecycle", "token"),
+    route("GetBucketCors", "GET /v1_ext/bucket/{bucket}/cors", "token"),
+    route("PutBucketCors", "PUT /v1_ext/bucket/{bucket}/cors", "token", {
       json: () => ({ cors: [{ allowed_origins: ["https://a.example"], allowed_methods: ["GET"] }] }),
-      fields: [{ key: "cors", type: "array" }],
+      fields: fieldsOf({ cors: "array" }),
       media: ["application/json"],
       strict: true,
-    },
-    { op: "ListContainers", method: "GET", path: "/v1/{account}", auth: "token", query: "format=json" },
-    { op: "HeadContainer", method: "HEAD", path: "/v1/{account}/{bucket}", auth: "token" },
-    { op: "ListObjects", method: "GET", path: "/v1/{account}/{bucket}", auth: "token", query: "format=json&limit=2" },
-    { op: "ListMultipartUploads", method: "GET", path: "/v1/{account}/{bucket}", auth: "token", query: "uploads" },
-    {
-      op: "CreateContainer",
-      method: "PUT",
-      path: "/v1/{account}/{bucket}",
-      auth: "token",
+    }),
+    route("ListContainers", "GET /v1/{account}", "token", { query: "format=json" }),
+    route("HeadContainer", "HEAD /v1/{account}/{bucket}", "token"),
+    route("ListObjects", "GET /v1/{account}/{bucket}", "token", { query: "format=json&limit=2" }),
+    route("ListMultipartUploads", "GET /v1/{account}/{bucket}", "token", { query: "uploads" }),
+    route("CreateContainer", "PUT /v1/{account}/{bucket}", "token", {
       headers: () => ({ "X-Container-Meta-Team": "fuzz" }),
       creates: ["bucket"],
-    },
-    { op: "UpdateContainerMetadata", method: "POST", path: "/v1/{account}/{bucket}", auth: "token", headers: () => ({ "X-Container-Meta-Team": "fuzz" }) },
-    { op: "DeleteContainer", method: "DELETE", path: "/v1/{account}/{empty}", auth: "token" },
-    {
-      op: "PutObject",
-      method: "PUT",
-      path: "/v1/{account}/{bucket}/{object}",
-      auth: "token",
+    }),
+    route("UpdateContainerMetadata", "POST /v1/{account}/{bucket}", "token", { headers: () => ({ "X-Container-Meta-Team": "fuzz" }) }),
+    route("DeleteContainer", "DELETE /v1/{account}/{empty}", "token"),
+    route("PutObject", "PUT /v1/{account}/{bucket}/{object}", "token", {
       raw: { contentType: "text/plain", body: () => "hello", malformed: [] },
       creates: ["object"],
-    },
-    {
-      op: "PutSloManifest",
-      method: "PUT",
-      path: "/v1/{account}/{bucket}/fz-slo",
-      auth: "token",
+    }),
+    route("PutSloManifest", "PUT /v1/{account}/{bucket}/fz-slo", "token", {
       query: "multipart-manifest=put",
       raw: {
         contentType: "application/json",
         body: () => JSON.stringify([{ path: "fz-bucket/seg/1" }]),
         malformed: ["[", "{}", "[]", '[{"path":5}]', '[{"path":"fz-bucket/seg/1","size_bytes":-1}]', '[{"path":"fz-bucket/seg/1","__proto__":1}]', "null"],
       },
-    },
-    { op: "HeadObject", method: "HEAD", path: "/v1/{account}/{bucket}/{object}", auth: "token" },
-    { op: "GetObject", method: "GET", path: "/v1/{account}/{bucket}/{object}", auth: "token", headers: () => ({ Range: "bytes=0-1" }) },
-    { op: "PostObject", method: "POST", path: "/v1/{account}/{bucket}/{object}", auth: "token", headers: () => ({ "X-Object-Meta-Team": "fuzz" }) },
-    { op: "CopyObject", method: "COPY", path: "/v1/{account}/{bucket}/{object}", auth: "token", headers: () => ({ Destination: "/fz-bucket/fz-copy" }) },
-    { op: "DeleteObject", method: "DELETE", path: "/v1/{account}/{bucket}/fz-copy", auth: "token" },
-    { op: "InitiateMultipartUpload", method: "POST", path: "/v1/{account}/{bucket}/fz-mp2", auth: "token", query: "uploads" },
-    { op: "UploadPart", method: "PUT", path: "/v1/{account}/{bucket}/fz-mp", auth: "token", query: "uploadId={upload}&partNumber=1" },
-    { op: "ListParts", method: "GET", path: "/v1/{account}/{bucket}/fz-mp", auth: "token", query: "uploadId={upload}" },
-    {
-      op: "CompleteMultipartUpload",
-      method: "PUT",
-      path: "/v1/{account}/{bucket}/fz-mp",
-      auth: "token",
+    }),
+    route("HeadObject", "HEAD /v1/{account}/{bucket}/{object}", "token"),
+    route("GetObject", "GET /v1/{account}/{bucket}/{object}", "token", { headers: () => ({ Range: "bytes=0-1" }) }),
+    route("PostObject", "POST /v1/{account}/{bucket}/{object}", "token", { headers: () => ({ "X-Object-Meta-Team": "fuzz" }) }),
+    route("CopyObject", "COPY /v1/{account}/{bucket}/{object}", "token", { headers: () => ({ Destination: "/fz-bucket/fz-copy" }) }),
+    route("DeleteObject", "DELETE /v1/{account}/{bucket}/fz-copy", "token"),
+    route("InitiateMultipartUpload", "POST /v1/{account}/{bucket}/fz-mp2", "token", { query: "uploads" }),
+    route("UploadPart", "PUT /v1/{account}/{bucket}/fz-mp", "token", { query: "uploadId={upload}&partNumber=1" }),
+    route("ListParts", "GET /v1/{account}/{bucket}/fz-mp", "token", { query: "uploadId={upload}" }),
+    route("CompleteMultipartUpload", "PUT /v1/{account}/{bucket}/fz-mp", "token", {
       query: "uploadId={upload}",
       raw: {
         contentType: "application/xml",
@@ -160,8 +122,8 @@ const objectStorage: Service = {
         malformed: ["<<<", "<CompleteMultipartUpload><Part><PartNumber>x</PartNumber></Part></CompleteMultipartUpload>", "<Other/>", "<a>".repeat(20_000)],
       },
       invalid: [404, 409],
-    },
-    { op: "CreateTempUrl", method: "GET", path: "/v1/{account}/{bucket}/{object}", auth: "token", query: "temp_url&temp_url_expires=3600" },
+    }),
+    route("CreateTempUrl", "GET /v1/{account}/{bucket}/{object}", "token", { query: "temp_url&temp_url_expires=3600" }),
   ],
 };
 

@@ -7,47 +7,14 @@
  * input, so the value shows, and the reason keeps the full path. Both ways of running the provider:
  * the dynamic classes (TypeScript/JavaScript) and the native plugin (YAML).
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import type { LocalCloud } from "../../emulator";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  expectFailure,
-  installNativePlugin,
-  newProject,
-  providerConfig,
-  pulumiYamlBinDir,
-  Sandbox,
-  startCloud,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig } from "../harness/engine";
+import { engineFile, jsProgram, yamlProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const BAD_IP = "not-an-ip-address";
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
-
-beforeAll(async () => {
-  if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "check-failures" });
-  project = await newProject(cloud, "checkfail");
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
-function program(name: string, files: Record<string, string>): string {
-  const src = path.join(sandbox.root, "src", name);
-  fs.mkdirSync(src, { recursive: true });
-  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(src, file), text);
-  return sandbox.copyProgram(src);
-}
+const engine = engineFile({ label: "check-failures", project: "checkfail", yaml: true });
 
 /** The engine's check-failure line for the bucket, from a failed preview's output. */
 function problemLine(output: string): string {
@@ -62,53 +29,43 @@ function expectValueShown(line: string): void {
 }
 
 test("dynamic classes: a nested failure prints the input's value, not {<nil>}", async () => {
-  const dir = program("dynamic", {
-    "Pulumi.yaml": "name: krcloud-check-failures\nruntime: nodejs\nmain: index.js\n",
-    "index.js": [
-      '"use strict";',
-      'const krcloud = require("pulumi-krcloud");',
+  const stack = await engine.programStack(
+    "dynamic",
+    jsProgram("krcloud-check-failures", [
       `new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only", publicReadAllowIpList: [${JSON.stringify(BAD_IP)}] } });`,
-      "",
-    ].join("\n"),
-  });
-  const stack = await sandbox.createStack(dir, "dynamic", providerConfig(project));
+    ]),
+  );
   expectValueShown(problemLine(await expectFailure(() => stack.preview({ color: "never" }))));
 });
 
 test("native plugin (YAML): a nested failure prints the input's value, not {<nil>}", async () => {
-  await installNativePlugin(sandbox);
-  const dir = program("native", {
-    "Pulumi.yaml": [
-      "name: krcloud-check-failures-yaml",
-      "runtime: yaml",
+  const stack = await engine.programStack(
+    "native",
+    yamlProgram("krcloud-check-failures-yaml", [
       "resources:",
       "  site:",
       "    type: krcloud:objectstorage:Bucket",
       "    properties:",
       `      acl: { public: read-only, publicReadAllowIpList: [${BAD_IP}] }`,
-      "",
-    ].join("\n"),
-  });
-  const stack = await sandbox.createStack(dir, "native", providerConfig(project));
+    ]),
+    { plugin: true },
+  );
   expectValueShown(problemLine(await expectFailure(() => stack.preview({ color: "never" }))));
 });
 
 test("a missing endpoint or credential fails `pulumi preview` naming the setting, not only the `up` after it; nothing is created", async () => {
-  const dir = program("unconfigured", {
-    "Pulumi.yaml": "name: krcloud-unconfigured\nruntime: nodejs\nmain: index.js\n",
-    "index.js": ['"use strict";', 'const krcloud = require("pulumi-krcloud");', 'new krcloud.objectstorage.Bucket("site", {});', ""].join("\n"),
-  });
-  const { "krcloud:localCloudUrl": _url, ...noEndpoint } = providerConfig(project);
-  const stack = await sandbox.createStack(dir, "unconfigured", noEndpoint);
-  const before = cloud.control.counters().total;
+  const dir = engine.program("unconfigured", jsProgram("krcloud-unconfigured", ['new krcloud.objectstorage.Bucket("site", {});']));
+  const { "krcloud:localCloudUrl": _url, ...noEndpoint } = providerConfig(engine.project);
+  const stack = await engine.sandbox.createStack(dir, "unconfigured", noEndpoint);
+  const before = engine.cloud.control.counters().total;
   const out = await expectFailure(() => stack.preview({ color: "never" }));
   expect(out).toMatch(/no endpoint for the objectstorage service: set krcloud:objectstorageEndpoint \(or KRCLOUD_OBJECTSTORAGE_ENDPOINT\)/);
-  await stack.setConfig("krcloud:localCloudUrl", { value: project.cloud.url });
+  await stack.setConfig("krcloud:localCloudUrl", { value: engine.project.cloud.url });
   // No token, and no access key to have one issued: every source of tokens is named.
   await stack.removeConfig("krcloud:authToken");
   await stack.removeConfig("krcloud:credentialId");
   expect(await expectFailure(() => stack.preview({ color: "never" }))).toMatch(
     /no credentials for objectstorage: set one of krcloud:authToken \(a token, as a secret\), krcloud:tokenCommand \(a command that prints one\), or an access key/,
   );
-  expect(cloud.control.counters().total).toBe(before);
+  expect(engine.cloud.control.counters().total).toBe(before);
 });

@@ -10,46 +10,37 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startLocalCloud, type LocalCloud } from "../../emulator";
-import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, installNativePlugin, Sandbox, tokensIssued } from "../harness/engine";
+import { startLocalCloud } from "../../emulator";
+import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, tokensIssued } from "../harness/engine";
 import { audit, controlCall, faultFired, FAULTS_PROGRAM, NS, projectBed, until } from "../support/faults/reliability";
+import { engineFile } from "./engine-file";
+import { findings, NONE } from "./reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const TTL_MS = 20_000;
 const HOLD_MS = 60_000;
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  cloud = await startLocalCloud({ port: 0, tokenTtlMs: TTL_MS });
-  sandbox = new Sandbox({ label: "credentials-renewal" });
-  await installNativePlugin(sandbox);
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
-const NONE = { orphans: [], duplicates: [], ghosts: [] };
-const clean = (a: { orphans: string[]; duplicates: string[]; ghosts: string[] }) => ({ orphans: a.orphans, duplicates: a.duplicates, ghosts: a.ghosts });
+const engine = engineFile({ label: "credentials-renewal", plugin: true, start: () => startLocalCloud({ port: 0, tokenTtlMs: TTL_MS }) });
 
 test("a Hadoop cluster and a cache cluster, each held 60 s with tokens of 20 s, are created; the token command runs again at each renewal", async () => {
-  const hadoop = await projectBed(cloud, "renewhadoop");
-  const hadoopDir = sandbox.copyProgram(FAULTS_PROGRAM, "faults-renewhadoop");
-  const hadoopStack = await sandbox.createStack(hadoopDir, "renewhadoop", accessKeyConfig(cloud, hadoop.project, { [`${NS}:res`]: { value: "hadoop" } }));
+  const hadoop = await projectBed(engine.cloud, "renewhadoop");
+  const hadoopDir = engine.sandbox.copyProgram(FAULTS_PROGRAM, "faults-renewhadoop");
+  const hadoopStack = await engine.sandbox.createStack(
+    hadoopDir,
+    "renewhadoop",
+    accessKeyConfig(engine.cloud, hadoop.project, { [`${NS}:res`]: { value: "hadoop" } }),
+  );
 
   // The cache stack's tokens come from a token command asking the identity service, as a
   // credential helper would; it counts its runs.
-  const cache = await projectBed(cloud, "renewcache");
-  const counter = path.join(sandbox.root, "renewcache-runs");
-  const script = path.join(sandbox.root, "renewcache-token.js");
+  const cache = await projectBed(engine.cloud, "renewcache");
+  const counter = path.join(engine.sandbox.root, "renewcache-runs");
+  const script = path.join(engine.sandbox.root, "renewcache-token.js");
   fs.writeFileSync(
     script,
     `require("fs").appendFileSync(${JSON.stringify(counter)}, "run\\n");
-fetch(${JSON.stringify(`${cloud.url}/identity/v3/auth/tokens`)}, {
+fetch(${JSON.stringify(`${engine.cloud.url}/identity/v3/auth/tokens`)}, {
   method: "POST",
   headers: { "content-type": "application/json" },
   body: ${JSON.stringify(JSON.stringify({ auth: { identity: { methods: ["application_credential"], application_credential: { id: cache.project.credentialId, secret: cache.project.credentialSecret } } } }))},
@@ -59,22 +50,22 @@ fetch(${JSON.stringify(`${cloud.url}/identity/v3/auth/tokens`)}, {
 });
 `,
   );
-  const cacheDir = sandbox.copyProgram(FAULTS_PROGRAM, "faults-renewcache");
-  const cacheStack = await sandbox.createStack(cacheDir, "renewcache", {
+  const cacheDir = engine.sandbox.copyProgram(FAULTS_PROGRAM, "faults-renewcache");
+  const cacheStack = await engine.sandbox.createStack(cacheDir, "renewcache", {
     "krcloud:tokenCommand": { value: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}` },
-    "krcloud:localCloudUrl": { value: cloud.url },
+    "krcloud:localCloudUrl": { value: engine.cloud.url },
     [`${NS}:res`]: { value: "cluster" },
   });
 
-  await controlCall(cloud, "PUT", "/transitions", { service: "hadoop", kind: "cluster", mode: "duration", ms: HOLD_MS });
-  await controlCall(cloud, "PUT", "/transitions", { service: "cache", kind: "node", mode: "duration", ms: HOLD_MS });
+  await controlCall(engine.cloud, "PUT", "/transitions", { service: "hadoop", kind: "cluster", mode: "duration", ms: HOLD_MS });
+  await controlCall(engine.cloud, "PUT", "/transitions", { service: "cache", kind: "node", mode: "duration", ms: HOLD_MS });
   const started = Date.now();
   try {
     const [h, c] = await Promise.all([hadoopStack.up({ color: "never" }), cacheStack.up({ color: "never" })]);
     expect([h.summary.result, c.summary.result]).toEqual(["succeeded", "succeeded"]);
   } finally {
-    await controlCall(cloud, "PUT", "/transitions", { service: "hadoop", kind: "cluster", mode: "immediate" });
-    await controlCall(cloud, "PUT", "/transitions", { service: "cache", kind: "node", mode: "immediate" });
+    await controlCall(engine.cloud, "PUT", "/transitions", { service: "hadoop", kind: "cluster", mode: "immediate" });
+    await controlCall(engine.cloud, "PUT", "/transitions", { service: "cache", kind: "node", mode: "immediate" });
   }
   const ms = Date.now() - started;
   expect(ms).toBeGreaterThan(HOLD_MS);
@@ -83,11 +74,11 @@ fetch(${JSON.stringify(`${cloud.url}/identity/v3/auth/tokens`)}, {
   expect(runs).toBeGreaterThanOrEqual(1 + Math.floor(HOLD_MS / TTL_MS));
   expect(runs).toBeLessThanOrEqual(2 + Math.ceil(ms / (TTL_MS * 0.75)));
   for (const b of [
-    { ...hadoop, dir: hadoopDir, stack: hadoopStack, stackName: "renewhadoop", backendDir: sandbox.backendDir },
-    { ...cache, dir: cacheDir, stack: cacheStack, stackName: "renewcache", backendDir: sandbox.backendDir },
+    { ...hadoop, dir: hadoopDir, stack: hadoopStack, stackName: "renewhadoop", backendDir: engine.sandbox.backendDir },
+    { ...cache, dir: cacheDir, stack: cacheStack, stackName: "renewcache", backendDir: engine.sandbox.backendDir },
   ]) {
     const after = await audit(b);
-    expect(clean(after)).toEqual(NONE);
+    expect(findings(after)).toEqual(NONE);
     expect(after.entries.map((e) => e.outputs.status)).toEqual(["Running"]);
   }
   console.log(
@@ -99,15 +90,15 @@ fetch(${JSON.stringify(`${cloud.url}/identity/v3/auth/tokens`)}, {
 test("50 buckets with --parallel 50 across an expiry (native plugin): all created, 1 or 2 tokens issued, not 50", async () => {
   // The plugin's checks of 50 buckets take a few seconds, well inside the 15 s a 20-s token is used
   // before it is renewed: the tokens counted are the first one and the one the expiry calls for.
-  const p = await projectBed(cloud, "renew50");
-  const dir = path.join(sandbox.root, "programs", "renew50");
+  const p = await projectBed(engine.cloud, "renew50");
+  const dir = path.join(engine.sandbox.root, "programs", "renew50");
   fs.mkdirSync(dir, { recursive: true });
   const buckets = Array.from({ length: 50 }, (_, i) => `  site${i + 1}:\n    type: krcloud:objectstorage:Bucket\n    properties: { forceDestroy: true }`);
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), ["name: krcloud-test-renew50", "runtime: yaml", "resources:", ...buckets, ""].join("\n"));
-  const stack = await sandbox.createStack(dir, "renew50", accessKeyConfig(cloud, p.project));
+  const stack = await engine.sandbox.createStack(dir, "renew50", accessKeyConfig(engine.cloud, p.project));
   // The creates are held in the local cloud (authenticated already), the token expires under them,
   // and what each create sends next (reading the bucket back) meets a 401.
-  const slow = (await controlCall(cloud, "POST", "/faults", {
+  const slow = (await controlCall(engine.cloud, "POST", "/faults", {
     service: "object-storage",
     operation: "CreateBucket",
     action: "latency",
@@ -116,18 +107,18 @@ test("50 buckets with --parallel 50 across an expiry (native plugin): all create
   })) as {
     id: string;
   };
-  const seq = ((await controlCall(cloud, "GET", "/requests")) as { lastSeq: number }).lastSeq;
+  const seq = ((await controlCall(engine.cloud, "GET", "/requests")) as { lastSeq: number }).lastSeq;
   const started = Date.now();
   const up = stack.up({ color: "never", parallel: 50 });
-  await until("the 50 creates are in flight", async () => (await faultFired(cloud, slow.id)) === 50);
-  const expired = (await controlCall(cloud, "POST", "/tokens/expire", { credentialId: p.project.credentialId })) as { expired: number };
+  await until("the 50 creates are in flight", async () => (await faultFired(engine.cloud, slow.id)) === 50);
+  const expired = (await controlCall(engine.cloud, "POST", "/tokens/expire", { credentialId: p.project.credentialId })) as { expired: number };
   const result = await up;
   const ms = Date.now() - started;
   expect(result.summary.resourceChanges?.create).toBe(51);
 
-  const log = ((await controlCall(cloud, "GET", `/requests?since=${seq}`)) as { requests: { status: number }[] }).requests;
+  const log = ((await controlCall(engine.cloud, "GET", `/requests?since=${seq}`)) as { requests: { status: number }[] }).requests;
   const refused = log.filter((r) => r.status === 401).length;
-  const issued = await tokensIssued(cloud, p.project.credentialId);
+  const issued = await tokensIssued(engine.cloud, p.project.credentialId);
   // The tokens live at the expiry (the first, or also its proactive renewal when the 50 checks took
   // longer than three quarters of a token's life) and the one the expiry calls for: never one per
   // resource.
@@ -135,8 +126,8 @@ test("50 buckets with --parallel 50 across an expiry (native plugin): all create
   expect(expired.expired).toBeLessThanOrEqual(2);
   expect(refused).toBeGreaterThan(0);
   expect(issued).toBe(expired.expired + 1);
-  const after = await audit({ ...p, dir, stack, stackName: "renew50", backendDir: sandbox.backendDir });
-  expect(clean(after)).toEqual(NONE);
+  const after = await audit({ ...p, dir, stack, stackName: "renew50", backendDir: engine.sandbox.backendDir });
+  expect(findings(after)).toEqual(NONE);
   expect(after.entries).toHaveLength(50);
   console.log(
     `renewal: 50 buckets across an expiry in ${(ms / 1000).toFixed(1)} s: ${refused} requests refused with the expired token, ${issued} tokens issued in all`,

@@ -18,51 +18,26 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { EXIT } from "../../drift/model";
-import type { LocalCloud } from "../../emulator";
-import {
-  accessKeyConfig,
-  ENGINE_TEST_TIMEOUT_MS,
-  expectFailure,
-  installNativePlugin,
-  providerConfig,
-  pulumiYamlBinDir,
-  Sandbox,
-  startCloud,
-  tokensIssued,
-} from "../harness/engine";
+import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig, tokensIssued } from "../harness/engine";
 import { runDrift } from "../support/drift";
 import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/faults/reliability";
+import { engineFile } from "./engine-file";
+import { findings, NONE } from "./reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml`");
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "credentials" });
-  await installNativePlugin(sandbox);
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
-const NONE = { orphans: [], duplicates: [], ghosts: [] };
-const clean = (a: { orphans: string[]; duplicates: string[]; ghosts: string[] }) => ({ orphans: a.orphans, duplicates: a.duplicates, ghosts: a.ghosts });
+const engine = engineFile({ label: "credentials", yaml: true, plugin: true });
 
 /** A project, its setup and a stack of tests/programs/faults declaring `res`, configured by `config` alone. */
 async function bed(label: string, res: string, config: (p: Awaited<ReturnType<typeof projectBed>>) => ConfigMap): Promise<Bed> {
-  const p = await projectBed(cloud, label);
-  const dir = sandbox.copyProgram(FAULTS_PROGRAM, `faults-${label}`);
+  const p = await projectBed(engine.cloud, label);
+  const dir = engine.sandbox.copyProgram(FAULTS_PROGRAM, `faults-${label}`);
   const program = { keyId: p.keyId, instanceId: p.instanceId, resultBucket: p.resultBucket, res };
-  const stack = await sandbox.createStack(dir, label, {
+  const stack = await engine.sandbox.createStack(dir, label, {
     ...config(p),
     ...Object.fromEntries(Object.entries(program).map(([k, v]) => [`${NS}:${k}`, { value: v }])),
   });
-  return { ...p, dir, stack, stackName: label, backendDir: sandbox.backendDir };
+  return { ...p, dir, stack, stackName: label, backendDir: engine.sandbox.backendDir };
 }
 
 /** The provider settings a stack has, without the program's own. */
@@ -79,30 +54,30 @@ async function wholeLife(stack: Stack, dir: string, stackName: string, expectCre
   expect(up.summary.resourceChanges?.create).toBe(expectCreated);
   await stack.preview({ expectNoChanges: true, color: "never" });
   expect((await stack.refresh({ color: "never" })).summary.result).toBe("succeeded");
-  const drift = await runDrift(sandbox, ["--cwd", dir, "--stack", stackName, "--json"]);
+  const drift = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", stackName, "--json"]);
   expect({ code: drift.code, stderr: drift.stderr }).toEqual({ code: EXIT.clean, stderr: "" });
   expect((await stack.destroy({ color: "never" })).summary.result).toBe("succeeded");
 }
 
 describe("only an access key and the identity endpoint", () => {
   test("dynamic classes: up, preview --expect-no-changes, refresh, krcloud-drift, destroy; the project and every endpoint come from the token", async () => {
-    const b = await bed("dynkey", "bucket,object,pg,cipher,ds,hadoop", (p) => accessKeyConfig(cloud, p.project));
+    const b = await bed("dynkey", "bucket,object,pg,cipher,ds,hadoop", (p) => accessKeyConfig(engine.cloud, p.project));
     expect(await providerKeys(b.stack)).toEqual(["krcloud:credentialId", "krcloud:credentialSecret", "krcloud:identityEndpoint"]);
-    const before = await tokensIssued(cloud, b.project.credentialId);
+    const before = await tokensIssued(engine.cloud, b.project.credentialId);
     // Six resources, the stack and its identity (krcloud-stack).
     await wholeLife(b.stack, b.dir, b.stackName, 8);
     expect(await stackInventory(b)).toEqual([]);
     // One token per provider process (and none for a program that makes no call): up, preview,
     // refresh, the drift check's refresh-preview (two processes: it runs the program to refresh),
     // destroy. Never one per resource.
-    const issued = (await tokensIssued(cloud, b.project.credentialId)) - before;
+    const issued = (await tokensIssued(engine.cloud, b.project.credentialId)) - before;
     expect(issued).toBeGreaterThanOrEqual(5);
     expect(issued).toBeLessThanOrEqual(8);
   });
 
   test("native plugin (YAML): the same, through the plugin's default provider", async () => {
-    const p = await projectBed(cloud, "yamlkey");
-    const dir = path.join(sandbox.root, "programs", "yaml-key");
+    const p = await projectBed(engine.cloud, "yamlkey");
+    const dir = path.join(engine.sandbox.root, "programs", "yaml-key");
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
@@ -127,7 +102,7 @@ describe("only an access key and the identity endpoint", () => {
         "",
       ].join("\n"),
     );
-    const stack = await sandbox.createStack(dir, "yamlkey", accessKeyConfig(cloud, p.project));
+    const stack = await engine.sandbox.createStack(dir, "yamlkey", accessKeyConfig(engine.cloud, p.project));
     await wholeLife(stack, dir, "yamlkey", 5);
     expect(await stackInventory(p)).toEqual([]);
   });
@@ -135,14 +110,14 @@ describe("only an access key and the identity endpoint", () => {
 
 describe("a refused credential", () => {
   test("a revoked key: the up fails at once naming the key and its settings, nothing is orphaned; with a new key the next up converges", async () => {
-    const b = await bed("revoked", "bucket,pg", (p) => accessKeyConfig(cloud, p.project));
+    const b = await bed("revoked", "bucket,pg", (p) => accessKeyConfig(engine.cloud, p.project));
     expect((await b.stack.up({ color: "never" })).summary.result).toBe("succeeded");
     const made = await stackInventory(b);
     expect(made).toHaveLength(2);
 
-    await fetch(`${cloud.controlUrl}/credentials/${b.project.credentialId}`, { method: "DELETE" });
+    await fetch(`${engine.cloud.controlUrl}/credentials/${b.project.credentialId}`, { method: "DELETE" });
     await b.stack.setConfig(`${NS}:res`, { value: "bucket,pg,cipher" });
-    const issuedBefore = await tokensIssued(cloud);
+    const issuedBefore = await tokensIssued(engine.cloud);
     const started = Date.now();
     const out = await expectFailure(() => b.stack.up({ color: "never" }));
     expect(out).toMatch(
@@ -152,37 +127,37 @@ describe("a refused credential", () => {
     );
     expect(out).not.toContain(b.project.credentialSecret);
     expect(Date.now() - started).toBeLessThan(60_000);
-    expect(await tokensIssued(cloud)).toBe(issuedBefore);
+    expect(await tokensIssued(engine.cloud)).toBe(issuedBefore);
     expect(await stackInventory(b)).toEqual(made);
-    expect(clean(await audit(b))).toEqual(NONE);
+    expect(findings(await audit(b))).toEqual(NONE);
 
     const fresh = await b.project.control.issueAccessKey(b.project.projectId);
-    await b.stack.setAllConfig(accessKeyConfig(cloud, fresh));
+    await b.stack.setAllConfig(accessKeyConfig(engine.cloud, fresh));
     const up = await b.stack.up({ color: "never" });
     expect(up.summary.resourceChanges?.create).toBe(1);
     await b.stack.preview({ expectNoChanges: true, color: "never" });
-    expect(clean(await audit(b))).toEqual(NONE);
+    expect(findings(await audit(b))).toEqual(NONE);
     expect((await b.stack.destroy({ color: "never" })).summary.result).toBe("succeeded");
   });
 
   test("a 403 is a refused permission: named as such, no new token is requested, nothing is created", async () => {
-    const p = await projectBed(cloud, "readonly");
+    const p = await projectBed(engine.cloud, "readonly");
     const limited = (await (
-      await fetch(`${cloud.controlUrl}/credentials`, {
+      await fetch(`${engine.cloud.controlUrl}/credentials`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ projectId: p.project.projectId, kind: "access-key", permissions: ["storage.buckets.get", "storage.objects.get"] }),
       })
     ).json()) as { credentialId: string; credentialSecret: string };
-    const dir = sandbox.copyProgram(FAULTS_PROGRAM, "faults-readonly");
-    const stack = await sandbox.createStack(dir, "readonly", accessKeyConfig(cloud, limited, { [`${NS}:res`]: { value: "bucket" } }));
+    const dir = engine.sandbox.copyProgram(FAULTS_PROGRAM, "faults-readonly");
+    const stack = await engine.sandbox.createStack(dir, "readonly", accessKeyConfig(engine.cloud, limited, { [`${NS}:res`]: { value: "bucket" } }));
     const out = await expectFailure(() => stack.up({ color: "never" }));
     expect(out).toMatch(
       new RegExp(
         `permission refused \\(403\\): the token issued for the access key "${limited.credentialId}" \\(krcloud:credentialId and krcloud:credentialSecret\\) by [^ ]+ is valid but not allowed to do this \\(not an expired token; no new token was requested\\)`,
       ),
     );
-    expect(await tokensIssued(cloud, limited.credentialId)).toBe(1);
+    expect(await tokensIssued(engine.cloud, limited.credentialId)).toBe(1);
     expect(await stackInventory(p)).toEqual([]);
   });
 });
@@ -190,14 +165,14 @@ describe("a refused credential", () => {
 describe("the token command", () => {
   /** A command that asks the identity service for a token with `key`, as a credential helper would, counting its runs. */
   function tokenCommand(label: string, key: { credentialId: string; credentialSecret: string }, fail?: string): { command: string; runs: () => number } {
-    const counter = path.join(sandbox.root, `${label}-runs`);
-    const script = path.join(sandbox.root, `${label}-token.js`);
+    const counter = path.join(engine.sandbox.root, `${label}-runs`);
+    const script = path.join(engine.sandbox.root, `${label}-token.js`);
     fs.writeFileSync(
       script,
       `const fs = require("fs");
 fs.appendFileSync(${JSON.stringify(counter)}, "run\\n");
 ${fail ?? ""}
-fetch(${JSON.stringify(`${cloud.url}/identity/v3/auth/tokens`)}, {
+fetch(${JSON.stringify(`${engine.cloud.url}/identity/v3/auth/tokens`)}, {
   method: "POST",
   headers: { "content-type": "application/json" },
   body: JSON.stringify({ auth: { identity: { methods: ["application_credential"], application_credential: { id: ${JSON.stringify(key.credentialId)}, secret: ${JSON.stringify(key.credentialSecret)} } } } }),
@@ -214,12 +189,12 @@ fetch(${JSON.stringify(`${cloud.url}/identity/v3/auth/tokens`)}, {
   }
 
   test("run once per provider process, however many resources; the project comes from its output", async () => {
-    const p = await projectBed(cloud, "tokcmd");
+    const p = await projectBed(engine.cloud, "tokcmd");
     const { command, runs } = tokenCommand("tokcmd", p.project);
-    const dir = sandbox.copyProgram(FAULTS_PROGRAM, "faults-tokcmd");
-    const stack = await sandbox.createStack(dir, "tokcmd", {
+    const dir = engine.sandbox.copyProgram(FAULTS_PROGRAM, "faults-tokcmd");
+    const stack = await engine.sandbox.createStack(dir, "tokcmd", {
       "krcloud:tokenCommand": { value: command },
-      "krcloud:localCloudUrl": { value: cloud.url },
+      "krcloud:localCloudUrl": { value: engine.cloud.url },
       [`${NS}:res`]: { value: "bucket,object,pg" },
     });
     const up = await stack.up({ color: "never", parallel: 10 });
@@ -233,16 +208,16 @@ fetch(${JSON.stringify(`${cloud.url}/identity/v3/auth/tokens`)}, {
   });
 
   test("its failure is reported with its exit code and its standard error, without what it printed", async () => {
-    const p = await projectBed(cloud, "tokfail");
+    const p = await projectBed(engine.cloud, "tokfail");
     const { command } = tokenCommand(
       "tokfail",
       p.project,
       `process.stdout.write("partial-SECRET-output-1234"); process.stderr.write("helper: no session for partial-SECRET-output-1234\\n"); process.exit(4);`,
     );
-    const dir = sandbox.copyProgram(FAULTS_PROGRAM, "faults-tokfail");
-    const stack = await sandbox.createStack(dir, "tokfail", {
+    const dir = engine.sandbox.copyProgram(FAULTS_PROGRAM, "faults-tokfail");
+    const stack = await engine.sandbox.createStack(dir, "tokfail", {
       "krcloud:tokenCommand": { value: command },
-      "krcloud:localCloudUrl": { value: cloud.url },
+      "krcloud:localCloudUrl": { value: engine.cloud.url },
       [`${NS}:res`]: { value: "bucket" },
     });
     const out = await expectFailure(() => stack.preview({ color: "never" }));
@@ -269,7 +244,7 @@ describe("stale credentials (issue 27 item 7)", () => {
     // Pulumi's rule: a plain refresh runs the providers with the configuration the last up stored
     // in state (the wrong token), which is why the docs' recipes and krcloud-drift run the program.
     expect(await expectFailure(() => b.stack.refresh({ color: "never" }))).toMatch(/krcloud:authToken was refused \(401\)/);
-    const drift = await runDrift(sandbox, ["--cwd", b.dir, "--stack", b.stackName, "--json"]);
+    const drift = await runDrift(engine.sandbox, ["--cwd", b.dir, "--stack", b.stackName, "--json"]);
     expect({ code: drift.code, stderr: drift.stderr }).toEqual({ code: EXIT.clean, stderr: "" });
     expect((await b.stack.refresh({ color: "never", runProgram: true })).summary.result).toBe("succeeded");
     expect((await b.stack.destroy({ color: "never" })).summary.result).toBe("succeeded");

@@ -12,23 +12,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
 import { resolveSettings } from "../../sdk/core";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { exampleFiles, exampleFixtures } from "../../tools/gen-reference";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  eventCollector,
-  installNativePlugin,
-  logicalName,
-  newProject,
-  providerConfig,
-  pulumiYamlBinDir,
-  REPO_ROOT,
-  Sandbox,
-  startCloud,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, eventCollector, logicalName, providerConfig, REPO_ROOT } from "../harness/engine";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -72,40 +60,28 @@ function merge(all: { file: string; program: Program }[]): { program: Program; f
   return { program, from };
 }
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
+const engine = engineFile({ label: "docs-reference", project: "docsref", yaml: true, plugin: true });
 
 beforeAll(async () => {
-  if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "docs-reference" });
-  project = await newProject(cloud, "docsref");
   const storage = new ObjectStorageClient({
-    settings: resolveSettings({ localCloudUrl: cloud.url, authToken: project.token, projectId: project.projectId }),
+    settings: resolveSettings({ localCloudUrl: engine.cloud.url, authToken: engine.project.token, projectId: engine.project.projectId }),
   });
   for (const f of exampleFixtures(REPO_ROOT)) {
-    if (f.kind === "key") await project.control.patchResource("kms", f.kind, f.id, { projectId: project.projectId, type: f.type });
+    if (f.kind === "key") await engine.project.control.patchResource("kms", f.kind, f.id, { projectId: engine.project.projectId, type: f.type });
     else if (f.kind === "bucket") await storage.createBucket({ name: f.id });
     else await storage.putObject(f.id.slice(0, f.id.indexOf("/")), f.id.slice(f.id.indexOf("/") + 1), f.content);
   }
-  await installNativePlugin(sandbox);
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
 });
 
 test("every example previews: valid inputs, known invokes answered, every resource planned", async () => {
   const all = examples();
   expect(all.length).toBeGreaterThan(30);
   const { program, from } = merge(all);
-  const src = path.join(sandbox.root, "src", "docs-reference");
+  const src = path.join(engine.sandbox.root, "src", "docs-reference");
   fs.mkdirSync(src, { recursive: true });
   fs.writeFileSync(path.join(src, "Pulumi.yaml"), yaml.dump(program, { lineWidth: -1 }));
   const secrets = Object.fromEntries(Object.keys(program.configuration ?? {}).map((k) => [`${PROJECT}:${k}`, { value: `docs-example-${k}`, secret: true }]));
-  const stack = await sandbox.createStack(sandbox.copyProgram(src), "docs", providerConfig(project, secrets));
+  const stack = await engine.sandbox.createStack(engine.sandbox.copyProgram(src), "docs", providerConfig(engine.project, secrets));
 
   const { events, onEvent } = eventCollector();
   let failure: string | undefined;

@@ -11,46 +11,26 @@ import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import Ajv from "ajv";
 import { XMLParser } from "fast-xml-parser";
-import type { LocalCloud } from "../../emulator";
 import { REPORT_SCHEMA } from "../../drift/schema";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  newProject,
-  providerConfig,
-  recipeFor,
-  REPO_ROOT,
-  resourcesOfType,
-  Sandbox,
-  startCloud,
-  staticSite,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, recipeFor, REPO_ROOT, resourcesOfType, staticSite } from "../harness/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 let dir: string;
 /** The JSON report of the drifted stack. */
 let drifted: ReturnType<typeof parseReport>;
 
-const drift = (...args: string[]) => runDrift(sandbox, args);
+const drift = (...args: string[]) => runDrift(engine.sandbox, args);
+
+const engine = engineFile({ label: "drift-cli", project: "driftcli" });
 
 beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "drift-cli" });
-  project = await newProject(cloud, "driftcli");
-  dir = sandbox.copyProgram(staticSite().dir);
-  stack = await sandbox.createStack(dir, "watched", providerConfig(project));
+  dir = engine.sandbox.copyProgram(staticSite().dir);
+  stack = await engine.stack(dir, "watched");
   await stack.up({ color: "never" });
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
 });
 
 test("exits 0 and says so on a clean stack", async () => {
@@ -65,16 +45,16 @@ test("drift exits 2 with every format from one run, and the check wrote nothing 
   const deployment = await stack.exportStack();
   const bucket = resourcesOfType(deployment, "krcloud:objectstorage:Bucket")[0]!;
   const cors = resourcesOfType(deployment, "krcloud:objectstorage:BucketCors")[0]!;
-  await recipeFor(bucket.type)!.drift(project.control, bucket);
-  await recipeFor(cors.type)!.drift(project.control, cors);
+  await recipeFor(bucket.type)!.drift(engine.project.control, bucket);
+  await recipeFor(cors.type)!.drift(engine.project.control, cors);
 
-  const digest = backendDigest(sandbox.backendDir);
-  const mutating = await mutatingRequests(cloud.controlUrl);
-  const out = (f: string) => path.join(sandbox.root, "out", `drift.${f}`);
+  const digest = backendDigest(engine.sandbox.backendDir);
+  const mutating = await mutatingRequests(engine.cloud.controlUrl);
+  const out = (f: string) => path.join(engine.sandbox.root, "out", `drift.${f}`);
   const r = await drift("--cwd", dir, "--stack", "watched", ...["json", "sarif", "junit", "github", "markdown"].flatMap((f) => ["--out", `${f}=${out(f)}`]));
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: "" });
-  expect(backendDigest(sandbox.backendDir)).toEqual(digest);
-  expect(await mutatingRequests(cloud.controlUrl)).toEqual(mutating);
+  expect(backendDigest(engine.sandbox.backendDir)).toEqual(digest);
+  expect(await mutatingRequests(engine.cloud.controlUrl)).toEqual(mutating);
 
   // table (stdout)
   const bucketName = bucket.urn.split("::").pop()!;
@@ -113,14 +93,16 @@ test("drift exits 2 with every format from one run, and the check wrote nothing 
 
 test("the printed revert command puts the program's values back for that resource only", async () => {
   const bucket = drifted.stacks[0]!.resources.find((x) => x.type === "krcloud:objectstorage:Bucket" && x.status === "drifted")!;
-  await promisify(execFile)("bash", ["-c", `${bucket.fix!.revert} --yes --non-interactive --skip-preview`], { env: { ...process.env, ...sandbox.env() } });
+  await promisify(execFile)("bash", ["-c", `${bucket.fix!.revert} --yes --non-interactive --skip-preview`], {
+    env: { ...process.env, ...engine.sandbox.env() },
+  });
   const after = parseReport((await drift("--cwd", dir, "--stack", "watched", "--format", "json")).stdout);
   expect(after.stacks[0]!.resources.filter((x) => x.status === "drifted").map((x) => x.type)).toEqual(["krcloud:objectstorage:BucketCors"]);
 });
 
 test("stacks by glob, checked concurrently, each with its time; an unknown stack next to them makes it partial (3), alone an error (1)", async () => {
-  await sandbox.createStack(dir, "watched-new", providerConfig(project));
-  const baseline = path.join(sandbox.root, "baseline.json");
+  await engine.stack(dir, "watched-new");
+  const baseline = path.join(engine.sandbox.root, "baseline.json");
   const r = await drift(
     "--cwd",
     dir,
@@ -163,7 +145,7 @@ test("stacks by glob, checked concurrently, each with its time; an unknown stack
 });
 
 test("the ignore file next to Pulumi.yaml and the baseline apply together; an expired rule fails the check naming it", async () => {
-  const baseline = path.join(sandbox.root, "baseline.json");
+  const baseline = path.join(engine.sandbox.root, "baseline.json");
   fs.writeFileSync(
     path.join(dir, ".krcloud-driftignore"),
     [

@@ -8,64 +8,44 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import {
-  discoverExamples,
-  ENGINE_TEST_TIMEOUT_MS,
-  installNativePlugin,
-  nativeResourcesOfType,
-  newProject,
-  providerConfig,
-  Sandbox,
-  startCloud,
-  type CloudProject,
-} from "../harness/engine";
+import { discoverExamples, ENGINE_TEST_TIMEOUT_MS, nativeResourcesOfType } from "../harness/engine";
 import { driftedPaths, parseReport, runDrift } from "../support/drift";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 let dir: string;
 
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "drift-native" });
-  project = await newProject(cloud, "driftnative");
-  await installNativePlugin(sandbox);
-  dir = sandbox.copyProgram(discoverExamples().find((e) => e.name === "yaml-static-site")!.dir);
-  stack = await sandbox.createStack(dir, "yaml", providerConfig(project));
-  await stack.up({ color: "never" });
-});
+const engine = engineFile({ label: "drift-native", project: "driftnative", plugin: true });
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
+beforeAll(async () => {
+  dir = engine.sandbox.copyProgram(discoverExamples().find((e) => e.name === "yaml-static-site")!.dir);
+  stack = await engine.stack(dir, "yaml");
+  await stack.up({ color: "never" });
 });
 
 test("the token moved from stack config to KRCLOUD_AUTH_TOKEN is not drift, and no secret envelope is printed", async () => {
   await stack.removeConfig("krcloud:authToken");
-  const out = path.join(sandbox.root, "moved.md");
-  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "yaml", "--format", "table", "--format", "json", "--out", `markdown=${out}`], {
-    KRCLOUD_AUTH_TOKEN: project.token,
+  const out = path.join(engine.sandbox.root, "moved.md");
+  const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", "yaml", "--format", "table", "--format", "json", "--out", `markdown=${out}`], {
+    KRCLOUD_AUTH_TOKEN: engine.project.token,
   });
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   for (const text of [r.stdout, fs.readFileSync(out, "utf8")]) {
     expect(text).not.toContain("4dabf18193072939515e22adb298388d");
     expect(text).not.toContain("ciphertext");
-    expect(text).not.toContain(project.token);
+    expect(text).not.toContain(engine.project.token);
     expect(text).not.toContain("pulumi:providers:krcloud");
   }
 });
 
 test("drift through the plugin: path and values, SARIF at the resource's line of Pulumi.yaml", async () => {
   const bucket = nativeResourcesOfType(await stack.exportStack(), "krcloud:objectstorage:Bucket")[0]!;
-  await project.control.patchResource("object-storage", "bucket", bucket.id!, { acl: { public: "deny" } });
-  const sarifFile = path.join(sandbox.root, "native.sarif");
-  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "yaml", "--format", "json", "--out", `sarif=${sarifFile}`, "--source-root", dir], {
-    KRCLOUD_AUTH_TOKEN: project.token,
+  await engine.project.control.patchResource("object-storage", "bucket", bucket.id!, { acl: { public: "deny" } });
+  const sarifFile = path.join(engine.sandbox.root, "native.sarif");
+  const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", "yaml", "--format", "json", "--out", `sarif=${sarifFile}`, "--source-root", dir], {
+    KRCLOUD_AUTH_TOKEN: engine.project.token,
   });
   expect(r.code).toBe(2);
   const site = parseReport(r.stdout).stacks[0]!.resources.find((x) => x.urn === bucket.urn)!;

@@ -11,19 +11,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  newProject,
-  providerConfig,
-  REPO_ROOT,
-  resourcesOfType,
-  Sandbox,
-  startCloud,
-  staticSite,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, REPO_ROOT, resourcesOfType, staticSite } from "../harness/engine";
 import { parseReport, runDrift } from "../support/drift";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -38,44 +28,35 @@ const withRetryBudget = coreReads("KRCLOUD_RETRY_BUDGET") ? test : test.skip;
 /** 429 on the bucket's read; Retry-After: 0 keeps the test free of real waits (the transport takes it as the delay). */
 const THROTTLE = { service: "object-storage", operation: "GetBucketMeta", action: "error" as const, status: 429, retryAfter: 0 };
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 let dir: string;
 let bucketUrn: string;
 
+const engine = engineFile({ label: "drift-partial", project: "driftpartial" });
+
 beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "drift-partial" });
-  project = await newProject(cloud, "driftpartial");
-  dir = sandbox.copyProgram(staticSite().dir);
-  stack = await sandbox.createStack(dir, "throttled", providerConfig(project));
+  dir = engine.sandbox.copyProgram(staticSite().dir);
+  stack = await engine.stack(dir, "throttled");
   await stack.up({ color: "never" });
   bucketUrn = resourcesOfType(await stack.exportStack(), "krcloud:objectstorage:Bucket")[0]!.urn;
 });
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
 afterEach(async () => {
-  for (const f of await project.control.faults()) await project.control.removeFault(f.id);
+  for (const f of await engine.project.control.faults()) await engine.project.control.removeFault(f.id);
 });
 
 test("under 429s the check retries and finishes: exit 0, nothing reported unreadable", async () => {
-  const fault = await project.control.addFault({ ...THROTTLE, times: 3 });
-  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "throttled", "--format", "json"]);
+  const fault = await engine.project.control.addFault({ ...THROTTLE, times: 3 });
+  const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", "throttled", "--format", "json"]);
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-  expect((await project.control.faults()).find((f) => f.id === fault.id)?.fired).toBe(3);
+  expect((await engine.project.control.faults()).find((f) => f.id === fault.id)?.fired).toBe(3);
   expect(parseReport(r.stdout).stacks[0]!.counts.unreadable).toBe(0);
 });
 
 test("a resource that cannot be read is reported with its error and the exit code is 3, not a crash", async () => {
-  await project.control.addFault({ service: "object-storage", operation: "GetBucketMeta", action: "error", status: 403 });
-  const out = path.join(sandbox.root, "partial.sarif");
-  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "throttled", "--format", "json", "--out", `sarif=${out}`]);
+  await engine.project.control.addFault({ service: "object-storage", operation: "GetBucketMeta", action: "error", status: 403 });
+  const out = path.join(engine.sandbox.root, "partial.sarif");
+  const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", "throttled", "--format", "json", "--out", `sarif=${out}`]);
   expect(r.code).toBe(3);
   const report = parseReport(r.stdout);
   expect(report).toMatchObject({ status: "partial", exitCode: 3, stacks: [{ stack: "throttled", status: "partial" }] });
@@ -88,11 +69,11 @@ test("a resource that cannot be read is reported with its error and the exit cod
 
 withReadErrors("(needs KRCLOUD_READ_ERRORS) with one resource unreadable, the rest is still checked and its drift reported", async () => {
   const cors = resourcesOfType(await stack.exportStack(), "krcloud:objectstorage:BucketCors")[0]!;
-  await project.control.patchResource("object-storage", "bucket-cors", cors.id!, {
+  await engine.project.control.patchResource("object-storage", "bucket-cors", cors.id!, {
     cors: [{ allowed_origins: ["https://drift.invalid"], allowed_methods: ["GET"] }],
   });
-  await project.control.addFault({ service: "object-storage", operation: "GetBucketMeta", action: "error", status: 403 });
-  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "throttled", "--format", "json"]);
+  await engine.project.control.addFault({ service: "object-storage", operation: "GetBucketMeta", action: "error", status: 403 });
+  const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", "throttled", "--format", "json"]);
   expect(r.code).toBe(3);
   const s = parseReport(r.stdout).stacks[0]!;
   expect(s.resources.find((x) => x.urn === bucketUrn)?.status).toBe("unreadable");
@@ -106,11 +87,11 @@ withReadErrors("(needs KRCLOUD_READ_ERRORS) with one resource unreadable, the re
 withRetryBudget(
   "(needs KRCLOUD_RETRY_BUDGET) a cloud that throttles for ever costs at most the budget in retries, then the check ends with exit 3",
   async () => {
-    const fault = await project.control.addFault(THROTTLE);
+    const fault = await engine.project.control.addFault(THROTTLE);
     const budget = 4;
-    const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "throttled", "--format", "json", "--retry-budget", String(budget)]);
+    const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", "throttled", "--format", "json", "--retry-budget", String(budget)]);
     expect(r.code).toBe(3);
-    const fired = (await project.control.faults()).find((f) => f.id === fault.id)!.fired;
+    const fired = (await engine.project.control.faults()).find((f) => f.id === fault.id)!.fired;
     // One bucket read, its retries within the budget.
     expect(fired).toBeLessThanOrEqual(1 + budget);
   },

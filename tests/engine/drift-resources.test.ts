@@ -11,71 +11,52 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { startLocalCloud } from "../../emulator";
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
 import { DataQueryClient } from "../../sdk/dataquery";
-import {
-  DEFACED,
-  ENGINE_TEST_TIMEOUT_MS,
-  md5,
-  newProject,
-  providerConfig,
-  recipeFor,
-  REPO_ROOT,
-  Sandbox,
-  type CloudProject,
-  type StateResource,
-} from "../harness/engine";
+import { DEFACED, ENGINE_TEST_TIMEOUT_MS, md5, recipeFor, REPO_ROOT, type StateResource } from "../harness/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { allDefinitions } from "../../provider/registry";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const PASSWORD = `Drift-${Date.now().toString(36)}-pw!`;
 const NS = "krcloud-test-drift-all";
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 let dir: string;
 
+// Simulated cache nodes: drift is about records, and they settle at once.
+const engine = engineFile({ label: "drift-resources", project: "driftall", start: () => startLocalCloud({ port: 0, cacheEngine: "simulated" }) });
+
 beforeAll(async () => {
-  // Simulated cache nodes: drift is about records, and they settle at once.
-  cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
-  sandbox = new Sandbox({ label: "drift-resources" });
-  project = await newProject(cloud, "driftall");
-  await project.control.patchResource("kms", "key", "drift-key", { projectId: project.projectId, type: "symmetric" });
-  await project.control.patchResource("data-query", "instance", "drift-db", {
-    projectId: project.projectId,
+  await engine.project.control.patchResource("kms", "key", "drift-key", { projectId: engine.project.projectId, type: "symmetric" });
+  await engine.project.control.patchResource("data-query", "instance", "drift-db", {
+    projectId: engine.project.projectId,
     engine: "mysql",
     databases: { shop: "CREATE TABLE orders(id INTEGER); INSERT INTO orders VALUES (1), (2);" },
   });
-  dir = sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "drift-all"));
-  stack = await sandbox.createStack(dir, "all", providerConfig(project, { [`${NS}:password`]: { value: PASSWORD, secret: true } }));
+  dir = engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "drift-all"));
+  stack = await engine.stack(dir, "all", { [`${NS}:password`]: { value: PASSWORD, secret: true } });
   await stack.up({ color: "never" });
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
 });
 
 function settings() {
   return resolveSettings({
-    localCloudUrl: cloud.url,
-    projectId: project.projectId,
-    authToken: project.token,
-    credentialId: project.credentialId,
-    credentialSecret: project.credentialSecret,
+    localCloudUrl: engine.cloud.url,
+    projectId: engine.project.projectId,
+    authToken: engine.project.token,
+    credentialId: engine.project.credentialId,
+    credentialSecret: engine.project.credentialSecret,
   });
 }
 
 const byName = (resources: StateResource[], name: string) => resources.find((r) => r.urn.endsWith(`::${name}`))!;
 
 test("a clean stack of every type: exit 0, every resource listed, KMS resources and the query not checked", async () => {
-  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "all", "--format", "json"]);
+  const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", "all", "--format", "json"]);
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   const [s] = parseReport(r.stdout).stacks;
   const statuses = Object.fromEntries(s!.resources.map((x) => [x.type, x.status]));
@@ -99,7 +80,7 @@ test("a clean stack of every type: exit 0, every resource listed, KMS resources 
 
 test("every type drifted at once: each reported with its property path and both values; secrets only as [secret]; nothing changed", async () => {
   const state = (await stack.exportStack()).deployment.resources as StateResource[];
-  const control = project.control;
+  const control = engine.project.control;
   const find = (name: string) => byName(state, name);
 
   // Object storage and cache records through the control API (the recipes of the examples' drift test).
@@ -130,11 +111,11 @@ test("every type drifted at once: each reported with its property path and both 
   // KMS: a rotated key changes nothing the check can see.
   await control.patchResource("kms", "key", "drift-key", { rotate: true });
 
-  const digest = backendDigest(sandbox.backendDir);
-  const mutating = await mutatingRequests(cloud.controlUrl);
-  const outDir = path.join(sandbox.root, "reports");
+  const digest = backendDigest(engine.sandbox.backendDir);
+  const mutating = await mutatingRequests(engine.cloud.controlUrl);
+  const outDir = path.join(engine.sandbox.root, "reports");
   const started = Date.now();
-  const r = await runDrift(sandbox, [
+  const r = await runDrift(engine.sandbox, [
     "--cwd",
     dir,
     "--stack",
@@ -147,8 +128,8 @@ test("every type drifted at once: each reported with its property path and both 
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: "" });
 
   // Read-only: no state file written, no mutating request sent.
-  expect(backendDigest(sandbox.backendDir)).toEqual(digest);
-  expect(await mutatingRequests(cloud.controlUrl)).toEqual(mutating);
+  expect(backendDigest(engine.sandbox.backendDir)).toEqual(digest);
+  expect(await mutatingRequests(engine.cloud.controlUrl)).toEqual(mutating);
 
   const report = parseReport(r.stdout);
   const s = report.stacks[0]!;
@@ -237,7 +218,7 @@ test("`pulumi up` after that drift puts the program back: the data source is rep
   const names = (await new DataQueryClient({ settings: settings() }).listDataSources()).map((d) => d.name);
   expect(names).toEqual([newShop]);
 
-  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "all", "--format", "json"]);
+  const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", "all", "--format", "json"]);
   const [s] = parseReport(r.stdout).stacks;
   expect(s!.resources.filter((x) => x.status !== "clean" && x.status !== "unverifiable").map((x) => [x.name, x.status])).toEqual([]);
   expect(r.code).toBe(0);

@@ -16,20 +16,18 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
-import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { startLocalCloud } from "../../emulator";
 import { programDependencies, type UnmanagedReport } from "../../drift/unmanaged/cli";
-import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, newProject, providerConfig, REPO_ROOT, runPulumi, Sandbox, type CloudProject } from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, REPO_ROOT, runPulumi } from "../harness/engine";
 import { smallCluster } from "../resources/hadoop/cluster";
 import { EngineResource } from "../support/local-cloud";
 import { mutatingRequests, runDrift } from "../support/drift";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const PASSWORD = `Found-${Date.now().toString(36)}!`;
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let yamlDir: string;
 let yamlStack: Stack;
 let importFile: string;
@@ -38,31 +36,34 @@ let programDir: string;
 /** Creates a resource through its provider in this process: in the cloud, in no stack. */
 async function outside(token: string, args: Record<string, unknown>, name: string): Promise<string> {
   const r = new EngineResource(token);
-  const cfg = providerConfig(project);
+  const cfg = providerConfig(engine.project);
   await r.configure(Object.fromEntries(Object.entries(cfg).map(([k, v]) => [k, v.value])));
   return (await r.up(args, name)).id;
 }
 
 const inventory = async () =>
-  (await project.control.inventory(project.projectId))
+  (await engine.inventory())
     .map((e) => `${e.service}/${e.kind}/${e.id}`)
     .filter((e) => !e.startsWith("kms/") && !e.includes("/instance/"))
     .sort();
 
+const engine = engineFile({
+  label: "drift-unmanaged",
+  project: "unmanaged",
+  plugin: true,
+  start: () => startLocalCloud({ port: 0, cacheEngine: "simulated" }),
+});
+
 beforeAll(async () => {
-  cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
-  sandbox = new Sandbox({ label: "drift-unmanaged" });
-  project = await newProject(cloud, "unmanaged");
-  await project.control.patchResource("data-query", "instance", "found-db", {
-    projectId: project.projectId,
+  await engine.project.control.patchResource("data-query", "instance", "found-db", {
+    projectId: engine.project.projectId,
     engine: "mysql",
     databases: { shop: "CREATE TABLE orders(id INTEGER);" },
   });
-  await installNativePlugin(sandbox);
 
   const bucket = await outside(
     "krcloud:objectstorage:Bucket",
-    { name: `found-${project.projectId.slice(-10)}`, acl: { public: "read-only" }, metadata: { team: "ops" }, forceDestroy: true },
+    { name: `found-${engine.project.projectId.slice(-10)}`, acl: { public: "read-only" }, metadata: { team: "ops" }, forceDestroy: true },
     "found",
   );
   await outside(
@@ -112,21 +113,16 @@ beforeAll(async () => {
   );
   await outside("krcloud:hadoop:Cluster", { name: "found-etl", ...smallCluster }, "hd");
 
-  yamlDir = sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "drift-import"));
-  yamlStack = await sandbox.createStack(yamlDir, "managed", providerConfig(project));
+  yamlDir = engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "drift-import"));
+  yamlStack = await engine.stack(yamlDir, "managed");
   await yamlStack.up({ color: "never" });
-  importFile = path.join(sandbox.root, "import.json");
-  programDir = path.join(sandbox.root, "generated", "adopted");
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
+  importFile = path.join(engine.sandbox.root, "import.json");
+  programDir = path.join(engine.sandbox.root, "generated", "adopted");
 });
 
 test("lists what no stack manages with the coverage per service, and writes the import file and the program; reads only", async () => {
-  const before = await mutatingRequests(cloud.controlUrl);
-  const r = await runDrift(sandbox, [
+  const before = await mutatingRequests(engine.cloud.controlUrl);
+  const r = await runDrift(engine.sandbox, [
     "--cwd",
     yamlDir,
     "--stack",
@@ -141,7 +137,7 @@ test("lists what no stack manages with the coverage per service, and writes the 
     "--format",
     "json",
   ]);
-  expect(await mutatingRequests(cloud.controlUrl)).toEqual(before);
+  expect(await mutatingRequests(engine.cloud.controlUrl)).toEqual(before);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(2);
   const [table, json] = r.stdout.split(/\n(?=\{)/);
@@ -180,8 +176,8 @@ test("lists what no stack manages with the coverage per service, and writes the 
 
 test("pulumi import --file through the native plugin generates YAML that previews with no changes; nothing created or replaced", async () => {
   const inv = await inventory();
-  const generated = path.join(sandbox.root, "generated.yaml");
-  await runPulumi(sandbox, ["import", "--file", importFile, "--stack", "managed", "--yes", "--non-interactive", "--out", generated], yamlDir);
+  const generated = path.join(engine.sandbox.root, "generated.yaml");
+  await runPulumi(engine.sandbox, ["import", "--file", importFile, "--stack", "managed", "--yes", "--non-interactive", "--out", generated], yamlDir);
   const code = parseYaml(fs.readFileSync(generated, "utf8")) as {
     resources: Record<string, { properties?: Record<string, unknown>; options?: Record<string, unknown> }>;
   };
@@ -197,27 +193,23 @@ test("pulumi import --file through the native plugin generates YAML that preview
   await yamlStack.setConfig("shopPassword", { value: PASSWORD, secret: true });
   // The first up changes nothing: what the data source never shows back (write-only) stands as the
   // program declares it, and is recorded; nothing is sent to the cloud but reads.
-  const mutating = await mutatingRequests(cloud.controlUrl);
+  const mutating = await mutatingRequests(engine.cloud.controlUrl);
   const up = await yamlStack.up({ color: "never" });
   expect(up.summary.resourceChanges).toEqual({ same: 10 });
-  expect(await mutatingRequests(cloud.controlUrl)).toEqual(mutating);
+  expect(await mutatingRequests(engine.cloud.controlUrl)).toEqual(mutating);
   await yamlStack.preview({ color: "never", expectNoChanges: true });
   expect(await inventory()).toEqual(inv);
 });
 
 test("the TypeScript program adopts every resource: its preview names each adoption, up, then preview with no changes; destroy refuses (protected); nothing created, replaced or deleted", async () => {
   const inv = await inventory();
-  const mutatingBefore = await mutatingRequests(cloud.controlUrl);
-  const dir = sandbox.copyProgram(programDir, "adopted");
-  const stack = await sandbox.createStack(
-    dir,
-    "adopted",
-    providerConfig(project, {
-      "adopted:foundShopInstanceId": { value: "found-db" },
-      "adopted:foundShopUsername": { value: "reporter" },
-      "adopted:foundShopPassword": { value: PASSWORD, secret: true },
-    }),
-  );
+  const mutatingBefore = await mutatingRequests(engine.cloud.controlUrl);
+  const dir = engine.sandbox.copyProgram(programDir, "adopted");
+  const stack = await engine.stack(dir, "adopted", {
+    "adopted:foundShopInstanceId": { value: "found-db" },
+    "adopted:foundShopUsername": { value: "reporter" },
+    "adopted:foundShopPassword": { value: PASSWORD, secret: true },
+  });
   // The engine shows each as a create; the provider says beside it that up takes the existing one over.
   const preview = await stack.preview({ color: "never" });
   const adopted = (JSON.parse(fs.readFileSync(importFile, "utf8")) as { resources: { name: string }[] }).resources;
@@ -226,7 +218,7 @@ test("the TypeScript program adopts every resource: its preview names each adopt
     expect([r.name, preview.stdout.includes(`${r.name}: will be adopted (adopt: true): pulumi up takes over the existing`)]).toEqual([r.name, true]);
   const up = await stack.up({ color: "never" });
   expect(up.summary.result).toBe("succeeded");
-  const ops = (await mutatingRequests(cloud.controlUrl)).operations.slice(mutatingBefore.operations.length);
+  const ops = (await mutatingRequests(engine.cloud.controlUrl)).operations.slice(mutatingBefore.operations.length);
   expect(ops.filter((o) => /\.(Create|Delete)/.test(o))).toEqual([]);
   await stack.preview({ color: "never", expectNoChanges: true });
   // What existed before the program outlives a destroy of it.
@@ -235,18 +227,18 @@ test("the TypeScript program adopts every resource: its preview names each adopt
 });
 
 test("after the import, nothing is left unmanaged", async () => {
-  const r = await runDrift(sandbox, ["--cwd", yamlDir, "--stack", "managed", "--unmanaged"]);
+  const r = await runDrift(engine.sandbox, ["--cwd", yamlDir, "--stack", "managed", "--unmanaged"]);
   expect(r.stdout).toContain("Every resource of the project is managed by the given stacks.");
   expect(r.code).toBe(0);
 });
 
 test("a stack without data query and Hadoop keys: those services are skipped with what to set, and the check is complete (exit 0)", async () => {
-  const own = await newProject(cloud, "skipped");
-  const dir = sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "drift-import"), "no-access-key");
+  const own = await newProject(engine.cloud, "skipped");
+  const dir = engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "drift-import"), "no-access-key");
   const { "krcloud:credentialId": _id, "krcloud:credentialSecret": _secret, ...tokenOnly } = providerConfig(own);
-  const stack = await sandbox.createStack(dir, "objects", tokenOnly);
+  const stack = await engine.sandbox.createStack(dir, "objects", tokenOnly);
   await stack.up({ color: "never" });
-  const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "objects", "--unmanaged", "--program-dir", path.join(sandbox.root, "none")]);
+  const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", "objects", "--unmanaged", "--program-dir", path.join(engine.sandbox.root, "none")]);
   process.stdout.write(r.stdout);
   expect(r.stderr).toBe("");
   expect(r.stdout).toContain("Every resource listed is managed by the given stacks (the services skipped below were not listed).");

@@ -9,22 +9,8 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import {
-  changedSteps,
-  ENGINE_TEST_TIMEOUT_MS,
-  eventCollector,
-  installNativePlugin,
-  installProject,
-  nativeSiteProgram,
-  newProject,
-  providerConfig,
-  Sandbox,
-  startCloud,
-  stateResources,
-  withoutSecrets,
-  type CloudProject,
-} from "../harness/engine";
+import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, installProject, nativeSiteProgram, stateResources, withoutSecrets } from "../harness/engine";
+import { engineFile, previewSteps } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -32,32 +18,18 @@ const NS = "krcloud-test-native-site";
 const OWNER = `owner-secret-${Date.now().toString(36)}`;
 const CONTENT = `<h1>secret page ${Date.now().toString(36)}</h1>`;
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "native-migration" });
-  project = await newProject(cloud, "migration");
-  await installNativePlugin(sandbox);
-  const dir = path.join(sandbox.root, "programs", "migration");
-  installProject(nativeSiteProgram(), dir);
-  stack = await sandbox.createStack(
-    dir,
-    "migration",
-    providerConfig(project, {
-      [`${NS}:mode`]: { value: "dynamic" },
-      [`${NS}:owner`]: { value: OWNER, secret: true },
-      [`${NS}:content`]: { value: CONTENT, secret: true },
-    }),
-  );
-});
+const engine = engineFile({ label: "native-migration", project: "migration", plugin: true });
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
+beforeAll(async () => {
+  const dir = path.join(engine.sandbox.root, "programs", "migration");
+  installProject(nativeSiteProgram(), dir);
+  stack = await engine.stack(dir, "migration", {
+    [`${NS}:mode`]: { value: "dynamic" },
+    [`${NS}:owner`]: { value: OWNER, secret: true },
+    [`${NS}:content`]: { value: CONTENT, secret: true },
+  });
 });
 
 test("a stack made with the dynamic classes moves to the plugin with aliases and no replacement; refresh and destroy then run through the plugin", async () => {
@@ -68,7 +40,7 @@ test("a stack made with the dynamic classes moves to the plugin with aliases and
     expect.arrayContaining(["pulumi-nodejs:dynamic/krcloud/objectstorage:Bucket", "pulumi-nodejs:dynamic/krcloud/objectstorage:BucketObject"]),
   );
   const bucketName = first.outputs.bucketName!.value as string;
-  const createdAt = (await project.control.getResource("object-storage", "bucket", bucketName))?.created_at;
+  const createdAt = (await engine.project.control.getResource("object-storage", "bucket", bucketName))?.created_at;
 
   await stack.setAllConfig({ [`${NS}:mode`]: { value: "native" }, [`${NS}:aliasDynamic`]: { value: "true" } });
   // Only the default providers change: the plugin's comes, the dynamic host's goes.
@@ -78,9 +50,7 @@ test("a stack made with the dynamic classes moves to the plugin with aliases and
     { urn: expect.stringContaining("::pulumi-nodejs:dynamic/krcloud/index:StackIdentity::krcloud-stack"), op: "delete" },
     { urn: expect.stringContaining("::pulumi:providers:pulumi-nodejs::default"), op: "delete" },
   ];
-  const { events, onEvent } = eventCollector();
-  await stack.preview({ color: "never", onEvent });
-  expect(changedSteps(events)).toEqual(providerSteps);
+  expect(await previewSteps(stack)).toEqual(providerSteps);
 
   const up = eventCollector();
   const moved = await stack.up({ color: "never", onEvent: up.onEvent });
@@ -88,14 +58,14 @@ test("a stack made with the dynamic classes moves to the plugin with aliases and
   expect(changedSteps(up.events)).toEqual(providerSteps);
   expect(moved.outputs.bucketName!.value).toBe(bucketName);
   // The same bucket, never deleted and created again.
-  expect((await project.control.getResource("object-storage", "bucket", bucketName))?.created_at).toBe(createdAt);
+  expect((await engine.project.control.getResource("object-storage", "bucket", bucketName))?.created_at).toBe(createdAt);
 
   const state = await stack.exportStack();
   const types = stateResources(state).map((r) => r.type);
   expect(types).toEqual(expect.arrayContaining(["pulumi:providers:krcloud", "krcloud:objectstorage:Bucket", "krcloud:objectstorage:BucketObject"]));
   expect(types.filter((t) => t.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
   const visible = JSON.stringify(withoutSecrets(state.deployment));
-  for (const secret of [OWNER, CONTENT, project.token]) expect(visible.includes(secret)).toBe(false);
+  for (const secret of [OWNER, CONTENT, engine.project.token]) expect(visible.includes(secret)).toBe(false);
 
   // Refresh runs through the plugin and drops the `__provider` the unchanged resources still carry
   // (a `same` step keeps the recorded outputs); the dynamic host could not serve state without it.
@@ -103,7 +73,5 @@ test("a stack made with the dynamic classes moves to the plugin with aliases and
   await stack.refresh({ color: "never", onEvent: refresh.onEvent });
   expect(changedSteps(refresh.events).filter((s) => s.op !== "refresh")).toEqual([]);
   expect(JSON.stringify(await stack.exportStack())).not.toContain("__provider");
-  const destroyed = await stack.destroy({ color: "never" });
-  expect(destroyed.summary.result).toBe("succeeded");
-  expect(await project.control.inventory(project.projectId)).toEqual([]);
+  await engine.destroyLeavesNothing(stack);
 });

@@ -6,26 +6,19 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
 import { resolveSettings } from "../../sdk/core";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import {
   backendFiles,
-  changedSteps,
   ENGINE_TEST_TIMEOUT_MS,
   eventCollector,
-  installNativePlugin,
   isSecret,
   nativeResourcesOfType,
   nativeSiteProgram,
-  newProject,
-  providerConfig,
   runPulumi,
-  Sandbox,
-  startCloud,
   stateResources,
-  type CloudProject,
 } from "../harness/engine";
+import { engineFile, previewSteps } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -33,33 +26,21 @@ const NS = "krcloud-test-native-site";
 const OWNER = `owner-secret-${Date.now().toString(36)}`;
 const CONTENT = `<h1>secret page ${Date.now().toString(36)}</h1>`;
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 let workDir: string;
 let sdk: ObjectStorageClient;
 
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "native" });
-  project = await newProject(cloud, "native");
-  await installNativePlugin(sandbox);
-  workDir = sandbox.copyProgram(nativeSiteProgram());
-  stack = await sandbox.createStack(
-    workDir,
-    "native",
-    providerConfig(project, {
-      [`${NS}:owner`]: { value: OWNER, secret: true },
-      [`${NS}:content`]: { value: CONTENT, secret: true },
-    }),
-  );
-  sdk = new ObjectStorageClient({ settings: resolveSettings({ localCloudUrl: cloud.url, authToken: project.token, projectId: project.projectId }) });
-});
+const engine = engineFile({ label: "native", project: "native", plugin: true });
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
+beforeAll(async () => {
+  workDir = engine.sandbox.copyProgram(nativeSiteProgram());
+  stack = await engine.stack(workDir, "native", {
+    [`${NS}:owner`]: { value: OWNER, secret: true },
+    [`${NS}:content`]: { value: CONTENT, secret: true },
+  });
+  sdk = new ObjectStorageClient({
+    settings: resolveSettings({ localCloudUrl: engine.cloud.url, authToken: engine.project.token, projectId: engine.project.projectId }),
+  });
 });
 
 test("up creates the resources through the plugin; state holds no __provider and no plaintext secret", async () => {
@@ -82,17 +63,15 @@ test("up creates the resources through the plugin; state holds no __provider and
   expect(isSecret(bucket!.outputs?.metadata)).toBe(true);
 
   // At rest (checkpoints, history, backups): none of the secrets in plaintext.
-  for (const { file, text } of backendFiles(sandbox.backendDir)) {
-    for (const secret of [project.token, project.credentialSecret, OWNER, CONTENT]) {
+  for (const { file, text } of backendFiles(engine.sandbox.backendDir)) {
+    for (const secret of [engine.project.token, engine.project.credentialSecret, OWNER, CONTENT]) {
       expect([file, text.includes(secret)]).toEqual([file, false]);
     }
   }
 });
 
 test("preview of an unchanged program shows no changes", async () => {
-  const { events, onEvent } = eventCollector();
-  await stack.preview({ color: "never", onEvent });
-  expect(changedSteps(events)).toEqual([]);
+  expect(await previewSteps(stack)).toEqual([]);
 });
 
 test("preview --diff shows per-property changes and which property forces replacement", async () => {
@@ -128,12 +107,12 @@ async function previewDiffs(): Promise<void> {
 }
 
 test("pulumi import adopts a bucket made behind Pulumi's back; the declaring program then shows no changes", async () => {
-  const name = `adopt-${project.projectId.slice(-8)}`;
+  const name = `adopt-${engine.project.projectId.slice(-8)}`;
   await sdk.createBucket({ name });
   await sdk.updateContainerMetadata(name, { team: "ops" }, []);
   // Imported with the metadata it has: declare the same.
   await runPulumi(
-    sandbox,
+    engine.sandbox,
     ["import", "krcloud:objectstorage:Bucket", "adopted", name, "--yes", "--generate-code=false", "--protect=false", "--non-interactive", "--stack", "native"],
     workDir,
   );
@@ -143,29 +122,23 @@ test("pulumi import adopts a bucket made behind Pulumi's back; the declaring pro
   expect(adopted?.inputs).toMatchObject({ name, metadata: { team: "ops" } });
 
   await stack.setConfig(`${NS}:adoptName`, { value: name });
-  const { events, onEvent } = eventCollector();
-  await stack.preview({ color: "never", onEvent });
-  expect(changedSteps(events)).toEqual([]);
+  expect(await previewSteps(stack)).toEqual([]);
   const up = await stack.up({ color: "never" });
   expect(up.summary.resourceChanges).toEqual({ same: expect.any(Number) });
   expect((await sdk.findBucket(name))?.metadata).toEqual({ team: "ops" });
 });
 
 test("the import option adopts an existing bucket with no changes", async () => {
-  const name = `imp-${project.projectId.slice(-8)}`;
+  const name = `imp-${engine.project.projectId.slice(-8)}`;
   await sdk.createBucket({ name });
   await stack.setConfig(`${NS}:importId`, { value: name });
   const up = await stack.up({ color: "never" });
   expect(up.summary.resourceChanges).toEqual({ same: expect.any(Number), import: 1 });
-  const { events, onEvent } = eventCollector();
-  await stack.preview({ color: "never", onEvent });
-  expect(changedSteps(events)).toEqual([]);
+  expect(await previewSteps(stack)).toEqual([]);
 });
 
 test("destroy removes everything through the plugin", async () => {
   // Imported and adopted buckets are deleted too: they are managed now.
-  const destroyed = await stack.destroy({ color: "never" });
-  expect(destroyed.summary.result).toBe("succeeded");
-  expect(await project.control.inventory(project.projectId)).toEqual([]);
+  await engine.destroyLeavesNothing(stack);
   expect(path.isAbsolute(workDir)).toBe(true);
 });

@@ -7,22 +7,18 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
 import {
   ENGINE_TEST_TIMEOUT_MS,
   eventCollector,
   expectFailure,
-  installNativePlugin,
   nativeResourcesOfType,
   nativeSiteProgram,
   newProject,
   providerConfig,
-  pulumiYamlBinDir,
   REPO_ROOT,
-  Sandbox,
-  startCloud,
   type CloudProject,
 } from "../harness/engine";
+import { engineFile, requireYamlHost } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -30,19 +26,7 @@ const NS = "krcloud-test-native-site";
 /** Far longer than the timeout: a read that waited for it would take this long. */
 const LATENCY_MS = 30_000;
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "native-refresh" });
-  await installNativePlugin(sandbox);
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
+const engine = engineFile({ label: "native-refresh", plugin: true });
 
 describe("customTimeouts.read", () => {
   let project: CloudProject;
@@ -50,10 +34,10 @@ describe("customTimeouts.read", () => {
   let bucketName: string;
 
   beforeAll(async () => {
-    project = await newProject(cloud, "readtimeout");
+    project = await newProject(engine.cloud, "readtimeout");
     bucketName = `read-${project.projectId.slice(-10)}`;
-    stack = await sandbox.createStack(
-      sandbox.copyProgram(nativeSiteProgram()),
+    stack = await engine.sandbox.createStack(
+      engine.sandbox.copyProgram(nativeSiteProgram()),
       "reads",
       providerConfig(project, { [`${NS}:readTimeout`]: { value: "2s" }, [`${NS}:bucketName`]: { value: bucketName } }),
     );
@@ -86,9 +70,13 @@ describe("a held cache cluster create: refresh before the next update", () => {
   let failedAt: number;
 
   beforeAll(async () => {
-    if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
-    project = await newProject(cloud, "heldcluster");
-    stack = await sandbox.createStack(sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "native-held-cluster")), "held", providerConfig(project));
+    requireYamlHost();
+    project = await newProject(engine.cloud, "heldcluster");
+    stack = await engine.sandbox.createStack(
+      engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "native-held-cluster")),
+      "held",
+      providerConfig(project),
+    );
   });
 
   test("the create times out while the cloud holds it: recorded as Creating, and the engine is asked to refresh it before the next update", async () => {

@@ -6,24 +6,19 @@
  * progress lines reach the display on its own row.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
 import * as path from "node:path";
 import {
-  changedSteps,
-  pulumiYamlBinDir,
   REPO_ROOT,
   ENGINE_TEST_TIMEOUT_MS,
   eventCollector,
   expectFailure,
-  installNativePlugin,
   nativeResourcesOfType,
   nativeSiteProgram,
   newProject,
   providerConfig,
-  Sandbox,
-  startCloud,
   type CloudProject,
 } from "../harness/engine";
+import { engineFile, previewSteps, requireYamlHost } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -31,32 +26,21 @@ const NS = "krcloud-test-native-site";
 /** Far longer than the timeout: a create that waited for it would take this long. */
 const LATENCY_MS = 30_000;
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 let bucketName: string;
 
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "native-timeouts" });
-  project = await newProject(cloud, "timeouts");
-  await installNativePlugin(sandbox);
-  bucketName = `slow-${project.projectId.slice(-10)}`;
-  stack = await sandbox.createStack(
-    sandbox.copyProgram(nativeSiteProgram()),
-    "timeouts",
-    providerConfig(project, { [`${NS}:createTimeout`]: { value: "2s" }, [`${NS}:bucketName`]: { value: bucketName } }),
-  );
-});
+const engine = engineFile({ label: "native-timeouts", project: "timeouts", plugin: true });
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
+beforeAll(async () => {
+  bucketName = `slow-${engine.project.projectId.slice(-10)}`;
+  stack = await engine.stack(engine.sandbox.copyProgram(nativeSiteProgram()), "timeouts", {
+    [`${NS}:createTimeout`]: { value: "2s" },
+    [`${NS}:bucketName`]: { value: bucketName },
+  });
 });
 
 test("a create slower than customTimeouts.create fails at the timeout, naming the resource, and the resource stays in state", async () => {
-  await project.control.addFault({ service: "object-storage", operation: "GetBucketMeta", action: "latency", latencyMs: LATENCY_MS, times: 1 });
+  await engine.project.control.addFault({ service: "object-storage", operation: "GetBucketMeta", action: "latency", latencyMs: LATENCY_MS, times: 1 });
   const { events, onEvent } = eventCollector();
   const text = await expectFailure(() => stack.up({ color: "never", onEvent }));
 
@@ -72,18 +56,16 @@ test("a create slower than customTimeouts.create fails at the timeout, naming th
 
   const [bucket] = nativeResourcesOfType(await stack.exportStack(), "krcloud:objectstorage:Bucket");
   expect(bucket?.id).toBe(bucketName);
-  expect((await project.control.inventory(project.projectId)).map((e) => e.id)).toContain(bucketName);
+  expect((await engine.inventory()).map((e) => e.id)).toContain(bucketName);
 });
 
 test("the next up finishes the resource, then nothing is left to change", async () => {
   const up = await stack.up({ color: "never" });
   expect(up.summary.result).toBe("succeeded");
   expect(up.outputs.bucketName!.value).toBe(bucketName);
-  const { events, onEvent } = eventCollector();
-  await stack.preview({ color: "never", onEvent });
-  expect(changedSteps(events)).toEqual([]);
+  expect(await previewSteps(stack)).toEqual([]);
   await stack.destroy({ color: "never" });
-  expect(await project.control.inventory(project.projectId)).toEqual([]);
+  expect(await engine.inventory()).toEqual([]);
 });
 
 describe("a settling resource: a cache instance set that takes 10 s", () => {
@@ -91,10 +73,10 @@ describe("a settling resource: a cache instance set that takes 10 s", () => {
   let cacheStack: Stack;
 
   beforeAll(async () => {
-    if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
-    cacheProject = await newProject(cloud, "cachetimeouts");
-    cacheStack = await sandbox.createStack(
-      sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "native-cache")),
+    requireYamlHost();
+    cacheProject = await newProject(engine.cloud, "cachetimeouts");
+    cacheStack = await engine.sandbox.createStack(
+      engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "native-cache")),
       "cache",
       providerConfig(cacheProject),
     );

@@ -15,24 +15,23 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { startLocalCloud } from "../../emulator";
 import {
   applyLocalCloudSetup,
   changedSteps,
   discoverExamples,
   ENGINE_TEST_TIMEOUT_MS,
   eventCollector,
-  installNativePlugin,
   newProject,
   providerConfig,
   REPO_ROOT,
-  Sandbox,
   stateResources,
   toolPath,
   withoutSecrets,
   type CloudProject,
   type SetupResource,
 } from "../harness/engine";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS * 2);
 
@@ -53,20 +52,17 @@ const ALIASES = [
   ");",
 ].join("\n");
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
 /** node_modules of a project that installed the packed tarball with npm. */
 let installed: string;
 
+// Simulated cache nodes: the move is about state and the engine, not the data plane.
+const engine = engineFile({ label: "native-ts-migration", plugin: true, start: () => startLocalCloud({ port: 0, cacheEngine: "simulated" }) });
+
 beforeAll(async () => {
-  // Simulated cache nodes: the move is about state and the engine, not the data plane.
-  cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
-  sandbox = new Sandbox({ label: "native-ts-migration" });
-  await installNativePlugin(sandbox);
   const npm = (args: string[], cwd: string): string =>
     execFileSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, PATH: toolPath(), npm_config_update_notifier: "false" } });
-  const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", sandbox.root], REPO_ROOT)) as { filename: string }[];
-  const consumer = path.join(sandbox.root, "consumer");
+  const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", engine.sandbox.root], REPO_ROOT)) as { filename: string }[];
+  const consumer = path.join(engine.sandbox.root, "consumer");
   fs.mkdirSync(consumer);
   fs.writeFileSync(
     path.join(consumer, "package.json"),
@@ -74,7 +70,7 @@ beforeAll(async () => {
       name: "krcloud-native-ts-consumer",
       private: true,
       dependencies: {
-        [PKG.name]: `file:${path.join(sandbox.root, packed[0]!.filename)}`,
+        [PKG.name]: `file:${path.join(engine.sandbox.root, packed[0]!.filename)}`,
         "@pulumi/pulumi": PKG.dependencies["@pulumi/pulumi"],
         typescript: PKG.devDependencies.typescript,
         "@types/node": PKG.devDependencies["@types/node"],
@@ -86,11 +82,6 @@ beforeAll(async () => {
   expect(fs.lstatSync(path.join(installed, PKG.name)).isSymbolicLink()).toBe(false);
 }, ENGINE_TEST_TIMEOUT_MS);
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
 describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, example) => {
   let project: CloudProject;
   let setup: SetupResource[] = [];
@@ -98,15 +89,15 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
   let stack: Stack;
 
   beforeAll(async () => {
-    project = await newProject(cloud, example.name);
+    project = await newProject(engine.cloud, example.name);
     setup = await applyLocalCloudSetup(project, example.dir);
-    dir = path.join(sandbox.root, "programs", example.name);
+    dir = path.join(engine.sandbox.root, "programs", example.name);
     fs.cpSync(example.dir, dir, {
       recursive: true,
       filter: (p) => path.basename(p) !== "node_modules" && !/^Pulumi\..+\.ya?ml$/.test(path.basename(p)),
     });
     fs.symlinkSync(installed, path.join(dir, "node_modules"), "dir");
-    stack = await sandbox.createStack(
+    stack = await engine.sandbox.createStack(
       dir,
       "migration",
       providerConfig(project, {

@@ -11,25 +11,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  eventCollector,
-  krcloudOps,
-  newProject,
-  objectText,
-  providerConfig,
-  REPO_ROOT,
-  Sandbox,
-  startCloud,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, eventCollector, krcloudOps, objectText, REPO_ROOT } from "../harness/engine";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 
 /** node_modules of the repository, except `pulumi-krcloud`, which is this checkout. */
@@ -44,35 +30,29 @@ function linkThisCheckout(programDir: string): void {
   fs.symlinkSync(REPO_ROOT, path.join(nm, "pulumi-krcloud"), "dir");
 }
 
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "object-assets" });
-  project = await newProject(cloud, "object-assets");
-  const dir = sandbox.copyProgram(path.join(REPO_ROOT, "tests/programs/object-assets"));
-  linkThisCheckout(dir);
-  stack = await sandbox.createStack(dir, "engine", providerConfig(project));
-});
+const engine = engineFile({ label: "object-assets", project: "object-assets" });
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
+beforeAll(async () => {
+  const dir = engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests/programs/object-assets"));
+  linkThisCheckout(dir);
+  stack = await engine.stack(dir, "engine");
 });
 
 function operations(since: number): string[] {
-  return cloud.control
+  return engine.cloud.control
     .requests(since)
     .filter((e) => e.service === "object-storage")
     .map((e) => e.operation);
 }
-const cursor = () => cloud.control.requests().at(-1)?.seq ?? 0;
+const cursor = () => engine.cloud.control.requests().at(-1)?.seq ?? 0;
 
 test("assets through the engine: create, no-change preview, content and metadata updates, refresh, destroy", async () => {
   const up = await stack.up();
   // The program's five, the stack and its identity (krcloud-stack).
   expect(up.summary.resourceChanges).toMatchObject({ create: 7 });
   const bucket = up.outputs.bucketName!.value as string;
-  expect(await objectText(project, bucket, "index.html")).toBe("<h1>generation 1</h1>\n");
-  expect(await objectText(project, bucket, "robots.txt")).toBe("User-agent: *\n");
+  expect(await objectText(engine.project, bucket, "index.html")).toBe("<h1>generation 1</h1>\n");
+  expect(await objectText(engine.project, bucket, "robots.txt")).toBe("User-agent: *\n");
 
   const quiet = eventCollector();
   await stack.preview({ onEvent: quiet.onEvent });
@@ -84,7 +64,7 @@ test("assets through the engine: create, no-change preview, content and metadata
   await stack.up({ onEvent: changed.onEvent });
   expect(krcloudOps(changed.events)).toEqual({ page: "update" });
   expect(operations(since)).toContain("PutObject");
-  expect(await objectText(project, bucket, "index.html")).toBe("<h1>generation 2</h1>\n");
+  expect(await objectText(engine.project, bucket, "index.html")).toBe("<h1>generation 2</h1>\n");
 
   await stack.setConfig("team", { value: "ops" });
   since = cursor();
@@ -100,5 +80,5 @@ test("assets through the engine: create, no-change preview, content and metadata
   expect(krcloudOps(after.events)).toEqual({});
 
   await stack.destroy();
-  expect(await project.control.inventory(project.projectId)).toEqual([]);
+  expect(await engine.inventory()).toEqual([]);
 });

@@ -14,27 +14,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LocalCloud } from "../../emulator";
 import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, providerConfig, REPO_ROOT, runPulumi, Sandbox, startCloud } from "../harness/engine";
-import {
-  audit,
-  controlCall,
-  descendants,
-  endProcesses,
-  FAULTS_PROGRAM,
-  hold,
-  NS,
-  projectBed,
-  release,
-  spawnPulumi,
-  stackInventory,
-  until,
-  type Bed,
-} from "../support/faults/reliability";
+import { audit, controlCall, FAULTS_PROGRAM, hold, NS, projectBed, release, stackInventory, type Bed } from "../support/faults/reliability";
+import { findings, killedUp, NONE } from "./reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const NATIVE_PROGRAM = path.join(REPO_ROOT, "tests", "programs", "ownership-native");
-const NONE = { orphans: [], duplicates: [], ghosts: [] };
-const counts = (a: { orphans: string[]; duplicates: string[]; ghosts: string[] }) => ({ orphans: a.orphans, duplicates: a.duplicates, ghosts: a.ghosts });
 
 let cloud: LocalCloud;
 const sandboxes: Sandbox[] = [];
@@ -98,7 +83,7 @@ describe.each<Door>(["dynamic", "native"])("%s door", (door) => {
     await b.stack.destroy({ color: "never" });
     expect(await ids(b)).toEqual([]);
     // The first stack's resources are all there, and its state still matches the cloud exactly.
-    expect(counts(await audit(a))).toEqual(NONE);
+    expect(findings(await audit(a))).toEqual(NONE);
     expect(await ids(a)).toEqual(mineA);
     await a.stack.preview({ expectNoChanges: true, color: "never" });
     await a.stack.destroy({ color: "never" });
@@ -130,27 +115,15 @@ describe.each<Door>(["dynamic", "native"])("%s door", (door) => {
     }
     const seq = ((await controlCall(cloud, "GET", "/requests")) as { lastSeq: number }).lastSeq;
     await hold(cloud, "cache", "node");
-    const run = spawnPulumi(sb, ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", bed.stackName], bed.dir);
-    let left: number[] = [];
-    try {
-      await until("the shard is added", async () => {
-        if (run.child.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${run.output()}`);
-        return (await shardCount()) === 2;
-      });
-      left = descendants(run.child.pid!);
-      run.child.kill("SIGKILL");
-      expect((await run.done).signal).toBe("SIGKILL");
-    } finally {
-      endProcesses(left.length ? left : descendants(run.child.pid ?? -1));
-    }
+    await killedUp(sb, bed, "the shard is added", async () => (await shardCount()) === 2);
     await release(cloud, "cache", "node");
     // The killed run recorded one shard; the cloud has two.
-    expect(counts(await audit(bed)).orphans).toHaveLength(1);
+    expect(findings(await audit(bed)).orphans).toHaveLength(1);
 
     await runPulumi(sb, ["cancel", "--yes", "--stack", bed.stackName], bed.dir);
     expect((await bed.stack.up({ color: "never" })).summary.result).toBe("succeeded");
     expect(await shardCount()).toBe(2);
-    expect(counts(await audit(bed))).toEqual(NONE);
+    expect(findings(await audit(bed))).toEqual(NONE);
     const requests = ((await controlCall(cloud, "GET", `/requests?since=${seq}`)) as { requests: { operation?: string; path: string }[] }).requests;
     expect(requests.filter((r) => r.operation === "AddShard")).toHaveLength(1);
     await bed.stack.preview({ expectNoChanges: true, color: "never" });

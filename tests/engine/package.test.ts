@@ -11,9 +11,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, newProject, objectText, providerConfig, REPO_ROOT, Sandbox, startCloud, toolPath, type CloudProject } from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, objectText, REPO_ROOT, toolPath } from "../harness/engine";
 import { claimedBlock, DocsSandbox } from "../support/docs/runnable";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -31,10 +31,7 @@ interface PackageJson {
 }
 const PKG = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as PackageJson;
 
-let cloud: LocalCloud;
 let docs: DocsSandbox;
-let sandbox: Sandbox;
-let project: CloudProject;
 /** The user's project the README's block installed the package into. */
 let projectDir: string;
 let tarball: string;
@@ -45,6 +42,8 @@ function npm(args: string[], cwd: string): { stdout: string; stderr: string } {
   if (r.status !== 0) throw new Error(`npm ${args.join(" ")} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   return r;
 }
+
+const engine = engineFile({ label: "package", project: "package" });
 
 beforeAll(async () => {
   const block = claimedBlock("README.md", "install-package");
@@ -61,14 +60,9 @@ beforeAll(async () => {
     .filter((f) => f !== "")
     .map((f) => f.replace(/^package\//, ""))
     .sort();
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "package" });
-  project = await newProject(cloud, "package");
 });
 
 afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
   await docs?.cleanup();
 });
 
@@ -155,18 +149,16 @@ test("the project the README's command installed runs a program through the Pulu
       "",
     ].join("\n"),
   );
-  const stack = await sandbox.createStack(projectDir, "packed", providerConfig(project));
+  const stack = await engine.stack(projectDir, "packed");
   const up = await stack.up({ color: "never" });
   expect(up.summary.result).toBe("succeeded");
   expect(up.outputs.stack?.value).toBe("packed");
   const bucketName = up.outputs.bucketName?.value as string;
-  expect(await objectText(project, bucketName, "hello.txt")).toBe("installed from the tarball\n");
+  expect(await objectText(engine.project, bucketName, "hello.txt")).toBe("installed from the tarball\n");
 
   const preview = await stack.preview({ color: "never" });
   // The stack, the bucket, the object and the stack's identity (krcloud-stack).
   expect(preview.changeSummary).toEqual({ same: 4 });
 
-  const destroyed = await stack.destroy({ color: "never" });
-  expect(destroyed.summary.result).toBe("succeeded");
-  expect(await project.control.inventory(project.projectId)).toEqual([]);
+  await engine.destroyLeavesNothing(stack);
 });

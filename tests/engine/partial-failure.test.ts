@@ -7,62 +7,37 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
 import { DEFAULT_RETRY } from "../../sdk/core";
-import {
-  engineType,
-  ENGINE_TEST_TIMEOUT_MS,
-  eventCollector,
-  expectFailure,
-  newProject,
-  providerConfig,
-  REPO_ROOT,
-  resourcesOfType,
-  Sandbox,
-  startCloud,
-  type CloudProject,
-} from "../harness/engine";
+import { engineType, ENGINE_TEST_TIMEOUT_MS, eventCollector, expectFailure, REPO_ROOT, resourcesOfType } from "../harness/engine";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const BUCKET = "krcloud:objectstorage:Bucket";
 const OS = "object-storage";
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "partial-failure" });
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
+const engine = engineFile({ label: "partial-failure", project: "partial-failure" });
 
 describe("a public-read bucket", () => {
-  let project: CloudProject;
   let stack: Stack;
 
   beforeAll(async () => {
-    project = await newProject(cloud, "partial-failure");
-    stack = await sandbox.createStack(sandbox.copyProgram(path.join(REPO_ROOT, "tests/programs/partial-failure")), "partial", providerConfig(project));
+    stack = await engine.stack(engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests/programs/partial-failure")), "partial");
   });
 
   async function bucketsInCloud(): Promise<string[]> {
-    return (await project.control.inventory(project.projectId))
+    return (await engine.inventory())
       .filter((e) => e.kind === "bucket")
       .map((e) => e.id)
       .sort();
   }
 
   async function createBucketCount(): Promise<number> {
-    return (await project.control.counters()).byOperation[`${OS}.CreateBucket`] ?? 0;
+    return (await engine.project.control.counters()).byOperation[`${OS}.CreateBucket`] ?? 0;
   }
 
   async function aclOf(name: string): Promise<string> {
-    const rec = await project.control.getResource<{ acl: { public?: string } | null }>(OS, "bucket", name);
+    const rec = await engine.project.control.getResource<{ acl: { public?: string } | null }>(OS, "bucket", name);
     return rec?.acl?.public ?? "deny";
   }
 
@@ -76,7 +51,7 @@ describe("a public-read bucket", () => {
     expect(publicBuckets).toHaveLength(1);
 
     const createsBefore = await createBucketCount();
-    const fault = await project.control.addFault({
+    const fault = await engine.project.control.addFault({
       service: OS,
       operation: "UpdateBucketAcl",
       action: "error",
@@ -85,7 +60,7 @@ describe("a public-read bucket", () => {
     });
     const failure = await expectFailure(() => stack.up({ color: "never" }));
     expect(failure).toMatch(/setting the ACL of bucket/);
-    expect((await project.control.faults()).find((f) => f.id === fault.id)?.fired).toBeGreaterThan(0);
+    expect((await engine.project.control.faults()).find((f) => f.id === fault.id)?.fired).toBeGreaterThan(0);
 
     // The bucket exists once in the cloud, with the ACL not yet applied, and state knows it.
     const created = await bucketsInCloud();
@@ -94,7 +69,7 @@ describe("a public-read bucket", () => {
     const recorded = resourcesOfType(await stack.exportStack(), BUCKET);
     expect(recorded.map((r) => r.id).sort()).toEqual(created);
 
-    await project.control.removeFault(fault.id);
+    await engine.project.control.removeFault(fault.id);
     const up = await stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
     expect(up.summary.resourceChanges?.update ?? 0).toBeGreaterThanOrEqual(publicBuckets.length);
@@ -106,6 +81,6 @@ describe("a public-read bucket", () => {
     await stack.preview({ refresh: true, expectNoChanges: true, color: "never" });
 
     await stack.destroy({ color: "never" });
-    expect(await project.control.inventory(project.projectId)).toEqual([]);
+    expect(await engine.inventory()).toEqual([]);
   });
 });

@@ -5,55 +5,22 @@
  * base group's catalogue). The preview sends no mutating request. A base group that is not known
  * yet in the preview (another resource's output) skips the check: the preview passes.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import type { LocalCloud } from "../../emulator";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  expectFailure,
-  installNativePlugin,
-  newProject,
-  providerConfig,
-  pulumiYamlBinDir,
-  Sandbox,
-  startCloud,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure } from "../harness/engine";
+import { engineFile, jsProgram, yamlProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
-
-beforeAll(async () => {
-  if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "preview-checks" });
-  project = await newProject(cloud, "pchecks");
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
-function program(name: string, files: Record<string, string>): string {
-  const src = path.join(sandbox.root, "src", name);
-  fs.mkdirSync(src, { recursive: true });
-  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(src, file), text);
-  return sandbox.copyProgram(src);
-}
+const engine = engineFile({ label: "preview-checks", project: "pchecks", yaml: true });
 
 const BAD = { timeout: "-5", tiemout: "300", "maxmemory-policy": "least-used" };
 
 /** The requests the cloud received since `since` (its log's sequence number). */
 async function requestsSince(since: number): Promise<{ seq: number; method: string; operation: string; projectId?: string }[]> {
-  const res = await fetch(`${cloud.controlUrl}/requests?since=${since}`);
+  const res = await fetch(`${engine.cloud.controlUrl}/requests?since=${since}`);
   return ((await res.json()) as { requests: { seq: number; method: string; operation: string; projectId?: string }[] }).requests;
 }
 async function lastSeq(): Promise<number> {
-  return ((await (await fetch(`${cloud.controlUrl}/requests?since=0`)).json()) as { lastSeq: number }).lastSeq;
+  return ((await (await fetch(`${engine.cloud.controlUrl}/requests?since=0`)).json()) as { lastSeq: number }).lastSeq;
 }
 
 function expectNamed(output: string): void {
@@ -67,58 +34,51 @@ function expectNamed(output: string): void {
 }
 
 test("dynamic classes: bad parameter values fail the preview, each named with its rule, reading only the base group", async () => {
-  const dir = program("dynamic", {
-    "Pulumi.yaml": "name: krcloud-preview-checks\nruntime: nodejs\nmain: index.js\n",
-    "package.json": '{ "name": "krcloud-preview-checks", "main": "index.js" }\n',
-    "index.js": [
-      '"use strict";',
-      'const krcloud = require("pulumi-krcloud");',
-      `new krcloud.cache.ParameterGroup("params", { baseParameterGroupId: "default.redis7.0.cluster", parameters: ${JSON.stringify(BAD)} });`,
-      "",
-    ].join("\n"),
-  });
-  const stack = await sandbox.createStack(dir, "dynamic", providerConfig(project));
+  const stack = await engine.programStack(
+    "dynamic",
+    jsProgram(
+      "krcloud-preview-checks",
+      [`new krcloud.cache.ParameterGroup("params", { baseParameterGroupId: "default.redis7.0.cluster", parameters: ${JSON.stringify(BAD)} });`],
+      { packageJson: true },
+    ),
+  );
   const before = await lastSeq();
   const out = await expectFailure(() => stack.preview({ color: "never" }));
   expectNamed(out);
-  const mine = (await requestsSince(before)).filter((r) => r.projectId === project.projectId || r.operation === "GetParameterGroup");
+  const mine = (await requestsSince(before)).filter((r) => r.projectId === engine.project.projectId || r.operation === "GetParameterGroup");
   expect(mine.filter((r) => r.method !== "GET" && r.method !== "HEAD")).toEqual([]);
   expect(mine.filter((r) => r.operation === "GetParameterGroup")).toHaveLength(1);
 });
 
 test("dynamic classes: a base group not known yet in the preview skips the check (the preview passes)", async () => {
-  const dir = program("dynamic-unknown", {
-    "Pulumi.yaml": "name: krcloud-preview-checks-unknown\nruntime: nodejs\nmain: index.js\n",
-    "package.json": '{ "name": "krcloud-preview-checks-unknown", "main": "index.js" }\n',
-    "index.js": [
-      '"use strict";',
-      'const krcloud = require("pulumi-krcloud");',
-      'const bucket = new krcloud.objectstorage.Bucket("b", {});',
-      `new krcloud.cache.ParameterGroup("params", { baseParameterGroupId: bucket.url.apply(() => "default.redis7.0.cluster"), parameters: ${JSON.stringify(BAD)} });`,
-      "",
-    ].join("\n"),
-  });
-  const stack = await sandbox.createStack(dir, "dynamic-unknown", providerConfig(project));
+  const stack = await engine.programStack(
+    "dynamic-unknown",
+    jsProgram(
+      "krcloud-preview-checks-unknown",
+      [
+        'const bucket = new krcloud.objectstorage.Bucket("b", {});',
+        `new krcloud.cache.ParameterGroup("params", { baseParameterGroupId: bucket.url.apply(() => "default.redis7.0.cluster"), parameters: ${JSON.stringify(BAD)} });`,
+      ],
+      { packageJson: true },
+    ),
+  );
   const preview = await stack.preview({ color: "never" });
   // The bucket, the group, the stack and its identity (krcloud-stack).
   expect(preview.changeSummary).toMatchObject({ create: 4 });
 });
 
 test("native plugin (YAML): the same failures in the preview", async () => {
-  await installNativePlugin(sandbox);
-  const dir = program("native", {
-    "Pulumi.yaml": [
-      "name: krcloud-preview-checks-native",
-      "runtime: yaml",
+  const stack = await engine.programStack(
+    "native",
+    yamlProgram("krcloud-preview-checks-native", [
       "resources:",
       "  params:",
       "    type: krcloud:cache:ParameterGroup",
       "    properties:",
       "      baseParameterGroupId: default.redis7.0.cluster",
       `      parameters: ${JSON.stringify(BAD)}`,
-      "",
-    ].join("\n"),
-  });
-  const stack = await sandbox.createStack(dir, "native", providerConfig(project));
+    ]),
+    { plugin: true },
+  );
   expectNamed(await expectFailure(() => stack.preview({ color: "never" })));
 });

@@ -7,56 +7,20 @@
  * password never shows. The plugin's detailed diff also marks the property as the one that
  * replaces (`preview --diff`).
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  installNativePlugin,
-  newProject,
-  providerConfig,
-  pulumiYamlBinDir,
-  Sandbox,
-  startCloud,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS } from "../harness/engine";
+import { engineFile, jsProgram, yamlProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
-
-beforeAll(async () => {
-  if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "preview-reasons" });
-  project = await newProject(cloud, "reasons");
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
+const engine = engineFile({ label: "preview-reasons", project: "reasons", yaml: true });
 
 const OLD_PASSWORD = "Rotate-me-0001";
 const NEW_PASSWORD = "Rotated-pw-0002";
 
-function program(name: string, files: Record<string, string>): string {
-  const src = path.join(sandbox.root, "src", name);
-  fs.mkdirSync(src, { recursive: true });
-  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(src, file), text);
-  return sandbox.copyProgram(src);
-}
-
-const DYNAMIC = {
-  "Pulumi.yaml": "name: krcloud-preview-reasons\nruntime: nodejs\nmain: index.js\n",
-  "package.json": '{ "name": "krcloud-preview-reasons", "main": "index.js" }\n',
-  "index.js": [
-    '"use strict";',
-    'const pulumi = require("@pulumi/pulumi");',
-    'const krcloud = require("pulumi-krcloud");',
+const DYNAMIC = jsProgram(
+  "krcloud-preview-reasons",
+  [
     "const config = new pulumi.Config();",
     'const sessions = new krcloud.cache.Cluster("sessions", {',
     '  version: "7.0.15", flavorId: config.require("flavor"), parameterGroupId: "default.redis7.0.cluster",',
@@ -64,33 +28,28 @@ const DYNAMIC = {
     '  user: { name: "app", password: config.requireSecret("password") },',
     "});",
     "exports.endpoint = sessions.primaryEndpoint;",
-    "",
-  ].join("\n"),
-};
+  ],
+  { pulumi: true, packageJson: true },
+);
 
-const NATIVE = {
-  "Pulumi.yaml": [
-    "name: krcloud-preview-reasons-native",
-    "runtime: yaml",
-    "configuration:",
-    "  flavor: { type: String }",
-    "  password: { type: String, secret: true }",
-    "resources:",
-    "  sessions:",
-    "    type: krcloud:cache:Cluster",
-    "    properties:",
-    "      version: 7.0.15",
-    "      flavorId: ${flavor}",
-    "      parameterGroupId: default.redis7.0.cluster",
-    "      subnetIds: [sn-a]",
-    "      securityGroupIds: [sg-1]",
-    "      shards: [{ primarySubnetId: sn-a }]",
-    "      user: { name: app, password: '${password}' }",
-    "outputs:",
-    "  endpoint: ${sessions.primaryEndpoint}",
-    "",
-  ].join("\n"),
-};
+const NATIVE = yamlProgram("krcloud-preview-reasons-native", [
+  "configuration:",
+  "  flavor: { type: String }",
+  "  password: { type: String, secret: true }",
+  "resources:",
+  "  sessions:",
+  "    type: krcloud:cache:Cluster",
+  "    properties:",
+  "      version: 7.0.15",
+  "      flavorId: ${flavor}",
+  "      parameterGroupId: default.redis7.0.cluster",
+  "      subnetIds: [sn-a]",
+  "      securityGroupIds: [sg-1]",
+  "      shards: [{ primarySubnetId: sn-a }]",
+  "      user: { name: app, password: '${password}' }",
+  "outputs:",
+  "  endpoint: ${sessions.primaryEndpoint}",
+]);
 
 /** The preview's whole text for the stack with `flavor` and `password` set. */
 async function previewWith(stack: Stack, flavor: string, password: string, diff = false): Promise<string> {
@@ -136,15 +95,14 @@ async function checkDoor(stack: Stack, counted: RegExp): Promise<void> {
 }
 
 test("dynamic classes: the preview says which property replaces the cluster, why, and that the data and endpoint go", async () => {
-  const stack = await sandbox.createStack(program("dynamic", DYNAMIC), "dynamic", providerConfig(project));
+  const stack = await engine.programStack("dynamic", DYNAMIC);
   // The host's diff has no URN: the warning sits under the stack, counted there.
   await checkDoor(stack, /pulumi:pulumi:Stack krcloud-preview-reasons-dynamic\s+1 warning\s*$/m);
   await stack.destroy({ color: "never" });
 });
 
 test("native plugin (YAML): the same warning on the resource's row, and the detailed diff marks the property that replaces", async () => {
-  await installNativePlugin(sandbox);
-  const stack = await sandbox.createStack(program("native", NATIVE), "native", providerConfig(project));
+  const stack = await engine.programStack("native", NATIVE, { plugin: true });
   // On the resource's rows, after its detailed diff.
   await checkDoor(
     stack,

@@ -11,20 +11,11 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  eventCollector,
-  newProject,
-  providerConfig,
-  REPO_ROOT,
-  Sandbox,
-  startCloud,
-  toolPath,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT, toolPath } from "../harness/engine";
 import { baseSpec, changes, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
 import { resourceTypes } from "../resources";
+import { engineFile } from "./engine-file";
+import { zeroDiffSteps } from "./zero-diff-steps";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
@@ -32,14 +23,9 @@ const PREVIOUS = path.join(REPO_ROOT, "tests", "fixtures", "previous-release", "
 const PROGRAM = path.join(REPO_ROOT, "tests", "programs", "zero-diff");
 const PULUMI_VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let dir: string;
 let spec: Spec;
 let stack: Stack;
-const figures: string[] = [];
-const started = Date.now();
 
 function npm(args: string[], cwd: string): string {
   return execFileSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, PATH: toolPath(), npm_config_update_notifier: "false" } });
@@ -65,42 +51,28 @@ function installedIsPrevious(): boolean {
   return fs.existsSync(path.join(dir, "node_modules", "pulumi-krcloud", "dist", "provider", "objectstorage", "resources.js"));
 }
 
-async function timed<T>(label: string, fn: () => Promise<T> | T): Promise<T> {
-  const t0 = Date.now();
-  const v = await fn();
-  figures.push(`${label}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return v;
-}
+const engine = engineFile({ label: "previous-release", project: "prevrel" });
+const { timed, note, destroyLeavesNothing } = zeroDiffSteps(engine, "previous release (0930844) -> this package");
 
 beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "previous-release" });
-  project = await newProject(cloud, "prevrel");
-  const fx = await prepareCloud(project);
-  dir = path.join(sandbox.root, "programs", "previous-release");
+  const fx = await prepareCloud(engine.project);
+  dir = path.join(engine.sandbox.root, "programs", "previous-release");
   fs.mkdirSync(dir, { recursive: true });
   for (const f of ["Pulumi.yaml", "index.js"]) fs.copyFileSync(path.join(PROGRAM, f), path.join(dir, f));
   spec = baseSpec(fx, secretValues("prev"));
   writeDynamicSpec(dir, spec);
 });
 
-afterAll(async () => {
-  figures.push(`file total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`previous release (0930844) -> this package:\n  ${figures.join("\n  ")}`);
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
 test("a program using every resource type runs up with the previous release, installed by npm", async () => {
   expect([...typesOf(spec)].sort()).toEqual(resourceTypes().sort());
   // A copy in the sandbox: npm records the path of a file: dependency.
-  const previous = path.join(sandbox.root, path.basename(PREVIOUS));
+  const previous = path.join(engine.sandbox.root, path.basename(PREVIOUS));
   fs.copyFileSync(PREVIOUS, previous);
   await timed("npm install of the previous release", () => installPackage(previous));
   expect(installedIsPrevious()).toBe(true);
   expect(fs.lstatSync(path.join(dir, "node_modules", "pulumi-krcloud")).isSymbolicLink()).toBe(false);
 
-  stack = await sandbox.createStack(dir, "prev", providerConfig(project));
+  stack = await engine.stack(dir, "prev");
   const up = await timed("up with the previous release", () => stack.up({ color: "never" }));
   expect(up.summary.result).toBe("succeeded");
   expect(up.summary.resourceChanges?.create).toBe(spec.resources.length + 1);
@@ -108,8 +80,8 @@ test("a program using every resource type runs up with the previous release, ins
 
 test("after npm installs this package over it, preview changes no resource (it adds the stack's identity); a preview after the next up shows no changes", async () => {
   // dist is built (the tests run from it): no prepack build.
-  const packed = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", sandbox.root], REPO_ROOT)) as { filename: string }[];
-  await timed("npm install of this package", () => installPackage(path.join(sandbox.root, packed[0]!.filename)));
+  const packed = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", engine.sandbox.root], REPO_ROOT)) as { filename: string }[];
+  await timed("npm install of this package", () => installPackage(path.join(engine.sandbox.root, packed[0]!.filename)));
   expect(installedIsPrevious()).toBe(false);
 
   // The one change of the upgrade: the stack's identity (krcloud-stack), which the previous release
@@ -124,12 +96,9 @@ test("after npm installs this package over it, preview changes no resource (it a
   expect(changed).toEqual({ create: 1 });
   expect(same).toBe(spec.resources.length + 1);
   await timed("preview after that up", () => previewNoChanges(stack, "after the upgrade and an up"));
-  figures.push(`${n} resources of ${typesOf(spec).size} types made by the previous release: 0 changes after the upgrade`);
+  note(`${n} resources of ${typesOf(spec).size} types made by the previous release: 0 changes after the upgrade`);
 });
 
 test("destroy with this package leaves nothing behind", async () => {
-  const destroyed = await timed("destroy", () => stack.destroy({ color: "never" }));
-  expect(destroyed.summary.result).toBe("succeeded");
-  const fixtures = new Set(["kms:key", "data-query:instance"]);
-  expect((await project.control.inventory(project.projectId)).filter((e) => !fixtures.has(`${e.service}:${e.kind}`))).toEqual([]);
+  await destroyLeavesNothing("destroy", stack);
 });

@@ -6,42 +6,16 @@
  * touch shows as a change, and a change made outside Pulumi shows as what the next up reverts.
  * Through the real CLI, with a bucket and a cache cluster with a user.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, Sandbox, startCloud, type CloudProject } from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS } from "../harness/engine";
+import { engineFile, jsProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
+const engine = engineFile({ label: "refresh-diff", project: "refreshdiff" });
 
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "refresh-diff" });
-  project = await newProject(cloud, "refreshdiff");
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
-function program(name: string, files: Record<string, string>): string {
-  const src = path.join(sandbox.root, "src", name);
-  fs.mkdirSync(src, { recursive: true });
-  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(src, file), text);
-  return sandbox.copyProgram(src);
-}
-
-const PROGRAM = {
-  "Pulumi.yaml": "name: krcloud-refresh-diff\nruntime: nodejs\nmain: index.js\n",
-  "package.json": '{ "name": "krcloud-refresh-diff", "main": "index.js" }\n',
-  "index.js": [
-    '"use strict";',
-    'const pulumi = require("@pulumi/pulumi");',
-    'const krcloud = require("pulumi-krcloud");',
+const PROGRAM = jsProgram(
+  "krcloud-refresh-diff",
+  [
     "const config = new pulumi.Config();",
     'new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only" }, metadata: { owner: config.require("owner") } });',
     'new krcloud.cache.Cluster("sessions", {',
@@ -49,9 +23,9 @@ const PROGRAM = {
     '  subnetIds: ["sn-a"], securityGroupIds: ["sg-1"], shards: [{ primarySubnetId: "sn-a" }],',
     '  description: config.require("description"), user: { name: "app", password: config.requireSecret("password") },',
     "});",
-    "",
-  ].join("\n"),
-};
+  ],
+  { pulumi: true, packageJson: true },
+);
 
 /** The changed property lines (`~ metadata: {`, `+ x: ...`) of one resource's block in `preview --diff` output. */
 function changedLines(out: string, name: string): string[] {
@@ -65,7 +39,7 @@ function changedLines(out: string, name: string): string[] {
 }
 
 test("dynamic classes: after a refresh, preview --diff shows only the properties the program changed", async () => {
-  const stack = await sandbox.createStack(program("dynamic", PROGRAM), "dynamic", providerConfig(project));
+  const stack = await engine.programStack("dynamic", PROGRAM);
   await stack.setAllConfig({ owner: { value: "web-team" }, description: { value: "sessions" }, password: { value: "Refresh-pw-01", secret: true } });
   await stack.up({ color: "never" });
   await stack.refresh({ color: "never" });
@@ -75,7 +49,7 @@ test("dynamic classes: after a refresh, preview --diff shows only the properties
 
   // Changed behind Pulumi's back, refreshed: the preview shows the revert of exactly that.
   const clusterId = (await stack.exportStack()).deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::sessions")).id as string;
-  await project.control.patchResource("cache", "cluster", clusterId, { description: "changed outside" });
+  await engine.project.control.patchResource("cache", "cluster", clusterId, { description: "changed outside" });
   await stack.refresh({ color: "never" });
   const drifted = (await stack.preview({ color: "never", diff: true })).stdout;
   expect(changedLines(drifted, "sessions")).toEqual([expect.stringMatching(/^~ description\s*: "changed outside" => "sessions"$/)]);

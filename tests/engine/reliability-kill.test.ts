@@ -17,38 +17,14 @@
  *   over instead of creating a second one.
  */
 import * as path from "node:path";
-import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, providerConfig, REPO_ROOT, runPulumi, Sandbox, startCloud } from "../harness/engine";
-import {
-  audit,
-  controlCall,
-  descendants,
-  endProcesses,
-  faultsBed,
-  hold,
-  projectBed,
-  recorded,
-  release,
-  spawnPulumi,
-  stackInventory,
-  until,
-  type Bed,
-} from "../support/faults/reliability";
+import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, providerConfig, REPO_ROOT, runPulumi } from "../harness/engine";
+import { audit, controlCall, faultsBed, hold, projectBed, recorded, release, stackInventory, type Bed } from "../support/faults/reliability";
+import { engineFile } from "./engine-file";
+import { findings, killedUp, NONE } from "./reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "reliability-kill" });
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
+const engine = engineFile({ label: "reliability-kill" });
 
 /** The transitions the slow creates wait on. */
 const SLOW = [
@@ -58,31 +34,8 @@ const SLOW = [
   ["data-query", "query"],
 ] as const;
 
-/**
- * `pulumi up` of the bed's stack, SIGKILLed once `ready` says the creates are under way (the CLI
- * alone, as `kill -9 <pid>` does). Its language host and provider live on after that, still waiting
- * for the creates; they are ended by their ids, as a crash of the machine would end them, so that
- * nothing but the next command touches the cloud.
- */
-async function killedUp(bed: Pick<Bed, "dir" | "stackName">, ready: () => Promise<boolean>): Promise<void> {
-  const run = spawnPulumi(sandbox, ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", bed.stackName], bed.dir);
-  let left: number[] = [];
-  try {
-    await until("the creates are under way", async () => {
-      if (run.child.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${run.output()}`);
-      return ready();
-    });
-    left = descendants(run.child.pid!);
-    run.child.kill("SIGKILL");
-    expect((await run.done).signal).toBe("SIGKILL");
-  } finally {
-    endProcesses(left.length ? left : descendants(run.child.pid ?? -1));
-    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
-  }
-}
-
-const clean = (a: { orphans: string[]; duplicates: string[]; ghosts: string[] }) => ({ orphans: a.orphans, duplicates: a.duplicates, ghosts: a.ghosts });
-const NONE = { orphans: [], duplicates: [], ghosts: [] };
+/** `pulumi up` of the bed's stack, SIGKILLed once `ready` says the creates are under way. */
+const killedUpWhen = (bed: Pick<Bed, "dir" | "stackName">, ready: () => Promise<boolean>) => killedUp(engine.sandbox, bed, "the creates are under way", ready);
 
 /** Ids of the project's stack resources in the cloud, per inventory kind. */
 async function cloudIds(bed: Pick<Bed, "cloud" | "project" | "resultBucket">): Promise<Record<string, string[]>> {
@@ -98,12 +51,12 @@ describe("dynamic door: SIGKILL during four slow creates", () => {
   let bed: Bed;
 
   beforeAll(async () => {
-    bed = await faultsBed(cloud, sandbox, "killall", { res: "cluster,iset,ds,query,hadoop" });
+    bed = await faultsBed(engine.cloud, engine.sandbox, "killall", { res: "cluster,iset,ds,query,hadoop" });
   });
 
   test("cancel, then up: what the killed run made is taken over, nothing is orphaned or made twice, the query ran once", async () => {
-    for (const [service, kind] of SLOW) await hold(cloud, service, kind);
-    await killedUp(bed, async () => {
+    for (const [service, kind] of SLOW) await hold(engine.cloud, service, kind);
+    await killedUpWhen(bed, async () => {
       const kinds = Object.keys(await cloudIds(bed));
       return ["cache/cluster", "cache/instance-set", "hadoop/cluster"].every((k) => kinds.includes(k)) && (await bed.dq.listQueries({ size: 10 })).length > 0;
     });
@@ -114,9 +67,9 @@ describe("dynamic door: SIGKILL during four slow creates", () => {
     expect(killed.pending.map((p) => p.resource.urn.split("::").pop()).sort()).toEqual(["cluster", "hadoop", "iset", "query"]);
     // Made by the killed run, outside state (the query run carries a create key the pending operation recorded).
     expect(killed.orphans.map((o) => o.split(":")[0]).sort()).toEqual(["cache/cluster", "cache/instance-set", "cache/shard", "hadoop/cluster"]);
-    for (const [service, kind] of SLOW) await release(cloud, service, kind);
+    for (const [service, kind] of SLOW) await release(engine.cloud, service, kind);
 
-    await runPulumi(sandbox, ["cancel", "--yes", "--stack", bed.stackName], bed.dir);
+    await runPulumi(engine.sandbox, ["cancel", "--yes", "--stack", bed.stackName], bed.dir);
     const up = await bed.stack.up({ color: "never" });
     expect(up.summary.result).toBe("succeeded");
     expect(up.stdout).toMatch(
@@ -124,7 +77,7 @@ describe("dynamic door: SIGKILL during four slow creates", () => {
     );
 
     const after = await audit(bed);
-    expect(clean(after)).toEqual(NONE);
+    expect(findings(after)).toEqual(NONE);
     expect(await cloudIds(bed)).toEqual(made);
     expect(after.entries.map((e) => e.logical).sort()).toEqual(["cluster", "ds", "hadoop", "iset", "query"]);
     expect((await bed.dq.listQueries({ size: 10 })).map((q) => q.queryInfo.queryId)).toEqual([after.entries.find((e) => e.logical === "query")!.id]);
@@ -133,10 +86,10 @@ describe("dynamic door: SIGKILL during four slow creates", () => {
   });
 
   test("refresh --clear-pending-creates then drops the stale pending creates; state and cloud stay as they are", async () => {
-    await runPulumi(sandbox, ["refresh", "--yes", "--non-interactive", "--skip-preview", "--clear-pending-creates", "--stack", bed.stackName], bed.dir);
+    await runPulumi(engine.sandbox, ["refresh", "--yes", "--non-interactive", "--skip-preview", "--clear-pending-creates", "--stack", bed.stackName], bed.dir);
     const after = await audit(bed);
     expect(after.pending).toEqual([]);
-    expect(clean(after)).toEqual(NONE);
+    expect(findings(after)).toEqual(NONE);
     expect(after.entries).toHaveLength(5);
     await bed.stack.preview({ expectNoChanges: true, color: "never" });
   });
@@ -147,17 +100,17 @@ describe("dynamic door: SIGKILL during four slow creates", () => {
  * the killed run made; then `up`. Returns nothing: asserts as it goes.
  */
 async function importPendingThenUp(bed: Bed, engineType: string): Promise<void> {
-  await hold(cloud, "cache", "node");
-  await killedUp(bed, async () => (await stackInventory(bed)).some((e) => e.startsWith("cache/cluster:")));
-  await release(cloud, "cache", "node");
-  await runPulumi(sandbox, ["cancel", "--yes", "--stack", bed.stackName], bed.dir);
+  await hold(engine.cloud, "cache", "node");
+  await killedUpWhen(bed, async () => (await stackInventory(bed)).some((e) => e.startsWith("cache/cluster:")));
+  await release(engine.cloud, "cache", "node");
+  await runPulumi(engine.sandbox, ["cancel", "--yes", "--stack", bed.stackName], bed.dir);
   const [id] = (await cloudIds(bed))["cache/cluster"]!;
   const { pending } = recorded(await bed.stack.exportStack());
   expect(pending.map((p) => [p.type, p.resource.type])).toEqual([["creating", engineType]]);
 
-  const seq = ((await controlCall(cloud, "GET", "/requests")) as { lastSeq: number }).lastSeq;
+  const seq = ((await controlCall(engine.cloud, "GET", "/requests")) as { lastSeq: number }).lastSeq;
   await runPulumi(
-    sandbox,
+    engine.sandbox,
     [
       "refresh",
       "--yes",
@@ -176,7 +129,7 @@ async function importPendingThenUp(bed: Bed, engineType: string): Promise<void> 
   expect(imported.pending).toEqual([]);
   // Pulumi dropped the pending create without asking the provider to read the id.
   expect(imported.entries).toEqual([]);
-  const requests = ((await controlCall(cloud, "GET", `/requests?since=${seq}`)) as { requests: { path: string }[] }).requests;
+  const requests = ((await controlCall(engine.cloud, "GET", `/requests?since=${seq}`)) as { requests: { path: string }[] }).requests;
   expect(requests.filter((r) => r.path.includes(id!))).toEqual([]);
 
   const up = await bed.stack.up({ color: "never" });
@@ -184,21 +137,21 @@ async function importPendingThenUp(bed: Bed, engineType: string): Promise<void> 
   // The dynamic door's progress lines reach the display; the native plugin's go to its stdout, which the engine does not show.
   if (!engineType.startsWith("krcloud:")) expect(up.stdout).toContain(`taking over ${id}`);
   const after = await audit(bed);
-  expect(clean(after)).toEqual(NONE);
+  expect(findings(after)).toEqual(NONE);
   expect(after.entries.map((e) => e.id)).toEqual([id]);
   expect((await cloudIds(bed))["cache/cluster"]).toEqual([id]);
   await bed.stack.preview({ expectNoChanges: true, color: "never" });
 }
 
 test("dynamic door: refresh --import-pending-creates drops the pending create unread; the next up takes the cluster over", async () => {
-  const bed = await faultsBed(cloud, sandbox, "killimport", { res: "cluster" });
+  const bed = await faultsBed(engine.cloud, engine.sandbox, "killimport", { res: "cluster" });
   await importPendingThenUp(bed, "pulumi-nodejs:dynamic/krcloud/cache:Cluster");
 });
 
 test("native door: refresh --import-pending-creates drops the pending create unread; the next up takes the cluster over", async () => {
-  await installNativePlugin(sandbox);
-  const p = await projectBed(cloud, "nativekill");
-  const dir = sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "faults-native"), "faults-native");
-  const stack = await sandbox.createStack(dir, "nativekill", providerConfig(p.project));
-  await importPendingThenUp({ ...p, dir, stack, stackName: "nativekill", backendDir: sandbox.backendDir }, "krcloud:cache:Cluster");
+  await installNativePlugin(engine.sandbox);
+  const p = await projectBed(engine.cloud, "nativekill");
+  const dir = engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "faults-native"), "faults-native");
+  const stack = await engine.sandbox.createStack(dir, "nativekill", providerConfig(p.project));
+  await importPendingThenUp({ ...p, dir, stack, stackName: "nativekill", backendDir: engine.sandbox.backendDir }, "krcloud:cache:Cluster");
 });

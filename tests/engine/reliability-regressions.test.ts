@@ -18,49 +18,37 @@
  * 4, 5 and 7 in tests/faults/regressions.test.ts. The fault matrix (tests/faults) runs every class
  * of fault against every resource type at the provider level.
  */
-import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, Sandbox, startCloud } from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure } from "../harness/engine";
 import { addFault, audit, clearFaults, faultFired, faultsBed, hold, release, runSql, stackInventory } from "../support/faults/reliability";
+import { engineFile } from "./engine-file";
+import { findings, NONE } from "./reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
+const engine = engineFile({ label: "reliability-regressions" });
 
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "reliability-regressions" });
-});
+afterEach(() => clearFaults(engine.cloud));
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
-afterEach(() => clearFaults(cloud));
-
-const NONE = { orphans: [], duplicates: [], ghosts: [] };
-const clean = (a: { orphans: string[]; duplicates: string[]; ghosts: string[] }) => ({ orphans: a.orphans, duplicates: a.duplicates, ghosts: a.ghosts });
 const kinds = (inventory: string[]) => inventory.map((e) => e.slice(0, e.indexOf(":"))).sort();
 
 test("class 1: the answer to each non-idempotent create is lost once; up recovers each, once, with nothing left over", async () => {
-  const bed = await faultsBed(cloud, sandbox, "lostcreate", { res: "pg,cluster,iset,ds,hadoop" });
+  const bed = await faultsBed(engine.cloud, engine.sandbox, "lostcreate", { res: "pg,cluster,iset,ds,hadoop" });
   const faults = [
-    await addFault(cloud, { service: "cache", operation: "CreateParameterGroup", action: "lose-response", times: 1 }),
-    await addFault(cloud, { service: "cache", operation: "CreateCluster", action: "lose-response", times: 1 }),
-    await addFault(cloud, { service: "cache", operation: "CreateInstanceSet", action: "lose-response", times: 1 }),
-    await addFault(cloud, { service: "data-query", operation: "CreateDataSource", action: "lose-response", times: 1 }),
-    await addFault(cloud, { service: "hadoop", operation: "CreateCluster", action: "lose-response", times: 1 }),
+    await addFault(engine.cloud, { service: "cache", operation: "CreateParameterGroup", action: "lose-response", times: 1 }),
+    await addFault(engine.cloud, { service: "cache", operation: "CreateCluster", action: "lose-response", times: 1 }),
+    await addFault(engine.cloud, { service: "cache", operation: "CreateInstanceSet", action: "lose-response", times: 1 }),
+    await addFault(engine.cloud, { service: "data-query", operation: "CreateDataSource", action: "lose-response", times: 1 }),
+    await addFault(engine.cloud, { service: "hadoop", operation: "CreateCluster", action: "lose-response", times: 1 }),
   ];
   const up = await bed.stack.up({ color: "never" });
-  for (const f of faults) expect(await faultFired(cloud, f)).toBe(1);
+  for (const f of faults) expect(await faultFired(engine.cloud, f)).toBe(1);
   expect(up.summary.result).toBe("succeeded");
   expect(up.stdout).toMatch(
     /the answer to the create request was lost, and it carries this stack's ownership marker \(made by an earlier attempt\); taking over/,
   );
 
   const after = await audit(bed);
-  expect(clean(after)).toEqual(NONE);
+  expect(findings(after)).toEqual(NONE);
   expect(kinds(await stackInventory(bed))).toEqual([
     "cache/cluster",
     "cache/instance-set",
@@ -72,35 +60,35 @@ test("class 1: the answer to each non-idempotent create is lost once; up recover
 });
 
 test("class 1: a data source whose listing fails right after its create stays in state, and the next up finishes it", async () => {
-  const bed = await faultsBed(cloud, sandbox, "dslist", { res: "ds" });
+  const bed = await faultsBed(engine.cloud, engine.sandbox, "dslist", { res: "ds" });
   // Five answers: every attempt of the one listing the create makes to read what it made.
-  await addFault(cloud, { service: "data-query", operation: "ListDataSources", action: "error", status: 500, times: 5 });
+  await addFault(engine.cloud, { service: "data-query", operation: "ListDataSources", action: "error", status: 500, times: 5 });
   const failure = await expectFailure(() => bed.stack.up({ color: "never" }));
   expect(failure).toMatch(/reading data source "ds_[0-9a-f]{7}".*500/);
   const failed = await audit(bed);
-  expect(clean(failed)).toEqual(NONE);
+  expect(findings(failed)).toEqual(NONE);
   expect(failed.entries.map((e) => [e.logical, e.outputs.__krcloudIncomplete !== undefined])).toEqual([["ds", true]]);
 
-  await clearFaults(cloud);
+  await clearFaults(engine.cloud);
   expect((await bed.stack.up({ color: "never" })).summary.result).toBe("succeeded");
   const after = await audit(bed);
-  expect(clean(after)).toEqual(NONE);
+  expect(findings(after)).toEqual(NONE);
   expect(after.entries.map((e) => e.id)).toEqual(failed.entries.map((e) => e.id));
   expect(kinds(await stackInventory(bed))).toEqual(["data-query/data-source"]);
 });
 
 test("class 2: AddShard and a RunQuery of an INSERT lose their answers on a reused connection: one shard, one row", async () => {
   const INSERT = "insert into orders values (99, 'dup', 1)";
-  const bed = await faultsBed(cloud, sandbox, "noresend", { res: "cluster,shard,ds,query", sql: INSERT });
-  const addShard = await addFault(cloud, { service: "cache", operation: "AddShard", action: "lose-response", times: 1 });
-  const runQuery = await addFault(cloud, { service: "data-query", operation: "RunQuery", action: "lose-response", times: 1 });
+  const bed = await faultsBed(engine.cloud, engine.sandbox, "noresend", { res: "cluster,shard,ds,query", sql: INSERT });
+  const addShard = await addFault(engine.cloud, { service: "cache", operation: "AddShard", action: "lose-response", times: 1 });
+  const runQuery = await addFault(engine.cloud, { service: "data-query", operation: "RunQuery", action: "lose-response", times: 1 });
   const up = await bed.stack.up({ color: "never" });
-  expect(await faultFired(cloud, addShard)).toBe(1);
-  expect(await faultFired(cloud, runQuery)).toBe(1);
+  expect(await faultFired(engine.cloud, addShard)).toBe(1);
+  expect(await faultFired(engine.cloud, runQuery)).toBe(1);
   expect(up.summary.result).toBe("succeeded");
 
   const after = await audit(bed);
-  expect(clean(after)).toEqual(NONE);
+  expect(findings(after)).toEqual(NONE);
   // The cluster's own shard and the Shard resource's, nothing more.
   const cluster = after.entries.find((e) => e.logical === "cluster")!;
   expect((await bed.cache.shards.list(cluster.id)).map((s) => s.id).sort()).toEqual(
@@ -113,44 +101,44 @@ test("class 2: AddShard and a RunQuery of an INSERT lose their answers on a reus
 });
 
 test("class 9: a failed delete reaches the user as one line per resource, without a JavaScript stack", async () => {
-  const bed = await faultsBed(cloud, sandbox, "stackless", { res: "bucket,object" });
+  const bed = await faultsBed(engine.cloud, engine.sandbox, "stackless", { res: "bucket,object" });
   expect((await bed.stack.up({ color: "never" })).summary.result).toBe("succeeded");
-  await addFault(cloud, { service: "object-storage", operation: "DeleteBucket", action: "error", status: 500 });
+  await addFault(engine.cloud, { service: "object-storage", operation: "DeleteBucket", action: "error", status: 500 });
   const failure = await expectFailure(() => bed.stack.destroy({ color: "never" }));
   expect(failure).toMatch(/deleting bucket "site-[0-9a-f]{7}".*500/);
   expect(failure).not.toMatch(/^\s+at .+[(:]\d+/m);
   expect(failure).not.toMatch(/\.(ts|js):\d+:\d+/);
 
-  await clearFaults(cloud);
+  await clearFaults(engine.cloud);
   expect((await bed.stack.destroy({ color: "never" })).summary.result).toBe("succeeded");
   expect(await stackInventory(bed)).toEqual([]);
 });
 
 test("matrix sample through the CLI: 500 until cleared, stuck past the timeout, FAILED, then lost answers to deletes", async () => {
   const BAD = "select * from no_such_table";
-  const bed = await faultsBed(cloud, sandbox, "sample", { res: "bucket,cluster,ds,query,hadoop", sql: BAD, createTimeout: "1s" });
+  const bed = await faultsBed(engine.cloud, engine.sandbox, "sample", { res: "bucket,cluster,ds,query,hadoop", sql: BAD, createTimeout: "1s" });
   // cache:Cluster create x 500 (every attempt); hadoop:Cluster create x stuck; dataquery:Query create x FAILED.
-  await addFault(cloud, { service: "cache", operation: "CreateCluster", action: "error", status: 500 });
-  await hold(cloud, "hadoop", "cluster");
+  await addFault(engine.cloud, { service: "cache", operation: "CreateCluster", action: "error", status: 500 });
+  await hold(engine.cloud, "hadoop", "cluster");
   // --continue-on-error: the engine otherwise stops starting creates after the first failure.
   const failure = await expectFailure(() => bed.stack.up({ color: "never", continueOnError: true }));
   expect(failure).toMatch(/creating cache cluster "cluster-[0-9a-f]{7}": the request may or may not have been applied \(.*500/);
   expect(failure).toMatch(/creating Hadoop cluster "hadoop-[0-9a-f]{7}": timed out .* Initializing/);
   expect(failure).toMatch(/creating a new data query: data query "[^"]+" ended FAILED: .*no_such_table/);
   const failed = await audit(bed);
-  expect(clean(failed)).toEqual(NONE);
+  expect(findings(failed)).toEqual(NONE);
   expect(failed.entries.map((e) => e.logical).sort()).toEqual(["ds", "hadoop", "query", "site"]);
 
   // The user's next step: the fault is gone, the cluster is up, the SQL is fixed.
-  await clearFaults(cloud);
-  await release(cloud, "hadoop", "cluster");
+  await clearFaults(engine.cloud);
+  await release(engine.cloud, "hadoop", "cluster");
   await bed.stack.setConfig("krcloud-test-faults:sql", { value: "select count(*) from orders" });
   await bed.stack.removeConfig("krcloud-test-faults:createTimeout");
   const up = await bed.stack.up({ color: "never" });
   expect(up.summary.result).toBe("succeeded");
   expect(up.summary.resourceChanges).toMatchObject({ create: 1, replace: 1 });
   const after = await audit(bed);
-  expect(clean(after)).toEqual(NONE);
+  expect(findings(after)).toEqual(NONE);
   await bed.stack.preview({ refresh: true, expectNoChanges: true, color: "never" });
 
   // Deletes whose answers are lost once each: destroy still completes, nothing is left.
@@ -160,14 +148,14 @@ test("matrix sample through the CLI: 500 until cleared, stuck past the timeout, 
     ["data-query", "DeleteDataSource"],
     ["hadoop", "DeleteCluster"],
   ]) {
-    await addFault(cloud, { service, operation, action: "lose-response", times: 1 });
+    await addFault(engine.cloud, { service, operation, action: "lose-response", times: 1 });
   }
   expect((await bed.stack.destroy({ color: "never" })).summary.result).toBe("succeeded");
   expect(await stackInventory(bed)).toEqual([]);
 });
 
 test("replacements through the CLI: a data source whose description changes and a query whose SQL changes are really replaced", async () => {
-  const bed = await faultsBed(cloud, sandbox, "replace", { res: "ds,query", desc: "one", sql: "select 1 as a" });
+  const bed = await faultsBed(engine.cloud, engine.sandbox, "replace", { res: "ds,query", desc: "one", sql: "select 1 as a" });
   expect((await bed.stack.up({ color: "never" })).summary.result).toBe("succeeded");
   const first = await audit(bed);
   await bed.stack.setConfig("krcloud-test-faults:desc", { value: "two" });
@@ -177,7 +165,7 @@ test("replacements through the CLI: a data source whose description changes and 
   expect(up.summary.resourceChanges?.replace).toBe(2);
 
   const after = await audit(bed);
-  expect(clean(after)).toEqual(NONE);
+  expect(findings(after)).toEqual(NONE);
   const ds = after.entries.find((e) => e.logical === "ds")!;
   expect(ds.id).not.toBe(first.entries.find((e) => e.logical === "ds")!.id);
   // The service shows the program's description with the ownership tag of the new create.

@@ -11,8 +11,7 @@
  *   would find nothing and drop the resources from state), and once the config is right again
  *   `destroy --run-program` removes everything (review class 8).
  */
-import type { LocalCloud } from "../../emulator";
-import { ENGINE_TEST_TIMEOUT_MS, expectFailure, newProject, Sandbox, startCloud } from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, expectFailure, newProject } from "../harness/engine";
 import {
   addFault,
   audit,
@@ -26,69 +25,57 @@ import {
   until,
   type Bed,
 } from "../support/faults/reliability";
+import { engineFile } from "./engine-file";
+import { findings, NONE } from "./reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "reliability-wla" });
-});
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
-const NONE = { orphans: [], duplicates: [], ghosts: [] };
-const clean = (a: { orphans: string[]; duplicates: string[]; ghosts: string[] }) => ({ orphans: a.orphans, duplicates: a.duplicates, ghosts: a.ghosts });
+const engine = engineFile({ label: "reliability-wla" });
 
 test("waits: a 503 burst of several seconds on the status call during a long cache cluster create does not end the create", async () => {
-  const bed = await faultsBed(cloud, sandbox, "waits", { res: "cluster" });
-  await hold(cloud, "cache", "node");
+  const bed = await faultsBed(engine.cloud, engine.sandbox, "waits", { res: "cluster" });
+  await hold(engine.cloud, "cache", "node");
   // 15 answers: the transport tries each poll 5 times, so three polls in a row fail (about 10 s).
-  const burst = await addFault(cloud, { service: "cache", operation: "GetCluster", action: "error", status: 503, times: 15 });
+  const burst = await addFault(engine.cloud, { service: "cache", operation: "GetCluster", action: "error", status: 503, times: 15 });
   const up = bed.stack.up({ color: "never" });
   const started = Date.now();
-  await until("the burst is over", async () => (await faultFired(cloud, burst)) === 15);
+  await until("the burst is over", async () => (await faultFired(engine.cloud, burst)) === 15);
   const burstMs = Date.now() - started;
-  await release(cloud, "cache", "node");
+  await release(engine.cloud, "cache", "node");
   const result = await up;
   expect(result.summary.result).toBe("succeeded");
   expect(burstMs).toBeGreaterThan(3_000);
   const failedPolls = result.stdout.match(/reading its state failed \(.*503.*\); trying again/g) ?? [];
   expect(failedPolls.length).toBeGreaterThanOrEqual(3);
   const after = await audit(bed);
-  expect(clean(after)).toEqual(NONE);
+  expect(findings(after)).toEqual(NONE);
   expect(after.entries.map((e) => e.outputs.status)).toEqual(["Running"]);
 });
 
 test("load: 52 resources of all 13 types with --parallel 50, 40 % of all requests answered 429: every one is created, the throttling is reported", async () => {
-  const bed = await faultsBed(cloud, sandbox, "load", {
+  const bed = await faultsBed(engine.cloud, engine.sandbox, "load", {
     res: "bucket,cors,lifecycle,object,pg,cluster,shard,iset,ds,query,hadoop,cipher,datakey",
     copies: "4",
   });
-  const seq = ((await controlCall(cloud, "GET", "/requests")) as { lastSeq: number }).lastSeq;
-  const storm = await addFault(cloud, { action: "error", status: 429, retryAfter: 1, probability: 0.4 });
+  const seq = ((await controlCall(engine.cloud, "GET", "/requests")) as { lastSeq: number }).lastSeq;
+  const storm = await addFault(engine.cloud, { action: "error", status: 429, retryAfter: 1, probability: 0.4 });
   const started = Date.now();
   const up = await bed.stack.up({ color: "never", parallel: 50 });
   const ms = Date.now() - started;
-  const fired = await faultFired(cloud, storm);
-  await clearFaults(cloud);
+  const fired = await faultFired(engine.cloud, storm);
+  await clearFaults(engine.cloud);
   expect(up.summary.result).toBe("succeeded");
   // 52, the stack and its identity (krcloud-stack).
   expect(up.summary.resourceChanges?.create).toBe(54);
 
   const after = await audit(bed);
-  expect(clean(after)).toEqual(NONE);
+  expect(findings(after)).toEqual(NONE);
   expect(after.entries).toHaveLength(52);
   expect(new Set(after.entries.map((e) => e.token)).size).toBe(13);
   // Reported: in the progress lines of the resources that rode it out, and in the request log.
   const reported = up.stdout.match(/: \d+ of \d+ requests were throttled \(429\) and retried/g) ?? [];
   expect(reported.length).toBeGreaterThan(10);
-  const log = ((await controlCall(cloud, "GET", `/requests?since=${seq}`)) as { requests: { status: number; fault?: string }[] }).requests;
+  const log = ((await controlCall(engine.cloud, "GET", `/requests?since=${seq}`)) as { requests: { status: number; fault?: string }[] }).requests;
   const throttled = log.filter((r) => r.status === 429 && r.fault === "error").length;
   expect(throttled).toBe(fired);
   expect(throttled / log.length).toBeGreaterThan(0.25);
@@ -103,12 +90,15 @@ describe("auth: a token of another project", () => {
   let other: Awaited<ReturnType<typeof newProject>>;
 
   beforeAll(async () => {
-    bed = await faultsBed(cloud, sandbox, "auth", { res: "bucket,cluster,cipher" });
-    other = await newProject(cloud, "authother");
+    bed = await faultsBed(engine.cloud, engine.sandbox, "auth", { res: "bucket,cluster,cipher" });
+    other = await newProject(engine.cloud, "authother");
   });
 
   const useToken = (token: string) => bed.stack.setConfig("krcloud:authToken", { value: token, secret: true });
-  const inventories = async () => ({ mine: await stackInventory(bed), other: await stackInventory({ cloud, project: other, resultBucket: "-" }) });
+  const inventories = async () => ({
+    mine: await stackInventory(bed),
+    other: await stackInventory({ cloud: engine.cloud, project: other, resultBucket: "-" }),
+  });
   const REFUSED = /the auth token \(krcloud:authToken\) does not belong to project "[^"]+" \(krcloud:projectId\)/;
 
   test("up is refused before anything is created in either project; destroy is not blocked", async () => {

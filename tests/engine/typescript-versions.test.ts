@@ -19,6 +19,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { PROGRAM_TSCONFIG, typescriptProgram } from "../../drift/unmanaged/generate";
 import { REPO_ROOT } from "../harness/engine";
+import { tsBlocks } from "../support/docs/typescript-blocks";
 
 jest.setTimeout(15 * 60_000);
 
@@ -27,22 +28,6 @@ const VERSIONS = ["5.5.4", "5.9.3", "6.0.3"];
 let root: string;
 /** Project directories to compile, each with its tsconfig.json; they resolve packages from the repository's node_modules. */
 const projects: { name: string; dir: string }[] = [];
-
-/** The ```ts blocks of a markdown file. */
-function tsBlocks(file: string): string[] {
-  const lines = fs.readFileSync(path.join(REPO_ROOT, file), "utf8").split("\n");
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) {
-      if (/^```/.test(lines[i]!)) i = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
-      continue;
-    }
-    const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
-    out.push(lines.slice(i + 1, end).join("\n"));
-    i = end;
-  }
-  return out;
-}
 
 /** A project in the sandbox: its files, the repository's node_modules linked in. */
 function project(name: string, files: Record<string, string>): void {
@@ -76,7 +61,7 @@ beforeAll(() => {
   project("krcloud-drift --unmanaged", { "index.ts": generated.files["index.ts"]!, "tsconfig.json": generated.files["tsconfig.json"]! });
   const snippets = ["README.md", ...fs.readdirSync(path.join(REPO_ROOT, "examples")).map((e) => path.join("examples", e, "README.md"))]
     .filter((f) => fs.existsSync(path.join(REPO_ROOT, f)))
-    .flatMap(tsBlocks);
+    .flatMap((f) => tsBlocks(REPO_ROOT, f).map((b) => b.text));
   expect(snippets.length).toBeGreaterThanOrEqual(3);
   // Each block is a module of its own (they declare the same names).
   const files = Object.fromEntries(snippets.map((s, i) => [`snippet-${i}.ts`, `${s}\nexport {};\n`]));

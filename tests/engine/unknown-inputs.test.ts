@@ -6,19 +6,8 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  eventCollector,
-  krcloudOps,
-  newProject,
-  objectText,
-  providerConfig,
-  REPO_ROOT,
-  Sandbox,
-  startCloud,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, eventCollector, krcloudOps, objectText, REPO_ROOT } from "../harness/engine";
+import { engineFile } from "./engine-file";
 
 const marker = () => expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string;
 const OWNED = { "krcloud-owner": marker(), "krcloud-cors-owner": marker(), "krcloud-lifecycle-owner": marker() };
@@ -26,22 +15,13 @@ const OWNED = { "krcloud-owner": marker(), "krcloud-cors-owner": marker(), "krcl
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const OS = "object-storage";
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "unknown-inputs" });
-  project = await newProject(cloud, "unknown-inputs");
-  const dir = sandbox.copyProgram(path.join(REPO_ROOT, "tests/programs/unknown-inputs"));
-  stack = await sandbox.createStack(dir, "engine", providerConfig(project));
-});
+const engine = engineFile({ label: "unknown-inputs", project: "unknown-inputs" });
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
+beforeAll(async () => {
+  const dir = engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests/programs/unknown-inputs"));
+  stack = await engine.stack(dir, "engine");
 });
 
 test("first run: preview plans creates with every input unknown, and up applies them", async () => {
@@ -60,19 +40,19 @@ test("first run: preview plans creates with every input unknown, and up applies 
     note: "create",
   });
   expect(first.changeSummary.create).toBe(8); // with the stack and its identity (krcloud-stack)
-  expect(await project.control.inventory(project.projectId)).toEqual([]);
+  expect(await engine.inventory()).toEqual([]);
 
   const up = await stack.up({ color: "never" });
   expect(up.summary.result).toBe("succeeded");
   const site = up.outputs.siteName!.value as string;
-  const bucket = (await project.control.getResource<{ acl: { public?: string }; metadata: Record<string, string> }>(OS, "bucket", site))!;
+  const bucket = (await engine.project.control.getResource<{ acl: { public?: string }; metadata: Record<string, string> }>(OS, "bucket", site))!;
   expect(bucket.acl.public).toBe("read-only");
   // With the ownership markers the creates wrote (the bucket's, its CORS policy's and lifecycle's; never outputs).
   expect(bucket.metadata).toEqual({ team: "web", generation: "1", ...OWNED });
   expect(up.outputs.corsOrigins!.value).toEqual(["https://app.example.com"]);
   expect(up.outputs.lifecycleDays!.value).toBe(30);
-  expect(await objectText(project, site, "index.html")).toBe("<h1>generation 1</h1>\n");
-  expect(await objectText(project, site, "note.txt")).toBe("made for web, generation 1\n");
+  expect(await objectText(engine.project, site, "index.html")).toBe("<h1>generation 1</h1>\n");
+  expect(await objectText(engine.project, site, "note.txt")).toBe("made for web, generation 1\n");
 
   await stack.preview({ expectNoChanges: true, color: "never" });
 });
@@ -94,14 +74,14 @@ test("an upstream update makes the inputs unknown again: preview plans updates i
   const up = await stack.up({ color: "never", onEvent: run.onEvent });
   expect(Object.values(krcloudOps(run.events)).filter((op) => op !== "update")).toEqual([]);
   expect(up.outputs.siteName!.value).toBe(site);
-  const bucket = (await project.control.getResource<{ metadata: Record<string, string> }>(OS, "bucket", site))!;
+  const bucket = (await engine.project.control.getResource<{ metadata: Record<string, string> }>(OS, "bucket", site))!;
   expect(bucket.metadata).toEqual({ team: "web", generation: "2", ...OWNED });
-  expect(await objectText(project, site, "index.html")).toBe("<h1>generation 2</h1>\n");
-  expect(await objectText(project, site, "note.txt")).toBe("made for web, generation 2\n");
+  expect(await objectText(engine.project, site, "index.html")).toBe("<h1>generation 2</h1>\n");
+  expect(await objectText(engine.project, site, "note.txt")).toBe("made for web, generation 2\n");
   await stack.preview({ refresh: true, expectNoChanges: true, color: "never" });
 });
 
 test("destroy leaves nothing", async () => {
   await stack.destroy({ color: "never" });
-  expect(await project.control.inventory(project.projectId)).toEqual([]);
+  expect(await engine.inventory()).toEqual([]);
 });

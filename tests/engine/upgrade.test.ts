@@ -11,24 +11,11 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import {
-  staticSite,
-  ENGINE_TEST_TIMEOUT_MS,
-  installProject,
-  newProject,
-  providerConfig,
-  Sandbox,
-  startCloud,
-  stateResources,
-  type CloudProject,
-} from "../harness/engine";
+import { staticSite, ENGINE_TEST_TIMEOUT_MS, installProject, stateResources } from "../harness/engine";
+import { engineFile } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
 let stack: Stack;
 let installed: string;
 let marker: string;
@@ -42,20 +29,14 @@ function markerLines(): { token: string; method: string }[] {
     .map((l) => JSON.parse(l));
 }
 
-beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "upgrade" });
-  project = await newProject(cloud, "upgrade");
-  const example = staticSite();
-  const dir = path.join(sandbox.root, "programs", "upgrade");
-  installed = installProject(example.dir, dir);
-  marker = path.join(sandbox.root, "provider-calls.log");
-  stack = await sandbox.createStack(dir, "upgrade", providerConfig(project));
-});
+const engine = engineFile({ label: "upgrade", project: "upgrade" });
 
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
+beforeAll(async () => {
+  const example = staticSite();
+  const dir = path.join(engine.sandbox.root, "programs", "upgrade");
+  installed = installProject(example.dir, dir);
+  marker = path.join(engine.sandbox.root, "provider-calls.log");
+  stack = await engine.stack(dir, "upgrade");
 });
 
 test("the project resolves pulumi-krcloud/runtime to the installed copy, not the repository", () => {
@@ -96,5 +77,5 @@ test("refresh and destroy of existing resources run the upgraded package", async
   const deletes = markerLines().filter((l) => l.method === "delete");
   expect(deletes).toHaveLength(resources.length);
   expect(new Set(deletes.map((l) => l.token))).toEqual(new Set(resources.map((r) => `krcloud:${r.type.split("/").slice(2).join("/")}`)));
-  expect(await project.control.inventory(project.projectId)).toEqual([]);
+  expect(await engine.inventory()).toEqual([]);
 });

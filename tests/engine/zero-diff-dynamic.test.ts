@@ -10,27 +10,14 @@
  * `base` (minimal inputs, then the adopted resources added) and `varied`. The native plugin's door
  * is zero-diff-native.test.ts.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  newProject,
-  providerConfig,
-  REPO_ROOT,
-  Sandbox,
-  startCloud,
-  stateResources,
-  type CloudProject,
-  type InventoryEntry,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, REPO_ROOT } from "../harness/engine";
 import {
   adoptingSpec,
   baseSpec,
   makeOutside,
   prepareCloud,
-  previewNoChanges,
   secretValues,
   typesOf,
   variedSpec,
@@ -41,53 +28,33 @@ import {
   type Spec,
 } from "../support/zero-diff";
 import { resourceTypes } from "../resources";
+import { engineFile } from "./engine-file";
+import { writeAsset, zeroDiffSteps } from "./zero-diff-steps";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
 const PROGRAM = path.join(REPO_ROOT, "tests", "programs", "zero-diff");
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
+const engine = engineFile({ label: "zero-diff-dynamic", project: "zddyn" });
+const { timed, note, previewRefreshPreview, upPreviewRefresh, upPreviewRefreshDestroy, destroyLeavesNothing, targets } = zeroDiffSteps(
+  engine,
+  "zero-diff, dynamic classes",
+);
+
 let fx: CloudFixture;
 let secrets: SecretValues;
 let baseDir: string;
 let base: Stack;
 let baseStackSpec: Spec;
 let outside: OutsideResource[] = [];
-const figures: string[] = [];
-const started = Date.now();
-
-/** What the local cloud holds for the project that the stacks made (not the fixture's key and database instances). */
-async function leftBehind(): Promise<InventoryEntry[]> {
-  const fixtures = new Set(["kms:key", "data-query:instance"]);
-  return (await project.control.inventory(project.projectId)).filter((e) => !fixtures.has(`${e.service}:${e.kind}`));
-}
-
-async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  const v = await fn();
-  figures.push(`${label}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return v;
-}
 
 beforeAll(async () => {
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "zero-diff-dynamic" });
-  project = await newProject(cloud, "zddyn");
-  fx = await prepareCloud(project);
+  fx = await prepareCloud(engine.project);
   secrets = secretValues("dyn");
-  baseDir = sandbox.copyProgram(PROGRAM, "base");
+  baseDir = engine.sandbox.copyProgram(PROGRAM, "base");
   baseStackSpec = baseSpec(fx, secrets);
   writeDynamicSpec(baseDir, baseStackSpec);
-  base = await sandbox.createStack(baseDir, "base", providerConfig(project));
-});
-
-afterAll(async () => {
-  figures.push(`file total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`zero-diff, dynamic classes:\n  ${figures.join("\n  ")}`);
-  await cloud?.close();
-  sandbox?.cleanup();
+  base = await engine.stack(baseDir, "base");
 });
 
 test("the specs cover every resource type", () => {
@@ -96,25 +63,15 @@ test("the specs cover every resource type", () => {
 });
 
 test("every type with minimal inputs: up, then preview shows no changes; refresh, then preview shows no changes", async () => {
-  const up = await timed("base: up", () => base.up({ color: "never" }));
-  expect(up.summary.result).toBe("succeeded");
-  const n = await timed("base: preview", () => previewNoChanges(base, "base after up"));
-  expect(n).toBe(baseStackSpec.resources.length);
-  await timed("base: refresh", () => base.refresh({ color: "never" }));
-  await timed("base: preview after refresh", () => previewNoChanges(base, "base after refresh"));
-  figures.push(`base: ${n} resources of ${typesOf(baseStackSpec).size} types, 0 changes after up and after refresh`);
+  await upPreviewRefresh("base", base, baseStackSpec);
 });
 
 test("resources made outside Pulumi (passwords and other write-only inputs included), adopted (adopt: true, adoptShardId): up takes them over, then preview and refresh-preview show no changes", async () => {
-  const state = stateResources(await base.exportStack());
-  const clusterId = state.find((r) => r.urn.endsWith("::zd-cluster"))?.id;
-  const resultsBucket = state.find((r) => r.urn.endsWith("::zd-results"))?.id;
-  expect([clusterId, resultsBucket]).toEqual([expect.any(String), expect.any(String)]);
-  const targets = { clusterId: clusterId!, resultsBucket: resultsBucket! };
-  const tag = project.projectId.slice(-6);
+  const made = await targets(base);
+  const tag = engine.project.projectId.slice(-6);
   outside = await timed("adopt: resources made through the SDK", async () => [
-    ...(await makeOutside("plain", project, fx, secrets, `o${tag}`, targets)),
-    ...(await makeOutside("secret", project, fx, secrets, `s${tag}`, targets)),
+    ...(await makeOutside("plain", engine.project, fx, secrets, `o${tag}`, made)),
+    ...(await makeOutside("secret", engine.project, fx, secrets, `s${tag}`, made)),
   ]);
   const adopted = adoptingSpec(outside);
   // Only types without an adopt of their own are left out: a query (a create runs it) and the KMS
@@ -127,44 +84,26 @@ test("resources made outside Pulumi (passwords and other write-only inputs inclu
       .sort(),
   );
 
-  const before = new Map((await project.control.inventory(project.projectId)).map((e) => [`${e.service}:${e.kind}:${e.id}`, e]));
+  const before = new Map((await engine.inventory()).map((e) => [`${e.service}:${e.kind}:${e.id}`, e]));
   writeDynamicSpec(baseDir, { resources: [...baseStackSpec.resources, ...adopted] });
   const up = await timed("adopt: up", () => base.up({ color: "never" }));
   const { same: _same, ...changed } = up.summary.resourceChanges ?? {};
   expect(changed).toEqual({ create: adopted.length });
   // Taken over, not made again: the cloud holds what it held.
-  const after = (await project.control.inventory(project.projectId)).map((e) => `${e.service}:${e.kind}:${e.id}`);
+  const after = (await engine.inventory()).map((e) => `${e.service}:${e.kind}:${e.id}`);
   expect(after.filter((k) => !before.has(k))).toEqual([]);
 
-  const n = await timed("adopt: preview", () => previewNoChanges(base, "adopted, after up"));
-  await timed("adopt: refresh", () => base.refresh({ color: "never" }));
-  await timed("adopt: preview after refresh", () => previewNoChanges(base, "adopted, after refresh"));
-  figures.push(`adopt: ${adopted.length} adopted resources of ${typesOf({ resources: adopted }).size} types (${n} in the stack), 0 changes`);
+  const n = await previewRefreshPreview("adopt", base, "adopted, after up", "adopted, after refresh");
+  note(`adopt: ${adopted.length} adopted resources of ${typesOf({ resources: adopted }).size} types (${n} in the stack), 0 changes`);
 });
 
 test("every optional input set once (unicode, empty lists and maps, shuffled lists and keys): up, preview, refresh, preview show no changes", async () => {
-  const dir = sandbox.copyProgram(PROGRAM, "varied");
-  const asset = path.join(dir, "asset.txt");
-  fs.writeFileSync(asset, "a file asset ✓\nsecond line\n");
-  const spec = variedSpec(fx, secrets, `v${project.projectId.slice(-5)}`, asset);
+  const dir = engine.sandbox.copyProgram(PROGRAM, "varied");
+  const spec = variedSpec(fx, secrets, `v${engine.project.projectId.slice(-5)}`, writeAsset(dir));
   writeDynamicSpec(dir, spec);
-  const varied = await sandbox.createStack(dir, "varied", providerConfig(project));
-  try {
-    const up = await timed("varied: up", () => varied.up({ color: "never" }));
-    expect(up.summary.result).toBe("succeeded");
-    const n = await timed("varied: preview", () => previewNoChanges(varied, "varied after up"));
-    expect(n).toBe(spec.resources.length);
-    await timed("varied: refresh", () => varied.refresh({ color: "never" }));
-    await timed("varied: preview after refresh", () => previewNoChanges(varied, "varied after refresh"));
-    figures.push(`varied: ${n} resources of ${typesOf(spec).size} types, 0 changes after up and after refresh`);
-  } finally {
-    const destroyed = await timed("varied: destroy", () => varied.destroy({ color: "never" }));
-    expect(destroyed.summary.result).toBe("succeeded");
-  }
+  await upPreviewRefreshDestroy("varied", await engine.stack(dir, "varied"), spec);
 });
 
 test("destroy leaves nothing behind", async () => {
-  const destroyed = await timed("base: destroy", () => base.destroy({ color: "never" }));
-  expect(destroyed.summary.result).toBe("succeeded");
-  expect(await leftBehind()).toEqual([]);
+  await destroyLeavesNothing("base: destroy", base);
 });

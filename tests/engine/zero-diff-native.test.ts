@@ -12,21 +12,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
 import { findDefinition } from "../../provider/registry";
-import {
-  ENGINE_TEST_TIMEOUT_MS,
-  installNativePlugin,
-  newProject,
-  providerConfig,
-  pulumiYamlBinDir,
-  runPulumi,
-  Sandbox,
-  startCloud,
-  stateResources,
-  type CloudProject,
-  type InventoryEntry,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, runPulumi, stateResources } from "../harness/engine";
 import {
   baseSpec,
   changes,
@@ -43,17 +30,21 @@ import {
   type SecretValues,
   type Spec,
   type SpecResource,
-  type StackTargets,
 } from "../support/zero-diff";
 import { resourceTypes } from "../resources";
+import { engineFile } from "./engine-file";
+import { writeAsset, zeroDiffSteps } from "./zero-diff-steps";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
 const PROJECT = "krcloud-test-zero-diff-native";
 
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
+const engine = engineFile({ label: "zero-diff-native", project: "zdnat", yaml: true, plugin: true });
+const { timed, note, previewRefreshPreview, upPreviewRefresh, upPreviewRefreshDestroy, destroyLeavesNothing, targets } = zeroDiffSteps(
+  engine,
+  "zero-diff, native plugin (YAML)",
+);
+
 let fx: CloudFixture;
 let secrets: SecretValues;
 let baseDir: string;
@@ -63,73 +54,33 @@ let baseStackSpec: Spec;
 let declared: SpecResource[] = [];
 /** The logical names of the resources imported with write-only inputs. */
 let importedWriteOnly: string[] = [];
-const figures: string[] = [];
-const started = Date.now();
-
-async function leftBehind(): Promise<InventoryEntry[]> {
-  const fixtures = new Set(["kms:key", "data-query:instance"]);
-  return (await project.control.inventory(project.projectId)).filter((e) => !fixtures.has(`${e.service}:${e.kind}`));
-}
-
-async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = Date.now();
-  const v = await fn();
-  figures.push(`${label}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return v;
-}
 
 beforeAll(async () => {
-  if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "zero-diff-native" });
-  project = await newProject(cloud, "zdnat");
-  await installNativePlugin(sandbox);
-  fx = await prepareCloud(project);
+  fx = await prepareCloud(engine.project);
   secrets = secretValues("nat");
-  baseDir = path.join(sandbox.root, "programs", "base");
+  baseDir = path.join(engine.sandbox.root, "programs", "base");
   baseStackSpec = baseSpec(fx, secrets);
   declared = [...baseStackSpec.resources];
   writeYamlProgram(baseDir, PROJECT, { resources: declared });
-  base = await sandbox.createStack(baseDir, "base", providerConfig(project));
-});
-
-afterAll(async () => {
-  figures.push(`file total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`zero-diff, native plugin (YAML):\n  ${figures.join("\n  ")}`);
-  await cloud?.close();
-  sandbox?.cleanup();
+  base = await engine.stack(baseDir, "base");
 });
 
 test("every type with minimal inputs: up, then preview shows no changes; refresh, then preview shows no changes", async () => {
   expect([...typesOf(baseStackSpec)].sort()).toEqual(resourceTypes().sort());
-  const up = await timed("base: up", () => base.up({ color: "never" }));
-  expect(up.summary.result).toBe("succeeded");
-  const n = await timed("base: preview", () => previewNoChanges(base, "base after up"));
-  expect(n).toBe(baseStackSpec.resources.length);
-  await timed("base: refresh", () => base.refresh({ color: "never" }));
-  await timed("base: preview after refresh", () => previewNoChanges(base, "base after refresh"));
-  figures.push(`base: ${n} resources of ${typesOf(baseStackSpec).size} types, 0 changes after up and after refresh`);
+  await upPreviewRefresh("base", base, baseStackSpec);
 });
 
 /** `pulumi import` of the outside resources, then the program declares them as they were made. */
 async function importAndDeclare(outside: readonly OutsideResource[], label: string): Promise<void> {
-  const file = path.join(sandbox.root, `import-${label}.json`);
+  const file = path.join(engine.sandbox.root, `import-${label}.json`);
   fs.writeFileSync(file, JSON.stringify(importFile(outside)));
   await timed(`${label}: pulumi import`, () =>
-    runPulumi(sandbox, ["import", "--file", file, "--yes", "--generate-code=false", "--protect=false", "--non-interactive", "--stack", "base"], baseDir),
+    runPulumi(engine.sandbox, ["import", "--file", file, "--yes", "--generate-code=false", "--protect=false", "--non-interactive", "--stack", "base"], baseDir),
   );
   const imported = stateResources(await base.exportStack()).filter((r) => outside.some((o) => r.urn.endsWith(`::${o.name}`)));
   expect(imported.map((r) => r.id).sort()).toEqual(outside.map((o) => o.importId).sort());
   declared = [...declared, ...outside.map((o) => ({ name: o.name, type: o.type, properties: o.properties }))];
   writeYamlProgram(baseDir, PROJECT, { resources: declared });
-}
-
-async function targets(): Promise<StackTargets> {
-  const state = stateResources(await base.exportStack());
-  const clusterId = state.find((r) => r.urn.endsWith("::zd-cluster"))?.id;
-  const resultsBucket = state.find((r) => r.urn.endsWith("::zd-results"))?.id;
-  expect([clusterId, resultsBucket]).toEqual([expect.any(String), expect.any(String)]);
-  return { clusterId: clusterId!, resultsBucket: resultsBucket! };
 }
 
 test("pulumi import of resources made outside Pulumi, declared as made: preview and refresh-preview show no changes", async () => {
@@ -138,17 +89,15 @@ test("pulumi import of resources made outside Pulumi, declared as made: preview 
   expect(resourceTypes().filter((t) => !importable.includes(t))).toEqual(["krcloud:kms:Ciphertext", "krcloud:kms:DataKey"]);
 
   const outside = await timed("import: resources made through the SDK", async () =>
-    makeOutside("plain", project, fx, secrets, `o${project.projectId.slice(-6)}`, await targets()),
+    makeOutside("plain", engine.project, fx, secrets, `o${engine.project.projectId.slice(-6)}`, await targets(base)),
   );
   // Every importable type but the two whose every form has a write-only input (next test).
   const writeOnly = ["krcloud:objectstorage:BucketObject", "krcloud:dataquery:DataSource"];
   expect([...new Set(outside.map((o) => o.type))].sort()).toEqual(importable.filter((t) => !writeOnly.includes(t)).sort());
 
   await importAndDeclare(outside, "import");
-  const n = await timed("import: preview", () => previewNoChanges(base, "imported, declared as made"));
-  await timed("import: refresh", () => base.refresh({ color: "never" }));
-  await timed("import: preview after refresh", () => previewNoChanges(base, "imported, after refresh"));
-  figures.push(`import: ${outside.length} imported resources of ${new Set(outside.map((o) => o.type)).size} types (${n} in the stack), 0 changes`);
+  const n = await previewRefreshPreview("import", base, "imported, declared as made", "imported, after refresh");
+  note(`import: ${outside.length} imported resources of ${new Set(outside.map((o) => o.type)).size} types (${n} in the stack), 0 changes`);
 });
 
 // After `pulumi import`, an input the cloud never answers back (a cache user's password, a data
@@ -159,7 +108,7 @@ test("pulumi import of resources made outside Pulumi, declared as made: preview 
 // recorded (an object's content only where the ETag is its MD5).
 test("pulumi import of resources with write-only inputs (passwords, a data source, inline content) records them", async () => {
   const outside = await timed("import write-only: resources made through the SDK", async () =>
-    makeOutside("secret", project, fx, secrets, `s${project.projectId.slice(-6)}`, await targets()),
+    makeOutside("secret", engine.project, fx, secrets, `s${engine.project.projectId.slice(-6)}`, await targets(base)),
   );
   await importAndDeclare(outside, "import write-only");
   importedWriteOnly = outside.map((o) => o.name);
@@ -172,7 +121,7 @@ test("after that import, the program declaring them as made shows no changes, an
   expect(up.summary.resourceChanges).not.toHaveProperty("replace");
   await timed("import write-only: refresh", () => base.refresh({ color: "never" }));
   await timed("import write-only: preview after refresh", () => previewNoChanges(base, "imported with write-only inputs, after refresh"));
-  figures.push(`import write-only: ${n} resources in the stack, 0 changes after import, up and refresh`);
+  note(`import write-only: ${n} resources in the stack, 0 changes after import, up and refresh`);
 
   // Recorded now: a new password in the program is a change again (a cache user's replaces the cluster).
   const before = declared;
@@ -195,29 +144,13 @@ test("after that import, the program declaring them as made shows no changes, an
 });
 
 test("every optional input set once (unicode, empty lists and maps, shuffled lists and keys): up, preview, refresh, preview show no changes", async () => {
-  const dir = path.join(sandbox.root, "programs", "varied");
+  const dir = path.join(engine.sandbox.root, "programs", "varied");
   fs.mkdirSync(dir, { recursive: true });
-  const asset = path.join(dir, "asset.txt");
-  fs.writeFileSync(asset, "a file asset ✓\nsecond line\n");
-  const spec = variedSpec(fx, secrets, `w${project.projectId.slice(-5)}`, asset);
+  const spec = variedSpec(fx, secrets, `w${engine.project.projectId.slice(-5)}`, writeAsset(dir));
   writeYamlProgram(dir, PROJECT, spec);
-  const varied = await sandbox.createStack(dir, "varied", providerConfig(project));
-  try {
-    const up = await timed("varied: up", () => varied.up({ color: "never" }));
-    expect(up.summary.result).toBe("succeeded");
-    const n = await timed("varied: preview", () => previewNoChanges(varied, "varied after up"));
-    expect(n).toBe(spec.resources.length);
-    await timed("varied: refresh", () => varied.refresh({ color: "never" }));
-    await timed("varied: preview after refresh", () => previewNoChanges(varied, "varied after refresh"));
-    figures.push(`varied: ${n} resources of ${typesOf(spec).size} types, 0 changes after up and after refresh`);
-  } finally {
-    const destroyed = await timed("varied: destroy", () => varied.destroy({ color: "never" }));
-    expect(destroyed.summary.result).toBe("succeeded");
-  }
+  await upPreviewRefreshDestroy("varied", await engine.stack(dir, "varied"), spec);
 });
 
 test("destroy leaves nothing behind", async () => {
-  const destroyed = await timed("base: destroy", () => base.destroy({ color: "never" }));
-  expect(destroyed.summary.result).toBe("succeeded");
-  expect(await leftBehind()).toEqual([]);
+  await destroyLeavesNothing("base: destroy", base);
 });

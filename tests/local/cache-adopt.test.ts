@@ -5,7 +5,8 @@
  * refused, naming the property, before anything changes; without `adopt` the create fails and says
  * how to adopt.
  */
-import { clusterArgs, instanceSetArgs, startCacheTestBed } from "../support/cache";
+import { clusterArgs, instanceSetArgs } from "../support/cache";
+import { cacheBedForFile } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
@@ -13,13 +14,7 @@ let pg: EngineResource;
 let cluster: EngineResource;
 let iset: EngineResource;
 
-beforeAll(async () => {
-  ({ tc, pg, cluster, iset } = await startCacheTestBed());
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(() => tc.reset());
+cacheBedForFile({ reset: true }, (bed) => ({ tc, pg, cluster, iset } = bed));
 
 const isetArgs = instanceSetArgs;
 const pgArgs = (over: Record<string, unknown> = {}) => ({

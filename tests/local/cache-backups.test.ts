@@ -5,20 +5,15 @@
  * rules (shard count, cluster mode) answer 422 with the rule; `keepAutomaticBackups: false` deletes
  * the backups with the cluster, the default keeps them.
  */
-import { clusterArgs, instanceSetArgs, startCacheTestBed } from "../support/cache";
+import { clusterArgs, instanceSetArgs } from "../support/cache";
+import { cacheBedForFile } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
 let cluster: EngineResource;
 let iset: EngineResource;
 
-beforeAll(async () => {
-  ({ tc, cluster, iset } = await startCacheTestBed());
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(() => tc.reset());
+cacheBedForFile({ reset: true }, (bed) => ({ tc, cluster, iset } = bed));
 
 const isetArgs = instanceSetArgs;
 

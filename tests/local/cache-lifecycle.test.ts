@@ -9,7 +9,8 @@
 import { startLocalCloud } from "../../emulator";
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
-import { BASE, clusterArgs, instanceSetArgs, startCacheTestBed, VERSION, type CacheTestBed } from "../support/cache";
+import { BASE, clusterArgs, instanceSetArgs, VERSION, type CacheTestBed } from "../support/cache";
+import { cacheBedForFile, expectGoneWhenDeleted } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
@@ -20,13 +21,7 @@ let shard: EngineResource;
 let sdk: CacheClient;
 let transitions: CacheTestBed["transitions"];
 
-beforeAll(async () => {
-  ({ tc, pg, cluster, iset, shard, sdk, transitions } = await startCacheTestBed({ cacheEngine: "simulated" }));
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(() => tc.reset());
+cacheBedForFile({ cacheEngine: "simulated", reset: true }, (bed) => ({ tc, pg, cluster, iset, shard, sdk, transitions } = bed));
 
 const hold = (kind: string) => transitions(kind, "duration", 3_600_000);
 const setStatus = (kind: string, id: string, status: string) => tc.controlApi("PATCH", `/resources/cache/${kind}/${id}`, { status });
@@ -76,9 +71,7 @@ describe("InstanceSet", () => {
 
   test("disappears: deleted behind Pulumi's back, read says gone and delete succeeds", async () => {
     const state = await iset.up(args());
-    expect((await tc.controlApi("DELETE", `/resources/cache/instance-set/${state.id}`)).status).toBe(204);
-    expect(await iset.refresh(state)).toBeUndefined();
-    await expect(iset.destroy(state)).resolves.toBeUndefined();
+    await expectGoneWhenDeleted(tc, iset, state, `/resources/cache/instance-set/${state.id}`, "refresh");
   });
 
   test("bad input: name, description, backup hour and retention are rejected in check with their rules, no request sent", async () => {
@@ -144,9 +137,7 @@ describe("ParameterGroup", () => {
 
   test("disappears: deleted behind Pulumi's back, read says gone and delete succeeds", async () => {
     const state = await pg.up(args());
-    expect((await tc.controlApi("DELETE", `/resources/cache/parameter-group/${state.id}`)).status).toBe(204);
-    expect(await pg.refresh(state)).toBeUndefined();
-    await expect(pg.destroy(state)).resolves.toBeUndefined();
+    await expectGoneWhenDeleted(tc, pg, state, `/resources/cache/parameter-group/${state.id}`, "refresh");
   });
 
   test("bad input: the name, a non-string value and the apply mode are rejected in check, no request sent", async () => {

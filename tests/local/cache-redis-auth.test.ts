@@ -21,8 +21,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Cluster as RedisCluster, Redis, type RedisOptions } from "ioredis";
-import { findRedisServer } from "../../emulator/cache/redis/server";
-import { clusterArgs, instanceSetArgs, startCacheTestBed, SUBNETS } from "../support/cache";
+import { clusterArgs, instanceSetArgs, SUBNETS } from "../support/cache";
+import { cacheBedForFile } from "../support/local-cloud/per-file";
 import type { EngineResource, ResourceState, TestCloud } from "../support/local-cloud";
 
 jest.setTimeout(300_000);
@@ -32,13 +32,7 @@ let cluster: EngineResource;
 let iset: EngineResource;
 const clients: { disconnect(): void }[] = [];
 
-beforeAll(async () => {
-  if (!findRedisServer()) throw new Error("redis-server is not installed: run `make redis` (scripts/redis.sh installs Debian's) or set KRCLOUD_REDIS_SERVER");
-  ({ tc, cluster, iset } = await startCacheTestBed({ cacheEngine: "redis" }));
-});
-afterAll(async () => {
-  await tc?.close();
-});
+cacheBedForFile({ cacheEngine: "redis" }, (bed) => ({ tc, cluster, iset } = bed));
 afterEach(() => {
   for (const c of clients.splice(0)) c.disconnect();
 });

@@ -26,10 +26,11 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Cluster as RedisCluster, Redis } from "ioredis";
 import { startLocalCloud } from "../../emulator";
-import { findRedisServer, processExists as alive } from "../../emulator/cache/redis/server";
+import { processExists as alive } from "../../emulator/cache/redis/server";
 import { CacheClient } from "../../sdk/cache";
 import { resolveSettings } from "../../sdk/core";
-import { BASE, clusterArgs, instanceSetArgs, startCacheTestBed, SUBNETS, VERSION } from "../support/cache";
+import { BASE, clusterArgs, instanceSetArgs, SUBNETS, VERSION } from "../support/cache";
+import { cacheBedForFile } from "../support/local-cloud/per-file";
 import { REPO_ROOT } from "../harness/engine";
 import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
 
@@ -42,14 +43,7 @@ let iset: EngineResource;
 let sdk: CacheClient;
 const clients: { disconnect(): void }[] = [];
 
-beforeAll(async () => {
-  if (!findRedisServer()) throw new Error("redis-server is not installed: run `make redis` (scripts/redis.sh installs Debian's) or set KRCLOUD_REDIS_SERVER");
-  ({ tc, pg, cluster, iset, sdk } = await startCacheTestBed({ cacheEngine: "redis" }));
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(() => tc.reset());
+cacheBedForFile({ cacheEngine: "redis", reset: true }, (bed) => ({ tc, pg, cluster, iset, sdk } = bed));
 afterEach(() => {
   for (const c of clients.splice(0)) c.disconnect();
 });

@@ -8,7 +8,8 @@
 import { getFlavors, getParameterGroups, getVersions } from "../../provider/cache/functions";
 import { UNKNOWN } from "../../provider/core/unknown";
 import { CacheClient } from "../../sdk/cache";
-import { BASE, clusterArgs, instanceSetArgs, startCacheTestBed, VERSION, type CacheTestBed } from "../support/cache";
+import { BASE, clusterArgs, instanceSetArgs, VERSION, type CacheTestBed } from "../support/cache";
+import { cacheBedForFile, expectGoneWhenDeleted } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 
 let tc: TestCloud;
@@ -18,15 +19,9 @@ let iset: EngineResource;
 let sdk: CacheClient;
 let transitions: CacheTestBed["transitions"];
 
-beforeAll(async () => {
-  // The provider's logic, against the simulated data plane (exact even slots, named endpoints, no
-  // process start-up per create); real Redis behind the same resources: cache-redis.test.ts.
-  ({ tc, pg, cluster, iset, sdk, transitions } = await startCacheTestBed({ cacheEngine: "simulated" }));
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(() => tc.reset());
+// The provider's logic, against the simulated data plane (exact even slots, named endpoints, no
+// process start-up per create); real Redis behind the same resources: cache-redis.test.ts.
+cacheBedForFile({ cacheEngine: "simulated", reset: true }, (bed) => ({ tc, pg, cluster, iset, sdk, transitions } = bed));
 
 describe("Cluster", () => {
   test("basic: created and Running; shards, slots and nodes read from the live topology; a refresh shows no diff", async () => {
@@ -108,9 +103,7 @@ describe("Cluster", () => {
 
   test("disappears: deleted behind Pulumi's back, read says gone and delete succeeds", async () => {
     const state = await cluster.up(clusterArgs());
-    expect((await tc.controlApi("DELETE", `/resources/cache/cluster/${state.id}`)).status).toBe(204);
-    expect(await cluster.refresh(state)).toBeUndefined();
-    await expect(cluster.destroy(state)).resolves.toBeUndefined();
+    await expectGoneWhenDeleted(tc, cluster, state, `/resources/cache/cluster/${state.id}`, "refresh");
   });
 
   test("bad input is rejected in check with the property path, and no request is sent", async () => {

@@ -7,7 +7,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { rejection, startTestCloud, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 const PG_URL = process.env.KRCLOUD_PG_URL;
 const MARIADB_URL = process.env.KRCLOUD_MARIADB_URL;
@@ -17,17 +18,16 @@ let source: EngineResource;
 let query: EngineResource;
 let os: ObjectStorageClient;
 
-beforeAll(async () => {
+beforeAll(() => {
   if (!PG_URL || !MARIADB_URL) {
     throw new Error("KRCLOUD_PG_URL and KRCLOUD_MARIADB_URL are not set: `make test` starts the servers (scripts/sql-peers.sh start prints them)");
   }
-  tc = await startTestCloud({ service: "data-query" });
+});
+testCloudForFile({ service: "data-query" }, async (c) => {
+  tc = c;
   source = await tc.resource("krcloud:dataquery:DataSource");
   query = await tc.resource("krcloud:dataquery:Query");
   os = new ObjectStorageClient({ settings: tc.settings });
-});
-afterAll(async () => {
-  await tc?.close();
 });
 beforeEach(async () => {
   tc.reset();
@@ -63,6 +63,17 @@ describe.each([
   { label: "MariaDB", engine: "mysql" as const, type: "MYSQL", url: () => MARIADB_URL! },
   { label: "PostgreSQL", engine: "postgresql" as const, type: "POSTGRESQL", url: () => PG_URL! },
 ])("$label", ({ engine, type, url }) => {
+  /** The data source `ds` on database `db` of the server's instance (`<ds>-server`), made by the provider. */
+  const upSource = (ds: string, db: string) =>
+    source.up({
+      name: ds,
+      type,
+      instanceId: `${ds}-server`,
+      username: "reader",
+      password: "s3cret-Pw",
+      ...(type === "POSTGRESQL" ? { databaseName: db } : {}),
+    });
+
   test("a query over a data source on the real server returns the server's rows; the CSV equals them; a second up does not re-run it", async () => {
     const db = `shop_${randomBytes(3).toString("hex")}`;
     const ds = `sales_${engine === "mysql" ? "my" : "pg"}`;
@@ -76,14 +87,7 @@ describe.each([
     // Only the server has this row: the result proves where the query ran.
     await insertOnServer(engine, url(), db, "INSERT INTO orders VALUES (4, 'jp', 7)");
 
-    await source.up({
-      name: ds,
-      type,
-      instanceId: `${ds}-server`,
-      username: "reader",
-      password: "s3cret-Pw",
-      ...(type === "POSTGRESQL" ? { databaseName: db } : {}),
-    });
+    await upSource(ds, db);
     const args = {
       query: "select region, sum(amount) as total from orders group by region order by region",
       dataSource: ds,
@@ -118,14 +122,7 @@ describe.each([
     const db = `shop_${randomBytes(3).toString("hex")}`;
     const ds = `broken_${engine === "mysql" ? "my" : "pg"}`;
     await tc.controlApi("PATCH", `/resources/data-query/instance/${ds}-server`, { projectId: tc.projectId, engine, databases: { [db]: SEED }, url: url() });
-    await source.up({
-      name: ds,
-      type,
-      instanceId: `${ds}-server`,
-      username: "reader",
-      password: "s3cret-Pw",
-      ...(type === "POSTGRESQL" ? { databaseName: db } : {}),
-    });
+    await upSource(ds, db);
     const err = await rejection(query.up({ query: "select * from no_such_table", dataSource: ds, database: db, bucketName: "results" }));
     expect(err.message).toMatch(/ended FAILED: .*no_such_table/);
     expect(err.properties.state).toBe("FAILED");

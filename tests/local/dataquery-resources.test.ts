@@ -5,7 +5,8 @@
 import { getDataSources, getQueryResult } from "../../provider/dataquery/functions";
 import { DataQueryClient } from "../../sdk/dataquery";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { rejection, startTestCloud, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let source: EngineResource;
@@ -18,15 +19,12 @@ const SEED = {
          INSERT INTO orders VALUES (1, 'kr', 10), (2, 'us', 20), (3, 'kr', 5);`,
 };
 
-beforeAll(async () => {
-  tc = await startTestCloud({ service: "data-query" });
+testCloudForFile({ service: "data-query" }, async (c) => {
+  tc = c;
   source = await tc.resource("krcloud:dataquery:DataSource");
   query = await tc.resource("krcloud:dataquery:Query");
   dq = new DataQueryClient({ settings: tc.settings });
   os = new ObjectStorageClient({ settings: tc.settings });
-});
-afterAll(async () => {
-  await tc?.close();
 });
 beforeEach(async () => {
   tc.reset();

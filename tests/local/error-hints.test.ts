@@ -4,16 +4,11 @@
  * the lookup that lists them, or where to look.
  */
 import { clusterArgs } from "../support/cache";
-import { rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+import { rejection, type TestCloud } from "../support/local-cloud";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
-beforeAll(async () => {
-  tc = await startTestCloud({ service: "cache", cacheEngine: "simulated" });
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(() => tc.reset());
+testCloudForFile({ service: "cache", cacheEngine: "simulated", reset: true }, (c) => (tc = c));
 
 test("cache Cluster: a flavor or an engine version not offered names the offered ones and the lookup", async () => {
   const cluster = await tc.resource("krcloud:cache:Cluster");

@@ -7,22 +7,19 @@ import { getClusterVms } from "../../provider/hadoop/functions";
 import { HadoopClient } from "../../sdk/hadoop";
 import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { ADMIN_PASSWORD, smallCluster } from "../resources/hadoop/cluster";
-import { EngineResource, rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+import { EngineResource, rejection, type TestCloud } from "../support/local-cloud";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let hadoop: EngineResource;
 let sdk: HadoopClient;
 
-beforeAll(async () => {
-  tc = await startTestCloud({ service: "hadoop" });
+testCloudForFile({ service: "hadoop", reset: true }, async (c) => {
+  tc = c;
   hadoop = new EngineResource("krcloud:hadoop:Cluster");
   await hadoop.configure({ ...tc.config, "krcloud:hadoopApiKey": "cluster-key-123" });
   sdk = new HadoopClient({ settings: tc.settings });
 });
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(() => tc.reset());
 
 const base = (over: Record<string, unknown> = {}) => ({
   name: "etl",

@@ -5,21 +5,19 @@
 import { createHmac, verifyHmac, verifySignature, sign, decrypt, decryptOutput } from "../../provider/kms/functions";
 import * as pulumi from "@pulumi/pulumi";
 import { KmsClient } from "../../sdk/kms";
-import { rejection, startTestCloud, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let ciphertext: EngineResource;
 let dataKey: EngineResource;
 let kms: KmsClient;
 
-beforeAll(async () => {
-  tc = await startTestCloud({ service: "kms" });
+testCloudForFile({ service: "kms" }, async (c) => {
+  tc = c;
   ciphertext = await tc.resource("krcloud:kms:Ciphertext");
   dataKey = await tc.resource("krcloud:kms:DataKey");
   kms = new KmsClient({ settings: tc.settings });
-});
-afterAll(async () => {
-  await tc?.close();
 });
 beforeEach(async () => {
   tc.reset();

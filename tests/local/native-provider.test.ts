@@ -38,6 +38,14 @@ function rpc<Req, Res>(method: string, req: Req): Promise<Res> {
   });
 }
 
+/** A request for the resource `name` of type `token`: its URN, type and name set. */
+function addressed<R extends { setUrn(v: string): unknown; setType(v: string): unknown; setName(v: string): unknown }>(req: R, token: string, name: string): R {
+  req.setUrn(urn(token, name));
+  req.setType(token);
+  req.setName(name);
+  return req;
+}
+
 async function check(token: string, name: string, news: Props, olds: Props = {}, stack?: string): Promise<provproto.CheckResponse> {
   const req = new provproto.CheckRequest();
   req.setUrn(stack ? urn(token, name).replace(/^urn:pulumi:[^:]+::/, `urn:pulumi:${stack}::`) : urn(token, name));
@@ -57,10 +65,7 @@ async function checked(token: string, name: string, news: Props, olds: Props = {
 }
 
 async function create(token: string, name: string, inputs: Props, timeout = 0): Promise<{ id: string; outs: Props }> {
-  const req = new provproto.CreateRequest();
-  req.setUrn(urn(token, name));
-  req.setType(token);
-  req.setName(name);
+  const req = addressed(new provproto.CreateRequest(), token, name);
   req.setProperties(struct(inputs));
   req.setTimeout(timeout);
   const r = await rpc<provproto.CreateRequest, provproto.CreateResponse>("create", req);
@@ -68,11 +73,8 @@ async function create(token: string, name: string, inputs: Props, timeout = 0): 
 }
 
 async function read(token: string, name: string, id: string, props?: Props, timeout = 0): Promise<{ id: string; props: Props; inputs: Props }> {
-  const req = new provproto.ReadRequest();
+  const req = addressed(new provproto.ReadRequest(), token, name);
   req.setTimeout(timeout);
-  req.setUrn(urn(token, name));
-  req.setType(token);
-  req.setName(name);
   req.setId(id);
   if (props) req.setProperties(struct(props));
   const r = await rpc<provproto.ReadRequest, provproto.ReadResponse>("read", req);
@@ -80,10 +82,7 @@ async function read(token: string, name: string, id: string, props?: Props, time
 }
 
 async function diff(token: string, name: string, id: string, olds: Props, news: Props): Promise<provproto.DiffResponse> {
-  const req = new provproto.DiffRequest();
-  req.setUrn(urn(token, name));
-  req.setType(token);
-  req.setName(name);
+  const req = addressed(new provproto.DiffRequest(), token, name);
   req.setId(id);
   req.setOlds(struct(olds));
   req.setNews(struct(news));
@@ -91,10 +90,7 @@ async function diff(token: string, name: string, id: string, olds: Props, news: 
 }
 
 async function remove(token: string, name: string, id: string, props: Props): Promise<void> {
-  const req = new provproto.DeleteRequest();
-  req.setUrn(urn(token, name));
-  req.setType(token);
-  req.setName(name);
+  const req = addressed(new provproto.DeleteRequest(), token, name);
   req.setId(id);
   req.setProperties(struct(props));
   await rpc("delete", req);

@@ -3,24 +3,16 @@
  * 1,500 objects is listed completely (across pages) and destroyed with forceDestroy.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getBuckets } from "../../provider/objectstorage/functions";
-import { putObjects, rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+import { putObjects, rejection, type TestCloud } from "../support/local-cloud";
+import { testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let dir: string;
-
-beforeAll(async () => {
-  tc = await startTestCloud();
-  dir = mkdtempSync(join(tmpdir(), "krcloud-acceptance-"));
-});
-afterAll(async () => {
-  await tc?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => tc.reset());
+testCloudForFile({ reset: true }, (c) => (tc = c));
+tempDirForFile("krcloud-acceptance-", (d) => (dir = d));
 
 const MIB = 1024 * 1024;
 const md5 = (b: Buffer) => createHash("md5").update(b).digest("hex");

@@ -4,20 +4,11 @@
  */
 import { request } from "undici";
 import type { CorsRule } from "../../sdk/objectstorage";
-import { rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+import { rejection, type TestCloud } from "../support/local-cloud";
+import { expectBucketDocumentGone, expectCheckNames, testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
-
-beforeAll(async () => {
-  tc = await startTestCloud();
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(async () => {
-  tc.reset();
-  await tc.sdk.createBucket({ name: "web-assets" });
-});
+testCloudForFile({ bucket: "web-assets" }, (c) => (tc = c));
 
 const APP: CorsRule = { allowedOrigins: ["https://app.example.com"], allowedMethods: ["GET", "PUT"], allowedHeaders: ["content-type"], maxAgeSeconds: 600 };
 const ANY_SUB: CorsRule = { allowedOrigins: ["https://*.example.com"], allowedMethods: ["GET"] };
@@ -86,15 +77,7 @@ test("replace: moving the policy to another bucket replaces it; the old bucket i
 });
 
 test("disappears: a policy removed behind the provider's back reads as gone; so does one whose bucket is gone", async () => {
-  const state = await tc.cors.up({ bucket: "web-assets", rules: [APP] });
-  expect((await tc.controlApi("DELETE", "/resources/object-storage/bucket-cors/web-assets")).status).toBe(204);
-  expect(await tc.cors.read(state.id, state.outputs)).toMatchObject({ id: "" });
-  await expect(tc.cors.destroy(state)).resolves.toBeUndefined();
-
-  const again = await tc.cors.up({ bucket: "web-assets", rules: [APP] });
-  expect((await tc.controlApi("DELETE", "/resources/object-storage/bucket/web-assets")).status).toBe(204);
-  expect(await tc.cors.read(again.id, again.outputs)).toMatchObject({ id: "" });
-  await expect(tc.cors.destroy(again)).resolves.toBeUndefined();
+  await expectBucketDocumentGone(tc, tc.cors, "bucket-cors", { bucket: "web-assets", rules: [APP] });
 });
 
 test("adopt: an existing different policy fails the create unless adopt is set, which replaces it", async () => {
@@ -133,13 +116,7 @@ describe("bad input is rejected in check with the property path, and no request 
   ];
 
   test.each(cases)("%s", async (_what, rules, property, reason) => {
-    const before = tc.totalRequests();
-    const { failures } = await tc.cors.check({}, { bucket: "web-assets", rules }, "cors");
-    // The failure names the top-level input (the engine prints that input's value); its reason starts with the full path.
-    const failure = failures.find((f) => f.reason.startsWith(`${property}: `));
-    expect(failure?.property).toBe(property.split(/[.[]/)[0]);
-    expect(failure!.reason).toMatch(reason);
-    expect(tc.totalRequests()).toBe(before);
+    await expectCheckNames(tc, tc.cors, "cors", { bucket: "web-assets", rules }, property, reason);
   });
 });
 

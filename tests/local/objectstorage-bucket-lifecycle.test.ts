@@ -3,20 +3,11 @@
  * cloud over loopback HTTP: basic (and the rule actually expiring objects), update, replace,
  * disappears, adopt, bad input, drift.
  */
-import { rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+import { rejection, type TestCloud } from "../support/local-cloud";
+import { expectBucketDocumentGone, expectCheckNames, testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
-
-beforeAll(async () => {
-  tc = await startTestCloud();
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(async () => {
-  tc.reset();
-  await tc.sdk.createBucket({ name: "log-archive" });
-});
+testCloudForFile({ bucket: "log-archive" }, (c) => (tc = c));
 
 const TMP = { id: "expire-tmp", prefix: "tmp/", expirationDays: 1 };
 const LOGS = { id: "expire-logs", prefix: "logs/", status: "Disabled", expirationDate: "2031-01-01T00:00:00.000Z" };
@@ -91,15 +82,7 @@ test("replace: a different bucket replaces the configuration", async () => {
 });
 
 test("disappears: a configuration removed behind the provider's back reads as gone; so does one whose bucket is gone", async () => {
-  const state = await tc.lifecycle.up({ bucket: "log-archive", rules: [TMP] });
-  expect((await tc.controlApi("DELETE", "/resources/object-storage/bucket-lifecycle/log-archive")).status).toBe(204);
-  expect(await tc.lifecycle.read(state.id, state.outputs)).toMatchObject({ id: "" });
-  await expect(tc.lifecycle.destroy(state)).resolves.toBeUndefined();
-
-  const again = await tc.lifecycle.up({ bucket: "log-archive", rules: [TMP] });
-  expect((await tc.controlApi("DELETE", "/resources/object-storage/bucket/log-archive")).status).toBe(204);
-  expect(await tc.lifecycle.read(again.id, again.outputs)).toMatchObject({ id: "" });
-  await expect(tc.lifecycle.destroy(again)).resolves.toBeUndefined();
+  await expectBucketDocumentGone(tc, tc.lifecycle, "bucket-lifecycle", { bucket: "log-archive", rules: [TMP] });
 });
 
 test("adopt: an existing configuration fails the create unless adopt is set, which replaces it", async () => {
@@ -134,13 +117,7 @@ describe("bad input is rejected in check with the property path, and no request 
   ];
 
   test.each(cases)("%s", async (_what, rules, property, reason) => {
-    const before = tc.totalRequests();
-    const { failures } = await tc.lifecycle.check({}, { bucket: "log-archive", rules }, "lc");
-    // The failure names the top-level input (the engine prints that input's value); its reason starts with the full path.
-    const failure = failures.find((f) => f.reason.startsWith(`${property}: `));
-    expect(failure?.property).toBe(property.split(/[.[]/)[0]);
-    expect(failure!.reason).toMatch(reason);
-    expect(tc.totalRequests()).toBe(before);
+    await expectCheckNames(tc, tc.lifecycle, "lc", { bucket: "log-archive", rules }, property, reason);
   });
 });
 

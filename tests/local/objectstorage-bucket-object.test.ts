@@ -4,30 +4,19 @@
  * metadata-only change -> no re-upload, replace, disappears, bad input, drift.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resetProjectChecks } from "../../sdk/core";
-import { rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+import { rejection, type TestCloud } from "../support/local-cloud";
+import { expectCheckNames, testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
 
 /** The ownership marker a create writes into the object's metadata (never an output). */
 const OWNED = { "krcloud-owner": expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string };
 
 let tc: TestCloud;
 let dir: string;
-
-beforeAll(async () => {
-  tc = await startTestCloud();
-  dir = mkdtempSync(join(tmpdir(), "krcloud-object-test-"));
-});
-afterAll(async () => {
-  await tc?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  tc.reset();
-  await tc.sdk.createBucket({ name: "site-files" });
-});
+testCloudForFile({ bucket: "site-files" }, (c) => (tc = c));
+tempDirForFile("krcloud-object-test-", (d) => (dir = d));
 
 const md5 = (b: Buffer | string) => createHash("md5").update(b).digest("hex");
 const README = { bucket: "site-files", key: "docs/readme.txt", content: "hello, world\n", contentType: "text/plain", metadata: { owner: "docs-team" } };
@@ -174,13 +163,7 @@ describe("bad input is rejected in check with the property path, and no request 
   ];
 
   test.each(cases)("%s", async (_what, args, property, reason) => {
-    const before = tc.totalRequests();
-    const { failures } = await tc.object.check({}, { bucket: "site-files", key: "a.txt", ...args() }, "obj");
-    // The failure names the top-level input (the engine prints that input's value); its reason starts with the full path.
-    const failure = failures.find((f) => f.reason.startsWith(`${property}: `));
-    expect(failure?.property).toBe(property.split(/[.[]/)[0]);
-    expect(failure!.reason).toMatch(reason);
-    expect(tc.totalRequests()).toBe(before);
+    await expectCheckNames(tc, tc.object, "obj", { bucket: "site-files", key: "a.txt", ...args() }, property, reason);
   });
 });
 

@@ -5,20 +5,14 @@
  */
 import { inspect } from "node:util";
 import { resetProjectChecks } from "../../sdk/core";
-import { rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+import { rejection, type TestCloud } from "../support/local-cloud";
+import { expectCheckNames, testCloudForFile } from "../support/local-cloud/per-file";
 
 /** The ownership marker a create writes into the bucket's metadata (never an output). */
 const OWNED = { "krcloud-owner": expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string };
 
 let tc: TestCloud;
-
-beforeAll(async () => {
-  tc = await startTestCloud();
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(() => tc.reset());
+testCloudForFile({ reset: true }, (c) => (tc = c));
 
 const inventory = () => tc.cloud.control.inventory().map((e) => `${e.kind}:${e.id}`);
 
@@ -205,13 +199,7 @@ describe("bad input is rejected in check with the property path, and no request 
   ];
 
   test.each(cases)("%s", async (_what, args, property, reason) => {
-    const before = tc.totalRequests();
-    const { failures } = await tc.bucket.check({}, args, "bad");
-    // The failure names the top-level input (the engine prints that input's value); its reason starts with the full path.
-    const failure = failures.find((f) => (property === "" ? f.property === "" : f.reason.startsWith(`${property}: `)));
-    expect(failure?.property).toBe(property.split(/[.[]/)[0]);
-    expect(failure!.reason).toMatch(reason);
-    expect(tc.totalRequests()).toBe(before);
+    await expectCheckNames(tc, tc.bucket, "bad", args, property, reason);
   });
 });
 

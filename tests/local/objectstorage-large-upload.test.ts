@@ -5,24 +5,17 @@
  * (tests/harness/provider-process.ts) so that the local cloud in this process is not measured with it.
  */
 import { execFile } from "node:child_process";
-import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startTestCloud, type TestCloud } from "../support/local-cloud";
+import { type TestCloud } from "../support/local-cloud";
+import { testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
 
 const MB = 1024 * 1024;
 let tc: TestCloud;
 let dir: string;
-
-beforeAll(async () => {
-  tc = await startTestCloud();
-  dir = mkdtempSync(join(tmpdir(), "krcloud-large-"));
-});
-afterAll(async () => {
-  await tc?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+testCloudForFile({}, (c) => (tc = c));
+tempDirForFile("krcloud-large-", (d) => (dir = d));
 
 test("a 200 MB file is uploaded by multipart with provider memory growth under 64 MB, and the next plan shows no diff", async () => {
   await tc.sdk.createBucket({ name: "big-files" });

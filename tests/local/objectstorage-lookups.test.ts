@@ -6,17 +6,11 @@
 import { randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { getBucket, getBuckets, getObjectStorageInfo, getTempUrl, getTempUrlOutput } from "../../provider/objectstorage/functions";
-import { createBuckets, rejection, startTestCloud, type TestCloud } from "../support/local-cloud";
+import { createBuckets, rejection, type TestCloud } from "../support/local-cloud";
+import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
-
-beforeAll(async () => {
-  tc = await startTestCloud();
-});
-afterAll(async () => {
-  await tc?.close();
-});
-beforeEach(() => tc.reset());
+testCloudForFile({ reset: true }, (c) => (tc = c));
 
 test("getBucket: returns what the bucket resource made, and fails clearly for an unknown bucket", async () => {
   await tc.bucket.up({

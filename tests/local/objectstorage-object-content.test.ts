@@ -4,28 +4,17 @@
  * folder that used to diff forever, read from the id alone (import), deletes that wait.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { serializeProperty } from "@pulumi/pulumi/runtime/rpc";
-import { startTestCloud, type TestCloud } from "../support/local-cloud";
+import { type TestCloud } from "../support/local-cloud";
+import { testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
 let dir: string;
-
-beforeAll(async () => {
-  tc = await startTestCloud();
-  dir = mkdtempSync(join(tmpdir(), "krcloud-content-test-"));
-});
-afterAll(async () => {
-  await tc?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  tc.reset();
-  await tc.sdk.createBucket({ name: "site-files" });
-});
+testCloudForFile({ bucket: "site-files" }, (c) => (tc = c));
+tempDirForFile("krcloud-content-test-", (d) => (dir = d));
 
 const md5 = (b: Buffer | string) => createHash("md5").update(b).digest("hex");
 const sha256 = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");

@@ -10,10 +10,9 @@
  * - provider/<module>/args.ts is what tools/gen-args.ts makes of schema.json (`make schema`).
  */
 import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
+import { compileSources } from "../support/docs/typescript-blocks";
 import { allDefinitions } from "../../provider/registry";
 
 jest.setTimeout(120_000);
@@ -22,24 +21,9 @@ const ROOT = path.join(__dirname, "..", "..", "..");
 
 /** Compiles `sources` (file name -> text) as modules of a program that depends on pulumi-krcloud. */
 function compile(sources: Record<string, string>): { program: ts.Program; names: string[]; problems: string[] } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-args-"));
-  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
-  const names = Object.entries(sources).map(([name, text]) => {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, text);
-    return file;
-  });
-  const program = ts.createProgram(names, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
+  const { program, names } = compileSources(ROOT, "krcloud-args-", sources, {
     module: ts.ModuleKind.CommonJS,
     moduleResolution: ts.ModuleResolutionKind.Node10,
-    moduleDetection: ts.ModuleDetectionKind.Force,
-    esModuleInterop: true,
-    skipLibCheck: true,
-    types: ["node"],
-    typeRoots: [path.join(ROOT, "node_modules", "@types")],
   });
   const problems = ts
     .getPreEmitDiagnostics(program)

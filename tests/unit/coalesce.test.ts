@@ -70,33 +70,20 @@ test("a failed list call fails the reads of its batch only", async () => {
 });
 
 test("readThroughList: found in the shared answer, no call of its own; missing, its own lookup decides", async () => {
+  /** A read under one key: `items` the shared answer, the item equal to `want` the one found in it. */
+  const read = (items: string[], want: string, own: () => Promise<string | undefined>) =>
+    readThroughList(
+      "k-read",
+      async () => items,
+      (all) => all.find((x) => x === want),
+      own,
+    );
   const own = jest.fn(async () => "own");
-  expect(
-    await readThroughList(
-      "k-read",
-      async () => ["a"],
-      (all) => all.find((x) => x === "a"),
-      own,
-    ),
-  ).toBe("a");
+  expect(await read(["a"], "a", own)).toBe("a");
   expect(own).not.toHaveBeenCalled();
-  expect(
-    await readThroughList(
-      "k-read",
-      async () => ["a"],
-      (all) => all.find((x) => x === "b"),
-      own,
-    ),
-  ).toBe("own");
+  expect(await read(["a"], "b", own)).toBe("own");
   expect(own).toHaveBeenCalledTimes(1);
   const gone = jest.fn(async () => undefined);
-  expect(
-    await readThroughList(
-      "k-read",
-      async () => [] as string[],
-      (all) => all[0],
-      gone,
-    ),
-  ).toBeUndefined();
+  expect(await read([], "a", gone)).toBeUndefined();
   expect(gone).toHaveBeenCalledTimes(1);
 });

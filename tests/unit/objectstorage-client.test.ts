@@ -2,105 +2,48 @@
  * The client against a scripted loopback server: what goes on the wire (paths, query flags,
  * headers, bodies) and how answers are read. No sleeps: the fake clock makes retries instant.
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as util from "node:util";
 import { closeAllPools, isNotFound, isTransportError, resolveSettings, type Clock } from "../../sdk/core";
 import { isInvalidArgument, ObjectStorageClient } from "../../sdk/objectstorage";
 import { rejection } from "../support/assertions";
+import { jsonReply as json, useScriptedServer, type Seen } from "../support/servers/scripted";
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-/** `destroy` closes the connection instead of answering (a lost answer: the request was handled). */
-type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer; destroy?: boolean };
-
-let server: http.Server;
-let base: string;
-let seen: Seen[];
-let route: (r: Seen) => Reply | Promise<Reply>;
-let inFlight = 0;
-let maxInFlight = 0;
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    req.on("data", (c: Buffer) => chunks.push(c));
-    const respond = async (): Promise<void> => {
-      const r: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
-      seen.push(r);
-      let reply: Reply;
-      try {
-        reply = await route(r);
-      } catch (e) {
-        reply = { status: 599, body: `test route failed: ${(e as Error).message}` };
-      }
-      inFlight--;
-      if (reply.destroy) {
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(reply.status, reply.headers ?? {});
-      res.end(reply.body ?? "");
-    };
-    req.on("end", () => void respond());
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/object-storage`;
-});
-afterAll(async () => {
-  await closeAllPools();
-  await new Promise((r) => server.close(r));
-});
-beforeEach(() => {
-  seen = [];
-  maxInFlight = 0;
-  route = () => ({ status: 500 });
-});
+const srv = useScriptedServer();
+const base = () => `${srv.origin}/object-storage`;
 
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
 const client = (extra: Record<string, unknown> = {}) =>
   new ObjectStorageClient({
     settings: resolveSettings(
-      { projectId: "p-1", authToken: "tok-SECRET-1", endpoints: { objectstorage: base }, retry: { maxAttempts: 2 } },
+      { projectId: "p-1", authToken: "tok-SECRET-1", endpoints: { objectstorage: base() }, retry: { maxAttempts: 2 } },
       () => undefined,
       {},
     ),
     clock,
     ...extra,
   });
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
-  status,
-  headers: { "content-type": "application/json", ...headers },
-  body: JSON.stringify(body),
-});
 const pathOf = (s: Seen) => s.url.split("?")[0];
 
 test("object paths are percent-encoded per segment on the wire and every call carries the token", async () => {
-  route = () => ({ status: 201, headers: { etag: "abc" } });
+  srv.route = () => ({ status: 201, headers: { etag: "abc" } });
   const r = await client().putObject("b", "dir/a b#1.txt", "hey", { contentType: "text/plain", metadata: { Color: "blue" } });
   expect(r).toEqual({ etag: "abc" });
-  expect(seen[0]!.url).toBe("/object-storage/v1/p-1/b/dir/a%20b%231.txt");
-  expect(seen[0]!.headers["x-auth-token"]).toBe("tok-SECRET-1");
-  expect(seen[0]!.headers["x-object-meta-color"]).toBe("blue");
-  expect(seen[0]!.headers["content-length"]).toBe("3");
-  expect(seen[0]!.headers["content-type"]).toBe("text/plain");
+  expect(srv.seen[0]!.url).toBe("/object-storage/v1/p-1/b/dir/a%20b%231.txt");
+  expect(srv.seen[0]!.headers["x-auth-token"]).toBe("tok-SECRET-1");
+  expect(srv.seen[0]!.headers["x-object-meta-color"]).toBe("blue");
+  expect(srv.seen[0]!.headers["content-length"]).toBe("3");
+  expect(srv.seen[0]!.headers["content-type"]).toBe("text/plain");
 });
 
 test("errors say what was being done and never contain the token", async () => {
-  route = () => json(403, { code: "Forbidden", message: "token tok-SECRET-1 lacks storage.buckets.get" });
+  srv.route = () => json(403, { code: "Forbidden", message: "token tok-SECRET-1 lacks storage.buckets.get" });
   const err = await rejection(client().getBucket("logs"));
   expect(err.message).toMatch(/^reading bucket "logs": 403 Forbidden/);
   expect(err.message).not.toContain("tok-SECRET-1");
 });
 
 test("find* return undefined on 404; getLifecycle too; deleteObjectIfExists reports false", async () => {
-  route = () => ({ status: 404, body: "Not Found" });
+  srv.route = () => ({ status: 404, body: "Not Found" });
   const c = client();
   expect(await c.findBucket("x")).toBeUndefined();
   expect(await c.findContainer("x")).toBeUndefined();
@@ -111,36 +54,36 @@ test("find* return undefined on 404; getLifecycle too; deleteObjectIfExists repo
 });
 
 test("createBucket sends the seed's body; encryption sets both encryption_configuration and use_encryption", async () => {
-  route = (r) => json(200, { ...JSON.parse(r.body), project: "p-1", createdAt: "2024-01-01T00:00:00Z" });
+  srv.route = (r) => json(200, { ...JSON.parse(r.body), project: "p-1", createdAt: "2024-01-01T00:00:00Z" });
   const b = await client().createBucket({ name: "logs", encryption: { type: "managed" } });
-  expect(seen[0]!.method).toBe("PUT");
-  expect(seen[0]!.url).toBe("/object-storage/v1_ext/bucket");
-  expect(seen[0]!.headers["content-type"]).toBe("application/json");
-  expect(JSON.parse(seen[0]!.body)).toEqual({ name: "logs", type: "STANDARD", use_encryption: true, encryption_configuration: { type: "managed" } });
+  expect(srv.seen[0]!.method).toBe("PUT");
+  expect(srv.seen[0]!.url).toBe("/object-storage/v1_ext/bucket");
+  expect(srv.seen[0]!.headers["content-type"]).toBe("application/json");
+  expect(JSON.parse(srv.seen[0]!.body)).toEqual({ name: "logs", type: "STANDARD", use_encryption: true, encryption_configuration: { type: "managed" } });
   expect(b).toMatchObject({ name: "logs", useEncryption: true, project: "p-1" });
   await client().createBucket({ name: "plain" });
-  expect(JSON.parse(seen[1]!.body)).toEqual({ name: "plain", type: "STANDARD", use_encryption: false });
+  expect(JSON.parse(srv.seen[1]!.body)).toEqual({ name: "plain", type: "STANDARD", use_encryption: false });
 });
 
 test("updateBucketAcl sends name and bucket_name; null removes the ACL", async () => {
-  route = (r) => json(200, { name: "logs", acl: JSON.parse(r.body).acl });
+  srv.route = (r) => json(200, { name: "logs", acl: JSON.parse(r.body).acl });
   const b = await client().updateBucketAcl("logs", { public: "read-only", publicReadAllowIpList: ["10.0.0.1"] });
-  expect(JSON.parse(seen[0]!.body)).toEqual({ name: "logs", bucket_name: "logs", acl: { public: "read-only", public_read_allow_ip_list: ["10.0.0.1"] } });
+  expect(JSON.parse(srv.seen[0]!.body)).toEqual({ name: "logs", bucket_name: "logs", acl: { public: "read-only", public_read_allow_ip_list: ["10.0.0.1"] } });
   expect(b.acl).toEqual({ public: "read-only", publicReadAllowIpList: ["10.0.0.1"] });
   await client().updateBucketAcl("logs", null);
-  expect(JSON.parse(seen[1]!.body).acl).toBeNull();
+  expect(JSON.parse(srv.seen[1]!.body).acl).toBeNull();
 });
 
 test("listBuckets validates prefix+include and limit before sending anything", async () => {
   const c = client();
   expect(isInvalidArgument(await rejection(c.listBuckets({ prefix: "a", include: "b" })))).toBe(true);
   expect(isInvalidArgument(await rejection(c.listBuckets({ limit: 101 })))).toBe(true);
-  expect(seen).toHaveLength(0);
+  expect(srv.seen).toHaveLength(0);
 });
 
 test("listAllBuckets walks offsets until totalCount", async () => {
   const names = Array.from({ length: 7 }, (_, i) => `b${i}`);
-  route = (r) => {
+  srv.route = (r) => {
     const q = new URL(r.url, "http://x").searchParams;
     const offset = Number(q.get("offset"));
     const limit = Number(q.get("limit"));
@@ -149,7 +92,7 @@ test("listAllBuckets walks offsets until totalCount", async () => {
   };
   const all = await client().listAllBuckets({ limit: 3, prefix: "b" });
   expect(all.map((b) => b.name)).toEqual(names);
-  expect(seen.map((s) => new URL(s.url, "http://x").search)).toEqual([
+  expect(srv.seen.map((s) => new URL(s.url, "http://x").search)).toEqual([
     "?offset=0&limit=3&prefix=b",
     "?offset=3&limit=3&prefix=b",
     "?offset=6&limit=3&prefix=b",
@@ -157,36 +100,36 @@ test("listAllBuckets walks offsets until totalCount", async () => {
 });
 
 test("putCors tries PUT, falls back to POST on 405 once, and remembers POST", async () => {
-  route = (r) => (r.method === "PUT" ? json(405, { message: "method not allowed" }) : json(200, JSON.parse(r.body)));
+  srv.route = (r) => (r.method === "PUT" ? json(405, { message: "method not allowed" }) : json(200, JSON.parse(r.body)));
   const c = client();
   const rules = [{ allowedOrigins: ["https://a.example"], allowedMethods: ["GET" as const], maxAgeSeconds: 5 }];
   expect(await c.putCors("b", rules)).toEqual(rules);
   await c.deleteCors("b");
-  expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+  expect(srv.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
     "PUT /object-storage/v1_ext/bucket/b/cors",
     "POST /object-storage/v1_ext/bucket/b/cors",
     "POST /object-storage/v1_ext/bucket/b/cors",
   ]);
-  expect(JSON.parse(seen[0]!.body)).toEqual({ cors: [{ allowed_origins: ["https://a.example"], allowed_methods: ["GET"], max_age_seconds: 5 }] });
-  expect(JSON.parse(seen[2]!.body)).toEqual({ cors: [] });
+  expect(JSON.parse(srv.seen[0]!.body)).toEqual({ cors: [{ allowed_origins: ["https://a.example"], allowed_methods: ["GET"], max_age_seconds: 5 }] });
+  expect(JSON.parse(srv.seen[2]!.body)).toEqual({ cors: [] });
 });
 
 test("putCors does not fall back on other errors", async () => {
-  route = () => json(400, { message: "bad origin" });
+  srv.route = () => json(400, { message: "bad origin" });
   await expect(client().putCors("b", [{ allowedOrigins: ["x"], allowedMethods: ["GET"] }])).rejects.toThrow(/setting the CORS policy of bucket "b": 400/);
-  expect(seen).toHaveLength(1);
+  expect(srv.seen).toHaveLength(1);
 });
 
 test("lifecycle is sent as XML and the echo parsed", async () => {
-  route = (r) => ({ status: 200, headers: { "content-type": "application/xml" }, body: r.body });
+  srv.route = (r) => ({ status: 200, headers: { "content-type": "application/xml" }, body: r.body });
   const rules = await client().putLifecycle("b", [{ prefix: "tmp/&", status: "Enabled", days: 1 }]);
-  expect(seen[0]!.headers["content-type"]).toBe("application/xml");
-  expect(seen[0]!.body).toContain("<Prefix>tmp/&amp;</Prefix>");
+  expect(srv.seen[0]!.headers["content-type"]).toBe("application/xml");
+  expect(srv.seen[0]!.body).toContain("<Prefix>tmp/&amp;</Prefix>");
   expect(rules).toEqual([{ prefix: "tmp/&", status: "Enabled", days: 1 }]);
 });
 
 test("headContainer reads the 2.6 headers and metadata", async () => {
-  route = () => ({
+  srv.route = () => ({
     status: 204,
     headers: {
       "x-container-object-count": "3",
@@ -206,20 +149,20 @@ test("headContainer reads the 2.6 headers and metadata", async () => {
     timestamp: 1700000000.12345,
     metadata: { owner: "me" },
   });
-  expect(seen[0]!.method).toBe("HEAD");
+  expect(srv.seen[0]!.method).toBe("HEAD");
 });
 
 test("updateContainerMetadata sets and removes in one request", async () => {
-  route = () => ({ status: 204 });
+  srv.route = () => ({ status: 204 });
   await client().updateContainerMetadata("b", { Owner: "me" }, ["old"]);
-  expect(seen[0]!.headers["x-container-meta-owner"]).toBe("me");
-  expect(seen[0]!.headers["x-remove-container-meta-old"]).toBeDefined();
+  expect(srv.seen[0]!.headers["x-container-meta-owner"]).toBe("me");
+  expect(srv.seen[0]!.headers["x-remove-container-meta-old"]).toBeDefined();
   await expect(client().updateContainerMetadata("b", { a: "1" }, ["A"])).rejects.toThrow(/both set and removed/);
 });
 
 test("listAllObjects follows the marker until a short page", async () => {
   const names = Array.from({ length: 5 }, (_, i) => `o${i}`);
-  route = (r) => {
+  srv.route = (r) => {
     const q = new URL(r.url, "http://x").searchParams;
     const marker = q.get("marker") ?? "";
     const page = names.filter((n) => n > marker).slice(0, Number(q.get("limit")));
@@ -230,30 +173,30 @@ test("listAllObjects follows the marker until a short page", async () => {
   };
   const all = await client().listAllObjects("b", { limit: 2, prefix: "o" });
   expect(all.map((e) => (e.kind === "object" ? e.name : e.subdir))).toEqual(names);
-  expect(seen.map((s) => new URL(s.url, "http://x").searchParams.get("marker"))).toEqual([null, "o1", "o3"]);
-  expect(new URL(seen[0]!.url, "http://x").searchParams.get("format")).toBe("json");
+  expect(srv.seen.map((s) => new URL(s.url, "http://x").searchParams.get("marker"))).toEqual([null, "o1", "o3"]);
+  expect(new URL(srv.seen[0]!.url, "http://x").searchParams.get("format")).toBe("json");
 });
 
 test("copy and move send Destination as /{bucket}/{path} (or bucket/path when configured)", async () => {
-  route = () => ({ status: 201 });
+  srv.route = () => ({ status: 201 });
   await client().copyObject("a", "x y", "b", "d/z w");
-  expect(seen[0]!.method).toBe("COPY");
-  expect(seen[0]!.headers.destination).toBe("/b/d/z%20w");
+  expect(srv.seen[0]!.method).toBe("COPY");
+  expect(srv.seen[0]!.headers.destination).toBe("/b/d/z%20w");
   await client({ destinationStyle: "relative" }).moveObject("a", "x", "b", "y");
-  expect(seen[1]!.method).toBe("MOVE");
-  expect(seen[1]!.headers.destination).toBe("b/y");
+  expect(srv.seen[1]!.method).toBe("MOVE");
+  expect(srv.seen[1]!.headers.destination).toBe("b/y");
 });
 
 test("moveObject falls back to copy + delete on 405 only when asked", async () => {
-  route = (r) => (r.method === "MOVE" ? { status: 405 } : { status: r.method === "COPY" ? 201 : 204 });
+  srv.route = (r) => (r.method === "MOVE" ? { status: 405 } : { status: r.method === "COPY" ? 201 : 204 });
   await expect(client().moveObject("a", "x", "b", "y")).rejects.toThrow(/moving object "a\/x" to "b\/y": 405/);
-  seen = [];
+  srv.seen.length = 0;
   await client().moveObject("a", "x", "b", "y", { fallbackToCopy: true });
-  expect(seen.map((s) => s.method)).toEqual(["MOVE", "COPY", "DELETE"]);
+  expect(srv.seen.map((s) => s.method)).toEqual(["MOVE", "COPY", "DELETE"]);
 });
 
 test("uploadLarge: initiate, parts, complete with quoted ETags", async () => {
-  route = (r) => {
+  srv.route = (r) => {
     const q = new URL(r.url, "http://x").searchParams;
     if (r.method === "POST") return { status: 201, body: "<InitiateMultipartUploadResult><UploadId>U1</UploadId></InitiateMultipartUploadResult>" };
     if (q.has("partNumber")) return { status: 200, headers: { etag: `"e${q.get("partNumber")}"` } };
@@ -268,19 +211,19 @@ test("uploadLarge: initiate, parts, complete with quoted ETags", async () => {
     onProgress: (n) => progress.push(n),
   });
   expect(r).toEqual({ etag: "final", parts: 3 });
-  expect(seen[0]!.url).toBe("/object-storage/v1/p-1/b/big.bin?uploads");
-  expect(seen[0]!.headers["x-object-meta-k"]).toBe("v");
-  const parts = seen.filter((s) => s.url.includes("partNumber"));
+  expect(srv.seen[0]!.url).toBe("/object-storage/v1/p-1/b/big.bin?uploads");
+  expect(srv.seen[0]!.headers["x-object-meta-k"]).toBe("v");
+  const parts = srv.seen.filter((s) => s.url.includes("partNumber"));
   expect(parts.map((s) => s.headers["content-length"]).sort()).toEqual([String(size), String(size), "10"].sort());
   expect(parts.every((s) => new URL(s.url, "http://x").searchParams.get("uploadId") === "U1")).toBe(true);
-  const complete = seen[seen.length - 1]!;
+  const complete = srv.seen[srv.seen.length - 1]!;
   expect(complete.url).toBe("/object-storage/v1/p-1/b/big.bin?uploadId=U1");
   expect(complete.body).toContain('<Part><PartNumber>1</PartNumber><ETag>"e1"</ETag></Part><Part><PartNumber>2</PartNumber><ETag>"e2"</ETag></Part>');
   expect(progress).toEqual([1, 2, 3]);
 });
 
 test("uploadLarge aborts the upload when a part fails and rethrows the part's error", async () => {
-  route = (r) => {
+  srv.route = (r) => {
     const q = new URL(r.url, "http://x").searchParams;
     if (r.method === "POST") return { status: 201, body: "<InitiateMultipartUploadResult><UploadId>U2</UploadId></InitiateMultipartUploadResult>" };
     if (r.method === "DELETE") return { status: 204 };
@@ -288,19 +231,19 @@ test("uploadLarge aborts the upload when a part fails and rethrows the part's er
   };
   const size = 5 * 1024 * 1024;
   await expect(client().uploadLarge("b", "k", Buffer.alloc(size * 3), { partSize: size, concurrency: 1 })).rejects.toThrow(/uploading part 2 of "b\/k": 400/);
-  const last = seen[seen.length - 1]!;
+  const last = srv.seen[srv.seen.length - 1]!;
   expect(`${last.method} ${last.url}`).toBe("DELETE /object-storage/v1/p-1/b/k?uploadId=U2");
-  expect(seen.some((s) => s.url.includes("partNumber=3"))).toBe(false);
+  expect(srv.seen.some((s) => s.url.includes("partNumber=3"))).toBe(false);
 });
 
 test("uploadLarge refuses parts under 5 MiB before sending anything", async () => {
   expect(isInvalidArgument(await rejection(client().uploadLarge("b", "k", Buffer.alloc(10), { partSize: 1024 })))).toBe(true);
-  expect(seen).toHaveLength(0);
+  expect(srv.seen).toHaveLength(0);
 });
 
 test("emptyBucket deletes every listed object over all pages, at most 8 at a time, 404 counting as gone", async () => {
   let objects = Array.from({ length: 1500 }, (_, i) => `o${String(i).padStart(4, "0")}`);
-  route = async (r) => {
+  srv.route = async (r) => {
     if (r.method === "GET") {
       const q = new URL(r.url, "http://x").searchParams;
       const marker = q.get("marker") ?? "";
@@ -318,44 +261,44 @@ test("emptyBucket deletes every listed object over all pages, at most 8 at a tim
   expect(deleted).toBe(1499);
   expect(objects).toEqual([]);
   expect(progress[progress.length - 1]).toBe(1499);
-  expect(maxInFlight).toBeLessThanOrEqual(8);
-  expect(maxInFlight).toBeGreaterThan(1);
+  expect(srv.maxInFlight).toBeLessThanOrEqual(8);
+  expect(srv.maxInFlight).toBeGreaterThan(1);
 });
 
 test("createTempUrl resolves the returned path against the endpoint; the download is sent without the token", async () => {
-  route = (r) => {
+  srv.route = (r) => {
     if (r.url.includes("temp_url&")) return json(200, { url: "/v1/p-1/b/f.txt?temp_url_sig=abcd1234&temp_url_expires=1900000000", sig: "abcd1234" });
     return { status: 200, headers: { "content-type": "text/plain", "content-disposition": 'attachment; filename="n.txt"' }, body: "data" };
   };
   const c = client();
   const t = await c.createTempUrl("b", "f.txt", 1_900_000_000);
-  expect(seen[0]!.url).toBe("/object-storage/v1/p-1/b/f.txt?temp_url&temp_url_expires=1900000000");
-  expect(t.absoluteUrl).toBe(`${base}/v1/p-1/b/f.txt?temp_url_sig=abcd1234&temp_url_expires=1900000000`);
+  expect(srv.seen[0]!.url).toBe("/object-storage/v1/p-1/b/f.txt?temp_url&temp_url_expires=1900000000");
+  expect(t.absoluteUrl).toBe(`${base()}/v1/p-1/b/f.txt?temp_url_sig=abcd1234&temp_url_expires=1900000000`);
   const d = await c.downloadWithTempUrl(t.absoluteUrl, "n.txt");
   expect(d.body.toString()).toBe("data");
   expect(d.contentDisposition).toContain("n.txt");
-  expect(seen[1]!.headers["x-auth-token"]).toBeUndefined();
-  expect(new URL(seen[1]!.url, "http://x").searchParams.get("filename")).toBe("n.txt");
+  expect(srv.seen[1]!.headers["x-auth-token"]).toBeUndefined();
+  expect(new URL(srv.seen[1]!.url, "http://x").searchParams.get("filename")).toBe("n.txt");
 });
 
 test("getInfo is sent without the token", async () => {
-  route = () => json(200, { swift: { version: "1" } });
+  srv.route = () => json(200, { swift: { version: "1" } });
   expect((await client().getInfo()).swift.version).toBe("1");
-  expect(seen[0]!.headers["x-auth-token"]).toBeUndefined();
-  expect(seen[0]!.url).toBe("/object-storage/info");
+  expect(srv.seen[0]!.headers["x-auth-token"]).toBeUndefined();
+  expect(srv.seen[0]!.url).toBe("/object-storage/info");
 });
 
 test("SLO and DLO manifests", async () => {
-  route = () => ({ status: 201 });
+  srv.route = () => ({ status: 201 });
   const c = client();
   await c.putSloManifest("b", "big", [{ path: "seg/1", etag: "e1", sizeBytes: 5 }]);
-  expect(seen[0]!.url).toBe("/object-storage/v1/p-1/b/big?multipart-manifest=put");
-  expect(JSON.parse(seen[0]!.body)).toEqual([{ path: "seg/1", etag: "e1", size_bytes: 5 }]);
+  expect(srv.seen[0]!.url).toBe("/object-storage/v1/p-1/b/big?multipart-manifest=put");
+  expect(JSON.parse(srv.seen[0]!.body)).toEqual([{ path: "seg/1", etag: "e1", size_bytes: 5 }]);
   await c.putDloManifest("b", "dlo", "dlo/seg-");
-  expect(seen[1]!.headers["x-object-manifest"]).toBe("b/dlo/seg-");
-  route = () => json(200, { "Number Deleted": 3, "Number Not Found": 0, "Response Status": "200 OK", "Response Body": "", Errors: [] });
+  expect(srv.seen[1]!.headers["x-object-manifest"]).toBe("b/dlo/seg-");
+  srv.route = () => json(200, { "Number Deleted": 3, "Number Not Found": 0, "Response Status": "200 OK", "Response Body": "", Errors: [] });
   expect(await c.deleteSlo("b", "big")).toEqual({ deleted: 3, notFound: 0 });
-  route = () => json(200, { "Number Deleted": 0, "Response Status": "400 Bad Request", "Response Body": "", Errors: [["/b/seg/1", "409 Conflict"]] });
+  srv.route = () => json(200, { "Number Deleted": 0, "Response Status": "400 Bad Request", "Response Body": "", Errors: [["/b/seg/1", "409 Conflict"]] });
   await expect(c.deleteSlo("b", "big")).rejects.toThrow(/deleting static large object "b\/big" and its segments: 400/);
 });
 
@@ -405,25 +348,25 @@ describe("each operation declares whether it may be repeated", () => {
     ["ListCapability", (c) => c.getInfo(), true],
   ];
   test.each(table)("%s", async (_op, call, repeatable) => {
-    route = () => ({ status: 500, body: "boom" });
+    srv.route = () => ({ status: 500, body: "boom" });
     await rejection(call(client()));
-    expect(seen).toHaveLength(repeatable ? 2 : 1);
+    expect(srv.seen).toHaveLength(repeatable ? 2 : 1);
   });
 });
 
 test("a lost answer to CompleteMultipartUpload is not repeated: a transport error, not a 404 for an upload that was completed", async () => {
   await closeAllPools(); // a fresh connection: the reused-connection rule does not apply
   let n = 0;
-  route = () => (++n === 1 ? { status: 200, destroy: true } : { status: 404, body: "NoSuchUpload" });
+  srv.route = () => (++n === 1 ? { status: 200, destroy: true } : { status: 404, body: "NoSuchUpload" });
   const err = await rejection(client().completeMultipartUpload({ bucket: "b", key: "k", uploadId: "u-1" }, [{ partNumber: 1, etag: "e" }]));
   expect(isTransportError(err)).toBe(true);
   expect(err.neverSent).toBe(false);
   expect(err.message).toMatch(/^completing the multipart upload of "b\/k"/);
-  expect(seen).toHaveLength(1);
+  expect(srv.seen).toHaveLength(1);
 });
 
 test("debug lines name metadata headers but never show their values; temp URL keys neither", async () => {
-  route = () => ({ status: 201 });
+  srv.route = () => ({ status: 201 });
   const lines: string[] = [];
   const c = client({ debug: (l: string) => lines.push(l) });
   await c.putObject("b", "k", "x", { metadata: { password: "hunter2-object" } });
@@ -439,7 +382,7 @@ test("debug lines name metadata headers but never show their values; temp URL ke
 });
 
 test("no field of an error holds the token or a temp URL signature (JSON.stringify, util.inspect)", async () => {
-  route = (r) => json(403, { code: "Forbidden", message: `token ${String(r.headers["x-auth-token"])} may not read ${r.url}` });
+  srv.route = (r) => json(403, { code: "Forbidden", message: `token ${String(r.headers["x-auth-token"])} may not read ${r.url}` });
   const c = client();
   const e1 = await rejection(c.getObject("b", "k"));
   const e2 = await rejection(c.downloadWithTempUrl("/v1/p-1/b/k?temp_url_sig=deadbeef0123&temp_url_expires=1900000000"));

@@ -4,25 +4,24 @@
  * stream, the S3-style ListMultipartUploads reading and its absence (404/405).
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeAllPools, resolveSettings, type Clock } from "../../sdk/core";
 import { fileSource, isInvalidArgument, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, ObjectStorageClient } from "../../sdk/objectstorage";
 import { rejection } from "../support/assertions";
+import { tempDirForFile } from "../support/local-cloud/per-file";
 import { startScriptedServer, type ScriptedServer } from "../support/servers/scripted";
 
 let server: ScriptedServer;
 let dir: string;
 beforeAll(async () => {
   server = await startScriptedServer();
-  dir = mkdtempSync(join(tmpdir(), "krcloud-streaming-"));
 });
 afterAll(async () => {
   await closeAllPools();
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
+tempDirForFile("krcloud-streaming-", (d) => (dir = d));
 beforeEach(() => server.reset());
 
 const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };

@@ -51,26 +51,28 @@ test("BucketObject: an unknown source is not opened, and its MD5 is unknown (so 
   expect(inputs).toMatchObject({ source: UNKNOWN, contentMd5: UNKNOWN, folder: false, metadata: {} });
 });
 
+/** What state records for an object of inline content "hi" in site-bucket. */
+const OBJECT_OUTPUTS = {
+  bucket: "site-bucket",
+  key: "a.txt",
+  content: "hi",
+  folder: false,
+  metadata: {},
+  multipartThreshold: 16777216,
+  partSize: 8388608,
+  etag: "e",
+  size: 2,
+  url: "u",
+};
+
 test("BucketObject: unknown content gets no made-up digest; unknown metadata keeps folder's default, so no replacement", async () => {
   const { inputs } = await object.check({}, { bucket: "site-bucket", key: "a.txt", content: UNKNOWN, __provider: PROVIDER });
   expect(inputs.content).toBe(UNKNOWN);
   expect(inputs).not.toHaveProperty("contentMd5");
 
-  const old = {
-    bucket: "site-bucket",
-    key: "a.txt",
-    content: "hi",
-    folder: false,
-    metadata: {},
-    multipartThreshold: 16777216,
-    partSize: 8388608,
-    etag: "e",
-    size: 2,
-    url: "u",
-  };
-  const next = await object.check(old, { bucket: "site-bucket", key: "a.txt", content: "hi", metadata: UNKNOWN, __provider: PROVIDER });
+  const next = await object.check(OBJECT_OUTPUTS, { bucket: "site-bucket", key: "a.txt", content: "hi", metadata: UNKNOWN, __provider: PROVIDER });
   expect(next.inputs).toMatchObject({ folder: false, metadata: UNKNOWN });
-  expect(await object.diff("site-bucket/a.txt", old, next.inputs)).toMatchObject({ changes: true, replaces: [] });
+  expect(await object.diff("site-bucket/a.txt", OBJECT_OUTPUTS, next.inputs)).toMatchObject({ changes: true, replaces: [] });
 });
 
 test("BucketCors: unknown rules are kept, not normalised; an unknown origin inside a rule is kept in place", async () => {
@@ -87,17 +89,5 @@ test("BucketCors: unknown rules are kept, not normalised; an unknown origin insi
 
 test("a replace-on value that is unknown may differ: it plans a replacement", async () => {
   const { inputs } = await object.check({}, { bucket: UNKNOWN, key: "a.txt", content: "hi", __provider: PROVIDER });
-  const old = {
-    bucket: "site-bucket",
-    key: "a.txt",
-    content: "hi",
-    folder: false,
-    metadata: {},
-    multipartThreshold: 16777216,
-    partSize: 8388608,
-    etag: "e",
-    size: 2,
-    url: "u",
-  };
-  expect(await object.diff("site-bucket/a.txt", old, inputs)).toMatchObject({ changes: true, replaces: ["bucket"] });
+  expect(await object.diff("site-bucket/a.txt", OBJECT_OUTPUTS, inputs)).toMatchObject({ changes: true, replaces: ["bucket"] });
 });

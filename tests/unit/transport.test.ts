@@ -72,6 +72,30 @@ function failNTimes(n: number, status: number, headers: Record<string, string> =
 const transport = (clock: Clock, extra: Partial<ConstructorParameters<typeof Transport>[0]> = {}) =>
   new Transport({ service: "test", endpoint: base, clock, authHeaders: () => ({ "x-auth-token": "tok-SECRET-1234" }), ...extra });
 
+/** Drops (resets) the next `left` connections without an answer, then answers with `answer`; `left` may be set again. */
+function resetFirst(answer: (res: http.ServerResponse) => void): { left: number } {
+  const resets = { left: 1 };
+  handler = (req, res) => {
+    if (resets.left-- > 0) {
+      req.socket.destroy();
+      return;
+    }
+    answer(res);
+  };
+  return resets;
+}
+
+/**
+ * `request` by a transport on a fake clock, the server answering it `status` `failures` times
+ * first: what it returned, or the error it threw.
+ */
+function requestFailing(failures: number, status: number, request: Parameters<Transport["request"]>[0]) {
+  handler = failNTimes(failures, status);
+  return transport(fakeClock())
+    .request(request)
+    .catch((e) => e);
+}
+
 test("GET is retried on 503 until it succeeds, with jittered exponential backoff", async () => {
   handler = failNTimes(3, 503);
   const clock = fakeClock();
@@ -156,10 +180,7 @@ test("KRCLOUD_RETRY_BUDGET bounds the retries of the whole process; the error sa
 });
 
 test("an operation that is not idempotent is not retried on a 503 without Retry-After: it may have been applied", async () => {
-  handler = failNTimes(1, 503);
-  const err = await transport(fakeClock())
-    .request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false })
-    .catch((e) => e);
+  const err = await requestFailing(1, 503, { operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false });
   expect(err.status).toBe(503);
   expect(received).toHaveLength(1);
 });
@@ -187,20 +208,13 @@ test("a reset connection is retried for an idempotent operation but not for one 
   // Fresh connections: a reset on a reused keep-alive connection before any answer byte is another
   // rule (tested below).
   await closeAllPools();
-  let resets = 1;
-  handler = (req, res) => {
-    if (resets-- > 0) {
-      req.socket.destroy();
-      return;
-    }
-    res.end("ok");
-  };
+  const resets = resetFirst((res) => res.end("ok"));
   const res = await transport(fakeClock()).request({ operation: "Get", method: "GET", path: "/x", idempotent: true });
   expect(res.body.toString()).toBe("ok");
   expect(received).toHaveLength(2);
 
   received = [];
-  resets = 1;
+  resets.left = 1;
   await closeAllPools();
   const err = await transport(fakeClock())
     .request({ operation: "Create", method: "POST", path: "/x", body: "{}", idempotent: false })
@@ -242,22 +256,17 @@ test("credentials never appear in error messages or debug lines", async () => {
 });
 
 test("an error after a retried attempt that may have reached the server says so; a first-attempt error does not", async () => {
-  let resets = 1;
-  handler = (req, res) => {
-    if (resets-- > 0) {
-      req.socket.destroy();
-      return;
-    }
+  const resets = resetFirst((res) => {
     res.writeHead(409, { "content-type": "application/json" });
     res.end('{"code":"BucketAlreadyExists","message":"taken"}');
-  };
+  });
   const err = await transport(fakeClock())
     .request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true })
     .catch((e) => e);
   expect(err.status).toBe(409);
   expect(err.earlierAttemptMayHaveApplied).toBe(true);
 
-  resets = 0;
+  resets.left = 0;
   const first = await transport(fakeClock())
     .request({ operation: "CreateBucket", method: "PUT", path: "/b", idempotent: true })
     .catch((e) => e);
@@ -328,15 +337,10 @@ test("a programming error inside the request (ERR_INVALID_ARG_TYPE) surfaces as 
 
 test("retries follow the operation's declaration, not the method: a PUT that is not idempotent is not repeated, a POST that is, is", async () => {
   await closeAllPools();
-  let resets = 1;
-  handler = (req, res) => {
-    if (resets-- > 0) {
-      req.socket.destroy();
-      return;
-    }
+  resetFirst((res) => {
     res.writeHead(404);
     res.end("NoSuchUpload");
-  };
+  });
   // CompleteMultipartUpload: the first attempt completed the upload and its answer was lost; a
   // repeat would meet 404 NoSuchUpload and report a failure for an object that was written.
   const lost = await transport(fakeClock())
@@ -347,16 +351,12 @@ test("retries follow the operation's declaration, not the method: a PUT that is 
   expect(received).toHaveLength(1);
 
   received = [];
-  handler = failNTimes(2, 500);
-  const acl = await transport(fakeClock()).request({ operation: "UpdateBucketAcl", method: "POST", path: "/b", body: "{}", idempotent: true });
+  const acl = await requestFailing(2, 500, { operation: "UpdateBucketAcl", method: "POST", path: "/b", body: "{}", idempotent: true });
   expect(acl.status).toBe(200);
   expect(received).toHaveLength(3);
 
   received = [];
-  handler = failNTimes(1, 500);
-  const put = await transport(fakeClock())
-    .request({ operation: "CompleteMultipartUpload", method: "PUT", path: "/o", body: "<x/>", idempotent: false })
-    .catch((e) => e);
+  const put = await requestFailing(1, 500, { operation: "CompleteMultipartUpload", method: "PUT", path: "/o", body: "<x/>", idempotent: false });
   expect(put.status).toBe(500);
   expect(received).toHaveLength(1);
 });

@@ -1,4 +1,4 @@
-import { waitFor, waiterDelay, isKrcloudError, type Clock } from "../../sdk/core";
+import { waitFor, waiterDelay, isKrcloudError, type Clock, type WaiterOptions } from "../../sdk/core";
 
 function fakeClock(random = 0.5): Clock & { sleeps: number[]; t: () => number } {
   const sleeps: number[] = [];
@@ -18,14 +18,21 @@ function sequence(states: string[]) {
   return { fn, polls };
 }
 
+type Rec = { status: string };
+
+/**
+ * waitFor a record whose state is its `status`: of "x", for Running, within a minute, on a fake
+ * clock, unless `o` says otherwise.
+ */
+function waitForStatus(o: Partial<WaiterOptions<Rec>> & Pick<WaiterOptions<Rec>, "status">): Promise<Rec | undefined> {
+  return waitFor<Rec>({ resource: "x", stateOf: (x) => x.status, target: ["Running"], timeoutMs: 60_000, clock: fakeClock(), ...o });
+}
+
 test("past 10 s of waiting the pause grows with the time waited, a tenth of it, up to the backoff", async () => {
   const clock = fakeClock();
   const { fn } = sequence([...Array.from({ length: 30 }, () => "Creating"), "Running"]);
-  await waitFor({
-    resource: "x",
+  await waitForStatus({
     status: fn,
-    stateOf: (x) => x.status,
-    target: ["Running"],
     minDelayMs: 1000,
     maxDelayMs: 15_000,
     timeoutMs: 3_600_000,
@@ -50,14 +57,11 @@ test("polls until the target state with the exact sleep sequence", async () => {
   const clock = fakeClock();
   const { fn, polls } = sequence(["Creating", "Creating", "Creating", "Modifying", "Running"]);
   const progress: string[] = [];
-  const v = await waitFor({
+  const v = await waitForStatus({
     resource: 'cluster "web"',
     status: fn,
-    stateOf: (x) => x.status,
-    target: ["Running"],
     minDelayMs: 1000,
     maxDelayMs: 8000,
-    timeoutMs: 60_000,
     clock,
     onProgress: (p) => progress.push(`${p.attempt}:${p.state}@${p.elapsedMs}`),
   });
@@ -71,19 +75,14 @@ test("polls until the target state with the exact sleep sequence", async () => {
 test("tolerates a few not-found answers right after create", async () => {
   const clock = fakeClock();
   const { fn } = sequence(["-", "-", "Creating", "Running"]);
-  const v = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], timeoutMs: 60_000, clock, notFoundTolerance: 2 });
+  const v = await waitForStatus({ status: fn, clock, notFoundTolerance: 2 });
   expect(v?.status).toBe("Running");
 });
 
 test("fails when not found more often than tolerated", async () => {
   const { fn } = sequence(["-", "-", "-"]);
-  const err = await waitFor({
-    resource: "x",
+  const err = await waitForStatus({
     status: fn,
-    stateOf: (x) => x.status,
-    target: ["Running"],
-    timeoutMs: 60_000,
-    clock: fakeClock(),
     notFoundTolerance: 2,
   }).catch((e) => e);
   expect(err.code).toBe("KRCLOUD_WAITER_FAILURE");
@@ -91,14 +90,10 @@ test("fails when not found more often than tolerated", async () => {
 
 test("a failure state stops the wait at once and lists the states seen", async () => {
   const { fn, polls } = sequence(["PROVISIONING", "FAILED", "Running"]);
-  const err = await waitFor({
+  const err = await waitForStatus({
     resource: 'instance set "a"',
     status: fn,
-    stateOf: (x) => x.status,
-    target: ["Running"],
     failure: (_x, state) => (state === "FAILED" ? "is FAILED: it will not become Running" : undefined),
-    timeoutMs: 60_000,
-    clock: fakeClock(),
   }).catch((e) => e);
   expect(isKrcloudError(err)).toBe(true);
   expect(err.message).toBe('instance set "a" is FAILED: it will not become Running (states seen: PROVISIONING -> FAILED)');
@@ -108,11 +103,9 @@ test("a failure state stops the wait at once and lists the states seen", async (
 test("times out naming the resource, the last state and the states seen; the last poll starts minDelayMs before the deadline", async () => {
   const clock = fakeClock();
   const { fn, polls } = sequence(["Creating", "Modifying"]);
-  const err = await waitFor({
+  const err = await waitForStatus({
     resource: 'cluster "web"',
     status: fn,
-    stateOf: (x) => x.status,
-    target: ["Running"],
     minDelayMs: 1000,
     maxDelayMs: 4000,
     timeoutMs: 10_500,
@@ -160,7 +153,7 @@ test("a poll that hangs is cut at the wait's deadline: each poll gets a signal t
   const clock = timerClock();
   const seen: { aborted: boolean; deadline: number }[] = [];
   let n = 0;
-  const err = await waitFor({
+  const err = await waitForStatus({
     resource: 'cluster "web"',
     status: (ctx: { signal: AbortSignal; deadline: number }) => {
       seen.push({ aborted: ctx.signal.aborted, deadline: ctx.deadline });
@@ -171,8 +164,6 @@ test("a poll that hangs is cut at the wait's deadline: each poll gets a signal t
         clock.advance(9_000);
       });
     },
-    stateOf: (x) => x.status,
-    target: ["Running"],
     minDelayMs: 1000,
     timeoutMs: 10_000,
     clock,
@@ -189,15 +180,12 @@ test("a poll that hangs is cut at the wait's deadline: each poll gets a signal t
 test("an error of a poll cut by the caller's AbortSignal is an abort, not a timeout", async () => {
   const clock = timerClock();
   const ac = new AbortController();
-  const err = await waitFor({
-    resource: "x",
+  const err = await waitForStatus({
     status: (ctx: { signal: AbortSignal }) =>
       new Promise((_, reject) => {
         ctx.signal.addEventListener("abort", () => reject(new Error("cut")));
         ac.abort();
       }),
-    stateOf: (x: { status: string }) => x.status,
-    target: ["Running"],
     timeoutMs: 10_000,
     clock,
     signal: ac.signal,
@@ -207,7 +195,7 @@ test("an error of a poll cut by the caller's AbortSignal is an abort, not a time
 
 test("waiting for deletion succeeds on not-found", async () => {
   const { fn } = sequence(["Deleting", "Deleting", "-"]);
-  const v = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: [], targetGone: true, timeoutMs: 60_000, clock: fakeClock() });
+  const v = await waitForStatus({ status: fn, target: [], targetGone: true });
   expect(v).toBeUndefined();
 });
 
@@ -219,8 +207,6 @@ test("an AbortSignal stops the wait", async () => {
     ac.abort();
     throw new Error("aborted");
   };
-  const err = await waitFor({ resource: "x", status: fn, stateOf: (x) => x.status, target: ["Running"], timeoutMs: 60_000, clock, signal: ac.signal }).catch(
-    (e) => e,
-  );
+  const err = await waitForStatus({ status: fn, clock, signal: ac.signal }).catch((e) => e);
   expect(err.code).toBe("KRCLOUD_WAITER_ABORTED");
 });

@@ -5,6 +5,17 @@
  * `In-Sync`, a `-` user name, `NUMBER` as a data type, `5|10|11~100`).
  */
 
+/** A cluster's network and backups, alike in its record and in the create input (wire.ts). */
+export const clusterNetwork = {
+  subnets: [{ id: "sn-a" }, { id: "sn-b" }],
+  subnetAssignments: [
+    { primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] },
+    { primary: { id: "sn-b" }, replicas: [{ id: "sn-a" }] },
+  ],
+  securityGroups: [{ id: "sg-1" }],
+  backupSchedule: { cron: "* 3 * * *", retentionLimit: 7 },
+};
+
 export const clusterRecord = {
   projectId: "p-1",
   objectId: "c-100",
@@ -21,13 +32,7 @@ export const clusterRecord = {
   memory: 4,
   endpoints: { primaryEndpoint: "10.0.0.10:6379" },
   userName: "-",
-  subnets: [{ id: "sn-a" }, { id: "sn-b" }],
-  subnetAssignments: [
-    { primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] },
-    { primary: { id: "sn-b" }, replicas: [{ id: "sn-a" }] },
-  ],
-  securityGroups: [{ id: "sg-1" }],
-  backupSchedule: { cron: "* 3 * * *", retentionLimit: 7 },
+  ...clusterNetwork,
   tlsEnabled: false,
   creator: "alice",
   license: "BSD-3",

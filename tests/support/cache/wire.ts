@@ -6,6 +6,7 @@
 import { resolveSettings, type Clock } from "../../../sdk/core";
 import { CacheClient, type CreateClusterInput, type CreateInstanceSetInput } from "../../../sdk/cache";
 import { jsonReply, type ScriptedServer, type Seen } from "../servers/scripted";
+import { clusterNetwork } from "./answers";
 
 export const TOKEN = "tok-SECRET-cache-1";
 export const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
@@ -34,13 +35,7 @@ export const clusterInput: CreateClusterInput = {
   nodeCountPerShard: 2,
   flavorId: "fl-m2",
   parameterGroupId: "pg-1",
-  subnets: [{ id: "sn-a" }, { id: "sn-b" }],
-  subnetAssignments: [
-    { primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] },
-    { primary: { id: "sn-b" }, replicas: [{ id: "sn-a" }] },
-  ],
-  securityGroups: [{ id: "sg-1" }],
-  backupSchedule: { cron: "* 3 * * *", retentionLimit: 7 },
+  ...clusterNetwork,
 };
 
 export const setInput: CreateInstanceSetInput = {

@@ -4,12 +4,9 @@
  * environment of the cells, one local cloud with a project of its own per cell.
  */
 import { resolveSettings } from "../../../sdk/core";
-import { CacheClient } from "../../../sdk/cache";
-import { DataQueryClient } from "../../../sdk/dataquery";
-import { KmsClient } from "../../../sdk/kms";
-import { ObjectStorageClient } from "../../../sdk/objectstorage";
 import type { MatrixProject } from "./columns";
 import { EngineResource, startTestCloud, type TestCloud } from "../local-cloud";
+import { projectClients } from "./project";
 import type { Entry } from "./sim-stack";
 
 // ---------------------------------------------------------------------------------------------
@@ -147,11 +144,6 @@ export const total = (c: Counts) => c.orphans.length + c.duplicates.length + c.g
 // ---------------------------------------------------------------------------------------------
 // The environment: one local cloud, a project per cell
 
-const DB_SEED = {
-  shop: `CREATE TABLE orders(id INTEGER, region VARCHAR, amount INTEGER);
-         INSERT INTO orders VALUES (1, 'kr', 10), (2, 'us', 20), (3, 'kr', 5);`,
-};
-
 export class MatrixEnv {
   private readonly resources = new Map<string, EngineResource>();
   private projects = 0;
@@ -203,22 +195,8 @@ export class MatrixEnv {
       credentialId: key.credentialId,
       credentialSecret: key.credentialSecret,
     });
-    const p: MatrixProject = {
-      id,
-      config,
-      settings,
-      os: new ObjectStorageClient({ settings }),
-      cache: new CacheClient({ settings }),
-      dq: new DataQueryClient({ settings }),
-      kms: new KmsClient({ settings }),
-      keyId: `key-${id}`,
-      instanceId: `mysql-${id}`,
-      resultBucket: `results-${id.toLowerCase()}`,
-    };
-    await this.control("PATCH", `/resources/kms/key/${p.keyId}`, { projectId: id, type: "symmetric" });
-    await this.control("PATCH", `/resources/data-query/instance/${p.instanceId}`, { projectId: id, engine: "mysql", databases: DB_SEED });
-    await p.os.createBucket({ name: p.resultBucket });
-    return p;
+    const clients = await projectClients(settings, id, (service, kind, rid, body) => this.control("PATCH", `/resources/${service}/${kind}/${rid}`, body));
+    return { id, config, ...clients };
   }
 
   /** Holds a kind's status transitions (an hour on the local cloud's clock). */

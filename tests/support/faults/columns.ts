@@ -4,11 +4,8 @@
  * an error must show, the project a cell runs in, and what a resource type's row declares
  * (fault-types.ts holds the rows).
  */
-import type { Settings } from "../../../sdk/core";
-import type { CacheClient } from "../../../sdk/cache";
-import type { DataQueryClient } from "../../../sdk/dataquery";
-import type { KmsClient } from "../../../sdk/kms";
-import type { ObjectStorageClient } from "../../../sdk/objectstorage";
+import type { FaultSpec } from "../../../emulator/core/faults";
+import type { ProjectClients } from "./project";
 import type { Declared, Props, SimStack } from "./sim-stack";
 
 export type Op = "create" | "update" | "read" | "delete";
@@ -24,20 +21,8 @@ export function isOwnershipFault(f: FaultName): f is OwnershipFault {
   return (OWNERSHIP_FAULTS as readonly string[]).includes(f);
 }
 
-/** The control API's fault body (emulator/core/faults.ts FaultSpec). */
-export interface FaultBody {
-  service?: string;
-  operation?: string;
-  method?: string;
-  pathRegex?: string;
-  probability?: number;
-  times?: number;
-  action: "error" | "latency" | "drop" | "lose-response";
-  status?: number;
-  body?: unknown;
-  retryAfter?: number;
-  latencyMs?: number;
-}
+/** The control API's fault body: the local cloud's own fault spec. */
+export type FaultBody = FaultSpec;
 
 export interface FaultKind {
   /** What is injected on the cell's target operation; absent for the faults that are not a control API fault. */
@@ -115,20 +100,9 @@ export const FAULTS: Readonly<Record<FaultName, FaultKind>> = {
 /** How a resource type meets a FAILED cell. */
 export type FailedHow = "node" | "instance" | "hadoop-create-failure" | "bad-sql";
 
-export interface MatrixProject {
+export interface MatrixProject extends ProjectClients {
   id: string;
   config: Record<string, string>;
-  settings: Settings;
-  os: ObjectStorageClient;
-  cache: CacheClient;
-  dq: DataQueryClient;
-  kms: KmsClient;
-  /** A symmetric KMS key of the project (setup, not the stack's). */
-  keyId: string;
-  /** A MySQL instance of the project holding database `shop` (setup). */
-  instanceId: string;
-  /** A bucket for query results (setup). */
-  resultBucket: string;
 }
 
 /** One resource type's row of the matrix. */

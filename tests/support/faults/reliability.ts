@@ -10,40 +10,25 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Deployment, Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../../emulator";
-import { CacheClient } from "../../../sdk/cache";
-import { resolveSettings, type Settings } from "../../../sdk/core";
+import { resolveSettings } from "../../../sdk/core";
 import { DataQueryClient, type QueryResultPage } from "../../../sdk/dataquery";
-import { KmsClient } from "../../../sdk/kms";
-import { ObjectStorageClient } from "../../../sdk/objectstorage";
 import { newProject, providerConfig, pulumiBinDir, REPO_ROOT, SECRET_SIG, type CloudProject, type Sandbox } from "../../harness/engine";
 import { cloudView, compareState, type Counts, type FaultBody, type InventoryItem } from "./matrix";
+import { projectClients, type ProjectClients } from "./project";
 import type { Entry } from "./sim-stack";
 
 export const FAULTS_PROGRAM = path.join(REPO_ROOT, "tests", "programs", "faults");
 export const NS = "krcloud-test-faults";
 
-export interface Bed {
+export interface Bed extends ProjectClients {
   cloud: LocalCloud;
   project: CloudProject;
-  settings: Settings;
-  os: ObjectStorageClient;
-  cache: CacheClient;
-  dq: DataQueryClient;
-  kms: KmsClient;
-  keyId: string;
-  instanceId: string;
-  resultBucket: string;
   dir: string;
   stack: Stack;
   stackName: string;
   /** The file backend: its history holds every create key the stack ever recorded. */
   backendDir: string;
 }
-
-const DB_SEED = {
-  shop: `CREATE TABLE orders(id INTEGER, region VARCHAR, amount INTEGER);
-         INSERT INTO orders VALUES (1, 'kr', 10), (2, 'us', 20), (3, 'kr', 5);`,
-};
 
 /** The project's clients and setup, without a stack (SDK-level tests). */
 export async function projectBed(cloud: LocalCloud, label: string): Promise<Omit<Bed, "dir" | "stack" | "stackName" | "backendDir">> {
@@ -55,22 +40,8 @@ export async function projectBed(cloud: LocalCloud, label: string): Promise<Omit
     credentialId: project.credentialId,
     credentialSecret: project.credentialSecret,
   });
-  const bed = {
-    cloud,
-    project,
-    settings,
-    os: new ObjectStorageClient({ settings }),
-    cache: new CacheClient({ settings }),
-    dq: new DataQueryClient({ settings }),
-    kms: new KmsClient({ settings }),
-    keyId: `key-${project.projectId}`,
-    instanceId: `mysql-${project.projectId}`,
-    resultBucket: `results-${project.projectId.toLowerCase()}`,
-  };
-  await project.control.patchResource("kms", "key", bed.keyId, { projectId: project.projectId, type: "symmetric" });
-  await project.control.patchResource("data-query", "instance", bed.instanceId, { projectId: project.projectId, engine: "mysql", databases: DB_SEED });
-  await bed.os.createBucket({ name: bed.resultBucket });
-  return bed;
+  const clients = await projectClients(settings, project.projectId, (service, kind, id, body) => project.control.patchResource(service, kind, id, body));
+  return { cloud, project, ...clients };
 }
 
 /** A project, its setup, and a stack of tests/programs/faults declaring `res` (plus other program config). */

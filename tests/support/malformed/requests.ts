@@ -24,6 +24,16 @@ export interface Field {
   required?: boolean;
 }
 
+/** A field's type; with a trailing `?` the field is optional (`required: false`). */
+export type FieldSpec = FieldType | `${FieldType}?`;
+
+/** The fields of a route written as a map from key to type: `fieldsOf({ name: "name", description: "text?" })`. */
+export function fieldsOf(spec: Record<string, FieldSpec>): Field[] {
+  return Object.entries(spec).map(([key, t]) =>
+    t.endsWith("?") ? { key, type: t.slice(0, -1) as FieldType, required: false } : { key, type: t as FieldType },
+  );
+}
+
 export interface Route {
   op: string;
   method: string;
@@ -45,6 +55,12 @@ export interface Route {
   invalid?: number[];
   /** Path slots that name what the request creates: a generated value there may be a valid name. */
   creates?: string[];
+}
+
+/** A route from its operation, `"METHOD /path"` (the path relative to the service), its auth and what else it declares. */
+export function route(op: string, methodPath: string, auth: Route["auth"], more: Omit<Route, "op" | "method" | "path" | "auth"> = {}): Route {
+  const space = methodPath.indexOf(" ");
+  return { op, method: methodPath.slice(0, space), path: methodPath.slice(space + 1), auth, ...more };
 }
 
 export interface Service {

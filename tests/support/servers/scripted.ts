@@ -12,23 +12,28 @@ export interface Seen {
   headers: http.IncomingHttpHeaders;
   body: string;
 }
-export type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer };
+/** `destroy` closes the connection instead of answering (a lost answer: the request was handled). */
+export type Reply = { status: number; headers?: Record<string, string>; body?: string | Buffer; destroy?: boolean };
 
 export interface ScriptedServer {
   /** `http://127.0.0.1:PORT` */
   readonly origin: string;
   readonly seen: Seen[];
   route: (r: Seen) => Reply | Promise<Reply>;
+  /** The most requests it held at once (received, not yet answered) since the last reset. */
+  readonly maxInFlight: number;
   /** Forgets the requests seen and answers 500 until a test sets `route`. */
   reset(): void;
   close(): Promise<void>;
 }
 
 export async function startScriptedServer(): Promise<ScriptedServer> {
-  const state: { route: ScriptedServer["route"] } = { route: () => ({ status: 500 }) };
+  const state: { route: ScriptedServer["route"]; inFlight: number; maxInFlight: number } = { route: () => ({ status: 500 }), inFlight: 0, maxInFlight: 0 };
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
     req.on("data", (c: Buffer) => chunks.push(c));
     const respond = async (): Promise<void> => {
       const r: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
@@ -38,6 +43,11 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
         reply = await state.route(r);
       } catch (e) {
         reply = { status: 599, body: `test route failed: ${(e as Error).message}` };
+      }
+      state.inFlight--;
+      if (reply.destroy) {
+        req.socket.destroy();
+        return;
       }
       res.writeHead(reply.status, reply.headers ?? {});
       res.end(reply.body ?? "");
@@ -54,8 +64,12 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
     set route(fn) {
       state.route = fn;
     },
+    get maxInFlight() {
+      return state.maxInFlight;
+    },
     reset() {
       seen.length = 0;
+      state.maxInFlight = 0;
       state.route = () => ({ status: 500 });
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
@@ -92,6 +106,9 @@ export function useScriptedServer(): ScriptedServer {
     },
     set route(fn) {
       live().route = fn;
+    },
+    get maxInFlight() {
+      return live().maxInFlight;
     },
     reset: () => live().reset(),
     close: () => live().close(),

@@ -125,6 +125,12 @@ export async function makeOutside(
   }
 
   const user = (name: string, password: string) => (secret ? { user: { name, password } } : {});
+  // The cluster's and the instance set's subnets, one primary with one replica, and security group.
+  const network = {
+    subnets: [{ id: "sn-a" }, { id: "sn-b" }],
+    subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] }],
+    securityGroups: [{ id: "sg-1" }],
+  };
   const clusterName = `${tag}-cl`;
   const cl = await cache.clusters.create({
     name: clusterName,
@@ -135,9 +141,7 @@ export async function makeOutside(
     nodeCountPerShard: 2,
     flavorId: FLAVOR,
     parameterGroupId: CLUSTER_GROUP,
-    subnets: [{ id: "sn-a" }, { id: "sn-b" }],
-    subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] }],
-    securityGroups: [{ id: "sg-1" }],
+    ...network,
     ...user("outsider", s.cacheClusterPassword),
   });
   out.push({
@@ -165,9 +169,7 @@ export async function makeOutside(
     replicas: 2,
     flavorId: FLAVOR,
     recoveryEnabled: false,
-    subnets: [{ id: "sn-a" }, { id: "sn-b" }],
-    subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] }],
-    securityGroups: [{ id: "sg-1" }],
+    ...network,
     parameterGroupId: STANDALONE_GROUP,
     port: 6379,
     version: VERSION,

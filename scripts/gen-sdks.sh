@@ -45,6 +45,11 @@ cp "$ROOT/tools/sdkgen/go.sum" "$OUT/go/go.sum"
 version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$ROOT/package.json" | head -n1)
 sed -i "s/^VERSION = \"0.0.0\"$/VERSION = \"$version\"/" "$OUT/python/setup.py"
 grep -q "^VERSION = \"$version\"$" "$OUT/python/setup.py" || { echo "gen-sdks: could not set the Python version" >&2; exit 1; }
+# Likewise the Go SDK's (without it, it would ask for the plugin v1.0.0, from its module path).
+sed -i "s/^var SdkVersion semver.Version = semver.Version{}$/var SdkVersion semver.Version = semver.MustParse(\"$version\")/" \
+  "$OUT/go/krcloud/internal/pulumiVersion.go"
+grep -q "semver.MustParse(\"$version\")" "$OUT/go/krcloud/internal/pulumiVersion.go" ||
+  { echo "gen-sdks: could not set the Go SDK's version" >&2; exit 1; }
 # The wheel users pip install (KRCLOUD_SDK_WHEEL=0 skips it): pip builds it with setuptools from PyPI.
 if [ "${KRCLOUD_SDK_WHEEL:-1}" != 0 ]; then
   python3 -m pip wheel --quiet --no-deps --wheel-dir "$OUT/python/dist" "$OUT/python" >&2

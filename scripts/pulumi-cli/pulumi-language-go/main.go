@@ -29,7 +29,8 @@ func main() { langhost.Main(golang{}) }
 
 func (golang) Name() string { return "pulumi-language-go" }
 
-func (golang) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, error) {
+func (golang) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
+	var cleanup func()
 	dir := langhost.ProgramDir(req)
 	opts := langhost.Options(req)
 	binary, _ := opts["binary"].(string)
@@ -39,7 +40,7 @@ func (golang) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddr
 	if binary == "" {
 		goExe, err := exec.LookPath("go")
 		if err != nil {
-			return nil, errors.New("could not find go on the $PATH")
+			return nil, nil, errors.New("could not find go on the $PATH")
 		}
 		target, _ := opts["buildTarget"].(string)
 		if target == "" {
@@ -47,23 +48,22 @@ func (golang) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddr
 		}
 		tmp, err := os.MkdirTemp("", "pulumi-go-program-")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		// The binary is small next to the build cache; removed when the host exits is not possible
-		// (the engine kills it), so it goes into the OS temp directory.
+		cleanup = func() { _ = os.RemoveAll(tmp) }
 		binary = filepath.Join(tmp, "program")
 		build := exec.CommandContext(ctx, goExe, "build", "-o", binary, target) //nolint:gosec
 		build.Dir = dir
 		build.Stdout = os.Stderr
 		build.Stderr = os.Stderr
 		if err := build.Run(); err != nil {
-			return nil, fmt.Errorf("go build %s in %s failed: %w", target, dir, err)
+			return nil, cleanup, fmt.Errorf("go build %s in %s failed: %w", target, dir, err)
 		}
 	}
 
 	env, err := langhost.ConfigEnv(req)
 	if err != nil {
-		return nil, err
+		return nil, cleanup, err
 	}
 	env = append(os.Environ(), env...)
 	root := ""
@@ -86,7 +86,7 @@ func (golang) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddr
 		cmd.Dir = req.GetPwd()
 	}
 	cmd.Env = env
-	return cmd, nil
+	return cmd, cleanup, nil
 }
 
 func (golang) About(ctx context.Context) (string, string, error) {

@@ -62,18 +62,18 @@ func interpreter(req *pulumirpc.RunRequest) (string, string, error) {
 	return "", "", errors.New("could not find python3 or python on the $PATH")
 }
 
-func (python) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, error) {
+func (python) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
 	exe, venv, err := interpreter(req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	script := filepath.Join(filepath.Dir(self), "pulumi-language-python-exec")
 	if _, err := os.Stat(script); err != nil {
-		return nil, fmt.Errorf("%s is missing (run scripts/install-pulumi-languages.sh)", script)
+		return nil, nil, fmt.Errorf("%s is missing (run scripts/install-pulumi-languages.sh)", script)
 	}
 
 	args := []string{"-u", script}
@@ -103,7 +103,7 @@ func (python) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddr
 
 	env, err := langhost.ConfigEnv(req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	env = append(os.Environ(), env...)
 	env = append(env, "PYTHONUNBUFFERED=true")
@@ -113,7 +113,7 @@ func (python) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddr
 	cmd := exec.Command(exe, args...) //nolint:gosec // running the user's program is the point.
 	cmd.Dir = langhost.ProgramDir(req)
 	cmd.Env = env
-	return cmd, nil
+	return cmd, nil, nil
 }
 
 func (python) About(ctx context.Context) (string, string, error) {

@@ -37,8 +37,9 @@ type Language interface {
 	// Name is the host's name in messages ("pulumi-language-python").
 	Name() string
 	// Command returns the program's process (not started): binary, arguments, directory and
-	// environment. engineAddress is the engine's gRPC address.
-	Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, error)
+	// environment. engineAddress is the engine's gRPC address. cleanup, when not nil, runs once the
+	// program has exited.
+	Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (cmd *exec.Cmd, cleanup func(), err error)
 	// Executable and version of the runtime, for `pulumi about`.
 	About(ctx context.Context) (string, string, error)
 }
@@ -201,7 +202,10 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	engineAddress := h.engineAddress
 	h.mu.Unlock()
 
-	cmd, err := h.lang.Command(ctx, req, engineAddress)
+	cmd, cleanup, err := h.lang.Command(ctx, req, engineAddress)
+	if cleanup != nil {
+		defer cleanup()
+	}
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}

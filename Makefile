@@ -35,7 +35,7 @@ help:
 	@echo "make bench       run the benchmarks (scale: 200 and 1,000 resources per door) and write docs/benchmarks.md"
 	@echo "make bench-scale the scale benchmarks at 10,000 resources per door (hours; see docs/benchmarks.md)"
 	@echo "make lint        eslint (type-aware) and prettier --check; make test runs it first"
-	@echo "make schema      regenerate schema.json, docs/reference/ and the args types provider/<module>/args.ts"
+	@echo "make schema      regenerate schema.json, docs/reference/ (with each example in TypeScript, Python and Go) and the args types provider/<module>/args.ts"
 	@echo "make sdks        generate the SDKs from schema.json: Python (and its wheel) and Go into sdk-gen/, TypeScript into native/ (pulumi-krcloud/native)"
 	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
 	@echo "make pack        build the npm package's tarball; prints its path (npm install \"\$$(make -s -C <this dir> pack)\")"
@@ -79,6 +79,8 @@ format: install
 
 schema: build
 	node dist/tools/gen-schema.js > schema.json
+	@# Each reference page's YAML example converted to TypeScript, Python and Go (docs/reference/examples/).
+	bash scripts/gen-examples.sh
 	node dist/tools/gen-reference.js
 	@# The dynamic classes' args types (provider/<module>/args.ts) from the new schema.json, then compiled.
 	node dist/tools/gen-args.js

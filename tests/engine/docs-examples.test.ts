@@ -20,7 +20,8 @@ const COMMITTED = path.join(REPO_ROOT, "docs", "reference-examples");
 
 /** Every file under `dir`, relative to it, sorted. */
 function listFiles(dir: string): string[] {
-  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
     .sort();

@@ -46,7 +46,7 @@ type Language interface {
 
 // Main parses the engine's flags and serves the LanguageRuntime service until the engine stops it.
 func Main(lang Language) {
-	tracing := flag.String("tracing", "", "tracing endpoint")
+	_ = flag.String("tracing", "", "tracing endpoint (ignored)")
 	_ = flag.String("root", "", "project root (ignored)")
 	_ = flag.String("binary", "", "(ignored, use runtime options)")
 	_ = flag.String("buildTarget", "", "(ignored)")
@@ -61,7 +61,6 @@ func Main(lang Language) {
 		engineAddress = args[len(args)-1]
 	}
 	h := &host{lang: lang, engineAddress: engineAddress}
-	_ = tracing
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
 		Cancel: make(chan bool),
 		Init: func(srv *grpc.Server) error {

@@ -5,6 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { PULUMI_VERSION, REPO_ROOT } from "./paths";
@@ -52,4 +53,15 @@ export async function wireGoProgram(programDir: string, goSdkDir: string): Promi
   const env = { ...process.env, GOFLAGS: "-mod=mod", PATH: `${path.dirname(GO)}${path.delimiter}${process.env.PATH ?? ""}` };
   await run(GO, ["mod", "edit", `-replace=github.com/krcloud/pulumi-krcloud/sdk/go=${goSdkDir}`], { cwd: programDir, env });
   await run(GO, ["mod", "tidy"], { cwd: programDir, env, maxBuffer: 16 * 1024 * 1024 });
+}
+
+/** `go build` of a Go program into a temp file (thrown away), as pulumi-language-go builds it: warms Go's build cache. */
+export async function buildGoProgram(programDir: string): Promise<void> {
+  const env = { ...process.env, PATH: `${path.dirname(GO)}${path.delimiter}${process.env.PATH ?? ""}` };
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-go-build-"));
+  try {
+    await run(GO, ["build", "-o", path.join(out, "program"), "."], { cwd: programDir, env, maxBuffer: 16 * 1024 * 1024 });
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
 }

@@ -12,10 +12,11 @@ NODE24_BIN  := $(ROOT)/node_modules/node/bin
 TOOLS_DIR   ?= $(HOME)/.cache/krcloud
 PULUMI_BIN  := $(TOOLS_DIR)/pulumi-v3.259.0/bin
 PULUMI_YAML_BIN := $(TOOLS_DIR)/pulumi-language-yaml-v1.13.0/bin
+PULUMI_LANGUAGES_BIN := $(TOOLS_DIR)/pulumi-languages-v3.259.0/bin
 # The port of a new local cloud (8790 when not given); every target that uses a running one takes
 # its port from that cloud's state file instead (scripts/local-cloud.sh).
 LOCAL_CLOUD_PORT ?=
-export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(PULUMI_YAML_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
+export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(PULUMI_YAML_BIN):$(PULUMI_LANGUAGES_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
 export PULUMI_SKIP_UPDATE_CHECK := true
 export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
@@ -24,7 +25,7 @@ export LOCAL_CLOUD_PORT
 # What the user ran, for the local cloud's messages ("make demo LOCAL_CLOUD_PORT=8791").
 export KRCLOUD_COMMAND := make $(or $(MAKECMDGOALS),help)
 
-.PHONY: help install build lint format sql-peers redis test test-unit test-local test-emulator test-engine test-conformance pulumi pulumi-yaml swift \
+.PHONY: help install build lint format sql-peers redis test test-unit test-local test-emulator test-engine test-conformance pulumi pulumi-yaml pulumi-languages swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean clean-all
 
 help:
@@ -34,8 +35,8 @@ help:
 	@echo "make bench       run the benchmarks (scale: 200 and 1,000 resources per door) and write docs/benchmarks.md"
 	@echo "make bench-scale the scale benchmarks at 10,000 resources per door (hours; see docs/benchmarks.md)"
 	@echo "make lint        eslint (type-aware) and prettier --check; make test runs it first"
-	@echo "make schema      regenerate schema.json, docs/reference/ and the args types provider/<module>/args.ts"
-	@echo "make sdks        generate the SDKs from schema.json: Python and Go into sdk-gen/, TypeScript into native/ (pulumi-krcloud/native)"
+	@echo "make schema      regenerate schema.json, docs/reference/ (with each example in TypeScript, Python and Go) and the args types provider/<module>/args.ts"
+	@echo "make sdks        generate the SDKs from schema.json: Python (and its wheel) and Go into sdk-gen/, TypeScript into native/ (pulumi-krcloud/native)"
 	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
 	@echo "make pack        build the npm package's tarball; prints its path (npm install \"\$$(make -s -C <this dir> pack)\")"
 	@echo "eval \"\$$(make -s env)\"   put Node 24, pulumi and pulumi-language-yaml first on PATH in your shell"
@@ -78,6 +79,8 @@ format: install
 
 schema: build
 	node dist/tools/gen-schema.js > schema.json
+	@# Each reference page's YAML example converted to TypeScript, Python and Go (docs/reference/examples/).
+	bash scripts/gen-examples.sh
 	node dist/tools/gen-reference.js
 	@# The dynamic classes' args types (provider/<module>/args.ts) from the new schema.json, then compiled.
 	node dist/tools/gen-args.js
@@ -100,7 +103,8 @@ pack: build
 # pulumi-language-yaml first on PATH, building the CLI and the YAML host once when they are missing.
 env: install
 	@pulumi_bin=$$(bash scripts/install-pulumi.sh | tail -n1); yaml_bin=$$(bash scripts/install-pulumi-yaml.sh | tail -n1); \
-	printf 'export PATH="%s:%s:%s:$$PATH"\nexport PULUMI_SKIP_UPDATE_CHECK=true\n' "$(NODE24_BIN)" "$$pulumi_bin" "$$yaml_bin"
+	languages_bin=$$(bash scripts/install-pulumi-languages.sh | tail -n1); \
+	printf 'export PATH="%s:%s:%s:%s:$$PATH"\nexport PULUMI_SKIP_UPDATE_CHECK=true\n' "$(NODE24_BIN)" "$$pulumi_bin" "$$yaml_bin" "$$languages_bin"
 
 pulumi:
 	bash scripts/install-pulumi.sh
@@ -108,6 +112,10 @@ pulumi:
 # The YAML language host, for YAML programs on the native plugin (built once, cached in $(TOOLS_DIR)).
 pulumi-yaml:
 	bash scripts/install-pulumi-yaml.sh
+
+# The Python and Go language hosts, for Python and Go programs on the native plugin (built once, cached in $(TOOLS_DIR)).
+pulumi-languages:
+	bash scripts/install-pulumi-languages.sh
 
 swift:
 	bash scripts/swift-peer.sh start
@@ -122,7 +130,7 @@ sql-peers:
 
 # The whole suite, after the linters. Swift, PostgreSQL/MariaDB, redis-server and the Pulumi CLI are installed/started first; the last line jest prints
 # is "N passed, N failed" (tests/support/summary-reporter.js; when a test failed, make adds its own "Error" line after it).
-test: lint build pulumi pulumi-yaml swift sql-peers redis
+test: lint build pulumi pulumi-yaml pulumi-languages swift sql-peers redis
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci
@@ -143,7 +151,7 @@ test-conformance: build swift
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	node node_modules/.bin/jest --ci dist/tests/conformance
 
-test-engine: build pulumi pulumi-yaml redis
+test-engine: build pulumi pulumi-yaml pulumi-languages redis
 	node node_modules/.bin/jest --ci dist/tests/engine
 
 local-cloud: build redis

@@ -12,6 +12,7 @@ export default tseslint.config(
       "tests/programs/**",
       "sdk-gen/**",
       "native/**",
+      "docs/reference-examples/**",
       ".state/**",
       "tests/support/summary-reporter.js",
       "jest.config.js",

@@ -3,7 +3,8 @@
 # (tools/sdkgen, a small Go program on github.com/pulumi/pulumi/pkg/v3 v3.259.0, the version the CLI
 # is built from):
 #
-#   scripts/gen-sdks.sh             sdk-gen/ (ignored by git): python/, go/ (with a go.mod), nodejs/;
+#   scripts/gen-sdks.sh             sdk-gen/ (ignored by git): python/ (with the wheel in python/dist/),
+#                                   go/ (with a go.mod), nodejs/;
 #                                   then native/ (committed: the source of `pulumi-krcloud/native`)
 #                                   is replaced by sdk-gen/nodejs/
 #   scripts/gen-sdks.sh <out dir>   the same three into <out dir>, native/ left alone (the freshness
@@ -39,6 +40,22 @@ go 1.25.11
 require github.com/pulumi/pulumi/sdk/v3 v3.259.0
 MOD
 cp "$ROOT/tools/sdkgen/go.sum" "$OUT/go/go.sum"
+# The Python package's version is the npm package's, the version the plugin is installed as: the SDK
+# asks the engine for the plugin of its own version (schema.json has none, so setup.py says 0.0.0).
+version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$ROOT/package.json" | head -n1)
+sed -i "s/^VERSION = \"0.0.0\"$/VERSION = \"$version\"/" "$OUT/python/setup.py"
+grep -q "^VERSION = \"$version\"$" "$OUT/python/setup.py" || { echo "gen-sdks: could not set the Python version" >&2; exit 1; }
+# Likewise the Go SDK's (without it, it would ask for the plugin v1.0.0, from its module path).
+sed -i "s/^var SdkVersion semver.Version = semver.Version{}$/var SdkVersion semver.Version = semver.MustParse(\"$version\")/" \
+  "$OUT/go/krcloud/internal/pulumiVersion.go"
+grep -q "semver.MustParse(\"$version\")" "$OUT/go/krcloud/internal/pulumiVersion.go" ||
+  { echo "gen-sdks: could not set the Go SDK's version" >&2; exit 1; }
+# The wheel users pip install (KRCLOUD_SDK_WHEEL=0 skips it): pip builds it with setuptools from PyPI.
+if [ "${KRCLOUD_SDK_WHEEL:-1}" != 0 ]; then
+  python3 -m pip wheel --quiet --no-deps --wheel-dir "$OUT/python/dist" "$OUT/python" >&2
+  rm -rf "$OUT/python/build" "$OUT/python"/*.egg-info
+  echo "gen-sdks: Python wheel $(ls "$OUT"/python/dist/*.whl)" >&2
+fi
 echo "gen-sdks: Python SDK in $OUT/python, Go SDK in $OUT/go, TypeScript SDK in $OUT/nodejs" >&2
 
 if [ $# -eq 0 ] && [ "$SCHEMA" = "$ROOT/schema.json" ]; then

@@ -193,17 +193,54 @@ function typesSection(schema: Schema, tokens: string[]): string {
   return `## Types\n\nThe nested types above, with their fields.\n\n${sections.join("\n")}`;
 }
 
+/** The languages tools/exgen converts each YAML example to (scripts/gen-examples.sh): heading, directory, file, fence. */
+export const CONVERTED_LANGUAGES = [
+  { name: "TypeScript", dir: "typescript", file: "index.ts", fence: "ts", sdk: "`pulumi-krcloud/native`" },
+  { name: "Python", dir: "python", file: "__main__.py", fence: "python", sdk: "the `pulumi_krcloud` wheel" },
+  { name: "Go", dir: "go", file: "main.go", fence: "go", sdk: "the Go SDK module `github.com/krcloud/pulumi-krcloud/sdk/go`" },
+] as const;
+
+/** Where the example of a token converted to other languages lies, relative to the repository: `docs/reference-examples/cache/instance-set`. */
+export function convertedExampleDir(token: string): string {
+  const [, mod, name] = token.split(":") as [string, string, string];
+  return `docs/reference-examples/${mod}/${kebab(name)}`;
+}
+
 function exampleSection(token: string, root: string): string {
   const { program, note } = readExample(token, root);
+  const converted = CONVERTED_LANGUAGES.flatMap((l) => {
+    const file = path.join(root, convertedExampleDir(token), l.dir, l.file);
+    // scripts/gen-examples.sh leaves this in place of a Go program that does not compile.
+    const notCompiled = path.join(root, convertedExampleDir(token), l.dir, "NOT-COMPILED.txt");
+    if (!fs.existsSync(file)) {
+      if (!fs.existsSync(notCompiled)) return [];
+      const error = fs.readFileSync(notCompiled, "utf8").trim();
+      return [
+        "",
+        `### ${l.name}`,
+        "",
+        `Not shown: the ${l.name} that Pulumi's converter writes for this program does not compile against ${l.sdk} (\`go vet\`: \`${error}\`). Write it from the YAML with the SDK's types.`,
+      ];
+    }
+    return ["", `### ${l.name}`, "", `On ${l.sdk}:`, "", "```" + l.fence, fs.readFileSync(file, "utf8").trimEnd(), "```"];
+  });
   return [
     "## Example",
     "",
     "A complete Pulumi YAML program (the native plugin; see the README's YAML section), run with the stack config of the README's Configuration section" +
       (note ? `. ${note}` : "."),
+    ...(converted.length
+      ? [
+          " The same program in TypeScript, Python and Go follows, converted from it by Pulumi's converter (`scripts/gen-examples.sh`) and compiled by `tests/engine/docs-examples.test.ts` (where the converter's Go does not compile, the page says so).",
+          "",
+          "### YAML",
+        ]
+      : []),
     "",
     "```yaml",
     program.trimEnd(),
     "```",
+    ...converted,
   ].join("\n");
 }
 

@@ -1,13 +1,14 @@
 /**
  * The Python and Go SDKs generated from schema.json (scripts/gen-sdks.sh, Pulumi's own code
  * generators) compile: every Python file byte-compiles, the Go module builds and vets, and both
- * hold every resource and function of the schema in its module.
+ * hold every resource and function of the schema in its module; the wheel `make sdks` builds and the
+ * Go SDK carry the package's version.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../harness/engine";
+import { PACKAGE_VERSION, REPO_ROOT } from "../harness/engine";
 
 jest.setTimeout(900_000);
 
@@ -37,6 +38,13 @@ test("the Python SDK holds every resource and function, and every file byte-comp
     expect([token, fs.existsSync(file)]).toEqual([token, true]);
   }
   execFileSync("python3", ["-m", "compileall", "-q", path.join(out, "python")], { stdio: "inherit" });
+});
+
+test("the Python wheel and the Go SDK carry the package's version (the plugin version they ask the engine for)", () => {
+  expect(fs.readdirSync(path.join(out, "python", "dist"))).toEqual([`pulumi_krcloud-${PACKAGE_VERSION}-py3-none-any.whl`]);
+  expect(fs.readFileSync(path.join(out, "go", "krcloud", "internal", "pulumiVersion.go"), "utf8")).toContain(
+    `var SdkVersion semver.Version = semver.MustParse("${PACKAGE_VERSION}")`,
+  );
 });
 
 test("the Go SDK holds every resource and function, builds and vets", () => {

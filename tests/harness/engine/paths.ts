@@ -49,12 +49,30 @@ export function pulumiYamlBinDir(): string | undefined {
   return fs.existsSync(path.join(dir, "pulumi-language-yaml")) ? dir : undefined;
 }
 
+/**
+ * The directory holding `pulumi-language-python` (with `pulumi-language-python-exec`) and
+ * `pulumi-language-go`, as scripts/install-pulumi-languages.sh leaves it; undefined when it is not
+ * built. KRCLOUD_PULUMI_LANGUAGES_BIN overrides.
+ */
+export function pulumiLanguagesBinDir(): string | undefined {
+  const dir =
+    process.env.KRCLOUD_PULUMI_LANGUAGES_BIN ??
+    path.join(process.env.KRCLOUD_TOOLS_DIR ?? path.join(os.homedir(), ".cache", "krcloud"), `pulumi-languages-${PULUMI_VERSION}`, "bin");
+  return ["pulumi-language-python", "pulumi-language-python-exec", "pulumi-language-go"].every((f) => fs.existsSync(path.join(dir, f))) ? dir : undefined;
+}
+
 /** The Node that runs the tests (Node >= 22 is required by @pulumi/pulumi 3.260) goes first on PATH. */
 export function toolPath(): string {
   const yaml = pulumiYamlBinDir();
-  return [path.dirname(process.execPath), pulumiBinDir(), ...(yaml ? [yaml] : []), path.join(REPO_ROOT, "node_modules", ".bin"), process.env.PATH ?? ""].join(
-    path.delimiter,
-  );
+  const languages = pulumiLanguagesBinDir();
+  return [
+    path.dirname(process.execPath),
+    pulumiBinDir(),
+    ...(yaml ? [yaml] : []),
+    ...(languages ? [languages] : []),
+    path.join(REPO_ROOT, "node_modules", ".bin"),
+    process.env.PATH ?? "",
+  ].join(path.delimiter);
 }
 
 export interface ExampleProgram {

@@ -88,36 +88,18 @@ export class ObjectStorageControl extends KindControl {
         this.state.removeBucket(id);
       },
     },
-    "bucket-cors": {
-      get: (id: string) => {
-        const bucket = this.state.anyBucket(id);
-        if (!bucket.cors) throw new NoSuchResource(`Bucket "${id}" has no CORS configuration.`);
-        return { cors: structuredClone(bucket.cors) };
-      },
-      patch: (id: string, fields: Fields) => {
-        const bucket = this.state.anyBucket(id);
-        if (!("cors" in fields)) throw new BadRequest('Patch {"cors": [...]} or {"cors": null}.');
-        bucket.cors = fields.cors === null ? null : nonEmpty(parseCors({ cors: fields.cors }));
-        this.state.touch(bucket);
-        return { cors: bucket.cors };
-      },
-      delete: (id: string) => void (this.state.anyBucket(id).cors = null),
-    },
-    "bucket-lifecycle": {
-      get: (id: string) => {
-        const bucket = this.state.anyBucket(id);
-        if (!bucket.lifecycle) throw new NoSuchResource(`Bucket "${id}" has no lifecycle configuration.`);
-        return { lifecycle: lifecycleXml(bucket.lifecycle) };
-      },
-      patch: (id: string, fields: Fields) => {
-        const bucket = this.state.anyBucket(id);
-        if (!("lifecycle" in fields)) throw new BadRequest('Patch {"lifecycle": "<LifecycleConfiguration>..."} or {"lifecycle": null}.');
-        bucket.lifecycle = parseLifecycleField(fields.lifecycle);
-        this.state.touch(bucket);
-        return { lifecycle: bucket.lifecycle ? lifecycleXml(bucket.lifecycle) : null };
-      },
-      delete: (id: string) => void (this.state.anyBucket(id).lifecycle = null),
-    },
+    "bucket-cors": this.configurationKind("cors", {
+      what: "CORS",
+      example: "[...]",
+      parse: (value) => (value === null ? null : nonEmpty(parseCors({ cors: value }))),
+      shown: (cors) => structuredClone(cors),
+    }),
+    "bucket-lifecycle": this.configurationKind("lifecycle", {
+      what: "lifecycle",
+      example: '"<LifecycleConfiguration>..."',
+      parse: parseLifecycleField,
+      shown: lifecycleXml,
+    }),
     object: {
       get: (id: string) => {
         const { bucket, object } = this.objectById(id);
@@ -214,6 +196,32 @@ export class ObjectStorageControl extends KindControl {
       });
     }
     this.state.blobs.retainOnly(referenced);
+  }
+
+  /**
+   * A bucket's CORS or lifecycle configuration as a kind of its own: `parse` reads a patched value
+   * (null removes it), `shown` is how the control API shows it.
+   */
+  private configurationKind<K extends "cors" | "lifecycle">(
+    field: K,
+    o: { what: string; example: string; parse: (value: unknown) => Bucket[K]; shown: (value: NonNullable<Bucket[K]>) => unknown },
+  ): ControlledKind {
+    return {
+      get: (id) => {
+        const value = this.state.anyBucket(id)[field];
+        if (!value) throw new NoSuchResource(`Bucket "${id}" has no ${o.what} configuration.`);
+        return { [field]: o.shown(value) };
+      },
+      patch: (id, fields: Fields) => {
+        const bucket = this.state.anyBucket(id);
+        if (!(field in fields)) throw new BadRequest(`Patch {"${field}": ${o.example}} or {"${field}": null}.`);
+        bucket[field] = o.parse(fields[field]);
+        this.state.touch(bucket);
+        const value = bucket[field];
+        return { [field]: value ? o.shown(value) : null };
+      },
+      delete: (id) => void (this.state.anyBucket(id)[field] = null as Bucket[K]),
+    };
   }
 
   private bucketRecord(id: string): Record<string, unknown> {

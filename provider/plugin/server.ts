@@ -148,6 +148,47 @@ function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefiniti
 
 const DIFF_KIND = provproto.PropertyDiff.Kind;
 
+/** The engine's check failures, one per property. */
+function checkFailures(failures: readonly { property: string; reason: string }[]): provproto.CheckFailure[] {
+  return failures.map((f) => {
+    const failure = new provproto.CheckFailure();
+    failure.setProperty(f.property);
+    failure.setReason(f.reason);
+    return failure;
+  });
+}
+
+/**
+ * A diff of `diffs` (input properties; `replaces` among them replace the resource), with the
+ * detailed diff the engine shows: each property added (no old value), deleted (no new one) or
+ * updated, and whether it replaces.
+ */
+function diffResponse(
+  changes: boolean,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  diffs: string[],
+  replaces: readonly string[],
+): provproto.DiffResponse {
+  const res = new provproto.DiffResponse();
+  res.setChanges(changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+  res.setReplacesList([...replaces]);
+  res.setDiffsList(diffs);
+  const replacing = new Set(replaces);
+  const detailed = res.getDetaileddiffMap();
+  for (const key of diffs) {
+    const pd = new provproto.PropertyDiff();
+    const replace = replacing.has(key);
+    if (olds[key] === undefined) pd.setKind(replace ? DIFF_KIND.ADD_REPLACE : DIFF_KIND.ADD);
+    else if (news[key] === undefined) pd.setKind(replace ? DIFF_KIND.DELETE_REPLACE : DIFF_KIND.DELETE);
+    else pd.setKind(replace ? DIFF_KIND.UPDATE_REPLACE : DIFF_KIND.UPDATE);
+    pd.setInputdiff(true);
+    detailed.set(key, pd);
+  }
+  res.setHasdetaileddiff(true);
+  return res;
+}
+
 export class KrcloudProviderService {
   /** The engine's address (argv, then Attach): progress lines go to its log. */
   engineAddress: string | undefined;
@@ -239,14 +280,7 @@ export class KrcloudProviderService {
     const news = revealProps(fromStruct(req.getNews())).props;
     const res = new provproto.CheckResponse();
     res.setInputs(req.getNews() ?? new structproto.Struct());
-    res.setFailuresList(
-      configFailures(news, UNKNOWN).map((f) => {
-        const failure = new provproto.CheckFailure();
-        failure.setProperty(f.key);
-        failure.setReason(f.reason);
-        return failure;
-      }),
-    );
+    res.setFailuresList(checkFailures(configFailures(news, UNKNOWN).map((f) => ({ property: f.key, reason: f.reason }))));
     return res;
   });
 
@@ -262,19 +296,7 @@ export class KrcloudProviderService {
     const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
       .filter((k) => k !== "version" && !CONNECTION_KEYS.has(k) && JSON.stringify(olds[k]) !== JSON.stringify(news[k]))
       .sort();
-    const res = new provproto.DiffResponse();
-    res.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-    res.setDiffsList(changed);
-    res.setReplacesList([]);
-    const detailed = res.getDetaileddiffMap();
-    for (const key of changed) {
-      const pd = new provproto.PropertyDiff();
-      pd.setKind(olds[key] === undefined ? DIFF_KIND.ADD : news[key] === undefined ? DIFF_KIND.DELETE : DIFF_KIND.UPDATE);
-      pd.setInputdiff(true);
-      detailed.set(key, pd);
-    }
-    res.setHasdetaileddiff(true);
-    return res;
+    return diffResponse(changed.length > 0, olds, news, changed, []);
   });
 
   check = handle(async (req: provproto.CheckRequest) => {
@@ -293,14 +315,7 @@ export class KrcloudProviderService {
     // the program passed it plain (a YAML program's password).
     const secrets = new Set([...news.secrets, ...secretInputKeys(definition(token))]);
     res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), secrets)));
-    res.setFailuresList(
-      (result.failures ?? []).map((f) => {
-        const failure = new provproto.CheckFailure();
-        failure.setProperty(f.property);
-        failure.setReason(f.reason);
-        return failure;
-      }),
-    );
+    res.setFailuresList(checkFailures(result.failures ?? []));
     return res;
   });
 
@@ -311,23 +326,8 @@ export class KrcloudProviderService {
     const news = revealProps(fromStruct(req.getNews())).props;
     const oldInputs = req.getOldInputs() ? withoutDynamicKeys(revealProps(fromStruct(req.getOldInputs())).props) : undefined;
     const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news, oldInputs);
-    const res = new provproto.DiffResponse();
-    res.setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-    res.setReplacesList(d.replaces ?? []);
+    const res = diffResponse(d.changes === true, olds, news, d.diffs, d.replaces ?? []);
     res.setDeletebeforereplace(d.deleteBeforeReplace === true);
-    res.setDiffsList(d.diffs);
-    const replaces = new Set(d.replaces ?? []);
-    const detailed = res.getDetaileddiffMap();
-    for (const key of d.diffs) {
-      const pd = new provproto.PropertyDiff();
-      const replace = replaces.has(key);
-      if (olds[key] === undefined) pd.setKind(replace ? DIFF_KIND.ADD_REPLACE : DIFF_KIND.ADD);
-      else if (news[key] === undefined) pd.setKind(replace ? DIFF_KIND.DELETE_REPLACE : DIFF_KIND.DELETE);
-      else pd.setKind(replace ? DIFF_KIND.UPDATE_REPLACE : DIFF_KIND.UPDATE);
-      pd.setInputdiff(true);
-      detailed.set(key, pd);
-    }
-    res.setHasdetaileddiff(true);
     // The detailed diff names the properties that replace; why, and what the replacement loses, the
     // protocol has no field for: a warning on the resource's row.
     for (const w of d.warnings ?? []) this.log(req.getUrn(), w, "warning");

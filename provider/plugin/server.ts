@@ -65,19 +65,30 @@ function handle<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
 type Revealed = ReturnType<typeof revealProps>;
 
 /**
- * `handle` for create and update: the definition and the revealed inputs (`inputsOf` the request)
- * reach `fn`, and a partial failure's properties (grpcError) get the same secrets a success's do.
+ * `handle` for create and update: the definition, the revealed inputs (`inputsOf` the request) and
+ * a new `Response` reach `fn`, and a partial failure's properties (grpcError) get the same secrets
+ * a success's do. A preview sends nothing: the inputs stand for the outputs (since Handshake the
+ * engine asks for previews of updates too).
  */
-function handleChange<Req extends { getUrn(): string; getType?(): string }, Res>(
+function handleChange<
+  Req extends { getUrn(): string; getType?(): string; getPreview(): boolean },
+  Res extends { setProperties(value?: structproto.Struct): unknown },
+>(
   inputsOf: (req: Req) => structproto.Struct | undefined,
-  fn: (req: Req, def: AnyDefinition, inputs: Revealed) => Promise<Res>,
+  Response: new () => Res,
+  fn: (req: Req, def: AnyDefinition, inputs: Revealed, res: Res) => Promise<Res>,
 ): Unary<Req, Res> {
   return (call, callback) => {
     const inputs = revealProps(fromStruct(inputsOf(call.request)));
     let def: AnyDefinition | undefined;
     const run = async () => {
       def = definition(tokenOf(call.request));
-      return fn(call.request, def, inputs);
+      const res = new Response();
+      if (call.request.getPreview()) {
+        res.setProperties(inputsOf(call.request));
+        return res;
+      }
+      return fn(call.request, def, inputs, res);
     };
     run().then(
       (res) => callback(null, res),
@@ -336,12 +347,8 @@ export class KrcloudProviderService {
 
   create = handleChange(
     (req: provproto.CreateRequest) => req.getProperties(),
-    async (req, def, inputs) => {
-      const res = new provproto.CreateResponse();
-      if (req.getPreview()) {
-        res.setProperties(req.getProperties());
-        return res;
-      }
+    provproto.CreateResponse,
+    async (req, def, inputs, res) => {
       const { id, outs } = await provider(def.token).create(withoutDynamicKeys(inputs.props), this.options(req));
       res.setId(id);
       res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets, inputs.props))));
@@ -373,13 +380,8 @@ export class KrcloudProviderService {
 
   update = handleChange(
     (req: provproto.UpdateRequest) => req.getNews(),
-    async (req, def, news) => {
-      const res = new provproto.UpdateResponse();
-      // Since Handshake the engine asks for previews of updates too: nothing is sent, the new inputs stand for the outputs.
-      if (req.getPreview()) {
-        res.setProperties(req.getNews());
-        return res;
-      }
+    provproto.UpdateResponse,
+    async (req, def, news, res) => {
       const olds = revealProps(fromStruct(req.getOlds())).props;
       const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), this.options(req));
       res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));

@@ -17,6 +17,7 @@ import { startLocalCloud, type LocalCloud } from "../emulator";
 import { authenticated, closeAllPools, resetTokens, resolveSettings, type Settings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
 import { accessKeyConfig, newProject, providerConfig, Sandbox } from "../tests/harness/engine";
+import { lastRequestSeq } from "./measure";
 import { writeNodeProgram } from "./program";
 import type { Row } from "./engine";
 
@@ -26,10 +27,6 @@ const krcloud = require("pulumi-krcloud");
 const count = new pulumi.Config().requireNumber("count");
 for (let i = 0; i < count; i++) new krcloud.objectstorage.Bucket("b" + i, {});
 `;
-
-async function lastSeq(cloud: LocalCloud): Promise<number> {
-  return ((await (await fetch(`${cloud.controlUrl}/requests`)).json()) as { lastSeq: number }).lastSeq;
-}
 
 async function requestsSince(cloud: LocalCloud, seq: number): Promise<{ operation: string; status: number }[]> {
   return ((await (await fetch(`${cloud.controlUrl}/requests?since=${seq}`)).json()) as { requests: { operation: string; status: number }[] }).requests;
@@ -47,7 +44,7 @@ interface PreviewFigures {
 }
 
 async function preview(cloud: LocalCloud, stack: Stack): Promise<PreviewFigures> {
-  const seq = await lastSeq(cloud);
+  const seq = await lastRequestSeq(cloud.controlUrl);
   const t = performance.now();
   await stack.preview({ color: "never" });
   const ms = performance.now() - t;
@@ -67,7 +64,7 @@ async function reads(
   resetTokens();
   const complete = await authenticated(settings);
   const client = new ObjectStorageClient({ settings: complete });
-  const seq = await lastSeq(cloud);
+  const seq = await lastRequestSeq(cloud.controlUrl);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < n) {

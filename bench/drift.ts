@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../emulator";
 import { newProject, providerConfig, REPO_ROOT, runNode, Sandbox, type CloudProject } from "../tests/harness/engine";
+import { lastRequestSeq, timed } from "./measure";
 import { writeNodeProgram } from "./program";
 
 const PROGRAM = `"use strict";
@@ -27,17 +28,6 @@ for (let i = 0; i < count; i++) {
   new krcloud.objectstorage.BucketObject("object-" + i, { bucket: bucket.name, key: "file-" + i + ".txt", content: "object " + i + "\\n" });
 }
 `;
-
-async function requests(controlUrl: string): Promise<number> {
-  const r = (await (await fetch(`${controlUrl}/requests`)).json()) as { lastSeq: number };
-  return r.lastSeq;
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const t = performance.now();
-  const v = await fn();
-  return [performance.now() - t, v];
-}
 
 function program(sandbox: Sandbox): string {
   return writeNodeProgram(path.join(sandbox.root, "programs", "bench-drift"), "krcloud-bench-drift", PROGRAM, { linkModules: true });
@@ -78,9 +68,9 @@ export async function driftBenchmarks(o: { resources: number; stacks: number }, 
 
     const [upMs] = await timed(() => deploy(sandbox, dir, project, "big", o.resources - 1));
     log(`up of a ${o.resources}-resource stack (context): ${seconds(upMs)}`);
-    const before = await requests(cloud.controlUrl);
+    const before = await lastRequestSeq(cloud.controlUrl);
     const [checkMs] = await timed(() => drift(sandbox, dir, ["--stack", "big"]));
-    const sent = (await requests(cloud.controlUrl)) - before;
+    const sent = (await lastRequestSeq(cloud.controlUrl)) - before;
     log(`drift check of a ${o.resources}-resource stack: ${seconds(checkMs)}; ${sent} requests, ${(sent / o.resources).toFixed(2)} per resource`);
 
     const names = Array.from({ length: o.stacks }, (_, i) => `small-${String(i + 1).padStart(2, "0")}`);

@@ -37,6 +37,7 @@ import {
   stateResources,
   type CloudProject,
 } from "../tests/harness/engine";
+import { timed } from "./measure";
 import { writeNodeProgram } from "./program";
 
 export interface Row {
@@ -84,12 +85,6 @@ if (shape === "instance-sets") {
     shards: [0, 1, 2].map((i) => ({ primarySubnetId: subnets[i], replicaSubnetIds: [subnets[(i + 1) % 3]] })) });
 }
 `;
-
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const t0 = performance.now();
-  const v = await fn();
-  return [performance.now() - t0, v];
-}
 
 function requestsSince(counters: { total: number }, before: { total: number }): number {
   return counters.total - before.total;

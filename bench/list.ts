@@ -15,6 +15,7 @@ import { startLocalCloud } from "../emulator";
 import { resolveSettings } from "../sdk/core";
 import { ObjectStorageClient } from "../sdk/objectstorage";
 import { installNativePlugin, newProject, pulumiBinDir, REPO_ROOT, runNode, runPulumi, Sandbox } from "../tests/harness/engine";
+import { lastRequestSeq, timed } from "./measure";
 
 export interface ListFigures {
   buckets: number;
@@ -22,17 +23,6 @@ export interface ListFigures {
   doRequests: number;
   driftMs: number;
   driftRequests: number;
-}
-
-async function requests(controlUrl: string): Promise<number> {
-  const r = (await (await fetch(`${controlUrl}/requests`)).json()) as { lastSeq: number };
-  return r.lastSeq;
-}
-
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const t = performance.now();
-  const v = await fn();
-  return [performance.now() - t, v];
 }
 
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
@@ -69,20 +59,20 @@ export async function listBenchmarks(o: { buckets: number }, log: (line: string)
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: krcloud-bench-list\nruntime: yaml\n");
     await runPulumi(sandbox, ["stack", "init", "dev"], dir);
 
-    let before = await requests(cloud.controlUrl);
+    let before = await lastRequestSeq(cloud.controlUrl);
     const [doMs, out] = await timed(() =>
       run(path.join(pulumiBinDir(), "pulumi"), ["do", "krcloud:objectstorage:Bucket", "list", "--all", "--color", "never"], dir, env),
     );
-    const doRequests = (await requests(cloud.controlUrl)) - before;
+    const doRequests = (await lastRequestSeq(cloud.controlUrl)) - before;
     const listed = (JSON.parse(out) as unknown[]).length;
     if (listed !== o.buckets) throw new Error(`pulumi do … list listed ${listed} buckets of ${o.buckets}`);
     log(`pulumi do krcloud:objectstorage:Bucket list --all of ${o.buckets} buckets: ${(doMs / 1000).toFixed(1)} s; ${doRequests} requests`);
 
-    before = await requests(cloud.controlUrl);
+    before = await lastRequestSeq(cloud.controlUrl);
     const [driftMs, r] = await timed(() =>
       runNode(path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), ["--cwd", dir, "--stack", "dev", "--unmanaged", "--format", "json"], env),
     );
-    const driftRequests = (await requests(cloud.controlUrl)) - before;
+    const driftRequests = (await lastRequestSeq(cloud.controlUrl)) - before;
     // Exit 2: it found what no stack manages, which is every bucket here.
     if (r.code !== 2) throw new Error(`krcloud-drift --unmanaged exited ${r.code}: ${r.stderr}${r.stdout.slice(0, 2000)}`);
     const found = (JSON.parse(r.stdout) as { resources: { token: string }[] }).resources.filter((x) => x.token === "krcloud:objectstorage:Bucket").length;

@@ -7,8 +7,8 @@
  * in docs/local-cloud.md.
  */
 import { z } from "zod";
-import { BadRequest, NoSuchKind, NoSuchResource } from "../core/errors";
-import type { InventoryEntry } from "../core/http";
+import { BadRequest, NoSuchResource } from "../core/errors";
+import { KindControl, type ControlledKind, type InventoryEntry } from "../core/http";
 import { parseWith } from "../core/input";
 import type { CacheBackend } from "./backend";
 import type { StoredBackup } from "./backups";
@@ -16,8 +16,6 @@ import { invalidValue, PARAMETERS } from "./catalogue";
 import { SERVICE } from "./lifecycle";
 import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
 import type { CacheViews } from "./views";
-
-const KINDS = "cluster, instance-set, shard, node, instance, parameter-group, backup";
 
 /** Statuses the seed lists are examples ("the full list: not shown"): any short printable word goes. */
 const status = z.string().regex(/^[\x21-\x7e][\x20-\x7e]{0,39}$/, "a status of 1 to 40 printable characters");
@@ -46,11 +44,13 @@ const groupPatch = z.strictObject({
   values: z.record(z.string(), z.string().max(1024)).optional(),
 });
 
-export class CacheControl {
+export class CacheControl extends KindControl {
   constructor(
     private readonly be: CacheBackend,
     private readonly views: CacheViews,
-  ) {}
+  ) {
+    super();
+  }
 
   inventory(): InventoryEntry[] {
     this.be.tick();
@@ -61,93 +61,89 @@ export class CacheControl {
     return out;
   }
 
-  getResource(kind: string, id: string): unknown {
-    switch (kind) {
-      case "backup": {
+  protected readonly kinds = {
+    cluster: this.clusterKind("cluster"),
+    "instance-set": this.clusterKind("instance-set"),
+    shard: {
+      get: (id: string) => {
+        const { c, shard } = this.shard(id);
+        return { clusterId: c.id, ...this.views.shard(c, shard) };
+      },
+      patch: (id: string) => this.nothingToPatch("shard", id),
+      /** By the service's own rules: the last shard stays. */
+      delete: (id: string) => {
+        const { c, shard } = this.shard(id);
+        this.be.deleteShard(c.projectId, c.id, shard.id);
+      },
+    },
+    node: {
+      ...this.nodeKind("node"),
+      /** By the service's own rules: a primary stays. */
+      delete: (id: string) => {
+        const { c, node } = this.node("node", id);
+        const shard = c.shards.find((s) => s.nodes.includes(node))!;
+        this.be.deleteNode(c.projectId, c.id, shard.id, node.id);
+      },
+    },
+    instance: {
+      ...this.nodeKind("instance"),
+      delete: (id: string) => {
+        const { c, node } = this.node("instance", id);
+        this.be.deleteInstance(c.projectId, c.id, node.id);
+      },
+    },
+    "parameter-group": {
+      get: (id: string) => this.views.group(this.group(id, true), true),
+      patch: (id: string, patch: unknown) => this.patchGroup(this.group(id, false), parseWith(groupPatch, patch ?? {})),
+      delete: (id: string) => void this.be.groups.delete(this.group(id, false).id),
+    },
+    backup: {
+      get: (id: string) => {
         const b = this.backup(id);
         return { ...b, createdAt: new Date(b.createdAt).toISOString(), expiresAt: new Date(b.expiresAt).toISOString() };
-      }
-      case "parameter-group":
-        return this.views.group(this.group(id, true), true);
-      case "cluster":
-      case "instance-set": {
+      },
+      patch: (id: string) => this.nothingToPatch("backup", id),
+      delete: (id: string) => {
+        const b = this.backup(id);
+        this.be.backups.delete(b.projectId, b.name);
+      },
+    },
+  } satisfies Record<string, ControlledKind>;
+
+  /** Kinds `cluster` and `instance-set`: patches are drift and failures, the record after the change. */
+  private clusterKind(kind: "cluster" | "instance-set"): ControlledKind {
+    return {
+      get: (id) => {
         const c = this.cluster(kind, id);
         // What a client of a TLS cluster trusts: the local cloud's self-signed certificate.
         const certificate = this.be.engineOf(c).tlsCertificate(c);
         return { ...this.views.cluster(c), ...(certificate ? { tlsCertificate: certificate } : {}) };
-      }
-      case "shard": {
-        const { c, shard } = this.shard(id);
-        return { clusterId: c.id, ...this.views.shard(c, shard) };
-      }
-      case "node":
-      case "instance": {
-        const { c, node } = this.node(kind, id);
-        return { clusterId: c.id, ...(kind === "node" ? this.views.node(c, node) : this.views.instance(c, node)) };
-      }
-      default:
-        throw new NoSuchKind(kind, KINDS);
-    }
+      },
+      patch: (id, patch) => this.patchCluster(this.cluster(kind, id), parseWith(clusterPatch, patch ?? {})),
+      delete: (id) => this.be.remove(this.cluster(kind, id)),
+    };
   }
 
-  /** Drift and failures; the record after the change. */
-  patchResource(kind: string, id: string, patch: unknown): unknown {
-    switch (kind) {
-      case "parameter-group":
-        return this.patchGroup(this.group(id, false), parseWith(groupPatch, patch ?? {}));
-      case "cluster":
-      case "instance-set":
-        return this.patchCluster(this.cluster(kind, id), parseWith(clusterPatch, patch ?? {}));
-      case "node":
-      case "instance": {
+  /** Kinds `node` and `instance`, but for their deletes (by different rules). */
+  private nodeKind(kind: "node" | "instance"): Omit<ControlledKind, "delete"> {
+    return {
+      get: (id) => {
+        const { c, node } = this.node(kind, id);
+        return { clusterId: c.id, ...(kind === "node" ? this.views.node(c, node) : this.views.instance(c, node)) };
+      },
+      patch: (id, patch) => {
         const { c, node } = this.node(kind, id);
         const p = parseWith(nodePatch, patch ?? {});
         this.be.forceNodeStatus(c, node, p.status);
         return { id: node.id, status: p.status };
-      }
-      case "shard":
-      case "backup":
-        this.getResource(kind, id);
-        throw new BadRequest(`A ${kind} has nothing to patch: DELETE it${kind === "shard" ? ", or PATCH or DELETE its nodes" : ""}.`);
-      default:
-        throw new NoSuchKind(kind, KINDS);
-    }
+      },
+    };
   }
 
-  /** Behind the API's back; shards, nodes and instances by the service's own rules (a primary or the last shard stays). */
-  deleteResource(kind: string, id: string): void {
-    switch (kind) {
-      case "backup": {
-        const b = this.backup(id);
-        this.be.backups.delete(b.projectId, b.name);
-        return;
-      }
-      case "parameter-group":
-        this.be.groups.delete(this.group(id, false).id);
-        return;
-      case "cluster":
-      case "instance-set":
-        this.be.remove(this.cluster(kind, id));
-        return;
-      case "shard": {
-        const { c, shard } = this.shard(id);
-        this.be.deleteShard(c.projectId, c.id, shard.id);
-        return;
-      }
-      case "node": {
-        const { c, node } = this.node(kind, id);
-        const shard = c.shards.find((s) => s.nodes.includes(node))!;
-        this.be.deleteNode(c.projectId, c.id, shard.id, node.id);
-        return;
-      }
-      case "instance": {
-        const { c, node } = this.node(kind, id);
-        this.be.deleteInstance(c.projectId, c.id, node.id);
-        return;
-      }
-      default:
-        throw new NoSuchKind(kind, KINDS);
-    }
+  /** A shard or a backup has nothing to patch: once it is known to exist, the answer says what to do instead. */
+  private nothingToPatch(kind: "shard" | "backup", id: string): never {
+    this.kinds[kind].get(id);
+    throw new BadRequest(`A ${kind} has nothing to patch: DELETE it${kind === "shard" ? ", or PATCH or DELETE its nodes" : ""}.`);
   }
 
   /** Everything goes, real nodes and their data included. */

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
-import { InvalidArgument, MalformedJson, UnsupportedMediaType } from "./errors";
+import { InvalidArgument, MalformedJson, NoSuchKind, UnsupportedMediaType } from "./errors";
 import type { Identity } from "./credentials";
 
 export type HeaderValue = string | string[];
@@ -94,6 +94,49 @@ export function controlledBy(control: ServiceControl): ServiceControl {
     snapshot: () => control.snapshot(),
     restore: (data) => control.restore(data),
   };
+}
+
+/** What the control API does with one kind of a service's records (`/_control/resources/{service}/{kind}/{id}`). */
+export interface ControlledKind {
+  get(id: string): unknown;
+  /** The record after the change; a Promise of it where the service applies the patch asynchronously. */
+  patch(id: string, patch: unknown): unknown;
+  delete(id: string): void;
+}
+
+/**
+ * A service's control (its control.ts) with its kinds in one table: GET, PATCH and DELETE of a
+ * record look its kind up and hand over to it; a kind not in the table is `unknownKind`'s error
+ * (the core's NoSuchKind, naming the kinds in the table's order).
+ */
+export abstract class KindControl implements ServiceControl {
+  protected abstract readonly kinds: Readonly<Record<string, ControlledKind>>;
+  abstract inventory(): InventoryEntry[];
+  abstract reset(): void;
+  abstract snapshot(): unknown;
+  abstract restore(data: unknown): void;
+
+  getResource(kind: string, id: string): unknown {
+    return this.kind(kind).get(id);
+  }
+
+  patchResource(kind: string, id: string, patch: unknown): unknown {
+    return this.kind(kind).patch(id, patch);
+  }
+
+  deleteResource(kind: string, id: string): void {
+    this.kind(kind).delete(id);
+  }
+
+  protected unknownKind(kind: string): Error {
+    return new NoSuchKind(kind, Object.keys(this.kinds).join(", "));
+  }
+
+  private kind(kind: string): ControlledKind {
+    // Own keys only: "constructor" or "__proto__" is no kind.
+    if (!Object.hasOwn(this.kinds, kind)) throw this.unknownKind(kind);
+    return this.kinds[kind]!;
+  }
 }
 
 export function header(ctx: { headers: IncomingHttpHeaders }, name: string): string | undefined {

@@ -5,16 +5,14 @@
  * `query`. Bodies are parsed whole before anything changes. Documented in docs/local-cloud.md.
  */
 import { z } from "zod";
-import { AmbiguousId, NoSuchKind, NoSuchResource } from "../core/errors";
+import { AmbiguousId, NoSuchResource } from "../core/errors";
 import { isValidProjectId } from "../core/credentials";
 import { parseWith } from "../core/input";
-import type { InventoryEntry } from "../core/http";
+import { KindControl, type ControlledKind, type InventoryEntry } from "../core/http";
 import type { DataQueryBackend } from "./backend";
 import { SERVICE, type DataSource, type Instance, type Query } from "./model";
 import { NAME } from "./validate";
 import { checkServerUrl } from "./real-server";
-
-const KINDS = "instance, data-source, query";
 
 const instancePatch = z
   .strictObject({
@@ -33,31 +31,21 @@ const instancePatch = z
 const dataSourcePatch = z.strictObject({ description: z.string().max(1000).nullable() });
 const queryPatch = z.strictObject({ fail: z.string().min(1).max(10_000) });
 
-export class DataQueryControl {
-  constructor(private readonly backend: DataQueryBackend) {}
+export class DataQueryControl extends KindControl {
+  constructor(private readonly backend: DataQueryBackend) {
+    super();
+  }
 
   /** Data sources, by name with their project. */
   inventory(): InventoryEntry[] {
     return [...this.backend.sources.values()].map((s) => ({ service: SERVICE, kind: "data-source", id: s.name, projectId: s.projectId }));
   }
 
-  getResource(kind: string, id: string): unknown {
-    switch (kind) {
-      case "instance":
-        return this.instance(id);
-      case "data-source":
-        return this.source(id);
-      case "query":
-        return this.query(id);
-      default:
-        throw new NoSuchKind(kind, KINDS);
-    }
-  }
-
-  /** An instance answers once its seed SQL ran (on a real server, once the server has its databases). */
-  patchResource(kind: string, id: string, patch: unknown): unknown {
-    switch (kind) {
-      case "instance": {
+  protected readonly kinds = {
+    instance: {
+      get: (id: string) => this.instance(id),
+      /** An instance answers once its seed SQL ran (on a real server, once the server has its databases). */
+      patch: (id: string, patch: unknown) => {
         const p = parseWith(instancePatch, patch);
         return this.backend.putInstance(id, {
           projectId: p.projectId,
@@ -65,40 +53,33 @@ export class DataQueryControl {
           databases: p.databases ?? {},
           ...(p.url !== undefined ? { url: p.url } : {}),
         });
-      }
-      case "data-source": {
+      },
+      delete: (id: string) => {
+        this.instance(id);
+        this.backend.instances.delete(id);
+      },
+    },
+    "data-source": {
+      get: (id: string) => this.source(id),
+      patch: (id: string, patch: unknown) => {
         const s = this.source(id);
         const p = parseWith(dataSourcePatch, patch);
         if (p.description === null) delete s.description;
         else s.description = p.description;
         return s;
-      }
-      case "query": {
+      },
+      delete: (id: string) => void this.backend.removeSource(this.source(id)).catch(() => undefined),
+    },
+    query: {
+      get: (id: string) => this.query(id),
+      patch: (id: string, patch: unknown) => {
         const p = parseWith(queryPatch, patch);
         this.backend.failures.set(id, p.fail);
         return { queryId: id, fail: p.fail };
-      }
-      default:
-        throw new NoSuchKind(kind, KINDS);
-    }
-  }
-
-  deleteResource(kind: string, id: string): void {
-    switch (kind) {
-      case "instance":
-        this.instance(id);
-        this.backend.instances.delete(id);
-        return;
-      case "data-source":
-        void this.backend.removeSource(this.source(id)).catch(() => undefined);
-        return;
-      case "query":
-        this.backend.removeQuery(this.query(id));
-        return;
-      default:
-        throw new NoSuchKind(kind, KINDS);
-    }
-  }
+      },
+      delete: (id: string) => this.backend.removeQuery(this.query(id)),
+    },
+  } satisfies Record<string, ControlledKind>;
 
   reset(): void {
     this.backend.reset();

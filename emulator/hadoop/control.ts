@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { BadRequest } from "../core/errors";
-import type { InventoryEntry } from "../core/http";
+import { KindControl, type ControlledKind, type InventoryEntry } from "../core/http";
 import { parseWith } from "../core/input";
 import type { HadoopBackend } from "./backend";
 import { ApiKeyImpossible, NoSuchKind, NoSuchResource } from "./errors";
@@ -30,8 +30,10 @@ const createFailurePatch = z.strictObject({ reason: z.string().min(1).optional()
 
 const parse = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => parseWith(schema, value ?? {});
 
-export class HadoopControl {
-  constructor(private readonly backend: HadoopBackend) {}
+export class HadoopControl extends KindControl {
+  constructor(private readonly backend: HadoopBackend) {
+    super();
+  }
 
   private find(id: string): StoredCluster {
     const c = this.backend.clusters.get(id);
@@ -80,48 +82,60 @@ export class HadoopControl {
     delete c.apiKeySecurityGroupId;
   }
 
-  getResource(kind: string, id: string): unknown {
-    switch (kind) {
-      case "cluster":
-        return this.clusterRecord(this.find(id));
-      case "api-key": {
+  protected readonly kinds = {
+    cluster: {
+      get: (id: string) => this.clusterRecord(this.find(id)),
+      patch: (id: string, patch: unknown) => this.patchCluster(this.find(id), parse(clusterPatch, patch)),
+      delete: (id: string) => {
         const c = this.find(id);
-        if (c.apiKey === undefined) throw new NoSuchResource("api-key", id);
-        return this.apiKeyRecord(c);
-      }
-      case "create-failure": {
+        for (const k of Object.values(KIND)) if (k !== KIND.rerun) this.backend.state.remove(SERVICE, k, id);
+        for (const r of c.requests) this.backend.state.remove(SERVICE, KIND.rerun, r.requestId);
+        this.backend.clusters.delete(id);
+      },
+    },
+    "api-key": {
+      get: (id: string) => this.apiKeyRecord(this.withApiKey(id)),
+      patch: (id: string, patch: unknown) => this.issueApiKey(this.find(id), parse(apiKeyPatch, patch).apiKey),
+      delete: (id: string) => this.revokeApiKey(this.withApiKey(id)),
+    },
+    "create-failure": {
+      get: (id: string) => {
         const reason = this.backend.createFailures.get(id);
         if (reason === undefined) throw new NoSuchResource("create-failure", id);
         return { name: id, reason };
-      }
-      case "request": {
+      },
+      patch: (id: string, patch: unknown) => {
+        const reason = parse(createFailurePatch, patch).reason ?? DEFAULT_CREATE_FAILURE;
+        this.backend.createFailures.set(id, reason);
+        return { name: id, reason };
+      },
+      delete: (id: string) => {
+        if (!this.backend.createFailures.delete(id)) throw new NoSuchResource("create-failure", id);
+      },
+    },
+    request: {
+      get: (id: string) => {
         for (const c of this.backend.clusters.values()) {
           const r = c.requests.find((x) => x.requestId === id);
           if (r) return { clusterId: c.id, ...r, requestStatus: this.backend.state.peek(SERVICE, KIND.rerun, id) ?? null };
         }
         throw new NoSuchResource("request", id);
-      }
-      default:
-        throw new NoSuchKind(kind);
-    }
+      },
+      patch: readOnlyRequest,
+      delete: readOnlyRequest,
+    },
+  } satisfies Record<string, ControlledKind>;
+
+  /** Hadoop's own NoSuchKind: the control API answers in the service's error format. */
+  protected override unknownKind(kind: string): Error {
+    return new NoSuchKind(kind);
   }
 
-  patchResource(kind: string, id: string, patch: unknown): unknown {
-    switch (kind) {
-      case "cluster":
-        return this.patchCluster(this.find(id), parse(clusterPatch, patch));
-      case "api-key":
-        return this.issueApiKey(this.find(id), parse(apiKeyPatch, patch).apiKey);
-      case "create-failure": {
-        const reason = parse(createFailurePatch, patch).reason ?? DEFAULT_CREATE_FAILURE;
-        this.backend.createFailures.set(id, reason);
-        return { name: id, reason };
-      }
-      case "request":
-        throw new BadRequest("Re-run requests are read-only through the control API.");
-      default:
-        throw new NoSuchKind(kind);
-    }
+  /** A cluster that has an API key. */
+  private withApiKey(id: string): StoredCluster {
+    const c = this.find(id);
+    if (c.apiKey === undefined) throw new NoSuchResource("api-key", id);
+    return c;
   }
 
   private patchCluster(c: StoredCluster, p: z.infer<typeof clusterPatch>): Record<string, unknown> {
@@ -156,31 +170,6 @@ export class HadoopControl {
     }
   }
 
-  deleteResource(kind: string, id: string): void {
-    switch (kind) {
-      case "cluster": {
-        const c = this.find(id);
-        for (const k of Object.values(KIND)) if (k !== KIND.rerun) this.backend.state.remove(SERVICE, k, id);
-        for (const r of c.requests) this.backend.state.remove(SERVICE, KIND.rerun, r.requestId);
-        this.backend.clusters.delete(id);
-        return;
-      }
-      case "api-key": {
-        const c = this.find(id);
-        if (c.apiKey === undefined) throw new NoSuchResource("api-key", id);
-        this.revokeApiKey(c);
-        return;
-      }
-      case "create-failure":
-        if (!this.backend.createFailures.delete(id)) throw new NoSuchResource("create-failure", id);
-        return;
-      case "request":
-        throw new BadRequest("Re-run requests are read-only through the control API.");
-      default:
-        throw new NoSuchKind(kind);
-    }
-  }
-
   reset(): void {
     this.backend.reset();
   }
@@ -196,4 +185,8 @@ export class HadoopControl {
     for (const [name, reason] of d?.createFailures ?? []) this.backend.createFailures.set(name, reason);
     this.backend.sequence = d?.seq ?? this.backend.clusters.size;
   }
+}
+
+function readOnlyRequest(): never {
+  throw new BadRequest("Re-run requests are read-only through the control API.");
 }

@@ -1,12 +1,13 @@
-import { BadRequest, NoSuchKind, NoSuchResource } from "../core/errors";
-import type { InventoryEntry } from "../core/http";
+import { BadRequest, NoSuchResource } from "../core/errors";
+import { KindControl, type ControlledKind, type InventoryEntry } from "../core/http";
 import { mergeAcl } from "./acl";
 import { parseCors } from "./bucket-cors";
 import { lifecycleXml, parseLifecycle, type LifecycleConfiguration } from "./bucket-lifecycle";
 import { compareNames, validateMetadataEntry, validateMetadataTotal, type Bucket, type MultipartUpload, type StoredObject, type UploadPart } from "./model";
 import { SERVICE, type ObjectStorageState } from "./backend/state";
 
-const KINDS = "bucket, bucket-cors, bucket-lifecycle, object, multipart-upload";
+/** A patch: patchResource has checked it is a JSON object. */
+type Fields = Record<string, unknown>;
 
 /** Snapshots before bodies moved to disk carried them inline as base64; restore still reads those. */
 type Legacy<T> = Omit<T, "blob" | "size"> & { blob?: string; size?: number; body?: string };
@@ -30,8 +31,10 @@ interface RestoredBucket extends Omit<Bucket, "objects" | "uploads"> {
  * API's back (drift; patches are validated as the API would validate the same values), and reset,
  * snapshot and restore (the core's JSON snapshot file: metadata and body ids, never bodies).
  */
-export class ObjectStorageControl {
-  constructor(private readonly state: ObjectStorageState) {}
+export class ObjectStorageControl extends KindControl {
+  constructor(private readonly state: ObjectStorageState) {
+    super();
+  }
 
   /**
    * Everything that would be left behind: per bucket (in name order) the bucket, its CORS and
@@ -52,46 +55,10 @@ export class ObjectStorageControl {
     return entries;
   }
 
-  getResource(kind: string, id: string): unknown {
-    switch (kind) {
-      case "bucket": {
-        const bucket = this.state.anyBucket(id);
-        return {
-          ...this.state.record(bucket),
-          metadata: { ...bucket.metadata },
-          cors: bucket.cors ? structuredClone(bucket.cors) : null,
-          lifecycle: bucket.lifecycle ? lifecycleXml(bucket.lifecycle) : null,
-        };
-      }
-      case "bucket-cors": {
-        const bucket = this.state.anyBucket(id);
-        if (!bucket.cors) throw new NoSuchResource(`Bucket "${id}" has no CORS configuration.`);
-        return { cors: structuredClone(bucket.cors) };
-      }
-      case "bucket-lifecycle": {
-        const bucket = this.state.anyBucket(id);
-        if (!bucket.lifecycle) throw new NoSuchResource(`Bucket "${id}" has no lifecycle configuration.`);
-        return { lifecycle: lifecycleXml(bucket.lifecycle) };
-      }
-      case "object": {
-        const { bucket, object } = this.objectById(id);
-        return objectView(bucket, object);
-      }
-      case "multipart-upload": {
-        const { bucket, upload } = this.uploadById(id);
-        return uploadView(bucket, upload);
-      }
-      default:
-        throw new NoSuchKind(kind, KINDS);
-    }
-  }
-
-  /** Drift: merges fields into the stored record, validated as the API would validate them. */
-  patchResource(kind: string, id: string, patch: unknown): unknown {
-    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) throw new BadRequest("The patch must be a JSON object.");
-    const fields = patch as Record<string, unknown>;
-    switch (kind) {
-      case "bucket": {
+  protected readonly kinds = {
+    bucket: {
+      get: (id: string) => this.bucketRecord(id),
+      patch: (id: string, fields: Fields) => {
         const bucket = this.state.anyBucket(id);
         onlyFields(fields, ["acl", "metadata", "cors", "lifecycle", "use_encryption", "encryption_type"]);
         // Every field is checked before any changes: a refused patch changes nothing.
@@ -113,23 +80,32 @@ export class ObjectStorageControl {
         }
         Object.assign(bucket, next);
         this.state.touch(bucket);
-        return this.getResource("bucket", id);
-      }
-      case "bucket-cors": {
-        const bucket = this.state.anyBucket(id);
-        if (!("cors" in fields)) throw new BadRequest('Patch {"cors": [...]} or {"cors": null}.');
-        bucket.cors = fields.cors === null ? null : nonEmpty(parseCors({ cors: fields.cors }));
-        this.state.touch(bucket);
-        return { cors: bucket.cors };
-      }
-      case "bucket-lifecycle": {
-        const bucket = this.state.anyBucket(id);
-        if (!("lifecycle" in fields)) throw new BadRequest('Patch {"lifecycle": "<LifecycleConfiguration>..."} or {"lifecycle": null}.');
-        bucket.lifecycle = parseLifecycleField(fields.lifecycle);
-        this.state.touch(bucket);
-        return { lifecycle: bucket.lifecycle ? lifecycleXml(bucket.lifecycle) : null };
-      }
-      case "object": {
+        return this.bucketRecord(id);
+      },
+      /** A bucket goes with its objects and uploads. */
+      delete: (id: string) => {
+        this.state.anyBucket(id);
+        this.state.removeBucket(id);
+      },
+    },
+    "bucket-cors": this.configurationKind("cors", {
+      what: "CORS",
+      example: "[...]",
+      parse: (value) => (value === null ? null : nonEmpty(parseCors({ cors: value }))),
+      shown: (cors) => structuredClone(cors),
+    }),
+    "bucket-lifecycle": this.configurationKind("lifecycle", {
+      what: "lifecycle",
+      example: '"<LifecycleConfiguration>..."',
+      parse: parseLifecycleField,
+      shown: lifecycleXml,
+    }),
+    object: {
+      get: (id: string) => {
+        const { bucket, object } = this.objectById(id);
+        return objectView(bucket, object);
+      },
+      patch: (id: string, fields: Fields) => {
         const { bucket, object } = this.objectById(id);
         onlyFields(fields, ["metadata", "content_type", "content", "content_base64"]);
         if ("content" in fields && "content_base64" in fields) throw new BadRequest("Give content or content_base64, not both.");
@@ -151,41 +127,35 @@ export class ObjectStorageControl {
         }
         object.lastModified = this.state.now();
         return objectView(bucket, object);
-      }
-      case "multipart-upload":
-        this.uploadById(id);
-        throw new BadRequest("A multipart upload has no patchable fields; DELETE it to abort it behind the API.");
-      default:
-        throw new NoSuchKind(kind, KINDS);
-    }
-  }
-
-  /** Drift: deletes behind the API's back; a bucket goes with its objects and uploads. */
-  deleteResource(kind: string, id: string): void {
-    switch (kind) {
-      case "bucket":
-        this.state.anyBucket(id);
-        this.state.removeBucket(id);
-        return;
-      case "bucket-cors":
-        this.state.anyBucket(id).cors = null;
-        return;
-      case "bucket-lifecycle":
-        this.state.anyBucket(id).lifecycle = null;
-        return;
-      case "object": {
+      },
+      delete: (id: string) => {
         const { bucket, object } = this.objectById(id);
         this.state.removeObject(bucket, object.name);
-        return;
-      }
-      case "multipart-upload": {
+      },
+    },
+    "multipart-upload": {
+      get: (id: string) => {
+        const { bucket, upload } = this.uploadById(id);
+        return uploadView(bucket, upload);
+      },
+      patch: (id: string) => {
+        this.uploadById(id);
+        throw new BadRequest("A multipart upload has no patchable fields; DELETE it to abort it behind the API.");
+      },
+      delete: (id: string) => {
         const { bucket, upload } = this.uploadById(id);
         this.state.removeUpload(bucket, upload.uploadId);
-        return;
-      }
-      default:
-        throw new NoSuchKind(kind, KINDS);
-    }
+      },
+    },
+  } satisfies Record<string, ControlledKind>;
+
+  /**
+   * Drift: merges fields into the stored record, validated as the API would validate them. The
+   * patch must be an object whatever the kind, before the kind is looked up.
+   */
+  override patchResource(kind: string, id: string, patch: unknown): unknown {
+    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) throw new BadRequest("The patch must be a JSON object.");
+    return super.patchResource(kind, id, patch);
   }
 
   reset(): void {
@@ -226,6 +196,42 @@ export class ObjectStorageControl {
       });
     }
     this.state.blobs.retainOnly(referenced);
+  }
+
+  /**
+   * A bucket's CORS or lifecycle configuration as a kind of its own: `parse` reads a patched value
+   * (null removes it), `shown` is how the control API shows it.
+   */
+  private configurationKind<K extends "cors" | "lifecycle">(
+    field: K,
+    o: { what: string; example: string; parse: (value: unknown) => Bucket[K]; shown: (value: NonNullable<Bucket[K]>) => unknown },
+  ): ControlledKind {
+    return {
+      get: (id) => {
+        const value = this.state.anyBucket(id)[field];
+        if (!value) throw new NoSuchResource(`Bucket "${id}" has no ${o.what} configuration.`);
+        return { [field]: o.shown(value) };
+      },
+      patch: (id, fields: Fields) => {
+        const bucket = this.state.anyBucket(id);
+        if (!(field in fields)) throw new BadRequest(`Patch {"${field}": ${o.example}} or {"${field}": null}.`);
+        bucket[field] = o.parse(fields[field]);
+        this.state.touch(bucket);
+        const value = bucket[field];
+        return { [field]: value ? o.shown(value) : null };
+      },
+      delete: (id) => void (this.state.anyBucket(id)[field] = null as Bucket[K]),
+    };
+  }
+
+  private bucketRecord(id: string): Record<string, unknown> {
+    const bucket = this.state.anyBucket(id);
+    return {
+      ...this.state.record(bucket),
+      metadata: { ...bucket.metadata },
+      cors: bucket.cors ? structuredClone(bucket.cors) : null,
+      lifecycle: bucket.lifecycle ? lifecycleXml(bucket.lifecycle) : null,
+    };
   }
 
   /** `{bucket}/{object name}` of any project. */

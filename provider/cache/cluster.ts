@@ -16,7 +16,7 @@ import { z } from "zod";
 import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
 import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readThroughList } from "../core/coalesce";
-import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, nonEmpty, NAME_PREFIX_FILTER } from "../core";
+import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, nonEmpty, listedByName } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";
 import { cache } from "./client";
 import {
@@ -136,11 +136,7 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
   // `managedShardIds` as "all").
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, true), markerOf: (ctx, id) => clusterMarker(cache(ctx), id) },
   describe: (id) => `cache cluster "${id}"`,
-  list: {
-    kind: ["cluster", "clusters"],
-    inputs: { name: NAME_PREFIX_FILTER },
-    page: (ctx, request) => listClusters(ctx, true, request),
-  },
+  list: listedByName(["cluster", "clusters"], (ctx) => listClusters(ctx, true)),
 
   async create(ctx, inputs) {
     const c = cache(ctx);

@@ -3,7 +3,7 @@
  * and what `adopt: true` takes over (provider/core/recovery.ts).
  */
 import type { CacheClient } from "../../sdk/cache";
-import { byNamePrefix, splitDescription, type Context, type ListPage, type ListRequest } from "../core";
+import { splitDescription, type Context, type Listed } from "../core";
 import { cache } from "./client";
 import { rethrowAs } from "../../sdk/core";
 
@@ -14,14 +14,9 @@ export async function findClusterByName(c: CacheClient, name: string, clusterMod
 }
 
 /** The project's clusters (clusterMode true) or instance sets (false), for their types' lists: the service lists both together, without pages. */
-export async function listClusters(ctx: Pick<Context, "settings">, clusterMode: boolean, request: ListRequest): Promise<ListPage> {
+export async function listClusters(ctx: Pick<Context, "settings">, clusterMode: boolean): Promise<Listed[]> {
   const all = await cache(ctx).clusters.list();
-  return {
-    items: byNamePrefix(
-      all.filter((r) => (r.clusterEnabled ?? true) === clusterMode).map((r) => ({ id: r.id, name: r.name ?? r.id })),
-      request.query,
-    ),
-  };
+  return all.filter((r) => (r.clusterEnabled ?? true) === clusterMode).map((r) => ({ id: r.id, name: r.name ?? r.id }));
 }
 
 /** The id of the custom parameter group named `name`, if any. */

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
 import { rethrowAs } from "../../sdk/core";
-import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty, NAME_PREFIX_FILTER } from "../core";
+import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty, listedByName } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
@@ -119,11 +119,7 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
   importId: "the instance set id",
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false), markerOf: (ctx, id) => clusterMarker(cache(ctx), id) },
   describe: (i) => `cache instance set "${i}"`,
-  list: {
-    kind: ["instance set", "instance sets"],
-    inputs: { name: NAME_PREFIX_FILTER },
-    page: (ctx, request) => listClusters(ctx, false, request),
-  },
+  list: listedByName(["instance set", "instance sets"], (ctx) => listClusters(ctx, false)),
 
   async create(ctx, inputs) {
     const c = cache(ctx);

@@ -19,18 +19,7 @@ import {
 import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
 import { listKey, readOnce } from "../core/coalesce";
 import { findParameterGroupByName, groupMarker } from "./find";
-import {
-  PartialFailure,
-  recordedDescription,
-  timeoutFor,
-  timeoutsInput,
-  defineResource,
-  resourceClass,
-  nonEmpty,
-  byNamePrefix,
-  NAME_PREFIX_FILTER,
-  type Context,
-} from "../core";
+import { PartialFailure, recordedDescription, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty, listedByName, type Context } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { adoptInput, description, requestDescription } from "./validation";
@@ -95,18 +84,11 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
   checkWithCloud: { from: ["baseParameterGroupId", "parameters"], run: (ctx, inputs) => checkAgainstBase(ctx, inputs) },
   describe: (id) => `cache parameter group "${id}"`,
   // The project's own groups: the service's default groups are no resource of anyone's.
-  list: {
-    kind: ["custom parameter group", "custom parameter groups"],
-    inputs: { name: NAME_PREFIX_FILTER },
-    page: async (ctx, request) => ({
-      items: byNamePrefix(
-        (await cache(ctx).parameterGroups.list({ parameterGroupType: "custom" }))
-          .filter((g) => g.isDefault !== true)
-          .map((g) => ({ id: g.id, name: g.name ?? g.id })),
-        request.query,
-      ),
-    }),
-  },
+  list: listedByName(["custom parameter group", "custom parameter groups"], async (ctx) =>
+    (await cache(ctx).parameterGroups.list({ parameterGroupType: "custom" }))
+      .filter((g) => g.isDefault !== true)
+      .map((g) => ({ id: g.id, name: g.name ?? g.id })),
+  ),
 
   async create(ctx, inputs) {
     const c = cache(ctx);

@@ -464,6 +464,14 @@ export function byNamePrefix(items: readonly Listed[], query: ListRequest["query
 export const NAME_PREFIX_FILTER = "Only those whose name starts with this.";
 
 /**
+ * The listing of a type whose service lists all its records at once, without pages: `all` reads
+ * them (id and name), and the `name` filter keeps those whose name starts with it.
+ */
+export function listedByName(kind: readonly [string, string], all: (ctx: Context) => Promise<Listed[]>): Listing {
+  return { kind, inputs: { name: NAME_PREFIX_FILTER }, page: async (ctx, request) => ({ items: byNamePrefix(await all(ctx), request.query) }) };
+}
+
+/**
  * Every resource `def.list` finds for `query`, page after page. Throws for a type without a list
  * and for a query naming an input the type does not filter by.
  */

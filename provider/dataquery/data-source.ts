@@ -18,8 +18,7 @@ import {
   splitDescription,
   taggedDescription,
   nonEmpty,
-  byNamePrefix,
-  NAME_PREFIX_FILTER,
+  listedByName,
 } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
@@ -92,16 +91,7 @@ export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSou
   },
   describe: (id) => `data source "${id}"`,
   // The service lists them without pages; a data source's id is its name.
-  list: {
-    kind: ["data source", "data sources"],
-    inputs: { name: NAME_PREFIX_FILTER },
-    page: async (ctx, request) => ({
-      items: byNamePrefix(
-        (await dataQuery(ctx).listDataSources()).map((d) => ({ id: d.name, name: d.name })),
-        request.query,
-      ),
-    }),
-  },
+  list: listedByName(["data source", "data sources"], async (ctx) => (await dataQuery(ctx).listDataSources()).map((d) => ({ id: d.name, name: d.name }))),
 
   async create(ctx, inputs) {
     const c = dataQuery(ctx);

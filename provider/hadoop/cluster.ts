@@ -15,7 +15,7 @@
  */
 import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../sdk/hadoop";
 import { isApiError, rethrowAs, withAction } from "../../sdk/core";
-import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass, byNamePrefix, NAME_PREFIX_FILTER } from "../core";
+import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass, listedByName } from "../core";
 import { hadoop } from "./client";
 import { vmResult } from "./vms";
 import { passwordOf } from "../kms/encrypted-input";
@@ -89,16 +89,9 @@ export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClus
   },
   describe: (id) => `Hadoop cluster "${id}"`,
   // The clusters that still exist: a terminated one is a record of what ran, nothing to manage.
-  list: {
-    kind: ["cluster", "clusters"],
-    inputs: { name: NAME_PREFIX_FILTER },
-    page: async (ctx, request) => ({
-      items: byNamePrefix(
-        (await hadoop(ctx).listClusters()).filter((c) => !/^Terminat/.test(c.status ?? "")).map((c) => ({ id: c.id, name: c.name ?? c.id })),
-        request.query,
-      ),
-    }),
-  },
+  list: listedByName(["cluster", "clusters"], async (ctx) =>
+    (await hadoop(ctx).listClusters()).filter((c) => !/^Terminat/.test(c.status ?? "")).map((c) => ({ id: c.id, name: c.name ?? c.id })),
+  ),
   derive: [{ from: ["userScript"], to: "userScript", compute: (i) => (i.userScript === undefined ? undefined : i.userScript.replace(/\r\n?/g, "\n")) }],
 
   async create(ctx, inputs) {

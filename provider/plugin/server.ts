@@ -65,19 +65,30 @@ function handle<Req, Res>(fn: (req: Req) => Promise<Res>): Unary<Req, Res> {
 type Revealed = ReturnType<typeof revealProps>;
 
 /**
- * `handle` for create and update: the definition and the revealed inputs (`inputsOf` the request)
- * reach `fn`, and a partial failure's properties (grpcError) get the same secrets a success's do.
+ * `handle` for create and update: the definition, the revealed inputs (`inputsOf` the request) and
+ * a new `Response` reach `fn`, and a partial failure's properties (grpcError) get the same secrets
+ * a success's do. A preview sends nothing: the inputs stand for the outputs (since Handshake the
+ * engine asks for previews of updates too).
  */
-function handleChange<Req extends { getUrn(): string; getType?(): string }, Res>(
+function handleChange<
+  Req extends { getUrn(): string; getType?(): string; getPreview(): boolean },
+  Res extends { setProperties(value?: structproto.Struct): unknown },
+>(
   inputsOf: (req: Req) => structproto.Struct | undefined,
-  fn: (req: Req, def: AnyDefinition, inputs: Revealed) => Promise<Res>,
+  Response: new () => Res,
+  fn: (req: Req, def: AnyDefinition, inputs: Revealed, res: Res) => Promise<Res>,
 ): Unary<Req, Res> {
   return (call, callback) => {
     const inputs = revealProps(fromStruct(inputsOf(call.request)));
     let def: AnyDefinition | undefined;
     const run = async () => {
       def = definition(tokenOf(call.request));
-      return fn(call.request, def, inputs);
+      const res = new Response();
+      if (call.request.getPreview()) {
+        res.setProperties(inputsOf(call.request));
+        return res;
+      }
+      return fn(call.request, def, inputs, res);
     };
     run().then(
       (res) => callback(null, res),
@@ -147,6 +158,47 @@ function grpcError(e: unknown, secrets: Iterable<string> = [], def?: AnyDefiniti
 }
 
 const DIFF_KIND = provproto.PropertyDiff.Kind;
+
+/** The engine's check failures, one per property. */
+function checkFailures(failures: readonly { property: string; reason: string }[]): provproto.CheckFailure[] {
+  return failures.map((f) => {
+    const failure = new provproto.CheckFailure();
+    failure.setProperty(f.property);
+    failure.setReason(f.reason);
+    return failure;
+  });
+}
+
+/**
+ * A diff of `diffs` (input properties; `replaces` among them replace the resource), with the
+ * detailed diff the engine shows: each property added (no old value), deleted (no new one) or
+ * updated, and whether it replaces.
+ */
+function diffResponse(
+  changes: boolean,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  diffs: string[],
+  replaces: readonly string[],
+): provproto.DiffResponse {
+  const res = new provproto.DiffResponse();
+  res.setChanges(changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+  res.setReplacesList([...replaces]);
+  res.setDiffsList(diffs);
+  const replacing = new Set(replaces);
+  const detailed = res.getDetaileddiffMap();
+  for (const key of diffs) {
+    const pd = new provproto.PropertyDiff();
+    const replace = replacing.has(key);
+    if (olds[key] === undefined) pd.setKind(replace ? DIFF_KIND.ADD_REPLACE : DIFF_KIND.ADD);
+    else if (news[key] === undefined) pd.setKind(replace ? DIFF_KIND.DELETE_REPLACE : DIFF_KIND.DELETE);
+    else pd.setKind(replace ? DIFF_KIND.UPDATE_REPLACE : DIFF_KIND.UPDATE);
+    pd.setInputdiff(true);
+    detailed.set(key, pd);
+  }
+  res.setHasdetaileddiff(true);
+  return res;
+}
 
 export class KrcloudProviderService {
   /** The engine's address (argv, then Attach): progress lines go to its log. */
@@ -239,14 +291,7 @@ export class KrcloudProviderService {
     const news = revealProps(fromStruct(req.getNews())).props;
     const res = new provproto.CheckResponse();
     res.setInputs(req.getNews() ?? new structproto.Struct());
-    res.setFailuresList(
-      configFailures(news, UNKNOWN).map((f) => {
-        const failure = new provproto.CheckFailure();
-        failure.setProperty(f.key);
-        failure.setReason(f.reason);
-        return failure;
-      }),
-    );
+    res.setFailuresList(checkFailures(configFailures(news, UNKNOWN).map((f) => ({ property: f.key, reason: f.reason }))));
     return res;
   });
 
@@ -262,19 +307,7 @@ export class KrcloudProviderService {
     const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
       .filter((k) => k !== "version" && !CONNECTION_KEYS.has(k) && JSON.stringify(olds[k]) !== JSON.stringify(news[k]))
       .sort();
-    const res = new provproto.DiffResponse();
-    res.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-    res.setDiffsList(changed);
-    res.setReplacesList([]);
-    const detailed = res.getDetaileddiffMap();
-    for (const key of changed) {
-      const pd = new provproto.PropertyDiff();
-      pd.setKind(olds[key] === undefined ? DIFF_KIND.ADD : news[key] === undefined ? DIFF_KIND.DELETE : DIFF_KIND.UPDATE);
-      pd.setInputdiff(true);
-      detailed.set(key, pd);
-    }
-    res.setHasdetaileddiff(true);
-    return res;
+    return diffResponse(changed.length > 0, olds, news, changed, []);
   });
 
   check = handle(async (req: provproto.CheckRequest) => {
@@ -293,14 +326,7 @@ export class KrcloudProviderService {
     // the program passed it plain (a YAML program's password).
     const secrets = new Set([...news.secrets, ...secretInputKeys(definition(token))]);
     res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), secrets)));
-    res.setFailuresList(
-      (result.failures ?? []).map((f) => {
-        const failure = new provproto.CheckFailure();
-        failure.setProperty(f.property);
-        failure.setReason(f.reason);
-        return failure;
-      }),
-    );
+    res.setFailuresList(checkFailures(result.failures ?? []));
     return res;
   });
 
@@ -311,23 +337,8 @@ export class KrcloudProviderService {
     const news = revealProps(fromStruct(req.getNews())).props;
     const oldInputs = req.getOldInputs() ? withoutDynamicKeys(revealProps(fromStruct(req.getOldInputs())).props) : undefined;
     const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news, oldInputs);
-    const res = new provproto.DiffResponse();
-    res.setChanges(d.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-    res.setReplacesList(d.replaces ?? []);
+    const res = diffResponse(d.changes === true, olds, news, d.diffs, d.replaces ?? []);
     res.setDeletebeforereplace(d.deleteBeforeReplace === true);
-    res.setDiffsList(d.diffs);
-    const replaces = new Set(d.replaces ?? []);
-    const detailed = res.getDetaileddiffMap();
-    for (const key of d.diffs) {
-      const pd = new provproto.PropertyDiff();
-      const replace = replaces.has(key);
-      if (olds[key] === undefined) pd.setKind(replace ? DIFF_KIND.ADD_REPLACE : DIFF_KIND.ADD);
-      else if (news[key] === undefined) pd.setKind(replace ? DIFF_KIND.DELETE_REPLACE : DIFF_KIND.DELETE);
-      else pd.setKind(replace ? DIFF_KIND.UPDATE_REPLACE : DIFF_KIND.UPDATE);
-      pd.setInputdiff(true);
-      detailed.set(key, pd);
-    }
-    res.setHasdetaileddiff(true);
     // The detailed diff names the properties that replace; why, and what the replacement loses, the
     // protocol has no field for: a warning on the resource's row.
     for (const w of d.warnings ?? []) this.log(req.getUrn(), w, "warning");
@@ -336,12 +347,8 @@ export class KrcloudProviderService {
 
   create = handleChange(
     (req: provproto.CreateRequest) => req.getProperties(),
-    async (req, def, inputs) => {
-      const res = new provproto.CreateResponse();
-      if (req.getPreview()) {
-        res.setProperties(req.getProperties());
-        return res;
-      }
+    provproto.CreateResponse,
+    async (req, def, inputs, res) => {
       const { id, outs } = await provider(def.token).create(withoutDynamicKeys(inputs.props), this.options(req));
       res.setId(id);
       res.setProperties(toStruct(wrapSecrets(outs as Props, secretKeys(def, inputs.secrets, inputs.props))));
@@ -373,13 +380,8 @@ export class KrcloudProviderService {
 
   update = handleChange(
     (req: provproto.UpdateRequest) => req.getNews(),
-    async (req, def, news) => {
-      const res = new provproto.UpdateResponse();
-      // Since Handshake the engine asks for previews of updates too: nothing is sent, the new inputs stand for the outputs.
-      if (req.getPreview()) {
-        res.setProperties(req.getNews());
-        return res;
-      }
+    provproto.UpdateResponse,
+    async (req, def, news, res) => {
       const olds = revealProps(fromStruct(req.getOlds())).props;
       const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), this.options(req));
       res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));

@@ -165,6 +165,25 @@ function unwrap(body: unknown, key: string): unknown {
   return body;
 }
 
+/**
+ * The reader of one kind of record: unwrapped from `{<wrapper>: {...}}` where it may come so,
+ * read by `schema`, its id the first of `ids` it has (fails naming `what`), `fields` its members
+ * (in the record's order), `raw` what it was read from; `keepNull` as in compact.
+ */
+function recordReader<S extends z.ZodType<Record<string, unknown>>, T>(
+  what: string,
+  schema: () => S,
+  ids: readonly string[],
+  fields: (d: z.infer<S>, action: string) => Record<string, unknown>,
+  o: { wrapper?: string; keepNull?: readonly string[] } = {},
+): (body: unknown, action: string) => T {
+  return (body, action) => {
+    const input = o.wrapper === undefined ? body : unwrap(body, o.wrapper);
+    const { d, id } = withId(input, schema(), what, action, ids);
+    return compact<T>({ id, ...fields(d, action), raw: input }, o.keepNull);
+  };
+}
+
 /** The list under `key`, or a bare array; `alternatives` are other keys seen for the same list. */
 function listOf(body: unknown, key: string, action: string, what: string, alternatives: string[] = []): unknown[] {
   if (Array.isArray(body)) return body;
@@ -240,13 +259,13 @@ export const clusterRecordSchema = once(() => {
   });
 });
 
-export function flattenClusterRecord(body: unknown, action: string): CacheClusterRecord {
-  const input = unwrap(body, "cluster");
-  const { d, id } = withId(input, clusterRecordSchema(), "cluster record", action, ["objectId", "id"]);
-  const userName = d.userName != null && d.userName.trim() !== "-" && d.userName.trim() !== "" ? d.userName : undefined;
-  return compact(
-    {
-      id,
+export const flattenClusterRecord: (body: unknown, action: string) => CacheClusterRecord = recordReader(
+  "cluster record",
+  clusterRecordSchema,
+  ["objectId", "id"],
+  (d) => {
+    const userName = d.userName != null && d.userName.trim() !== "-" && d.userName.trim() !== "" ? d.userName : undefined;
+    return {
       projectId: d.projectId,
       name: d.name,
       description: d.description,
@@ -278,11 +297,10 @@ export function flattenClusterRecord(body: unknown, action: string): CacheCluste
       parameterGroupSyncStatus: d.parameterGroupSyncStatus,
       parameterGroupSyncState: normalizeStatus(d.parameterGroupSyncStatus),
       createdAt: d.createdAt,
-      raw: input,
-    },
-    ["backupSchedule"],
-  );
-}
+    };
+  },
+  { wrapper: "cluster", keepNull: ["backupSchedule"] },
+);
 
 export const flattenClusterList = listReader(flattenClusterRecord, "clusters", "cluster list", ["data"]);
 
@@ -302,20 +320,20 @@ const nodeSchema = once(() => {
   });
 });
 
-export function flattenNode(body: unknown, action: string): CacheNode {
-  const input = unwrap(body, "node");
-  const { d, id } = withId(input, nodeSchema(), "node", action, ["id", "objectId"]);
-  return compact({
-    id,
+export const flattenNode: (body: unknown, action: string) => CacheNode = recordReader(
+  "node",
+  nodeSchema,
+  ["id", "objectId"],
+  (d) => ({
     name: d.name,
     subnetId: d.subnet?.id ?? d.subnetId,
     endpoint: d.endpoint,
     role: normalizeRole(d.role),
     ...statusFields(d.status),
     createdAt: d.createdAt,
-    raw: input,
-  });
-}
+  }),
+  { wrapper: "node" },
+);
 
 export const flattenNodeList = listReader(flattenNode, "nodes", "node list");
 
@@ -330,20 +348,20 @@ const shardSchema = once(() => {
   });
 });
 
-export function flattenShard(body: unknown, action: string): CacheShard {
-  const input = unwrap(body, "shard");
-  const { d, id } = withId(input, shardSchema(), "shard", action, ["id", "objectId"]);
-  return compact({
-    id,
+export const flattenShard: (body: unknown, action: string) => CacheShard = recordReader(
+  "shard",
+  shardSchema,
+  ["id", "objectId"],
+  (d, action) => ({
     name: d.name,
     slotsText: typeof d.slots === "string" ? d.slots : undefined,
     slots: parseSlots(d.slots),
     nodes: (d.nodes ?? []).map((n) => flattenNode(n, action)),
     ...statusFields(d.status),
     createdAt: d.createdAt,
-    raw: input,
-  });
-}
+  }),
+  { wrapper: "shard" },
+);
 
 export const flattenShardList = listReader(flattenShard, "shards", "shard list");
 
@@ -366,27 +384,21 @@ const instanceSchema = once(() => {
   });
 });
 
-export function flattenInstance(body: unknown, action: string): CacheInstance {
-  const input = body;
-  const { d, id } = withId(input, instanceSchema(), "instance", action, ["objectId", "id"]);
-  return compact({
-    id,
-    instanceName: d.instanceName,
-    description: d.description,
-    projectId: d.projectId,
-    role: normalizeRole(d.role),
-    flavorId: d.flavorId,
-    version: d.version,
-    port: d.port,
-    subnetId: d.subnet?.id ?? undefined,
-    creator: d.creator,
-    endpoint: d.endpoint,
-    license: d.license,
-    createdAt: d.createdAt,
-    ...statusFields(d.status),
-    raw: input,
-  });
-}
+export const flattenInstance: (body: unknown, action: string) => CacheInstance = recordReader("instance", instanceSchema, ["objectId", "id"], (d) => ({
+  instanceName: d.instanceName,
+  description: d.description,
+  projectId: d.projectId,
+  role: normalizeRole(d.role),
+  flavorId: d.flavorId,
+  version: d.version,
+  port: d.port,
+  subnetId: d.subnet?.id ?? undefined,
+  creator: d.creator,
+  endpoint: d.endpoint,
+  license: d.license,
+  createdAt: d.createdAt,
+  ...statusFields(d.status),
+}));
 
 const instanceList = listReader(flattenInstance, "data", "instance list", ["instances"]);
 

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by install-pulumi.sh and install-pulumi-yaml.sh: the steps both take to build a tool from
+# Sourced by install-pulumi.sh, install-pulumi-yaml.sh and install-pulumi-languages.sh: the steps each takes to build a tool from
 # the Go module proxy into $PREFIX/bin. The sourcing script sets PREFIX and BIN_DIR and defines log
 # and die first.
 

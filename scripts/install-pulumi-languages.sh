@@ -34,7 +34,8 @@ die() {
 	exit 1
 }
 
-version_ge() { [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]; }
+# shellcheck source=scripts/go-build.sh
+. "$SCRIPT_DIR/go-build.sh"
 
 source_hash=$(cd "$MODULE_DIR" && cat go.mod go.sum internal/langhost/*.go pulumi-language-python/*.go pulumi-language-go/*.go |
 	sha256sum | cut -d' ' -f1)
@@ -53,27 +54,14 @@ if built; then
 	exit 0
 fi
 
-mkdir -p "$BIN_DIR"
-if command -v flock >/dev/null 2>&1; then
-	exec 9>"$PREFIX/.lock"
-	flock 9
-	rm -rf "$PREFIX"/.build.*
-	if built; then # built by the run we waited for
-		printf '%s\n' "$BIN_DIR"
-		exit 0
-	fi
+lock_prefix
+if built; then # built by the run we waited for
+	printf '%s\n' "$BIN_DIR"
+	exit 0
 fi
 
 # 2. Build from the Go module proxy.
-command -v go >/dev/null 2>&1 || die "go is not installed (need Go >= 1.25.11)"
-go_version=$(go env GOVERSION)
-[[ $go_version =~ ^go([0-9]+\.[0-9]+(\.[0-9]+)?) ]] && version_ge "${BASH_REMATCH[1]}" 1.25.11 ||
-	die "$go_version is too old: need Go >= 1.25.11 (GOTOOLCHAIN downloads are not possible here)"
-
-build_dir=$(mktemp -d "$PREFIX/.build.XXXXXX")
-trap 'rm -rf "$build_dir"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+prepare_go_build
 
 log "building ${HOSTS[*]} ($PULUMI_VERSION) with $go_version (GOPROXY=$(go env GOPROXY)); a few minutes on a cold cache"
 start=$SECONDS

@@ -4,6 +4,7 @@
  * one added, one removed is exactly 2 PUTs and 1 DELETE; a file changed behind Pulumi's back is
  * found by krcloud-drift with its key; destroy leaves nothing.
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -22,6 +23,7 @@ import {
   type CloudProject,
 } from "../harness/engine";
 import { driftedPaths, parseReport, resourceNamed, runDrift } from "../support/drift";
+import { descendants, endProcesses, spawnPulumi, until } from "../support/faults/reliability";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -51,6 +53,36 @@ const operations = (since: number) =>
     .filter((e) => e.service === "object-storage")
     .map((e) => e.operation);
 const count = (ops: string[], op: string) => ops.filter((o) => o === op).length;
+
+async function fault(body: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${cloud.controlUrl}/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ service: "object-storage", ...body }),
+  });
+  expect(res.status).toBe(201);
+}
+const clearFaults = async () => void (await fetch(`${cloud.controlUrl}/faults`, { method: "DELETE" }));
+
+/** The folder's files as keys under `site/` with their MD5s. */
+function folderContent(folder: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of fs.readdirSync(folder, { recursive: true }) as string[]) {
+    const file = path.join(folder, rel);
+    if (fs.statSync(file).isFile()) out[`site/${rel.split(path.sep).join("/")}`] = createHash("md5").update(fs.readFileSync(file)).digest("hex");
+  }
+  return out;
+}
+
+/** The bucket's objects under `site/` with their ETags, from the JSON listing. */
+async function bucketContent(project: CloudProject, bucket: string): Promise<Record<string, string>> {
+  const res = await fetch(`${project.cloud.url}/object-storage/v1/${project.projectId}/${bucket}?format=json&prefix=site/`, {
+    headers: { "x-auth-token": project.token },
+  });
+  expect(res.status).toBe(200);
+  const list = (await res.json()) as { name: string; hash: string }[];
+  return Object.fromEntries(list.map((o) => [o.name, o.hash]));
+}
 
 describe.each([
   ["dynamic", "bucket-folder"],
@@ -128,4 +160,47 @@ describe.each([
     await stack.destroy({ color: "never" });
     expect(await project.control.inventory(project.projectId)).toEqual([]);
   });
+
+  test("a lost answer on an upload, then a CLI killed in the middle of a create, then up: the bucket's content equals the folder", async () => {
+    await fault({ operation: "PutObject", action: "lose-response", times: 1 });
+    const up = await stack.up({ color: "never" });
+    bucket = up.outputs.bucketName!.value as string;
+    expect(await bucketContent(project, bucket)).toEqual(folderContent(folder));
+    await clearFaults();
+    await stack.destroy({ color: "never" });
+
+    // Slow uploads, so that the CLI is killed with the folder's create half done.
+    await fault({ operation: "PutObject", action: "latency", latencyMs: 150 });
+    const start = cursor();
+    const run = spawnPulumi(sandbox, ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "folder"], dir);
+    let left: number[] = [];
+    try {
+      await until("the folder's uploads are under way", async () => {
+        if (run.child.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${run.output()}`);
+        return count(operations(start), "PutObject") >= 40;
+      });
+      left = descendants(run.child.pid!);
+      run.child.kill("SIGKILL");
+      await run.done;
+    } finally {
+      endProcesses(left.length ? left : descendants(run.child.pid ?? -1));
+    }
+    await clearFaults();
+    const uploadedBeforeKill = count(operations(start), "PutObject");
+    expect(uploadedBeforeKill).toBeLessThan(300);
+    await runPulumiCancel();
+    const since = cursor();
+    const again = await stack.up({ color: "never" });
+    bucket = again.outputs.bucketName!.value as string;
+    expect(await bucketContent(project, bucket)).toEqual(folderContent(folder));
+    // What the killed run uploaded (it carries this stack's marker and the same hash) is not uploaded again.
+    expect(count(operations(since), "PutObject")).toBeLessThanOrEqual(300 - uploadedBeforeKill + 16);
+    await stack.destroy({ color: "never" });
+    expect(await project.control.inventory(project.projectId)).toEqual([]);
+  });
+
+  async function runPulumiCancel(): Promise<void> {
+    const r = spawnPulumi(sandbox, ["cancel", "--yes", "--stack", "folder"], dir);
+    await r.done;
+  }
 });

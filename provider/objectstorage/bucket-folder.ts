@@ -45,21 +45,30 @@ function headerValue() {
   return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
 }
 
+/** A glob: never empty, and no NUL byte (no file name holds one). */
+function glob() {
+  return z
+    .string()
+    .min(1, "a glob must not be empty")
+    .regex(/^[^\0]*$/, "a glob must not contain a NUL character");
+}
+
 function bucketFolderShape() {
   return z.strictObject({
     bucket: bucketName().describe("The bucket. Changing it replaces the folder (uploads it to the new bucket, then deletes it from the old)."),
     path: z.string().min(1).describe("The local folder to upload, relative to the program's directory or absolute."),
     prefix: z
       .string()
-      .regex(/^(?!\/)(.*\/)?$/, "must be empty or end with '/', and must not start with '/' (keys are the prefix plus each file's relative path)")
+      .regex(/^([^/].*\/)?$/, "must be empty or end with '/', and must not start with '/' (keys are the prefix plus each file's relative path)")
+      .refine((p) => [...p].length <= 395, "must be at most 395 characters: each key is the prefix plus a file's path, and a key has at most 396")
       .default("")
       .describe("The key prefix the files go under, empty or ending with `/` (`site/`). Changing it replaces the folder."),
     include: z
-      .array(z.string().min(1, "a glob must not be empty"))
+      .array(glob())
       .min(1, "must name at least one glob (default: every file, `**`)")
       .default(["**"])
       .describe("Globs (picomatch syntax, relative to `path`) of the files to upload; default every file."),
-    exclude: z.array(z.string().min(1, "a glob must not be empty")).default([]).describe("Globs of files to leave out, e.g. `**/*.map`."),
+    exclude: z.array(glob()).default([]).describe("Globs of files to leave out, e.g. `**/*.map`."),
     hidden: z.boolean().default(false).describe("Whether files and folders whose name starts with `.` are uploaded (default: left out)."),
     contentTypes: z
       .record(z.string().regex(/^\.[A-Za-z0-9][A-Za-z0-9._+-]*$/, "keys are file extensions with their dot, e.g. `.wasm`"), headerValue())
@@ -431,7 +440,16 @@ export function scanFolder(
     throw new CheckError("path", `path: "${i.path}" does not exist`);
   }
   if (!st.isDirectory()) throw new CheckError("path", `path: "${i.path}" is not a folder (a single file is a BucketObject)`);
-  const files = fg.sync(i.include, { cwd: root, dot: i.hidden, ignore: i.exclude, onlyFiles: true, followSymbolicLinks: true, unique: true });
+  let files: string[];
+  try {
+    files = fg.sync(i.include, { cwd: root, dot: i.hidden, ignore: i.exclude, onlyFiles: true, followSymbolicLinks: true, unique: true });
+  } catch (e) {
+    // A glob the library cannot take (a NUL byte, a pattern it refuses) is a bad input, not a crash.
+    throw new CheckError(
+      "include",
+      `include and exclude: the globs cannot be matched against "${i.path}": ${(e as Error).message.split("\n")[0]!.slice(0, 200)}`,
+    );
+  }
   const keyRule = objectKey();
   const out: Manifest = {};
   for (const rel of files.sort()) {

@@ -32,7 +32,17 @@ export const valid: Input = { bucket: "valid-bucket", path: sampleFolder(), pref
 
 /** The rules of its inputs that tie several properties together: none (the folder's facts are checked in derive). */
 export function crossFieldRules(): TypeRules {
-  return { values: { path: fc.constant(sampleFolder()) }, rules: [] };
+  return {
+    values: {
+      path: fc.constant(sampleFolder()),
+      // Short enough that every file's key fits 396 characters (a longer one is refused naming path).
+      prefix: fc.constantFrom("", "site/", "a/b/", "문서/"),
+      // Globs a person writes: fast-glob fails on some random strings, which check then refuses naming include.
+      "include[]": fc.constantFrom("**", "**/*.html", "css/*", "*.{html,css}", "!(404).html"),
+      "exclude[]": fc.constantFrom("**/*.map", ".env", "404.html", "css/**"),
+    },
+    rules: [],
+  };
 }
 
 /** Its row of the fault matrix. */

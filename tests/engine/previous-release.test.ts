@@ -97,7 +97,11 @@ afterAll(async () => {
 });
 
 test("a program using every resource type runs up with the previous release, installed by npm", async () => {
-  expect([...typesOf(spec)].sort()).toEqual(resourceTypes().filter((t) => !ADDED_SINCE.includes(t)).sort());
+  expect([...typesOf(spec)].sort()).toEqual(
+    resourceTypes()
+      .filter((t) => !ADDED_SINCE.includes(t))
+      .sort(),
+  );
   // A copy in the sandbox: npm records the path of a file: dependency.
   const previous = path.join(sandbox.root, path.basename(PREVIOUS));
   fs.copyFileSync(PREVIOUS, previous);

@@ -60,7 +60,7 @@ export class BucketFolder extends pulumi.CustomResource {
      */
     declare public readonly defaultContentType: pulumi.Output<string>;
     /**
-     * Whether files removed from the folder are deleted from the bucket (default true). Then the prefix is the folder's: a refresh reports objects under it that the folder does not hold, and the next `up` deletes them. False: removed files stay in the bucket, no longer managed.
+     * Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched.
      */
     declare public readonly deleteRemoved: pulumi.Output<boolean>;
     /**
@@ -200,7 +200,7 @@ export interface BucketFolderArgs {
      */
     defaultContentType?: pulumi.Input<string | undefined>;
     /**
-     * Whether files removed from the folder are deleted from the bucket (default true). Then the prefix is the folder's: a refresh reports objects under it that the folder does not hold, and the next `up` deletes them. False: removed files stay in the bucket, no longer managed.
+     * Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched.
      */
     deleteRemoved?: pulumi.Input<boolean | undefined>;
     /**

@@ -45,7 +45,7 @@ export interface BucketFolderArgs {
   contentTypes?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;
   /** The content type of files whose extension names none (default `application/octet-stream`). */
   defaultContentType?: pulumi.Input<string>;
-  /** Whether files removed from the folder are deleted from the bucket (default true). Then the prefix is the folder's: a refresh reports objects under it that the folder does not hold, and the next `up` deletes them. False: removed files stay in the bucket, no longer managed. */
+  /** Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched. */
   deleteRemoved?: pulumi.Input<boolean>;
   /** Globs of files to leave out, e.g. `**\/*.map`. */
   exclude?: pulumi.Input<pulumi.Input<string>[]>;

@@ -82,7 +82,7 @@ function bucketFolderShape() {
       .boolean()
       .default(true)
       .describe(
-        "Whether files removed from the folder are deleted from the bucket (default true). Then the prefix is the folder's: a refresh reports objects under it that the folder does not hold, and the next `up` deletes them. False: removed files stay in the bucket, no longer managed.",
+        "Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched.",
       ),
     multipartThreshold: z
       .number()
@@ -138,7 +138,6 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
   deleteBeforeReplace: (olds, news) => olds.bucket === news.bucket && olds.prefix === news.prefix,
   localInputs: ["adopt"],
   replaceReason: "a folder's bucket and prefix are where its objects are: they are uploaded there and deleted from the old place",
-  importId: "`<bucket>/<prefix>` (the prefix ends with `/`; `<bucket>/` for the whole bucket)",
   projectOf: (_outputs, configured) => configured,
   describe: (id) => `folder "${id}"`,
   unlisted: "a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead",
@@ -212,12 +211,9 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
     const manifest: Manifest = {};
     for (const [key, s] of stored) {
       const r = recorded[key];
-      if (r === undefined) {
-        // Not the folder's: shown (as drift, deleted by the next up) only where the prefix is the folder's.
-        if (imported || olds.deleteRemoved !== false)
-          manifest[key] = { hash: isMd5(s.etag) ? s.etag : `etag:${s.etag}`, size: s.size, contentType: s.contentType };
-        continue;
-      }
+      // A key the folder did not upload may be another resource's (a BucketObject beside it, under
+      // the same prefix): never reported, so never deleted.
+      if (r === undefined) continue;
       const expectedEtag = olds.largeEtags?.[key] ?? r.hash;
       if (s.etag === expectedEtag && s.size === r.size && s.contentType === r.contentType) {
         manifest[key] = r;

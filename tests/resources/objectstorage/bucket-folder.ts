@@ -58,9 +58,9 @@ export const faultRow: FaultRow = {
 
 /** Its resources in the zero-diff suite's specs. */
 export const zeroDiffSpec: ZeroDiffSpec = {
-  base: ({ r, ref }) => [r("folder", "krcloud:objectstorage:BucketFolder", { bucket: ref("bucket", "name"), path: sampleFolder() })],
+  base: ({ r, ref }) => [r("site-folder", "krcloud:objectstorage:BucketFolder", { bucket: ref("bucket", "name"), path: sampleFolder() })],
   varied: ({ r, ref }) => [
-    r("folder", "krcloud:objectstorage:BucketFolder", {
+    r("site-folder", "krcloud:objectstorage:BucketFolder", {
       bucket: ref("bucket", "name"),
       path: sampleFolder(),
       prefix: "www/",

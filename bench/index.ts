@@ -42,6 +42,7 @@ import { engineBenchmarks, type Row } from "./engine";
 import { benchDemo, NO_OP_DEMO_GOAL_S } from "./demo";
 import { driftBenchmarks } from "./drift";
 import { listBenchmarks } from "./list";
+import { folderBenchmarks } from "./folder";
 import { credentialBenchmarks, credentialRows } from "./credentials";
 import { measureScale } from "./scale";
 import { closeBed, openBed } from "./scale/bed";
@@ -324,6 +325,40 @@ async function main(): Promise<void> {
     ratio: `${(l.driftMs / l.doMs).toFixed(2)}x faster`,
     goal: "-",
   });
+
+  // A folder of 10,000 files: one BucketFolder beside `swift upload` and beside BucketObjects (folder.ts).
+  const f = await folderBenchmarks({ files: 10_000, objects: 300 }, (line) => console.error(line));
+  const perObjectMs = f.objectsUpMs / f.objects;
+  rows.push(
+    {
+      figure: `BucketFolder create of ${f.files.toLocaleString("en")} files (${(f.totalBytes / 1024 / 1024).toFixed(0)} MiB, 1 KiB to 1 MiB) vs swift upload (python-swiftclient) of the same folder (s)`,
+      ours: `${(f.folderUpMs / 1000).toFixed(1)} s`,
+      baseline: `${(f.swiftMs / 1000).toFixed(1)} s`,
+      ratio: `${(f.folderUpMs / f.swiftMs).toFixed(2)}x`,
+      goal: "at most 1.2x",
+    },
+    {
+      figure: `BucketFolder create of ${f.files.toLocaleString("en")} files vs ${f.objects} BucketObjects (s; per file)`,
+      ours: `${(f.folderUpMs / 1000).toFixed(1)} s; ${(f.folderUpMs / f.files).toFixed(1)} ms`,
+      baseline: `${(f.objectsUpMs / 1000).toFixed(1)} s; ${perObjectMs.toFixed(1)} ms (and growing with N)`,
+      ratio: `${(perObjectMs / (f.folderUpMs / f.files)).toFixed(1)}x per file`,
+      goal: "-",
+    },
+    {
+      figure: `BucketFolder re-deploy with one file changed of ${f.files.toLocaleString("en")} (pulumi up wall time; PUTs)`,
+      ours: `${(f.redeployMs / 1000).toFixed(1)} s; ${f.redeployPuts}`,
+      baseline: "-",
+      ratio: "-",
+      goal: "under 2 s of provider time; 1 PUT",
+    },
+    {
+      figure: `refresh requests and state bytes: BucketFolder of ${f.files.toLocaleString("en")} files vs ${f.objects} BucketObjects`,
+      ours: `${f.folderRefreshRequests}; ${f.folderStateBytes.toLocaleString("en")} B`,
+      baseline: `${f.objectsRefreshRequests}; ${f.objectsStateBytes.toLocaleString("en")} B`,
+      ratio: `${(((f.objectsStateBytes / f.objects) * f.files) / f.folderStateBytes).toFixed(1)}x smaller state per file`,
+      goal: `${Math.ceil(f.files / 1000)} listing pages`,
+    },
+  );
 
   // Credentials: an access key's preview beside a static token's, and what renewal adds (credentials.ts).
   rows.push(...credentialRows(await credentialBenchmarks(1000, (l) => console.error(l))));

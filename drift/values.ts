@@ -64,11 +64,23 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);
 }
 
-/** `acl.public`, `rules[0].allowedOrigins[1]`: the parts of a property path. */
+/**
+ * `acl.public`, `rules[0].allowedOrigins[1]`, `manifest["site/a.txt"].hash`: the parts of a
+ * property path. A key holding `.`, `[`, `]` or `"` (a file name as a map key) is written quoted,
+ * as Pulumi writes property paths.
+ */
 export function pathParts(p: string): (string | number)[] {
   const out: (string | number)[] = [];
-  for (const m of p.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  for (const m of p.matchAll(/\[("(?:[^"\\]|\\.)*")\]|([^.[\]]+)|\[(\d+)\]/g)) {
+    out.push(m[1] !== undefined ? (JSON.parse(m[1]) as string) : m[3] !== undefined ? Number(m[3]) : m[2]!);
+  }
   return out;
+}
+
+/** The path of key `k` within the value at `at`. */
+function childPath(at: string, k: string): string {
+  if (/[.[\]"]/.test(k) || k === "") return `${at}[${JSON.stringify(k)}]`;
+  return at ? `${at}.${k}` : k;
 }
 
 export function valueAt(root: unknown, p: string): unknown {
@@ -106,7 +118,7 @@ export function leafDiffs(a: unknown, b: unknown, at = "", depth = 0): LeafDiff[
   if (jsonEqual(a, b) && !hasSecret(a)) return [];
   if (depth < MAX_DEPTH && isRecord(a) && isRecord(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-    return keys.flatMap((k) => leafDiffs(a[k], b[k], at ? `${at}.${k}` : k, depth + 1));
+    return keys.flatMap((k) => leafDiffs(a[k], b[k], childPath(at, k), depth + 1));
   }
   if (depth < MAX_DEPTH && Array.isArray(a) && Array.isArray(b)) {
     const out: LeafDiff[] = [];

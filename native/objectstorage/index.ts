@@ -15,6 +15,11 @@ export type BucketCors = import("./bucketCors").BucketCors;
 export const BucketCors: typeof import("./bucketCors").BucketCors = null as any;
 utilities.lazyLoad(exports, ["BucketCors"], () => require("./bucketCors"));
 
+export { BucketFolderArgs } from "./bucketFolder";
+export type BucketFolder = import("./bucketFolder").BucketFolder;
+export const BucketFolder: typeof import("./bucketFolder").BucketFolder = null as any;
+utilities.lazyLoad(exports, ["BucketFolder"], () => require("./bucketFolder"));
+
 export { BucketLifecycleArgs } from "./bucketLifecycle";
 export type BucketLifecycle = import("./bucketLifecycle").BucketLifecycle;
 export const BucketLifecycle: typeof import("./bucketLifecycle").BucketLifecycle = null as any;
@@ -56,6 +61,8 @@ const _module = {
                 return new Bucket(name, <any>undefined, { urn })
             case "krcloud:objectstorage:BucketCors":
                 return new BucketCors(name, <any>undefined, { urn })
+            case "krcloud:objectstorage:BucketFolder":
+                return new BucketFolder(name, <any>undefined, { urn })
             case "krcloud:objectstorage:BucketLifecycle":
                 return new BucketLifecycle(name, <any>undefined, { urn })
             case "krcloud:objectstorage:BucketObject":

@@ -743,6 +743,21 @@ export namespace objectstorage {
         type: enums.objectstorage.BucketEncryptionType;
     }
 
+    export interface BucketFolderManifestValue {
+        /**
+         * The content type it is stored with.
+         */
+        contentType: string;
+        /**
+         * MD5 of the file's content (hex); `etag:<etag>` where the stored object's ETag no longer matches what was uploaded.
+         */
+        hash: string;
+        /**
+         * Size in bytes.
+         */
+        size: number;
+    }
+
     export interface BucketLifecycleRule {
         /**
          * Delete objects on this date, `YYYY-MM-DDThh:mm:ss.000Z` exactly. Exactly one of expirationDays and expirationDate.

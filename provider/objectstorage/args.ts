@@ -29,6 +29,42 @@ export interface BucketCorsArgs {
   rules: pulumi.Input<pulumi.Input<BucketCorsRuleArgs>[]>;
 }
 
+/**
+ * The arguments of BucketFolder (`krcloud:objectstorage:BucketFolder`). A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects).
+ *
+ * It cannot be listed: a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead.
+ */
+export interface BucketFolderArgs {
+  /** If objects under the prefix with the folder's keys exist and this stack did not make them, overwrite and manage them instead of failing. */
+  adopt?: pulumi.Input<boolean>;
+  /** The bucket. Changing it replaces the folder (uploads it to the new bucket, then deletes it from the old). */
+  bucket: pulumi.Input<string>;
+  /** `Cache-Control` stored with every file; a change uploads every file again. */
+  cacheControl?: pulumi.Input<string>;
+  /** Content types by file extension (with its dot: `{".md": "text/markdown"}`), over the ones derived from the extension. */
+  contentTypes?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;
+  /** The content type of files whose extension names none (default `application/octet-stream`). */
+  defaultContentType?: pulumi.Input<string>;
+  /** Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched. */
+  deleteRemoved?: pulumi.Input<boolean>;
+  /** Globs of files to leave out, e.g. `**\/*.map`. */
+  exclude?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Whether files and folders whose name starts with `.` are uploaded (default: left out). */
+  hidden?: pulumi.Input<boolean>;
+  /** Globs (picomatch syntax, relative to `path`) of the files to upload; default every file. */
+  include?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Computed by the provider in the preview from the folder: each key with its content's MD5, size and content type (never the content). A changed file is a changed entry. */
+  manifest?: pulumi.Input<{ [key: string]: pulumi.Input<BucketFolderManifestValueArgs> }>;
+  /** Files larger than this many bytes are uploaded by multipart upload, as a BucketObject's. */
+  multipartThreshold?: pulumi.Input<number>;
+  /** Multipart part size in bytes, 5 MiB to 5 GiB. */
+  partSize?: pulumi.Input<number>;
+  /** The local folder to upload, relative to the program's directory or absolute. */
+  path: pulumi.Input<string>;
+  /** The key prefix the files go under, empty or ending with `/` (`site/`). Changing it replaces the folder. */
+  prefix?: pulumi.Input<string>;
+}
+
 /** The arguments of BucketLifecycle (`krcloud:objectstorage:BucketLifecycle`). The lifecycle (object expiry) configuration of a bucket. Deleting it removes the configuration. */
 export interface BucketLifecycleArgs {
   /** If the bucket already has a lifecycle configuration, take it over instead of failing. */
@@ -110,6 +146,15 @@ export interface BucketCorsRuleArgs {
 }
 
 export type BucketCorsRuleAllowedMethod = "PUT" | "POST" | "GET" | "DELETE";
+
+export interface BucketFolderManifestValueArgs {
+  /** The content type it is stored with. */
+  contentType: pulumi.Input<string>;
+  /** MD5 of the file's content (hex); `etag:<etag>` where the stored object's ETag no longer matches what was uploaded. */
+  hash: pulumi.Input<string>;
+  /** Size in bytes. */
+  size: pulumi.Input<number>;
+}
 
 export interface BucketLifecycleRuleArgs {
   /** Delete objects on this date, `YYYY-MM-DDThh:mm:ss.000Z` exactly. Exactly one of expirationDays and expirationDate. */

@@ -80,6 +80,9 @@ test("every example previews: valid inputs, known invokes answered, every resour
   const src = path.join(engine.sandbox.root, "src", "docs-reference");
   fs.mkdirSync(src, { recursive: true });
   fs.writeFileSync(path.join(src, "Pulumi.yaml"), yaml.dump(program, { lineWidth: -1 }));
+  // The folder the BucketFolder example uploads (bucket-folder.example.yaml: `./site`).
+  fs.mkdirSync(path.join(src, "site"), { recursive: true });
+  fs.writeFileSync(path.join(src, "site", "index.html"), "<h1>Hello from krcloud</h1>\n");
   const secrets = Object.fromEntries(Object.keys(program.configuration ?? {}).map((k) => [`${PROJECT}:${k}`, { value: `docs-example-${k}`, secret: true }]));
   const stack = await engine.sandbox.createStack(engine.sandbox.copyProgram(src), "docs", providerConfig(engine.project, secrets));
 

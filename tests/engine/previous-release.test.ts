@@ -19,6 +19,9 @@ import { zeroDiffSteps } from "./zero-diff-steps";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
+/** Resource types added after the previous release (issue 30): its package cannot declare them. */
+const ADDED_SINCE: readonly string[] = ["krcloud:objectstorage:BucketFolder"];
+
 const PREVIOUS = path.join(REPO_ROOT, "tests", "fixtures", "previous-release", "pulumi-krcloud-0.1.0-0930844.tgz");
 const PROGRAM = path.join(REPO_ROOT, "tests", "programs", "zero-diff");
 const PULUMI_VERSION: string = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
@@ -59,12 +62,18 @@ beforeAll(async () => {
   dir = path.join(engine.sandbox.root, "programs", "previous-release");
   fs.mkdirSync(dir, { recursive: true });
   for (const f of ["Pulumi.yaml", "index.js"]) fs.copyFileSync(path.join(PROGRAM, f), path.join(dir, f));
-  spec = baseSpec(fx, secretValues("prev"));
+  // The previous release has no type added since: its program declares the types it has.
+  const all = baseSpec(fx, secretValues("prev"));
+  spec = { resources: all.resources.filter((r) => !ADDED_SINCE.includes(r.type)) };
   writeDynamicSpec(dir, spec);
 });
 
 test("a program using every resource type runs up with the previous release, installed by npm", async () => {
-  expect([...typesOf(spec)].sort()).toEqual(resourceTypes().sort());
+  expect([...typesOf(spec)].sort()).toEqual(
+    resourceTypes()
+      .filter((t) => !ADDED_SINCE.includes(t))
+      .sort(),
+  );
   // A copy in the sandbox: npm records the path of a file: dependency.
   const previous = path.join(engine.sandbox.root, path.basename(PREVIOUS));
   fs.copyFileSync(PREVIOUS, previous);

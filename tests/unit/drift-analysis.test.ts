@@ -7,6 +7,7 @@ import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { analyzeEvents } from "../../drift/analyze";
 import { EXIT, exitCodeOf, type StackReport } from "../../drift/model";
 import { errorSummary } from "../../drift/run";
+import { leafDiffs, pathParts, valueAt } from "../../drift/values";
 import { DYNAMIC, previewEvents, SECRET_ENVELOPE, urnOf } from "../support/drift/events";
 
 const BUCKET = DYNAMIC("krcloud:objectstorage:Bucket");
@@ -225,4 +226,16 @@ test("resources are listed in the state's order, whatever order the refresh's co
   );
   expect(runs[0]).toEqual(names);
   expect(runs[1]).toEqual(names);
+});
+
+test("a map key holding dots (a file name in a BucketFolder's manifest) is quoted in the path, and the path finds the value again", () => {
+  const before = { manifest: { "site/a.txt": { hash: "1", size: 1 }, plain: { hash: "p" } } };
+  const after = { manifest: { "site/a.txt": { hash: "2", size: 1 }, plain: { hash: "q" } } };
+  const diffs = leafDiffs(before, after);
+  expect(diffs.map((d) => d.path)).toEqual(["manifest.plain.hash", 'manifest["site/a.txt"].hash']);
+  expect(diffs.map((d) => [valueAt(before, d.path), valueAt(after, d.path)])).toEqual([
+    ["p", "q"],
+    ["1", "2"],
+  ]);
+  expect(pathParts("rules[0].allowedOrigins[1]")).toEqual(["rules", 0, "allowedOrigins", 1]);
 });

@@ -1,0 +1,210 @@
+/**
+ * A folder of files through Pulumi (`node dist/bench/folder.js [--files N] [--objects M]`; part of
+ * `make bench`), against a local cloud in this process with the real Pulumi CLI and the native
+ * plugin (YAML programs):
+ *
+ * - N files (default 10,000; sizes 1 KiB to 1 MiB, nine in ten at most 16 KiB) as one BucketFolder:
+ *   `pulumi up` beside `swift upload` of python-swiftclient (a venv in ~/.cache/krcloud, made once)
+ *   into another bucket of the same local cloud, through its Swift API;
+ * - M BucketObjects (default 300) of the same files, one resource each: the engine's checkpoint cost
+ *   grows with N², so M is small and the time per object is stated;
+ * - a re-deploy with one file changed (wall time of `pulumi up`, PUTs);
+ * - `pulumi refresh` requests, and the state's bytes, of the folder and of the M objects.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { startLocalCloud } from "../emulator";
+import { installNativePlugin, newProject, providerConfig, Sandbox } from "../tests/harness/engine";
+
+export interface FolderFigures {
+  files: number;
+  totalBytes: number;
+  folderUpMs: number;
+  folderPuts: number;
+  swiftMs: number;
+  objects: number;
+  objectsUpMs: number;
+  redeployMs: number;
+  redeployPuts: number;
+  folderRefreshRequests: number;
+  objectsRefreshRequests: number;
+  folderStateBytes: number;
+  objectsStateBytes: number;
+}
+
+const SWIFTCLIENT = "4.11.0";
+
+function run(cmd: string, args: string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(cmd, args, { cwd: o.cwd, env: { ...process.env, ...(o.env ?? {}) }, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${path.basename(cmd)} ${args.join(" ")}: ${err.message}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
+}
+
+/** python-swiftclient in a venv of its own, made once per version. */
+async function swiftCommand(log: (l: string) => void): Promise<string> {
+  const venv = path.join(os.homedir(), ".cache", "krcloud", `swiftclient-${SWIFTCLIENT}`);
+  const bin = path.join(venv, "bin", "swift");
+  if (!fs.existsSync(bin)) {
+    log(`bench-folder: installing python-swiftclient ${SWIFTCLIENT} into ${venv}`);
+    await run("python3", ["-m", "venv", venv]);
+    await run(path.join(venv, "bin", "pip"), ["install", "-q", `python-swiftclient==${SWIFTCLIENT}`]);
+  }
+  return bin;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t = performance.now();
+  const v = await fn();
+  return [performance.now() - t, v];
+}
+
+/** Sizes 1 KiB .. 1 MiB: nine in ten of 1..16 KiB, one in ten of 64 KiB..1 MiB. Deterministic. */
+function sizeOf(i: number): number {
+  return i % 10 === 9 ? 64 * 1024 * (1 + (i % 16)) : 1024 * (1 + (i % 16));
+}
+
+function makeFiles(dir: string, n: number): number {
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const sub = path.join(dir, `d${i % 100}`);
+    fs.mkdirSync(sub, { recursive: true });
+    const size = sizeOf(i);
+    const body = Buffer.alloc(size, i % 251);
+    body.write(`file ${i}\n`);
+    fs.writeFileSync(path.join(sub, `f${i}.bin`), body);
+    total += size;
+  }
+  return total;
+}
+
+export async function folderBenchmarks(o: { files: number; objects: number }, log: (line: string) => void): Promise<FolderFigures> {
+  const swift = await swiftCommand(log);
+  const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
+  const sandbox = new Sandbox({ label: "bench-folder" });
+  try {
+    const project = await newProject(cloud, "benchfolder");
+    await installNativePlugin(sandbox);
+    // The counters, not the request log, which keeps only the latest requests.
+    const counts = () => cloud.control.counters().byOperation;
+    const puts = (before: Record<string, number>) => (counts()["object-storage.PutObject"] ?? 0) - (before["object-storage.PutObject"] ?? 0);
+    const requestsSince = (before: Record<string, number>) =>
+      Object.entries(counts())
+        .filter(([k]) => k.startsWith("object-storage."))
+        .reduce((n, [k, v]) => n + v - (before[k] ?? 0), 0);
+
+    const content = path.join(sandbox.root, "content");
+    const totalBytes = makeFiles(content, o.files);
+    log(`bench-folder: ${o.files} files, ${(totalBytes / 1024 / 1024).toFixed(0)} MiB`);
+
+    // One BucketFolder.
+    const folderDir = path.join(sandbox.root, "folder");
+    fs.mkdirSync(folderDir);
+    fs.writeFileSync(
+      path.join(folderDir, "Pulumi.yaml"),
+      [
+        "name: krcloud-bench-folder",
+        "runtime: yaml",
+        "resources:",
+        "  files:",
+        "    type: krcloud:objectstorage:Bucket",
+        "    properties: { forceDestroy: true }",
+        "  content:",
+        "    type: krcloud:objectstorage:BucketFolder",
+        `    properties: { bucket: "\${files.name}", path: ${JSON.stringify(content)} }`,
+        "",
+      ].join("\n"),
+    );
+    const folder = await sandbox.createStack(folderDir, "folder", providerConfig(project));
+    let since = { ...counts() };
+    const [folderUpMs] = await timed(() => folder.up({ color: "never" }));
+    const folderPuts = puts(since);
+    log(`bench-folder: BucketFolder up ${(folderUpMs / 1000).toFixed(1)} s, ${folderPuts} PUTs`);
+
+    // swift upload of the same folder, through the local cloud's Swift API.
+    const storageUrl = `${cloud.url}/object-storage/v1/${project.projectId}`;
+    since = { ...counts() };
+    const [swiftMs] = await timed(() =>
+      run(swift, ["--os-storage-url", storageUrl, "--os-auth-token", project.token, "upload", "swift-upload", "."], { cwd: content }),
+    );
+    const swiftPuts = puts(since);
+    if (swiftPuts < o.files) throw new Error(`swift upload sent ${swiftPuts} PUTs for ${o.files} files`);
+    log(`bench-folder: swift upload ${(swiftMs / 1000).toFixed(1)} s, ${swiftPuts} PUTs`);
+
+    // One file changed.
+    fs.writeFileSync(path.join(content, "d5", "f5.bin"), "changed\n");
+    since = { ...counts() };
+    const [redeployMs] = await timed(() => folder.up({ color: "never" }));
+    const redeployPuts = puts(since);
+    log(`bench-folder: re-deploy with one file changed ${(redeployMs / 1000).toFixed(1)} s, ${redeployPuts} PUTs`);
+
+    since = { ...counts() };
+    await folder.refresh({ color: "never" });
+    const folderRefreshRequests = requestsSince(since);
+    const folderStateBytes = JSON.stringify((await folder.exportStack()).deployment).length;
+
+    // M BucketObjects of the first M files.
+    const objectsDir = path.join(sandbox.root, "objects");
+    fs.mkdirSync(objectsDir);
+    const lines = [
+      "name: krcloud-bench-objects",
+      "runtime: yaml",
+      "resources:",
+      "  files:",
+      "    type: krcloud:objectstorage:Bucket",
+      "    properties: { forceDestroy: true }",
+    ];
+    for (let i = 0; i < o.objects; i++) {
+      const rel = `d${i % 100}/f${i}.bin`;
+      lines.push(
+        `  o${i}:`,
+        "    type: krcloud:objectstorage:BucketObject",
+        `    properties: { bucket: "\${files.name}", key: "${rel}", source: ${JSON.stringify(path.join(content, rel))} }`,
+      );
+    }
+    fs.writeFileSync(path.join(objectsDir, "Pulumi.yaml"), `${lines.join("\n")}\n`);
+    const objects = await sandbox.createStack(objectsDir, "objects", providerConfig(project));
+    const [objectsUpMs] = await timed(() => objects.up({ color: "never" }));
+    log(`bench-folder: ${o.objects} BucketObjects up ${(objectsUpMs / 1000).toFixed(1)} s`);
+    since = { ...counts() };
+    await objects.refresh({ color: "never" });
+    const objectsRefreshRequests = requestsSince(since);
+    const objectsStateBytes = JSON.stringify((await objects.exportStack()).deployment).length;
+
+    await folder.destroy({ color: "never" });
+    await objects.destroy({ color: "never" });
+    return {
+      files: o.files,
+      totalBytes,
+      folderUpMs,
+      folderPuts,
+      swiftMs,
+      objects: o.objects,
+      objectsUpMs,
+      redeployMs,
+      redeployPuts,
+      folderRefreshRequests,
+      objectsRefreshRequests,
+      folderStateBytes,
+      objectsStateBytes,
+    };
+  } finally {
+    await cloud.close();
+    sandbox.cleanup();
+  }
+}
+
+if (require.main === module) {
+  const { values } = parseArgs({ options: { files: { type: "string" }, objects: { type: "string" } } });
+  folderBenchmarks({ files: Number(values.files ?? 10_000), objects: Number(values.objects ?? 300) }, (l) => process.stdout.write(`${l}\n`)).then(
+    (f) => process.stdout.write(`${JSON.stringify(f, null, 2)}\n`),
+    (e: unknown) => {
+      process.stderr.write(`bench-folder: ${(e as Error)?.stack ?? String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

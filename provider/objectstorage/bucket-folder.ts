@@ -1,0 +1,508 @@
+/**
+ * krcloud:objectstorage:BucketFolder — a local folder of files as one resource under a bucket
+ * prefix, what `swift upload` or a sync tool does, with a manifest in state instead of one resource
+ * per file. `check` walks the folder (include and exclude globs, hidden files on or off) and hashes
+ * every file: the manifest, key -> {hash, size, contentType}, is the input the engine compares, so
+ * an update knows which files changed without reading a body from the bucket. Refresh reads the
+ * JSON listing of the prefix (one request per 1,000 objects) and reports per key what differs.
+ *
+ * Ownership: every upload carries this create's marker (`krcloud-owner` metadata, as a
+ * BucketObject). A create that finds a key of the folder already there takes it over only when the
+ * object carries the marker (an earlier attempt: a lost answer, a killed `up`) and the same hash
+ * skips the upload; otherwise it refuses before uploading anything, naming `adopt`.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { extname, join, resolve } from "node:path";
+import fg from "fast-glob";
+import * as mime from "mime-types";
+import { z } from "zod";
+import { isApiError, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
+import { fileSource, OBJECT_PAGE_LIMIT, type ObjectStorageClient } from "../../sdk/objectstorage";
+import { forEachLimit } from "../../sdk/objectstorage/concurrency";
+import { CheckError, markerOf, OWNER_METADATA_KEY, PartialFailure, type Context, defineResource, resourceClass } from "../core";
+import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from "./bucket-object";
+import { objectStorage } from "./client";
+import { checkUploadLimits } from "./object-source";
+import { bucketName, objectKey } from "./validation";
+import type { BucketFolderArgs } from "./args";
+import { MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE } from "../../sdk/objectstorage";
+
+/** Uploads (and deletes) in flight at once: as many as `swift upload`'s default object threads and more, within the transport's pool. */
+export const FOLDER_CONCURRENCY = 16;
+export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
+
+const manifestEntry = () =>
+  z.strictObject({
+    hash: z.string().describe("MD5 of the file's content (hex); `etag:<etag>` where the stored object's ETag no longer matches what was uploaded."),
+    size: z.number().int().min(0).describe("Size in bytes."),
+    contentType: z.string().describe("The content type it is stored with."),
+  });
+export type ManifestEntry = z.infer<ReturnType<typeof manifestEntry>>;
+export type Manifest = Record<string, ManifestEntry>;
+
+function headerValue() {
+  return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
+}
+
+/** A glob: never empty, and no NUL byte (no file name holds one). */
+function glob() {
+  return z
+    .string()
+    .min(1, "a glob must not be empty")
+    .regex(/^[^\0]*$/, "a glob must not contain a NUL character");
+}
+
+function bucketFolderShape() {
+  return z.strictObject({
+    bucket: bucketName().describe("The bucket. Changing it replaces the folder (uploads it to the new bucket, then deletes it from the old)."),
+    path: z.string().min(1).describe("The local folder to upload, relative to the program's directory or absolute."),
+    prefix: z
+      .string()
+      .regex(/^([^/].*\/)?$/, "must be empty or end with '/', and must not start with '/' (keys are the prefix plus each file's relative path)")
+      .refine((p) => [...p].length <= 395, "must be at most 395 characters: each key is the prefix plus a file's path, and a key has at most 396")
+      .default("")
+      .describe("The key prefix the files go under, empty or ending with `/` (`site/`). Changing it replaces the folder."),
+    include: z
+      .array(glob())
+      .min(1, "must name at least one glob (default: every file, `**`)")
+      .default(["**"])
+      .describe("Globs (picomatch syntax, relative to `path`) of the files to upload; default every file."),
+    exclude: z.array(glob()).default([]).describe("Globs of files to leave out, e.g. `**/*.map`."),
+    hidden: z.boolean().default(false).describe("Whether files and folders whose name starts with `.` are uploaded (default: left out)."),
+    contentTypes: z
+      .record(z.string().regex(/^\.[A-Za-z0-9][A-Za-z0-9._+-]*$/, "keys are file extensions with their dot, e.g. `.wasm`"), headerValue())
+      .default({})
+      .describe('Content types by file extension (with its dot: `{".md": "text/markdown"}`), over the ones derived from the extension.'),
+    defaultContentType: headerValue()
+      .default(DEFAULT_CONTENT_TYPE)
+      .describe("The content type of files whose extension names none (default `application/octet-stream`)."),
+    cacheControl: headerValue().optional().describe("`Cache-Control` stored with every file; a change uploads every file again."),
+    deleteRemoved: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched.",
+      ),
+    multipartThreshold: z
+      .number()
+      .int()
+      .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
+      .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that")
+      .default(DEFAULT_MULTIPART_THRESHOLD)
+      .describe("Files larger than this many bytes are uploaded by multipart upload, as a BucketObject's."),
+    partSize: z
+      .number()
+      .int()
+      .min(MIN_PART_SIZE, "parts must be at least 5 MiB (every part of a multipart upload but the last)")
+      .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
+      .default(DEFAULT_PART_SIZE)
+      .describe("Multipart part size in bytes, 5 MiB to 5 GiB."),
+    adopt: z
+      .boolean()
+      .default(false)
+      .describe("If objects under the prefix with the folder's keys exist and this stack did not make them, overwrite and manage them instead of failing."),
+    manifest: z
+      .record(z.string(), manifestEntry())
+      .optional()
+      .describe(
+        "Computed by the provider in the preview from the folder: each key with its content's MD5, size and content type (never the content). A changed file is a changed entry.",
+      ),
+  });
+}
+
+export function bucketFolderInputs() {
+  return bucketFolderShape();
+}
+export type BucketFolderInputs = z.infer<ReturnType<typeof bucketFolderInputs>>;
+
+export function bucketFolderOutputs() {
+  return bucketFolderShape().extend({
+    fileCount: z.number().describe("The number of files in the bucket under the manifest."),
+    totalBytes: z.number().describe("Their total size in bytes."),
+    largeEtags: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe("The ETags of the files uploaded in parts (a multipart ETag is no MD5): a different ETag later is drift."),
+    url: z.string().describe("The URL of the prefix (each file is this plus its relative path)."),
+  });
+}
+export type BucketFolderOutputs = z.infer<ReturnType<typeof bucketFolderOutputs>>;
+
+export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder", bucketFolderInputs, bucketFolderOutputs, {
+  description:
+    "A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects).",
+  replaceOn: ["bucket", "prefix"],
+  // Under the same bucket and prefix (`up --replace`), the old folder's delete would remove what the
+  // new one uploaded: deleted first. Elsewhere the new one is uploaded first.
+  deleteBeforeReplace: (olds, news) => olds.bucket === news.bucket && olds.prefix === news.prefix,
+  localInputs: ["adopt"],
+  replaceReason: "a folder's bucket and prefix are where its objects are: they are uploaded there and deleted from the old place",
+  projectOf: (_outputs, configured) => configured,
+  describe: (id) => `folder "${id}"`,
+  unlisted: "a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead",
+  derive: [
+    {
+      from: ["path", "prefix", "include", "exclude", "hidden", "contentTypes", "defaultContentType", "multipartThreshold", "partSize"],
+      to: "manifest",
+      compute: (i) => scanFolder(i),
+    },
+  ],
+
+  async create(ctx, inputs) {
+    const c = objectStorage(ctx);
+    const id = folderId(inputs);
+    const manifest = inputs.manifest ?? scanFolder(inputs);
+    const stored = await listPrefix(c, inputs.bucket, inputs.prefix);
+    // Keys already there: this create's own (an earlier attempt) or, with adopt, taken over;
+    // anything else is refused before a single upload.
+    const present = Object.keys(manifest).filter((k) => stored.has(k));
+    const mine = markerOf(ctx.createKey);
+    const skip = new Set<string>();
+    if (present.length > 0) {
+      const foreign: string[] = [];
+      await forEachLimit(present, FOLDER_CONCURRENCY, async (key) => {
+        const h = await c.findObject(inputs.bucket, key).catch(rethrowAs(`reading object "${inputs.bucket}/${key}"`));
+        if (h === undefined) return;
+        const ours = mine !== undefined && h.metadata?.[OWNER_METADATA_KEY] === mine;
+        if (!ours && !inputs.adopt) foreign.push(key);
+        else if (sameEntry(stored.get(key)!, manifest[key]!) && (h.cacheControl ?? undefined) === inputs.cacheControl) skip.add(key);
+      });
+      if (foreign.length > 0) {
+        foreign.sort();
+        throw new Error(
+          `creating ${bucketFolder.describe(id)}: ${foreign.length} of its keys exist already without this stack's ownership marker (${foreign
+            .slice(0, 5)
+            .map((k) => `"${k}"`)
+            .join(
+              ", ",
+            )}${foreign.length > 5 ? ", ..." : ""}), so another stack (or someone outside Pulumi) made them. Set adopt: true on this resource to overwrite and manage them (its destroy will then delete them), or choose another prefix`,
+        );
+      }
+      if (skip.size > 0)
+        ctx.progress(
+          `${bucketFolder.describe(id)}: ${skip.size} files are there already with this stack's marker and the same content (an earlier attempt); not uploading them again`,
+        );
+    }
+    const todo = Object.keys(manifest).filter((k) => !skip.has(k));
+    const done: Manifest = {};
+    const largeEtags: Record<string, string> = {};
+    for (const k of skip) {
+      done[k] = manifest[k]!;
+      const e = stored.get(k)!.etag;
+      if (e !== manifest[k]!.hash) largeEtags[k] = e;
+    }
+    try {
+      await uploadAll(ctx, c, inputs, manifest, todo, done, largeEtags);
+    } catch (e) {
+      // What went up is recorded: the next `up` sees the missing entries as a change and uploads them.
+      throw new PartialFailure(id, outputsOf(c, inputs, done, largeEtags), e);
+    }
+    return { id, outs: outputsOf(c, inputs, done, largeEtags) };
+  },
+
+  async read(ctx, id, olds) {
+    const c = objectStorage(ctx);
+    const imported = olds.bucket === undefined;
+    const { bucket, prefix } = imported ? parseFolderId(id) : { bucket: olds.bucket, prefix: olds.prefix ?? "" };
+    const stored = await listPrefix(c, bucket, prefix);
+    const recorded: Manifest = olds.manifest ?? {};
+    const largeEtags: Record<string, string> = {};
+    const manifest: Manifest = {};
+    for (const [key, s] of stored) {
+      const r = recorded[key];
+      // A key the folder did not upload may be another resource's (a BucketObject beside it, under
+      // the same prefix): never reported, so never deleted.
+      if (r === undefined) continue;
+      const expectedEtag = olds.largeEtags?.[key] ?? r.hash;
+      if (s.etag === expectedEtag && s.size === r.size && s.contentType === r.contentType) {
+        manifest[key] = r;
+        if (olds.largeEtags?.[key] !== undefined) largeEtags[key] = s.etag;
+      } else manifest[key] = { hash: isMd5(s.etag) ? s.etag : `etag:${s.etag}`, size: s.size, contentType: s.contentType };
+    }
+    if (!imported && Object.keys(manifest).length === 0 && Object.keys(recorded).length > 0) return undefined;
+    const base: BucketFolderInputs = imported
+      ? {
+          bucket,
+          prefix,
+          path: ".",
+          include: ["**"],
+          exclude: [],
+          hidden: false,
+          contentTypes: {},
+          defaultContentType: DEFAULT_CONTENT_TYPE,
+          deleteRemoved: true,
+          multipartThreshold: DEFAULT_MULTIPART_THRESHOLD,
+          partSize: DEFAULT_PART_SIZE,
+          adopt: false,
+        }
+      : olds;
+    return outputsOf(c, { ...base, bucket, prefix }, manifest, largeEtags);
+  },
+
+  async update(ctx, id, current, news) {
+    const c = objectStorage(ctx);
+    const want = news.manifest ?? scanFolder(news);
+    const have: Manifest = current.manifest ?? {};
+    const headersChanged = current.cacheControl !== news.cacheControl;
+    const changed = Object.keys(want).filter((k) => headersChanged || have[k] === undefined || !sameManifestEntry(have[k], want[k]!));
+    const removed = Object.keys(have).filter((k) => want[k] === undefined);
+    const done: Manifest = {};
+    const largeEtags: Record<string, string> = {};
+    for (const k of Object.keys(want)) {
+      if (changed.includes(k)) continue;
+      done[k] = want[k]!;
+      if (current.largeEtags?.[k] !== undefined) largeEtags[k] = current.largeEtags[k];
+    }
+    // Removed files no longer managed (deleteRemoved false) drop out of the manifest; deleted ones
+    // stay in it until their delete is done, so a failure leaves them to the next up.
+    const keptRemoved: Manifest = {};
+    if (news.deleteRemoved) for (const k of removed) keptRemoved[k] = have[k]!;
+    if (changed.length + (news.deleteRemoved ? removed.length : 0) > 0)
+      ctx.progress(
+        `${bucketFolder.describe(id)}: uploading ${changed.length} changed files${news.deleteRemoved ? `, deleting ${removed.length} removed ones` : ""}`,
+      );
+    try {
+      await uploadAll(ctx, c, news, want, changed, done, largeEtags);
+      if (news.deleteRemoved) {
+        await forEachLimit(removed, FOLDER_CONCURRENCY, async (key) => {
+          await c.deleteObjectIfExists(news.bucket, key).catch(rethrowAs(`deleting object "${news.bucket}/${key}"`));
+          delete keptRemoved[key];
+        });
+      }
+    } catch (e) {
+      throw new PartialFailure(id, outputsOf(c, news, { ...keptRemoved, ...done }, largeEtags), e);
+    }
+    return outputsOf(c, news, done, largeEtags);
+  },
+
+  async delete(ctx, id, olds) {
+    const c = objectStorage(ctx);
+    const { bucket } = olds.bucket !== undefined ? olds : parseFolderId(id);
+    const keys = Object.keys(olds.manifest ?? {});
+    await forEachLimit(keys, FOLDER_CONCURRENCY, async (key) => {
+      await c.deleteObjectIfExists(bucket, key).catch(rethrowAs(`deleting object "${bucket}/${key}"`));
+    });
+    ctx.progress(`${bucketFolder.describe(id)}: ${keys.length} objects deleted`);
+  },
+});
+
+function folderId(o: { bucket: string; prefix: string }): string {
+  return `${o.bucket}/${o.prefix}`;
+}
+
+/** `{bucket}/{prefix}`: bucket names hold no `/`, so the first one splits. */
+export function parseFolderId(id: string): { bucket: string; prefix: string } {
+  const slash = id.indexOf("/");
+  if (slash <= 0) throw new Error(`folder id "${id}" is not {bucket}/{prefix}`);
+  const prefix = id.slice(slash + 1);
+  if (prefix !== "" && !prefix.endsWith("/")) throw new Error(`folder id "${id}": the prefix must be empty or end with '/'`);
+  return { bucket: id.slice(0, slash), prefix };
+}
+
+function outputsOf(c: ObjectStorageClient, inputs: BucketFolderInputs, manifest: Manifest, largeEtags: Record<string, string>): BucketFolderOutputs {
+  const sorted: Manifest = {};
+  for (const k of Object.keys(manifest).sort()) sorted[k] = manifest[k]!;
+  const etags: Record<string, string> = {};
+  for (const k of Object.keys(largeEtags).sort()) if (sorted[k] !== undefined) etags[k] = largeEtags[k]!;
+  return {
+    ...inputs,
+    manifest: sorted,
+    fileCount: Object.keys(sorted).length,
+    totalBytes: Object.values(sorted).reduce((n, e) => n + e.size, 0),
+    largeEtags: etags,
+    url: inputs.prefix === "" ? `${c.bucketUrl(inputs.bucket)}/` : c.objectUrl(inputs.bucket, inputs.prefix),
+  };
+}
+
+interface Stored {
+  etag: string;
+  size: number;
+  contentType: string;
+}
+
+/** The prefix's objects from the JSON listing: one request per 1,000 objects. */
+async function listPrefix(c: ObjectStorageClient, bucket: string, prefix: string): Promise<Map<string, Stored>> {
+  const out = new Map<string, Stored>();
+  let marker: string | undefined;
+  do {
+    const page = await c
+      .listObjects(bucket, { prefix: prefix === "" ? undefined : prefix, marker, limit: OBJECT_PAGE_LIMIT })
+      .catch(rethrowAs(`listing the objects of bucket "${bucket}" under "${prefix}"`));
+    for (const e of page.entries) {
+      if (e.kind !== "object") continue;
+      out.set(e.name, { etag: stripQuotes(e.hash ?? ""), size: e.bytes ?? 0, contentType: (e.contentType ?? "").split(";")[0]!.trim() });
+    }
+    marker = page.nextMarker;
+  } while (marker !== undefined);
+  return out;
+}
+
+function sameEntry(s: Stored, m: ManifestEntry): boolean {
+  return s.size === m.size && s.contentType === m.contentType && (s.etag === m.hash || !isMd5(s.etag));
+}
+
+function sameManifestEntry(a: ManifestEntry, b: ManifestEntry): boolean {
+  return a.hash === b.hash && a.size === b.size && a.contentType === b.contentType;
+}
+
+/**
+ * Uploads `keys` of `manifest`, FOLDER_CONCURRENCY at a time, each with this create's marker,
+ * recording each one done in `done` (and a multipart ETag in `largeEtags`). On the first failure no
+ * new upload starts; the ones running finish, then the error is thrown.
+ */
+async function uploadAll(
+  ctx: Context,
+  c: ObjectStorageClient,
+  inputs: BucketFolderInputs,
+  manifest: Manifest,
+  keys: readonly string[],
+  done: Manifest,
+  largeEtags: Record<string, string>,
+): Promise<void> {
+  const root = resolve(inputs.path);
+  const marker = markerOf(ctx.createKey);
+  const metadata: Record<string, string> = marker === undefined ? {} : { [OWNER_METADATA_KEY]: marker };
+  const sorted = [...keys].sort();
+  let count = 0;
+  await forEachLimit(sorted, FOLDER_CONCURRENCY, async (key) => {
+    const entry = manifest[key]!;
+    const file = join(root, key.slice(inputs.prefix.length));
+    const where = `uploading "${file}" to "${inputs.bucket}/${key}"`;
+    const headers = { contentType: entry.contentType, cacheControl: inputs.cacheControl, metadata };
+    try {
+      if (entry.size > inputs.multipartThreshold) {
+        if (hashFileSync(file) !== entry.hash) throw changedSince(file);
+        const r = await c.uploadLarge(inputs.bucket, key, fileSource(file, entry.size), { ...headers, partSize: inputs.partSize });
+        const etag = r.etag !== undefined ? stripQuotes(r.etag) : (await c.findObject(inputs.bucket, key))?.etag;
+        if (etag !== undefined && stripQuotes(etag) !== entry.hash) largeEtags[key] = stripQuotes(etag);
+      } else {
+        await putConverging(c, inputs.bucket, key, file, entry, headers);
+      }
+    } catch (e) {
+      throw withAction(e, where);
+    }
+    done[key] = entry;
+    if (++count % 1000 === 0) ctx.progress(`"${inputs.bucket}/${inputs.prefix}": ${count}/${sorted.length} files uploaded`);
+  });
+}
+
+/**
+ * One PUT, the file streamed with its MD5 from check as the ETag header (the service refuses, 422, a
+ * file that changed since). An answer lost after the request was sent is settled by one HEAD: the
+ * object there with this hash and marker is this upload; otherwise the PUT is sent once more (a PUT
+ * of the same body to the same key is the same object however often it lands).
+ */
+async function putConverging(
+  c: ObjectStorageClient,
+  bucket: string,
+  key: string,
+  file: string,
+  entry: ManifestEntry,
+  headers: { contentType: string; cacheControl?: string; metadata: Record<string, string> },
+): Promise<void> {
+  const put = () =>
+    c.putObject(bucket, key, fileSource(file, entry.size), { ...headers, expectedMd5: entry.hash }).catch((e: unknown) => {
+      throw isApiError(e) && e.status === 422 ? withAction(e, changedSince(file).message) : e;
+    });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await put();
+      return;
+    } catch (e) {
+      if (!mayHaveApplied(e) || attempt >= 3) throw e;
+      const h = await c.findObject(bucket, key);
+      if (h !== undefined && stripQuotes(h.etag ?? "") === entry.hash && h.metadata?.[OWNER_METADATA_KEY] === headers.metadata[OWNER_METADATA_KEY]) return;
+    }
+  }
+}
+
+function changedSince(file: string): Error {
+  return new Error(`the content of "${file}" changed since it was checked; run again`);
+}
+
+/**
+ * The folder's manifest: every file the globs select, keyed by prefix + its path relative to the
+ * folder (always `/`), with its MD5, size and content type. Local facts only (check: no network).
+ */
+export function scanFolder(
+  i: Pick<BucketFolderInputs, "path" | "prefix" | "include" | "exclude" | "hidden" | "contentTypes" | "defaultContentType" | "multipartThreshold" | "partSize">,
+): Manifest {
+  const root = resolve(i.path);
+  let st;
+  try {
+    st = statSync(root);
+  } catch {
+    throw new CheckError("path", `path: "${i.path}" does not exist`);
+  }
+  if (!st.isDirectory()) throw new CheckError("path", `path: "${i.path}" is not a folder (a single file is a BucketObject)`);
+  let files: string[];
+  try {
+    files = fg.sync(i.include, { cwd: root, dot: i.hidden, ignore: i.exclude, onlyFiles: true, followSymbolicLinks: true, unique: true });
+  } catch (e) {
+    // A glob the library cannot take (a NUL byte, a pattern it refuses) is a bad input, not a crash.
+    throw new CheckError(
+      "include",
+      `include and exclude: the globs cannot be matched against "${i.path}": ${(e as Error).message.split("\n")[0]!.slice(0, 200)}`,
+    );
+  }
+  const keyRule = objectKey();
+  const out: Manifest = {};
+  for (const rel of files.sort()) {
+    const key = `${i.prefix}${rel}`;
+    const parsed = keyRule.safeParse(key);
+    if (!parsed.success)
+      throw new CheckError("path", `path: the key "${key}" of file "${rel}" ${parsed.error.issues[0]?.message ?? "is not a valid object name"}`);
+    const file = join(root, rel);
+    const size = statSync(file).size;
+    checkUploadLimits(size, i.multipartThreshold, i.partSize, "path");
+    out[key] = { hash: hashFileSync(file), size, contentType: contentTypeOf(rel, i.contentTypes, i.defaultContentType) };
+  }
+  return out;
+}
+
+/** The content type of `file`: the program's override for its extension, the MIME database's, or the default. */
+export function contentTypeOf(file: string, overrides: Record<string, string>, fallback: string): string {
+  const ext = extname(file);
+  if (ext !== "") {
+    const exact = overrides[ext] ?? overrides[ext.toLowerCase()];
+    if (exact !== undefined) return exact;
+  }
+  const found = mime.lookup(file);
+  return found === false ? fallback : found;
+}
+
+const CHUNK = 1024 * 1024;
+const buffer = Buffer.allocUnsafe(CHUNK);
+
+/** MD5 of a file read in 1 MiB chunks (check is synchronous; never the whole file in memory). */
+function hashFileSync(file: string): string {
+  const h = createHash("md5");
+  const fd = openSync(file, "r");
+  try {
+    for (;;) {
+      const n = readSync(fd, buffer, 0, CHUNK, null);
+      if (n === 0) break;
+      h.update(buffer.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return h.digest("hex");
+}
+
+function isMd5(etag: string): boolean {
+  return /^[0-9a-f]{32}$/.test(etag);
+}
+
+function stripQuotes(s: string): string {
+  return s.replace(/^"|"$/g, "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The class users instantiate
+
+export type { BucketFolderArgs } from "./args";
+/** A local folder of files under a bucket prefix, as one resource. */
+export const BucketFolder = resourceClass<BucketFolderArgs, BucketFolderOutputs>(bucketFolder);
+export type BucketFolder = InstanceType<typeof BucketFolder>;

@@ -1,0 +1,206 @@
+/**
+ * BucketFolder through the real engine, on both doors (the dynamic class from a TypeScript program,
+ * the native plugin from a YAML program): 300 files up; a preview with no changes; one file changed,
+ * one added, one removed is exactly 2 PUTs and 1 DELETE; a file changed behind Pulumi's back is
+ * found by krcloud-drift with its key; destroy leaves nothing.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import type { LocalCloud } from "../../emulator";
+import {
+  changedSteps,
+  ENGINE_TEST_TIMEOUT_MS,
+  eventCollector,
+  installNativePlugin,
+  newProject,
+  objectText,
+  providerConfig,
+  REPO_ROOT,
+  Sandbox,
+  startCloud,
+  type CloudProject,
+} from "../harness/engine";
+import { driftedPaths, parseReport, resourceNamed, runDrift } from "../support/drift";
+import { descendants, endProcesses, spawnPulumi, until } from "../support/faults/reliability";
+
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
+
+let cloud: LocalCloud;
+
+beforeAll(async () => {
+  cloud = await startCloud();
+});
+afterAll(async () => {
+  await cloud?.close();
+});
+
+/** node_modules of the repository, except `pulumi-krcloud`, which is this checkout. */
+function linkThisCheckout(programDir: string): void {
+  const nm = path.join(programDir, "node_modules");
+  const shared = fs.realpathSync(path.join(REPO_ROOT, "node_modules"));
+  fs.rmSync(nm, { recursive: true, force: true });
+  fs.mkdirSync(nm);
+  for (const e of fs.readdirSync(shared)) if (e !== "pulumi-krcloud") fs.symlinkSync(path.join(shared, e), path.join(nm, e));
+  fs.symlinkSync(REPO_ROOT, path.join(nm, "pulumi-krcloud"), "dir");
+}
+
+const cursor = () => cloud.control.requests().at(-1)?.seq ?? 0;
+const operations = (since: number) =>
+  cloud.control
+    .requests(since)
+    .filter((e) => e.service === "object-storage")
+    .map((e) => e.operation);
+const count = (ops: string[], op: string) => ops.filter((o) => o === op).length;
+
+async function fault(body: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${cloud.controlUrl}/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ service: "object-storage", ...body }),
+  });
+  expect(res.status).toBe(201);
+}
+const clearFaults = async () => void (await fetch(`${cloud.controlUrl}/faults`, { method: "DELETE" }));
+
+/** The folder's files as keys under `site/` with their MD5s. */
+function folderContent(folder: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of fs.readdirSync(folder, { recursive: true }) as string[]) {
+    const file = path.join(folder, rel);
+    if (fs.statSync(file).isFile()) out[`site/${rel.split(path.sep).join("/")}`] = createHash("md5").update(fs.readFileSync(file)).digest("hex");
+  }
+  return out;
+}
+
+/** The bucket's objects under `site/` with their ETags, from the JSON listing. */
+async function bucketContent(project: CloudProject, bucket: string): Promise<Record<string, string>> {
+  const res = await fetch(`${project.cloud.url}/object-storage/v1/${project.projectId}/${bucket}?format=json&prefix=site/`, {
+    headers: { "x-auth-token": project.token },
+  });
+  expect(res.status).toBe(200);
+  const list = (await res.json()) as { name: string; hash: string }[];
+  return Object.fromEntries(list.map((o) => [o.name, o.hash]));
+}
+
+describe.each([
+  ["dynamic", "bucket-folder"],
+  ["native", "bucket-folder-yaml"],
+])("the %s door", (door, program) => {
+  let sandbox: Sandbox;
+  let project: CloudProject;
+  let stack: Stack;
+  let dir: string;
+  let folder: string;
+  let bucket: string;
+
+  beforeAll(async () => {
+    sandbox = new Sandbox({ label: `bucket-folder-${door}` });
+    project = await newProject(cloud, `folder${door}`);
+    if (door === "native") await installNativePlugin(sandbox);
+    dir = sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", program));
+    if (door === "dynamic") linkThisCheckout(dir);
+    folder = path.join(sandbox.root, "content");
+    for (let i = 0; i < 300; i++) {
+      fs.mkdirSync(path.join(folder, `d${i % 10}`), { recursive: true });
+      fs.writeFileSync(path.join(folder, `d${i % 10}`, `f${i}.txt`), `file ${i}\n`.repeat(1 + (i % 7)));
+    }
+    stack = await sandbox.createStack(dir, "folder", providerConfig(project, { [`krcloud-test-${program}:folder`]: { value: folder } }));
+  });
+  afterAll(() => sandbox?.cleanup());
+
+  test("300 files up, then a preview with no changes", async () => {
+    const since = cursor();
+    const up = await stack.up({ color: "never" });
+    expect(up.outputs.fileCount!.value).toBe(300);
+    bucket = up.outputs.bucketName!.value as string;
+    expect(count(operations(since), "PutObject")).toBe(300);
+    expect(await objectText(project, bucket, "site/d3/f13.txt")).toBe("file 13\n".repeat(7));
+    const quiet = eventCollector();
+    await stack.preview({ color: "never", onEvent: quiet.onEvent, expectNoChanges: true } as never);
+    expect(changedSteps(quiet.events)).toEqual([]);
+  });
+
+  test("one file changed, one added, one removed: exactly 2 PUTs and 1 DELETE", async () => {
+    fs.writeFileSync(path.join(folder, "d1", "f1.txt"), "changed\n");
+    fs.writeFileSync(path.join(folder, "d1", "new.txt"), "added\n");
+    fs.rmSync(path.join(folder, "d2", "f2.txt"));
+    const since = cursor();
+    const up = await stack.up({ color: "never" });
+    expect(up.outputs.fileCount!.value).toBe(300);
+    const ops = operations(since);
+    expect([count(ops, "PutObject"), count(ops, "DeleteObject")]).toEqual([2, 1]);
+    expect(await objectText(project, bucket, "site/d1/f1.txt")).toBe("changed\n");
+  });
+
+  test("a file changed behind Pulumi's back is drift krcloud-drift reports with its key", async () => {
+    const put = await fetch(`${project.cloud.url}/object-storage/v1/${project.projectId}/${bucket}/site/d4/f4.txt`, {
+      method: "PUT",
+      headers: { "x-auth-token": project.token, "content-type": "text/plain" },
+      body: "defaced\n",
+    });
+    expect(put.status).toBe(201);
+    const out = path.join(sandbox.root, `drift-${door}.json`);
+    const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "folder", "--out", `json=${out}`]);
+    expect({ code: r.code, stderr: r.stderr, stdout: r.code === 2 ? "" : r.stdout }).toEqual({ code: 2, stderr: "", stdout: "" });
+    const report = parseReport(fs.readFileSync(out, "utf8"));
+    expect(driftedPaths(resourceNamed(report.stacks[0], "content")).map((p) => p[0])).toEqual([
+      'manifest["site/d4/f4.txt"].hash',
+      'manifest["site/d4/f4.txt"].size',
+    ]);
+    // The next up puts it back: one PUT.
+    const since = cursor();
+    await stack.up({ color: "never", refresh: true });
+    expect(count(operations(since), "PutObject")).toBe(1);
+    expect(await objectText(project, bucket, "site/d4/f4.txt")).toBe("file 4\n".repeat(5));
+  });
+
+  test("destroy leaves nothing", async () => {
+    await stack.destroy({ color: "never" });
+    expect(await project.control.inventory(project.projectId)).toEqual([]);
+  });
+
+  test("a lost answer on an upload, then a CLI killed in the middle of a create, then up: the bucket's content equals the folder", async () => {
+    await fault({ operation: "PutObject", action: "lose-response", times: 1 });
+    const up = await stack.up({ color: "never" });
+    bucket = up.outputs.bucketName!.value as string;
+    expect(await bucketContent(project, bucket)).toEqual(folderContent(folder));
+    await clearFaults();
+    await stack.destroy({ color: "never" });
+
+    // Slow uploads, so that the CLI is killed with the folder's create half done.
+    await fault({ operation: "PutObject", action: "latency", latencyMs: 150 });
+    const start = cursor();
+    const run = spawnPulumi(sandbox, ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "folder"], dir);
+    let left: number[] = [];
+    try {
+      await until("the folder's uploads are under way", async () => {
+        if (run.child.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${run.output()}`);
+        return count(operations(start), "PutObject") >= 40;
+      });
+      left = descendants(run.child.pid!);
+      run.child.kill("SIGKILL");
+      await run.done;
+    } finally {
+      endProcesses(left.length ? left : descendants(run.child.pid ?? -1));
+    }
+    await clearFaults();
+    const uploadedBeforeKill = count(operations(start), "PutObject");
+    expect(uploadedBeforeKill).toBeLessThan(300);
+    await runPulumiCancel();
+    const since = cursor();
+    const again = await stack.up({ color: "never" });
+    bucket = again.outputs.bucketName!.value as string;
+    expect(await bucketContent(project, bucket)).toEqual(folderContent(folder));
+    // What the killed run uploaded (it carries this stack's marker and the same hash) is not uploaded again.
+    expect(count(operations(since), "PutObject")).toBeLessThanOrEqual(300 - uploadedBeforeKill + 16);
+    await stack.destroy({ color: "never" });
+    expect(await project.control.inventory(project.projectId)).toEqual([]);
+  });
+
+  async function runPulumiCancel(): Promise<void> {
+    const r = spawnPulumi(sandbox, ["cancel", "--yes", "--stack", "folder"], dir);
+    await r.done;
+  }
+});

@@ -49,7 +49,10 @@ function expectedOf(e: Entry): CloudEntry[] {
       return [{ kind: "object-storage/object", id: e.id }];
     case "krcloud:objectstorage:BucketFolder":
       // One object per manifest entry (keys with the prefix), in the folder's bucket.
-      return Object.keys((o.manifest as Record<string, unknown> | undefined) ?? {}).map((k) => ({ kind: "object-storage/object", id: `${String(o.bucket)}/${k}` }));
+      return Object.keys((o.manifest as Record<string, unknown> | undefined) ?? {}).map((k) => ({
+        kind: "object-storage/object",
+        id: `${String(o.bucket)}/${k}`,
+      }));
     case "krcloud:cache:ParameterGroup":
       return [{ kind: "cache/parameter-group", id: e.id }];
     case "krcloud:cache:Cluster":

@@ -44,7 +44,10 @@ export function serviceModule(module: string): ServiceModule | undefined {
     try {
       exports = require(`./${module}`) as Record<string, unknown>;
     } catch (e) {
-      if ((e as { code?: unknown })?.code === "MODULE_NOT_FOUND") return undefined;
+      // Only the service module itself missing means "no such module": a dependency it cannot load
+      // (a package left out of an install) must surface as what it is.
+      if ((e as { code?: unknown })?.code === "MODULE_NOT_FOUND" && String((e as Error).message).startsWith(`Cannot find module './${module}'`))
+        return undefined;
       throw e;
     }
     m = collect(exports);

@@ -20,7 +20,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 
 /** What the plugin's code requires at run time (the local cloud's own dependencies are left out). */
-const ROOT_DEPENDENCIES = ["@pulumi/pulumi", "@grpc/grpc-js", "google-protobuf", "zod", "undici", "fast-xml-parser"];
+const ROOT_DEPENDENCIES = ["@pulumi/pulumi", "@grpc/grpc-js", "google-protobuf", "zod", "undici", "fast-xml-parser", "fast-glob", "mime-types"];
 /** Compiled directories the plugin loads. */
 const DIST_PARTS = ["index.js", "provider", "sdk", "bin/pulumi-resource-krcloud.js"];
 

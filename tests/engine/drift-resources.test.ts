@@ -60,12 +60,13 @@ test("a clean stack of every type: exit 0, every resource listed, KMS resources 
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   const [s] = parseReport(r.stdout).stacks;
   const statuses = Object.fromEntries(s!.resources.map((x) => [x.type, x.status]));
-  expect(Object.keys(statuses).sort()).toHaveLength(13);
+  expect(Object.keys(statuses).sort()).toHaveLength(14);
   expect(statuses).toEqual({
     "krcloud:objectstorage:Bucket": "clean",
     "krcloud:objectstorage:BucketCors": "clean",
     "krcloud:objectstorage:BucketLifecycle": "clean",
     "krcloud:objectstorage:BucketObject": "clean",
+    "krcloud:objectstorage:BucketFolder": "clean",
     "krcloud:cache:ParameterGroup": "clean",
     "krcloud:cache:Cluster": "clean",
     "krcloud:cache:Shard": "clean",
@@ -89,6 +90,7 @@ test("every type drifted at once: each reported with its property path and both 
     await recipeFor(r.type)!.drift(control, r);
   }
   await control.deleteResource("object-storage", "object", find("about").id!);
+  await control.deleteResource("object-storage", "object", `${find("site").id!}/files/b.txt`);
   await control.patchResource("object-storage", "bucket", find("vault").id!, { metadata: null });
   await control.patchResource("hadoop", "cluster", find("etl").id!, { workerCnt: 5 });
   // The control API cannot reshape a shard or edit a data source: the public API can, through the SDK.
@@ -160,6 +162,9 @@ test("every type drifted at once: each reported with its property path and both 
   // Inline content is compared by its MD5, which the cloud computes (the program declares the content).
   expect(driftedPaths(row("index"))).toEqual([["contentMd5", md5(DEFACED), undefined]]);
   expect(row("about")).toMatchObject({ status: "deleted", operation: "create", disposition: "new" });
+  // A folder's file deleted behind Pulumi's back: reported by its key.
+  expect(row("site-files")).toMatchObject({ status: "drifted" });
+  expect(JSON.stringify(row("site-files").properties)).toContain("files/b.txt");
   expect(driftedPaths(row("params"))).toEqual([["parameters.timeout", "1", "300"]]);
   expect(driftedPaths(row("sessions"))).toEqual([["description", "drifted behind Pulumi's back", "drift test cluster"]]);
   expect(driftedPaths(row("queue"))).toEqual([["description", "drifted behind Pulumi's back", "drift test instance set"]]);
@@ -192,7 +197,7 @@ test("every type drifted at once: each reported with its property path and both 
   const table = fs.readFileSync(path.join(outDir, "drift.table"), "utf8");
   expect(table).toContain("  metadata: secret, not compared");
   expect(table).toContain("  workerCnt: cloud 5, program 3");
-  process.stdout.write(`drift check of 15 resources (13 types) took ${seconds.toFixed(1)} s\n`);
+  process.stdout.write(`drift check of 16 resources (14 types) took ${seconds.toFixed(1)} s\n`);
 });
 
 test("the drift program holds every registered resource type", () => {

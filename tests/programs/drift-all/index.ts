@@ -3,12 +3,14 @@
  * the engine together: a bucket with its CORS policy, lifecycle rules and two objects (one to be
  * deleted behind Pulumi's back), a cache parameter group, a one-shard cluster with a Shard resource
  * added to it, an instance set, a MySQL data source and a query on it, a Hadoop cluster, and a KMS
- * ciphertext and data key. Secrets (config `password`): a second bucket's metadata, the data
+ * ciphertext and data key, and a folder of two files under the bucket's files/ prefix. Secrets (config `password`): a second bucket's metadata, the data
  * source's password, the Hadoop admin password and the ciphertext's plaintext.
  *
  * Needs in the local cloud (tests create them through the control API): the KMS key `drift-key`
  * and the data query instance `drift-db` with database `shop` (table `orders`).
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as krcloud from "pulumi-krcloud";
 
@@ -29,6 +31,12 @@ new krcloud.objectstorage.BucketLifecycle("site-lifecycle", {
 });
 new krcloud.objectstorage.BucketObject("index", { bucket: bucket.name, key: "index.html", content: "<h1>drift</h1>\n", contentType: "text/html" });
 new krcloud.objectstorage.BucketObject("about", { bucket: bucket.name, key: "about.html", content: "<h1>about</h1>\n", contentType: "text/html" });
+// A folder of two files, written by the program itself so that the stack needs nothing beside it.
+const folder = path.join(__dirname, "site-files");
+fs.mkdirSync(folder, { recursive: true });
+fs.writeFileSync(path.join(folder, "a.txt"), "a\n");
+fs.writeFileSync(path.join(folder, "b.txt"), "b\n");
+new krcloud.objectstorage.BucketFolder("site-files", { bucket: bucket.name, path: folder, prefix: "files/" });
 
 const params = new krcloud.cache.ParameterGroup("params", {
   baseParameterGroupId: "default.redis7.0.cluster",

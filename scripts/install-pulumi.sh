@@ -99,7 +99,7 @@ EOF
 }
 
 # Fingerprint of the wrapper module, so that editing it (e.g. the language host) triggers a rebuild.
-source_hash=$(cd "$MODULE_DIR" && cat go.mod go.sum pulumi-language-nodejs/*.go | sha256sum | cut -d' ' -f1)
+source_hash=$(cd "$MODULE_DIR" && cat go.mod go.sum internal/langhost/*.go pulumi-language-nodejs/*.go | sha256sum | cut -d' ' -f1)
 STAMP=$PREFIX/.source-sha256
 
 # 2. Already built by an earlier run?

@@ -1,11 +1,12 @@
-// Package langhost is the part the krcloud builds of pulumi-language-python and pulumi-language-go
-// share: the LanguageRuntime gRPC server, program process handling and the engine's config.
+// Package langhost is the krcloud builds of pulumi-language-nodejs, pulumi-language-python and
+// pulumi-language-go: the LanguageRuntime gRPC server, program process handling and the engine's
+// config here, what each language runs in languages.go.
 //
 // Why this exists: upstream's hosts live in their own Go modules
 // (github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3,
-// github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3) and the Go module proxy reachable from this
-// project's machines refuses every version of them (HTTP 403). Like scripts/pulumi-cli/pulumi-language-nodejs,
-// these hosts implement what `pulumi preview/up/refresh/destroy/import` need and nothing more: no
+// github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3, .../sdk/nodejs/cmd/pulumi-language-nodejs/v3)
+// and the Go module proxy reachable from this project's machines refuses every version of them (HTTP
+// 403). These hosts implement what `pulumi preview/up/refresh/destroy/import` need and nothing more: no
 // `pulumi new` templating, code generation, dependency installation or policy packs.
 package langhost
 
@@ -44,9 +45,18 @@ type Language interface {
 	About(ctx context.Context) (string, string, error)
 }
 
+// Tracing is the engine's tracing endpoint (--tracing), which the Node.js run script takes too.
+var Tracing string
+
 // Main parses the engine's flags and serves the LanguageRuntime service until the engine stops it.
+// The engine passes --logtostderr and -v=N (registered by the SDK's logging package); the other
+// flags are the upstream hosts' legacy ones, accepted and ignored (options come from Pulumi.yaml).
 func Main(lang Language) {
-	_ = flag.String("tracing", "", "tracing endpoint (ignored)")
+	flag.StringVar(&Tracing, "tracing", "", "tracing endpoint")
+	_ = flag.Bool("typescript", true, "(ignored, use runtime options)")
+	for _, name := range []string{"tsconfig", "nodeargs", "packagemanager"} {
+		_ = flag.String(name, "", "(ignored, use runtime options)")
+	}
 	_ = flag.String("root", "", "project root (ignored)")
 	_ = flag.String("binary", "", "(ignored, use runtime options)")
 	_ = flag.String("buildTarget", "", "(ignored)")
@@ -115,15 +125,8 @@ func (h *host) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackag
 	return &pulumirpc.GetRequiredPackagesResponse{}, nil
 }
 
-func (h *host) GetProgramDependencies(context.Context, *pulumirpc.GetProgramDependenciesRequest,
-) (*pulumirpc.GetProgramDependenciesResponse, error) {
-	return &pulumirpc.GetProgramDependenciesResponse{}, nil
-}
-
-func (h *host) RuntimeOptionsPrompts(context.Context, *pulumirpc.RuntimeOptionsRequest,
-) (*pulumirpc.RuntimeOptionsResponse, error) {
-	return &pulumirpc.RuntimeOptionsResponse{}, nil
-}
+// GetProgramDependencies (`pulumi about`) and RuntimeOptionsPrompts (`pulumi new`) are left
+// unimplemented: the engine treats them as optional.
 
 func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
 	exe, ver, err := h.lang.About(ctx)
@@ -133,7 +136,7 @@ func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc
 	return &pulumirpc.AboutResponse{Executable: exe, Version: ver}, nil
 }
 
-// InstallDependencies is a no-op: install the program's dependencies yourself (pip, go mod).
+// InstallDependencies is a no-op: install the program's dependencies yourself (npm, pip, go mod).
 func (h *host) InstallDependencies(_ *pulumirpc.InstallDependenciesRequest,
 	stream grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
 ) error {

@@ -260,10 +260,10 @@ function uploadView(bucket: Bucket, upload: MultipartUpload): Record<string, unk
   return {
     bucket: bucket.name,
     key: upload.key,
+    initiated: new Date(upload.initiatedAt).toISOString(),
     upload_id: upload.uploadId,
     content_type: upload.contentType,
     metadata: { ...upload.metadata },
-    initiated: new Date(upload.initiatedAt).toISOString(),
     parts: [...upload.parts.values()]
       .sort((a, b) => a.partNumber - b.partNumber)
       .map((p) => ({ part_number: p.partNumber, etag: p.etag, bytes: p.size, last_modified: new Date(p.lastModified).toISOString() })),

@@ -16,16 +16,7 @@ import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty, li
 import { clusterMarker, findClusterByName, listClusters } from "./find";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
-import {
-  deleteAndWait,
-  flattenRecord,
-  inPlacePatch,
-  recordDeclarations,
-  recordInputs,
-  recordReplacement,
-  statusOutputs,
-  steeringInputs,
-} from "./cluster-record";
+import * as record from "./cluster-record";
 import { alignTo, missing, surplus } from "./topology";
 import { requestDescription, retentionDays, user, userForRequest } from "./validation";
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
@@ -33,7 +24,7 @@ import type { InstanceSetArgs } from "./args";
 
 function instanceSetShape() {
   return z.strictObject({
-    ...recordInputs("instance set"),
+    ...record.recordInputs("instance set"),
     primarySubnetId: nonEmpty().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),
     replicaSubnetIds: z
       .array(nonEmpty())
@@ -63,7 +54,7 @@ function instanceSetShape() {
       })
       .optional()
       .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
-    ...steeringInputs("an instance set"),
+    ...record.steeringInputs("an instance set"),
   });
 }
 
@@ -98,7 +89,7 @@ export type InstanceSetInputs = z.infer<ReturnType<typeof instanceSetInputs>>;
 
 export function instanceSetOutputs() {
   return instanceSetShape().extend({
-    ...statusOutputs("The instance set's status."),
+    ...record.statusOutputs("The instance set's status."),
     primaryEndpoint: z.string().optional().describe("Endpoint of the primary; stays valid after a promote or failover."),
     readEndpoint: z.string().optional().describe("Endpoint for reads from the replicas."),
     currentPrimaryInstanceId: z.string().optional().describe("The instance that is primary now."),
@@ -111,11 +102,11 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
   description:
     "A Redis primary with replicas (cluster mode disabled): replica count, high availability and the primary reconciled in place, each step waiting until every instance is Running.",
   replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
-  ...recordReplacement("instance set", {
+  ...record.recordReplacement("instance set", {
     primarySubnetId: "the subnet the primary was created in is fixed (promote a replica with primaryInstanceId to move the primary in place)",
     restoreFrom: "an instance set is restored only when it is created",
   }),
-  ...recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
+  ...record.recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
   importId: "the instance set id",
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false), markerOf: (ctx, id) => clusterMarker(cache(ctx), id) },
   describe: (i) => `cache instance set "${i}"`,
@@ -182,7 +173,7 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
       }
 
       // 3. Settings, one request.
-      const patch = inPlacePatch(ctx, current, news, (s) => ({ cron: backupCronForHour(s.hour), retentionLimit: s.retentionDays }));
+      const patch = record.inPlacePatch(ctx, current, news, (s) => ({ cron: backupCronForHour(s.hour), retentionLimit: s.retentionDays }));
       if (patch) {
         await c.instanceSets.update(setId, patch).catch(rethrowAs(`updating ${what}`));
         s = await settle();
@@ -217,7 +208,7 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
 
   async delete(ctx, setId, olds) {
     const c = cache(ctx);
-    await deleteAndWait(ctx, c, setId, `cache instance set "${olds.name}" (${setId})`, olds, (x, o) => c.instanceSets.delete(x, o));
+    await record.deleteAndWait(ctx, c, setId, `cache instance set "${olds.name}" (${setId})`, olds, (x, o) => c.instanceSets.delete(x, o));
   },
 });
 
@@ -237,7 +228,7 @@ function flatten(s: InstanceSetSnapshot, prior: Partial<InstanceSetInputs>): Ins
   if (at >= 0) rest.splice(at, 1);
   const hour = r.backupSchedule ? Number(r.backupSchedule.cron.trim().split(/\s+/)[1]) : undefined;
   return {
-    ...flattenRecord(r, prior),
+    ...record.flattenRecord(r, prior),
     primarySubnetId: primarySubnet,
     replicaSubnetIds: alignTo(prior.replicaSubnetIds, rest),
     highAvailability: r.recoveryEnabled ?? false,

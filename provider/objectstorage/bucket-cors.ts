@@ -47,19 +47,9 @@ export function corsRule() {
 export type CorsRule = z.infer<ReturnType<typeof corsRule>>;
 
 export function bucketCorsInputs() {
-  return documentInputs(
-    "CORS policy",
-    "policy",
-    z
-      .array(corsRule())
-      .min(1, "at least one rule is required")
-      .max(10, "at most 10 rules per bucket (a limit of object storage)")
-      .describe("The whole CORS policy, in order."),
-  );
+  const atMost10 = (rules: z.ZodArray<ReturnType<typeof corsRule>>) => rules.max(10, "at most 10 rules per bucket (a limit of object storage)");
+  return documentInputs("CORS policy", "policy", corsRule(), atMost10, "The whole CORS policy, in order.");
 }
-export type BucketCorsInputs = z.infer<ReturnType<typeof bucketCorsInputs>>;
-/** The outputs are the inputs, as the service echoes them. */
-export type BucketCorsOutputs = BucketCorsInputs;
 
 export const bucketCors = bucketDocument("krcloud:objectstorage:BucketCors", bucketCorsInputs, {
   description: "The CORS policy of a bucket: an ordered list of at most 10 rules. Deleting it leaves the bucket with no CORS policy.",
@@ -117,5 +107,8 @@ export function alignCorsRules(read: CorsRule[], prior: readonly CorsRule[] | un
 // The args type, with a doc comment on every property, is generated from schema.json (tools/gen-args.ts).
 export type { BucketCorsArgs } from "./args";
 /** The whole CORS policy of a bucket, an ordered list of at most 10 rules. */
+export type BucketCorsInputs = z.infer<ReturnType<typeof bucketCorsInputs>>;
+/** The outputs are the inputs, as the service echoes them. */
+export type BucketCorsOutputs = BucketCorsInputs;
 export const BucketCors = resourceClass<BucketCorsArgs, BucketCorsOutputs>(bucketCors);
 export type BucketCors = InstanceType<typeof BucketCors>;

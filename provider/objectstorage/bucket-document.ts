@@ -28,10 +28,20 @@ export type BucketDocument<R> = {
  * A document's inputs, which are also its outputs: the bucket (a change of it replaces what
  * `replaced` names), the whole list of rules, and whether to take over a `noun` that exists.
  */
-export function documentInputs<T extends z.ZodType>(noun: string, replaced: string, rules: T) {
+/**
+ * A document's inputs: the bucket, its rules (at least one, each a `rule`; `refine` adds the
+ * document's own limits) and adopt.
+ */
+export function documentInputs<R extends z.ZodType, A extends z.ZodType>(
+  noun: string,
+  replaced: string,
+  rule: R,
+  refine: (rules: z.ZodArray<R>) => A,
+  description: string,
+) {
   return z.strictObject({
     bucket: bucketName().describe(`The bucket. Changing it replaces the ${replaced}.`),
-    rules,
+    rules: refine(z.array(rule).min(1, "at least one rule is required")).describe(description),
     adopt: z.boolean().default(false).describe(`If the bucket already has a ${noun}, take it over instead of failing.`),
   });
 }

@@ -60,18 +60,17 @@ export function bucketLifecycleInputs() {
   return documentInputs(
     "lifecycle configuration",
     "configuration",
-    z
-      .array(lifecycleRule())
-      .min(1, "at least one rule is required")
-      .superRefine((rules, ctx) => {
+    lifecycleRule(),
+    (rules) =>
+      rules.superRefine((rules, ctx) => {
         const seen = new Set<string>();
         rules.forEach((r, i) => {
           if (r.id === undefined) return;
           if (seen.has(r.id)) ctx.addIssue({ code: "custom", message: `duplicate rule id "${r.id}"`, path: [i, "id"] });
           seen.add(r.id);
         });
-      })
-      .describe("The whole lifecycle configuration. Rules are evaluated once a day at 00:00."),
+      }),
+    "The whole lifecycle configuration. Rules are evaluated once a day at 00:00.",
   );
 }
 export type BucketLifecycleInputs = z.infer<ReturnType<typeof bucketLifecycleInputs>>;

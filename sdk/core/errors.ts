@@ -77,22 +77,17 @@ export class ApiError extends KrcloudError {
   }
 }
 
-export class NotFoundError extends ApiError {
-  override readonly code = "KRCLOUD_NOT_FOUND";
-  override readonly name = "NotFoundError";
+/** An ApiError subclass with its own stable code and name (which `instanceof` and messages show). */
+function apiErrorOf<C extends string, N extends string>(code: C, name: N) {
+  return class extends ApiError {
+    override readonly code: C = code;
+    override readonly name: N = name;
+  };
 }
-export class ConflictError extends ApiError {
-  override readonly code = "KRCLOUD_CONFLICT";
-  override readonly name = "ConflictError";
-}
-export class ThrottledError extends ApiError {
-  override readonly code = "KRCLOUD_THROTTLED";
-  override readonly name = "ThrottledError";
-}
-export class UnauthorizedError extends ApiError {
-  override readonly code = "KRCLOUD_UNAUTHORIZED";
-  override readonly name = "UnauthorizedError";
-}
+export class NotFoundError extends apiErrorOf("KRCLOUD_NOT_FOUND", "NotFoundError") {}
+export class ConflictError extends apiErrorOf("KRCLOUD_CONFLICT", "ConflictError") {}
+export class ThrottledError extends apiErrorOf("KRCLOUD_THROTTLED", "ThrottledError") {}
+export class UnauthorizedError extends apiErrorOf("KRCLOUD_UNAUTHORIZED", "UnauthorizedError") {}
 
 /** The request never got an answer: refused, reset, timed out. */
 export class TransportError extends KrcloudError {

@@ -15,6 +15,10 @@ import * as pulumi from "@pulumi/pulumi";
 import * as krcloud from "pulumi-krcloud";
 
 const config = new pulumi.Config();
+/** Inputs shared with the resources' test fixtures, written beside the program by the test harness. */
+const fixtures: { hadoopCluster: Omit<krcloud.hadoop.ClusterArgs, "adminPassword"> } = JSON.parse(
+  fs.readFileSync(path.join(__dirname, "fixtures.json"), "utf8"),
+);
 const password = config.requireSecret("password");
 const subnets = ["sn-a", "sn-b", "sn-c"];
 
@@ -72,14 +76,7 @@ new krcloud.dataquery.Query(
 );
 
 new krcloud.hadoop.Cluster("etl", {
-  clusterVersion: "HDE-2.0.1",
-  clusterType: "hadoop",
-  keypairName: "kp",
-  masterFlavorName: "m2a.xlarge",
-  workerFlavorName: "m2a.xlarge",
-  workerCnt: 3,
-  vpcId: "vpc-1",
-  subnetId: "sn-1",
+  ...fixtures.hadoopCluster,
   adminPassword: password,
 });
 

@@ -13,10 +13,16 @@
  *
  * Names are generated (deterministic per stack and logical name), as most programs leave them.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as krcloud from "pulumi-krcloud";
 
 const config = new pulumi.Config();
+/** Inputs shared with the resources' test fixtures, written beside the program by the test harness. */
+const fixtures: { hadoopCluster: Omit<krcloud.hadoop.ClusterArgs, "adminPassword"> } = JSON.parse(
+  fs.readFileSync(path.join(__dirname, "fixtures.json"), "utf8"),
+);
 const kinds = new Set((config.get("res") ?? "bucket").split(",").map((s) => s.trim()));
 const copies = config.getNumber("copies") ?? 1;
 const createTimeout = config.get("createTimeout");
@@ -102,14 +108,7 @@ for (let i = 1; i <= copies; i++) {
   }
   if (kinds.has("hadoop")) {
     ids[`hadoop${n}`] = new krcloud.hadoop.Cluster(`hadoop${n}`, {
-      clusterVersion: "HDE-2.0.1",
-      clusterType: "hadoop",
-      keypairName: "kp",
-      masterFlavorName: "m2a.xlarge",
-      workerFlavorName: "m2a.xlarge",
-      workerCnt: 3,
-      vpcId: "vpc-1",
-      subnetId: "sn-1",
+      ...fixtures.hadoopCluster,
       adminPassword: "Adm1n-Pw!",
       timeouts,
     }).id;

@@ -8,21 +8,9 @@ import fc from "fast-check";
 import { arr, keepOneOf, obj, oneOfRules, rule, serviceRules, TIMEOUTS, type Obj, type TypeRules } from "../../support/inputs/cross-field";
 import { isPlainObject, type Input } from "../../support/inputs/rules";
 import { SECRET_MARK, type FaultRow, type ZeroDiffSpec } from "../fixture";
+import { smallCluster } from "./small-cluster";
 
-/**
- * A small long-running cluster of three workers: the inputs every Hadoop test starts from, spread
- * with what it changes (`valid` below and the fault matrix's row too).
- */
-export const smallCluster = {
-  clusterVersion: "HDE-2.0.1",
-  clusterType: "hadoop",
-  keypairName: "kp",
-  masterFlavorName: "m2a.xlarge",
-  workerFlavorName: "m2a.xlarge",
-  workerCnt: 3,
-  vpcId: "vpc-1",
-  subnetId: "sn-1",
-};
+export { smallCluster };
 
 /** The admin password of the tests that give one as a value. */
 export const ADMIN_PASSWORD = "Adm1n-Pw!";

@@ -157,9 +157,10 @@ func (h *host) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
 	return &emptypb.Empty{}, nil
 }
 
-// ConfigEnv is the stack's config as the Pulumi SDKs read it: PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS,
-// always JSON objects/arrays (a stack without config has nil maps, which would marshal to "null").
-func ConfigEnv(req *pulumirpc.RunRequest) ([]string, error) {
+// Env is the program's environment: this process's, the stack's config as the Pulumi SDKs read it
+// (PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS, always JSON objects/arrays: a stack without config
+// has nil maps, which would marshal to "null"), then extra.
+func Env(req *pulumirpc.RunRequest, extra ...string) ([]string, error) {
 	config := req.GetConfig()
 	if config == nil {
 		config = map[string]string{}
@@ -176,7 +177,8 @@ func ConfigEnv(req *pulumirpc.RunRequest) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []string{"PULUMI_CONFIG=" + string(configJSON), "PULUMI_CONFIG_SECRET_KEYS=" + string(secretKeysJSON)}, nil
+	env := append(os.Environ(), "PULUMI_CONFIG="+string(configJSON), "PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON))
+	return append(env, extra...), nil
 }
 
 // ProgramDir is where the program runs: the program directory, else the working directory.

@@ -16,26 +16,44 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
-// runtimeVersion looks name up on $PATH and runs it with args; the output, trimmed and without
-// prefix, is the version `pulumi about` shows.
-func runtimeVersion(ctx context.Context, name string, prefix string, args ...string) (string, string, error) {
-	exe, err := exec.LookPath(name)
-	if err != nil {
-		return "", "", fmt.Errorf("could not find %s on the $PATH", name)
-	}
-	out, err := exec.CommandContext(ctx, exe, args...).Output()
-	if err != nil {
-		return "", "", fmt.Errorf("running %s %s: %w", exe, strings.Join(args, " "), err)
-	}
-	return exe, strings.TrimPrefix(strings.TrimSpace(string(out)), prefix), nil
+// lang is a Language: its name, the command whose output (trimmed, without prefix) is the runtime's
+// version for `pulumi about`, and how it makes the program's process.
+type lang struct {
+	name    string
+	version []string
+	prefix  string
+	command func(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error)
 }
 
-// program is the RunRequest's program, "." when it names none.
-func program(req *pulumirpc.RunRequest) string {
-	if p := req.GetProgram(); p != "" {
-		return p
+func (l lang) Name() string { return l.name }
+
+func (l lang) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
+	return l.command(ctx, req, engineAddress)
+}
+
+func (l lang) About(ctx context.Context) (string, string, error) {
+	exe, err := exec.LookPath(l.version[0])
+	if err != nil {
+		return "", "", fmt.Errorf("could not find %s on the $PATH", l.version[0])
 	}
-	return "."
+	out, err := exec.CommandContext(ctx, exe, l.version[1:]...).Output()
+	if err != nil {
+		return "", "", fmt.Errorf("running %s %s: %w", exe, strings.Join(l.version[1:], " "), err)
+	}
+	return exe, strings.TrimPrefix(strings.TrimSpace(string(out)), l.prefix), nil
+}
+
+// withProgram ends a run script's arguments: --engine (when the engine gave its address), the
+// program ("." when the request names none) and the program's own arguments.
+func withProgram(args []string, req *pulumirpc.RunRequest, engineAddress string) []string {
+	if engineAddress != "" {
+		args = append(args, "--engine", engineAddress)
+	}
+	program := req.GetProgram()
+	if program == "" {
+		program = "."
+	}
+	return append(append(args, program), req.GetArgs()...)
 }
 
 func rootDirectory(req *pulumirpc.RunRequest) string {
@@ -48,15 +66,7 @@ func rootDirectory(req *pulumirpc.RunRequest) string {
 // NodeJS runs the program through the run script of the program's own @pulumi/pulumi
 // (@pulumi/pulumi/cmd/run), as upstream's host does. Runtime options of Pulumi.yaml: typescript
 // (default true), tsconfig, nodeargs. `node` is the first on $PATH.
-var NodeJS Language = nodejs{}
-
-type nodejs struct{}
-
-func (nodejs) Name() string { return "pulumi-language-nodejs" }
-
-func (nodejs) About(ctx context.Context) (string, string, error) {
-	return runtimeVersion(ctx, "node", "v", "--version")
-}
+var NodeJS Language = lang{name: "pulumi-language-nodejs", version: []string{"node", "--version"}, prefix: "v", command: nodeCommand}
 
 // resolveRunScript asks node to resolve @pulumi/pulumi/cmd/run from the program directory, so the
 // program's own copy of @pulumi/pulumi is used (node_modules lookup, symlinks and NODE_PATH all work).
@@ -73,7 +83,7 @@ func resolveRunScript(ctx context.Context, node, dir string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-func (nodejs) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
+func nodeCommand(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return nil, nil, errors.New("could not find node on the $PATH")
@@ -111,23 +121,17 @@ func (nodejs) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddr
 		args = append(args, "--parallel", strconv.Itoa(int(req.GetParallel())))
 	}
 	args = append(args, "--monitor", req.GetMonitorAddress())
-	if engineAddress != "" {
-		args = append(args, "--engine", engineAddress)
-	}
 	if Tracing != "" {
 		args = append(args, "--tracing", Tracing)
 	}
-	args = append(append(args, program(req)), req.GetArgs()...)
-
-	env, err := ConfigEnv(req)
+	env, err := Env(req, "PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(typescript))
 	if err != nil {
 		return nil, nil, err
 	}
-	env = append(append(os.Environ(), env...), "PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(typescript))
 	if tsconfig, ok := opts["tsconfig"].(string); ok && tsconfig != "" {
 		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+tsconfig)
 	}
-	cmd := exec.Command(node, args...) //nolint:gosec // running the user's program is the point.
+	cmd := exec.Command(node, withProgram(args, req, engineAddress)...) //nolint:gosec // running the user's program is the point.
 	cmd.Dir = dir
 	cmd.Env = env
 	return cmd, nil, nil
@@ -139,15 +143,7 @@ func (nodejs) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddr
 // Python: runtime option `virtualenv` of Pulumi.yaml (relative to the project directory), else
 // $PULUMI_PYTHON_CMD, else python3 then python on $PATH. Other options (toolchain: uv/poetry,
 // typechecker) are not supported.
-var Python Language = python{}
-
-type python struct{}
-
-func (python) Name() string { return "pulumi-language-python" }
-
-func (python) About(ctx context.Context) (string, string, error) {
-	return runtimeVersion(ctx, "python3", "Python ", "--version")
-}
+var Python Language = lang{name: "pulumi-language-python", version: []string{"python3", "--version"}, prefix: "Python ", command: pythonCommand}
 
 // interpreter returns the Python to run and, for a virtualenv, its directory.
 func interpreter(req *pulumirpc.RunRequest) (string, string, error) {
@@ -178,7 +174,7 @@ func interpreter(req *pulumirpc.RunRequest) (string, string, error) {
 	return "", "", errors.New("could not find python3 or python on the $PATH")
 }
 
-func (python) Command(_ context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
+func pythonCommand(_ context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
 	exe, venv, err := interpreter(req)
 	if err != nil {
 		return nil, nil, err
@@ -206,20 +202,14 @@ func (python) Command(_ context.Context, req *pulumirpc.RunRequest, engineAddres
 	// The executor script needs --dry_run and --parallel spelled out (it converts them).
 	args = append(args, "--dry_run", strconv.FormatBool(req.GetDryRun()),
 		"--parallel", strconv.Itoa(int(req.GetParallel())), "--monitor", req.GetMonitorAddress())
-	if engineAddress != "" {
-		args = append(args, "--engine", engineAddress)
-	}
-	args = append(append(args, program(req)), req.GetArgs()...)
-
-	env, err := ConfigEnv(req)
+	env, err := Env(req, "PYTHONUNBUFFERED=true")
 	if err != nil {
 		return nil, nil, err
 	}
-	env = append(append(os.Environ(), env...), "PYTHONUNBUFFERED=true")
 	if venv != "" {
 		env = append(env, "VIRTUAL_ENV="+venv, "PATH="+filepath.Join(venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
 	}
-	cmd := exec.Command(exe, args...) //nolint:gosec // running the user's program is the point.
+	cmd := exec.Command(exe, withProgram(args, req, engineAddress)...) //nolint:gosec // running the user's program is the point.
 	cmd.Dir = ProgramDir(req)
 	cmd.Env = env
 	return cmd, nil, nil
@@ -230,17 +220,9 @@ func (python) Command(_ context.Context, req *pulumirpc.RunRequest, engineAddres
 // pulumi.Run reads. Runtime options of Pulumi.yaml: `binary` (a prebuilt program, relative to the
 // project directory) and `buildTarget` (the package to build, default "."). Each run builds again;
 // Go's build cache makes the second build fast.
-var Go Language = golang{}
+var Go Language = lang{name: "pulumi-language-go", version: []string{"go", "env", "GOVERSION"}, prefix: "go", command: goCommand}
 
-type golang struct{}
-
-func (golang) Name() string { return "pulumi-language-go" }
-
-func (golang) About(ctx context.Context) (string, string, error) {
-	return runtimeVersion(ctx, "go", "go", "env", "GOVERSION")
-}
-
-func (golang) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
+func goCommand(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
 	var cleanup func()
 	dir := ProgramDir(req)
 	opts := Options(req)
@@ -272,12 +254,7 @@ func (golang) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddr
 		}
 	}
 
-	env, err := ConfigEnv(req)
-	if err != nil {
-		return nil, cleanup, err
-	}
-	env = append(os.Environ(), env...)
-	env = append(env,
+	env, err := Env(req,
 		"PULUMI_ORGANIZATION="+req.GetOrganization(),
 		"PULUMI_PROJECT="+req.GetProject(),
 		"PULUMI_ROOT_DIRECTORY="+rootDirectory(req),
@@ -287,6 +264,9 @@ func (golang) Command(ctx context.Context, req *pulumirpc.RunRequest, engineAddr
 		"PULUMI_MONITOR="+req.GetMonitorAddress(),
 		"PULUMI_ENGINE="+engineAddress,
 	)
+	if err != nil {
+		return nil, cleanup, err
+	}
 	cmd := exec.Command(binary, req.GetArgs()...) //nolint:gosec // running the user's program is the point.
 	cmd.Dir = dir
 	if req.GetPwd() != "" {

@@ -74,18 +74,20 @@ test("the next up finishes the resource, then nothing is left to change", async 
   expect(await engine.inventory()).toEqual([]);
 });
 
+/** A stack of the YAML program tests/programs/<program> in a project of its own. */
+async function yamlProgramStack(program: string, projectName: string): Promise<{ project: CloudProject; stack: Stack }> {
+  requireYamlHost();
+  const project = await newProject(engine.cloud, projectName);
+  const dir = engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", program));
+  return { project, stack: await engine.sandbox.createStack(dir, projectName, providerConfig(project)) };
+}
+
 describe("a settling resource: a cache instance set that takes 10 s", () => {
   let cacheProject: CloudProject;
   let cacheStack: Stack;
 
   beforeAll(async () => {
-    requireYamlHost();
-    cacheProject = await newProject(engine.cloud, "cachetimeouts");
-    cacheStack = await engine.sandbox.createStack(
-      engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "native-cache")),
-      "cache",
-      providerConfig(cacheProject),
-    );
+    ({ project: cacheProject, stack: cacheStack } = await yamlProgramStack("native-cache", "cachetimeouts"));
   });
 
   test("customTimeouts.create of 2s fails at the timeout, naming the resource, long before it settles, and it stays in state", async () => {
@@ -160,13 +162,7 @@ describe("a held cache cluster create: refresh before the next update", () => {
   let failedAt: number;
 
   beforeAll(async () => {
-    requireYamlHost();
-    project = await newProject(engine.cloud, "heldcluster");
-    stack = await engine.sandbox.createStack(
-      engine.sandbox.copyProgram(path.join(REPO_ROOT, "tests", "programs", "native-held-cluster")),
-      "held",
-      providerConfig(project),
-    );
+    ({ project, stack } = await yamlProgramStack("native-held-cluster", "heldcluster"));
   });
 
   test("the create times out while the cloud holds it: recorded as Creating, and the engine is asked to refresh it before the next update", async () => {

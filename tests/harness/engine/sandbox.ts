@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type ConfigMap, type Deployment, type Stack } from "@pulumi/pulumi/automation";
+import { smallInstanceSet } from "../../resources/cache/small-instance-set";
 import { smallCluster } from "../../resources/hadoop/small-cluster";
 import { pulumiBinDir, REPO_ROOT, toolPath } from "./paths";
 import { stateResources, type StateResource } from "./state";
@@ -70,7 +71,7 @@ export class Sandbox {
    * Copies a program into the sandbox (without node_modules and stack config files) and gives it a
    * node_modules that resolves like an installed project's: a symlink to the repository's, where
    * `pulumi-krcloud` is a link to the repository itself (`make install`), and a fixtures.json of the
-   * resources' fixture inputs the programs declare (a Hadoop cluster's).
+   * resources' fixture inputs the programs declare (a Hadoop cluster's, an instance set's).
    */
   copyProgram(src: string, name = path.basename(src)): string {
     const dest = path.join(this.root, "programs", name);
@@ -83,7 +84,7 @@ export class Sandbox {
     });
     fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
     // The inputs the test programs share with the resources' fixtures (tests/resources), as data.
-    fs.writeFileSync(path.join(dest, "fixtures.json"), JSON.stringify({ hadoopCluster: smallCluster }));
+    fs.writeFileSync(path.join(dest, "fixtures.json"), JSON.stringify({ hadoopCluster: smallCluster, instanceSet: smallInstanceSet }));
     return dest;
   }
 

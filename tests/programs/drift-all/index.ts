@@ -16,7 +16,7 @@ import * as krcloud from "pulumi-krcloud";
 
 const config = new pulumi.Config();
 /** Inputs shared with the resources' test fixtures, written beside the program by the test harness. */
-const fixtures: { hadoopCluster: Omit<krcloud.hadoop.ClusterArgs, "adminPassword"> } = JSON.parse(
+const fixtures: { hadoopCluster: Omit<krcloud.hadoop.ClusterArgs, "adminPassword">; instanceSet: krcloud.cache.InstanceSetArgs } = JSON.parse(
   fs.readFileSync(path.join(__dirname, "fixtures.json"), "utf8"),
 );
 const password = config.requireSecret("password");
@@ -59,13 +59,7 @@ const cluster = new krcloud.cache.Cluster("sessions", {
 new krcloud.cache.Shard("extra-shard", { clusterId: cluster.id, primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] });
 new krcloud.cache.InstanceSet("queue", {
   description: "drift test instance set",
-  version: "7.0.15",
-  flavorId: "redis.small",
-  parameterGroupId: "default.redis7.0.standalone",
-  subnetIds: subnets,
-  securityGroupIds: ["sg-1"],
-  primarySubnetId: "sn-a",
-  replicaSubnetIds: [],
+  ...fixtures.instanceSet,
 });
 
 const shop = new krcloud.dataquery.DataSource("shop", { type: "MYSQL", instanceId: "drift-db", username: "reporter", password, description: "orders" });

@@ -20,7 +20,7 @@ import * as krcloud from "pulumi-krcloud";
 
 const config = new pulumi.Config();
 /** Inputs shared with the resources' test fixtures, written beside the program by the test harness. */
-const fixtures: { hadoopCluster: Omit<krcloud.hadoop.ClusterArgs, "adminPassword"> } = JSON.parse(
+const fixtures: { hadoopCluster: Omit<krcloud.hadoop.ClusterArgs, "adminPassword">; instanceSet: krcloud.cache.InstanceSetArgs } = JSON.parse(
   fs.readFileSync(path.join(__dirname, "fixtures.json"), "utf8"),
 );
 const kinds = new Set((config.get("res") ?? "bucket").split(",").map((s) => s.trim()));
@@ -76,13 +76,7 @@ for (let i = 1; i <= copies; i++) {
   }
   if (kinds.has("iset")) {
     ids[`iset${n}`] = new krcloud.cache.InstanceSet(`iset${n}`, {
-      version: "7.0.15",
-      flavorId: "redis.small",
-      parameterGroupId: "default.redis7.0.standalone",
-      subnetIds: subnets,
-      securityGroupIds: ["sg-1"],
-      primarySubnetId: "sn-a",
-      replicaSubnetIds: [],
+      ...fixtures.instanceSet,
       timeouts,
     }).id;
   }

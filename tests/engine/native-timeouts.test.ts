@@ -129,7 +129,7 @@ describe("customTimeouts.read", () => {
     project = await newProject(engine.cloud, "readtimeout");
     bucketName = `read-${project.projectId.slice(-10)}`;
     stack = await engine.sandbox.createStack(
-      engine.sandbox.copyProgram(nativeSiteProgram()),
+      engine.sandbox.copyProgram(nativeSiteProgram(), "native-site-reads"),
       "reads",
       providerConfig(project, { [`${NS}:readTimeout`]: { value: "2s" }, [`${NS}:bucketName`]: { value: bucketName } }),
     );

@@ -6,6 +6,7 @@
  * plugin: the steps of native-language-steps.ts (up, preview --expect-no-changes, drift and refresh,
  * import, destroy).
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { compileJavaProgram, ENGINE_TEST_TIMEOUT_MS, PACKAGE_VERSION, pulumiJavaBinDir } from "../harness/engine";
@@ -17,7 +18,12 @@ staticSiteSteps({
   example: "java-static-site",
   runtime: "java",
   stack: "java",
-  hostMissing: () => (pulumiJavaBinDir() ? undefined : "pulumi-language-java is missing: run `make pulumi-languages` (scripts/install-pulumi-java.sh)"),
+  hostMissing: () => {
+    if (!pulumiJavaBinDir()) return "pulumi-language-java is missing: run `make pulumi-languages` (scripts/install-pulumi-java.sh)";
+    // The host runs programs with Maven: without it every command fails with a less telling message.
+    if (spawnSync("mvn", ["--version"], { stdio: "ignore" }).status !== 0) return "mvn is not on PATH: the Java host runs programs with Maven (and a JDK)";
+    return undefined;
+  },
   greeting: "<h1>Hello from Java and krcloud</h1>",
   sdks: { wheel: false, java: true },
   wire: async (workDir) => {

@@ -13,10 +13,11 @@ TOOLS_DIR   ?= $(HOME)/.cache/krcloud
 PULUMI_BIN  := $(TOOLS_DIR)/pulumi-v3.259.0/bin
 PULUMI_YAML_BIN := $(TOOLS_DIR)/pulumi-language-yaml-v1.13.0/bin
 PULUMI_LANGUAGES_BIN := $(TOOLS_DIR)/pulumi-languages-v3.259.0/bin
+PULUMI_JAVA_BIN := $(TOOLS_DIR)/pulumi-language-java-v1.17.0/bin
 # The port of a new local cloud (8790 when not given); every target that uses a running one takes
 # its port from that cloud's state file instead (scripts/local-cloud.sh).
 LOCAL_CLOUD_PORT ?=
-export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(PULUMI_YAML_BIN):$(PULUMI_LANGUAGES_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
+export PATH := $(NODE24_BIN):$(ROOT)/node_modules/.bin:$(PULUMI_BIN):$(PULUMI_YAML_BIN):$(PULUMI_LANGUAGES_BIN):$(PULUMI_JAVA_BIN):$(ROOT)/node_modules/@pulumi/pulumi:$(PATH)
 export PULUMI_SKIP_UPDATE_CHECK := true
 export PULUMI_HOME ?= $(STATE)/pulumi-home
 export KRCLOUD_TOOLS_DIR := $(TOOLS_DIR)
@@ -25,7 +26,7 @@ export LOCAL_CLOUD_PORT
 # What the user ran, for the local cloud's messages ("make demo LOCAL_CLOUD_PORT=8791").
 export KRCLOUD_COMMAND := make $(or $(MAKECMDGOALS),help)
 
-.PHONY: help install build lint format sql-peers redis test test-unit test-local test-emulator test-engine test-conformance pulumi pulumi-yaml pulumi-languages swift \
+.PHONY: help install build lint format sql-peers redis test test-unit test-local test-emulator test-engine test-conformance pulumi pulumi-yaml pulumi-languages pulumi-java swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean clean-all
 
 help:
@@ -36,7 +37,7 @@ help:
 	@echo "make bench-scale the scale benchmarks at 10,000 resources per door (hours; see docs/benchmarks.md)"
 	@echo "make lint        eslint (type-aware) and prettier --check; make test runs it first"
 	@echo "make schema      regenerate schema.json, docs/reference/ (with each example in TypeScript, Python and Go) and the args types provider/<module>/args.ts"
-	@echo "make sdks        generate the SDKs from schema.json: Python (and its wheel) and Go into sdk-gen/, TypeScript into native/ (pulumi-krcloud/native)"
+	@echo "make sdks        generate the SDKs from schema.json: Python (and its wheel), Go and Java (installed with mvn) into sdk-gen/, TypeScript into native/ (pulumi-krcloud/native)"
 	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
 	@echo "make pack        build the npm package's tarball; prints its path (npm install \"\$$(make -s -C <this dir> pack)\")"
 	@echo "eval \"\$$(make -s env)\"   put Node 24, pulumi and pulumi-language-yaml first on PATH in your shell"
@@ -103,8 +104,8 @@ pack: build
 # pulumi-language-yaml first on PATH, building the CLI and the YAML host once when they are missing.
 env: install
 	@pulumi_bin=$$(bash scripts/install-pulumi.sh | tail -n1); yaml_bin=$$(bash scripts/install-pulumi-yaml.sh | tail -n1); \
-	languages_bin=$$(bash scripts/install-pulumi-languages.sh | tail -n1); \
-	printf 'export PATH="%s:%s:%s:%s:$$PATH"\nexport PULUMI_SKIP_UPDATE_CHECK=true\n' "$(NODE24_BIN)" "$$pulumi_bin" "$$yaml_bin" "$$languages_bin"
+	languages_bin=$$(bash scripts/install-pulumi-languages.sh | tail -n1); java_bin=$$(bash scripts/install-pulumi-java.sh | tail -n1); \
+	printf 'export PATH="%s:%s:%s:%s:%s:$$PATH"\nexport PULUMI_SKIP_UPDATE_CHECK=true\n' "$(NODE24_BIN)" "$$pulumi_bin" "$$yaml_bin" "$$languages_bin" "$$java_bin"
 
 pulumi:
 	bash scripts/install-pulumi.sh
@@ -113,9 +114,13 @@ pulumi:
 pulumi-yaml:
 	bash scripts/install-pulumi-yaml.sh
 
-# The Python and Go language hosts, for Python and Go programs on the native plugin (built once, cached in $(TOOLS_DIR)).
-pulumi-languages:
+# The Python, Go and Java language hosts, for Python, Go and Java programs on the native plugin (built once, cached in $(TOOLS_DIR)).
+pulumi-languages: pulumi-java
 	bash scripts/install-pulumi-languages.sh
+
+# Pulumi's Java language host and Java SDK generator, v1.17.0 (built once, cached in $(TOOLS_DIR)).
+pulumi-java:
+	nice -n 10 bash scripts/install-pulumi-java.sh
 
 swift:
 	bash scripts/swift-peer.sh start
@@ -169,10 +174,11 @@ demo: build pulumi local-cloud-start
 demo-destroy: build pulumi local-cloud-start
 	bash scripts/demo.sh destroy
 
-# Python and Go SDKs generated from schema.json into sdk-gen/ (ignored), and the TypeScript SDK into
+# Python, Go and Java SDKs generated from schema.json into sdk-gen/ (ignored; the Java one also built
+# and installed into the local Maven repository with mvn), and the TypeScript SDK into
 # native/ (committed: the source of pulumi-krcloud/native; tests/engine/native-ts.test.ts fails when it is stale).
-sdks: schema
-	bash scripts/gen-sdks.sh
+sdks: schema pulumi-java
+	KRCLOUD_SDK_JAVA=1 bash scripts/gen-sdks.sh
 	node node_modules/.bin/tsc -p tsconfig.native.json
 
 bench: build pulumi pulumi-yaml redis

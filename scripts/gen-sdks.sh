@@ -11,6 +11,9 @@
 #                                   test compares <out dir>/nodejs with native/)
 #
 # KRCLOUD_SDK_SCHEMA names another schema file to generate from (tests: a stale SDK is caught).
+# KRCLOUD_SDK_JAVA=1 (what `make sdks` sets) adds java/: the Java SDK generated with pulumi-java-gen
+# v1.17.0 (scripts/install-pulumi-java.sh, built once), built with Maven against com.pulumi:pulumi
+# 1.17.0 and installed into the local Maven repository as com.pulumi:krcloud:<package version>.
 # The generator binary is built once per source version into ~/.cache/krcloud (KRCLOUD_TOOLS_DIR).
 set -euo pipefail
 
@@ -57,6 +60,23 @@ if [ "${KRCLOUD_SDK_WHEEL:-1}" != 0 ]; then
   echo "gen-sdks: Python wheel $(ls "$OUT"/python/dist/*.whl)" >&2
 fi
 echo "gen-sdks: Python SDK in $OUT/python, Go SDK in $OUT/go, TypeScript SDK in $OUT/nodejs" >&2
+# The Java SDK: pulumi-java-gen writes Gradle files or none (--build none); the Maven build is ours
+# (scripts/java-sdk/pom.xml). `mvn install` puts it where a program's pom.xml finds it.
+if [ "${KRCLOUD_SDK_JAVA:-0}" = 1 ]; then
+  java_bin=$(bash "$ROOT/scripts/install-pulumi-java.sh" | tail -n1)
+  java_out=$(realpath -m "$OUT/java")
+  # pulumi-java-gen joins --out to its working directory: run from / with absolute paths.
+  (cd / && "$java_bin/pulumi-java-gen" generate --schema "$(realpath "$SCHEMA")" --out "$java_out" --build none --version "$version" 2>&1 |
+    grep -v -e 'is deprecated' -e 'does not have an Output type' >&2 || true)
+  [ -f "$java_out/src/main/java/com/pulumi/krcloud/Provider.java" ] || { echo "gen-sdks: pulumi-java-gen wrote no Java SDK" >&2; exit 1; }
+  # What upstream's Gradle build adds beside version.txt: the plugin the SDK needs, which the Java
+  # host reports to the engine (GetRequiredPackages) before the program runs.
+  printf '{\n  "resource": true,\n  "name": "krcloud",\n  "version": "%s"\n}\n' "$version" \
+    >"$java_out/src/main/resources/com/pulumi/krcloud/plugin.json"
+  sed "s/@VERSION@/$version/" "$ROOT/scripts/java-sdk/pom.xml" >"$java_out/pom.xml"
+  mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$java_out/pom.xml" install >&2
+  echo "gen-sdks: Java SDK in $OUT/java, installed into the local Maven repository as com.pulumi:krcloud:$version" >&2
+fi
 
 if [ $# -eq 0 ] && [ "$SCHEMA" = "$ROOT/schema.json" ]; then
   rm -rf "$ROOT/native"

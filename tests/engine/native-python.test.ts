@@ -1,120 +1,24 @@
 /**
  * examples/python-static-site, a Python program on the pulumi_krcloud wheel (`make sdks`), run by the
  * real CLI with pulumi-language-python (`make pulumi-languages`), `pulumi` 3.259.0 from PyPI in a
- * virtualenv, and the native plugin: up, preview --expect-no-changes, a change behind Pulumi's back
- * reported by krcloud-drift and taken in by refresh, pulumi import of a bucket made elsewhere, destroy.
+ * virtualenv, and the native plugin: the steps of native-language-steps.ts (up, preview
+ * --expect-no-changes, drift and refresh, import, destroy).
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import { resolveSettings } from "../../sdk/core";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
-import { driftedPaths, parseReport, runDrift } from "../support/drift";
-import {
-  discoverExamples,
-  ENGINE_TEST_TIMEOUT_MS,
-  generateSdks,
-  installNativePlugin,
-  makeVirtualenv,
-  nativeResourcesOfType,
-  newProject,
-  providerConfig,
-  pulumiLanguagesBinDir,
-  pythonWheel,
-  runPulumi,
-  Sandbox,
-  startCloud,
-  stateResources,
-  type CloudProject,
-} from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, makeVirtualenv, pulumiLanguagesBinDir, pythonWheel } from "../harness/engine";
+import { staticSiteSteps } from "./native-language-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-const STACK = "python";
-
-let cloud: LocalCloud;
-let sandbox: Sandbox;
-let project: CloudProject;
-let stack: Stack;
-let workDir: string;
-let sdk: ObjectStorageClient;
-
-beforeAll(async () => {
-  if (!pulumiLanguagesBinDir()) throw new Error("pulumi-language-python is missing: run `make pulumi-languages` (scripts/install-pulumi-languages.sh)");
-  const example = discoverExamples().find((e) => e.name === "python-static-site");
-  if (!example || example.runtime !== "python") throw new Error("examples/python-static-site (runtime: python) is missing");
-  cloud = await startCloud();
-  sandbox = new Sandbox({ label: "native-python" });
-  project = await newProject(cloud, "python");
-  const sdkDir = path.join(sandbox.root, "sdk");
-  await Promise.all([installNativePlugin(sandbox), generateSdks(sdkDir)]);
-  workDir = sandbox.copyProgram(example.dir);
+staticSiteSteps({
+  example: "python-static-site",
+  runtime: "python",
+  stack: "python",
+  hostMissing: () =>
+    pulumiLanguagesBinDir() ? undefined : "pulumi-language-python is missing: run `make pulumi-languages` (scripts/install-pulumi-languages.sh)",
+  greeting: "<h1>Hello from Python and krcloud</h1>",
+  sdks: { wheel: true },
   // As the example's README says: a virtualenv named in Pulumi.yaml, requirements.txt and the wheel.
-  await makeVirtualenv(path.join(workDir, "venv"), path.join(workDir, "requirements.txt"), pythonWheel(sdkDir));
-  stack = await sandbox.createStack(workDir, STACK, providerConfig(project));
-  sdk = new ObjectStorageClient({ settings: resolveSettings({ localCloudUrl: cloud.url, authToken: project.token, projectId: project.projectId }) });
-}, 600_000);
-
-afterAll(async () => {
-  await cloud?.close();
-  sandbox?.cleanup();
-});
-
-test("up creates the bucket and its page through the plugin", async () => {
-  const up = await stack.up({ color: "never" });
-  expect(up.summary.result).toBe("succeeded");
-  const bucket = up.outputs.bucketName!.value as string;
-  expect(bucket).toMatch(/^site-[0-9a-f]{7}$/);
-  expect(up.outputs.url!.value).toBe(`${cloud.url}/object-storage/v1/${project.projectId}/${bucket}/index.html`);
-
-  const inventory = (await project.control.inventory(project.projectId)).map((e) => `${e.kind}:${e.id}`).sort();
-  expect(inventory).toEqual([`bucket:${bucket}`, `object:${bucket}/index.html`]);
-  expect(await (await fetch(up.outputs.url!.value as string)).text()).toBe("<h1>Hello from Python and krcloud</h1>");
-  const types = stateResources(await stack.exportStack()).map((r) => r.type);
-  expect(types.filter((t) => t.startsWith("krcloud:")).sort()).toEqual(["krcloud:objectstorage:Bucket", "krcloud:objectstorage:BucketObject"]);
-});
-
-test("preview --expect-no-changes of the unchanged program succeeds", async () => {
-  const { stdout } = await runPulumi(sandbox, ["preview", "--expect-no-changes", "--non-interactive", "--color", "never", "--stack", STACK], workDir);
-  expect(stdout).toMatch(/\b3 unchanged\b/);
-});
-
-test("a change behind Pulumi's back: krcloud-drift reports it, refresh takes it in, up puts the program's value back", async () => {
-  const bucket = nativeResourcesOfType(await stack.exportStack(), "krcloud:objectstorage:Bucket")[0]!;
-  await project.control.patchResource("object-storage", "bucket", bucket.id!, { acl: { public: "deny" } });
-
-  const r = await runDrift(sandbox, ["--cwd", workDir, "--stack", STACK, "--format", "json"]);
-  expect({ code: r.code, stderr: r.stderr, out: r.code === 2 ? "" : r.stdout }).toEqual({ code: 2, stderr: "", out: "" });
-  const site = parseReport(r.stdout).stacks[0]!.resources.find((x) => x.urn === bucket.urn)!;
-  expect(driftedPaths(site)).toEqual([["acl.public", "deny", "read-only"]]);
-
-  const refreshed = await stack.refresh({ color: "never" });
-  expect(refreshed.summary.resourceChanges).toMatchObject({ update: 1 });
-  const after = nativeResourcesOfType(await stack.exportStack(), "krcloud:objectstorage:Bucket")[0]!;
-  expect((after.outputs as { acl?: { public?: string } }).acl?.public).toBe("deny");
-
-  const up = await stack.up({ color: "never" });
-  expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
-  expect((await sdk.findBucket(bucket.id!))?.acl).toMatchObject({ public: "read-only" });
-});
-
-test("pulumi import adopts a bucket made behind Pulumi's back", async () => {
-  const name = `adopt-${project.projectId.slice(-8)}`;
-  await sdk.createBucket({ name });
-  await runPulumi(
-    sandbox,
-    ["import", "krcloud:objectstorage:Bucket", "adopted", name, "--yes", "--generate-code=false", "--protect=false", "--non-interactive", "--stack", STACK],
-    workDir,
-  );
-  const adopted = nativeResourcesOfType(await stack.exportStack(), "krcloud:objectstorage:Bucket").find((x) => x.urn.endsWith("::adopted"));
-  expect(adopted?.id).toBe(name);
-  expect(adopted?.inputs).toMatchObject({ name });
-});
-
-test("destroy leaves nothing behind, the imported bucket included", async () => {
-  const destroyed = await stack.destroy({ color: "never" });
-  expect(destroyed.summary.result).toBe("succeeded");
-  expect(await project.control.inventory(project.projectId)).toEqual([]);
-  expect(fs.existsSync(path.join(workDir, "venv", "bin", "python"))).toBe(true);
+  wire: (workDir, sdkDir) => makeVirtualenv(path.join(workDir, "venv"), path.join(workDir, "requirements.txt"), pythonWheel(sdkDir)),
+  setupTimeoutMs: 600_000,
 });

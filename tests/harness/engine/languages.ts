@@ -1,7 +1,8 @@
 /**
- * Python and Go programs (re-exported by index.ts): the language hosts `make pulumi-languages` builds
+ * Python, Go and Java programs (re-exported by index.ts): the language hosts `make pulumi-languages` builds
  * (scripts/install-pulumi-languages.sh), the SDKs generated from schema.json (scripts/gen-sdks.sh),
- * a virtualenv with `pulumi` from PyPI and the pulumi_krcloud wheel, a Go program wired to the Go SDK.
+ * a virtualenv with `pulumi` from PyPI and the pulumi_krcloud wheel, a Go program wired to the Go SDK,
+ * a Java program compiled with Maven.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -18,10 +19,13 @@ export const PULUMI_PYTHON_VERSION = PULUMI_VERSION.slice(1);
 /** The Go toolchain (/usr/local/go/bin/go where the image has it there). */
 export const GO = fs.existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : "go";
 
-/** The SDKs generated from this tree's schema.json into `out` (python/ with the wheel in python/dist/, go/, nodejs/). */
-export async function generateSdks(out: string, opts: { wheel?: boolean } = {}): Promise<void> {
+/**
+ * The SDKs generated from this tree's schema.json into `out` (python/ with the wheel in python/dist/,
+ * go/, nodejs/; with `java`, java/ too, built and installed into the local Maven repository).
+ */
+export async function generateSdks(out: string, opts: { wheel?: boolean; java?: boolean } = {}): Promise<void> {
   await run("bash", [path.join(REPO_ROOT, "scripts", "gen-sdks.sh"), out], {
-    env: { ...process.env, KRCLOUD_SDK_WHEEL: opts.wheel === false ? "0" : "1" },
+    env: { ...process.env, KRCLOUD_SDK_WHEEL: opts.wheel === false ? "0" : "1", KRCLOUD_SDK_JAVA: opts.java ? "1" : "0" },
     maxBuffer: 16 * 1024 * 1024,
   });
 }
@@ -64,4 +68,13 @@ export async function buildGoProgram(programDir: string): Promise<void> {
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
   }
+}
+
+/**
+ * `mvn compile` of a Java program, as pulumi-language-java runs it before every command: resolves the
+ * program's dependencies (com.pulumi:pulumi from Maven Central, com.pulumi:krcloud from the local
+ * repository, where generateSdks with `java` installed it) and the Maven plugins once.
+ */
+export async function compileJavaProgram(programDir: string): Promise<void> {
+  await run("mvn", ["-B", "-q", "--no-transfer-progress", "-Dstyle.color=never", "compile"], { cwd: programDir, maxBuffer: 16 * 1024 * 1024 });
 }

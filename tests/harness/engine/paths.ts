@@ -61,15 +61,31 @@ export function pulumiLanguagesBinDir(): string | undefined {
   return ["pulumi-language-python", "pulumi-language-python-exec", "pulumi-language-go"].every((f) => fs.existsSync(path.join(dir, f))) ? dir : undefined;
 }
 
+export const PULUMI_JAVA_VERSION = "v1.17.0";
+
+/**
+ * The directory holding `pulumi-language-java` and `pulumi-java-gen`, as
+ * scripts/install-pulumi-java.sh leaves it; undefined when it is not built.
+ * KRCLOUD_PULUMI_JAVA_BIN overrides.
+ */
+export function pulumiJavaBinDir(): string | undefined {
+  const dir =
+    process.env.KRCLOUD_PULUMI_JAVA_BIN ??
+    path.join(process.env.KRCLOUD_TOOLS_DIR ?? path.join(os.homedir(), ".cache", "krcloud"), `pulumi-language-java-${PULUMI_JAVA_VERSION}`, "bin");
+  return ["pulumi-language-java", "pulumi-java-gen"].every((f) => fs.existsSync(path.join(dir, f))) ? dir : undefined;
+}
+
 /** The Node that runs the tests (Node >= 22 is required by @pulumi/pulumi 3.260) goes first on PATH. */
 export function toolPath(): string {
   const yaml = pulumiYamlBinDir();
   const languages = pulumiLanguagesBinDir();
+  const java = pulumiJavaBinDir();
   return [
     path.dirname(process.execPath),
     pulumiBinDir(),
     ...(yaml ? [yaml] : []),
     ...(languages ? [languages] : []),
+    ...(java ? [java] : []),
     path.join(REPO_ROOT, "node_modules", ".bin"),
     process.env.PATH ?? "",
   ].join(path.delimiter);

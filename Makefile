@@ -79,9 +79,11 @@ format: install
 
 schema: build
 	node dist/tools/gen-schema.js > schema.json
-	@# Each reference page's YAML example converted to TypeScript, Python and Go (docs/reference/examples/).
-	bash scripts/gen-examples.sh
-	node dist/tools/gen-reference.js
+	@# Each reference page's YAML example converted to TypeScript, Python and Go into a temporary
+	@# folder, which the pages are written from (the conversions are kept in docs/reference only).
+	examples=$$(mktemp -d); trap 'rm -rf "$$examples"' EXIT; \
+	bash scripts/gen-examples.sh "$$examples/converted"; \
+	node dist/tools/gen-reference.js schema.json docs/reference "$$examples/converted"
 	@# The dynamic classes' args types (provider/<module>/args.ts) from the new schema.json, then compiled.
 	node dist/tools/gen-args.js
 	$(MAKE) build

@@ -177,11 +177,11 @@ sdks: schema
 	bash scripts/gen-sdks.sh
 	node node_modules/.bin/tsc -p tsconfig.native.json
 
-bench: build pulumi pulumi-yaml redis
+bench: build pulumi pulumi-yaml pulumi-languages redis
 	node --expose-gc dist/bench/index.js
 
-# 10,000 buckets through each door beside its floor; writes its section of docs/benchmarks.md.
-bench-scale: build pulumi pulumi-yaml
+# 10,000 buckets through each door beside its floor (native Python has none); writes its section of docs/benchmarks.md.
+bench-scale: build pulumi pulumi-yaml pulumi-languages
 	node dist/bench/scale/index.js --sizes 10000 --write
 
 clean:

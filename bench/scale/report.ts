@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tests/harness/engine";
 import { ROLES, type Role } from "../procs";
-import { DOORS, STEPS } from "./doors";
+import { DOORS, PLAN_STEPS, STEPS } from "./doors";
 import type { DoorId, RunResult, ScaleOptions, Step } from "./types";
 
 export function totalCpu(r: RunResult): number {
@@ -257,7 +257,7 @@ export function scaleSection(title: string, results: RunResult[], failures: stri
   return [
     `## ${title}`,
     "",
-    `${DOOR_LEGEND}. Sizes ${opts.sizes.map((n) => n.toLocaleString("en")).join(", ")}; ${opts.cycles} cycle(s) of create, ${opts.planReps} round(s) of the plan steps (preview, up, refresh, drift), destroy; interleaved door by door with each door's floor adjacent, ratios paired then the median [min–max]. ${skipped.length ? `At ${skipped.join(", ")} resources create and destroy ran with PULUMI_SKIP_CHECKPOINTS=true (one checkpoint at the end instead of two per step; see "State writes"); every other step as users run it.` : "Every step as users run it (file backend, checkpoint per step, default --parallel)."} Took ${(seconds / 60).toFixed(1)} min; load average ${os.loadavg()[0]!.toFixed(1)} at the end on ${os.cpus().length} cores.`,
+    `${DOOR_LEGEND}. Sizes ${opts.sizes.map((n) => n.toLocaleString("en")).join(", ")}; ${opts.cycles} cycle(s) of create, ${opts.planReps} round(s) of the plan steps (${(opts.planSteps ?? PLAN_STEPS).join(", ")}), destroy; interleaved door by door with each door's floor adjacent, ratios paired then the median [min–max]. ${skipped.length ? `At ${skipped.join(", ")} resources create and destroy ran with PULUMI_SKIP_CHECKPOINTS=true (one checkpoint at the end instead of two per step; see "State writes"); every other step as users run it.` : "Every step as users run it (file backend, checkpoint per step, default --parallel)."} Took ${(seconds / 60).toFixed(1)} min; load average ${os.loadavg()[0]!.toFixed(1)} at the end on ${os.cpus().length} cores.`,
     "",
     ...report.goals.map((g) => `- ${g.text}: ${g.met ? "met" : "missed"}`),
     ...failures.map((f) => `- failed: ${f}`),

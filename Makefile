@@ -80,9 +80,11 @@ format: install
 
 schema: build
 	node dist/tools/gen-schema.js > schema.json
-	@# Each reference page's YAML example converted to TypeScript, Python and Go (docs/reference/examples/).
-	bash scripts/gen-examples.sh
-	node dist/tools/gen-reference.js
+	@# Each reference page's YAML example converted to TypeScript, Python and Go into a temporary
+	@# folder, which the pages are written from (the conversions are kept in docs/reference only).
+	examples=$$(mktemp -d); trap 'rm -rf "$$examples"' EXIT; \
+	bash scripts/gen-examples.sh "$$examples/converted"; \
+	node dist/tools/gen-reference.js schema.json docs/reference "$$examples/converted"
 	@# The dynamic classes' args types (provider/<module>/args.ts) from the new schema.json, then compiled.
 	node dist/tools/gen-args.js
 	$(MAKE) build
@@ -181,11 +183,11 @@ sdks: schema pulumi-java
 	KRCLOUD_SDK_JAVA=1 bash scripts/gen-sdks.sh
 	node node_modules/.bin/tsc -p tsconfig.native.json
 
-bench: build pulumi pulumi-yaml redis
+bench: build pulumi pulumi-yaml pulumi-languages redis
 	node --expose-gc dist/bench/index.js
 
-# 10,000 buckets through each door beside its floor; writes its section of docs/benchmarks.md.
-bench-scale: build pulumi pulumi-yaml
+# 10,000 buckets through each door beside its floor (native Python has none); writes its section of docs/benchmarks.md.
+bench-scale: build pulumi pulumi-yaml pulumi-languages
 	node dist/bench/scale/index.js --sizes 10000 --write
 
 clean:

@@ -18,7 +18,7 @@
  * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
  *   token, and the requests renewal adds (credentials.ts).
  * - Scale (scale/index.ts): 200 and 1,000 buckets through each door (dynamic TS, native TS, native
- *   YAML) beside each door's no-op floor, every step from create to destroy (KRCLOUD_BENCH_SIZES
+ *   YAML, native Python) beside each door's no-op floor (Python has none), every step from create to destroy (KRCLOUD_BENCH_SIZES
  *   overrides the sizes, e.g. `20,200` while working on the bench).
  *
  * docs/benchmarks.md: this run's part is the section between `<!-- begin make-bench -->` and
@@ -369,7 +369,7 @@ async function main(): Promise<void> {
     sizes: (process.env.KRCLOUD_BENCH_SIZES ?? "200,1000").split(",").map(Number),
     planReps: 2,
     cycles: 1,
-    doors: ["K", "F", "T", "TF", "Y", "YF"] as DoorId[],
+    doors: ["K", "F", "T", "TF", "Y", "YF", "P"] as DoorId[],
     skipCheckpointsAbove: Infinity,
     log: (l) => console.error(l),
   };

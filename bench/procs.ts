@@ -10,8 +10,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-export type Role = "engine" | "program" | "provider" | "drift" | "other";
-export const ROLES: readonly Role[] = ["engine", "program", "provider", "drift", "other"];
+export type Role = "engine" | "program" | "host" | "provider" | "drift" | "other";
+export const ROLES: readonly Role[] = ["engine", "program", "host", "provider", "drift", "other"];
 
 export interface Usage {
   /** CPU ms (user + system) per role. */
@@ -30,10 +30,11 @@ interface ProcRecord {
 const TICK_MS = 10; // CLK_TCK is 100 on Linux
 
 /**
- * What a process is, from its command line: the engine (`pulumi`), the program (the Node process
- * running it, or the YAML language host, which evaluates the program itself), a provider (the
- * dynamic provider host, the krcloud plugin, the bench's no-op plugin), krcloud-drift, or other
- * (the Go Node.js language host, shell launchers).
+ * What a process is, from its command line: the engine (`pulumi`), the program (the Node or Python
+ * process running it, or the YAML language host, which evaluates the program itself), the language
+ * host that starts a Node.js, Python or Go program (`pulumi-language-nodejs`, `-python`, `-go`), a
+ * provider (the dynamic provider host, the krcloud plugin, the bench's no-op plugin),
+ * krcloud-drift, or other (shell launchers).
  */
 export function roleOf(argv: readonly string[], isRoot: boolean, rootRole: Role): Role {
   const joined = argv.join(" ");
@@ -42,6 +43,8 @@ export function roleOf(argv: readonly string[], isRoot: boolean, rootRole: Role)
   if (exe === "pulumi") return "engine";
   if (/dynamic-provider|pulumi-resource-krcloud\.js|bench\/floors\/plugin\.js/.test(joined)) return "provider";
   if (exe === "pulumi-language-yaml" || /@pulumi\/pulumi\/cmd\/run|cmd[/\\]run[/\\]?(index\.js)?(\s|$)/.test(joined)) return "program";
+  if (/pulumi-language-python-exec/.test(joined)) return "program";
+  if (/^pulumi-language-(nodejs|python|go)$/.test(exe)) return "host";
   if (/krcloud-drift\.js/.test(joined)) return "drift";
   return "other";
 }
@@ -138,7 +141,7 @@ export class TreeSampler {
 }
 
 function zero(): Record<Role, number> {
-  return { engine: 0, program: 0, provider: 0, drift: 0, other: 0 };
+  return { engine: 0, program: 0, host: 0, provider: 0, drift: 0, other: 0 };
 }
 
 function readStat(pid: number): { ppid: number; utime: number; stime: number } | undefined {

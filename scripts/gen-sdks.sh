@@ -24,7 +24,7 @@ TOOLS_DIR="${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}"
 command -v go >/dev/null || { [ -x /usr/local/go/bin/go ] && export PATH="/usr/local/go/bin:$PATH"; } || true
 command -v go >/dev/null || { echo "gen-sdks: go is not on PATH" >&2; exit 1; }
 
-src_hash=$(cat "$ROOT/tools/sdkgen/main.go" "$ROOT/tools/sdkgen/go.mod" | sha256sum | cut -c1-12)
+src_hash=$(cat "$ROOT/tools/sdkgen/main.go" "$ROOT/tools/sdkgen/go.mod" "$ROOT"/tools/schemafile/*.go | sha256sum | cut -c1-12)
 BIN="$TOOLS_DIR/sdkgen-$src_hash/sdkgen"
 if [ ! -x "$BIN" ]; then
   echo "gen-sdks: building the generator (once; a few minutes on a cold Go cache)" >&2

@@ -9,8 +9,10 @@
 #
 # Progress goes to stderr; stdout is exactly one line: the directory to put on PATH.
 #
-# Why v1.13.0: the module proxy answers 403 for github.com/pulumi/pulumi-yaml v1.14.0 and later;
-# v1.13.0 (2024-12) is the newest it serves. The checksum database has no entry for it (404), so the
+# Why v1.13.0: when this was written the module proxy answered 403 for github.com/pulumi/pulumi-yaml
+# v1.14.0 and later. It now also serves v1.25.0 (tools/exgen converts the reference examples with it,
+# on pkg/v3 v3.219.0); the host stays on v1.13.0 until a move is tested on its own (v1.25.0 does not
+# build against pkg/v3 v3.224 and later). The checksum database has no entry for it (404), so the
 # module is fetched with GONOSUMDB=github.com/pulumi/pulumi-yaml: its content is pinned by
 # scripts/pulumi-yaml/go.sum instead (every other module is verified against sum.golang.org as usual).
 # `go install …@v1.13.0` does not work (it lists versions, which the proxy refuses), hence the wrapper

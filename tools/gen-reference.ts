@@ -3,7 +3,10 @@
  * (an example program, inputs, outputs, the fields of every nested type they use, which changes
  * replace, import, timeouts) and docs/reference/README.md.
  *
- *   node dist/tools/gen-reference.js [schema.json] [out dir]   (make schema runs it)
+ *   node dist/tools/gen-reference.js [schema.json] [out dir] [converted examples dir]
+ *
+ * (make schema runs it, with the examples scripts/gen-examples.sh converts to TypeScript, Python
+ * and Go in a temporary folder; without that folder, the pages keep the conversions they show.)
  *
  * A unit test regenerates them and compares, so they never drift from the schema; an engine test
  * (tests/engine/docs-reference.test.ts) runs every example through `pulumi preview` with the
@@ -200,29 +203,61 @@ export const CONVERTED_LANGUAGES = [
   { name: "Go", dir: "go", file: "main.go", fence: "go", sdk: "the Go SDK module `github.com/krcloud/pulumi-krcloud/sdk/go`" },
 ] as const;
 
-/** Where the example of a token converted to other languages lies, relative to the repository: `docs/reference-examples/cache/instance-set`. */
-export function convertedExampleDir(token: string): string {
+/** One language of a converted example: its code, or why it is not shown (the compiler's first error). */
+export type ConvertedProgram = { code: string } | { error: string };
+/** Where the pages take each example's conversions from (a language left out: no section for it). */
+export type Converted = (token: string, language: ConvertedLanguage) => ConvertedProgram | undefined;
+type ConvertedLanguage = (typeof CONVERTED_LANGUAGES)[number];
+
+/** Where a token's converted example lies in what scripts/gen-examples.sh writes: `cache/instance-set`. */
+function convertedExampleDir(token: string): string {
   const [, mod, name] = token.split(":") as [string, string, string];
-  return `docs/reference-examples/${mod}/${kebab(name)}`;
+  return `${mod}/${kebab(name)}`;
 }
 
-function exampleSection(token: string, root: string): string {
+/**
+ * The conversions scripts/gen-examples.sh wrote into `dir` (a temporary folder: `make schema`, and
+ * the docs-examples test; they are kept in the pages only): `<module>/<noun>/<language dir>/<file>`,
+ * or `go/NOT-COMPILED.txt` with the error where the Go does not compile.
+ */
+export function convertedFromDir(dir: string): Converted {
+  return (token, l) => {
+    const file = path.join(dir, convertedExampleDir(token), l.dir, l.file);
+    if (fs.existsSync(file)) return { code: fs.readFileSync(file, "utf8").trimEnd() };
+    const notCompiled = path.join(dir, convertedExampleDir(token), l.dir, "NOT-COMPILED.txt");
+    if (fs.existsSync(notCompiled)) return { error: fs.readFileSync(notCompiled, "utf8").trim() };
+    return undefined;
+  };
+}
+
+/** The conversions the generated pages in `pagesDir` (docs/reference) show, read back from them. */
+export function convertedFromPages(pagesDir: string): Converted {
+  return (token, l) => {
+    const [, mod, name] = token.split(":") as [string, string, string];
+    const page = path.join(pagesDir, mod, `${name}.md`);
+    if (!fs.existsSync(page)) return undefined;
+    const text = fs.readFileSync(page, "utf8");
+    const code = new RegExp(String.raw`\n### ${l.name}\n\nOn [^\n]*:\n\n\`\`\`${l.fence}\n([\s\S]*?)\n\`\`\`\n`).exec(text);
+    if (code) return { code: code[1]! };
+    const error = new RegExp(String.raw`\n### ${l.name}\n\nNot shown: [^\n]*\(\`go vet\`: \`(.*)\`\)\. Write it`).exec(text);
+    return error ? { error: error[1]! } : undefined;
+  };
+}
+
+function exampleSection(token: string, root: string, convertedPrograms: Converted): string {
   const { program, note } = readExample(token, root);
   const converted = CONVERTED_LANGUAGES.flatMap((l) => {
-    const file = path.join(root, convertedExampleDir(token), l.dir, l.file);
-    // scripts/gen-examples.sh leaves this in place of a Go program that does not compile.
-    const notCompiled = path.join(root, convertedExampleDir(token), l.dir, "NOT-COMPILED.txt");
-    if (!fs.existsSync(file)) {
-      if (!fs.existsSync(notCompiled)) return [];
-      const error = fs.readFileSync(notCompiled, "utf8").trim();
+    const found = convertedPrograms(token, l);
+    if (!found) return [];
+    if ("error" in found) {
       return [
         "",
         `### ${l.name}`,
         "",
-        `Not shown: the ${l.name} that Pulumi's converter writes for this program does not compile against ${l.sdk} (\`go vet\`: \`${error}\`). Write it from the YAML with the SDK's types.`,
+        `Not shown: the ${l.name} that Pulumi's converter writes for this program does not compile against ${l.sdk} (\`go vet\`: \`${found.error}\`). Write it from the YAML with the SDK's types.`,
       ];
     }
-    return ["", `### ${l.name}`, "", `On ${l.sdk}:`, "", "```" + l.fence, fs.readFileSync(file, "utf8").trimEnd(), "```"];
+    return ["", `### ${l.name}`, "", `On ${l.sdk}:`, "", "```" + l.fence, found.code, "```"];
   });
   return [
     "## Example",
@@ -270,7 +305,7 @@ function doSection(token: string, r: ResourceSpec): string {
   ].join("\n");
 }
 
-function resourcePage(schema: Schema, token: string, r: ResourceSpec, root: string): string {
+function resourcePage(schema: Schema, token: string, r: ResourceSpec, root: string, converted: Converted): string {
   const [, mod, type] = token.split(":") as [string, string, string];
   const required = r.requiredInputs ?? [];
   const replaces = Object.entries(r.inputProperties ?? {})
@@ -287,7 +322,7 @@ ${r.description ?? ""}
 
 TypeScript: \`new krcloud.${mod}.${type}(name, args)\` (dynamic classes) · YAML and generated SDKs: type \`${token}\` (native plugin).
 
-${exampleSection(token, root)}
+${exampleSection(token, root, converted)}
 
 ## Inputs
 
@@ -312,7 +347,7 @@ ${waits ? "Create, update and delete wait until the resource settles, each up to
 ${types.length ? `\n${typesSection(schema, types)}` : ""}`;
 }
 
-function functionPage(schema: Schema, token: string, f: FunctionSpec, root: string): string {
+function functionPage(schema: Schema, token: string, f: FunctionSpec, root: string, converted: Converted): string {
   const [, mod, name] = token.split(":") as [string, string, string];
   const outputs = f.outputs?.properties ? propertyTable(f.outputs.properties, f.outputs.required ?? [], false) : `A ${typeName(f.outputs)}.\n`;
   const args = f.inputs?.properties ?? {};
@@ -324,7 +359,7 @@ ${f.description ?? ""}
 
 TypeScript: \`krcloud.${mod}.${name}(args)\` in the program · YAML and generated SDKs: \`${token}\` (served by the native plugin's invoke).
 
-${exampleSection(token, root)}
+${exampleSection(token, root, converted)}
 
 ## Arguments
 
@@ -336,8 +371,16 @@ Without a program, through the native plugin: \`pulumi do ${token}${Object.keys(
 ${outputs}${types.length ? `\n${typesSection(schema, types)}` : ""}`;
 }
 
-/** The pages, from the schema and the examples of the repository at `root`. */
-export function generate(schema: Schema, root = repoRoot()): Map<string, string> {
+/**
+ * The pages, from the schema and the examples of the repository at `root`, with each example's
+ * conversions from `converted` (by default those the committed pages show: `make schema` and the
+ * docs-examples test give fresh ones, which need Go).
+ */
+export function generate(
+  schema: Schema,
+  root = repoRoot(),
+  converted: Converted = convertedFromPages(path.join(root, "docs", "reference")),
+): Map<string, string> {
   const tokens = [...Object.keys(schema.resources), ...Object.keys(schema.functions)];
   const missing = tokens.filter((t) => !fs.existsSync(path.join(root, exampleFile(t))));
   if (missing.length) {
@@ -354,12 +397,12 @@ export function generate(schema: Schema, root = repoRoot()): Map<string, string>
   const entry = (mod: string) => modules.get(mod) ?? modules.set(mod, { resources: [], functions: [] }).get(mod)!;
   for (const [token, r] of Object.entries(schema.resources).sort(([a], [b]) => a.localeCompare(b))) {
     const [, mod, type] = token.split(":") as [string, string, string];
-    files.set(`${mod}/${type}.md`, BANNER + resourcePage(schema, token, r, root));
+    files.set(`${mod}/${type}.md`, BANNER + resourcePage(schema, token, r, root, converted));
     entry(mod).resources.push(type);
   }
   for (const [token, f] of Object.entries(schema.functions).sort(([a], [b]) => a.localeCompare(b))) {
     const [, mod, name] = token.split(":") as [string, string, string];
-    files.set(`${mod}/${name}.md`, BANNER + functionPage(schema, token, f, root));
+    files.set(`${mod}/${name}.md`, BANNER + functionPage(schema, token, f, root, converted));
     entry(mod).functions.push(name);
   }
   for (const [mod, e] of [...modules].sort(([a], [b]) => a.localeCompare(b))) {
@@ -390,7 +433,12 @@ if (require.main === module) {
   const root = repoRoot();
   const schemaPath = process.argv[2] ?? path.join(root, "schema.json");
   const out = process.argv[3] ?? path.join(root, "docs", "reference");
-  const files = generate(JSON.parse(fs.readFileSync(schemaPath, "utf8")) as Schema);
+  const convertedDir = process.argv[4];
+  const files = generate(
+    JSON.parse(fs.readFileSync(schemaPath, "utf8")) as Schema,
+    root,
+    convertedDir ? convertedFromDir(convertedDir) : convertedFromPages(out),
+  );
   fs.rmSync(out, { recursive: true, force: true });
   for (const [rel, text] of files) {
     fs.mkdirSync(path.dirname(path.join(out, rel)), { recursive: true });

@@ -8,11 +8,15 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startLocalCloud, type LocalCloud } from "../../emulator";
 import {
+  generateSdks,
   installNativePlugin,
+  makeVirtualenv,
   newProject,
   PACKAGE_VERSION,
   providerConfig,
+  PULUMI_PYTHON_VERSION,
   pulumiBinDir,
+  pythonWheel,
   REPO_ROOT,
   runPulumi,
   Sandbox,
@@ -71,6 +75,30 @@ const count = new pulumi.Config().requireNumber("count");
 for (let i = 0; i < count; i++) new Bucket(\`b\${i}\`);
 `;
 
+/** The Python door's program: the same buckets on the pulumi_krcloud wheel. */
+const PYTHON_PROGRAM = `import pulumi
+import pulumi_krcloud as krcloud
+
+count = pulumi.Config().require_int("count")
+for i in range(count):
+    krcloud.objectstorage.Bucket(f"b{i}")
+`;
+
+/**
+ * The virtualenv every Python program of the bed shares (bed.root/python/venv): \`pulumi\` from PyPI
+ * at the CLI's version and the pulumi_krcloud wheel generated from this tree's schema.json.
+ */
+async function pythonVirtualenv(bed: Bed): Promise<string> {
+  const venv = path.join(bed.root, "python", "venv");
+  if (fs.existsSync(path.join(venv, "bin", "python"))) return venv;
+  const sdk = path.join(bed.root, "python", "sdk");
+  await generateSdks(sdk);
+  const requirements = path.join(bed.root, "python", "requirements.txt");
+  fs.writeFileSync(requirements, `pulumi==${PULUMI_PYTHON_VERSION}\n`);
+  await makeVirtualenv(venv, requirements, pythonWheel(sdk));
+  return venv;
+}
+
 function yamlProgram(n: number): string {
   const lines = [`name: bench-yaml-${n}`, "runtime: yaml", "resources:"];
   for (let i = 0; i < n; i++) lines.push(`  b${i}:`, "    type: krcloud:objectstorage:Bucket");
@@ -86,6 +114,10 @@ export function programDir(bed: Bed, door: DoorSpec, n: number): string {
   fs.mkdirSync(src, { recursive: true });
   if (door.program === "yaml") {
     fs.writeFileSync(path.join(src, "Pulumi.yaml"), yamlProgram(n));
+  } else if (door.program === "python") {
+    const venv = path.join(bed.root, "python", "venv");
+    fs.writeFileSync(path.join(src, "Pulumi.yaml"), `name: bench-python\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`);
+    fs.writeFileSync(path.join(src, "__main__.py"), PYTHON_PROGRAM);
   } else {
     fs.writeFileSync(path.join(src, "Pulumi.yaml"), `name: bench-${door.program}\nruntime: nodejs\n`);
     fs.writeFileSync(path.join(src, "package.json"), JSON.stringify({ name: `bench-${door.program}`, private: true, main: "index.ts" }));
@@ -103,6 +135,7 @@ export function programDir(bed: Bed, door: DoorSpec, n: number): string {
 const stackName = (door: DoorId, n: number): string => `${door.toLowerCase()}-${n}`;
 
 async function ensureStack(bed: Bed, door: DoorSpec, n: number, created: Set<string>): Promise<string> {
+  if (door.program === "python") await pythonVirtualenv(bed);
   const dir = programDir(bed, door, n);
   const name = stackName(door.id, n);
   if (!created.has(`${door.home}/${dir}/${name}`)) {
@@ -297,7 +330,7 @@ export async function runStep(
 }
 
 /** The bench's local cloud, project, sandboxes (real plugin, no-op plugin) and the warm-up that records the floors' outputs. */
-export async function openBed(log: (line: string) => void): Promise<Bed> {
+export async function openBed(log: (line: string) => void, doors: readonly DoorId[] = Object.keys(DOORS) as DoorId[]): Promise<Bed> {
   const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
   const project = await newProject(cloud, "scale");
   const real = new Sandbox({ label: "bench-scale-real" });
@@ -344,7 +377,7 @@ export async function openBed(log: (line: string) => void): Promise<Bed> {
   fs.writeFileSync(bed.floorFile, JSON.stringify({ dynamic: { outputs: strip(dyn.outputs) }, native: { inputs: nat.inputs, outputs: nat.outputs } }));
   await warm("K", ["destroy"]);
   await warm("Y", ["destroy"]);
-  for (const id of ["F", "T", "TF", "YF"] as DoorId[]) await warm(id, ["create", "destroy"]);
+  for (const id of ["F", "T", "TF", "YF", "P"] as DoorId[]) if (doors.includes(id)) await warm(id, ["create", "destroy"]);
   return bed;
 }
 

@@ -11,10 +11,7 @@ export const DOORS: Record<DoorId, DoorSpec> = {
   TF: { id: "TF", label: "native TS floor", home: "floor", program: "native-ts" },
   Y: { id: "Y", label: "native YAML", home: "real", program: "yaml" },
   YF: { id: "YF", label: "native YAML floor", home: "floor", program: "yaml" },
+  P: { id: "P", label: "native Python", home: "real", program: "python" },
 };
-/** (door, its floor), in run order. */
-export const PAIRS: readonly [DoorId, DoorId][] = [
-  ["K", "F"],
-  ["T", "TF"],
-  ["Y", "YF"],
-];
+/** (door, its floor), in run order; native Python has no floor of its own (its plugin is T's and Y's). */
+export const PAIRS: readonly (readonly DoorId[])[] = [["K", "F"], ["T", "TF"], ["Y", "YF"], ["P"]];

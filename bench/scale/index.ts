@@ -12,6 +12,8 @@
  *                    (bench/floors/plugin.ts): what any Node.js native plugin pays
  *   Y  native YAML   N × `type: krcloud:objectstorage:Bucket` on the plugin
  *   YF its floor     the same YAML on the no-op plugin
+ *   P  native Python N × pulumi_krcloud.objectstorage.Bucket (the wheel `make sdks` builds, `pulumi`
+ *                    from PyPI in a virtualenv) on the plugin, through pulumi-language-python
  *
  * The floors return the inputs and outputs the real provider recorded in a warm-up run, so state
  * bytes per resource match and the difference is krcloud's own work. Steps: create (`up`), preview
@@ -21,7 +23,7 @@
  * each step runs door after door, pairs (door, floor) adjacent, the order rotating by pair and
  * alternating within a pair between repetitions; ratios are paired (adjacent runs), then the median.
  *
- *   node dist/bench/scale/index.js [--sizes 10000] [--plan-reps 1] [--cycles 1] [--doors K,F,...]
+ *   node dist/bench/scale/index.js [--sizes 10000] [--plan-reps 1] [--plan-steps preview,up,...] [--cycles 1] [--doors K,F,...]
  *                                  [--skip-checkpoints-above N] [--study checkpoints] [--profile]
  *
  * Prints the tables; `make bench` writes them into docs/benchmarks.md (its scale section), `make
@@ -69,7 +71,7 @@ export async function measureScale(bed: Bed, opts: ScaleOptions): Promise<{ resu
         }
       };
       await run("create", cycle, skip);
-      for (let rep = 0; rep < opts.planReps; rep++) for (const step of PLAN_STEPS) await run(step, cycle * opts.planReps + rep, {});
+      for (let rep = 0; rep < opts.planReps; rep++) for (const step of opts.planSteps ?? PLAN_STEPS) await run(step, cycle * opts.planReps + rep, {});
       await run("destroy", cycle, skip);
     }
   }
@@ -82,8 +84,8 @@ export async function measureScale(bed: Bed, opts: ScaleOptions): Promise<{ resu
 function orderFor(rep: number, doors: DoorId[]): DoorId[] {
   const out: DoorId[] = [];
   for (let i = 0; i < PAIRS.length; i++) {
-    const [a, b] = PAIRS[(i + rep) % PAIRS.length]!;
-    out.push(...(rep % 2 === 0 ? [a, b] : [b, a]));
+    const pair = PAIRS[(i + rep) % PAIRS.length]!;
+    out.push(...(rep % 2 === 0 ? pair : [...pair].reverse()));
   }
   return out.filter((d) => doors.includes(d));
 }
@@ -103,6 +105,7 @@ async function main(): Promise<void> {
     options: {
       sizes: { type: "string", default: "10000" },
       "plan-reps": { type: "string", default: "1" },
+      "plan-steps": { type: "string", default: PLAN_STEPS.join(",") },
       cycles: { type: "string", default: "1" },
       doors: { type: "string", default: Object.keys(DOORS).join(",") },
       "skip-checkpoints-above": { type: "string", default: "3000" },
@@ -117,7 +120,7 @@ async function main(): Promise<void> {
   const sizes = values.sizes.split(",").map(Number);
   const doors = values.doors.split(",") as DoorId[];
   const started = performance.now();
-  const bed = await openBed(log);
+  const bed = await openBed(log, doors);
   const sections: string[] = [];
   const took = (): string =>
     `Took ${((performance.now() - started) / 60_000).toFixed(1)} min; load average ${os.loadavg()[0]!.toFixed(1)} at the end on ${os.cpus().length} cores.`;
@@ -168,19 +171,22 @@ async function main(): Promise<void> {
         cycles: Number(values.cycles),
         doors,
         skipCheckpointsAbove: Number(values["skip-checkpoints-above"]),
+        planSteps: values["plan-steps"].split(",") as Step[],
         log,
       };
       const { results, failures } = await measureScale(bed, opts);
       if (values.out) fs.writeFileSync(values.out, JSON.stringify(results));
+      // `make bench-scale` runs every door and step; another selection says how it ran, in a section of its own.
+      const selection = values.doors !== Object.keys(DOORS).join(",") || values["plan-steps"] !== PLAN_STEPS.join(",");
       const body = scaleSection(
-        `Scale: ${sizes.map((n) => n.toLocaleString("en")).join(", ")} resources (make bench-scale)`,
+        `Scale: ${sizes.map((n) => n.toLocaleString("en")).join(", ")} resources (${selection ? `\`node dist/bench/scale/index.js ${process.argv.slice(2).join(" ")}\`` : "make bench-scale"})`,
         results,
         failures,
         opts,
         (performance.now() - started) / 1000,
       );
       sections.push(body);
-      section = [`bench-scale-${sizes.join("-")}`, body];
+      section = [`bench-scale-${sizes.join("-")}${selection ? `-${doors.join("").toLowerCase()}` : ""}`, body];
     }
   } finally {
     await closeBed(bed);

@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../../tests/harness/engine";
 import { ROLES, type Role } from "../procs";
-import { DOORS, STEPS } from "./doors";
+import { DOORS, PLAN_STEPS, STEPS } from "./doors";
 import type { DoorId, RunResult, ScaleOptions, Step } from "./types";
 
 export function totalCpu(r: RunResult): number {
@@ -98,6 +98,8 @@ export function scaleReport(results: RunResult[], opts: { sizes: number[]; doors
       );
     }
 
+  if (has("P")) out.push("", ...pythonTable(results, opts));
+
   out.push("", "Wall time in seconds, median of the runs (engine CPU + program CPU + provider CPU, seconds, beside it):", "");
   out.push(`| N | step | ${opts.doors.map((d) => d).join(" | ")} |`, `|---|---|${opts.doors.map(() => "---").join("|")}|`);
   for (const n of opts.sizes)
@@ -187,6 +189,32 @@ export function scaleReport(results: RunResult[], opts: { sizes: number[]; doors
   return { markdown: out.join("\n"), goals };
 }
 
+/** The CPU of the language runtime in a run: the program's process and the language host that starts it. */
+const runtimeCpu = (r: RunResult): number => r.usage.cpuMs.program + r.usage.cpuMs.host;
+
+/** Native Python beside native YAML and native TS: paired wall ratios, and the language runtime's share of the step's CPU. */
+function pythonTable(results: RunResult[], opts: { sizes: number[]; doors: DoorId[] }): string[] {
+  const doors = (["T", "Y", "P"] as DoorId[]).filter((d) => opts.doors.includes(d));
+  const out = [
+    "Native Python (P) beside native YAML (Y) and native TS (T): wall time paired as above, and the language runtime's share of the step's CPU, median of the runs: the program's process and its language host (`pulumi-language-python` and the Python process it starts; `pulumi-language-nodejs` and Node; the YAML host evaluates the program itself) over the CPU of every process of the step (engine, plugin, hosts), with the runtime's CPU seconds beside it:",
+    "",
+    `| N | step | P/Y wall | P/T wall | ${doors.map((d) => `runtime share ${d}`).join(" | ")} |`,
+    `|---|---|---|---|${doors.map(() => "---").join("|")}|`,
+  ];
+  for (const n of opts.sizes)
+    for (const step of STEPS) {
+      if (runsOf(results, "P", n, step).length === 0) continue;
+      const ratio = (b: DoorId): string => (opts.doors.includes(b) ? fmtRatio(pairedRatio(results, "P", b, n, step, (r) => r.wallMs)) : "-");
+      const share = (d: DoorId): string => {
+        const runs = runsOf(results, d, n, step);
+        if (runs.length === 0) return "-";
+        return `${(100 * median(runs.map((r) => runtimeCpu(r) / totalCpu(r)))).toFixed(0)} % (${s1(median(runs.map(runtimeCpu)))} s)`;
+      };
+      out.push(`| ${n} | ${step} | ${ratio("Y")} | ${ratio("T")} | ${doors.map(share).join(" | ")} |`);
+    }
+  return out;
+}
+
 function skipNote(results: RunResult[], n: number, step: Step): string {
   return results.some((r) => r.n === n && r.step === step && r.skipCheckpoints) ? " (PULUMI_SKIP_CHECKPOINTS)" : "";
 }
@@ -229,7 +257,7 @@ export function scaleSection(title: string, results: RunResult[], failures: stri
   return [
     `## ${title}`,
     "",
-    `${DOOR_LEGEND}. Sizes ${opts.sizes.map((n) => n.toLocaleString("en")).join(", ")}; ${opts.cycles} cycle(s) of create, ${opts.planReps} round(s) of the plan steps (preview, up, refresh, drift), destroy; interleaved door by door with each door's floor adjacent, ratios paired then the median [min–max]. ${skipped.length ? `At ${skipped.join(", ")} resources create and destroy ran with PULUMI_SKIP_CHECKPOINTS=true (one checkpoint at the end instead of two per step; see "State writes"); every other step as users run it.` : "Every step as users run it (file backend, checkpoint per step, default --parallel)."} Took ${(seconds / 60).toFixed(1)} min; load average ${os.loadavg()[0]!.toFixed(1)} at the end on ${os.cpus().length} cores.`,
+    `${DOOR_LEGEND}. Sizes ${opts.sizes.map((n) => n.toLocaleString("en")).join(", ")}; ${opts.cycles} cycle(s) of create, ${opts.planReps} round(s) of the plan steps (${(opts.planSteps ?? PLAN_STEPS).join(", ")}), destroy; interleaved door by door with each door's floor adjacent, ratios paired then the median [min–max]. ${skipped.length ? `At ${skipped.join(", ")} resources create and destroy ran with PULUMI_SKIP_CHECKPOINTS=true (one checkpoint at the end instead of two per step; see "State writes"); every other step as users run it.` : "Every step as users run it (file backend, checkpoint per step, default --parallel)."} Took ${(seconds / 60).toFixed(1)} min; load average ${os.loadavg()[0]!.toFixed(1)} at the end on ${os.cpus().length} cores.`,
     "",
     ...report.goals.map((g) => `- ${g.text}: ${g.met ? "met" : "missed"}`),
     ...failures.map((f) => `- failed: ${f}`),

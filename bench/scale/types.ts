@@ -4,7 +4,7 @@
  */
 import type { Usage } from "../procs";
 
-export type DoorId = "K" | "F" | "T" | "TF" | "Y" | "YF";
+export type DoorId = "K" | "F" | "T" | "TF" | "Y" | "YF" | "P";
 export type Step = "create" | "preview" | "up" | "refresh" | "drift" | "destroy";
 
 export interface DoorSpec {
@@ -12,7 +12,7 @@ export interface DoorSpec {
   label: string;
   /** Which PULUMI_HOME: the real plugin's or the no-op one's. */
   home: "real" | "floor";
-  program: "dynamic" | "floor-dynamic" | "native-ts" | "yaml";
+  program: "dynamic" | "floor-dynamic" | "native-ts" | "yaml" | "python";
 }
 
 export interface RunResult {
@@ -44,6 +44,8 @@ export interface ScaleOptions {
   doors: DoorId[];
   /** Create and destroy at sizes above this run with PULUMI_SKIP_CHECKPOINTS=true (stated in the tables). */
   skipCheckpointsAbove: number;
+  /** The plan steps run (all of PLAN_STEPS when not given). */
+  planSteps?: readonly Step[];
   log: (line: string) => void;
 }
 

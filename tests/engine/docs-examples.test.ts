@@ -1,68 +1,72 @@
 /**
- * Every reference page's example in TypeScript, Python and Go (docs/reference-examples/, converted
- * from the page's YAML program by scripts/gen-examples.sh with Pulumi's converter) is fresh and
- * compiles against this tree's SDKs: TypeScript type-checks against `pulumi-krcloud/native`, Python
- * byte-compiles and every `krcloud.<module>.<name>` it uses exists in the installed pulumi_krcloud
- * wheel, Go vets (type-checks) against the generated Go SDK (the Go programs the converter writes
- * that do not compile are left out by gen-examples.sh, each with its error, which the page shows).
+ * Every reference page's example in TypeScript, Python and Go (converted from the page's YAML
+ * program by scripts/gen-examples.sh with Pulumi's converter, kept in docs/reference only) is fresh
+ * and compiles against this tree's SDKs: the pages are regenerated from a fresh conversion and
+ * compared, then the code each page shows is compiled: TypeScript type-checks against
+ * `pulumi-krcloud/native`, Python byte-compiles and every `krcloud.<module>.<name>` it uses exists
+ * in the installed pulumi_krcloud wheel, Go vets (type-checks) against the generated Go SDK. Every
+ * page shows all three (tests/unit/reference-docs.test.ts checks the rest of the pages).
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { generate } from "../../tools/gen-reference";
+import { CONVERTED_LANGUAGES, convertedFromDir, convertedFromPages, exampleFiles, generate } from "../../tools/gen-reference";
 import { generateSdks, GO, makeVirtualenv, PULUMI_PYTHON_VERSION, pythonWheel, REPO_ROOT, Sandbox } from "../harness/engine";
 
 jest.setTimeout(900_000);
 
 const run = promisify(execFile);
-const COMMITTED = path.join(REPO_ROOT, "docs", "reference-examples");
-
-/** Every file under `dir`, relative to it, sorted. */
-function listFiles(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-    .sort();
-}
-const programs = (lang: string, file: string): string[] => listFiles(COMMITTED).filter((f) => f.endsWith(`/${lang}/${file}`));
+const PAGES = path.join(REPO_ROOT, "docs", "reference");
 
 let sandbox: Sandbox;
 let sdkDir: string;
+/** The code the committed pages show, written out: `<dir>/<module>-<page>/<file>` for each language dir. */
+let shown: string;
+
+/** Every resource and function token of schema.json. */
+function tokens(): string[] {
+  const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8")) as { resources: object; functions: object };
+  return [...Object.keys(schema.resources), ...Object.keys(schema.functions)].sort();
+}
+
+/** The files written under `shown` for one language directory. */
+function programs(dir: string): string[] {
+  return fs.readdirSync(path.join(shown, dir)).map((d) => path.join(shown, dir, d, fs.readdirSync(path.join(shown, dir, d))[0]!));
+}
 
 beforeAll(async () => {
   sandbox = new Sandbox({ label: "docs-examples" });
   sdkDir = path.join(sandbox.root, "sdk");
   await generateSdks(sdkDir);
+  shown = path.join(sandbox.root, "shown");
+  const fromPages = convertedFromPages(PAGES);
+  for (const token of tokens()) {
+    const [, mod, name] = token.split(":") as [string, string, string];
+    for (const l of CONVERTED_LANGUAGES) {
+      const found = fromPages(token, l);
+      if (!found || !("code" in found)) continue;
+      const dir = path.join(shown, l.dir, `${mod}-${name}`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, l.file), found.code + "\n");
+    }
+  }
+  // The TypeScript resolves `pulumi-krcloud/native` and `@pulumi/pulumi` as a program in this tree would.
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(shown, "node_modules"), "dir");
 }, 600_000);
 
 afterAll(() => sandbox?.cleanup());
 
-test("the converted examples are those scripts/gen-examples.sh makes from the YAML examples, and every page shows them", async () => {
+test("the pages show what scripts/gen-examples.sh converts from the YAML examples today, every example in each language", async () => {
   const fresh = path.join(sandbox.root, "fresh");
   await run("bash", [path.join(REPO_ROOT, "scripts", "gen-examples.sh"), fresh], { maxBuffer: 16 * 1024 * 1024 });
-  const files = listFiles(fresh);
-  expect(listFiles(COMMITTED)).toEqual(files);
-  for (const f of files) expect([f, fs.readFileSync(path.join(COMMITTED, f), "utf8") === fs.readFileSync(path.join(fresh, f), "utf8")]).toEqual([f, true]);
-  // One example per page, each in the three languages.
-  const examples = fs
-    .readdirSync(path.join(REPO_ROOT, "provider"))
-    .flatMap((m) =>
-      fs.existsSync(path.join(REPO_ROOT, "provider", m)) && fs.statSync(path.join(REPO_ROOT, "provider", m)).isDirectory()
-        ? fs.readdirSync(path.join(REPO_ROOT, "provider", m)).filter((f) => f.endsWith(".example.yaml"))
-        : [],
-    );
-  // A Go program that does not compile is replaced by go/NOT-COMPILED.txt (its page says so).
-  expect(programs("go", "main.go").length + programs("go", "NOT-COMPILED.txt").length).toBe(examples.length);
-  expect(programs("go", "main.go").length).toBeGreaterThan(0);
-  expect(programs("python", "__main__.py")).toHaveLength(examples.length);
-  expect(programs("typescript", "index.ts")).toHaveLength(examples.length);
   const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "schema.json"), "utf8"));
-  const pages = [...generate(schema).values()].join("\n");
-  for (const f of programs("python", "__main__.py")) {
-    expect([f, pages.includes("```python\n" + fs.readFileSync(path.join(COMMITTED, f), "utf8").trimEnd() + "\n```")]).toEqual([f, true]);
-  }
+  const expected = generate(schema, REPO_ROOT, convertedFromDir(fresh));
+  for (const [rel, text] of expected) expect([rel, fs.readFileSync(path.join(PAGES, rel), "utf8") === text]).toEqual([rel, true]);
+  // Every page shows its example in TypeScript, Python and Go: none left out for not compiling.
+  const examples = exampleFiles(REPO_ROOT).length;
+  expect(tokens()).toHaveLength(examples);
+  for (const l of CONVERTED_LANGUAGES) expect([l.name, programs(l.dir).length]).toEqual([l.name, examples]);
 });
 
 test("every TypeScript example type-checks against pulumi-krcloud/native", async () => {
@@ -80,7 +84,7 @@ test("every TypeScript example type-checks against pulumi-krcloud/native", async
         types: [],
         typeRoots: [],
       },
-      files: programs("typescript", "index.ts").map((f) => path.join(COMMITTED, f)),
+      files: programs("typescript"),
     }),
   );
   await run(process.execPath, [path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig], {
@@ -94,7 +98,7 @@ test("every Python example byte-compiles, and what it uses of pulumi_krcloud exi
   const requirements = path.join(sandbox.root, "requirements.txt");
   fs.writeFileSync(requirements, `pulumi==${PULUMI_PYTHON_VERSION}\n`);
   await makeVirtualenv(venv, requirements, pythonWheel(sdkDir));
-  const files = programs("python", "__main__.py").map((f) => path.join(COMMITTED, f));
+  const files = programs("python");
   // Every attribute chain from `krcloud` (krcloud.cache.Cluster, krcloud.objectstorage.BucketAclPublic.READ_ONLY) resolves.
   const check = `
 import ast, sys, pulumi_krcloud
@@ -130,10 +134,10 @@ test("every Go example vets against the generated Go SDK", async () => {
     .replace(/^replace github.com\/krcloud\/pulumi-krcloud\/sdk\/go => .*$/m, `replace github.com/krcloud/pulumi-krcloud/sdk/go => ${path.join(sdkDir, "go")}`);
   fs.writeFileSync(path.join(mod, "go.mod"), goMod);
   fs.copyFileSync(path.join(REPO_ROOT, "examples", "go-static-site", "go.sum"), path.join(mod, "go.sum"));
-  for (const f of programs("go", "main.go")) {
-    const dir = path.join(mod, f.split("/").slice(0, 2).join("-"));
+  for (const f of programs("go")) {
+    const dir = path.join(mod, path.basename(path.dirname(f)));
     fs.mkdirSync(dir);
-    fs.copyFileSync(path.join(COMMITTED, f), path.join(dir, "main.go"));
+    fs.copyFileSync(f, path.join(dir, "main.go"));
   }
   const env = { ...process.env, GOFLAGS: "-mod=mod", PATH: `${path.dirname(GO)}${path.delimiter}${process.env.PATH ?? ""}` };
   await run(GO, ["vet", "./..."], { cwd: mod, env, maxBuffer: 16 * 1024 * 1024 });

@@ -14,7 +14,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,13 +22,17 @@ import (
 	"github.com/blang/semver"
 	"github.com/hashicorp/hcl/v2"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 
 	"github.com/pulumi/pulumi-yaml/pkg/pulumiyaml"
+	"github.com/pulumi/pulumi-yaml/pkg/pulumiyaml/ast"
 	yamlgen "github.com/pulumi/pulumi-yaml/pkg/pulumiyaml/codegen"
+
+	"pulumi-krcloud/tools/schemafile"
 )
 
 func main() {
@@ -54,24 +57,14 @@ var languages = []struct {
 }
 
 func run(schemaPath, out string, examples []string) error {
-	raw, err := os.ReadFile(schemaPath)
-	if err != nil {
-		return err
-	}
 	var spec schema.PackageSpec
-	if err := json.Unmarshal(raw, &spec); err != nil {
-		return fmt.Errorf("reading %s: %w", schemaPath, err)
+	if err := schemafile.Read(schemaPath, &spec); err != nil {
+		return err
 	}
 	if spec.Version == "" {
 		spec.Version = "0.1.0"
 	}
-	if spec.Language == nil {
-		spec.Language = map[string]schema.RawMessage{}
-	}
-	if _, ok := spec.Language["go"]; !ok {
-		spec.Language["go"] = schema.RawMessage(`{"importBasePath": "github.com/krcloud/pulumi-krcloud/sdk/go/krcloud"}`)
-	}
-	pkg, diags, err := schema.BindSpec(spec, nil)
+	pkg, diags, err := schema.BindSpec(spec, nil, schema.ValidationOptions{})
 	if err != nil {
 		return err
 	}
@@ -95,7 +88,14 @@ func run(schemaPath, out string, examples []string) error {
 			if tdiags.HasErrors() {
 				return fmt.Errorf("%s: %s", file, tdiags.Error())
 			}
-			files, cdiags, err := yamlgen.ConvertTemplate(template, lang.generate, loader)
+			program, pdiags, err := toPCL(template, loader)
+			if err != nil {
+				return fmt.Errorf("%s to PCL: %w", file, err)
+			}
+			if pdiags.HasErrors() {
+				return fmt.Errorf("%s to PCL: %s", file, pdiags.Error())
+			}
+			files, cdiags, err := lang.generate(program)
 			if err != nil {
 				return fmt.Errorf("%s to %s: %w", file, lang.dir, err)
 			}
@@ -106,8 +106,11 @@ func run(schemaPath, out string, examples []string) error {
 			if !ok {
 				return fmt.Errorf("%s to %s: the generator wrote no %s", file, lang.dir, lang.file)
 			}
-			if lang.dir == "typescript" {
+			switch lang.dir {
+			case "typescript":
 				text = nativeImport(text)
+			case "go":
+				text = fixGo(text)
 			}
 			dir := filepath.Join(out, module, name, lang.dir)
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -119,6 +122,30 @@ func run(schemaPath, out string, examples []string) error {
 		}
 	}
 	return nil
+}
+
+// toPCL is pulumi-yaml's EjectProgram (YAML to PCL, then bound) with one more bind option,
+// PreferOutputVersionedInvokes: a function call becomes its output form (getClusterOutput), as in
+// the programs Pulumi's own generator tests compile (pkg/v3/codegen/testing/test). The plain form
+// EjectProgram binds gives the Go generator calls that do not compile: `map[string]interface{}{}` for
+// the invoke options, plain results passed to ctx.Export, output args types the SDK does not have.
+func toPCL(template *ast.TemplateDecl, loader schema.ReferenceLoader) (*pcl.Program, hcl.Diagnostics, error) {
+	text, diags, err := yamlgen.ConvertTemplateIL(template, loader)
+	if err != nil {
+		return nil, diags, err
+	}
+	parser := hclsyntax.NewParser()
+	if err := parser.ParseFile(strings.NewReader(text), "program.pp"); err != nil {
+		return nil, diags, err
+	}
+	diags = diags.Extend(parser.Diagnostics)
+	if diags.HasErrors() {
+		return nil, diags, nil
+	}
+	program, bdiags, err := pcl.BindProgram(parser.Files,
+		pcl.SkipResourceTypechecking, pcl.AllowMissingProperties, pcl.AllowMissingVariables,
+		pcl.PreferOutputVersionedInvokes, pcl.Loader(loader))
+	return program, diags.Extend(bdiags), err
 }
 
 // nativeImport makes a TypeScript program import `pulumi-krcloud/native`: the generator names the

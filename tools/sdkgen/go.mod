@@ -127,3 +127,7 @@ require (
 )
 
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
+
+require pulumi-krcloud/tools/schemafile v0.0.0
+
+replace pulumi-krcloud/tools/schemafile => ../schemafile

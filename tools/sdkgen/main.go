@@ -12,7 +12,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,10 +24,9 @@ import (
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 
 	"github.com/blang/semver"
-)
 
-// The Go module the generated Go SDK is written as (schema.json may name another).
-const goImportBase = "github.com/krcloud/pulumi-krcloud/sdk/go/krcloud"
+	"pulumi-krcloud/tools/schemafile"
+)
 
 func main() {
 	if len(os.Args) != 3 {
@@ -42,19 +40,9 @@ func main() {
 }
 
 func run(schemaPath, out string) error {
-	raw, err := os.ReadFile(schemaPath)
-	if err != nil {
-		return err
-	}
 	var spec schema.PackageSpec
-	if err := json.Unmarshal(raw, &spec); err != nil {
-		return fmt.Errorf("reading %s: %w", schemaPath, err)
-	}
-	if spec.Language == nil {
-		spec.Language = map[string]schema.RawMessage{}
-	}
-	if _, ok := spec.Language["go"]; !ok {
-		spec.Language["go"] = schema.RawMessage(fmt.Sprintf(`{"importBasePath": %q}`, goImportBase))
+	if err := schemafile.Read(schemaPath, &spec); err != nil {
+		return err
 	}
 	bind := func() (*schema.Package, error) {
 		pkg, diags, err := schema.BindSpec(spec, noPackages{}, schema.ValidationOptions{})

@@ -1,0 +1,3 @@
+module pulumi-krcloud/tools/schemafile
+
+go 1.25.11

@@ -7,16 +7,35 @@ import * as utilities from "../utilities";
 /**
  * The service's capability document (`/info`): limits such as max_file_size, container_listing_limit.
  */
-export function getObjectStorageInfo(opts?: pulumi.InvokeOptions): Promise<{[key: string]: any}> {
+export function getObjectStorageInfo(opts?: pulumi.InvokeOptions): Promise<GetObjectStorageInfoResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
-    return pulumi.runtime.invokeSingle("krcloud:objectstorage:getObjectStorageInfo", {
+    return pulumi.runtime.invoke("krcloud:objectstorage:getObjectStorageInfo", {
     }, opts);
+}
+
+export interface GetObjectStorageInfoResult {
+    /**
+     * The document as the service sent it, every section and key as received.
+     */
+    readonly raw: {[key: string]: any};
+    /**
+     * Large objects from segments: their limits; absent when not offered.
+     */
+    readonly slo?: {[key: string]: any};
+    /**
+     * The object storage's limits (maxFileSize, containerListingLimit, ...), keys in camelCase.
+     */
+    readonly swift: {[key: string]: any};
+    /**
+     * Temporary URLs: the methods they may sign; absent when not offered.
+     */
+    readonly tempurl?: {[key: string]: any};
 }
 /**
  * The service's capability document (`/info`): limits such as max_file_size, container_listing_limit.
  */
-export function getObjectStorageInfoOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<{[key: string]: any}> {
+export function getObjectStorageInfoOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetObjectStorageInfoResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
-    return pulumi.runtime.invokeSingleOutput("krcloud:objectstorage:getObjectStorageInfo", {
+    return pulumi.runtime.invokeOutput("krcloud:objectstorage:getObjectStorageInfo", {
     }, opts);
 }

@@ -40,6 +40,7 @@ export const getBuckets: typeof import("./getBuckets").getBuckets = null as any;
 export const getBucketsOutput: typeof import("./getBuckets").getBucketsOutput = null as any;
 utilities.lazyLoad(exports, ["getBuckets","getBucketsOutput"], () => require("./getBuckets"));
 
+export { GetObjectStorageInfoResult } from "./getObjectStorageInfo";
 export const getObjectStorageInfo: typeof import("./getObjectStorageInfo").getObjectStorageInfo = null as any;
 export const getObjectStorageInfoOutput: typeof import("./getObjectStorageInfo").getObjectStorageInfoOutput = null as any;
 utilities.lazyLoad(exports, ["getObjectStorageInfo","getObjectStorageInfoOutput"], () => require("./getObjectStorageInfo"));

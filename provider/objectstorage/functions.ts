@@ -81,7 +81,15 @@ export type GetBucketsResult = LookupResult<typeof getBuckets>;
 /** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
 export const { getObjectStorageInfo, getObjectStorageInfoOutput } = lookup("getObjectStorageInfo", {
   description: "The service's capability document (`/info`): limits such as max_file_size, container_listing_limit.",
-  result: () => z.record(z.string(), z.unknown()).describe("The service's capability document."),
+  // Named sections, not one open map: Pulumi's SDK generators read a result without properties as a
+  // single value and would hand Python, Go and native TypeScript programs one section of it.
+  result: () =>
+    z.object({
+      swift: z.record(z.string(), z.unknown()).describe("The object storage's limits (maxFileSize, containerListingLimit, ...), keys in camelCase."),
+      tempurl: z.record(z.string(), z.unknown()).optional().describe("Temporary URLs: the methods they may sign; absent when not offered."),
+      slo: z.record(z.string(), z.unknown()).optional().describe("Large objects from segments: their limits; absent when not offered."),
+      raw: z.record(z.string(), z.unknown()).describe("The document as the service sent it, every section and key as received."),
+    }),
   run: (_args, c) => c.getInfo(),
 });
 

@@ -29,7 +29,8 @@ import { toPlain } from "../core/sanitize";
 import { keepWriteOnly } from "../core/provider";
 import { secretInputKeys, secretOutputsFor } from "../core/secrets";
 import { parseArgs } from "../core/lookup";
-import { findLookup } from "../registry";
+import { findComponent, findLookup } from "../registry";
+import { construct } from "./construct";
 import { definition, provider } from "../runtime";
 import { isInlineAsset, nameOfUrn, revealProps, typeOfUrn, wrapSecrets, type Props } from "./properties";
 
@@ -433,7 +434,12 @@ export class KrcloudProviderService {
     return res;
   });
   parameterize = unimplemented("Parameterize");
-  construct = unimplemented("Construct");
+  /** A component (`isComponent` in the schema) for a YAML, Python or Go program: construct.ts. */
+  construct = handle(async (req: provproto.ConstructRequest) => {
+    const component = findComponent(req.getType());
+    if (!component) throw new Error(`unknown krcloud component ${req.getType()}`);
+    return construct(req, this.engineAddress, component, packageVersion());
+  });
   call = unimplemented("Call");
   getMapping = unimplemented("GetMapping");
   getMappings = unimplemented("GetMappings");

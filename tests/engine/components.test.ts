@@ -1,0 +1,119 @@
+/**
+ * The components through the real engine, each on both doors: the TypeScript class (children: the
+ * dynamic classes) and the native plugin's Construct from a YAML program (children: the plugin's
+ * own resources). Each stack: up, a preview with no changes, destroy leaving nothing; a StaticSite
+ * serves its index without a token; a CacheWithParameters parameter change updates the group and
+ * leaves the cache (same id, no replace step).
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector } from "../harness/engine";
+import { engineFile, jsProgram } from "./engine-file";
+
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
+
+const engine = engineFile({ label: "components", project: "components", yaml: true, plugin: true });
+
+/** The site's files, in the program's folder `site/`. */
+const SITE = { "index.html": "<h1>krcloud</h1>\n", "404.html": "<h1>not here</h1>\n", "app.js": "console.log(1);\n", "app.js.map": "{}\n" };
+
+/** The layout every StaticSite below records: the component's defaults, and the program's two choices. */
+function expectedLayout(bucketName: string) {
+  return {
+    bucketName,
+    publicRead: "read-only",
+    publicReadAllowIpList: [],
+    corsRules: [{ allowedOrigins: ["https://*"], allowedMethods: ["GET"], maxAgeSeconds: 3600 }],
+    logPrefix: "logs/",
+    logExpirationDays: 30,
+    prefix: "",
+    exclude: ["**/*.map"],
+    indexDocument: "index.html",
+    errorDocument: "404.html",
+    forceDestroy: true,
+  };
+}
+
+function withSite(files: Record<string, string>): Record<string, string> {
+  return { ...files, ...Object.fromEntries(Object.entries(SITE).map(([k, v]) => [`site/${k}`, v])) };
+}
+
+const PROGRAMS: Record<string, Record<string, string>> = {
+  typescript: jsProgram("krcloud-test-site-ts", [
+    'const site = new krcloud.objectstorage.StaticSite("www", { path: "site", exclude: ["**/*.map"], errorDocument: "404.html" });',
+    "exports.indexUrl = site.indexUrl;",
+    "exports.errorUrl = site.errorUrl;",
+    "exports.bucketName = site.bucketName;",
+    "exports.fileCount = site.fileCount;",
+    "exports.layout = site.layout;",
+  ]),
+  yaml: {
+    "Pulumi.yaml": [
+      "name: krcloud-test-site-yaml",
+      "runtime: yaml",
+      "resources:",
+      "  www:",
+      "    type: krcloud:objectstorage:StaticSite",
+      "    properties:",
+      "      path: site",
+      "      exclude: ['**/*.map']",
+      "      errorDocument: 404.html",
+      "outputs:",
+      "  indexUrl: ${www.indexUrl}",
+      "  errorUrl: ${www.errorUrl}",
+      "  bucketName: ${www.bucketName}",
+      "  fileCount: ${www.fileCount}",
+      "  layout: ${www.layout}",
+      "",
+    ].join("\n"),
+  },
+};
+
+describe.each(["typescript", "yaml"])("StaticSite from %s", (door) => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await engine.programStack(`site-${door}`, withSite(PROGRAMS[door]!));
+  });
+
+  test("up: a public site with the recorded layout, then a preview with no changes", async () => {
+    const up = await stack.up({ color: "never" });
+    const bucketName = up.outputs.bucketName!.value as string;
+    expect(bucketName).toMatch(/^www-/);
+    expect(up.outputs.layout!.value).toEqual(expectedLayout(bucketName));
+    expect(up.outputs.fileCount!.value).toBe(3);
+    // Public read: the index and error documents answer without a token.
+    const index = await fetch(up.outputs.indexUrl!.value as string);
+    expect([index.status, await index.text()]).toEqual([200, SITE["index.html"]]);
+    const error = await fetch(up.outputs.errorUrl!.value as string);
+    expect([error.status, await error.text()]).toEqual([200, SITE["404.html"]]);
+    // The children: bucket, CORS policy, lifecycle and folder, each under the component.
+    const children = (await stack.exportStack()).deployment.resources
+      .map((r: { type: string; parent?: string }) => [r.type.split(":").pop(), r.parent?.split("::")[2]?.split("$").pop()])
+      .filter(([, parent]: (string | undefined)[]) => parent === "krcloud:objectstorage:StaticSite")
+      .map(([type]: (string | undefined)[]) => type)
+      .sort();
+    expect(children).toEqual(["Bucket", "BucketCors", "BucketFolder", "BucketLifecycle"]);
+
+    const quiet = eventCollector();
+    await stack.preview({ color: "never", onEvent: quiet.onEvent, expectNoChanges: true } as never);
+    expect(changedSteps(quiet.events)).toEqual([]);
+  });
+
+  test("destroy leaves nothing", async () => {
+    await engine.destroyLeavesNothing(stack);
+  });
+});
+
+test("StaticSite refuses an index document the folder does not have, naming the property and the rule", async () => {
+  const dir = engine.program("site-bad", {
+    ...PROGRAMS.yaml!,
+    "Pulumi.yaml": PROGRAMS.yaml!["Pulumi.yaml"]!.replace("errorDocument: 404.html", "errorDocument: missing.html"),
+    "site/index.html": SITE["index.html"],
+  });
+  const stack = await engine.stack(dir, "site-bad");
+  const failure = await stack.preview({ color: "never" }).then(
+    () => "",
+    (e: Error) => e.message,
+  );
+  expect(failure).toContain('errorDocument: "missing.html" is not a file of the folder "site"');
+});

@@ -88,7 +88,8 @@ export const cacheWithParameters = defineComponent<CacheWithParametersInputs, Ca
       applyMode: inputs.apply((i) => i.applyMode),
     });
     const kind = cacheKind(args);
-    const common = { parameterGroupId: group.id, user: inputs.apply((i) => i.user) };
+    // The user only when the program gives one: the cache's class makes it secret, and a secret of nothing is a null the check refuses.
+    const common = { parameterGroupId: group.id, ...(args.user !== undefined ? { user: inputs.apply((i) => i.user) } : {}) };
     const cacheOutputs =
       kind === "cluster"
         ? (() => {

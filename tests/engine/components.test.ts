@@ -117,3 +117,111 @@ test("StaticSite refuses an index document the folder does not have, naming the 
   );
   expect(failure).toContain('errorDocument: "missing.html" is not a file of the folder "site"');
 });
+
+const CLUSTER = {
+  version: "7.0.15",
+  flavorId: "redis.small",
+  subnetIds: ["sn-a", "sn-b"],
+  securityGroupIds: ["sg-1"],
+  shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }],
+};
+const INSTANCE_SET = { version: "7.0.15", flavorId: "redis.small", subnetIds: ["sn-a", "sn-b"], securityGroupIds: ["sg-1"], primarySubnetId: "sn-a" };
+
+/** A cluster from TypeScript, an instance set from YAML; `timeout` comes from the stack's config. */
+const CACHE_PROGRAMS: Record<string, { files: Record<string, string>; base: string }> = {
+  typescript: {
+    base: "default.redis7.0.cluster",
+    files: jsProgram(
+      "krcloud-test-cache-ts",
+      [
+        'const timeout = new pulumi.Config().require("timeout");',
+        'const cache = new krcloud.cache.CacheWithParameters("sessions", {',
+        '  baseParameterGroupId: "default.redis7.0.cluster",',
+        '  parameters: { "maxmemory-policy": "allkeys-lru", timeout },',
+        `  cluster: ${JSON.stringify(CLUSTER)},`,
+        "});",
+        "exports.cacheId = cache.cacheId;",
+        "exports.kind = cache.kind;",
+        "exports.primaryEndpoint = cache.primaryEndpoint;",
+        "exports.parameterGroupId = cache.parameterGroupId;",
+        "exports.parameters = cache.parameters;",
+        "exports.syncStatus = cache.syncStatus;",
+      ],
+      { pulumi: true },
+    ),
+  },
+  yaml: {
+    base: "default.redis7.0.standalone",
+    files: {
+      "Pulumi.yaml": [
+        "name: krcloud-test-cache-yaml",
+        "runtime: yaml",
+        "configuration:",
+        "  timeout:",
+        "    type: String",
+        "resources:",
+        "  sessions:",
+        "    type: krcloud:cache:CacheWithParameters",
+        "    properties:",
+        "      baseParameterGroupId: default.redis7.0.standalone",
+        "      parameters:",
+        "        maxmemory-policy: allkeys-lru",
+        "        timeout: ${timeout}",
+        `      instanceSet: ${JSON.stringify(INSTANCE_SET)}`,
+        "outputs:",
+        "  cacheId: ${sessions.cacheId}",
+        "  kind: ${sessions.kind}",
+        "  primaryEndpoint: ${sessions.primaryEndpoint}",
+        "  parameterGroupId: ${sessions.parameterGroupId}",
+        "  parameters: ${sessions.parameters}",
+        "  syncStatus: ${sessions.syncStatus}",
+        "",
+      ].join("\n"),
+    },
+  },
+};
+
+describe.each(["typescript", "yaml"])("CacheWithParameters from %s", (door) => {
+  let stack: Stack;
+  let cacheId: string;
+  let groupId: string;
+
+  beforeAll(async () => {
+    stack = await engine.programStack(`cache-${door}`, CACHE_PROGRAMS[door]!.files);
+    await stack.setConfig("timeout", { value: "300" });
+  });
+
+  test("up: the cache and its own group from the map, then a preview with no changes", async () => {
+    const up = await stack.up({ color: "never" });
+    const o = Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value]));
+    expect(o.kind).toBe(door === "typescript" ? "cluster" : "instanceSet");
+    expect(o.parameters).toEqual({ "maxmemory-policy": "allkeys-lru", timeout: "300" });
+    expect(o.syncStatus).toBe("In-Sync");
+    expect(o.primaryEndpoint).toEqual(expect.any(String));
+    cacheId = o.cacheId as string;
+    groupId = o.parameterGroupId as string;
+    const quiet = eventCollector();
+    await stack.preview({ color: "never", onEvent: quiet.onEvent, expectNoChanges: true } as never);
+    expect(changedSteps(quiet.events)).toEqual([]);
+  });
+
+  test("a parameter change updates the group; the cache is neither replaced nor updated", async () => {
+    await stack.setConfig("timeout", { value: "600" });
+    const { events, onEvent } = eventCollector();
+    const up = await stack.up({ color: "never", onEvent });
+    // The resources' steps (a provider's config change is not one): the group updated, nothing else.
+    const steps = changedSteps(events)
+      .map((s) => [s.urn.split("::")[2]!.split("$").pop()!, s.op])
+      .filter(([type]) => !type!.startsWith("pulumi:"))
+      .map(([type, op]) => [type!.split(":").pop(), op]);
+    expect(steps).toEqual([["ParameterGroup", "update"]]);
+    expect(up.outputs.cacheId!.value).toBe(cacheId);
+    expect(up.outputs.parameterGroupId!.value).toBe(groupId);
+    expect(up.outputs.parameters!.value).toEqual({ "maxmemory-policy": "allkeys-lru", timeout: "600" });
+    expect(up.outputs.syncStatus!.value).toBe("In-Sync");
+  });
+
+  test("destroy leaves nothing", async () => {
+    await engine.destroyLeavesNothing(stack);
+  });
+});

@@ -160,10 +160,13 @@ test(`YAML (the plugin's Construct): a StaticSite and a CacheWithParameters made
     stacks[name] = await engine.stack(path.join(yamlDir, name), `yaml-${name}`);
     before[name] = values((await stacks[name].up({ color: "never" })).outputs);
   }
-  // The next: the package installed above at NEXT, as a plugin of that version.
+  // The next: the package of NEXT installed by npm, as the plugin of that version.
   const launcher = path.join(engine.sandbox.root, "plugin-next");
   fs.mkdirSync(launcher, { recursive: true });
-  const entry = path.join(dir, "node_modules", "pulumi-krcloud", "dist", "bin", "pulumi-resource-krcloud.js");
+  const installed = path.join(engine.sandbox.root, "next-package");
+  fs.mkdirSync(installed, { recursive: true });
+  install(installed, next);
+  const entry = path.join(installed, "node_modules", "pulumi-krcloud", "dist", "bin", "pulumi-resource-krcloud.js");
   fs.writeFileSync(path.join(launcher, "pulumi-resource-krcloud"), `#!/bin/sh\nexec node ${JSON.stringify(entry)} "$@"\n`, { mode: 0o755 });
   await runPulumi(engine.sandbox, ["plugin", "install", "resource", "krcloud", NEXT, "-f", launcher], engine.sandbox.root);
   for (const name of ["site", "cache"]) {

@@ -5,16 +5,22 @@
  * serves its index without a token; a CacheWithParameters parameter change updates the group and
  * leaves the cache (same id, no replace step).
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector } from "../harness/engine";
+import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT } from "../harness/engine";
 import { engineFile, jsProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const engine = engineFile({ label: "components", project: "components", yaml: true, plugin: true });
 
+/** The YAML door runs the example program; the TypeScript one the same choices on the same files. */
+const SITE_EXAMPLE = path.join(REPO_ROOT, "examples", "yaml-static-site-component");
 /** The site's files, in the program's folder `site/`. */
-const SITE = { "index.html": "<h1>krcloud</h1>\n", "404.html": "<h1>not here</h1>\n", "app.js": "console.log(1);\n", "app.js.map": "{}\n" };
+const SITE = Object.fromEntries(
+  ["index.html", "404.html", "app.js", "app.js.map"].map((f) => [f, fs.readFileSync(path.join(SITE_EXAMPLE, "site", f), "utf8")]),
+);
 
 /** The layout every StaticSite below records: the component's defaults, and the program's two choices. */
 function expectedLayout(bucketName: string) {
@@ -46,33 +52,15 @@ const PROGRAMS: Record<string, Record<string, string>> = {
     "exports.fileCount = site.fileCount;",
     "exports.layout = site.layout;",
   ]),
-  yaml: {
-    "Pulumi.yaml": [
-      "name: krcloud-test-site-yaml",
-      "runtime: yaml",
-      "resources:",
-      "  www:",
-      "    type: krcloud:objectstorage:StaticSite",
-      "    properties:",
-      "      path: site",
-      "      exclude: ['**/*.map']",
-      "      errorDocument: 404.html",
-      "outputs:",
-      "  indexUrl: ${www.indexUrl}",
-      "  errorUrl: ${www.errorUrl}",
-      "  bucketName: ${www.bucketName}",
-      "  fileCount: ${www.fileCount}",
-      "  layout: ${www.layout}",
-      "",
-    ].join("\n"),
-  },
+  // The example program, as it is (examples/yaml-static-site-component: the same site and choices).
+  yaml: Object.fromEntries(["Pulumi.yaml", ...Object.keys(SITE).map((f) => `site/${f}`)].map((f) => [f, fs.readFileSync(path.join(SITE_EXAMPLE, f), "utf8")])),
 };
 
 describe.each(["typescript", "yaml"])("StaticSite from %s", (door) => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await engine.programStack(`site-${door}`, withSite(PROGRAMS[door]!));
+    stack = await engine.programStack(`site-${door}`, door === "yaml" ? PROGRAMS.yaml! : withSite(PROGRAMS[door]!));
   });
 
   test("up: a public site with the recorded layout, then a preview with no changes", async () => {
@@ -108,7 +96,7 @@ test("StaticSite refuses an index document the folder does not have, naming the 
   const dir = engine.program("site-bad", {
     ...PROGRAMS.yaml!,
     "Pulumi.yaml": PROGRAMS.yaml!["Pulumi.yaml"]!.replace("errorDocument: 404.html", "errorDocument: missing.html"),
-    "site/index.html": SITE["index.html"],
+    "site/index.html": SITE["index.html"]!,
   });
   const stack = await engine.stack(dir, "site-bad");
   const failure = await stack.preview({ color: "never" }).then(

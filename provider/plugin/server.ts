@@ -7,7 +7,8 @@
  * What it adds over the dynamic path: the engine's resource name and random seed for auto-naming,
  * a detailed diff, the operation timeouts (`customTimeouts`, a refresh's read included), reads from
  * the id alone (import), List (`pulumi do … list`), a refresh asked for after a partial failure,
- * invoke, the schema, explicit provider configuration, and secrets kept secret end to end.
+ * invoke, the schema, explicit provider configuration, secrets kept secret end to end, and the
+ * components (Construct, construct.ts) for YAML, Python and Go programs.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -82,32 +82,26 @@ export const cacheWithParameters = defineComponent<CacheWithParametersInputs, Ca
   secretInputs: ["user"],
   build(scope, name, inputs, args) {
     const group = scope.resource(ParameterGroup, `${name}-params`, {
-      name: inputs.apply((i) => i.parameterGroupName) as Output<string>,
-      baseParameterGroupId: inputs.apply((i) => i.baseParameterGroupId),
-      parameters: inputs.apply((i) => i.parameters),
-      applyMode: inputs.apply((i) => i.applyMode),
+      name: inputs.get("parameterGroupName") as Output<string>,
+      baseParameterGroupId: inputs.get("baseParameterGroupId"),
+      parameters: inputs.get("parameters"),
+      applyMode: inputs.get("applyMode"),
     });
     const kind = cacheKind(args);
     // The user only when the program gives one: the cache's class makes it secret, and a secret of nothing is a null the check refuses.
-    const common = { parameterGroupId: group.id, ...(args.user !== undefined ? { user: inputs.apply((i) => i.user) } : {}) };
+    const common = { parameterGroupId: group.id, ...(args.user !== undefined ? { user: inputs.get("user") } : {}) };
     const cacheOutputs =
       kind === "cluster"
         ? (() => {
             const c = scope.resource(Cluster, name, {
-              ...spread(
-                inputs.apply((i) => i.cluster),
-                clusterCache(),
-              ),
+              ...spread(inputs.get("cluster"), clusterCache()),
               ...common,
             } as never);
             return { id: c.id, primaryEndpoint: c.primaryEndpoint, readEndpoint: undefined };
           })()
         : (() => {
             const s = scope.resource(InstanceSet, name, {
-              ...spread(
-                inputs.apply((i) => i.instanceSet),
-                instanceSetCache(),
-              ),
+              ...spread(inputs.get("instanceSet"), instanceSetCache()),
               ...common,
             } as never);
             return { id: s.id, primaryEndpoint: s.primaryEndpoint, readEndpoint: s.readEndpoint };

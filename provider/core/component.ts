@@ -13,7 +13,7 @@
  * which each door implements.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { output, Output } from "@pulumi/pulumi/output";
+import { all as allOf, output, Output, unsecret } from "@pulumi/pulumi/output";
 import { ComponentResource, CustomResource } from "@pulumi/pulumi/resource";
 import type { z } from "zod";
 import { outputKeys, withSecretInputs, type ResourceClass } from "./class";
@@ -52,7 +52,7 @@ export interface ComponentDefinition<I = unknown, O = unknown> {
    * as the program gave them, values still unresolved: which children exist may depend only on
    * which keys are set, known while values are not (a preview), never on the values.
    */
-  build(scope: Scope, name: string, inputs: Output<I>, args: Record<string, unknown>): ComponentOutputs<O>;
+  build(scope: Scope, name: string, inputs: ValidatedInputs<I>, args: Record<string, unknown>): ComponentOutputs<O>;
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyComponent = ComponentDefinition<any, any>;
@@ -78,9 +78,23 @@ export function parseComponentInputs<I>(def: ComponentDefinition<I, unknown>, na
  * validated inputs. A plain, fully known value is checked right away, so a program with a wrong
  * input fails where the component is declared, before any child is registered.
  */
-export function validatedInputs<I>(def: ComponentDefinition<I, unknown>, name: string, args: object): Output<I> {
+export function validatedInputs<I>(def: ComponentDefinition<I, unknown>, name: string, args: object): ValidatedInputs<I> {
   if (!containsOutput(args)) parseComponentInputs(def, name, args);
-  return output(args).apply((raw) => parseComponentInputs(def, name, raw));
+  const all = output(args).apply((raw) => parseComponentInputs(def, name, raw)) as Output<I>;
+  // One secret input makes `all` secret: each input's value is taken from it, its secrecy from
+  // the input alone, so a secret password does not make every child input secret (a secret of
+  // nothing would even reach a child's check as null).
+  const plain = unsecret(all);
+  const given = args as Record<string, unknown>;
+  return { all, get: (k) => allOf([output(given[k as string]), plain]).apply(([, v]) => (v as Record<string, unknown>)[k as string]) as never };
+}
+
+/** The validated inputs `build` gets. */
+export interface ValidatedInputs<I> {
+  /** Every input, validated, defaults applied; secret when any input is. */
+  all: Output<I>;
+  /** One input, validated, default applied; secret when it was given secret. */
+  get<K extends keyof I>(key: K): Output<I[K]>;
 }
 
 function containsOutput(v: unknown): boolean {

@@ -147,32 +147,34 @@ export const staticSite = defineComponent<StaticSiteInputs, StaticSiteOutputs>({
   build(scope, name, inputs) {
     const bucket = scope.resource(Bucket, name, {
       // Undefined (auto-named) resolves as an absent input.
-      name: inputs.apply((i) => i.bucketName) as Output<string>,
-      acl: inputs.apply((i) => ({
+      name: inputs.get("bucketName") as Output<string>,
+      acl: inputs.get("publicReadAllowIpList").apply((list) => ({
         public: "read-only" as const,
-        ...(i.publicReadAllowIpList.length > 0 ? { publicReadAllowIpList: i.publicReadAllowIpList } : {}),
+        ...(list.length > 0 ? { publicReadAllowIpList: list } : {}),
       })),
-      forceDestroy: inputs.apply((i) => i.forceDestroy),
+      forceDestroy: inputs.get("forceDestroy"),
     });
-    scope.resource(BucketCors, `${name}-cors`, { bucket: bucket.name, rules: inputs.apply((i) => i.corsRules) });
+    scope.resource(BucketCors, `${name}-cors`, { bucket: bucket.name, rules: inputs.get("corsRules") });
     scope.resource(BucketLifecycle, `${name}-logs`, {
       bucket: bucket.name,
-      rules: inputs.apply((i) => [{ id: "expire-logs", prefix: i.logPrefix, status: "Enabled" as const, expirationDays: i.logExpirationDays }]),
+      rules: all([inputs.get("logPrefix"), inputs.get("logExpirationDays")]).apply(([prefix, days]) => [
+        { id: "expire-logs", prefix, status: "Enabled" as const, expirationDays: days },
+      ]),
     });
     const folder = scope.resource(BucketFolder, `${name}-content`, {
       bucket: bucket.name,
-      path: inputs.apply((i) => i.path),
-      prefix: inputs.apply((i) => i.prefix),
-      exclude: inputs.apply((i) => i.exclude),
-      cacheControl: inputs.apply((i) => i.cacheControl) as Output<string>,
+      path: inputs.get("path"),
+      prefix: inputs.get("prefix"),
+      exclude: inputs.get("exclude"),
+      cacheControl: inputs.get("cacheControl") as Output<string>,
     });
     return {
       url: folder.url,
-      indexUrl: all([folder.url, inputs]).apply(([url, i]) => `${url}${i.indexDocument}`),
-      errorUrl: all([folder.url, inputs]).apply(([url, i]) => (i.errorDocument === undefined ? undefined : `${url}${i.errorDocument}`)),
+      indexUrl: all([folder.url, inputs.get("indexDocument")]).apply(([url, doc]) => `${url}${doc}`),
+      errorUrl: all([folder.url, inputs.get("errorDocument")]).apply(([url, doc]) => (doc === undefined ? undefined : `${url}${doc}`)),
       bucketName: bucket.name,
       fileCount: folder.fileCount,
-      layout: all([inputs, bucket.name]).apply(([i, b]) => siteLayout(i, b)),
+      layout: all([inputs.all, bucket.name]).apply(([i, b]) => siteLayout(i, b)),
     };
   },
   inputs: staticSiteInputs,

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT } from "../harness/engine";
+import { backendFiles, changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT } from "../harness/engine";
 import { engineFile, jsProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -113,6 +113,8 @@ const CLUSTER = {
   securityGroupIds: ["sg-1"],
   shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }],
 };
+/** A password given in plain text by the program: the component's `user` is secret, so no state holds it in clear. */
+const PASSWORD = "Pw-component-7f3a9c";
 const INSTANCE_SET = { version: "7.0.15", flavorId: "redis.small", subnetIds: ["sn-a", "sn-b"], securityGroupIds: ["sg-1"], primarySubnetId: "sn-a" };
 
 /** A cluster from TypeScript, an instance set from YAML; `timeout` comes from the stack's config. */
@@ -127,6 +129,7 @@ const CACHE_PROGRAMS: Record<string, { files: Record<string, string>; base: stri
         '  baseParameterGroupId: "default.redis7.0.cluster",',
         '  parameters: { "maxmemory-policy": "allkeys-lru", timeout },',
         `  cluster: ${JSON.stringify(CLUSTER)},`,
+        `  user: { name: "app", password: "${PASSWORD}" },`,
         "});",
         "exports.cacheId = cache.cacheId;",
         "exports.kind = cache.kind;",
@@ -156,6 +159,7 @@ const CACHE_PROGRAMS: Record<string, { files: Record<string, string>; base: stri
         "        maxmemory-policy: allkeys-lru",
         "        timeout: ${timeout}",
         `      instanceSet: ${JSON.stringify(INSTANCE_SET)}`,
+        `      user: { name: app, password: ${PASSWORD} }`,
         "outputs:",
         "  cacheId: ${sessions.cacheId}",
         "  kind: ${sessions.kind}",
@@ -186,6 +190,8 @@ describe.each(["typescript", "yaml"])("CacheWithParameters from %s", (door) => {
     expect(o.parameters).toEqual({ "maxmemory-policy": "allkeys-lru", timeout: "300" });
     expect(o.syncStatus).toBe("In-Sync");
     expect(o.primaryEndpoint).toEqual(expect.any(String));
+    // What the backend stores (its files, secrets encrypted), for every stack of the file.
+    expect(backendFiles(engine.sandbox.backendDir).filter((f) => f.text.includes(PASSWORD))).toEqual([]);
     cacheId = o.cacheId as string;
     groupId = o.parameterGroupId as string;
     const quiet = eventCollector();

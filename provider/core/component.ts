@@ -80,7 +80,7 @@ export function parseComponentInputs<I>(def: ComponentDefinition<I, unknown>, na
  */
 export function validatedInputs<I>(def: ComponentDefinition<I, unknown>, name: string, args: object): ValidatedInputs<I> {
   if (!containsOutput(args)) parseComponentInputs(def, name, args);
-  const all = output(args).apply((raw) => parseComponentInputs(def, name, raw)) as Output<I>;
+  const all: Output<I> = output(args).apply((raw) => parseComponentInputs<I>(def, name, raw));
   // One secret input makes `all` secret: each input's value is taken from it, its secrecy from
   // the input alone, so a secret password does not make every child input secret (a secret of
   // nothing would even reach a child's check as null).

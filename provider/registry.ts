@@ -8,10 +8,13 @@
  */
 import type { AnyDefinition } from "./core/resource";
 import type { AnyLookup } from "./core/lookup";
+import type { AnyComponent } from "./core/component";
 
 export interface ServiceModule {
   resources: AnyDefinition[];
   lookups: AnyLookup[];
+  /** The module's components (provider/core/component.ts), each carried by its class. */
+  components: AnyComponent[];
 }
 
 const LOADED = Symbol.for("krcloud.registry.modules");
@@ -25,13 +28,16 @@ function loaded(): Map<string, ServiceModule> {
 export function collect(exports: Record<string, unknown>): ServiceModule {
   const resources: AnyDefinition[] = [];
   const lookups: AnyLookup[] = [];
+  const components: AnyComponent[] = [];
   for (const v of Object.values(exports)) {
     const def = (v as { definition?: AnyDefinition } | undefined)?.definition;
     if (typeof v === "function" && def && typeof def.token === "string" && typeof def.create === "function") resources.push(def);
     const lookup = (v as { lookup?: AnyLookup } | undefined)?.lookup;
     if (typeof v === "function" && lookup && typeof lookup.token === "string" && typeof lookup.run === "function") lookups.push(lookup);
+    const component = (v as { component?: AnyComponent } | undefined)?.component;
+    if (typeof v === "function" && component && typeof component.token === "string" && typeof component.build === "function") components.push(component);
   }
-  return { resources, lookups };
+  return { resources, lookups, components };
 }
 
 /** The service module of `krcloud:<module>:<Name>`; undefined for a token of no module. */
@@ -65,6 +71,10 @@ export function findDefinition(token: string): AnyDefinition | undefined {
   return serviceModule(moduleOf(token))?.resources.find((d) => d.token === token);
 }
 
+export function findComponent(token: string): AnyComponent | undefined {
+  return serviceModule(moduleOf(token))?.components.find((c) => c.token === token);
+}
+
 export function findLookup(token: string): AnyLookup | undefined {
   return serviceModule(moduleOf(token))?.lookups.find((l) => l.token === token);
 }
@@ -88,4 +98,8 @@ export function allDefinitions(): AnyDefinition[] {
 
 export function allLookups(): AnyLookup[] {
   return Object.values(allModules()).flatMap((m) => m.lookups);
+}
+
+export function allComponents(): AnyComponent[] {
+  return Object.values(allModules()).flatMap((m) => m.components);
 }

@@ -12,7 +12,8 @@
 import { readFileSync, existsSync } from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { allDefinitions, allLookups } from "../provider/registry";
+import { allComponents, allDefinitions, allLookups } from "../provider/registry";
+import type { AnyComponent } from "../provider/core/component";
 import type { AnyDefinition } from "../provider/core/resource";
 import type { AnyLookup } from "../provider/core/lookup";
 import { alwaysSecretOutputKeys, secretInputKeys } from "../provider/core/secrets";
@@ -62,6 +63,8 @@ export interface ResourceSpec {
   required: string[];
   /** What `List` (the plugin's, `pulumi do <token> list`) filters by; absent: the type cannot be listed. */
   listInputs?: ObjectTypeSpec;
+  /** A component: the plugin's Construct builds it (SDKs register it as a remote component). */
+  isComponent?: boolean;
 }
 export interface FunctionSpec {
   description: string;
@@ -384,6 +387,26 @@ export function resourceSpec(def: AnyDefinition, types: TypeRegistry): ResourceS
   return spec;
 }
 
+/** A component's resource entry: its inputs and outputs, marked `isComponent` (the plugin's Construct builds it). */
+export function componentSpec(c: AnyComponent, types: TypeRegistry): ResourceSpec {
+  const { pkg, module, name } = parseToken(c.token);
+  if (pkg !== PACKAGE_NAME) throw new Error(`component token ${c.token} is not in package ${PACKAGE_NAME}`);
+  const ins = objectProperties(c.inputs(), "input", name, module, types);
+  const outs = objectProperties(c.outputs(), "output", name, module, types);
+  for (const k of c.secretInputs ?? []) {
+    if (!ins.properties[k]) throw new Error(`${c.token}: secretInputs names "${k}", which is not an input`);
+    ins.properties[k].secret = true;
+  }
+  return {
+    description: c.description,
+    isComponent: true,
+    inputProperties: ins.properties,
+    requiredInputs: ins.required ?? [],
+    properties: outs.properties,
+    required: outs.required ?? [],
+  };
+}
+
 /**
  * The type's `listInputs`: each filter of its `list`, a string input of the type. A type that lists
  * within another (an object within its bucket) requires that one.
@@ -501,6 +524,7 @@ interface PackageJson {
 export function generateSchema(
   definitions: readonly AnyDefinition[] = allDefinitions(),
   lookups: readonly AnyLookup[] = allLookups(),
+  components: readonly AnyComponent[] = allComponents(),
 ): Record<string, unknown> {
   const pkg = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as PackageJson;
   const types = new TypeRegistry();
@@ -508,6 +532,10 @@ export function generateSchema(
   for (const def of definitions) {
     if (resources[def.token]) throw new Error(`resource token ${def.token} is declared twice`);
     resources[def.token] = resourceSpec(def, types);
+  }
+  for (const c of components) {
+    if (resources[c.token]) throw new Error(`resource token ${c.token} is declared twice`);
+    resources[c.token] = componentSpec(c, types);
   }
   const fns: Record<string, FunctionSpec> = {};
   for (const lookup of lookups) {

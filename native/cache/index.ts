@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "../utilities";
 
 // Export members:
+export { CacheWithParametersArgs } from "./cacheWithParameters";
+export type CacheWithParameters = import("./cacheWithParameters").CacheWithParameters;
+export const CacheWithParameters: typeof import("./cacheWithParameters").CacheWithParameters = null as any;
+utilities.lazyLoad(exports, ["CacheWithParameters"], () => require("./cacheWithParameters"));
+
 export { ClusterArgs } from "./cluster";
 export type Cluster = import("./cluster").Cluster;
 export const Cluster: typeof import("./cluster").Cluster = null as any;
@@ -68,6 +73,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "krcloud:cache:CacheWithParameters":
+                return new CacheWithParameters(name, <any>undefined, { urn })
             case "krcloud:cache:Cluster":
                 return new Cluster(name, <any>undefined, { urn })
             case "krcloud:cache:InstanceSet":

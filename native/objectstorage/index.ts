@@ -50,6 +50,11 @@ export const getTempUrl: typeof import("./getTempUrl").getTempUrl = null as any;
 export const getTempUrlOutput: typeof import("./getTempUrl").getTempUrlOutput = null as any;
 utilities.lazyLoad(exports, ["getTempUrl","getTempUrlOutput"], () => require("./getTempUrl"));
 
+export { StaticSiteArgs } from "./staticSite";
+export type StaticSite = import("./staticSite").StaticSite;
+export const StaticSite: typeof import("./staticSite").StaticSite = null as any;
+utilities.lazyLoad(exports, ["StaticSite"], () => require("./staticSite"));
+
 
 // Export enums:
 export * from "../types/enums/objectstorage";
@@ -68,6 +73,8 @@ const _module = {
                 return new BucketLifecycle(name, <any>undefined, { urn })
             case "krcloud:objectstorage:BucketObject":
                 return new BucketObject(name, <any>undefined, { urn })
+            case "krcloud:objectstorage:StaticSite":
+                return new StaticSite(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

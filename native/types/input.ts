@@ -10,6 +10,292 @@ import * as utilities from "../utilities";
 
 export namespace cache {
     /**
+     * A cluster (cluster mode): a Cluster's inputs but `parameterGroupId` and `user`. Exactly one of cluster and instanceSet.
+     */
+    export interface CacheWithParametersClusterArgs {
+        /**
+         * If a cluster with this name already exists, manage it instead of creating one (its replace-on properties must match; the rest is updated in place).
+         */
+        adopt?: pulumi.Input<boolean | undefined>;
+        /**
+         * Automatic backups; omitted: none. Changed in place.
+         */
+        backupSchedule?: pulumi.Input<inputs.cache.CacheWithParametersClusterBackupScheduleArgs | undefined>;
+        /**
+         * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+         */
+        description?: pulumi.Input<string | undefined>;
+        /**
+         * Node size (see getFlavors). Changing it replaces the cluster.
+         */
+        flavorId: pulumi.Input<string>;
+        /**
+         * On delete: keep automatic backups until they expire (true, the default) or delete them with the resource. Read at delete time only; never read back.
+         */
+        keepAutomaticBackups?: pulumi.Input<boolean | undefined>;
+        /**
+         * Cluster name: 4 to 20 characters, lower-case letters, digits and `-`, starting with a letter, ending with a letter or digit, no `--`. When omitted: the logical name plus a random suffix. Changing it replaces the resource.
+         */
+        name?: pulumi.Input<string | undefined>;
+        /**
+         * Port, 2000 to 50000 (default 6379). Changing it replaces the resource.
+         */
+        port?: pulumi.Input<number | undefined>;
+        /**
+         * Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.
+         */
+        restoreFromBackup?: pulumi.Input<string | undefined>;
+        /**
+         * Security groups; changed in place.
+         */
+        securityGroupIds: pulumi.Input<pulumi.Input<string>[]>;
+        /**
+         * One placement per shard. Shards and replicas are added and removed in place; the shard count and replicas per shard follow the list.
+         */
+        shards: pulumi.Input<pulumi.Input<inputs.cache.CacheWithParametersClusterShardArgs>[]>;
+        /**
+         * Subnets the cluster may place nodes in. Changing them replaces the cluster.
+         */
+        subnetIds: pulumi.Input<pulumi.Input<string>[]>;
+        /**
+         * How long each operation may wait, like Pulumi's customTimeouts (which dynamic providers never receive): defaults create 60 minutes, update 40 minutes, delete 45 minutes. Only steers the provider: changing it changes nothing in the cloud.
+         */
+        timeouts?: pulumi.Input<inputs.cache.CacheWithParametersClusterTimeoutsArgs | undefined>;
+        /**
+         * TLS in transit. Changing it replaces the cluster.
+         */
+        tlsEnabled?: pulumi.Input<boolean | undefined>;
+        /**
+         * Engine version (see getVersions). Changing it replaces the cluster.
+         */
+        version: pulumi.Input<string>;
+    }
+    /**
+     * cacheWithParametersClusterArgsProvideDefaults sets the appropriate defaults for CacheWithParametersClusterArgs
+     */
+    export function cacheWithParametersClusterArgsProvideDefaults(val: CacheWithParametersClusterArgs): CacheWithParametersClusterArgs {
+        return {
+            ...val,
+            adopt: (val.adopt) ?? false,
+            keepAutomaticBackups: (val.keepAutomaticBackups) ?? true,
+            port: (val.port) ?? 6379,
+            tlsEnabled: (val.tlsEnabled) ?? false,
+        };
+    }
+
+    /**
+     * Automatic backups; omitted: none. Changed in place.
+     */
+    export interface CacheWithParametersClusterBackupScheduleArgs {
+        /**
+         * 5-field cron expression (KST).
+         */
+        cron: pulumi.Input<string>;
+        /**
+         * Days to keep automatic backups.
+         */
+        retentionDays?: pulumi.Input<number | undefined>;
+    }
+
+    export interface CacheWithParametersClusterShardArgs {
+        /**
+         * Subnet of the shard's primary node. Changing it for an existing shard replaces the cluster.
+         */
+        primarySubnetId: pulumi.Input<string>;
+        /**
+         * One subnet per replica node of the shard; replicas are added and removed in place.
+         */
+        replicaSubnetIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    }
+
+    /**
+     * How long each operation may wait, like Pulumi's customTimeouts (which dynamic providers never receive): defaults create 60 minutes, update 40 minutes, delete 45 minutes. Only steers the provider: changing it changes nothing in the cloud.
+     */
+    export interface CacheWithParametersClusterTimeoutsArgs {
+        /**
+         * How long create may wait for the resource to settle (default 60 minutes).
+         */
+        create?: pulumi.Input<string | undefined>;
+        /**
+         * How long delete may wait for the resource to settle (default 45 minutes).
+         */
+        delete?: pulumi.Input<string | undefined>;
+        /**
+         * How long update may wait for the resource to settle (default 40 minutes).
+         */
+        update?: pulumi.Input<string | undefined>;
+    }
+
+    /**
+     * An instance set (cluster mode off): an InstanceSet's inputs but `parameterGroupId` and `user`. Exactly one of cluster and instanceSet.
+     */
+    export interface CacheWithParametersInstanceSetArgs {
+        /**
+         * If an instance set with this name already exists, manage it instead of creating one (its replace-on properties must match; the rest is updated in place).
+         */
+        adopt?: pulumi.Input<boolean | undefined>;
+        /**
+         * Daily automatic backups; omitted: none. Changed in place.
+         */
+        backupSchedule?: pulumi.Input<inputs.cache.CacheWithParametersInstanceSetBackupScheduleArgs | undefined>;
+        /**
+         * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+         */
+        description?: pulumi.Input<string | undefined>;
+        /**
+         * Instance size (see getFlavors). Changing it replaces the instance set.
+         */
+        flavorId: pulumi.Input<string>;
+        /**
+         * High availability mode (automatic failover); needs at least one replica. Toggled in place.
+         */
+        highAvailability?: pulumi.Input<boolean | undefined>;
+        /**
+         * On delete: keep automatic backups until they expire (true, the default) or delete them with the resource. Read at delete time only; never read back.
+         */
+        keepAutomaticBackups?: pulumi.Input<boolean | undefined>;
+        /**
+         * Instance set name: 4 to 20 characters, lower-case letters, digits and `-`, starting with a letter, ending with a letter or digit, no `--`. When omitted: the logical name plus a random suffix. Changing it replaces the resource.
+         */
+        name?: pulumi.Input<string | undefined>;
+        /**
+         * Port, 2000 to 50000 (default 6379). Changing it replaces the resource.
+         */
+        port?: pulumi.Input<number | undefined>;
+        /**
+         * With high availability off: the instance that must be primary; another one is promoted to it in place.
+         */
+        primaryInstanceId?: pulumi.Input<string | undefined>;
+        /**
+         * Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change).
+         */
+        primarySubnetId: pulumi.Input<string>;
+        /**
+         * One subnet per replica; replicas are added and removed in place.
+         */
+        replicaSubnetIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+        /**
+         * Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set.
+         */
+        restoreFrom?: pulumi.Input<inputs.cache.CacheWithParametersInstanceSetRestoreFromArgs | undefined>;
+        /**
+         * Security groups; changed in place.
+         */
+        securityGroupIds: pulumi.Input<pulumi.Input<string>[]>;
+        /**
+         * Subnets the instances may be placed in. Changing them replaces the instance set.
+         */
+        subnetIds: pulumi.Input<pulumi.Input<string>[]>;
+        /**
+         * How long each operation may wait, like Pulumi's customTimeouts (which dynamic providers never receive): defaults create 60 minutes, update 40 minutes, delete 45 minutes. Only steers the provider: changing it changes nothing in the cloud.
+         */
+        timeouts?: pulumi.Input<inputs.cache.CacheWithParametersInstanceSetTimeoutsArgs | undefined>;
+        /**
+         * TLS in transit. Changing it replaces the instance set.
+         */
+        tlsEnabled?: pulumi.Input<boolean | undefined>;
+        /**
+         * Engine version (see getVersions). Changing it replaces the instance set.
+         */
+        version: pulumi.Input<string>;
+    }
+    /**
+     * cacheWithParametersInstanceSetArgsProvideDefaults sets the appropriate defaults for CacheWithParametersInstanceSetArgs
+     */
+    export function cacheWithParametersInstanceSetArgsProvideDefaults(val: CacheWithParametersInstanceSetArgs): CacheWithParametersInstanceSetArgs {
+        return {
+            ...val,
+            adopt: (val.adopt) ?? false,
+            highAvailability: (val.highAvailability) ?? false,
+            keepAutomaticBackups: (val.keepAutomaticBackups) ?? true,
+            port: (val.port) ?? 6379,
+            tlsEnabled: (val.tlsEnabled) ?? false,
+        };
+    }
+
+    /**
+     * Daily automatic backups; omitted: none. Changed in place.
+     */
+    export interface CacheWithParametersInstanceSetBackupScheduleArgs {
+        /**
+         * Hour of the daily automatic backup, KST (the only settable field).
+         */
+        hour: pulumi.Input<number>;
+        /**
+         * Days to keep automatic backups, 1 to 35.
+         */
+        retentionDays: pulumi.Input<number>;
+    }
+
+    /**
+     * Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set.
+     */
+    export interface CacheWithParametersInstanceSetRestoreFromArgs {
+        /**
+         * An existing backup's name.
+         */
+        backupName?: pulumi.Input<string | undefined>;
+        /**
+         * Backup files in object storage, `bucket/folder/.../file`, same region and project.
+         */
+        files?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    }
+
+    /**
+     * How long each operation may wait, like Pulumi's customTimeouts (which dynamic providers never receive): defaults create 60 minutes, update 40 minutes, delete 45 minutes. Only steers the provider: changing it changes nothing in the cloud.
+     */
+    export interface CacheWithParametersInstanceSetTimeoutsArgs {
+        /**
+         * How long create may wait for the resource to settle (default 60 minutes).
+         */
+        create?: pulumi.Input<string | undefined>;
+        /**
+         * How long delete may wait for the resource to settle (default 45 minutes).
+         */
+        delete?: pulumi.Input<string | undefined>;
+        /**
+         * How long update may wait for the resource to settle (default 40 minutes).
+         */
+        update?: pulumi.Input<string | undefined>;
+    }
+
+    /**
+     * A database user (authentication). Changing it replaces the resource.
+     */
+    export interface CacheWithParametersUserArgs {
+        /**
+         * Database user name.
+         */
+        name: pulumi.Input<string>;
+        /**
+         * The user's password, already encrypted or hashed: the cache service accepts no plain password here. Secret. Or give `passwordCiphertext`.
+         */
+        password?: pulumi.Input<string | undefined>;
+        /**
+         * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+         */
+        passwordCiphertext?: pulumi.Input<inputs.cache.CacheWithParametersUserPasswordCiphertextArgs | undefined>;
+    }
+
+    /**
+     * The user's password as a KMS ciphertext instead of a value: the provider decrypts it only while calling the API, so no plaintext is kept in the state, not even encrypted. Changing it replaces the resource.
+     */
+    export interface CacheWithParametersUserPasswordCiphertextArgs {
+        /**
+         * The AAD given at encryption, if any.
+         */
+        aad?: pulumi.Input<string | undefined>;
+        /**
+         * The ciphertext exactly as KMS encrypt returned it (a `kms.Ciphertext` resource's `ciphertext`).
+         */
+        ciphertext: pulumi.Input<string>;
+        /**
+         * The symmetric KMS key that encrypted it.
+         */
+        keyId: pulumi.Input<string>;
+    }
+
+    /**
      * Automatic backups; omitted: none. Changed in place.
      */
     export interface ClusterBackupScheduleArgs {
@@ -604,6 +890,29 @@ export namespace objectstorage {
             ...val,
             status: (val.status) ?? "Enabled",
         };
+    }
+
+    export interface StaticSiteCorsRuleArgs {
+        /**
+         * Request headers allowed in a preflight (`*` for any).
+         */
+        allowedHeaders?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+        /**
+         * Methods: PUT, POST, GET, DELETE.
+         */
+        allowedMethods: pulumi.Input<pulumi.Input<enums.objectstorage.StaticSiteCorsRuleAllowedMethod>[]>;
+        /**
+         * Origins with protocol, e.g. `https://*.example.com` or `http://localhost:8080`. Note: an origin written with an explicit :80/:443 does not match a browser Origin without the port.
+         */
+        allowedOrigins: pulumi.Input<pulumi.Input<string>[]>;
+        /**
+         * Response headers exposed to the browser.
+         */
+        exposeHeaders?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+        /**
+         * Preflight cache lifetime in seconds; when omitted, preflight results are not cached.
+         */
+        maxAgeSeconds?: pulumi.Input<number | undefined>;
     }
 
 }

@@ -823,4 +823,77 @@ export namespace objectstorage {
         objectCount?: number;
     }
 
+    /**
+     * What the component created, with every default it applied: compare it across versions to see that none changed.
+     */
+    export interface StaticSiteLayout {
+        /**
+         * The bucket's name.
+         */
+        bucketName: string;
+        /**
+         * The CORS policy set.
+         */
+        corsRules: outputs.objectstorage.StaticSiteLayoutCorsRule[];
+        /**
+         * The error document, when one is set.
+         */
+        errorDocument?: string;
+        /**
+         * The globs left out of the folder.
+         */
+        exclude: string[];
+        /**
+         * Whether destroy deletes every object of the bucket.
+         */
+        forceDestroy: boolean;
+        /**
+         * The index document.
+         */
+        indexDocument: string;
+        /**
+         * After how many days logs are deleted.
+         */
+        logExpirationDays: number;
+        /**
+         * The prefix of the expired logs.
+         */
+        logPrefix: string;
+        /**
+         * The key prefix of the site's files.
+         */
+        prefix: string;
+        /**
+         * The bucket's public access: `read-only`.
+         */
+        publicRead: string;
+        /**
+         * Where token-less reads are allowed from; empty: anywhere.
+         */
+        publicReadAllowIpList: string[];
+    }
+
+    export interface StaticSiteLayoutCorsRule {
+        /**
+         * Request headers allowed in a preflight (`*` for any).
+         */
+        allowedHeaders?: string[];
+        /**
+         * Methods: PUT, POST, GET, DELETE.
+         */
+        allowedMethods: enums.objectstorage.StaticSiteLayoutCorsRuleAllowedMethod[];
+        /**
+         * Origins with protocol, e.g. `https://*.example.com` or `http://localhost:8080`. Note: an origin written with an explicit :80/:443 does not match a browser Origin without the port.
+         */
+        allowedOrigins: string[];
+        /**
+         * Response headers exposed to the browser.
+         */
+        exposeHeaders?: string[];
+        /**
+         * Preflight cache lifetime in seconds; when omitted, preflight results are not cached.
+         */
+        maxAgeSeconds?: number;
+    }
+
 }

@@ -46,7 +46,7 @@ export function placement() {
   });
 }
 
-function clusterShape() {
+export function clusterShape() {
   return z.strictObject({
     ...recordInputs("cluster"),
     shards: z

@@ -5,3 +5,5 @@ export { Shard, type ShardArgs } from "./shard";
 export { InstanceSet, type InstanceSetArgs } from "./instance-set";
 export { ParameterGroup, type ParameterGroupArgs } from "./parameter-group";
 export * from "./functions";
+// Components: one line each (their class and args).
+export { CacheWithParameters, type CacheWithParametersArgs } from "./cache-with-parameters";

@@ -22,7 +22,7 @@ import { requestDescription, retentionDays, user, userForRequest } from "./valid
 import { CACHE_TIMEOUTS, instanceSetSnapshot, waitClusterSynced, waitInstanceSetSettled, type InstanceSetSnapshot } from "./waiters";
 import type { InstanceSetArgs } from "./args";
 
-function instanceSetShape() {
+export function instanceSetShape() {
   return z.strictObject({
     ...record.recordInputs("instance set"),
     primarySubnetId: nonEmpty().describe("Subnet of the primary at creation. Changing it replaces the instance set (a promote does not count as a change)."),

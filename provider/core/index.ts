@@ -1,4 +1,5 @@
 export * from "./class";
+export * from "./component";
 export * from "./config";
 export * from "./naming";
 export * from "./resource";

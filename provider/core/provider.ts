@@ -597,7 +597,7 @@ function derive(def: AnyDefinition, inputs: Record<string, unknown>): Record<str
  * zod reports a record key that fails its schema as "Invalid key in record" and keeps the rule's
  * own message (e.g. "metadata names must be 2 to 64 characters") in nested issues: surface those.
  */
-function issueMessage(i: { code?: string; message: string; issues?: readonly { message: string }[] }): string {
+export function issueMessage(i: { code?: string; message: string; issues?: readonly { message: string }[] }): string {
   return i.code === "invalid_key" && i.issues?.length ? i.issues.map((n) => n.message).join("; ") : i.message;
 }
 

@@ -109,6 +109,34 @@ export interface BucketObjectArgs {
   source?: pulumi.Input<string | pulumi.asset.Asset>;
 }
 
+/** The arguments of StaticSite (`krcloud:objectstorage:StaticSite`). A static web site: a bucket readable without a token (optionally only from an IP allow list), its CORS policy, a lifecycle rule expiring its access logs, and a BucketFolder of the site's files, with the index and error documents' URLs. The `layout` output records every default applied. */
+export interface StaticSiteArgs {
+  /** The bucket's name. When omitted: the component's name plus a random suffix. Changing it replaces the bucket and the site in it. */
+  bucketName?: pulumi.Input<string>;
+  /** `Cache-Control` stored with every file of the site. */
+  cacheControl?: pulumi.Input<string>;
+  /** The bucket's CORS policy, in order. Default: GET from any `https://` origin, preflight cached for 3600 seconds. */
+  corsRules?: pulumi.Input<pulumi.Input<StaticSiteCorsRuleArgs>[]>;
+  /** The site's error document, a file of the folder (e.g. `404.html`): `errorUrl` points at it. */
+  errorDocument?: pulumi.Input<string>;
+  /** Globs of files of the folder to leave out, e.g. `**\/*.map`. */
+  exclude?: pulumi.Input<pulumi.Input<string>[]>;
+  /** On destroy, delete every object of the bucket, logs included (default true: the bucket is the site's own). */
+  forceDestroy?: pulumi.Input<boolean>;
+  /** The site's index document, a file of the folder (default `index.html`): `indexUrl` points at it. */
+  indexDocument?: pulumi.Input<string>;
+  /** Objects under `logPrefix` are deleted this many days after they were written (default 30). */
+  logExpirationDays?: pulumi.Input<number>;
+  /** The key prefix of the access logs the lifecycle rule expires (default `logs/`). */
+  logPrefix?: pulumi.Input<string>;
+  /** The local folder of the site's files, relative to the program's directory or absolute. */
+  path: pulumi.Input<string>;
+  /** The key prefix the site's files go under (default: the bucket's root). */
+  prefix?: pulumi.Input<string>;
+  /** When not empty, token-less reads are allowed only from these IP addresses or CIDR ranges; default: from anywhere. */
+  publicReadAllowIpList?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
 /** Public access. Defaults to `deny` (no token-less access). */
 export interface BucketAclArgs {
   /** `read-only` allows token-less reads; `deny` forbids them. */
@@ -171,3 +199,18 @@ export interface BucketLifecycleRuleArgs {
 
 /** `Enabled` or `Disabled`. */
 export type BucketLifecycleRuleStatus = "Enabled" | "Disabled";
+
+export interface StaticSiteCorsRuleArgs {
+  /** Request headers allowed in a preflight (`*` for any). */
+  allowedHeaders?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Methods: PUT, POST, GET, DELETE. */
+  allowedMethods: pulumi.Input<pulumi.Input<StaticSiteCorsRuleAllowedMethod>[]>;
+  /** Origins with protocol, e.g. `https://*.example.com` or `http://localhost:8080`. Note: an origin written with an explicit :80/:443 does not match a browser Origin without the port. */
+  allowedOrigins: pulumi.Input<pulumi.Input<string>[]>;
+  /** Response headers exposed to the browser. */
+  exposeHeaders?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Preflight cache lifetime in seconds; when omitted, preflight results are not cached. */
+  maxAgeSeconds?: pulumi.Input<number>;
+}
+
+export type StaticSiteCorsRuleAllowedMethod = "PUT" | "POST" | "GET" | "DELETE";

@@ -5,3 +5,5 @@ export { BucketFolder, type BucketFolderArgs } from "./bucket-folder";
 export { BucketLifecycle, type BucketLifecycleArgs } from "./bucket-lifecycle";
 export { BucketObject, type BucketObjectArgs } from "./bucket-object";
 export * from "./functions";
+// Components: one line each (their class and args).
+export { StaticSite, type StaticSiteArgs } from "./static-site";

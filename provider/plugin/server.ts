@@ -7,7 +7,8 @@
  * What it adds over the dynamic path: the engine's resource name and random seed for auto-naming,
  * a detailed diff, the operation timeouts (`customTimeouts`, a refresh's read included), reads from
  * the id alone (import), List (`pulumi do … list`), a refresh asked for after a partial failure,
- * invoke, the schema, explicit provider configuration, and secrets kept secret end to end.
+ * invoke, the schema, explicit provider configuration, secrets kept secret end to end, and the
+ * components (Construct, construct.ts) for YAML, Python and Go programs.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -29,7 +30,8 @@ import { toPlain } from "../core/sanitize";
 import { keepWriteOnly } from "../core/provider";
 import { secretInputKeys, secretOutputsFor } from "../core/secrets";
 import { parseArgs } from "../core/lookup";
-import { findLookup } from "../registry";
+import { findComponent, findLookup } from "../registry";
+import { construct } from "./construct";
 import { definition, provider } from "../runtime";
 import { isInlineAsset, nameOfUrn, revealProps, typeOfUrn, wrapSecrets, type Props } from "./properties";
 
@@ -433,7 +435,12 @@ export class KrcloudProviderService {
     return res;
   });
   parameterize = unimplemented("Parameterize");
-  construct = unimplemented("Construct");
+  /** A component (`isComponent` in the schema) for a YAML, Python or Go program: construct.ts. */
+  construct = handle(async (req: provproto.ConstructRequest) => {
+    const component = findComponent(req.getType());
+    if (!component) throw new Error(`unknown krcloud component ${req.getType()}`);
+    return construct(req, this.engineAddress, component, packageVersion());
+  });
   call = unimplemented("Call");
   getMapping = unimplemented("GetMapping");
   getMappings = unimplemented("GetMappings");

@@ -121,7 +121,11 @@ export function requireYamlHost(): void {
 export function writeProgram(sandbox: Sandbox, name: string, files: Record<string, string>): string {
   const src = path.join(sandbox.root, "src", name);
   fs.mkdirSync(src, { recursive: true });
-  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(src, file), text);
+  for (const [file, text] of Object.entries(files)) {
+    // A file in a folder of the program (`site/index.html`) gets its folder.
+    fs.mkdirSync(path.dirname(path.join(src, file)), { recursive: true });
+    fs.writeFileSync(path.join(src, file), text);
+  }
   return sandbox.copyProgram(src);
 }
 

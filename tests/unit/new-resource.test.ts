@@ -9,6 +9,11 @@
  *    fault-matrix row, its zero-diff resources);
  * 5. its test against the local cloud, a `tests/local/<module>-*.test.ts` that names its token.
  *
+ * A component (provider/core/component.ts) is three files and one line: its definition
+ * `provider/<module>/<noun>.ts` ending with its class (`componentClass`), one line in the module's
+ * index, its reference example beside it, and its engine test in tests/engine/components.test.ts
+ * (both doors). It has no fixture: it makes no request itself, its children have theirs.
+ *
  * A lookup is one statement in `provider/<module>/functions.ts` and its example,
  * `provider/<module>/<name in kebab-case>.example.yaml` (previewed by tests/engine/docs-reference).
  * Everything else is derived: schema.json, docs/reference, the args types, the native SDK, the
@@ -16,7 +21,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { allDefinitions, allLookups } from "../../provider/registry";
+import { allComponents, allDefinitions, allLookups } from "../../provider/registry";
 import { exampleFile } from "../../tools/gen-reference";
 import { fixtureFile, fixtureOf } from "../resources";
 import { FAULT_FILES } from "../support/faults/rows";
@@ -82,6 +87,44 @@ function resourceNeeds(token: string): Need[] {
   ];
 }
 
+/** The files and lines component `token` needs, and which of them are missing. */
+function componentNeeds(token: string): Need[] {
+  const [, mod, type] = token.split(":") as [string, string, string];
+  const noun = kebab(type);
+  const definition = `provider/${mod}/${noun}.ts`;
+  const source = read(definition);
+  const index = `provider/${mod}/index.ts`;
+  const example = exampleFile(token);
+  const test = "tests/engine/components.test.ts";
+  return [
+    {
+      what: "the definition",
+      file: definition,
+      missing:
+        source === undefined
+          ? "no such file"
+          : !source.includes(`"${token}"`)
+            ? `it does not declare "${token}"`
+            : !new RegExp(`^export const ${type} = componentClass<`, "m").test(source)
+              ? `it does not end with the class: export const ${type} = componentClass<${type}Args, ...>(...)`
+              : undefined,
+    },
+    {
+      what: "the index line",
+      file: index,
+      missing: new RegExp(`^export \\{ ${type}, type ${type}Args \\} from "\\./${noun}";$`, "m").test(read(index) ?? "")
+        ? undefined
+        : `no line export { ${type}, type ${type}Args } from "./${noun}";`,
+    },
+    { what: "the reference example", file: example, missing: read(example) === undefined ? "no such file" : undefined },
+    {
+      what: "its engine test, both doors",
+      file: test,
+      missing: new RegExp(`${type} from %s`).test(read(test) ?? "") ? undefined : `no describe.each(...)("${type} from %s") in ${test}`,
+    },
+  ];
+}
+
 /** The statement and the example lookup `token` needs. */
 function lookupNeeds(token: string): Need[] {
   const [, mod, name] = token.split(":") as [string, string, string];
@@ -133,4 +176,20 @@ test("every service with resource types runs in one fault-matrix file", () => {
   const files = Object.entries(FAULT_FILES as Record<string, readonly string[]>);
   expect(files.flatMap(([, s]) => s).sort()).toEqual(services);
   for (const [file] of files) expect([file, fs.existsSync(path.join(ROOT, "tests", "faults", `${file}.test.ts`))]).toEqual([file, true]);
+});
+
+test("a new component needs its definition, its index line, its example and its engine test", () => {
+  expect(componentNeeds("krcloud:widgets:SpareGarage").map((n) => [n.what, n.file])).toEqual([
+    ["the definition", "provider/widgets/spare-garage.ts"],
+    ["the index line", "provider/widgets/index.ts"],
+    ["the reference example", "provider/widgets/spare-garage.example.yaml"],
+    ["its engine test, both doors", "tests/engine/components.test.ts"],
+  ]);
+  expect(missing(componentNeeds("krcloud:widgets:SpareGarage"))).toHaveLength(4);
+});
+
+test("every registered component has them", () => {
+  const components = allComponents();
+  expect(components.length).toBeGreaterThan(0);
+  expect(components.flatMap((c) => missing(componentNeeds(c.token)).map((m) => `${c.token}: ${m}`))).toEqual([]);
 });

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { z } from "zod";
-import { allDefinitions, allLookups } from "../../provider/registry";
+import { allComponents, allDefinitions, allLookups } from "../../provider/registry";
 import { inputKeys, type AnyDefinition } from "../../provider/core/resource";
 import { alwaysSecretOutputKeys, secretInputKeys } from "../../provider/core/secrets";
 import { CONFIG_KEYS } from "../../provider/core/config";
@@ -116,9 +116,16 @@ describe("schema.json", () => {
 
   test("every registered resource is in the schema, with every input property documented", () => {
     const { schema } = committed();
-    expect(Object.keys(schema.resources).sort()).toEqual(
-      allDefinitions()
-        .map((d) => d.token)
+    expect(Object.keys(schema.resources).sort()).toEqual([...allDefinitions(), ...allComponents()].map((d) => d.token).sort());
+    // Components are marked so (the SDKs register them remotely: the plugin's Construct builds them), resources are not.
+    expect(
+      Object.entries(schema.resources as Record<string, Json>)
+        .filter(([, r]) => r.isComponent === true)
+        .map(([t]) => t)
+        .sort(),
+    ).toEqual(
+      allComponents()
+        .map((c) => c.token)
         .sort(),
     );
     const undocumented: string[] = [];
@@ -212,8 +219,8 @@ describe("schema.json", () => {
       if (!existsSync(index)) continue;
       const mod = require(index) as Record<string, unknown>;
       for (const [name, v] of Object.entries(mod)) {
-        // Resource classes carry a definition, lookup functions a lookup; `xOutput` forms are the same lookups.
-        if (typeof v !== "function" || "definition" in v || name.endsWith("Output")) continue;
+        // Resource classes carry a definition, component classes a component, lookup functions a lookup; `xOutput` forms are the same lookups.
+        if (typeof v !== "function" || "definition" in v || "component" in v || name.endsWith("Output")) continue;
         if (!("lookup" in v)) undeclared.push(`${dir.name}.${name}`);
       }
     }

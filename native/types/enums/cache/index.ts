@@ -2,6 +2,16 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 
+export const CacheWithParametersApplyMode = {
+    Sequential: "sequential",
+    Parallel: "parallel",
+} as const;
+
+/**
+ * How changed parameters reach the cache's nodes: `sequential` (the default) or `parallel`.
+ */
+export type CacheWithParametersApplyMode = (typeof CacheWithParametersApplyMode)[keyof typeof CacheWithParametersApplyMode];
+
 export const GetParameterGroupsClusterMode = {
     Enabled: "enabled",
     Disabled: "disabled",

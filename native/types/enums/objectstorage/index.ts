@@ -58,3 +58,21 @@ export const GetBucketAclPublic = {
  * `read-only` allows token-less reads; `deny` forbids them.
  */
 export type GetBucketAclPublic = (typeof GetBucketAclPublic)[keyof typeof GetBucketAclPublic];
+
+export const StaticSiteCorsRuleAllowedMethod = {
+    PUT: "PUT",
+    POST: "POST",
+    GET: "GET",
+    DELETE: "DELETE",
+} as const;
+
+export type StaticSiteCorsRuleAllowedMethod = (typeof StaticSiteCorsRuleAllowedMethod)[keyof typeof StaticSiteCorsRuleAllowedMethod];
+
+export const StaticSiteLayoutCorsRuleAllowedMethod = {
+    PUT: "PUT",
+    POST: "POST",
+    GET: "GET",
+    DELETE: "DELETE",
+} as const;
+
+export type StaticSiteLayoutCorsRuleAllowedMethod = (typeof StaticSiteLayoutCorsRuleAllowedMethod)[keyof typeof StaticSiteLayoutCorsRuleAllowedMethod];

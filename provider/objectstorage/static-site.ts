@@ -1,0 +1,185 @@
+/**
+ * krcloud:objectstorage:StaticSite — a component: a bucket readable without a token (optionally
+ * only from an IP allow list), its CORS policy, a lifecycle rule that expires access logs, and a
+ * BucketFolder of the site's files. Object storage has no website endpoint (no index or error
+ * document setting on a bucket: seed 01-object-storage.md), so the index and error documents are
+ * files of the folder, checked to be there, and the outputs give their URLs.
+ *
+ * The `layout` output records every value the component chose, defaults included: a later version
+ * that changed a default would show there (and in the children's diffs), never silently.
+ */
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+import { all, type Output } from "@pulumi/pulumi/output";
+import { componentClass, defineComponent } from "../core/component";
+import { Bucket } from "./bucket";
+import { BucketCors, corsRule } from "./bucket-cors";
+import { BucketFolder } from "./bucket-folder";
+import { BucketLifecycle } from "./bucket-lifecycle";
+import { bucketName, isIpOrCidr, objectKey } from "./validation";
+import type { StaticSiteArgs } from "./args";
+
+/** The CORS policy when none is given: GET from any https origin, preflight cached for an hour. */
+export const DEFAULT_SITE_CORS = [{ allowedOrigins: ["https://*"], allowedMethods: ["GET" as const], maxAgeSeconds: 3600 }];
+export const DEFAULT_LOG_PREFIX = "logs/";
+export const DEFAULT_LOG_EXPIRATION_DAYS = 30;
+export const DEFAULT_INDEX_DOCUMENT = "index.html";
+
+function documentName() {
+  return objectKey().refine((k) => !k.endsWith("/"), "must name a file of the folder, not a folder");
+}
+
+export function staticSiteInputs() {
+  return z
+    .strictObject({
+      bucketName: bucketName()
+        .optional()
+        .describe("The bucket's name. When omitted: the component's name plus a random suffix. Changing it replaces the bucket and the site in it."),
+      path: z
+        .string()
+        .min(1, "must name the folder of the site")
+        .describe("The local folder of the site's files, relative to the program's directory or absolute."),
+      prefix: z
+        .string()
+        .regex(/^([^/].*\/)?$/, "must be empty or end with '/', and must not start with '/'")
+        .default("")
+        .describe("The key prefix the site's files go under (default: the bucket's root)."),
+      exclude: z.array(z.string().min(1, "a glob must not be empty")).default([]).describe("Globs of files of the folder to leave out, e.g. `**/*.map`."),
+      cacheControl: z.string().optional().describe("`Cache-Control` stored with every file of the site."),
+      indexDocument: documentName()
+        .default(DEFAULT_INDEX_DOCUMENT)
+        .describe("The site's index document, a file of the folder (default `index.html`): `indexUrl` points at it."),
+      errorDocument: documentName().optional().describe("The site's error document, a file of the folder (e.g. `404.html`): `errorUrl` points at it."),
+      publicReadAllowIpList: z
+        .array(z.string().refine(isIpOrCidr, "must be an IP address or CIDR range"))
+        .default([])
+        .describe("When not empty, token-less reads are allowed only from these IP addresses or CIDR ranges; default: from anywhere."),
+      corsRules: z
+        .array(corsRule())
+        .min(1, "at least one rule is required (the default allows GET from any https origin)")
+        .max(10, "at most 10 rules per bucket (a limit of object storage)")
+        .default(DEFAULT_SITE_CORS)
+        .describe("The bucket's CORS policy, in order. Default: GET from any `https://` origin, preflight cached for 3600 seconds."),
+      logPrefix: z
+        .string()
+        .regex(/^[^/].*\/$/, "must end with '/' and must not start with '/' (the logs' folder)")
+        .default(DEFAULT_LOG_PREFIX)
+        .describe("The key prefix of the access logs the lifecycle rule expires (default `logs/`)."),
+      logExpirationDays: z
+        .number()
+        .int("must be a whole number of days")
+        .positive("must be greater than 0")
+        .default(DEFAULT_LOG_EXPIRATION_DAYS)
+        .describe("Objects under `logPrefix` are deleted this many days after they were written (default 30)."),
+      forceDestroy: z
+        .boolean()
+        .default(true)
+        .describe("On destroy, delete every object of the bucket, logs included (default true: the bucket is the site's own)."),
+    })
+    .superRefine((i, ctx) => {
+      if (i.prefix.startsWith(i.logPrefix))
+        ctx.addIssue({ code: "custom", path: ["prefix"], message: `must not be under logPrefix "${i.logPrefix}": the lifecycle rule would expire the site` });
+      const root = resolve(i.path);
+      if (!existsSync(root) || !statSync(root).isDirectory()) {
+        ctx.addIssue({ code: "custom", path: ["path"], message: `"${i.path}" is not a folder` });
+        return;
+      }
+      for (const key of ["indexDocument", "errorDocument"] as const) {
+        const doc = i[key];
+        if (doc !== undefined && !existsSync(join(root, doc)))
+          ctx.addIssue({ code: "custom", path: [key], message: `"${doc}" is not a file of the folder "${i.path}"` });
+      }
+    });
+}
+export type StaticSiteInputs = z.infer<ReturnType<typeof staticSiteInputs>>;
+
+function layoutShape() {
+  return z.strictObject({
+    bucketName: z.string().describe("The bucket's name."),
+    publicRead: z.string().describe("The bucket's public access: `read-only`."),
+    publicReadAllowIpList: z.array(z.string()).describe("Where token-less reads are allowed from; empty: anywhere."),
+    corsRules: z.array(corsRule()).describe("The CORS policy set."),
+    logPrefix: z.string().describe("The prefix of the expired logs."),
+    logExpirationDays: z.number().describe("After how many days logs are deleted."),
+    prefix: z.string().describe("The key prefix of the site's files."),
+    exclude: z.array(z.string()).describe("The globs left out of the folder."),
+    indexDocument: z.string().describe("The index document."),
+    errorDocument: z.string().optional().describe("The error document, when one is set."),
+    forceDestroy: z.boolean().describe("Whether destroy deletes every object of the bucket."),
+  });
+}
+export type StaticSiteLayout = z.infer<ReturnType<typeof layoutShape>>;
+
+export function staticSiteOutputs() {
+  return z.strictObject({
+    url: z.string().describe("The site's URL: the folder's, under which each file is its relative path."),
+    indexUrl: z.string().describe("The URL of the index document."),
+    errorUrl: z.string().optional().describe("The URL of the error document, when one is set."),
+    bucketName: z.string().describe("The bucket's name."),
+    fileCount: z.number().describe("The number of files of the site in the bucket."),
+    layout: layoutShape().describe("What the component created, with every default it applied: compare it across versions to see that none changed."),
+  });
+}
+export type StaticSiteOutputs = z.infer<ReturnType<typeof staticSiteOutputs>>;
+
+/** The layout recorded for validated inputs and the bucket's name. */
+export function siteLayout(i: StaticSiteInputs, bucket: string): StaticSiteLayout {
+  return {
+    bucketName: bucket,
+    publicRead: "read-only",
+    publicReadAllowIpList: i.publicReadAllowIpList,
+    corsRules: i.corsRules,
+    logPrefix: i.logPrefix,
+    logExpirationDays: i.logExpirationDays,
+    prefix: i.prefix,
+    exclude: i.exclude,
+    indexDocument: i.indexDocument,
+    ...(i.errorDocument !== undefined ? { errorDocument: i.errorDocument } : {}),
+    forceDestroy: i.forceDestroy,
+  };
+}
+
+export const staticSite = defineComponent<StaticSiteInputs, StaticSiteOutputs>({
+  token: "krcloud:objectstorage:StaticSite",
+  description:
+    "A static web site: a bucket readable without a token (optionally only from an IP allow list), its CORS policy, a lifecycle rule expiring its access logs, and a BucketFolder of the site's files, with the index and error documents' URLs. The `layout` output records every default applied.",
+  build(scope, name, inputs) {
+    const bucket = scope.resource(Bucket, name, {
+      // Undefined (auto-named) resolves as an absent input.
+      name: inputs.get("bucketName") as Output<string>,
+      acl: inputs.get("publicReadAllowIpList").apply((list) => ({
+        public: "read-only" as const,
+        ...(list.length > 0 ? { publicReadAllowIpList: list } : {}),
+      })),
+      forceDestroy: inputs.get("forceDestroy"),
+    });
+    scope.resource(BucketCors, `${name}-cors`, { bucket: bucket.name, rules: inputs.get("corsRules") });
+    scope.resource(BucketLifecycle, `${name}-logs`, {
+      bucket: bucket.name,
+      rules: all([inputs.get("logPrefix"), inputs.get("logExpirationDays")]).apply(([prefix, days]) => [
+        { id: "expire-logs", prefix, status: "Enabled" as const, expirationDays: days },
+      ]),
+    });
+    const folder = scope.resource(BucketFolder, `${name}-content`, {
+      bucket: bucket.name,
+      path: inputs.get("path"),
+      prefix: inputs.get("prefix"),
+      exclude: inputs.get("exclude"),
+      cacheControl: inputs.get("cacheControl") as Output<string>,
+    });
+    return {
+      url: folder.url,
+      indexUrl: all([folder.url, inputs.get("indexDocument")]).apply(([url, doc]) => `${url}${doc}`),
+      errorUrl: all([folder.url, inputs.get("errorDocument")]).apply(([url, doc]) => (doc === undefined ? undefined : `${url}${doc}`)),
+      bucketName: bucket.name,
+      fileCount: folder.fileCount,
+      layout: all([inputs.all, bucket.name]).apply(([i, b]) => siteLayout(i, b)),
+    };
+  },
+  inputs: staticSiteInputs,
+  outputs: staticSiteOutputs,
+});
+
+export type { StaticSiteArgs } from "./args";
+export const StaticSite = componentClass<StaticSiteArgs, StaticSiteOutputs>(staticSite);

@@ -108,6 +108,8 @@ export interface DiffResult extends dynamic.DiffResult {
    * plugin log them.
    */
   warnings?: string[];
+  /** Lines for the preview, shown as information: what a change of a derived input stands for (`diffNotes`). */
+  notes?: string[];
 }
 
 /** Thrown by a derivation (`derive`) for an input that fails a local check (a missing source file). */
@@ -321,6 +323,12 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * value as given). Throw a CheckError for a failure.
    */
   derive?: readonly Derivation<I>[];
+  /**
+   * What a change shows besides the changed input names, for the preview's log: a derived digest
+   * says only that something changed (a folder's manifest digest), this says what (which files).
+   * Runs in diff when an input changed; `olds` are the recorded outputs.
+   */
+  diffNotes?: (olds: O, news: I) => string[];
   /**
    * A check that needs the cloud (`check` runs it during preview, after the local validation): it
    * may only read (a GET, cached for the process: `readOnce`), never change anything. It runs only

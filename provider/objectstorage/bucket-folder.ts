@@ -2,9 +2,13 @@
  * krcloud:objectstorage:BucketFolder — a local folder of files as one resource under a bucket
  * prefix, what `swift upload` or a sync tool does, with a manifest in state instead of one resource
  * per file. `check` walks the folder (include and exclude globs, hidden files on or off) and hashes
- * every file: the manifest, key -> {hash, size, contentType}, is the input the engine compares, so
- * an update knows which files changed without reading a body from the bucket. Refresh reads the
- * JSON listing of the prefix (one request per 1,000 objects) and reports per key what differs.
+ * every file into a manifest, key -> "<md5> <size> <contentType>". The input the engine compares is a
+ * digest of it (`manifestDigest`); the manifest itself is an output only, so a 10,000-file folder
+ * does not cross the engine as an input on every step (each crossing of a 10,000-entry map costs
+ * seconds). Diff and update compare the recorded manifest with the folder's to know which files
+ * changed, without reading a body from the bucket. Refresh reads the JSON listing of the prefix
+ * (one request per 1,000 objects) and reports per key what differs, what is missing and what is
+ * there that the folder did not upload (`extraObjects`).
  *
  * Ownership: every upload carries this create's marker (`krcloud-owner` metadata, as a
  * BucketObject). A create that finds a key of the folder already there takes it over only when the
@@ -12,7 +16,7 @@
  * skips the upload; otherwise it refuses before uploading anything, naming `adopt`.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { extname, join, resolve } from "node:path";
 import fg from "fast-glob";
 import * as mime from "mime-types";
@@ -23,7 +27,7 @@ import { forEachLimit } from "../../sdk/objectstorage/concurrency";
 import { CheckError, markerOf, OWNER_METADATA_KEY, PartialFailure, type Context, defineResource, resourceClass } from "../core";
 import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from "./bucket-object";
 import { objectStorage } from "./client";
-import { checkUploadLimits } from "./object-source";
+import { checkUploadLimits, isMd5, statAndHashFile, stripQuotes } from "./object-source";
 import { bucketName, objectKey } from "./validation";
 import type { BucketFolderArgs } from "./args";
 import { MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE } from "../../sdk/objectstorage";
@@ -32,14 +36,39 @@ import { MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE } from "../../sdk
 export const FOLDER_CONCURRENCY = 16;
 export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
-const manifestEntry = () =>
-  z.strictObject({
-    hash: z.string().describe("MD5 of the file's content (hex); `etag:<etag>` where the stored object's ETag no longer matches what was uploaded."),
-    size: z.number().int().min(0).describe("Size in bytes."),
-    contentType: z.string().describe("The content type it is stored with."),
-  });
-export type ManifestEntry = z.infer<ReturnType<typeof manifestEntry>>;
-export type Manifest = Record<string, ManifestEntry>;
+/** One file of a manifest. */
+export interface ManifestEntry {
+  /** MD5 of the content (hex); `etag:<etag>` where the stored object's ETag is no MD5 of what was uploaded. */
+  hash: string;
+  size: number;
+  contentType: string;
+}
+/**
+ * key -> `"<hash> <size> <contentType>"`: one string per file, not an object of three, because the
+ * engine's cost of a map grows with its values (the plugin's protobuf Struct), and a content type
+ * may hold spaces but a hash and a size do not.
+ */
+export type Manifest = Record<string, string>;
+
+export function entryText(e: ManifestEntry): string {
+  return `${e.hash} ${e.size} ${e.contentType}`;
+}
+
+export function parseEntry(text: string): ManifestEntry {
+  const a = text.indexOf(" ");
+  const b = text.indexOf(" ", a + 1);
+  return { hash: text.slice(0, a), size: Number(text.slice(a + 1, b)), contentType: text.slice(b + 1) };
+}
+
+/** SHA-256 of the manifest's keys and entries in key order: what the engine compares. */
+export function manifestDigest(m: Manifest): string {
+  const h = createHash("sha256");
+  for (const k of Object.keys(m).sort()) h.update(`${k}\u0000${m[k]}\n`);
+  return `sha256:${h.digest("hex")}`;
+}
+
+const manifestDescription =
+  'Each key with `"<MD5> <size> <content type>"` of its file (never the content); an MD5 reads `etag:<ETag>` where the stored object\'s ETag is no MD5 of what was uploaded.';
 
 function headerValue() {
   return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
@@ -77,7 +106,11 @@ function bucketFolderShape() {
     defaultContentType: headerValue()
       .default(DEFAULT_CONTENT_TYPE)
       .describe("The content type of files whose extension names none (default `application/octet-stream`)."),
-    cacheControl: headerValue().optional().describe("`Cache-Control` stored with every file; a change uploads every file again."),
+    cacheControl: headerValue()
+      .optional()
+      .describe(
+        "`Cache-Control` stored with every file; a change uploads every file again. Not verified by a refresh (the listing does not carry it, and reading it back would be one HEAD per file): a change made behind Pulumi's back is not reported as drift.",
+      ),
     deleteRemoved: z
       .boolean()
       .default(true)
@@ -102,11 +135,11 @@ function bucketFolderShape() {
       .boolean()
       .default(false)
       .describe("If objects under the prefix with the folder's keys exist and this stack did not make them, overwrite and manage them instead of failing."),
-    manifest: z
-      .record(z.string(), manifestEntry())
+    manifestDigest: z
+      .string()
       .optional()
       .describe(
-        "Computed by the provider in the preview from the folder: each key with its content's MD5, size and content type (never the content). A changed file is a changed entry.",
+        "Computed by the provider in the preview from the folder: a digest of its manifest (every key with its content's MD5, size and content type). A changed file changes it; the output `manifest` says which.",
       ),
   });
 }
@@ -118,6 +151,13 @@ export type BucketFolderInputs = z.infer<ReturnType<typeof bucketFolderInputs>>;
 
 export function bucketFolderOutputs() {
   return bucketFolderShape().extend({
+    manifest: z.record(z.string(), z.string()).default({}).describe(manifestDescription),
+    extraObjects: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe(
+        "Objects under the prefix that the folder did not upload, as the last refresh found them (same form as `manifest`): drift to look at. They are never deleted (another resource may own them).",
+      ),
     fileCount: z.number().describe("The number of files in the bucket under the manifest."),
     totalBytes: z.number().describe("Their total size in bytes."),
     largeEtags: z
@@ -140,19 +180,30 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
   replaceReason: "a folder's bucket and prefix are where its objects are: they are uploaded there and deleted from the old place",
   projectOf: (_outputs, configured) => configured,
   describe: (id) => `folder "${id}"`,
+  importId:
+    "`<bucket>/<prefix>` (the prefix empty or ending with `/`: `site-files/www/`); the manifest is read from the listing, so the next `up` of the program declaring the folder uploads only the files that differ (and, with deleteRemoved, deletes the keys under the prefix the folder lacks)",
   unlisted: "a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead",
   derive: [
     {
       from: ["path", "prefix", "include", "exclude", "hidden", "contentTypes", "defaultContentType", "multipartThreshold", "partSize"],
-      to: "manifest",
-      compute: (i) => scanFolder(i),
+      to: "manifestDigest",
+      compute: (i) => remember(scanFolder(i)),
     },
   ],
+  diffNotes: (olds, news) => {
+    if (olds.manifestDigest === news.manifestDigest || typeof news.manifestDigest !== "string") return [];
+    const c = changedFiles(olds.manifest ?? {}, manifestOf(news), news.deleteRemoved);
+    const n = c.changed.length + c.added.length + c.removed.length;
+    const first = [...c.changed.map((k) => `~${k}`), ...c.added.map((k) => `+${k}`), ...c.removed.map((k) => `-${k}`)].slice(0, 5);
+    return [
+      `${n} files differ (${c.changed.length} changed, ${c.added.length} added, ${c.removed.length} removed${news.deleteRemoved ? "" : ", left in the bucket"}): ${first.join(", ")}${n > 5 ? ", ..." : ""}`,
+    ];
+  },
 
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
     const id = folderId(inputs);
-    const manifest = inputs.manifest ?? scanFolder(inputs);
+    const manifest = manifestOf(inputs);
     const stored = await listPrefix(c, inputs.bucket, inputs.prefix);
     // Keys already there: this create's own (an earlier attempt) or, with adopt, taken over;
     // anything else is refused before a single upload.
@@ -166,7 +217,7 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
         if (h === undefined) return;
         const ours = mine !== undefined && h.metadata?.[OWNER_METADATA_KEY] === mine;
         if (!ours && !inputs.adopt) foreign.push(key);
-        else if (sameEntry(stored.get(key)!, manifest[key]!) && (h.cacheControl ?? undefined) === inputs.cacheControl) skip.add(key);
+        else if (sameEntry(stored.get(key)!, parseEntry(manifest[key]!)) && (h.cacheControl ?? undefined) === inputs.cacheControl) skip.add(key);
       });
       if (foreign.length > 0) {
         foreign.sort();
@@ -190,7 +241,7 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
     for (const k of skip) {
       done[k] = manifest[k]!;
       const e = stored.get(k)!.etag;
-      if (e !== manifest[k]!.hash) largeEtags[k] = e;
+      if (e !== parseEntry(manifest[k]!).hash) largeEtags[k] = e;
     }
     try {
       await uploadAll(ctx, c, inputs, manifest, todo, done, largeEtags);
@@ -209,16 +260,24 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
     const recorded: Manifest = olds.manifest ?? {};
     const largeEtags: Record<string, string> = {};
     const manifest: Manifest = {};
+    const extra: Manifest = {};
     for (const [key, s] of stored) {
-      const r = recorded[key];
+      const found = entryText({ hash: isMd5(s.etag) ? s.etag : `etag:${s.etag}`, size: s.size, contentType: s.contentType });
+      const text = recorded[key];
       // A key the folder did not upload may be another resource's (a BucketObject beside it, under
-      // the same prefix): never reported, so never deleted.
-      if (r === undefined) continue;
+      // the same prefix): reported as drift of its own, never taken into the manifest, so never
+      // deleted. An import takes every key under the prefix.
+      if (text === undefined) {
+        if (imported) manifest[key] = found;
+        else extra[key] = found;
+        continue;
+      }
+      const r = parseEntry(text);
       const expectedEtag = olds.largeEtags?.[key] ?? r.hash;
       if (s.etag === expectedEtag && s.size === r.size && s.contentType === r.contentType) {
-        manifest[key] = r;
+        manifest[key] = text;
         if (olds.largeEtags?.[key] !== undefined) largeEtags[key] = s.etag;
-      } else manifest[key] = { hash: isMd5(s.etag) ? s.etag : `etag:${s.etag}`, size: s.size, contentType: s.contentType };
+      } else manifest[key] = found;
     }
     if (!imported && Object.keys(manifest).length === 0 && Object.keys(recorded).length > 0) return undefined;
     const base: BucketFolderInputs = imported
@@ -237,20 +296,21 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
           adopt: false,
         }
       : olds;
-    return outputsOf(c, { ...base, bucket, prefix }, manifest, largeEtags);
+    return { ...outputsOf(c, { ...base, bucket, prefix }, manifest, largeEtags), extraObjects: sortedMap(extra) };
   },
 
   async update(ctx, id, current, news) {
     const c = objectStorage(ctx);
-    const want = news.manifest ?? scanFolder(news);
+    const want = manifestOf(news);
     const have: Manifest = current.manifest ?? {};
-    const headersChanged = current.cacheControl !== news.cacheControl;
-    const changed = Object.keys(want).filter((k) => headersChanged || have[k] === undefined || !sameManifestEntry(have[k], want[k]!));
-    const removed = Object.keys(have).filter((k) => want[k] === undefined);
+    const diff = changedFiles(have, want, news.deleteRemoved);
+    const changed = current.cacheControl !== news.cacheControl ? Object.keys(want) : [...diff.changed, ...diff.added];
+    const removed = diff.removed;
     const done: Manifest = {};
     const largeEtags: Record<string, string> = {};
+    const changing = new Set(changed);
     for (const k of Object.keys(want)) {
-      if (changed.includes(k)) continue;
+      if (changing.has(k)) continue;
       done[k] = want[k]!;
       if (current.largeEtags?.[k] !== undefined) largeEtags[k] = current.largeEtags[k];
     }
@@ -301,15 +361,17 @@ export function parseFolderId(id: string): { bucket: string; prefix: string } {
 }
 
 function outputsOf(c: ObjectStorageClient, inputs: BucketFolderInputs, manifest: Manifest, largeEtags: Record<string, string>): BucketFolderOutputs {
-  const sorted: Manifest = {};
-  for (const k of Object.keys(manifest).sort()) sorted[k] = manifest[k]!;
+  const sorted = sortedMap(manifest);
   const etags: Record<string, string> = {};
   for (const k of Object.keys(largeEtags).sort()) if (sorted[k] !== undefined) etags[k] = largeEtags[k]!;
   return {
     ...inputs,
+    // What was recorded, not what check saw: a partial upload (or a refresh's drift) differs from the folder, so the next up has work.
+    manifestDigest: manifestDigest(sorted),
     manifest: sorted,
+    extraObjects: {},
     fileCount: Object.keys(sorted).length,
-    totalBytes: Object.values(sorted).reduce((n, e) => n + e.size, 0),
+    totalBytes: Object.values(sorted).reduce((n, e) => n + parseEntry(e).size, 0),
     largeEtags: etags,
     url: inputs.prefix === "" ? `${c.bucketUrl(inputs.bucket)}/` : c.objectUrl(inputs.bucket, inputs.prefix),
   };
@@ -342,8 +404,50 @@ function sameEntry(s: Stored, m: ManifestEntry): boolean {
   return s.size === m.size && s.contentType === m.contentType && (s.etag === m.hash || !isMd5(s.etag));
 }
 
-function sameManifestEntry(a: ManifestEntry, b: ManifestEntry): boolean {
-  return a.hash === b.hash && a.size === b.size && a.contentType === b.contentType;
+function sortedMap(m: Manifest): Manifest {
+  const out: Manifest = {};
+  for (const k of Object.keys(m).sort()) out[k] = m[k]!;
+  return out;
+}
+
+/** The keys whose entry differs between the recorded manifest and the folder's, in key order; `removed` only when they are deleted. */
+export function changedFiles(have: Manifest, want: Manifest, deleteRemoved: boolean): { changed: string[]; added: string[]; removed: string[] } {
+  const changed: string[] = [];
+  const added: string[] = [];
+  for (const k of Object.keys(want).sort()) {
+    if (have[k] === undefined) added.push(k);
+    else if (have[k] !== want[k]) changed.push(k);
+  }
+  const removed = deleteRemoved
+    ? Object.keys(have)
+        .filter((k) => want[k] === undefined)
+        .sort()
+    : [];
+  return { changed, added, removed };
+}
+
+/**
+ * Manifests check computed, by digest, for this process's diff and update (which get only the
+ * digest from the engine): the last few, so a preview and its update do not hash the folder again.
+ */
+const scanned = new Map<string, Manifest>();
+const SCANS_KEPT = 4;
+
+function remember(m: Manifest): string {
+  const d = manifestDigest(m);
+  scanned.delete(d);
+  scanned.set(d, m);
+  while (scanned.size > SCANS_KEPT) scanned.delete(scanned.keys().next().value!);
+  return d;
+}
+
+/** The folder's manifest for `inputs`: the one check computed, or (another process, a changed folder) a new scan. */
+function manifestOf(inputs: BucketFolderInputs): Manifest {
+  const known = typeof inputs.manifestDigest === "string" ? scanned.get(inputs.manifestDigest) : undefined;
+  if (known !== undefined) return known;
+  const m = scanFolder(inputs);
+  remember(m);
+  return m;
 }
 
 /**
@@ -366,13 +470,13 @@ async function uploadAll(
   const sorted = [...keys].sort();
   let count = 0;
   await forEachLimit(sorted, FOLDER_CONCURRENCY, async (key) => {
-    const entry = manifest[key]!;
+    const entry = parseEntry(manifest[key]!);
     const file = join(root, key.slice(inputs.prefix.length));
     const where = `uploading "${file}" to "${inputs.bucket}/${key}"`;
     const headers = { contentType: entry.contentType, cacheControl: inputs.cacheControl, metadata };
     try {
       if (entry.size > inputs.multipartThreshold) {
-        if (hashFileSync(file) !== entry.hash) throw changedSince(file);
+        if (hashOf(file) !== entry.hash) throw changedSince(file);
         const r = await c.uploadLarge(inputs.bucket, key, fileSource(file, entry.size), { ...headers, partSize: inputs.partSize });
         const etag = r.etag !== undefined ? stripQuotes(r.etag) : (await c.findObject(inputs.bucket, key))?.etag;
         if (etag !== undefined && stripQuotes(etag) !== entry.hash) largeEtags[key] = stripQuotes(etag);
@@ -382,7 +486,7 @@ async function uploadAll(
     } catch (e) {
       throw withAction(e, where);
     }
-    done[key] = entry;
+    done[key] = manifest[key]!;
     if (++count % 1000 === 0) ctx.progress(`"${inputs.bucket}/${inputs.prefix}": ${count}/${sorted.length} files uploaded`);
   });
 }
@@ -454,9 +558,9 @@ export function scanFolder(
     if (!parsed.success)
       throw new CheckError("path", `path: the key "${key}" of file "${rel}" ${parsed.error.issues[0]?.message ?? "is not a valid object name"}`);
     const file = join(root, rel);
-    const size = statSync(file).size;
-    checkUploadLimits(size, i.multipartThreshold, i.partSize, "path");
-    out[key] = { hash: hashFileSync(file), size, contentType: contentTypeOf(rel, i.contentTypes, i.defaultContentType) };
+    const st = statSync(file);
+    checkUploadLimits(st.size, i.multipartThreshold, i.partSize, "path");
+    out[key] = entryText({ hash: cachedHash(file, st), size: st.size, contentType: contentTypeOf(rel, i.contentTypes, i.defaultContentType) });
   }
   return out;
 }
@@ -472,31 +576,25 @@ export function contentTypeOf(file: string, overrides: Record<string, string>, f
   return found === false ? fallback : found;
 }
 
-const CHUNK = 1024 * 1024;
-const buffer = Buffer.allocUnsafe(CHUNK);
+/**
+ * Hashes of the files this process hashed, by path, with the size, mtime and inode they had: the
+ * same file unchanged is not read again by the next check (the preview's, then the update's, in one
+ * `pulumi up`). A file rewritten within the same millisecond to the same size would keep its old
+ * hash here; its upload sends the hash as the ETag, so the service refuses it (422), never stores
+ * content other than the recorded hash says.
+ */
+const hashes = new Map<string, { size: number; mtimeMs: number; ino: number; hash: string }>();
 
-/** MD5 of a file read in 1 MiB chunks (check is synchronous; never the whole file in memory). */
-function hashFileSync(file: string): string {
-  const h = createHash("md5");
-  const fd = openSync(file, "r");
-  try {
-    for (;;) {
-      const n = readSync(fd, buffer, 0, CHUNK, null);
-      if (n === 0) break;
-      h.update(buffer.subarray(0, n));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return h.digest("hex");
+function cachedHash(file: string, st: Stats): string {
+  const known = hashes.get(file);
+  if (known !== undefined && known.size === st.size && known.mtimeMs === st.mtimeMs && known.ino === st.ino) return known.hash;
+  const hash = hashOf(file);
+  hashes.set(file, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash });
+  return hash;
 }
 
-function isMd5(etag: string): boolean {
-  return /^[0-9a-f]{32}$/.test(etag);
-}
-
-function stripQuotes(s: string): string {
-  return s.replace(/^"|"$/g, "");
+function hashOf(file: string): string {
+  return statAndHashFile(file).md5;
 }
 
 // ---------------------------------------------------------------------------------------------

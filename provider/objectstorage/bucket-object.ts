@@ -22,7 +22,19 @@ import {
 } from "../core";
 import { metadataAsDeclared } from "./bucket";
 import { objectStorage } from "./client";
-import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
+import {
+  assetInput,
+  BASE64,
+  byteSource,
+  canonicalSource,
+  checkUploadLimits,
+  hashFile,
+  isMd5,
+  resolveSource,
+  sameSource,
+  statAndHashFile,
+  stripQuotes,
+} from "./object-source";
 import { bucketName, metadata, objectKey } from "./validation";
 import type { BucketObjectArgs } from "./args";
 
@@ -432,14 +444,6 @@ function inlineAssetText(s: BucketObjectInputs["source"] | undefined): string | 
 
 function md5(b: Buffer | string): string {
   return createHash("md5").update(b).digest("hex");
-}
-
-function isMd5(etag: string): boolean {
-  return /^[0-9a-f]{32}$/.test(etag);
-}
-
-function stripQuotes(s: string): string {
-  return s.replace(/^"|"$/g, "");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -349,6 +349,12 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * a refresh reads it, and a difference is drift.
    */
   unverifiable?: string;
+  /**
+   * Outputs that are no inputs but whose change in a refresh is drift, reported per path by
+   * krcloud-drift (the input the engine compares may be a digest of them): a folder's manifest, the
+   * objects under its prefix that it did not upload.
+   */
+  driftOutputs?: readonly (keyof O & string)[];
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
   /** Sends the create request, waits until the resource settles, returns what read sees. */

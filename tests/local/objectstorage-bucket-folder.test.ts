@@ -19,6 +19,8 @@ let root: string;
 let n = 0;
 
 beforeAll(async () => {
+  // Hashes are cached in this process only: no cache file under the home directory.
+  process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
   tc = await startTestCloud();
   folder = await tc.resource(TOKEN);
   root = mkdtempSync(join(tmpdir(), "krcloud-folder-test-"));

@@ -3,13 +3,15 @@
  * globs select, their keys, hashes and content types; no network.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { changedFiles, contentTypeOf, manifestDigest, parseEntry, parseFolderId, scanFolder } from "../../provider/objectstorage/bucket-folder";
+import { changedFiles, contentTypeOf, hashCacheFile, manifestDigest, parseEntry, parseFolderId, scanFolder } from "../../provider/objectstorage/bucket-folder";
 
 let root: string;
 beforeAll(() => {
+  // Hashes are cached in this process only: no cache file under the home directory.
+  process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
   root = mkdtempSync(join(tmpdir(), "krcloud-folder-unit-"));
   for (const [rel, body] of Object.entries({
     "index.html": "<p>",
@@ -114,5 +116,40 @@ test("the hashes kept between scans never hide a change: a file rewritten to the
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the hashes are kept per folder in a cache file, so the next process hashes only the files whose size, mtime or inode changed", () => {
+  const dir = mkdtempSync(join(tmpdir(), "krcloud-folder-disk-"));
+  const cacheDir = mkdtempSync(join(tmpdir(), "krcloud-folder-hashes-"));
+  const before = process.env.KRCLOUD_FOLDER_HASH_CACHE;
+  process.env.KRCLOUD_FOLDER_HASH_CACHE = cacheDir;
+  try {
+    writeFileSync(join(dir, "same.txt"), "same");
+    writeFileSync(join(dir, "edited.txt"), "old");
+    const first = scanFolder({ ...base, path: dir });
+    const file = hashCacheFile(dir)!;
+    const saved = JSON.parse(readFileSync(file, "utf8")) as { root: string; files: Record<string, [number, number, number, string]> };
+    expect(Object.keys(saved.files).sort()).toEqual(["edited.txt", "same.txt"]);
+    expect(saved.files["same.txt"]![3]).toBe(parseEntry(first["site/same.txt"]!).hash);
+    // A stand-in hash for the unchanged file shows that a new process takes it from the cache
+    // instead of reading the file; the edited file (another size) is hashed again.
+    saved.files["same.txt"]![3] = "0".repeat(32);
+    writeFileSync(file, JSON.stringify(saved));
+    writeFileSync(join(dir, "edited.txt"), "new content");
+    jest.isolateModules(() => {
+      const fresh = require("../../provider/objectstorage/bucket-folder") as typeof import("../../provider/objectstorage/bucket-folder");
+      const m = fresh.scanFolder({ ...base, path: dir });
+      expect(parseEntry(m["site/same.txt"]!).hash).toBe("0".repeat(32));
+      expect(parseEntry(m["site/edited.txt"]!).hash).toBe(createHash("md5").update("new content").digest("hex"));
+    });
+    // Off: nothing is written.
+    process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
+    expect(hashCacheFile(dir)).toBeUndefined();
+  } finally {
+    if (before === undefined) delete process.env.KRCLOUD_FOLDER_HASH_CACHE;
+    else process.env.KRCLOUD_FOLDER_HASH_CACHE = before;
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cacheDir, { recursive: true, force: true });
   }
 });

@@ -30,7 +30,7 @@ export interface BucketCorsArgs {
 }
 
 /**
- * The arguments of BucketFolder (`krcloud:objectstorage:BucketFolder`). A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects).
+ * The arguments of BucketFolder (`krcloud:objectstorage:BucketFolder`). A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ.
  *
  * It cannot be listed: a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead.
  */

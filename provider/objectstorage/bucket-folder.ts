@@ -26,12 +26,11 @@ import { isApiError, mayHaveApplied, rethrowAs, withAction } from "../../sdk/cor
 import { fileSource, OBJECT_PAGE_LIMIT, type ObjectStorageClient } from "../../sdk/objectstorage";
 import { forEachLimit } from "../../sdk/objectstorage/concurrency";
 import { CheckError, markerOf, OWNER_METADATA_KEY, PartialFailure, type Context, defineResource, resourceClass } from "../core";
-import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from "./bucket-object";
+import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE, headerValue, multipartThresholdInput, partSizeInput } from "./bucket-object";
 import { objectStorage } from "./client";
 import { checkUploadLimits, isMd5, statAndHashFile, stripQuotes } from "./object-source";
 import { bucketName, objectKey } from "./validation";
 import type { BucketFolderArgs } from "./args";
-import { MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE } from "../../sdk/objectstorage";
 
 /** Uploads (and deletes) in flight at once: as many as `swift upload`'s default object threads and more, within the transport's pool. */
 export const FOLDER_CONCURRENCY = 16;
@@ -70,10 +69,6 @@ export function manifestDigest(m: Manifest): string {
 
 const manifestDescription =
   'Each key with `"<MD5> <size> <content type>"` of its file (never the content); an MD5 reads `etag:<ETag>` where the stored object\'s ETag is no MD5 of what was uploaded.';
-
-function headerValue() {
-  return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
-}
 
 /** A glob: never empty, and no NUL byte (no file name holds one). */
 function glob() {
@@ -118,20 +113,8 @@ function bucketFolderShape() {
       .describe(
         "Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched.",
       ),
-    multipartThreshold: z
-      .number()
-      .int()
-      .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
-      .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that")
-      .default(DEFAULT_MULTIPART_THRESHOLD)
-      .describe("Files larger than this many bytes are uploaded by multipart upload, as a BucketObject's."),
-    partSize: z
-      .number()
-      .int()
-      .min(MIN_PART_SIZE, "parts must be at least 5 MiB (every part of a multipart upload but the last)")
-      .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
-      .default(DEFAULT_PART_SIZE)
-      .describe("Multipart part size in bytes, 5 MiB to 5 GiB."),
+    multipartThreshold: multipartThresholdInput().describe("Files larger than this many bytes are uploaded by multipart upload, as a BucketObject's."),
+    partSize: partSizeInput().describe("Multipart part size in bytes, 5 MiB to 5 GiB."),
     adopt: z
       .boolean()
       .default(false)
@@ -172,7 +155,7 @@ export type BucketFolderOutputs = z.infer<ReturnType<typeof bucketFolderOutputs>
 
 export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder", bucketFolderInputs, bucketFolderOutputs, {
   description:
-    "A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects).",
+    "A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ.",
   replaceOn: ["bucket", "prefix"],
   // Under the same bucket and prefix (`up --replace`), the old folder's delete would remove what the
   // new one uploaded: deleted first. Elsewhere the new one is uploaded first.
@@ -183,8 +166,7 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
   replaceReason: "a folder's bucket and prefix are where its objects are: they are uploaded there and deleted from the old place",
   projectOf: (_outputs, configured) => configured,
   describe: (id) => `folder "${id}"`,
-  importId:
-    "`<bucket>/<prefix>` (the prefix empty or ending with `/`: `site-files/www/`); the manifest is read from the listing, so the next `up` of the program declaring the folder uploads only the files that differ (and, with deleteRemoved, deletes the keys under the prefix the folder lacks)",
+  importId: "`<bucket>/<prefix>`, the prefix empty or ending with `/` (`site-files/www/`)",
   unlisted: "a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead",
   derive: [
     {

@@ -177,7 +177,8 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
   ],
   diffNotes: (olds, news) => {
     if (olds.manifestDigest === news.manifestDigest || typeof news.manifestDigest !== "string") return [];
-    const c = changedFiles(olds.manifest ?? {}, manifestOf(news), news.deleteRemoved);
+    // Removed files are named also when they stay in the bucket (deleteRemoved false): they leave the manifest.
+    const c = changedFiles(olds.manifest ?? {}, manifestOf(news), true);
     const n = c.changed.length + c.added.length + c.removed.length;
     const first = [...c.changed.map((k) => `~${k}`), ...c.added.map((k) => `+${k}`), ...c.removed.map((k) => `-${k}`)].slice(0, 5);
     return [

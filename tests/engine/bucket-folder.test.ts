@@ -246,21 +246,20 @@ describe("the import option on the plugin door", () => {
     // The `import` option of a YAML program takes a literal id only.
     const dir = path.join(sandbox.root, "program");
     fs.mkdirSync(dir);
-    fs.writeFileSync(
-      path.join(dir, "Pulumi.yaml"),
-      [
-        "name: krcloud-test-bucket-folder-import",
-        "runtime: yaml",
-        "resources:",
-        "  content:",
-        "    type: krcloud:objectstorage:BucketFolder",
-        `    properties: { bucket: ${bucket}, path: ${JSON.stringify(folder)}, prefix: site/ }`,
-        `    options: { import: ${bucket}/site/ }`,
-        "outputs:",
-        "  fileCount: ${content.fileCount}",
-        "",
-      ].join("\n"),
-    );
+    const program = {
+      name: "krcloud-test-bucket-folder-import",
+      runtime: "yaml",
+      resources: {
+        content: {
+          type: "krcloud:objectstorage:BucketFolder",
+          properties: { bucket, path: folder, prefix: "site/" },
+          options: { import: `${bucket}/site/` },
+        },
+      },
+      outputs: { fileCount: "${content.fileCount}" },
+    };
+    // JSON is YAML.
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), JSON.stringify(program, null, 2));
     const stack = await sandbox.createStack(dir, "imported", providerConfig(project));
 
     // The engine imports (a read: the listing becomes the manifest), then updates what differs

@@ -8,7 +8,9 @@
  *   into another bucket of the same local cloud, through its Swift API;
  * - M BucketObjects (default 300) of the same files, one resource each: the engine's checkpoint cost
  *   grows with N², so M is small and the time per object is stated;
- * - a re-deploy with one file changed (wall time of `pulumi up`, PUTs);
+ * - a re-deploy with one file changed: wall time of `pulumi up`, PUTs, and the provider's time, the
+ *   milliseconds the plugin spends in its check, diff and update handlers for the folder (from the
+ *   request as gRPC decoded it to the answer handed back; KRCLOUD_HANDLER_TIMES, provider/plugin);
  * - `pulumi refresh` requests, and the state's bytes, of the folder and of the M objects.
  */
 import { execFile } from "node:child_process";
@@ -29,6 +31,13 @@ export interface FolderFigures {
   objectsUpMs: number;
   redeployMs: number;
   redeployPuts: number;
+  /** The plugin's time in each handler for the folder during the re-deploy, summed (ms), and the calls. */
+  redeployProviderMs: Record<string, number>;
+  /** The plugin process's CPU time in those handlers (ms): less sensitive than wall time to other load on the machine. */
+  redeployProviderCpuMs: Record<string, number>;
+  redeployProviderCalls: Record<string, number>;
+  /** How many plugin processes served those calls (the preview and the update may each start one). */
+  redeployPluginProcesses: number;
   folderRefreshRequests: number;
   objectsRefreshRequests: number;
   folderStateBytes: number;
@@ -138,9 +147,40 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
     // One file changed.
     fs.writeFileSync(path.join(content, "d5", "f5.bin"), "changed\n");
     since = { ...counts() };
-    const [redeployMs] = await timed(() => folder.up({ color: "never" }));
+    // The plugin started by this up inherits the variable and appends a line per handler call.
+    const timesFile = path.join(sandbox.root, "handler-times.jsonl");
+    process.env.KRCLOUD_HANDLER_TIMES = timesFile;
+    let redeployMs: number;
+    try {
+      [redeployMs] = await timed(() => folder.up({ color: "never" }));
+    } finally {
+      delete process.env.KRCLOUD_HANDLER_TIMES;
+    }
     const redeployPuts = puts(since);
-    log(`bench-folder: re-deploy with one file changed ${(redeployMs / 1000).toFixed(1)} s, ${redeployPuts} PUTs`);
+    const calls = fs
+      .readFileSync(timesFile, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { handler: string; type: string; ms: number; cpuMs: number; pid: number })
+      .filter((c) => c.type === "krcloud:objectstorage:BucketFolder");
+    const redeployProviderMs: Record<string, number> = {};
+    const redeployProviderCalls: Record<string, number> = {};
+    const redeployProviderCpuMs: Record<string, number> = {};
+    for (const c of calls) {
+      redeployProviderCpuMs[c.handler] = Math.round((redeployProviderCpuMs[c.handler] ?? 0) + c.cpuMs);
+      redeployProviderMs[c.handler] = Math.round((redeployProviderMs[c.handler] ?? 0) + c.ms);
+      redeployProviderCalls[c.handler] = (redeployProviderCalls[c.handler] ?? 0) + 1;
+    }
+    const redeployPluginProcesses = new Set(calls.map((c) => c.pid)).size;
+    const providerTotal = Object.values(redeployProviderMs).reduce((a, b) => a + b, 0);
+    const providerCpu = Object.values(redeployProviderCpuMs).reduce((a, b) => a + b, 0);
+    log(
+      `bench-folder: re-deploy with one file changed ${(redeployMs / 1000).toFixed(1)} s, ${redeployPuts} PUTs; provider time ${(providerTotal / 1000).toFixed(2)} s, CPU ${(providerCpu / 1000).toFixed(2)} s (${Object.entries(
+        redeployProviderMs,
+      )
+        .map(([h, ms]) => `${h} ${redeployProviderCalls[h]}x ${ms} ms, CPU ${redeployProviderCpuMs[h]} ms`)
+        .join(", ")}; ${redeployPluginProcesses} plugin process(es))`,
+    );
 
     since = { ...counts() };
     await folder.refresh({ color: "never" });
@@ -187,6 +227,10 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
       objectsUpMs,
       redeployMs,
       redeployPuts,
+      redeployProviderMs,
+      redeployProviderCalls,
+      redeployProviderCpuMs,
+      redeployPluginProcesses,
       folderRefreshRequests,
       objectsRefreshRequests,
       folderStateBytes,

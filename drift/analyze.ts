@@ -13,7 +13,7 @@ import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import type { Origin, PropertyFinding, ResourceResult } from "./model";
 import { STACK_IDENTITY_TOKEN } from "../provider/core/stack-identity";
 import { findDefinition } from "../provider/registry";
-import { canonical, jsonEqual, leafDiffs, publicInputs, SECRET, topKey, valueAt } from "./values";
+import { canonical, jsonEqual, leafDiffs, publicInputs, SECRET, topKey, valueAt, type LeafDiff } from "./values";
 
 /** A provider's read that failed, as provider/core reports it with KRCLOUD_READ_ERRORS=report. */
 export const READ_ERROR_KEY = "__krcloudReadError";
@@ -39,6 +39,16 @@ interface Refreshed {
   readError?: string;
   /** Top-level keys the provider said changed in the read (the native plugin says; dynamic providers cannot). */
   reported: Set<string>;
+  /** The definition's `driftOutputs`, before and after the read. */
+  outputsBefore: Record<string, unknown>;
+  outputsAfter: Record<string, unknown>;
+}
+
+/** The `driftOutputs` of a resource's type, from `outputs`, secrets masked. */
+function driftOutputsOf(type: string, outputs: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of findDefinition(displayType(type))?.driftOutputs ?? []) if (outputs?.[k] !== undefined) out[k] = outputs[k];
+  return publicInputs(out);
 }
 
 /** `pulumi-nodejs:dynamic/krcloud/objectstorage:Bucket` -> `krcloud:objectstorage:Bucket`. */
@@ -108,6 +118,8 @@ export function analyzeEvents(events: readonly EngineEvent[], opts: { failed?: b
       gone: !out.new || !out.new.id,
       readError: typeof readError === "string" ? readError : undefined,
       reported: reportedKeys(out),
+      outputsBefore: driftOutputsOf(out.type, out.old?.outputs),
+      outputsAfter: driftOutputsOf(out.type, out.new?.outputs),
     });
   }
 
@@ -154,6 +166,7 @@ export function analyzeEvents(events: readonly EngineEvent[], opts: { failed?: b
       r.fingerprint = fingerprintOf(r.urn, "(deleted)");
       continue;
     }
+    if (info !== undefined) r.properties = [...r.properties, ...outputDrift(r.urn, info)].slice(0, MAX_PROPERTIES);
     if (r.status === "pending" && r.operation !== undefined && r.properties.length === 0) continue;
     if (r.properties.length > 0) {
       r.status = r.properties.some((p) => p.origin !== "program") ? "drifted" : "pending";
@@ -214,20 +227,29 @@ function propertiesOf(m: StepEventMetadata, r: Refreshed | undefined): PropertyF
   const out: PropertyFinding[] = [];
   for (const d of diffs) {
     if (d.secret && plain.length > 0 && !reported.has(topKey(d.path))) continue;
-    const origin = originOf(d.path, d.secret === true, before, cloud, r);
-    const f: PropertyFinding = { path: d.path, origin, disposition: "new", fingerprint: "" };
-    if (d.secret) {
-      f.secret = true;
-      f.cloud = SECRET;
-      f.program = SECRET;
-    } else {
-      if (d.a !== undefined) f.cloud = d.a;
-      if (d.b !== undefined) f.program = d.b;
-    }
-    f.fingerprint = fingerprintOf(m.urn, f.path, f.cloud, f.program);
-    out.push(f);
+    out.push(finding(m.urn, d, originOf(d.path, d.secret === true, before, cloud, r)));
   }
   return out.slice(0, MAX_PROPERTIES);
+}
+
+/** What a refresh changed in the outputs a definition reports per path (`driftOutputs`): the cloud's value beside the recorded one. */
+function outputDrift(urn: string, r: Refreshed): PropertyFinding[] {
+  return leafDiffs(r.outputsAfter, r.outputsBefore).map((d) => finding(urn, d, "cloud"));
+}
+
+/** A difference as the report shows it: the cloud's value and the program's (or the state's), a secret masked. */
+function finding(urn: string, d: LeafDiff, origin: Origin): PropertyFinding {
+  const f: PropertyFinding = { path: d.path, origin, disposition: "new", fingerprint: "" };
+  if (d.secret) {
+    f.secret = true;
+    f.cloud = SECRET;
+    f.program = SECRET;
+  } else {
+    if (d.a !== undefined) f.cloud = d.a;
+    if (d.b !== undefined) f.program = d.b;
+  }
+  f.fingerprint = fingerprintOf(urn, f.path, f.cloud, f.program);
+  return f;
 }
 
 function originOf(path: string, secret: boolean, before: Record<string, unknown>, after: Record<string, unknown>, r: Refreshed | undefined): Origin {

@@ -192,11 +192,13 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const nameKey = def.autoName?.property;
       const sameName = nameKey === undefined || containsUnknown(news[nameKey]) || jsonEqual(news[nameKey], olds[nameKey]);
       const warning = replacesKeys.length > 0 ? replacementWarning(def, id, olds, news, replacesKeys) : undefined;
+      const notes = changed.length > 0 && def.diffNotes !== undefined && !containsUnknown(news) ? noted(def, olds, news) : [];
       return {
         changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,
         replaces: replacesKeys,
         diffs: changed,
         ...(warning !== undefined ? { warnings: [warning] } : {}),
+        ...(notes.length > 0 ? { notes } : {}),
         // Also without a replace-on change of its own: the engine may replace it anyway (`up --replace`,
         // replaceOnChanges), and then under the same name.
         deleteBeforeReplace: typeof def.deleteBeforeReplace === "function" ? def.deleteBeforeReplace(olds, news) : def.deleteBeforeReplace === true && sameName,
@@ -579,6 +581,15 @@ function partialFailureError(e: unknown, provider: unknown, createKey: string | 
 }
 
 /** Runs the definition's derivations over checked inputs, never on an unknown value. */
+/** The definition's notes on a diff; a note that cannot be made (a folder gone since check) is left out, never a failed diff. */
+function noted(def: AnyDefinition, olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  try {
+    return def.diffNotes!(olds, news);
+  } catch {
+    return [];
+  }
+}
+
 function derive(def: AnyDefinition, inputs: Record<string, unknown>): Record<string, unknown> {
   const out = { ...inputs };
   for (const d of (def.derive ?? []) as readonly Derivation<Record<string, unknown>>[]) {

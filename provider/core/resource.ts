@@ -108,6 +108,8 @@ export interface DiffResult extends dynamic.DiffResult {
    * plugin log them.
    */
   warnings?: string[];
+  /** Lines for the preview, shown as information: what a change of a derived input stands for (`diffNotes`). */
+  notes?: string[];
 }
 
 /** Thrown by a derivation (`derive`) for an input that fails a local check (a missing source file). */
@@ -322,6 +324,12 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    */
   derive?: readonly Derivation<I>[];
   /**
+   * What a change shows besides the changed input names, for the preview's log: a derived digest
+   * says only that something changed (a folder's manifest digest), this says what (which files).
+   * Runs in diff when an input changed; `olds` are the recorded outputs.
+   */
+  diffNotes?: (olds: O, news: I) => string[];
+  /**
    * A check that needs the cloud (`check` runs it during preview, after the local validation): it
    * may only read (a GET, cached for the process: `readOnce`), never change anything. It runs only
    * when every input in `from` is known, and returns failures like check's (`property`: the
@@ -341,6 +349,12 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * a refresh reads it, and a difference is drift.
    */
   unverifiable?: string;
+  /**
+   * Outputs that are no inputs but whose change in a refresh is drift, reported per path by
+   * krcloud-drift (the input the engine compares may be a digest of them): a folder's manifest, the
+   * objects under its prefix that it did not upload.
+   */
+  driftOutputs?: readonly (keyof O & string)[];
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
   /** Sends the create request, waits until the resource settles, returns what read sees. */

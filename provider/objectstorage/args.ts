@@ -30,7 +30,7 @@ export interface BucketCorsArgs {
 }
 
 /**
- * The arguments of BucketFolder (`krcloud:objectstorage:BucketFolder`). A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects).
+ * The arguments of BucketFolder (`krcloud:objectstorage:BucketFolder`). A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ.
  *
  * It cannot be listed: a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead.
  */
@@ -39,7 +39,7 @@ export interface BucketFolderArgs {
   adopt?: pulumi.Input<boolean>;
   /** The bucket. Changing it replaces the folder (uploads it to the new bucket, then deletes it from the old). */
   bucket: pulumi.Input<string>;
-  /** `Cache-Control` stored with every file; a change uploads every file again. */
+  /** `Cache-Control` stored with every file; a change uploads every file again. Not verified by a refresh (the listing does not carry it, and reading it back would be one HEAD per file): a change made behind Pulumi's back is not reported as drift. */
   cacheControl?: pulumi.Input<string>;
   /** Content types by file extension (with its dot: `{".md": "text/markdown"}`), over the ones derived from the extension. */
   contentTypes?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;
@@ -53,8 +53,8 @@ export interface BucketFolderArgs {
   hidden?: pulumi.Input<boolean>;
   /** Globs (picomatch syntax, relative to `path`) of the files to upload; default every file. */
   include?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Computed by the provider in the preview from the folder: each key with its content's MD5, size and content type (never the content). A changed file is a changed entry. */
-  manifest?: pulumi.Input<{ [key: string]: pulumi.Input<BucketFolderManifestValueArgs> }>;
+  /** Computed by the provider in the preview from the folder: a digest of its manifest (every key with its content's MD5, size and content type). A changed file changes it; the output `manifest` says which. */
+  manifestDigest?: pulumi.Input<string>;
   /** Files larger than this many bytes are uploaded by multipart upload, as a BucketObject's. */
   multipartThreshold?: pulumi.Input<number>;
   /** Multipart part size in bytes, 5 MiB to 5 GiB. */
@@ -174,15 +174,6 @@ export interface BucketCorsRuleArgs {
 }
 
 export type BucketCorsRuleAllowedMethod = "PUT" | "POST" | "GET" | "DELETE";
-
-export interface BucketFolderManifestValueArgs {
-  /** The content type it is stored with. */
-  contentType: pulumi.Input<string>;
-  /** MD5 of the file's content (hex); `etag:<etag>` where the stored object's ETag no longer matches what was uploaded. */
-  hash: pulumi.Input<string>;
-  /** Size in bytes. */
-  size: pulumi.Input<number>;
-}
 
 export interface BucketLifecycleRuleArgs {
   /** Delete objects on this date, `YYYY-MM-DDThh:mm:ss.000Z` exactly. Exactly one of expirationDays and expirationDate. */

@@ -2,9 +2,13 @@
  * krcloud:objectstorage:BucketFolder — a local folder of files as one resource under a bucket
  * prefix, what `swift upload` or a sync tool does, with a manifest in state instead of one resource
  * per file. `check` walks the folder (include and exclude globs, hidden files on or off) and hashes
- * every file: the manifest, key -> {hash, size, contentType}, is the input the engine compares, so
- * an update knows which files changed without reading a body from the bucket. Refresh reads the
- * JSON listing of the prefix (one request per 1,000 objects) and reports per key what differs.
+ * every file into a manifest, key -> "<md5> <size> <contentType>". The input the engine compares is a
+ * digest of it (`manifestDigest`); the manifest itself is an output only, so a 10,000-file folder
+ * does not cross the engine as an input on every step (each crossing of a 10,000-entry map costs
+ * seconds). Diff and update compare the recorded manifest with the folder's to know which files
+ * changed, without reading a body from the bucket. Refresh reads the JSON listing of the prefix
+ * (one request per 1,000 objects) and reports per key what differs, what is missing and what is
+ * there that the folder did not upload (`extraObjects`).
  *
  * Ownership: every upload carries this create's marker (`krcloud-owner` metadata, as a
  * BucketObject). A create that finds a key of the folder already there takes it over only when the
@@ -12,8 +16,9 @@
  * skips the upload; otherwise it refuses before uploading anything, naming `adopt`.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { extname, join, resolve } from "node:path";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, extname, join, resolve } from "node:path";
 import fg from "fast-glob";
 import * as mime from "mime-types";
 import { z } from "zod";
@@ -21,29 +26,49 @@ import { isApiError, mayHaveApplied, rethrowAs, withAction } from "../../sdk/cor
 import { fileSource, OBJECT_PAGE_LIMIT, type ObjectStorageClient } from "../../sdk/objectstorage";
 import { forEachLimit } from "../../sdk/objectstorage/concurrency";
 import { CheckError, markerOf, OWNER_METADATA_KEY, PartialFailure, type Context, defineResource, resourceClass } from "../core";
-import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE } from "./bucket-object";
+import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE, headerValue, multipartThresholdInput, partSizeInput } from "./bucket-object";
 import { objectStorage } from "./client";
-import { checkUploadLimits } from "./object-source";
+import { checkUploadLimits, isMd5, statAndHashFile, stripQuotes } from "./object-source";
 import { bucketName, objectKey } from "./validation";
 import type { BucketFolderArgs } from "./args";
-import { MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE } from "../../sdk/objectstorage";
 
 /** Uploads (and deletes) in flight at once: as many as `swift upload`'s default object threads and more, within the transport's pool. */
 export const FOLDER_CONCURRENCY = 16;
 export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 
-const manifestEntry = () =>
-  z.strictObject({
-    hash: z.string().describe("MD5 of the file's content (hex); `etag:<etag>` where the stored object's ETag no longer matches what was uploaded."),
-    size: z.number().int().min(0).describe("Size in bytes."),
-    contentType: z.string().describe("The content type it is stored with."),
-  });
-export type ManifestEntry = z.infer<ReturnType<typeof manifestEntry>>;
-export type Manifest = Record<string, ManifestEntry>;
-
-function headerValue() {
-  return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
+/** One file of a manifest. */
+export interface ManifestEntry {
+  /** MD5 of the content (hex); `etag:<etag>` where the stored object's ETag is no MD5 of what was uploaded. */
+  hash: string;
+  size: number;
+  contentType: string;
 }
+/**
+ * key -> `"<hash> <size> <contentType>"`: one string per file, not an object of three, because the
+ * engine's cost of a map grows with its values (the plugin's protobuf Struct), and a content type
+ * may hold spaces but a hash and a size do not.
+ */
+export type Manifest = Record<string, string>;
+
+export function entryText(e: ManifestEntry): string {
+  return `${e.hash} ${e.size} ${e.contentType}`;
+}
+
+export function parseEntry(text: string): ManifestEntry {
+  const a = text.indexOf(" ");
+  const b = text.indexOf(" ", a + 1);
+  return { hash: text.slice(0, a), size: Number(text.slice(a + 1, b)), contentType: text.slice(b + 1) };
+}
+
+/** SHA-256 of the manifest's keys and entries in key order: what the engine compares. */
+export function manifestDigest(m: Manifest): string {
+  const h = createHash("sha256");
+  for (const k of Object.keys(m).sort()) h.update(`${k}\u0000${m[k]}\n`);
+  return `sha256:${h.digest("hex")}`;
+}
+
+const manifestDescription =
+  'Each key with `"<MD5> <size> <content type>"` of its file (never the content); an MD5 reads `etag:<ETag>` where the stored object\'s ETag is no MD5 of what was uploaded.';
 
 /** A glob: never empty, and no NUL byte (no file name holds one). */
 function glob() {
@@ -77,36 +102,28 @@ function bucketFolderShape() {
     defaultContentType: headerValue()
       .default(DEFAULT_CONTENT_TYPE)
       .describe("The content type of files whose extension names none (default `application/octet-stream`)."),
-    cacheControl: headerValue().optional().describe("`Cache-Control` stored with every file; a change uploads every file again."),
+    cacheControl: headerValue()
+      .optional()
+      .describe(
+        "`Cache-Control` stored with every file; a change uploads every file again. Not verified by a refresh (the listing does not carry it, and reading it back would be one HEAD per file): a change made behind Pulumi's back is not reported as drift.",
+      ),
     deleteRemoved: z
       .boolean()
       .default(true)
       .describe(
         "Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched.",
       ),
-    multipartThreshold: z
-      .number()
-      .int()
-      .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
-      .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that")
-      .default(DEFAULT_MULTIPART_THRESHOLD)
-      .describe("Files larger than this many bytes are uploaded by multipart upload, as a BucketObject's."),
-    partSize: z
-      .number()
-      .int()
-      .min(MIN_PART_SIZE, "parts must be at least 5 MiB (every part of a multipart upload but the last)")
-      .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
-      .default(DEFAULT_PART_SIZE)
-      .describe("Multipart part size in bytes, 5 MiB to 5 GiB."),
+    multipartThreshold: multipartThresholdInput().describe("Files larger than this many bytes are uploaded by multipart upload, as a BucketObject's."),
+    partSize: partSizeInput().describe("Multipart part size in bytes, 5 MiB to 5 GiB."),
     adopt: z
       .boolean()
       .default(false)
       .describe("If objects under the prefix with the folder's keys exist and this stack did not make them, overwrite and manage them instead of failing."),
-    manifest: z
-      .record(z.string(), manifestEntry())
+    manifestDigest: z
+      .string()
       .optional()
       .describe(
-        "Computed by the provider in the preview from the folder: each key with its content's MD5, size and content type (never the content). A changed file is a changed entry.",
+        "Computed by the provider in the preview from the folder: a digest of its manifest (every key with its content's MD5, size and content type). A changed file changes it; the output `manifest` says which.",
       ),
   });
 }
@@ -118,6 +135,13 @@ export type BucketFolderInputs = z.infer<ReturnType<typeof bucketFolderInputs>>;
 
 export function bucketFolderOutputs() {
   return bucketFolderShape().extend({
+    manifest: z.record(z.string(), z.string()).default({}).describe(manifestDescription),
+    extraObjects: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe(
+        "Objects under the prefix that the folder did not upload, as the last refresh found them (same form as `manifest`): drift to look at. They are never deleted (another resource may own them).",
+      ),
     fileCount: z.number().describe("The number of files in the bucket under the manifest."),
     totalBytes: z.number().describe("Their total size in bytes."),
     largeEtags: z
@@ -131,28 +155,41 @@ export type BucketFolderOutputs = z.infer<ReturnType<typeof bucketFolderOutputs>
 
 export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder", bucketFolderInputs, bucketFolderOutputs, {
   description:
-    "A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects).",
+    "A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ.",
   replaceOn: ["bucket", "prefix"],
   // Under the same bucket and prefix (`up --replace`), the old folder's delete would remove what the
   // new one uploaded: deleted first. Elsewhere the new one is uploaded first.
   deleteBeforeReplace: (olds, news) => olds.bucket === news.bucket && olds.prefix === news.prefix,
   localInputs: ["adopt"],
+  // The engine compares the manifest's digest; what differs is said per key from these.
+  driftOutputs: ["manifest", "extraObjects"],
   replaceReason: "a folder's bucket and prefix are where its objects are: they are uploaded there and deleted from the old place",
   projectOf: (_outputs, configured) => configured,
   describe: (id) => `folder "${id}"`,
+  importId: "`<bucket>/<prefix>`, the prefix empty or ending with `/` (`site-files/www/`)",
   unlisted: "a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead",
   derive: [
     {
       from: ["path", "prefix", "include", "exclude", "hidden", "contentTypes", "defaultContentType", "multipartThreshold", "partSize"],
-      to: "manifest",
-      compute: (i) => scanFolder(i),
+      to: "manifestDigest",
+      compute: (i) => remember(scanFolder(i)),
     },
   ],
+  diffNotes: (olds, news) => {
+    if (olds.manifestDigest === news.manifestDigest || typeof news.manifestDigest !== "string") return [];
+    // Removed files are named also when they stay in the bucket (deleteRemoved false): they leave the manifest.
+    const c = changedFiles(olds.manifest ?? {}, manifestOf(news), true);
+    const n = c.changed.length + c.added.length + c.removed.length;
+    const first = [...c.changed.map((k) => `~${k}`), ...c.added.map((k) => `+${k}`), ...c.removed.map((k) => `-${k}`)].slice(0, 5);
+    return [
+      `${n} files differ (${c.changed.length} changed, ${c.added.length} added, ${c.removed.length} removed${news.deleteRemoved ? "" : ", left in the bucket"}): ${first.join(", ")}${n > 5 ? ", ..." : ""}`,
+    ];
+  },
 
   async create(ctx, inputs) {
     const c = objectStorage(ctx);
     const id = folderId(inputs);
-    const manifest = inputs.manifest ?? scanFolder(inputs);
+    const manifest = manifestOf(inputs);
     const stored = await listPrefix(c, inputs.bucket, inputs.prefix);
     // Keys already there: this create's own (an earlier attempt) or, with adopt, taken over;
     // anything else is refused before a single upload.
@@ -166,7 +203,7 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
         if (h === undefined) return;
         const ours = mine !== undefined && h.metadata?.[OWNER_METADATA_KEY] === mine;
         if (!ours && !inputs.adopt) foreign.push(key);
-        else if (sameEntry(stored.get(key)!, manifest[key]!) && (h.cacheControl ?? undefined) === inputs.cacheControl) skip.add(key);
+        else if (sameEntry(stored.get(key)!, parseEntry(manifest[key]!)) && (h.cacheControl ?? undefined) === inputs.cacheControl) skip.add(key);
       });
       if (foreign.length > 0) {
         foreign.sort();
@@ -190,7 +227,7 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
     for (const k of skip) {
       done[k] = manifest[k]!;
       const e = stored.get(k)!.etag;
-      if (e !== manifest[k]!.hash) largeEtags[k] = e;
+      if (e !== parseEntry(manifest[k]!).hash) largeEtags[k] = e;
     }
     try {
       await uploadAll(ctx, c, inputs, manifest, todo, done, largeEtags);
@@ -209,16 +246,24 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
     const recorded: Manifest = olds.manifest ?? {};
     const largeEtags: Record<string, string> = {};
     const manifest: Manifest = {};
+    const extra: Manifest = {};
     for (const [key, s] of stored) {
-      const r = recorded[key];
+      const found = entryText({ hash: isMd5(s.etag) ? s.etag : `etag:${s.etag}`, size: s.size, contentType: s.contentType });
+      const text = recorded[key];
       // A key the folder did not upload may be another resource's (a BucketObject beside it, under
-      // the same prefix): never reported, so never deleted.
-      if (r === undefined) continue;
+      // the same prefix): reported as drift of its own, never taken into the manifest, so never
+      // deleted. An import takes every key under the prefix.
+      if (text === undefined) {
+        if (imported) manifest[key] = found;
+        else extra[key] = found;
+        continue;
+      }
+      const r = parseEntry(text);
       const expectedEtag = olds.largeEtags?.[key] ?? r.hash;
       if (s.etag === expectedEtag && s.size === r.size && s.contentType === r.contentType) {
-        manifest[key] = r;
+        manifest[key] = text;
         if (olds.largeEtags?.[key] !== undefined) largeEtags[key] = s.etag;
-      } else manifest[key] = { hash: isMd5(s.etag) ? s.etag : `etag:${s.etag}`, size: s.size, contentType: s.contentType };
+      } else manifest[key] = found;
     }
     if (!imported && Object.keys(manifest).length === 0 && Object.keys(recorded).length > 0) return undefined;
     const base: BucketFolderInputs = imported
@@ -237,20 +282,21 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
           adopt: false,
         }
       : olds;
-    return outputsOf(c, { ...base, bucket, prefix }, manifest, largeEtags);
+    return { ...outputsOf(c, { ...base, bucket, prefix }, manifest, largeEtags), extraObjects: sortedMap(extra) };
   },
 
   async update(ctx, id, current, news) {
     const c = objectStorage(ctx);
-    const want = news.manifest ?? scanFolder(news);
+    const want = manifestOf(news);
     const have: Manifest = current.manifest ?? {};
-    const headersChanged = current.cacheControl !== news.cacheControl;
-    const changed = Object.keys(want).filter((k) => headersChanged || have[k] === undefined || !sameManifestEntry(have[k], want[k]!));
-    const removed = Object.keys(have).filter((k) => want[k] === undefined);
+    const diff = changedFiles(have, want, news.deleteRemoved);
+    const changed = current.cacheControl !== news.cacheControl ? Object.keys(want) : [...diff.changed, ...diff.added];
+    const removed = diff.removed;
     const done: Manifest = {};
     const largeEtags: Record<string, string> = {};
+    const changing = new Set(changed);
     for (const k of Object.keys(want)) {
-      if (changed.includes(k)) continue;
+      if (changing.has(k)) continue;
       done[k] = want[k]!;
       if (current.largeEtags?.[k] !== undefined) largeEtags[k] = current.largeEtags[k];
     }
@@ -301,15 +347,17 @@ export function parseFolderId(id: string): { bucket: string; prefix: string } {
 }
 
 function outputsOf(c: ObjectStorageClient, inputs: BucketFolderInputs, manifest: Manifest, largeEtags: Record<string, string>): BucketFolderOutputs {
-  const sorted: Manifest = {};
-  for (const k of Object.keys(manifest).sort()) sorted[k] = manifest[k]!;
+  const sorted = sortedMap(manifest);
   const etags: Record<string, string> = {};
   for (const k of Object.keys(largeEtags).sort()) if (sorted[k] !== undefined) etags[k] = largeEtags[k]!;
   return {
     ...inputs,
+    // What was recorded, not what check saw: a partial upload (or a refresh's drift) differs from the folder, so the next up has work.
+    manifestDigest: manifestDigest(sorted),
     manifest: sorted,
+    extraObjects: {},
     fileCount: Object.keys(sorted).length,
-    totalBytes: Object.values(sorted).reduce((n, e) => n + e.size, 0),
+    totalBytes: Object.values(sorted).reduce((n, e) => n + parseEntry(e).size, 0),
     largeEtags: etags,
     url: inputs.prefix === "" ? `${c.bucketUrl(inputs.bucket)}/` : c.objectUrl(inputs.bucket, inputs.prefix),
   };
@@ -342,8 +390,50 @@ function sameEntry(s: Stored, m: ManifestEntry): boolean {
   return s.size === m.size && s.contentType === m.contentType && (s.etag === m.hash || !isMd5(s.etag));
 }
 
-function sameManifestEntry(a: ManifestEntry, b: ManifestEntry): boolean {
-  return a.hash === b.hash && a.size === b.size && a.contentType === b.contentType;
+function sortedMap(m: Manifest): Manifest {
+  const out: Manifest = {};
+  for (const k of Object.keys(m).sort()) out[k] = m[k]!;
+  return out;
+}
+
+/** The keys whose entry differs between the recorded manifest and the folder's, in key order; `removed` only when they are deleted. */
+export function changedFiles(have: Manifest, want: Manifest, deleteRemoved: boolean): { changed: string[]; added: string[]; removed: string[] } {
+  const changed: string[] = [];
+  const added: string[] = [];
+  for (const k of Object.keys(want).sort()) {
+    if (have[k] === undefined) added.push(k);
+    else if (have[k] !== want[k]) changed.push(k);
+  }
+  const removed = deleteRemoved
+    ? Object.keys(have)
+        .filter((k) => want[k] === undefined)
+        .sort()
+    : [];
+  return { changed, added, removed };
+}
+
+/**
+ * Manifests check computed, by digest, for this process's diff and update (which get only the
+ * digest from the engine): the last few, so a preview and its update do not hash the folder again.
+ */
+const scanned = new Map<string, Manifest>();
+const SCANS_KEPT = 4;
+
+function remember(m: Manifest): string {
+  const d = manifestDigest(m);
+  scanned.delete(d);
+  scanned.set(d, m);
+  while (scanned.size > SCANS_KEPT) scanned.delete(scanned.keys().next().value!);
+  return d;
+}
+
+/** The folder's manifest for `inputs`: the one check computed, or (another process, a changed folder) a new scan. */
+function manifestOf(inputs: BucketFolderInputs): Manifest {
+  const known = typeof inputs.manifestDigest === "string" ? scanned.get(inputs.manifestDigest) : undefined;
+  if (known !== undefined) return known;
+  const m = scanFolder(inputs);
+  remember(m);
+  return m;
 }
 
 /**
@@ -366,13 +456,13 @@ async function uploadAll(
   const sorted = [...keys].sort();
   let count = 0;
   await forEachLimit(sorted, FOLDER_CONCURRENCY, async (key) => {
-    const entry = manifest[key]!;
+    const entry = parseEntry(manifest[key]!);
     const file = join(root, key.slice(inputs.prefix.length));
     const where = `uploading "${file}" to "${inputs.bucket}/${key}"`;
     const headers = { contentType: entry.contentType, cacheControl: inputs.cacheControl, metadata };
     try {
       if (entry.size > inputs.multipartThreshold) {
-        if (hashFileSync(file) !== entry.hash) throw changedSince(file);
+        if (hashOf(file) !== entry.hash) throw changedSince(file);
         const r = await c.uploadLarge(inputs.bucket, key, fileSource(file, entry.size), { ...headers, partSize: inputs.partSize });
         const etag = r.etag !== undefined ? stripQuotes(r.etag) : (await c.findObject(inputs.bucket, key))?.etag;
         if (etag !== undefined && stripQuotes(etag) !== entry.hash) largeEtags[key] = stripQuotes(etag);
@@ -382,7 +472,7 @@ async function uploadAll(
     } catch (e) {
       throw withAction(e, where);
     }
-    done[key] = entry;
+    done[key] = manifest[key]!;
     if (++count % 1000 === 0) ctx.progress(`"${inputs.bucket}/${inputs.prefix}": ${count}/${sorted.length} files uploaded`);
   });
 }
@@ -448,16 +538,20 @@ export function scanFolder(
   }
   const keyRule = objectKey();
   const out: Manifest = {};
-  for (const rel of files.sort()) {
+  loadHashes(root);
+  const hashed = { count: 0 };
+  files.sort();
+  for (const rel of files) {
     const key = `${i.prefix}${rel}`;
     const parsed = keyRule.safeParse(key);
     if (!parsed.success)
       throw new CheckError("path", `path: the key "${key}" of file "${rel}" ${parsed.error.issues[0]?.message ?? "is not a valid object name"}`);
     const file = join(root, rel);
-    const size = statSync(file).size;
-    checkUploadLimits(size, i.multipartThreshold, i.partSize, "path");
-    out[key] = { hash: hashFileSync(file), size, contentType: contentTypeOf(rel, i.contentTypes, i.defaultContentType) };
+    const st = statSync(file);
+    checkUploadLimits(st.size, i.multipartThreshold, i.partSize, "path");
+    out[key] = entryText({ hash: cachedHash(file, st, hashed), size: st.size, contentType: contentTypeOf(rel, i.contentTypes, i.defaultContentType) });
   }
+  if (hashed.count > 0) saveHashes(root, files);
   return out;
 }
 
@@ -472,31 +566,84 @@ export function contentTypeOf(file: string, overrides: Record<string, string>, f
   return found === false ? fallback : found;
 }
 
-const CHUNK = 1024 * 1024;
-const buffer = Buffer.allocUnsafe(CHUNK);
+/**
+ * Hashes of the files already hashed, by path, with the size, mtime and inode they had: a file
+ * whose three are unchanged is not read again (what git's index, rsync and `swift upload --changed`
+ * rely on). Hashing is most of a check's cost (10,000 files of 637 MiB: seconds of CPU), and a
+ * re-deploy of one changed file should read that file only. Kept in this process and, per folder,
+ * in a cache file (`hashCacheFile`), so the next `pulumi up`'s plugin finds them; without it
+ * (another machine, `KRCLOUD_FOLDER_HASH_CACHE=off`) every file is hashed. A file rewritten to the
+ * same size within the same mtime tick in place (same inode) keeps its old hash and is not seen as
+ * changed; a rename over it (editors, rsync, git) is a new inode.
+ */
+interface Known {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  hash: string;
+}
+const hashes = new Map<string, Known>();
+const loadedRoots = new Set<string>();
 
-/** MD5 of a file read in 1 MiB chunks (check is synchronous; never the whole file in memory). */
-function hashFileSync(file: string): string {
-  const h = createHash("md5");
-  const fd = openSync(file, "r");
+function cachedHash(file: string, st: Stats, hashed: { count: number }): string {
+  const known = hashes.get(file);
+  if (known !== undefined && known.size === st.size && known.mtimeMs === st.mtimeMs && known.ino === st.ino) return known.hash;
+  const hash = hashOf(file);
+  hashes.set(file, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash });
+  hashed.count++;
+  return hash;
+}
+
+/** The cache file of a folder's hashes: `KRCLOUD_FOLDER_HASH_CACHE` (a directory, or `off`), else under `$XDG_CACHE_HOME` or `~/.cache`. */
+export function hashCacheFile(root: string): string | undefined {
+  const setting = process.env.KRCLOUD_FOLDER_HASH_CACHE;
+  if (setting === "off") return undefined;
+  const dir = setting || join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "krcloud", "folder-hashes");
+  return join(dir, `${createHash("sha256").update(root).digest("hex").slice(0, 32)}.json`);
+}
+
+/** The folder's cached hashes into `hashes`, once per process; a missing or unreadable cache is no error (every file is hashed). */
+function loadHashes(root: string): void {
+  if (loadedRoots.has(root)) return;
+  loadedRoots.add(root);
+  const file = hashCacheFile(root);
+  if (file === undefined) return;
+  let saved: { root?: unknown; files?: Record<string, unknown> };
   try {
-    for (;;) {
-      const n = readSync(fd, buffer, 0, CHUNK, null);
-      if (n === 0) break;
-      h.update(buffer.subarray(0, n));
-    }
-  } finally {
-    closeSync(fd);
+    saved = JSON.parse(readFileSync(file, "utf8")) as typeof saved;
+  } catch {
+    return;
   }
-  return h.digest("hex");
+  if (saved.root !== root || saved.files === null || typeof saved.files !== "object") return;
+  for (const [rel, v] of Object.entries(saved.files)) {
+    if (!Array.isArray(v) || typeof v[0] !== "number" || typeof v[1] !== "number" || typeof v[2] !== "number" || typeof v[3] !== "string" || !isMd5(v[3]))
+      continue;
+    const f = join(root, rel);
+    if (!hashes.has(f)) hashes.set(f, { size: v[0], mtimeMs: v[1], ino: v[2], hash: v[3] });
+  }
 }
 
-function isMd5(etag: string): boolean {
-  return /^[0-9a-f]{32}$/.test(etag);
+/** The hashes of the folder's files into its cache file (written whole, then renamed: a reader never sees half of it); best effort. */
+function saveHashes(root: string, rels: readonly string[]): void {
+  const file = hashCacheFile(root);
+  if (file === undefined) return;
+  const files: Record<string, [number, number, number, string]> = {};
+  for (const rel of rels) {
+    const k = hashes.get(join(root, rel));
+    if (k !== undefined) files[rel] = [k.size, k.mtimeMs, k.ino, k.hash];
+  }
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ root, files }));
+    renameSync(tmp, file);
+  } catch {
+    // A cache: a read-only home costs the next check its hashing, never a failure.
+  }
 }
 
-function stripQuotes(s: string): string {
-  return s.replace(/^"|"$/g, "");
+function hashOf(file: string): string {
+  return statAndHashFile(file).md5;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,7 +22,19 @@ import {
 } from "../core";
 import { metadataAsDeclared } from "./bucket";
 import { objectStorage } from "./client";
-import { assetInput, BASE64, byteSource, canonicalSource, checkUploadLimits, hashFile, resolveSource, sameSource, statAndHashFile } from "./object-source";
+import {
+  assetInput,
+  BASE64,
+  byteSource,
+  canonicalSource,
+  checkUploadLimits,
+  hashFile,
+  isMd5,
+  resolveSource,
+  sameSource,
+  statAndHashFile,
+  stripQuotes,
+} from "./object-source";
 import { bucketName, metadata, objectKey } from "./validation";
 import type { BucketObjectArgs } from "./args";
 
@@ -58,20 +70,12 @@ function bucketObjectShape() {
     contentDisposition: headerValue().optional().describe('`Content-Disposition` stored with the object, e.g. `attachment; filename="report.pdf"`.'),
     contentEncoding: headerValue().optional().describe("`Content-Encoding` stored with the object, e.g. `gzip` for pre-compressed content."),
     metadata: metadata().default({}).describe("User metadata (`X-Object-Meta-*`)."),
-    multipartThreshold: z
-      .number()
-      .int()
-      .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
-      .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that")
-      .default(DEFAULT_MULTIPART_THRESHOLD)
-      .describe("Objects larger than this many bytes are uploaded by multipart upload; at most 5 GiB, the single-upload limit."),
-    partSize: z
-      .number()
-      .int()
-      .min(MIN_PART_SIZE, "parts must be at least 5 MiB (every part of a multipart upload but the last)")
-      .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
-      .default(DEFAULT_PART_SIZE)
-      .describe("Multipart part size in bytes, 5 MiB to 5 GiB; there may be at most 10000 parts, so partSize × 10000 must reach the object's size."),
+    multipartThreshold: multipartThresholdInput().describe(
+      "Objects larger than this many bytes are uploaded by multipart upload; at most 5 GiB, the single-upload limit.",
+    ),
+    partSize: partSizeInput().describe(
+      "Multipart part size in bytes, 5 MiB to 5 GiB; there may be at most 10000 parts, so partSize × 10000 must reach the object's size.",
+    ),
     adopt: z
       .boolean()
       .default(false)
@@ -88,7 +92,28 @@ function bucketObjectShape() {
 }
 
 /** A value the object carries as an HTTP header: undici refuses to send a line break or a character beyond Latin-1. */
-function headerValue() {
+/** The size over which a file goes up in parts (a BucketObject's, each file of a BucketFolder). */
+export function multipartThresholdInput() {
+  return z
+    .number()
+    .int()
+    .min(MIN_PART_SIZE, "must be at least 5 MiB (5242880 bytes): smaller objects never need parts")
+    .max(MAX_SINGLE_UPLOAD_BYTES, "must be at most 5368709120 bytes (5 GiB): a single upload is limited to that")
+    .default(DEFAULT_MULTIPART_THRESHOLD);
+}
+
+/** The size of each part of a multipart upload. */
+export function partSizeInput() {
+  return z
+    .number()
+    .int()
+    .min(MIN_PART_SIZE, "parts must be at least 5 MiB (every part of a multipart upload but the last)")
+    .max(MAX_PART_SIZE, "parts must be at most 5368709120 bytes (5 GiB): each is a single upload")
+    .default(DEFAULT_PART_SIZE);
+}
+
+/** A value that travels as an HTTP header (content type, cache control). */
+export function headerValue() {
   return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
 }
 
@@ -432,14 +457,6 @@ function inlineAssetText(s: BucketObjectInputs["source"] | undefined): string | 
 
 function md5(b: Buffer | string): string {
   return createHash("md5").update(b).digest("hex");
-}
-
-function isMd5(etag: string): boolean {
-  return /^[0-9a-f]{32}$/.test(etag);
-}
-
-function stripQuotes(s: string): string {
-  return s.replace(/^"|"$/g, "");
 }
 
 // ---------------------------------------------------------------------------------------------

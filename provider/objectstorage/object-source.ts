@@ -105,6 +105,15 @@ export function statAndHashFile(path: string): { size: number; md5: string } {
   return { size, md5: h.digest("hex") };
 }
 
+export function isMd5(etag: string): boolean {
+  return /^[0-9a-f]{32}$/.test(etag);
+}
+
+/** An ETag without the quotes HTTP puts around it. */
+export function stripQuotes(s: string): string {
+  return s.replace(/^"|"$/g, "");
+}
+
 /** The same digest, streamed, for the check right before an upload. */
 export async function hashFile(path: string): Promise<string> {
   const h = createHash("md5");

@@ -108,6 +108,30 @@ function fromStruct(s: structproto.Struct | undefined): Props {
 }
 
 /** The token of the resource a request is about: the request's type, else its URN's. */
+/**
+ * With KRCLOUD_HANDLER_TIMES naming a file, each check, diff and update appends a JSON line there
+ * (handler, type, milliseconds from the decoded request to the answer handed to gRPC, the process's
+ * CPU milliseconds in that time, pid): the provider's own time, for bench/folder.ts. The engine's
+ * time around it (the binary encoding of the request and of the answer, the checkpoint) is not in
+ * it. CPU time says what the handler costs on a machine other work also loads (it counts the
+ * whole process, which serves one resource at a time in that benchmark).
+ */
+function timed<Req extends { getUrn(): string; getType?(): string }, Res>(handler: string, u: Unary<Req, Res>): Unary<Req, Res> {
+  const file = process.env.KRCLOUD_HANDLER_TIMES;
+  if (!file) return u;
+  return (call, callback) => {
+    const start = performance.now();
+    const cpu = process.cpuUsage();
+    u(call, (err, res) => {
+      const ms = Math.round((performance.now() - start) * 10) / 10;
+      const used = process.cpuUsage(cpu);
+      const cpuMs = Math.round((used.user + used.system) / 100) / 10;
+      fs.appendFileSync(file, `${JSON.stringify({ handler, type: tokenOf(call.request), ms, cpuMs, pid: process.pid })}\n`);
+      callback(err, res);
+    });
+  };
+}
+
 function tokenOf(req: { getUrn(): string; getType?(): string }): string {
   return req.getType?.() || typeOfUrn(req.getUrn());
 }
@@ -312,40 +336,47 @@ export class KrcloudProviderService {
     return diffResponse(changed.length > 0, olds, news, changed, []);
   });
 
-  check = handle(async (req: provproto.CheckRequest) => {
-    const token = tokenOf(req);
-    const olds = revealProps(fromStruct(req.getOlds()));
-    const news = revealProps(fromStruct(req.getNews()));
-    const name = req.getName() || nameOfUrn(req.getUrn());
-    const urn = req.getUrn();
-    const result = await provider(token).check(
-      olds.props,
-      { ...news.props, [LOGICAL_NAME_KEY]: name },
-      { urn, stack: providerIdentity(), notice: (m) => this.log(urn, m, "info", false) },
-    );
-    const res = new provproto.CheckResponse();
-    // The engine stores the checked inputs in the state: a secret input is a secret there even when
-    // the program passed it plain (a YAML program's password).
-    const secrets = new Set([...news.secrets, ...secretInputKeys(definition(token))]);
-    res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), secrets)));
-    res.setFailuresList(checkFailures(result.failures ?? []));
-    return res;
-  });
+  check = timed(
+    "check",
+    handle(async (req: provproto.CheckRequest) => {
+      const token = tokenOf(req);
+      const olds = revealProps(fromStruct(req.getOlds()));
+      const news = revealProps(fromStruct(req.getNews()));
+      const name = req.getName() || nameOfUrn(req.getUrn());
+      const urn = req.getUrn();
+      const result = await provider(token).check(
+        olds.props,
+        { ...news.props, [LOGICAL_NAME_KEY]: name },
+        { urn, stack: providerIdentity(), notice: (m) => this.log(urn, m, "info", false) },
+      );
+      const res = new provproto.CheckResponse();
+      // The engine stores the checked inputs in the state: a secret input is a secret there even when
+      // the program passed it plain (a YAML program's password).
+      const secrets = new Set([...news.secrets, ...secretInputKeys(definition(token))]);
+      res.setInputs(toStruct(wrapSecrets(withoutDynamicKeys(result.inputs ?? {}), secrets)));
+      res.setFailuresList(checkFailures(result.failures ?? []));
+      return res;
+    }),
+  );
 
   /** Compares the recorded outputs with the new inputs, as the dynamic path does, and says per property what changes. */
-  diff = handle(async (req: provproto.DiffRequest) => {
-    const token = tokenOf(req);
-    const olds = revealProps(fromStruct(req.getOlds())).props;
-    const news = revealProps(fromStruct(req.getNews())).props;
-    const oldInputs = req.getOldInputs() ? withoutDynamicKeys(revealProps(fromStruct(req.getOldInputs())).props) : undefined;
-    const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news, oldInputs);
-    const res = diffResponse(d.changes === true, olds, news, d.diffs, d.replaces ?? []);
-    res.setDeletebeforereplace(d.deleteBeforeReplace === true);
-    // The detailed diff names the properties that replace; why, and what the replacement loses, the
-    // protocol has no field for: a warning on the resource's row.
-    for (const w of d.warnings ?? []) this.log(req.getUrn(), w, "warning");
-    return res;
-  });
+  diff = timed(
+    "diff",
+    handle(async (req: provproto.DiffRequest) => {
+      const token = tokenOf(req);
+      const olds = revealProps(fromStruct(req.getOlds())).props;
+      const news = revealProps(fromStruct(req.getNews())).props;
+      const oldInputs = req.getOldInputs() ? withoutDynamicKeys(revealProps(fromStruct(req.getOldInputs())).props) : undefined;
+      const d = await provider(token).diff(req.getId(), withoutDynamicKeys(olds), news, oldInputs);
+      const res = diffResponse(d.changes === true, olds, news, d.diffs, d.replaces ?? []);
+      res.setDeletebeforereplace(d.deleteBeforeReplace === true);
+      // The detailed diff names the properties that replace; why, and what the replacement loses, the
+      // protocol has no field for: a warning on the resource's row.
+      for (const w of d.warnings ?? []) this.log(req.getUrn(), w, "warning");
+      for (const n of d.notes ?? []) this.log(req.getUrn(), n, "info", false);
+      return res;
+    }),
+  );
 
   create = handleChange(
     (req: provproto.CreateRequest) => req.getProperties(),
@@ -380,15 +411,18 @@ export class KrcloudProviderService {
     return res;
   });
 
-  update = handleChange(
-    (req: provproto.UpdateRequest) => req.getNews(),
-    provproto.UpdateResponse,
-    async (req, def, news, res) => {
-      const olds = revealProps(fromStruct(req.getOlds())).props;
-      const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), this.options(req));
-      res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));
-      return res;
-    },
+  update = timed(
+    "update",
+    handleChange(
+      (req: provproto.UpdateRequest) => req.getNews(),
+      provproto.UpdateResponse,
+      async (req, def, news, res) => {
+        const olds = revealProps(fromStruct(req.getOlds())).props;
+        const r = await provider(def.token).update(req.getId(), withoutDynamicKeys(olds), withoutDynamicKeys(news.props), this.options(req));
+        res.setProperties(toStruct(wrapSecrets((r.outs ?? {}) as Props, secretKeys(def, news.secrets, news.props))));
+        return res;
+      },
+    ),
   );
 
   delete = handle(async (req: provproto.DeleteRequest) => {

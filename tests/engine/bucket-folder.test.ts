@@ -2,7 +2,9 @@
  * BucketFolder through the real engine, on both doors (the dynamic class from a TypeScript program,
  * the native plugin from a YAML program): 300 files up; a preview with no changes; one file changed,
  * one added, one removed is exactly 2 PUTs and 1 DELETE; a file changed behind Pulumi's back is
- * found by krcloud-drift with its key; destroy leaves nothing.
+ * found by krcloud-drift with its key, and so is an object under the prefix the folder did not
+ * upload; destroy leaves nothing. On the plugin door, the `import` option takes over a prefix
+ * made outside Pulumi, and the same up uploads only what differs.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -22,6 +24,8 @@ import {
   startCloud,
   type CloudProject,
 } from "../harness/engine";
+import { resolveSettings } from "../../sdk/core";
+import { ObjectStorageClient } from "../../sdk/objectstorage";
 import { driftedPaths, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { descendants, endProcesses, spawnPulumi, until } from "../support/faults/reliability";
 
@@ -134,26 +138,36 @@ describe.each([
     expect(await objectText(project, bucket, "site/d1/f1.txt")).toBe("changed\n");
   });
 
-  test("a file changed behind Pulumi's back is drift krcloud-drift reports with its key", async () => {
-    const put = await fetch(`${project.cloud.url}/object-storage/v1/${project.projectId}/${bucket}/site/d4/f4.txt`, {
-      method: "PUT",
-      headers: { "x-auth-token": project.token, "content-type": "text/plain" },
-      body: "defaced\n",
-    });
-    expect(put.status).toBe(201);
+  test("a file changed behind Pulumi's back, and an object added under the prefix, are drift krcloud-drift reports by key", async () => {
+    const put = (key: string, body: string) =>
+      fetch(`${project.cloud.url}/object-storage/v1/${project.projectId}/${bucket}/${key}`, {
+        method: "PUT",
+        headers: { "x-auth-token": project.token, "content-type": "text/plain" },
+        body,
+      });
+    expect((await put("site/d4/f4.txt", "defaced\n")).status).toBe(201);
+    expect((await put("site/extra.txt", "not the folder's\n")).status).toBe(201);
     const out = path.join(sandbox.root, `drift-${door}.json`);
     const r = await runDrift(sandbox, ["--cwd", dir, "--stack", "folder", "--out", `json=${out}`]);
     expect({ code: r.code, stderr: r.stderr, stdout: r.code === 2 ? "" : r.stdout }).toEqual({ code: 2, stderr: "", stdout: "" });
     const report = parseReport(fs.readFileSync(out, "utf8"));
-    expect(driftedPaths(resourceNamed(report.stacks[0], "content")).map((p) => p[0])).toEqual([
-      'manifest["site/d4/f4.txt"].hash',
-      'manifest["site/d4/f4.txt"].size',
-    ]);
-    // The next up puts it back: one PUT.
+    // The engine compares the manifest's digest; the keys come from the refreshed outputs.
+    expect(
+      driftedPaths(resourceNamed(report.stacks[0], "content"))
+        .map((p) => p[0])
+        .sort(),
+    ).toEqual(['extraObjects["site/extra.txt"]', "manifestDigest", 'manifest["site/d4/f4.txt"]']);
+    // The next up puts the file back (one PUT) and leaves the object it did not upload.
     const since = cursor();
     await stack.up({ color: "never", refresh: true });
-    expect(count(operations(since), "PutObject")).toBe(1);
+    expect([count(operations(since), "PutObject"), count(operations(since), "DeleteObject")]).toEqual([1, 0]);
     expect(await objectText(project, bucket, "site/d4/f4.txt")).toBe("file 4\n".repeat(5));
+    expect(await objectText(project, bucket, "site/extra.txt")).toBe("not the folder's\n");
+    const del = await fetch(`${project.cloud.url}/object-storage/v1/${project.projectId}/${bucket}/site/extra.txt`, {
+      method: "DELETE",
+      headers: { "x-auth-token": project.token },
+    });
+    expect(del.status).toBe(204);
   });
 
   test("destroy leaves nothing", async () => {
@@ -203,4 +217,67 @@ describe.each([
     const r = spawnPulumi(sandbox, ["cancel", "--yes", "--stack", "folder"], dir);
     await r.done;
   }
+});
+
+describe("the import option on the plugin door", () => {
+  let sandbox: Sandbox;
+  let project: CloudProject;
+
+  beforeAll(async () => {
+    sandbox = new Sandbox({ label: "bucket-folder-import" });
+    project = await newProject(cloud, "folderimport");
+    await installNativePlugin(sandbox);
+  });
+  afterAll(() => sandbox?.cleanup());
+
+  test("takes over a prefix made outside Pulumi and uploads only what differs; then a preview shows no changes", async () => {
+    const sdk = new ObjectStorageClient({
+      settings: resolveSettings({ localCloudUrl: project.cloud.url, authToken: project.token, projectId: project.projectId }),
+    });
+    const bucket = `imported-${project.projectId.slice(-8)}`;
+    await sdk.createBucket({ name: bucket });
+    for (const [k, body] of Object.entries({ "site/same.txt": "same\n", "site/old.txt": "old\n", "site/gone.txt": "gone\n" }))
+      await sdk.putObject(bucket, k, body, { contentType: "text/plain" });
+    const folder = path.join(sandbox.root, "content");
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, "same.txt"), "same\n");
+    fs.writeFileSync(path.join(folder, "old.txt"), "new\n");
+    fs.writeFileSync(path.join(folder, "added.txt"), "added\n");
+    // The `import` option of a YAML program takes a literal id only.
+    const dir = path.join(sandbox.root, "program");
+    fs.mkdirSync(dir);
+    const program = {
+      name: "krcloud-test-bucket-folder-import",
+      runtime: "yaml",
+      resources: {
+        content: {
+          type: "krcloud:objectstorage:BucketFolder",
+          properties: { bucket, path: folder, prefix: "site/" },
+          options: { import: `${bucket}/site/` },
+        },
+      },
+      outputs: { fileCount: "${content.fileCount}" },
+    };
+    // JSON is YAML.
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), JSON.stringify(program, null, 2));
+    const stack = await sandbox.createStack(dir, "imported", providerConfig(project));
+
+    // The engine imports (a read: the listing becomes the manifest), then updates what differs
+    // from the program in the same up: only the changed and the added file go up, the one the
+    // folder lacks is deleted.
+    const since = cursor();
+    const up = await stack.up({ color: "never" });
+    expect(up.summary.resourceChanges).toEqual({ create: 1, import: 1, update: 1 });
+    expect(up.outputs.fileCount!.value).toBe(3);
+    const ops = operations(since);
+    expect([count(ops, "PutObject"), count(ops, "DeleteObject")]).toEqual([2, 1]);
+    expect(await bucketContent(project, bucket)).toEqual(folderContent(folder));
+    const quiet = eventCollector();
+    await stack.preview({ color: "never", onEvent: quiet.onEvent, expectNoChanges: true } as never);
+    expect(changedSteps(quiet.events)).toEqual([]);
+
+    await stack.destroy({ color: "never" });
+    expect((await sdk.listObjects(bucket)).entries).toEqual([]);
+    await sdk.deleteBucket(bucket);
+  });
 });

@@ -19,6 +19,8 @@ let root: string;
 let n = 0;
 
 beforeAll(async () => {
+  // Hashes are cached in this process only: no cache file under the home directory.
+  process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
   tc = await startTestCloud();
   folder = await tc.resource(TOKEN);
   root = mkdtempSync(join(tmpdir(), "krcloud-folder-test-"));
@@ -60,10 +62,13 @@ test("basic: every selected file goes up once with its content type and the mark
   expect(state.id).toBe("site-files/www/");
   expect(await keys()).toEqual(["www/css/site.css", "www/data/x.unknownext", "www/index.html"]);
   expect(state.outputs.manifest).toEqual({
-    "www/css/site.css": { hash: md5(SITE["css/site.css"]), size: 5, contentType: "text/css" },
-    "www/data/x.unknownext": { hash: md5("x"), size: 1, contentType: "text/x-custom" },
-    "www/index.html": { hash: md5(SITE["index.html"]), size: 12, contentType: "text/html" },
+    "www/css/site.css": `${md5(SITE["css/site.css"])} 5 text/css`,
+    "www/data/x.unknownext": `${md5("x")} 1 text/x-custom`,
+    "www/index.html": `${md5(SITE["index.html"])} 12 text/html`,
   });
+  // The engine compares a digest of the manifest, never the manifest itself: it is no input.
+  expect(state.inputs.manifest).toBeUndefined();
+  expect(state.inputs.manifestDigest).toBe(state.outputs.manifestDigest);
   expect(state.outputs).toMatchObject({ fileCount: 3, totalBytes: 18 });
   const got = await tc.sdk.getObject("site-files", "www/index.html");
   expect(got.body.toString()).toBe(SITE["index.html"]);
@@ -93,6 +98,9 @@ test("update in place: one changed, one added, one removed is 2 PUTs and 1 DELET
   const next = await folder.apply(state, args);
   expect(next.diff.changes).toBe(true);
   expect(next.diff.replaces ?? []).toEqual([]);
+  expect(next.diff.diffs).toEqual(["manifestDigest"]);
+  // The preview names the files, as the digest does not.
+  expect(next.diff.notes).toEqual(["3 files differ (1 changed, 1 added, 1 removed): ~p/3.txt, +p/new.txt, -p/7.txt"]);
   const ops = tc.countsSince(before);
   expect(ops.PutObject).toBe(2);
   expect(ops.DeleteObject).toBe(1);
@@ -104,6 +112,7 @@ test("update in place: one changed, one added, one removed is 2 PUTs and 1 DELET
   // deleteRemoved false: a removed file stays in the bucket and leaves the manifest.
   unlinkSync(join(path, "p/8.txt"));
   const kept = await folder.apply(next, { ...args, deleteRemoved: false });
+  expect(kept.diff.notes).toEqual(["1 files differ (0 changed, 0 added, 1 removed, left in the bucket): -p/8.txt"]);
   expect(await keys()).toContain("p/8.txt");
   expect(Object.keys(kept.outputs.manifest as object)).not.toContain("p/8.txt");
 });
@@ -118,7 +127,7 @@ test("replace: a new prefix uploads there and the old folder's delete removes th
   expect(await keys()).toEqual(["v2/a.txt", "v2/b.txt"]);
 });
 
-test("drift per key: a changed and a missing key show in the refreshed manifest, another resource's object beside them does not; disappears when nothing is left", async () => {
+test("drift per key: a changed and a missing key show in the refreshed manifest, an object the folder did not upload in extraObjects (never deleted); disappears when nothing is left", async () => {
   const path = makeFolder({ "a.txt": "a", "b.txt": "b", "c.txt": "c" });
   const args = { bucket: "site-files", path };
   const state = await folder.up(args);
@@ -126,11 +135,12 @@ test("drift per key: a changed and a missing key show in the refreshed manifest,
   await tc.sdk.deleteObject("site-files", "b.txt");
   await tc.sdk.putObject("site-files", "extra.txt", "extra", { contentType: "text/plain" });
   const refreshed = (await folder.refresh(state))!;
-  const m = refreshed.outputs.manifest as Record<string, { hash: string }>;
-  expect(m["a.txt"]!.hash).toBe(md5("changed behind Pulumi's back"));
+  const m = refreshed.outputs.manifest as Record<string, string>;
+  expect(m["a.txt"]).toBe(`${md5("changed behind Pulumi's back")} 28 text/plain`);
   expect(m["b.txt"]).toBeUndefined();
-  expect(m["c.txt"]).toEqual({ hash: md5("c"), size: 1, contentType: "text/plain" });
+  expect(m["c.txt"]).toBe(`${md5("c")} 1 text/plain`);
   expect(m["extra.txt"]).toBeUndefined();
+  expect(refreshed.outputs.extraObjects).toEqual({ "extra.txt": `${md5("extra")} 5 text/plain` });
   // The next up puts it right: a and b go up again; the object it did not upload stays.
   const before = tc.counts();
   await folder.apply(refreshed, args);
@@ -217,7 +227,7 @@ test("an encrypted bucket takes a folder like any other", async () => {
   const path = makeFolder({ "a.txt": "a", "b/c.json": "{}" });
   const state = await folder.up({ bucket: "sealed", path });
   expect(await keys("sealed")).toEqual(["a.txt", "b/c.json"]);
-  expect((state.outputs.manifest as Record<string, { contentType: string }>)["b/c.json"]!.contentType).toBe("application/json");
+  expect((state.outputs.manifest as Record<string, string>)["b/c.json"]).toBe(`${md5("{}")} 2 application/json`);
   await folder.destroy(state);
   expect(await keys("sealed")).toEqual([]);
 });
@@ -228,8 +238,33 @@ test("a file over multipartThreshold goes up in parts; its multipart ETag is rec
   writeFileSync(join(path, "big.bin"), big);
   const args = { bucket: "site-files", path, multipartThreshold: 5 * 1024 * 1024, partSize: 5 * 1024 * 1024 };
   const state = await folder.up(args);
-  expect((state.outputs.manifest as Record<string, { hash: string }>)["big.bin"]!.hash).toBe(md5(big));
+  expect((state.outputs.manifest as Record<string, string>)["big.bin"]).toBe(`${md5(big)} ${big.length} application/octet-stream`);
   expect(Object.keys(state.outputs.largeEtags as object)).toEqual(["big.bin"]);
   expect((await tc.sdk.getObject("site-files", "big.bin")).body.equals(big)).toBe(true);
   expect((await folder.plan((await folder.refresh(state))!, args)).diff.changes).toBe(false);
+});
+
+test("import: the listing under the prefix becomes the manifest; the declaring program's up uploads only what differs and deletes what the folder lacks", async () => {
+  await tc.sdk.putObject("site-files", "www/same.txt", "same", { contentType: "text/plain" });
+  await tc.sdk.putObject("site-files", "www/old.txt", "old", { contentType: "text/plain" });
+  await tc.sdk.putObject("site-files", "www/gone.txt", "gone", { contentType: "text/plain" });
+  await tc.sdk.putObject("site-files", "elsewhere.txt", "not under the prefix", { contentType: "text/plain" });
+  const imported = await folder.read("site-files/www/", {});
+  expect(imported.id).toBe("site-files/www/");
+  expect(imported.props.manifest).toEqual({
+    "www/gone.txt": `${md5("gone")} 4 text/plain`,
+    "www/old.txt": `${md5("old")} 3 text/plain`,
+    "www/same.txt": `${md5("same")} 4 text/plain`,
+  });
+  expect(imported.props).toMatchObject({ bucket: "site-files", prefix: "www/", fileCount: 3 });
+
+  const path = makeFolder({ "same.txt": "same", "old.txt": "new!", "added.txt": "added" });
+  const before = tc.counts();
+  const next = await folder.apply({ id: imported.id, inputs: imported.inputs ?? {}, outputs: imported.props }, { bucket: "site-files", path, prefix: "www/" });
+  expect(next.diff.notes).toEqual(["3 files differ (1 changed, 1 added, 1 removed): ~www/old.txt, +www/added.txt, -www/gone.txt"]);
+  const ops = tc.countsSince(before);
+  expect([ops.PutObject, ops.DeleteObject]).toEqual([2, 1]);
+  expect(await keys()).toEqual(["elsewhere.txt", "www/added.txt", "www/old.txt", "www/same.txt"]);
+  expect((await tc.sdk.getObject("site-files", "www/old.txt")).body.toString()).toBe("new!");
+  expect((await folder.plan(next, { bucket: "site-files", path, prefix: "www/" })).diff.changes).toBe(false);
 });

@@ -239,3 +239,18 @@ test("a map key holding dots (a file name in a BucketFolder's manifest) is quote
   ]);
   expect(pathParts("rules[0].allowedOrigins[1]")).toEqual(["rules", 0, "allowedOrigins", 1]);
 });
+
+test("a BucketFolder's drift is reported per key from its outputs: an object the folder did not upload, with no step, is drift naming the key", () => {
+  const FOLDER = "krcloud:objectstorage:BucketFolder";
+  const folder = { bucket: "b", prefix: "site/", manifestDigest: "sha256:1", manifest: { "site/a.txt": "aa 1 text/plain" }, extraObjects: {} };
+  const extra = { ...folder, extraObjects: { "site/x.txt": "xx 5 text/plain" } };
+  const [r] = analyzeEvents(previewEvents([{ name: "content", type: FOLDER, op: "same", before: folder, after: extra, program: folder }])).resources;
+  expect(r).toMatchObject({ status: "drifted" });
+  expect(r!.properties.map(({ path, cloud, program, origin }) => ({ path, cloud, program, origin }))).toEqual([
+    { path: 'extraObjects["site/x.txt"]', cloud: "xx 5 text/plain", program: undefined, origin: "cloud" },
+  ]);
+  // Other types' outputs are not read this way: the same change on a Bucket is no drift.
+  expect(analyzeEvents(previewEvents([{ name: "site", type: BUCKET, op: "same", before: folder, after: extra, program: folder }])).resources[0]!.status).toBe(
+    "clean",
+  );
+});

@@ -3,13 +3,15 @@
  * globs select, their keys, hashes and content types; no network.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { contentTypeOf, parseFolderId, scanFolder } from "../../provider/objectstorage/bucket-folder";
+import { changedFiles, contentTypeOf, hashCacheFile, manifestDigest, parseEntry, parseFolderId, scanFolder } from "../../provider/objectstorage/bucket-folder";
 
 let root: string;
 beforeAll(() => {
+  // Hashes are cached in this process only: no cache file under the home directory.
+  process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
   root = mkdtempSync(join(tmpdir(), "krcloud-folder-unit-"));
   for (const [rel, body] of Object.entries({
     "index.html": "<p>",
@@ -58,10 +60,11 @@ test("keys are the prefix plus each file's relative path; hidden files only when
 
 test("each entry is the content's MD5, its size and its content type (overrides first, then the MIME database, then the default)", () => {
   const m = scanFolder({ ...base, path: root, contentTypes: { ".md": "text/x-markdown-custom" }, defaultContentType: "application/x-unknown" });
-  expect(m["site/index.html"]).toEqual({ hash: createHash("md5").update("<p>").digest("hex"), size: 3, contentType: "text/html" });
-  expect(m["site/docs/readme.md"]!.contentType).toBe("text/x-markdown-custom");
-  expect(m["site/img/logo.SVG"]!.contentType).toBe("image/svg+xml");
-  expect(m["site/blob"]!.contentType).toBe("application/x-unknown");
+  expect(m["site/index.html"]).toBe(`${createHash("md5").update("<p>").digest("hex")} 3 text/html`);
+  expect(parseEntry(m["site/index.html"]!)).toEqual({ hash: createHash("md5").update("<p>").digest("hex"), size: 3, contentType: "text/html" });
+  expect(parseEntry(m["site/docs/readme.md"]!).contentType).toBe("text/x-markdown-custom");
+  expect(parseEntry(m["site/img/logo.SVG"]!).contentType).toBe("image/svg+xml");
+  expect(parseEntry(m["site/blob"]!).contentType).toBe("application/x-unknown");
   expect(contentTypeOf("a/b.WASM", { ".wasm": "application/wasm" }, "x")).toBe("application/wasm");
 });
 
@@ -74,4 +77,79 @@ test("the id is <bucket>/<prefix>", () => {
   expect(parseFolderId("site/www/")).toEqual({ bucket: "site", prefix: "www/" });
   expect(parseFolderId("site/")).toEqual({ bucket: "site", prefix: "" });
   expect(() => parseFolderId("site/www")).toThrow(/must be empty or end with '\/'/);
+});
+
+test("a content type with spaces survives an entry's one-string form", () => {
+  expect(parseEntry("etag:abc-2 42 text/html; charset=utf-8")).toEqual({ hash: "etag:abc-2", size: 42, contentType: "text/html; charset=utf-8" });
+});
+
+test("the digest the engine compares changes with any file's entry and with its key, not with key order", () => {
+  const m = { "a.txt": "00 1 text/plain", "b.txt": "11 2 text/plain" };
+  const d = manifestDigest(m);
+  expect(manifestDigest({ "b.txt": "11 2 text/plain", "a.txt": "00 1 text/plain" })).toBe(d);
+  expect(manifestDigest({ ...m, "b.txt": "12 2 text/plain" })).not.toBe(d);
+  expect(manifestDigest({ "a.txt": "00 1 text/plain", "c.txt": "11 2 text/plain" })).not.toBe(d);
+  expect(d).toMatch(/^sha256:[0-9a-f]{64}$/);
+});
+
+test("the changed files: changed, added and removed keys, in key order; removed ones only when they are deleted", () => {
+  const have = { a: "1 1 t", b: "2 1 t", c: "3 1 t" };
+  const want = { b: "2 1 t", a: "9 1 t", d: "4 1 t" };
+  expect(changedFiles(have, want, true)).toEqual({ changed: ["a"], added: ["d"], removed: ["c"] });
+  expect(changedFiles(have, want, false)).toEqual({ changed: ["a"], added: ["d"], removed: [] });
+});
+
+test("the hashes kept between scans never hide a change: a file rewritten to the same size is hashed again", () => {
+  const dir = mkdtempSync(join(tmpdir(), "krcloud-folder-cache-"));
+  try {
+    const file = join(dir, "a.txt");
+    writeFileSync(file, "one");
+    utimesSync(file, 1_000_000, 1_000_000);
+    const first = scanFolder({ ...base, path: dir });
+    expect(scanFolder({ ...base, path: dir })).toEqual(first);
+    writeFileSync(file, "two");
+    utimesSync(file, 1_000_001, 1_000_001);
+    expect(parseEntry(scanFolder({ ...base, path: dir })["site/a.txt"]!)).toEqual({
+      hash: createHash("md5").update("two").digest("hex"),
+      size: 3,
+      contentType: "text/plain",
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the hashes are kept per folder in a cache file, so the next process hashes only the files whose size, mtime or inode changed", () => {
+  const dir = mkdtempSync(join(tmpdir(), "krcloud-folder-disk-"));
+  const cacheDir = mkdtempSync(join(tmpdir(), "krcloud-folder-hashes-"));
+  const before = process.env.KRCLOUD_FOLDER_HASH_CACHE;
+  process.env.KRCLOUD_FOLDER_HASH_CACHE = cacheDir;
+  try {
+    writeFileSync(join(dir, "same.txt"), "same");
+    writeFileSync(join(dir, "edited.txt"), "old");
+    const first = scanFolder({ ...base, path: dir });
+    const file = hashCacheFile(dir)!;
+    const saved = JSON.parse(readFileSync(file, "utf8")) as { root: string; files: Record<string, [number, number, number, string]> };
+    expect(Object.keys(saved.files).sort()).toEqual(["edited.txt", "same.txt"]);
+    expect(saved.files["same.txt"]![3]).toBe(parseEntry(first["site/same.txt"]!).hash);
+    // A stand-in hash for the unchanged file shows that a new process takes it from the cache
+    // instead of reading the file; the edited file (another size) is hashed again.
+    saved.files["same.txt"]![3] = "0".repeat(32);
+    writeFileSync(file, JSON.stringify(saved));
+    writeFileSync(join(dir, "edited.txt"), "new content");
+    jest.isolateModules(() => {
+      const fresh = require("../../provider/objectstorage/bucket-folder") as typeof import("../../provider/objectstorage/bucket-folder");
+      const m = fresh.scanFolder({ ...base, path: dir });
+      expect(parseEntry(m["site/same.txt"]!).hash).toBe("0".repeat(32));
+      expect(parseEntry(m["site/edited.txt"]!).hash).toBe(createHash("md5").update("new content").digest("hex"));
+    });
+    // Off: nothing is written.
+    process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
+    expect(hashCacheFile(dir)).toBeUndefined();
+  } finally {
+    if (before === undefined) delete process.env.KRCLOUD_FOLDER_HASH_CACHE;
+    else process.env.KRCLOUD_FOLDER_HASH_CACHE = before;
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
 });

@@ -2,13 +2,10 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
-import * as inputs from "../types/input";
-import * as outputs from "../types/output";
-import * as enums from "../types/enums";
 import * as utilities from "../utilities";
 
 /**
- * A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects).
+ * A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ.
  *
  * It cannot be listed: a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead.
  */
@@ -48,7 +45,7 @@ export class BucketFolder extends pulumi.CustomResource {
      */
     declare public readonly bucket: pulumi.Output<string>;
     /**
-     * `Cache-Control` stored with every file; a change uploads every file again.
+     * `Cache-Control` stored with every file; a change uploads every file again. Not verified by a refresh (the listing does not carry it, and reading it back would be one HEAD per file): a change made behind Pulumi's back is not reported as drift.
      */
     declare public readonly cacheControl: pulumi.Output<string | undefined>;
     /**
@@ -68,6 +65,10 @@ export class BucketFolder extends pulumi.CustomResource {
      */
     declare public readonly exclude: pulumi.Output<string[]>;
     /**
+     * Objects under the prefix that the folder did not upload and its exclude globs do not leave out, as the last refresh found them (same form as `manifest`): drift to look at. They are never deleted (another resource may own them).
+     */
+    declare public /*out*/ readonly extraObjects: pulumi.Output<{[key: string]: string}>;
+    /**
      * The number of files in the bucket under the manifest.
      */
     declare public /*out*/ readonly fileCount: pulumi.Output<number>;
@@ -84,9 +85,13 @@ export class BucketFolder extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly largeEtags: pulumi.Output<{[key: string]: string}>;
     /**
-     * Computed by the provider in the preview from the folder: each key with its content's MD5, size and content type (never the content). A changed file is a changed entry.
+     * Each key with `"<MD5> <size> <content type>"` of its file (never the content); an MD5 reads `etag:<ETag>` where the stored object's ETag is no MD5 of what was uploaded.
      */
-    declare public readonly manifest: pulumi.Output<{[key: string]: outputs.objectstorage.BucketFolderManifestValue} | undefined>;
+    declare public /*out*/ readonly manifest: pulumi.Output<{[key: string]: string}>;
+    /**
+     * Computed by the provider in the preview from the folder: a digest of its manifest (every key with its content's MD5, size and content type). A changed file changes it; the output `manifest` says which.
+     */
+    declare public readonly manifestDigest: pulumi.Output<string | undefined>;
     /**
      * Files larger than this many bytes are uploaded by multipart upload, as a BucketObject's.
      */
@@ -138,13 +143,15 @@ export class BucketFolder extends pulumi.CustomResource {
             resourceInputs["exclude"] = args?.exclude;
             resourceInputs["hidden"] = (args?.hidden) ?? false;
             resourceInputs["include"] = args?.include;
-            resourceInputs["manifest"] = args?.manifest;
+            resourceInputs["manifestDigest"] = args?.manifestDigest;
             resourceInputs["multipartThreshold"] = (args?.multipartThreshold) ?? 16777216;
             resourceInputs["partSize"] = (args?.partSize) ?? 8388608;
             resourceInputs["path"] = args?.path;
             resourceInputs["prefix"] = (args?.prefix) ?? "";
+            resourceInputs["extraObjects"] = undefined /*out*/;
             resourceInputs["fileCount"] = undefined /*out*/;
             resourceInputs["largeEtags"] = undefined /*out*/;
+            resourceInputs["manifest"] = undefined /*out*/;
             resourceInputs["totalBytes"] = undefined /*out*/;
             resourceInputs["url"] = undefined /*out*/;
         } else {
@@ -155,11 +162,13 @@ export class BucketFolder extends pulumi.CustomResource {
             resourceInputs["defaultContentType"] = undefined /*out*/;
             resourceInputs["deleteRemoved"] = undefined /*out*/;
             resourceInputs["exclude"] = undefined /*out*/;
+            resourceInputs["extraObjects"] = undefined /*out*/;
             resourceInputs["fileCount"] = undefined /*out*/;
             resourceInputs["hidden"] = undefined /*out*/;
             resourceInputs["include"] = undefined /*out*/;
             resourceInputs["largeEtags"] = undefined /*out*/;
             resourceInputs["manifest"] = undefined /*out*/;
+            resourceInputs["manifestDigest"] = undefined /*out*/;
             resourceInputs["multipartThreshold"] = undefined /*out*/;
             resourceInputs["partSize"] = undefined /*out*/;
             resourceInputs["path"] = undefined /*out*/;
@@ -188,7 +197,7 @@ export interface BucketFolderArgs {
      */
     bucket: pulumi.Input<string>;
     /**
-     * `Cache-Control` stored with every file; a change uploads every file again.
+     * `Cache-Control` stored with every file; a change uploads every file again. Not verified by a refresh (the listing does not carry it, and reading it back would be one HEAD per file): a change made behind Pulumi's back is not reported as drift.
      */
     cacheControl?: pulumi.Input<string | undefined>;
     /**
@@ -216,9 +225,9 @@ export interface BucketFolderArgs {
      */
     include?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Computed by the provider in the preview from the folder: each key with its content's MD5, size and content type (never the content). A changed file is a changed entry.
+     * Computed by the provider in the preview from the folder: a digest of its manifest (every key with its content's MD5, size and content type). A changed file changes it; the output `manifest` says which.
      */
-    manifest?: pulumi.Input<{[key: string]: pulumi.Input<inputs.objectstorage.BucketFolderManifestValueArgs>} | undefined>;
+    manifestDigest?: pulumi.Input<string | undefined>;
     /**
      * Files larger than this many bytes are uploaded by multipart upload, as a BucketObject's.
      */

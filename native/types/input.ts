@@ -845,21 +845,6 @@ export namespace objectstorage {
         type: pulumi.Input<enums.objectstorage.BucketEncryptionType>;
     }
 
-    export interface BucketFolderManifestValueArgs {
-        /**
-         * The content type it is stored with.
-         */
-        contentType: pulumi.Input<string>;
-        /**
-         * MD5 of the file's content (hex); `etag:<etag>` where the stored object's ETag no longer matches what was uploaded.
-         */
-        hash: pulumi.Input<string>;
-        /**
-         * Size in bytes.
-         */
-        size: pulumi.Input<number>;
-    }
-
     export interface BucketLifecycleRuleArgs {
         /**
          * Delete objects on this date, `YYYY-MM-DDThh:mm:ss.000Z` exactly. Exactly one of expirationDays and expirationDate.

@@ -743,21 +743,6 @@ export namespace objectstorage {
         type: enums.objectstorage.BucketEncryptionType;
     }
 
-    export interface BucketFolderManifestValue {
-        /**
-         * The content type it is stored with.
-         */
-        contentType: string;
-        /**
-         * MD5 of the file's content (hex); `etag:<etag>` where the stored object's ETag no longer matches what was uploaded.
-         */
-        hash: string;
-        /**
-         * Size in bytes.
-         */
-        size: number;
-    }
-
     export interface BucketLifecycleRule {
         /**
          * Delete objects on this date, `YYYY-MM-DDThh:mm:ss.000Z` exactly. Exactly one of expirationDays and expirationDate.
@@ -840,7 +825,7 @@ export namespace objectstorage {
          */
         errorDocument?: string;
         /**
-         * The globs left out of the folder.
+         * The globs left out of the folder: the program's, and the access logs' when they are under the site's prefix.
          */
         exclude: string[];
         /**

@@ -18,7 +18,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, extname, join, resolve } from "node:path";
+import { dirname, extname, join, matchesGlob, resolve } from "node:path";
 import fg from "fast-glob";
 import * as mime from "mime-types";
 import { z } from "zod";
@@ -133,6 +133,14 @@ export function bucketFolderInputs() {
 }
 export type BucketFolderInputs = z.infer<ReturnType<typeof bucketFolderInputs>>;
 
+/**
+ * Whether a key (relative to the prefix) is one the exclude globs leave out: such keys are not the
+ * folder's, so a refresh does not report them as extra (a site's access logs under its prefix).
+ */
+export function excluded(relativeKey: string, exclude: readonly string[]): boolean {
+  return exclude.some((g) => matchesGlob(relativeKey, g));
+}
+
 export function bucketFolderOutputs() {
   return bucketFolderShape().extend({
     manifest: z.record(z.string(), z.string()).default({}).describe(manifestDescription),
@@ -140,7 +148,7 @@ export function bucketFolderOutputs() {
       .record(z.string(), z.string())
       .default({})
       .describe(
-        "Objects under the prefix that the folder did not upload, as the last refresh found them (same form as `manifest`): drift to look at. They are never deleted (another resource may own them).",
+        "Objects under the prefix that the folder did not upload and its exclude globs do not leave out, as the last refresh found them (same form as `manifest`): drift to look at. They are never deleted (another resource may own them).",
       ),
     fileCount: z.number().describe("The number of files in the bucket under the manifest."),
     totalBytes: z.number().describe("Their total size in bytes."),
@@ -255,7 +263,7 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
       // deleted. An import takes every key under the prefix.
       if (text === undefined) {
         if (imported) manifest[key] = found;
-        else extra[key] = found;
+        else if (!excluded(key.slice(prefix.length), olds.exclude ?? [])) extra[key] = found;
         continue;
       }
       const r = parseEntry(text);

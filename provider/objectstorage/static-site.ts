@@ -103,7 +103,7 @@ function layoutShape() {
     logPrefix: z.string().describe("The prefix of the expired logs."),
     logExpirationDays: z.number().describe("After how many days logs are deleted."),
     prefix: z.string().describe("The key prefix of the site's files."),
-    exclude: z.array(z.string()).describe("The globs left out of the folder."),
+    exclude: z.array(z.string()).describe("The globs left out of the folder: the program's, and the access logs' when they are under the site's prefix."),
     indexDocument: z.string().describe("The index document."),
     errorDocument: z.string().optional().describe("The error document, when one is set."),
     forceDestroy: z.boolean().describe("Whether destroy deletes every object of the bucket."),
@@ -123,6 +123,14 @@ export function staticSiteOutputs() {
 }
 export type StaticSiteOutputs = z.infer<ReturnType<typeof staticSiteOutputs>>;
 
+/**
+ * The folder's exclude globs: the program's, and the access logs when they sit under the site's
+ * prefix (as by default), so that a refresh does not report every log object as drift of the folder.
+ */
+export function folderExclude(i: Pick<StaticSiteInputs, "exclude" | "logPrefix" | "prefix">): string[] {
+  return i.logPrefix.startsWith(i.prefix) ? [...i.exclude, `${i.logPrefix.slice(i.prefix.length)}**`] : i.exclude;
+}
+
 /** The layout recorded for validated inputs and the bucket's name. */
 export function siteLayout(i: StaticSiteInputs, bucket: string): StaticSiteLayout {
   return {
@@ -133,7 +141,7 @@ export function siteLayout(i: StaticSiteInputs, bucket: string): StaticSiteLayou
     logPrefix: i.logPrefix,
     logExpirationDays: i.logExpirationDays,
     prefix: i.prefix,
-    exclude: i.exclude,
+    exclude: folderExclude(i),
     indexDocument: i.indexDocument,
     ...(i.errorDocument !== undefined ? { errorDocument: i.errorDocument } : {}),
     forceDestroy: i.forceDestroy,
@@ -165,7 +173,9 @@ export const staticSite = defineComponent<StaticSiteInputs, StaticSiteOutputs>({
       bucket: bucket.name,
       path: inputs.get("path"),
       prefix: inputs.get("prefix"),
-      exclude: inputs.get("exclude"),
+      exclude: all([inputs.get("exclude"), inputs.get("logPrefix"), inputs.get("prefix")]).apply(([exclude, logPrefix, prefix]) =>
+        folderExclude({ exclude, logPrefix, prefix }),
+      ),
       cacheControl: inputs.get("cacheControl") as Output<string>,
     });
     return {

@@ -32,7 +32,7 @@ function expectedLayout(bucketName: string) {
     logPrefix: "logs/",
     logExpirationDays: 30,
     prefix: "",
-    exclude: ["**/*.map"],
+    exclude: ["**/*.map", "logs/**"],
     indexDocument: "index.html",
     errorDocument: "404.html",
     forceDestroy: true,

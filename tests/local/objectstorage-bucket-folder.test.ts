@@ -151,6 +151,19 @@ test("drift per key: a changed and a missing key show in the refreshed manifest,
   expect(await folder.refresh(state)).toBeUndefined();
 });
 
+test("keys the exclude globs leave out are not the folder's: a refresh does not report them as extra (a site's logs beside it)", async () => {
+  const path = makeFolder({ "index.html": "<h1>hi</h1>", "app.js.map": "{}" });
+  const args = { bucket: "site-files", path, exclude: ["logs/**", "**/*.map"] };
+  const state = await folder.up(args);
+  expect(Object.keys(state.outputs.manifest as object)).toEqual(["index.html"]);
+  await tc.sdk.putObject("site-files", "logs/2026-11-27.log", "GET /", { contentType: "text/plain" });
+  await tc.sdk.putObject("site-files", "old.js.map", "{}", { contentType: "application/json" });
+  await tc.sdk.putObject("site-files", "stray.txt", "?", { contentType: "text/plain" });
+  const refreshed = (await folder.refresh(state))!;
+  expect(Object.keys(refreshed.outputs.extraObjects as object)).toEqual(["stray.txt"]);
+  expect((await folder.plan(refreshed, args)).diff.changes).toBe(false);
+});
+
 test("adopt: keys another stack made are refused before any upload, naming adopt; adopt: true takes them over", async () => {
   const path = makeFolder({ "a.txt": "a", "b.txt": "b" });
   await tc.sdk.putObject("site-files", "b.txt", "theirs", { contentType: "text/plain" });

@@ -33,7 +33,7 @@ const siteError = (args: object): string => {
 };
 
 describe("StaticSite", () => {
-  test("the layout records every default: public read from anywhere, GET from any https origin, logs/ expired after 30 days", () => {
+  test("the layout records every default: public read from anywhere, GET from any https origin, logs/ expired after 30 days and left out of the folder", () => {
     const inputs = parseComponentInputs(staticSite, "www", { path: site });
     expect(siteLayout(inputs, "www-1234")).toEqual({
       bucketName: "www-1234",
@@ -43,7 +43,7 @@ describe("StaticSite", () => {
       logPrefix: "logs/",
       logExpirationDays: 30,
       prefix: "",
-      exclude: [],
+      exclude: ["logs/**"],
       indexDocument: "index.html",
       forceDestroy: true,
     });
@@ -60,6 +60,8 @@ describe("StaticSite", () => {
       forceDestroy: false,
     });
     expect(siteLayout(inputs, "b")).toMatchObject({
+      // The logs are outside the site's prefix: nothing to leave out of the folder for them.
+      exclude: [],
       prefix: "v2/",
       errorDocument: "404.html",
       publicReadAllowIpList: ["10.0.0.0/8"],

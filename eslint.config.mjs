@@ -12,7 +12,8 @@ export default tseslint.config(
       "tests/programs/**",
       "sdk-gen/**",
       "native/**",
-      "docs/reference-examples/**",
+      // A site's own files (served, not run by Node).
+      "examples/*/site/**",
       ".state/**",
       "tests/support/summary-reporter.js",
       "jest.config.js",

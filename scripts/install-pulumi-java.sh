@@ -28,36 +28,13 @@ PREFIX=$TOOLS_DIR/pulumi-language-java-$JAVA_HOST_VERSION
 BIN_DIR=$PREFIX/bin
 TOOLS=(pulumi-language-java pulumi-java-gen)
 
-log() { printf 'install-pulumi-java: %s\n' "$*" >&2; }
-die() {
-	log "error: $*"
-	exit 1
-}
-
 # shellcheck source=scripts/go-build.sh
 . "$SCRIPT_DIR/go-build.sh"
 
 source_hash=$(cd "$MODULE_DIR" && cat go.mod go.sum | sha256sum | cut -d' ' -f1)
-STAMP=$PREFIX/.source-sha256
-
-built() {
-	local t
-	for t in "${TOOLS[@]}"; do [[ -x $BIN_DIR/$t ]] || return 1; done
-	[[ -f $STAMP && $(<"$STAMP") == "$source_hash" ]]
-}
 
 # 1. Already built by an earlier run?
-if built; then
-	log "reusing $BIN_DIR (${TOOLS[*]}, $JAVA_HOST_VERSION)"
-	printf '%s\n' "$BIN_DIR"
-	exit 0
-fi
-
-lock_prefix
-if built; then # built by the run we waited for
-	printf '%s\n' "$BIN_DIR"
-	exit 0
-fi
+reuse_or_lock "$JAVA_HOST_VERSION"
 
 # 2. Build from the Go module proxy.
 prepare_go_build
@@ -73,8 +50,4 @@ start=$SECONDS
 		go build -buildvcs=false -trimpath -ldflags "$ldflags" -o "$build_dir/$t" "github.com/pulumi/pulumi-java/pkg/cmd/$t"
 	done
 )
-for t in "${TOOLS[@]}"; do mv -f "$build_dir/$t" "$BIN_DIR/$t"; done
-printf '%s\n' "$source_hash" >"$build_dir/stamp"
-mv -f "$build_dir/stamp" "$STAMP"
-log "built in $((SECONDS - start))s into $BIN_DIR"
-printf '%s\n' "$BIN_DIR"
+install_built

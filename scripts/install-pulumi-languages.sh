@@ -27,38 +27,16 @@ PREFIX=$TOOLS_DIR/pulumi-languages-$PULUMI_VERSION
 BIN_DIR=$PREFIX/bin
 HOSTS=(pulumi-language-python pulumi-language-go)
 EXEC_SCRIPT=pulumi-language-python-exec
-
-log() { printf 'install-pulumi-languages: %s\n' "$*" >&2; }
-die() {
-	log "error: $*"
-	exit 1
-}
+TOOLS=("${HOSTS[@]}" "$EXEC_SCRIPT")
 
 # shellcheck source=scripts/go-build.sh
 . "$SCRIPT_DIR/go-build.sh"
 
 source_hash=$(cd "$MODULE_DIR" && cat go.mod go.sum internal/langhost/*.go pulumi-language-python/*.go pulumi-language-go/*.go |
 	sha256sum | cut -d' ' -f1)
-STAMP=$PREFIX/.source-sha256
-
-built() {
-	local h
-	for h in "${HOSTS[@]}"; do [[ -x $BIN_DIR/$h ]] || return 1; done
-	[[ -f $BIN_DIR/$EXEC_SCRIPT && -f $STAMP && $(<"$STAMP") == "$source_hash" ]]
-}
 
 # 1. Already built by an earlier run?
-if built; then
-	log "reusing $BIN_DIR (${HOSTS[*]}, $PULUMI_VERSION)"
-	printf '%s\n' "$BIN_DIR"
-	exit 0
-fi
-
-lock_prefix
-if built; then # built by the run we waited for
-	printf '%s\n' "$BIN_DIR"
-	exit 0
-fi
+reuse_or_lock "$PULUMI_VERSION"
 
 # 2. Build from the Go module proxy.
 prepare_go_build
@@ -76,9 +54,4 @@ start=$SECONDS
 	cp "$sdk_dir/python/cmd/$EXEC_SCRIPT" "$build_dir/$EXEC_SCRIPT"
 )
 chmod 644 "$build_dir/$EXEC_SCRIPT"
-mv -f "$build_dir/$EXEC_SCRIPT" "$BIN_DIR/$EXEC_SCRIPT"
-for h in "${HOSTS[@]}"; do mv -f "$build_dir/$h" "$BIN_DIR/$h"; done
-printf '%s\n' "$source_hash" >"$build_dir/stamp"
-mv -f "$build_dir/stamp" "$STAMP"
-log "built in $((SECONDS - start))s into $BIN_DIR"
-printf '%s\n' "$BIN_DIR"
+install_built

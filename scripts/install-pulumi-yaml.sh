@@ -27,27 +27,15 @@ TOOLS_DIR=${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}
 PREFIX=$TOOLS_DIR/pulumi-language-yaml-$YAML_VERSION
 BIN_DIR=$PREFIX/bin
 HOST=pulumi-language-yaml
-
-log() { printf 'install-pulumi-yaml: %s\n' "$*" >&2; }
-die() {
-	log "error: $*"
-	exit 1
-}
+TOOLS=("$HOST")
 
 # shellcheck source=scripts/go-build.sh
 . "$SCRIPT_DIR/go-build.sh"
 
 source_hash=$(cd "$MODULE_DIR" && cat go.mod go.sum | sha256sum | cut -d' ' -f1)
-STAMP=$PREFIX/.source-sha256
 
 # 1. Already built by an earlier run?
-if [[ -x $BIN_DIR/$HOST && -f $STAMP && $(<"$STAMP") == "$source_hash" ]]; then
-	log "reusing $BIN_DIR/$HOST ($YAML_VERSION)"
-	printf '%s\n' "$BIN_DIR"
-	exit 0
-fi
-
-lock_prefix
+reuse_or_lock "$YAML_VERSION"
 
 # 2. Build from the Go module proxy.
 prepare_go_build
@@ -59,8 +47,4 @@ start=$SECONDS
 	export GOTOOLCHAIN=local GONOSUMDB=github.com/pulumi/pulumi-yaml GOFLAGS=-mod=readonly
 	go build -buildvcs=false -trimpath -ldflags "-s -w" -o "$build_dir/$HOST" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
 )
-mv -f "$build_dir/$HOST" "$BIN_DIR/$HOST"
-printf '%s\n' "$source_hash" >"$build_dir/stamp"
-mv -f "$build_dir/stamp" "$STAMP"
-log "built in $((SECONDS - start))s into $BIN_DIR"
-printf '%s\n' "$BIN_DIR"
+install_built

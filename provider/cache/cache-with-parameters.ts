@@ -60,11 +60,11 @@ export function cacheWithParametersOutputs() {
   return z.strictObject({
     kind: z.string().describe("What was created: `cluster` or `instanceSet`."),
     cacheId: z.string().describe("The id of the cluster or instance set."),
+    parameters: z.record(z.string(), z.string()).describe("The parameter values the group sets."),
+    parameterGroupId: z.string().describe("The id of the cache's own parameter group."),
+    syncStatus: z.string().describe("The group's sync status: `In-Sync` once the cache has applied every value."),
     primaryEndpoint: z.string().optional().describe("The cache's endpoint (a cluster's), or its primary's (an instance set's)."),
     readEndpoint: z.string().optional().describe("An instance set's endpoint for reads from the replicas."),
-    parameterGroupId: z.string().describe("The id of the cache's own parameter group."),
-    parameters: z.record(z.string(), z.string()).describe("The parameter values the group sets."),
-    syncStatus: z.string().describe("The group's sync status: `In-Sync` once the cache has applied every value."),
   });
 }
 export type CacheWithParametersOutputs = z.infer<ReturnType<typeof cacheWithParametersOutputs>>;

@@ -9,6 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { backendFiles, changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT } from "../harness/engine";
+import { parseComponentInputs } from "../../provider/core/component";
+import { siteLayout, staticSite } from "../../provider/objectstorage/static-site";
 import { engineFile, jsProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -22,21 +24,13 @@ const SITE = Object.fromEntries(
   ["index.html", "404.html", "app.js", "app.js.map"].map((f) => [f, fs.readFileSync(path.join(SITE_EXAMPLE, "site", f), "utf8")]),
 );
 
-/** The layout every StaticSite below records: the component's defaults, and the program's two choices. */
+/**
+ * The layout every StaticSite below records: the component's defaults (pinned in
+ * tests/unit/components.test.ts) and the program's two choices, as the component computes it.
+ */
 function expectedLayout(bucketName: string) {
-  return {
-    bucketName,
-    publicRead: "read-only",
-    publicReadAllowIpList: [],
-    corsRules: [{ allowedOrigins: ["https://*"], allowedMethods: ["GET"], maxAgeSeconds: 3600 }],
-    logPrefix: "logs/",
-    logExpirationDays: 30,
-    prefix: "",
-    exclude: ["**/*.map", "logs/**"],
-    indexDocument: "index.html",
-    errorDocument: "404.html",
-    forceDestroy: true,
-  };
+  const inputs = parseComponentInputs(staticSite, "www", { path: path.join(SITE_EXAMPLE, "site"), exclude: ["**/*.map"], errorDocument: "404.html" });
+  return siteLayout(inputs, bucketName);
 }
 
 function withSite(files: Record<string, string>): Record<string, string> {

@@ -50,25 +50,17 @@ describe("StaticSite", () => {
   });
 
   test("what the program sets is what the layout records", () => {
-    const inputs = parseComponentInputs(staticSite, "www", {
-      path: site,
+    const chosen = {
       prefix: "v2/",
       errorDocument: "404.html",
       publicReadAllowIpList: ["10.0.0.0/8"],
       logPrefix: "access/",
       logExpirationDays: 7,
       forceDestroy: false,
-    });
-    expect(siteLayout(inputs, "b")).toMatchObject({
-      // The logs are outside the site's prefix: nothing to leave out of the folder for them.
-      exclude: [],
-      prefix: "v2/",
-      errorDocument: "404.html",
-      publicReadAllowIpList: ["10.0.0.0/8"],
-      logPrefix: "access/",
-      logExpirationDays: 7,
-      forceDestroy: false,
-    });
+    };
+    const inputs = parseComponentInputs(staticSite, "www", { path: site, ...chosen });
+    // The logs are outside the site's prefix: nothing to leave out of the folder for them.
+    expect(siteLayout(inputs, "b")).toMatchObject({ ...chosen, exclude: [] });
   });
 
   test.each([

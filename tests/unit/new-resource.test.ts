@@ -38,14 +38,44 @@ interface Need {
   missing?: string;
 }
 
-/** The files and lines resource type `token` needs, and which of them are missing. */
-function resourceNeeds(token: string): Need[] {
+/**
+ * The definition file (declaring `token`, ending with the class `maker` makes), its index line and
+ * its reference example: what a resource and a component both need.
+ */
+function definitionNeeds(token: string, maker: "resourceClass" | "componentClass"): Need[] {
   const [, mod, type] = token.split(":") as [string, string, string];
   const noun = kebab(type);
   const definition = `provider/${mod}/${noun}.ts`;
   const source = read(definition);
   const index = `provider/${mod}/index.ts`;
   const example = exampleFile(token);
+  return [
+    {
+      what: "the definition",
+      file: definition,
+      missing:
+        source === undefined
+          ? "no such file"
+          : !source.includes(`"${token}"`)
+            ? `it does not declare "${token}"`
+            : !new RegExp(`^export const ${type} = ${maker}<`, "m").test(source)
+              ? `it does not end with the class: export const ${type} = ${maker}<${type}Args, ...>(...)`
+              : undefined,
+    },
+    {
+      what: "the index line",
+      file: index,
+      missing: new RegExp(`^export \\{ ${type}, type ${type}Args \\} from "\\./${noun}";$`, "m").test(read(index) ?? "")
+        ? undefined
+        : `no line export { ${type}, type ${type}Args } from "./${noun}";`,
+    },
+    { what: "the reference example", file: example, missing: read(example) === undefined ? "no such file" : undefined },
+  ];
+}
+
+/** The files and lines resource type `token` needs, and which of them are missing. */
+function resourceNeeds(token: string): Need[] {
+  const mod = token.split(":")[1]!;
   const fixture = fixtureFile(token);
   const local = fs
     .readdirSync(path.join(ROOT, "tests", "local"))
@@ -58,26 +88,7 @@ function resourceNeeds(token: string): Need[] {
     fixtureProblem = (e as Error).message;
   }
   return [
-    {
-      what: "the definition",
-      file: definition,
-      missing:
-        source === undefined
-          ? "no such file"
-          : !source.includes(`"${token}"`)
-            ? `it does not declare "${token}"`
-            : !new RegExp(`^export const ${type} = resourceClass<`, "m").test(source)
-              ? `it does not end with the class: export const ${type} = resourceClass<${type}Args, ...>(...)`
-              : undefined,
-    },
-    {
-      what: "the index line",
-      file: index,
-      missing: new RegExp(`^export \\{ ${type}, type ${type}Args \\} from "\\./${noun}";$`, "m").test(read(index) ?? "")
-        ? undefined
-        : `no line export { ${type}, type ${type}Args } from "./${noun}";`,
-    },
-    { what: "the reference example", file: example, missing: read(example) === undefined ? "no such file" : undefined },
+    ...definitionNeeds(token, "resourceClass"),
     { what: "the test fixture", file: fixture, missing: fixtureProblem },
     {
       what: "its test against the local cloud",
@@ -89,34 +100,10 @@ function resourceNeeds(token: string): Need[] {
 
 /** The files and lines component `token` needs, and which of them are missing. */
 function componentNeeds(token: string): Need[] {
-  const [, mod, type] = token.split(":") as [string, string, string];
-  const noun = kebab(type);
-  const definition = `provider/${mod}/${noun}.ts`;
-  const source = read(definition);
-  const index = `provider/${mod}/index.ts`;
-  const example = exampleFile(token);
+  const type = token.split(":")[2]!;
   const test = "tests/engine/components.test.ts";
   return [
-    {
-      what: "the definition",
-      file: definition,
-      missing:
-        source === undefined
-          ? "no such file"
-          : !source.includes(`"${token}"`)
-            ? `it does not declare "${token}"`
-            : !new RegExp(`^export const ${type} = componentClass<`, "m").test(source)
-              ? `it does not end with the class: export const ${type} = componentClass<${type}Args, ...>(...)`
-              : undefined,
-    },
-    {
-      what: "the index line",
-      file: index,
-      missing: new RegExp(`^export \\{ ${type}, type ${type}Args \\} from "\\./${noun}";$`, "m").test(read(index) ?? "")
-        ? undefined
-        : `no line export { ${type}, type ${type}Args } from "./${noun}";`,
-    },
-    { what: "the reference example", file: example, missing: read(example) === undefined ? "no such file" : undefined },
+    ...definitionNeeds(token, "componentClass"),
     {
       what: "its engine test, both doors",
       file: test,

@@ -66,7 +66,10 @@ export function defineComponent<I, O>(def: ComponentDefinition<I, O>): Component
  * component, each failing property and its rule.
  */
 export function parseComponentInputs<I>(def: ComponentDefinition<I, unknown>, name: string, raw: unknown): I {
-  const r = def.inputs().safeParse(raw ?? {});
+  // An input the program left out can arrive as null (the generated SDKs send every declared input
+  // of a remote component): null means not set, as it does for a resource's inputs.
+  const given = raw !== null && typeof raw === "object" ? Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null)) : (raw ?? {});
+  const r = def.inputs().safeParse(given);
   if (r.success) return r.data;
   // The same words as a resource's check failures: the property's path, then the rule.
   const problems = r.error.issues.map((i) => `${i.path.length ? formatPath(i.path) : "(inputs)"}: ${issueMessage(i)}`);

@@ -11,6 +11,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { backendFiles, changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT } from "../harness/engine";
 import { parseComponentInputs } from "../../provider/core/component";
 import { siteLayout, staticSite } from "../../provider/objectstorage/static-site";
+import { driftedPaths, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { engineFile, jsProgram } from "./engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -79,6 +80,27 @@ describe.each(["typescript", "yaml"])("StaticSite from %s", (door) => {
     const quiet = eventCollector();
     await stack.preview({ color: "never", onEvent: quiet.onEvent, expectNoChanges: true } as never);
     expect(changedSteps(quiet.events)).toEqual([]);
+  });
+
+  test("krcloud-drift through the component: its access logs are not drift, a file changed behind Pulumi's back is, by key", async () => {
+    const bucketName = (await stack.outputs()).bucketName!.value as string;
+    const put = (key: string, body: string) =>
+      fetch(`${engine.cloud.url}/object-storage/v1/${engine.project.projectId}/${bucketName}/${key}`, {
+        method: "PUT",
+        headers: { "x-auth-token": engine.project.token, "content-type": "text/plain" },
+        body,
+      });
+    expect((await put("logs/2026-11-27.log", "GET /index.html 200\n")).status).toBe(201);
+    expect((await put("index.html", "defaced\n")).status).toBe(201);
+    const out = path.join(engine.sandbox.root, `drift-site-${door}.json`);
+    const r = await runDrift(engine.sandbox, ["--cwd", stack.workspace.workDir, "--stack", `site-${door}`, "--out", `json=${out}`]);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: "" });
+    const report = parseReport(fs.readFileSync(out, "utf8"));
+    expect(
+      driftedPaths(resourceNamed(report.stacks[0], "www-content"))
+        .map((p) => p[0])
+        .sort(),
+    ).toEqual(["manifestDigest", 'manifest["index.html"]']);
   });
 
   test("destroy leaves nothing", async () => {

@@ -102,6 +102,17 @@ describe("CacheWithParameters", () => {
     expect(() => parseComponentInputs(cacheWithParameters, "c", { baseParameterGroupId: "default.redis7.0.cluster", ...args })).toThrow(message);
   });
 
+  test("an input sent as null (the generated SDKs send every declared input of a remote component) counts as not set", () => {
+    const inputs = parseComponentInputs(cacheWithParameters, "c", {
+      baseParameterGroupId: "default.redis7.0.cluster",
+      cluster: clusterArgs,
+      instanceSet: null,
+      parameterGroupName: null,
+    });
+    expect(inputs.cluster).toMatchObject(clusterArgs);
+    expect([inputs.instanceSet, inputs.parameterGroupName]).toEqual([undefined, undefined]);
+  });
+
   test("a parameter change is an update of the group: neither the group's parameters nor the cache's group id replace", () => {
     expect(parameterGroup.replaceOn).not.toContain("parameters");
     expect(cluster.replaceOn).not.toContain("parameterGroupId");

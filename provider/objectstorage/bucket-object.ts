@@ -91,7 +91,6 @@ function bucketObjectShape() {
   });
 }
 
-/** A value the object carries as an HTTP header: undici refuses to send a line break or a character beyond Latin-1. */
 /** The size over which a file goes up in parts (a BucketObject's, each file of a BucketFolder). */
 export function multipartThresholdInput() {
   return z
@@ -112,7 +111,10 @@ export function partSizeInput() {
     .default(DEFAULT_PART_SIZE);
 }
 
-/** A value that travels as an HTTP header (content type, cache control). */
+/**
+ * A value that travels as an HTTP header (content type, cache control): undici refuses to send a
+ * line break or a character beyond Latin-1.
+ */
 export function headerValue() {
   return z.string().regex(/^[\x20-\x7e]*$/, "must be printable ASCII (it travels as an HTTP header value)");
 }

@@ -30,6 +30,12 @@ export function moduleAndType(token: string): [string, string] {
   return [`${pkg}/${mod}`, type ?? ""];
 }
 
+/** The engine type of a definition's dynamic class: `pulumi-nodejs:dynamic/krcloud/<module>:<Type>`. */
+export function dynamicEngineType(token: string): string {
+  const [mod, typeName] = moduleAndType(token);
+  return `pulumi-nodejs:dynamic/${mod}:${typeName}`;
+}
+
 /** The property names of an output schema (a zod object), exposed as output properties. */
 export function outputKeys(schema: unknown): string[] {
   const s = schema as { shape?: Record<string, unknown> };
@@ -68,8 +74,7 @@ export function urnSeed(token: string, name: string, parent: pulumi.Resource | u
     if (p.__pulumiType === undefined || p.__pulumiType === "pulumi:pulumi:Stack") break;
     types.unshift(p.__pulumiType);
   }
-  const [mod, type] = moduleAndType(token);
-  types.push(`pulumi-nodejs:dynamic/${mod}:${type}`);
+  types.push(dynamicEngineType(token));
   return `urn:pulumi:${getStack()}::${getProject()}::${types.join("$")}::${name}`;
 }
 
@@ -149,8 +154,7 @@ export function resourceClass<A extends object, O extends Record<string, unknown
 ): ResourceClass<A, O> {
   // The output keys on first use: a program imports every class and constructs a few.
   let keys: string[] | undefined;
-  const [mod, typeName] = moduleAndType(def.token);
-  const engineType = `pulumi-nodejs:dynamic/${mod}:${typeName}`;
+  const engineType = dynamicEngineType(def.token);
   class KrcloudResource extends DynamicResource {
     static readonly token = def.token;
     static readonly definition: AnyDefinition = def;
@@ -163,6 +167,6 @@ export function resourceClass<A extends object, O extends Record<string, unknown
       return CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === engineType;
     }
   }
-  Object.defineProperty(KrcloudResource, "name", { value: typeName });
+  Object.defineProperty(KrcloudResource, "name", { value: moduleAndType(def.token)[1] });
   return KrcloudResource as unknown as ResourceClass<A, O>;
 }

@@ -16,7 +16,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { all as allOf, output, Output, unsecret } from "@pulumi/pulumi/output";
 import { ComponentResource, CustomResource } from "@pulumi/pulumi/resource";
 import type { z } from "zod";
-import { outputKeys, withSecretInputs, type ResourceClass } from "./class";
+import { dynamicEngineType, outputKeys, withSecretInputs, type ResourceClass } from "./class";
 import { formatPath, issueMessage } from "./provider";
 import { outputSchema } from "./resource";
 
@@ -146,7 +146,10 @@ export function customScope(parent: pulumi.ComponentResource, version: string): 
       const props: Record<string, unknown> = {};
       for (const k of outputKeys(outputSchema(cls.definition))) props[k] = undefined;
       Object.assign(props, args);
-      return new PluginResource(cls.token, name, props, { ...opts, parent, version }) as never;
+      // A stack made with the TypeScript class had the dynamic classes as children: the alias takes
+      // each over when the program moves to pulumi-krcloud/native (or YAML), without a replace.
+      const aliases = [{ type: dynamicEngineType(cls.token) }, ...(opts?.aliases ?? [])];
+      return new PluginResource(cls.token, name, props, { ...opts, parent, version, aliases }) as never;
     },
   };
 }

@@ -10,8 +10,7 @@ export default tseslint.config(
       "node_modules/**",
       "examples/**/node_modules/**",
       "tests/programs/**",
-      "sdk-gen/**",
-      "native/**",
+      "sdk/**",
       // A site's own files (served, not run by Node).
       "examples/*/site/**",
       ".state/**",

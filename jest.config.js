@@ -7,7 +7,7 @@ module.exports = {
   // What tools write beside the sources is no module of the tests: `make plugin` leaves a copy of the
   // package (package.json named pulumi-krcloud) under .state/plugin/, which jest's haste map would
   // otherwise report as a naming collision with the repository's own package.json.
-  modulePathIgnorePatterns: ["<rootDir>/\\.state/", "<rootDir>/sdk-gen/"],
+  modulePathIgnorePatterns: ["<rootDir>/\\.state/", "<rootDir>/sdk/"],
   // The code is already compiled; no babel pass (it would also alter the serialized provider text).
   transform: {},
   testTimeout: 30000,

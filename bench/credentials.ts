@@ -13,9 +13,9 @@
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startLocalCloud, type LocalCloud } from "../emulator";
-import { authenticated, closeAllPools, resetTokens, resolveSettings, type Settings } from "../sdk/core";
-import { ObjectStorageClient } from "../sdk/objectstorage";
+import { startLocalCloud, type LocalCloud } from "../local-cloud";
+import { authenticated, closeAllPools, resetTokens, resolveSettings, type Settings } from "../client/core";
+import { ObjectStorageClient } from "../client/objectstorage";
 import { accessKeyConfig, newProject, providerConfig, Sandbox } from "../tests/harness/engine";
 import { lastRequestSeq } from "./measure";
 import { writeNodeProgram } from "./program";

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { freePort } from "../emulator/core/ports";
+import { freePort } from "../local-cloud/core/ports";
 
 export const NO_OP_DEMO_GOAL_S = 15;
 

@@ -14,7 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startLocalCloud } from "../emulator";
+import { startLocalCloud } from "../local-cloud";
 import { newProject, providerConfig, REPO_ROOT, runNode, Sandbox, type CloudProject } from "../tests/harness/engine";
 import { lastRequestSeq, timed } from "./measure";
 import { writeNodeProgram } from "./program";

@@ -18,12 +18,12 @@ import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
-import { startLocalCloud } from "../emulator";
-import { closeAllPools, resolveSettings } from "../sdk/core";
-import { ObjectStorageClient } from "../sdk/objectstorage";
+import { startLocalCloud } from "../local-cloud";
+import { closeAllPools, resolveSettings } from "../client/core";
+import { ObjectStorageClient } from "../client/objectstorage";
 import { Cluster } from "ioredis";
-import { findRedisServer } from "../emulator/cache/redis/server";
-import { CacheClient } from "../sdk/cache";
+import { findRedisServer } from "../local-cloud/cache/redis/server";
+import { CacheClient } from "../client/cache";
 import {
   applyLocalCloudSetup,
   discoverExamples,

@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startLocalCloud } from "../emulator";
+import { startLocalCloud } from "../local-cloud";
 import { installNativePlugin, newProject, providerConfig, Sandbox } from "../tests/harness/engine";
 
 export interface FolderFigures {

@@ -11,9 +11,9 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startLocalCloud } from "../emulator";
-import { resolveSettings } from "../sdk/core";
-import { ObjectStorageClient } from "../sdk/objectstorage";
+import { startLocalCloud } from "../local-cloud";
+import { resolveSettings } from "../client/core";
+import { ObjectStorageClient } from "../client/objectstorage";
 import { installNativePlugin, newProject, pulumiBinDir, REPO_ROOT, runNode, runPulumi, Sandbox } from "../tests/harness/engine";
 import { lastRequestSeq, timed } from "./measure";
 

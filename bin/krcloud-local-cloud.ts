@@ -9,8 +9,8 @@ import "../provider/core/node-version";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { startLocalCloud } from "../emulator";
-import { findRedisServer } from "../emulator/cache/redis/server";
+import { startLocalCloud } from "../local-cloud";
+import { findRedisServer } from "../local-cloud/cache/redis/server";
 
 const DEFAULT_PROJECT = "krcloudlocal0000000000000000000a";
 

@@ -3,12 +3,12 @@
 # (tools/sdkgen, a small Go program on github.com/pulumi/pulumi/pkg/v3 v3.259.0, the version the CLI
 # is built from):
 #
-#   scripts/gen-sdks.sh             sdk-gen/ (ignored by git): python/ (with the wheel in python/dist/),
-#                                   go/ (with a go.mod), nodejs/;
-#                                   then native/ (committed: the source of `pulumi-krcloud/native`)
-#                                   is replaced by sdk-gen/nodejs/
-#   scripts/gen-sdks.sh <out dir>   the same three into <out dir>, native/ left alone (the freshness
-#                                   test compares <out dir>/nodejs with native/)
+#   scripts/gen-sdks.sh             sdk/, one folder per language as pulumi-aws lays them out:
+#                                   sdk/nodejs/ (committed: the source of `pulumi-krcloud/native`),
+#                                   sdk/python/ (with the wheel in python/dist/), sdk/go/ (a module
+#                                   whose path names this folder), sdk/java/ (these three ignored by git)
+#   scripts/gen-sdks.sh <out dir>   the same into <out dir>, sdk/ left alone (the freshness test
+#                                   compares <out dir>/nodejs with sdk/nodejs/)
 #
 # KRCLOUD_SDK_SCHEMA names another schema file to generate from (tests: a stale SDK is caught).
 # KRCLOUD_SDK_JAVA=1 (what `make sdks` sets) adds java/: the Java SDK generated with pulumi-java-gen
@@ -18,7 +18,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-OUT="${1:-$ROOT/sdk-gen}"
+OUT="${1:-$ROOT/sdk}"
 SCHEMA="${KRCLOUD_SDK_SCHEMA:-$ROOT/schema.json}"
 TOOLS_DIR="${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}"
 command -v go >/dev/null || { [ -x /usr/local/go/bin/go ] && export PATH="/usr/local/go/bin:$PATH"; } || true
@@ -32,7 +32,7 @@ if [ ! -x "$BIN" ]; then
   (cd "$ROOT/tools/sdkgen" && go build -buildvcs=false -trimpath -o "$BIN.tmp" . && mv "$BIN.tmp" "$BIN")
 fi
 
-rm -rf "$OUT"
+for lang in nodejs python go java; do rm -rf "${OUT:?}/$lang"; done
 "$BIN" "$SCHEMA" "$OUT"
 # The Go SDK as a module of its own, on the Pulumi Go SDK the CLI was built with.
 cat >"$OUT/go/go.mod" <<MOD
@@ -76,10 +76,4 @@ if [ "${KRCLOUD_SDK_JAVA:-0}" = 1 ]; then
   sed "s/@VERSION@/$version/" "$ROOT/scripts/java-sdk/pom.xml" >"$java_out/pom.xml"
   mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$java_out/pom.xml" install >&2
   echo "gen-sdks: Java SDK in $OUT/java, installed into the local Maven repository as com.pulumi:krcloud:$version" >&2
-fi
-
-if [ $# -eq 0 ] && [ "$SCHEMA" = "$ROOT/schema.json" ]; then
-  rm -rf "$ROOT/native"
-  cp -r "$OUT/nodejs" "$ROOT/native"
-  echo "gen-sdks: native/ (pulumi-krcloud/native) regenerated; make build compiles it" >&2
 fi

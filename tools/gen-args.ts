@@ -7,8 +7,8 @@
  * description as a doc comment on every property. The interfaces have names, so a type error names
  * `ClusterArgs`, not the zod type it came from.
  *
- * Why a generator of our own and not the native SDK's input types (native/types/input.ts, which
- * Pulumi's codegen already makes deep, with docs): provider/ must not import native/, the layer
+ * Why a generator of our own and not the native SDK's input types (sdk/nodejs/types/input.ts, which
+ * Pulumi's codegen already makes deep, with docs): provider/ must not import sdk/nodejs/, the layer
  * above it. Run by `make schema`; tests/unit/args-types.test.ts fails when a file is not what this
  * makes of schema.json.
  *

@@ -18,7 +18,7 @@ import type { AnyDefinition } from "../provider/core/resource";
 import type { AnyLookup } from "../provider/core/lookup";
 import { alwaysSecretOutputKeys, secretInputKeys } from "../provider/core/secrets";
 import { CONFIG_KEYS } from "../provider/core/config";
-import { DEFAULT_REGION, LOCAL_CLOUD_PREFIX, SECRET_SETTINGS, SERVICES, endpointKeys, type ServiceName } from "../sdk/core/settings";
+import { DEFAULT_REGION, LOCAL_CLOUD_PREFIX, SECRET_SETTINGS, SERVICES, endpointKeys, type ServiceName } from "../client/core/settings";
 
 export const PACKAGE_NAME = "krcloud";
 /** Pulumi's built-in "any value" type. */

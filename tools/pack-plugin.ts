@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 /** What the plugin's code requires at run time (the local cloud's own dependencies are left out). */
 const ROOT_DEPENDENCIES = ["@pulumi/pulumi", "@grpc/grpc-js", "google-protobuf", "zod", "undici", "fast-xml-parser", "fast-glob", "mime-types"];
 /** Compiled directories the plugin loads. */
-const DIST_PARTS = ["index.js", "provider", "sdk", "bin/pulumi-resource-krcloud.js"];
+const DIST_PARTS = ["index.js", "provider", "client", "bin/pulumi-resource-krcloud.js"];
 
 const LAUNCHER = `#!/bin/sh
 # pulumi-resource-krcloud: runs the krcloud native provider plugin with Node >= 22 (KRCLOUD_NODE or node on PATH).

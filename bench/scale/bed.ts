@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { startLocalCloud, type LocalCloud } from "../../local-cloud";
 import {
   generateSdks,
   installNativePlugin,

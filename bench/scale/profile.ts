@@ -28,7 +28,7 @@ const CATEGORIES: [string, (url: string, fn: string) => boolean][] = [
   ["Pulumi SDK", (u) => u.includes("/@pulumi/pulumi/")],
   ["zod", (u) => u.includes("/zod/")],
   ["undici (HTTP)", (u) => u.includes("/undici/")],
-  ["krcloud native SDK", (u) => u.includes("/dist/native/")],
+  ["krcloud native SDK", (u) => u.includes("/dist/sdk/nodejs/")],
   ["krcloud provider, SDK", (u) => /\/dist\/(provider|sdk|bin|index\.js)/.test(u)],
   ["Node.js", (u) => u.startsWith("node:") || u === ""],
 ];

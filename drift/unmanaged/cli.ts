@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { authenticated, resolveSettings, type Settings } from "../../sdk/core";
+import { authenticated, resolveSettings, type Settings } from "../../client/core";
 import { displayType } from "../analyze";
 import type { Io, Outputs } from "../io";
 import { EXIT } from "../model";

@@ -7,7 +7,7 @@
  */
 import { listAll, type AnyDefinition, type Context } from "../../provider/core/resource";
 import { allDefinitions } from "../../provider/registry";
-import { assertCredentials, endpointOf, SERVICES, systemClock, type ServiceName, type Settings } from "../../sdk/core";
+import { assertCredentials, endpointOf, SERVICES, systemClock, type ServiceName, type Settings } from "../../client/core";
 
 /** A service of the project, named as its module (`objectstorage`, `cache`, ...). */
 export type Service = ServiceName;

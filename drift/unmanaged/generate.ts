@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { inputKeys, inputsFromOutputs, type Context } from "../../provider/core/resource";
 import { definition } from "../../provider/runtime";
-import { systemClock, type Settings } from "../../sdk/core";
+import { systemClock, type Settings } from "../../client/core";
 import type { CloudResource } from "./discover";
 
 export interface ImportFile {

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { all, type Output } from "@pulumi/pulumi/output";
-import { APPLY_MODES } from "../../sdk/cache";
+import { APPLY_MODES } from "../../client/cache";
 import { componentClass, defineComponent, nonEmpty, spread } from "../core";
 import { Cluster, clusterShape } from "./cluster";
 import { InstanceSet, instanceSetShape } from "./instance-set";

@@ -1,4 +1,4 @@
-import { CacheClient } from "../../sdk/cache";
+import { CacheClient } from "../../client/cache";
 import type { Context } from "../core";
 
 /** A client for one provider call; built per call so rotated credentials are picked up. */

@@ -1,10 +1,10 @@
 /**
- * What a Cluster and an InstanceSet share, as they share one record (seed 02 §2.1): the outputs read
+ * What a Cluster and an InstanceSet share, as they share one record (spec 02 §2.1): the outputs read
  * from it, the one PATCH of their in-place settings, and delete with the delete-time
  * `keepAutomaticBackups` followed by a wait until the record is gone.
  */
-import type { BackupSchedule, CacheClient, CacheClusterRecord, UpdateClusterInput } from "../../sdk/cache";
-import { isNotFound, withAction } from "../../sdk/core";
+import type { BackupSchedule, CacheClient, CacheClusterRecord, UpdateClusterInput } from "../../client/cache";
+import { isNotFound, withAction } from "../../client/core";
 import { nonEmpty, recordedDescription, timeoutFor, timeoutsInput, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
@@ -14,7 +14,7 @@ import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
 import { z } from "zod";
 
 /**
- * Why a change replaces a Cluster or an InstanceSet (seed 02 §4.2, §4.3: their PATCH changes only
+ * Why a change replaces a Cluster or an InstanceSet (spec 02 §4.2, §4.3: their PATCH changes only
  * the description, backup schedule, parameter group and security groups), and what a replacement
  * loses; `what` is `cluster` or `instance set`, `own` the reasons of the inputs only it has.
  */

@@ -9,12 +9,12 @@
  *
  * Shards added by `krcloud.cache.Shard` resources are not this resource's: it manages the shards it
  * created or added (`managedShardIds`) and leaves the others alone (see README, Cache).
- * Seed: 02-cache.md §2.1, §2.2, §3, §4.1, §4.2, §8.
+ * Spec: 02-cache.md §2.1, §2.2, §3, §4.1, §4.2, §8.
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../sdk/cache";
-import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../sdk/core";
+import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../client/cache";
+import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../client/core";
 import { listKey, readThroughList } from "../core/coalesce";
 import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, nonEmpty, listedByName } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";

@@ -2,10 +2,10 @@
  * Finding a cache resource by its name: how a create whose outcome is unknown finds what it made,
  * and what `adopt: true` takes over (provider/core/recovery.ts).
  */
-import type { CacheClient } from "../../sdk/cache";
+import type { CacheClient } from "../../client/cache";
 import { splitDescription, type Context, type Listed } from "../core";
 import { cache } from "./client";
-import { rethrowAs } from "../../sdk/core";
+import { rethrowAs } from "../../client/core";
 
 /** The id of the cluster (clusterMode true) or instance set (false) named `name`, if any. */
 export async function findClusterByName(c: CacheClient, name: string, clusterMode: boolean): Promise<string | undefined> {

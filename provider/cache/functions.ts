@@ -3,7 +3,7 @@
  * They run in the program's process with the stack config's settings.
  */
 import { z } from "zod";
-import type { CacheClusterRecord } from "../../sdk/cache";
+import type { CacheClusterRecord } from "../../client/cache";
 import { idAndName, pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { cache } from "./client";
 import { instanceResult, instanceShape } from "./nodes";

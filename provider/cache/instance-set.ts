@@ -1,17 +1,17 @@
 /**
  * krcloud:cache:InstanceSet — a Redis primary with replicas (cluster mode disabled). The replica
- * count follows `replicaSubnetIds` through add-replica and delete-instance within the seed's rules;
+ * count follows `replicaSubnetIds` through add-replica and delete-instance within the spec's rules;
  * high availability is toggled in place in a safe order (off before the last replica goes, on only
  * after the replicas exist); with HA off an explicit primary is promoted. Each step waits until the
  * set is not Creating/Modifying and every instance is Running; a FAILED instance fails at once.
  *
  * Order of an update: HA off → replicas added → settings (description, backup schedule, parameter
  * group, security groups) → promote → replicas removed → HA on.
- * Seed: 02-cache.md §2.1, §2.2, §3, §4.3, §8.
+ * Spec: 02-cache.md §2.1, §2.2, §3, §4.3, §8.
  */
 import { z } from "zod";
-import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../sdk/cache";
-import { rethrowAs } from "../../sdk/core";
+import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../client/cache";
+import { rethrowAs } from "../../client/core";
 import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty, listedByName } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";
 import { instanceResult, instanceShape } from "./nodes";

@@ -3,7 +3,7 @@
  * lookups show them: one shape and one mapping each.
  */
 import { z } from "zod";
-import type { CacheInstance, ShardTopology } from "../../sdk/cache";
+import type { CacheInstance, ShardTopology } from "../../client/cache";
 import { pickShape, pickShapes } from "../core";
 
 export const nodeShape = () =>

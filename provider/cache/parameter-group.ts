@@ -5,7 +5,7 @@
  * its default value. Every value is checked against the base group's catalogue before any mutating
  * request, and one failure lists every bad parameter with its rule. Changes wait until the clusters
  * using the group are In-Sync; Error-Sync or Suspended gets one retry-apply, then fails with the
- * group's recent events. Seed: 02-cache.md §2.3, §3, §4.1, §4.4.
+ * group's recent events. Spec: 02-cache.md §2.3, §3, §4.1, §4.4.
  */
 import { z } from "zod";
 import {
@@ -15,8 +15,8 @@ import {
   type CacheClusterRecord,
   type ParameterDefinition,
   type ParameterGroup as GroupRecord,
-} from "../../sdk/cache";
-import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
+} from "../../client/cache";
+import { endpointOf, isNotFound, rethrowAs, withAction } from "../../client/core";
 import { listKey, readOnce } from "../core/coalesce";
 import { findParameterGroupByName, groupMarker } from "./find";
 import { PartialFailure, recordedDescription, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty, listedByName, type Context } from "../core";

@@ -4,10 +4,10 @@
  * added itself (`managedShardIds`) and leaves this one alone, so the two never fight over the
  * topology. Replicas are reconciled in place; the primary's subnet and the cluster replace. Its id
  * is `<clusterId>/<shardId>`, so it can be read from the id alone; `adoptShardId` takes over a shard
- * that exists already (a shard has no name to find it by). Seed: 02-cache.md §2.2, §4.2.
+ * that exists already (a shard has no name to find it by). Spec: 02-cache.md §2.2, §4.2.
  */
-import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../sdk/cache";
-import { isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { flattenClusterTopology, REPLICAS_MAX, type CacheClient, type CacheShard } from "../../client/cache";
+import { isNotFound, rethrowAs, withAction } from "../../client/core";
 import { z } from "zod";
 import { PartialFailure, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty } from "../core";
 import { cache } from "./client";

@@ -2,7 +2,7 @@
  * The declared topology of a cluster (one placement per shard) against the live one: which shards,
  * replicas to add and remove. Pure; cluster.ts runs the steps in order.
  */
-import type { ClusterTopology, ShardTopology, SlotRange } from "../../sdk/cache";
+import type { ClusterTopology, ShardTopology, SlotRange } from "../../client/cache";
 
 export interface Placement {
   primarySubnetId: string;

@@ -1,11 +1,11 @@
-/** zod schemas shared by the cache resources; the rules are the SDK's validators (sdk/cache/validate.ts). */
+/** zod schemas shared by the cache resources; the rules are the SDK's validators (client/cache/validate.ts). */
 import { z } from "zod";
 import { DESCRIPTION_TAG_MAX, markerOf, nonEmpty, splitDescription, taggedDescription, type Context } from "../core";
-import type { Settings } from "../../sdk/core";
+import type { Settings } from "../../client/core";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
-import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, validateDescription, validateInstanceSetName } from "../../sdk/cache";
+import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, validateDescription, validateInstanceSetName } from "../../client/cache";
 
-/** Instance set (and, by the same rule, cluster) names: seed 02 §4.3. */
+/** Instance set (and, by the same rule, cluster) names: spec 02 §4.3. */
 export function cacheName(what: string) {
   return z
     .string()

@@ -5,8 +5,8 @@
  * states fail at once: a FAILED node or instance, a sync that stays Error-Sync after one retry.
  * Every wait prints progress lines (resource, status, nodes settled out of total, elapsed).
  */
-import type { CacheClient, CacheClusterRecord, ClusterTopology, InstanceSetTopology, ParameterGroupEvent } from "../../sdk/cache";
-import { orUndefined, rethrowAs } from "../../sdk/core";
+import type { CacheClient, CacheClusterRecord, ClusterTopology, InstanceSetTopology, ParameterGroupEvent } from "../../client/cache";
+import { orUndefined, rethrowAs } from "../../client/core";
 import { waitWithProgress, type Context } from "../core";
 
 export const SETTLED = "Running (every shard and node)";

@@ -13,7 +13,7 @@ import { getProject, getStack } from "@pulumi/pulumi/metadata";
 import { Output, secret } from "@pulumi/pulumi/output";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { getStackResource } from "@pulumi/pulumi/runtime/stack";
-import { LOGICAL_NAME_KEY, outputSchema, SEED_KEY, STACK_KEY, type AnyDefinition, type ResourceDefinition } from "./resource";
+import { LOGICAL_NAME_KEY, outputSchema, URN_KEY, STACK_KEY, type AnyDefinition, type ResourceDefinition } from "./resource";
 import { STACK_IDENTITY_NAME, STACK_IDENTITY_TOKEN } from "./stack-identity";
 import { secretOutputsFor } from "./secrets";
 import { lightStacks } from "./light-stacks";
@@ -63,11 +63,11 @@ export function mayHoldSecret(v: unknown): boolean {
 }
 
 /**
- * A stable seed for the resource's deterministic names and create keys (resource.ts `check`): its
- * URN as the engine will compute it (stack, project, parent types, type, name), from what the
- * program knows synchronously. A retried create after a crash derives the same seed.
+ * The resource's URN as the engine will compute it (stack, project, parent types, type, name), from
+ * what the program knows synchronously: its deterministic names and create keys derive from it
+ * (operations `check`). A retried create after a crash derives the same URN.
  */
-export function urnSeed(token: string, name: string, parent: pulumi.Resource | undefined): string {
+export function urnOf(token: string, name: string, parent: pulumi.Resource | undefined): string {
   const types: string[] = [];
   // A resource's parent chain ends at the stack resource, which the URN leaves out.
   for (let p = parent as unknown as { __pulumiType?: string; __parentResource?: unknown } | undefined; p; p = p.__parentResource as typeof p) {
@@ -106,7 +106,7 @@ export function stackIdentityKey(): Output<string> {
 /**
  * The arguments of `pulumi.dynamic.Resource`'s constructor for a krcloud resource: the stub
  * provider of the token, the props (the user's args with the secret inputs made secret, every
- * output key as undefined so it is exposed as an output property, the logical name and URN seed
+ * output key as undefined so it is exposed as an output property, the logical name and URN
  * for auto-naming) and the options with the secret outputs added.
  */
 export function resourceArgs(
@@ -120,7 +120,7 @@ export function resourceArgs(
   for (const k of keys) props[k] = undefined;
   Object.assign(props, withSecretInputs(args, def.secretInputs ?? []));
   props[LOGICAL_NAME_KEY] = name;
-  props[SEED_KEY] = urnSeed(def.token, name, opts?.parent);
+  props[URN_KEY] = urnOf(def.token, name, opts?.parent);
   props[STACK_KEY] = stackIdentityKey();
   const given = args as Record<string, unknown>;
   const secrets = secretOutputsFor(def, (k) => mayHoldSecret(given[k]));

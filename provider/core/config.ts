@@ -3,7 +3,7 @@
  * process only (a process-global slot, never module state captured by serialization). Secrets
  * arrive decrypted here and are read inside each method; they never enter state or logs.
  */
-import { checkedUrl, resolveSettings, SERVICES, endpointKeys, type Settings } from "../../sdk/core";
+import { checkedUrl, resolveSettings, SERVICES, endpointKeys, type Settings } from "../../client/core";
 
 export const CONFIG_KEYS = [
   "region",

@@ -8,7 +8,7 @@
  * stack's diagnostics and names the resource itself. Outside the host (tests), stderr.
  */
 import { createRequire } from "node:module";
-import { redactText, secretValues } from "../../sdk/core";
+import { redactText, secretValues } from "../../client/core";
 import { currentSettings } from "./config";
 
 type EngineClient = { log(req: unknown, cb: (err: unknown) => void): void; close(): void };

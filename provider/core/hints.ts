@@ -4,7 +4,7 @@
  * database instance), the error adds the values that would work and the lookup that lists them,
  * or where to find them (the definition's `offered`).
  */
-import { isApiError } from "../../sdk/core";
+import { isApiError } from "../../client/core";
 import type { AnyDefinition, Context, Offered } from "./resource";
 
 /** Refusals that are about a value: bad request, not found, unprocessable. */

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { output, unknown } from "@pulumi/pulumi/output";
 import { getConfig } from "@pulumi/pulumi/runtime/config";
 import { isDryRun } from "@pulumi/pulumi/runtime/settings";
-import { isNotFound, resolveSettings, type Settings } from "../../sdk/core";
+import { isNotFound, resolveSettings, type Settings } from "../../client/core";
 
 export function programSettings(): Settings {
   return resolveSettings({}, (k) => getConfig(`krcloud:${k}`), process.env);

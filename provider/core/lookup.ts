@@ -8,7 +8,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
-import { authenticated, rethrowAs, SERVICES, type ServiceName, type Settings } from "../../sdk/core";
+import { authenticated, rethrowAs, SERVICES, type ServiceName, type Settings } from "../../client/core";
 import { lookupSettings, outputForm, type LookupOptions } from "./invoke";
 import type { InputArgs } from "./types";
 

@@ -17,7 +17,7 @@ export interface AutoNameRule {
 
 /**
  * The physical name for an omitted name: logical name + '-' + a hex suffix (derived from the create
- * key, see `hexFrom`), cleaned up to the seed's character rules and cut so the whole fits
+ * key, see `hexFrom`), cleaned up to the spec's character rules and cut so the whole fits
  * `maxLength`; padded when too short.
  */
 export function autoName(logical: string, rule: AutoNameRule, random: (n: number) => string = randomHex): string {
@@ -61,13 +61,13 @@ export function hexFrom(key: string): (n: number) => string {
 }
 
 /**
- * The create key of a resource: a digest of its URN (the seed) and of what it replaces, so that it
+ * The create key of a resource: a digest of its URN (with the stack's identity) and of what it replaces, so that it
  * is the same for every attempt at one create (preview, up, the up after a crash) and new for each
  * replacement. Names are derived from it; resources without a name carry it as a marker.
  */
-export function createKeyOf(seed: string, replaced: string | undefined): string {
+export function createKeyOf(urn: string, replaced: string | undefined): string {
   return createHash("sha256")
-    .update(seed)
+    .update(urn)
     .update(`\u0000${replaced ?? ""}`)
     .digest("hex")
     .slice(0, 32);

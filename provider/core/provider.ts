@@ -24,7 +24,7 @@ import {
   withRequestStats,
   type Clock,
   type ServiceName,
-} from "../../sdk/core";
+} from "../../client/core";
 import { currentSettings, setStackConfig } from "./config";
 import { autoName, createKeyOf, hexFrom } from "./naming";
 import { withOfferedValues } from "./hints";
@@ -44,7 +44,7 @@ import {
   PARTIAL_KEY,
   PROVIDER_KEY,
   READ_ERROR_KEY,
-  SEED_KEY,
+  URN_KEY,
   STACK_KEY,
   type AnyDefinition,
   type CheckOptions,
@@ -94,20 +94,20 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const input = withoutHidden(news);
       const old = withoutHidden(olds);
       const logical = typeof news[LOGICAL_NAME_KEY] === "string" ? news[LOGICAL_NAME_KEY] : (def.token.split(":")[2] ?? "");
-      const urn = opts?.urn ?? (typeof news[SEED_KEY] === "string" ? news[SEED_KEY] : `${def.token}::${logical}`);
-      // The stack's identity joins the URN in the seed: the URN names neither the backend nor the
+      const urn = opts?.urn ?? (typeof news[URN_KEY] === "string" ? news[URN_KEY] : `${def.token}::${logical}`);
+      // The stack's identity joins the URN in the create key: the URN names neither the backend nor the
       // organisation, so a twin stack (same stack and project name, another backend) would derive
       // the same names and ownership markers (ownership.ts). Unknown in the preview of a new stack:
       // then so are a new resource's generated name and create key.
       const stack = opts?.stack ?? news[STACK_KEY];
       const stackUnknown = stack === UNKNOWN;
-      const seed = typeof stack === "string" && stack !== "" && !stackUnknown ? `${urn}\u0000${stack}` : urn;
+      const identity = typeof stack === "string" && stack !== "" && !stackUnknown ? `${urn}\u0000${stack}` : urn;
       const isNew = Object.keys(old).length === 0;
       const nameKey = def.autoName?.property;
       const named = nameKey === undefined || (input[nameKey] !== undefined && input[nameKey] !== null);
       const previousName = nameKey !== undefined && typeof old[nameKey] === "string" && old[nameKey] !== "" ? old[nameKey] : undefined;
       // A provisional name so the rest validates; the final one depends on whether this replaces.
-      if (!named) input[nameKey] = previousName ?? autoName(logical, def.autoName!, hexFrom(createKeyOf(seed, undefined)));
+      if (!named) input[nameKey] = previousName ?? autoName(logical, def.autoName!, hexFrom(createKeyOf(identity, undefined)));
 
       const parsed = parseKnown(inputSchema(def), input);
       if (!parsed.ok) {
@@ -126,7 +126,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       // digest of the URN and of the key of what it replaces).
       const replacing = !isNew && replaces(def, withWriteOnly(def, old, value, undefined), value, nameKey);
       const oldKey = typeof olds[CREATE_KEY] === "string" ? olds[CREATE_KEY] : undefined;
-      const replacementKey = isNew ? undefined : createKeyOf(seed, oldKey ?? previousName ?? JSON.stringify(toPlain(old)));
+      const replacementKey = isNew ? undefined : createKeyOf(identity, oldKey ?? previousName ?? JSON.stringify(toPlain(old)));
       // The engine checks a replacement twice: with the old inputs, then with none (pulumi v3.259
       // step_generator, "recompute the default values"), and creates what the second check returns.
       // Taken for a first create, it would get the old resource's name back, and a replacement made
@@ -142,11 +142,11 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const createKey =
         stackUnknown && derivedKey && secondCheck === undefined
           ? UNKNOWN
-          : (secondCheck ?? (isNew ? createKeyOf(seed, undefined) : replacing ? replacementKey : oldKey));
+          : (secondCheck ?? (isNew ? createKeyOf(identity, undefined) : replacing ? replacementKey : oldKey));
       let autoNamed = olds[AUTONAMED_KEY] === true && !named;
       if (!named && (isNew || replacing || previousName === undefined)) {
         value[nameKey] =
-          createKey === UNKNOWN ? UNKNOWN : autoName(logical, def.autoName!, hexFrom(createKey ?? replacementKey ?? createKeyOf(seed, undefined)));
+          createKey === UNKNOWN ? UNKNOWN : autoName(logical, def.autoName!, hexFrom(createKey ?? replacementKey ?? createKeyOf(identity, undefined)));
         autoNamed = true;
       }
       // The engine shows the step that takes an existing resource over as a create; say what it is.

@@ -21,7 +21,7 @@
  * "Taken over" means read, then the definition's own `update` converges it to the inputs; a failure
  * there leaves it in state (PartialFailure), so the next `up` resumes instead of orphaning it.
  */
-import { isConflict, mayHaveApplied } from "../../sdk/core";
+import { isConflict, mayHaveApplied } from "../../client/core";
 import { markerOf } from "./ownership";
 import { assertAdoptable, inputSchema, isPartialFailure, PartialFailure, type AnyDefinition, type Context } from "./resource";
 

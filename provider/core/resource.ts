@@ -10,15 +10,19 @@
 
 import type { z } from "zod";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { Clock, Settings } from "../../sdk/core";
+import type { Clock, Settings } from "../../client/core";
 import type { AutoNameRule } from "./naming";
 import { jsonEqual, toPlain } from "./sanitize";
 
 export const PROVIDER_KEY = "__provider";
 /** Hidden input carrying the Pulumi logical name, for auto-naming (check does not receive the URN). */
 export const LOGICAL_NAME_KEY = "__logicalName";
-/** Hidden input carrying the resource's URN (native) or the URN the program computes (dynamic): the seed of its create key. */
-export const SEED_KEY = "__krcloudSeed";
+/**
+ * Hidden input carrying the resource's URN (native) or the URN the program computes (dynamic), from
+ * which its create key is derived. Its stored name keeps the old word: stacks made by earlier releases
+ * carry it in their state.
+ */
+export const URN_KEY = "__krcloudSeed";
 /**
  * Hidden input recorded by check: the resource's create key (naming.ts `createKeyOf`), the same for
  * every attempt at one create and new for each replacement. Names derive from it; a resource
@@ -47,7 +51,7 @@ export const PARTIAL_KEY = "__krcloudIncomplete";
 export const READ_ERROR_KEY = "__krcloudReadError";
 
 /** Keys the engine or the classes add that are not the definition's inputs. */
-export const HIDDEN_KEYS: readonly string[] = [PROVIDER_KEY, LOGICAL_NAME_KEY, SEED_KEY, STACK_KEY, CREATE_KEY, AUTONAMED_KEY, PARTIAL_KEY, READ_ERROR_KEY];
+export const HIDDEN_KEYS: readonly string[] = [PROVIDER_KEY, LOGICAL_NAME_KEY, URN_KEY, STACK_KEY, CREATE_KEY, AUTONAMED_KEY, PARTIAL_KEY, READ_ERROR_KEY];
 
 /** What a CRUD function gets: settings for this call, progress output, the resource's names. */
 export interface Context {
@@ -87,7 +91,7 @@ export interface OperationOptions {
 }
 
 export interface CheckOptions {
-  /** The resource's URN (native plugin): the seed of its create key. The dynamic classes pass `__krcloudSeed` instead. */
+  /** The resource's URN (native plugin): from which its create key is derived. The dynamic classes pass `URN_KEY` instead. */
   urn?: string;
   /**
    * The stack's identity (native plugin: the id of the provider resource, unknown in the preview

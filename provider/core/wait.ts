@@ -7,7 +7,7 @@
  * resource and the timeout. The definition's own timeout still applies when it is shorter.
  */
 import { z } from "zod";
-import { GONE, waitFor, type WaiterOptions } from "../../sdk/core";
+import { GONE, waitFor, type WaiterOptions } from "../../client/core";
 import type { Context, Deadline } from "./resource";
 
 /** Minimum time between two progress lines for the same wait. */

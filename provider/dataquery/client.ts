@@ -1,4 +1,4 @@
-import { DataQueryClient } from "../../sdk/dataquery";
+import { DataQueryClient } from "../../client/dataquery";
 import type { Context } from "../core";
 
 /** A client for one provider call; built per call so rotated credentials are picked up. */

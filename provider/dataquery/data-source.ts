@@ -3,11 +3,11 @@
  * no update: every change replaces it, deleting first (names are unique). There is no get either:
  * read lists the data sources and filters by name. The password is a secret input, Base64-encoded
  * by the SDK for the wire; it is kept in state only as a secret (encrypted) and never appears in
- * logs or errors. Seed: 03-kms-dataquery-hadoop.md sections B.2, B.4, B.7, B.8.
+ * logs or errors. Spec: 03-kms-dataquery-hadoop.md sections B.2, B.4, B.7, B.8.
  */
 import { z } from "zod";
-import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../sdk/dataquery";
-import { endpointOf, isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../client/dataquery";
+import { endpointOf, isNotFound, rethrowAs, withAction } from "../../client/core";
 import {
   jsonEqual,
   markerOf,

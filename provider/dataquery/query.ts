@@ -6,11 +6,11 @@
  * the service no longer lists stays in state as it was (a result that expired is not a reason to
  * run again, unlike what hurt Athena and "run SQL" resources). The SQL in state is always the
  * program's, never the service's 300-character preview. Delete aborts a query still running and
- * otherwise does nothing. Seed: 03-kms-dataquery-hadoop.md sections B.2, B.3, B.4, B.7, B.8.
+ * otherwise does nothing. Spec: 03-kms-dataquery-hadoop.md sections B.2, B.3, B.4, B.7, B.8.
  */
 import { z } from "zod";
-import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../sdk/dataquery";
-import { isConflict, isNotFound, rethrowAs, withAction } from "../../sdk/core";
+import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../client/dataquery";
+import { isConflict, isNotFound, rethrowAs, withAction } from "../../client/core";
 import { PartialFailure, pickShape, timeoutFor, timeoutsInput, waitWithProgress, type Context, defineResource, resourceClass, nonEmpty } from "../core";
 import { dataQuery } from "./client";
 import type { QueryArgs } from "./args";

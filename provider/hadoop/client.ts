@@ -1,4 +1,4 @@
-import { HadoopClient } from "../../sdk/hadoop";
+import { HadoopClient } from "../../client/hadoop";
 import type { Context } from "../core";
 
 /** A client for one provider call; built per call so rotated credentials are picked up. */

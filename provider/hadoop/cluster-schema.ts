@@ -1,10 +1,10 @@
 /**
  * The inputs and outputs of krcloud:hadoop:Cluster (cluster.ts): the create request's fields with
- * the seed's ranges, the rules across fields `check` enforces, and the outputs a read reports.
- * Seed: 03-kms-dataquery-hadoop.md sections C.2, C.4, C.5, C.8.
+ * the spec's ranges, the rules across fields `check` enforces, and the outputs a read reports.
+ * Spec: 03-kms-dataquery-hadoop.md sections C.2, C.4, C.5, C.8.
  */
 import { z } from "zod";
-import { CLUSTER_TYPES, CLUSTER_VERSION, HADOOP_LIMITS } from "../../sdk/hadoop";
+import { CLUSTER_TYPES, CLUSTER_VERSION, HADOOP_LIMITS } from "../../client/hadoop";
 import { timeoutsInput, nonEmpty } from "../core";
 import { vmShape } from "./vms";
 import { kmsEncrypted, oneOf } from "../kms/encrypted-input";
@@ -153,7 +153,7 @@ export function hadoopClusterInputs() {
   return hadoopShape().superRefine((c, ctx) => {
     const fail = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
     if (c.installComponents !== undefined && c.clusterType !== "custom") fail(["installComponents"], "applies to clusterType custom only");
-    // Seed C.4: installComponents is required "only for custom".
+    // Spec C.4: installComponents is required "only for custom".
     if (c.clusterType === "custom" && !c.installComponents?.length)
       fail(["installComponents"], "is required for clusterType custom: list at least one component (hadoop and zookeeper are always installed)");
     if (c.workerCnt < c.hdfsReplication) fail(["workerCnt"], `must be at least hdfsReplication (${c.hdfsReplication})`);
@@ -163,7 +163,7 @@ export function hadoopClusterInputs() {
     if (c.metastore?.mysql)
       oneOf(ctx, ["metastore", "mysql"], c.metastore.mysql.password, c.metastore.mysql.passwordCiphertext, ["password", "passwordCiphertext"], true);
     const task = c.userTask;
-    // A hive job runs a query or a query file, not both; deployMode is Spark's (seed C.4).
+    // A hive job runs a query or a query file, not both; deployMode is Spark's (spec C.4).
     if (task?.type === "hive" && (task.hiveQuery === undefined) === (task.fileUrl === undefined))
       fail(["userTask", "hiveQuery"], "a hive task needs exactly one of hiveQuery and fileUrl");
     if (task?.type === "hive" && task.deployMode !== undefined) fail(["userTask", "deployMode"], "applies to spark tasks only");

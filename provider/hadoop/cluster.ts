@@ -11,10 +11,10 @@
  *   cluster is re-run in place through `rerun` (the cluster's API key from config or environment,
  *   never from state), and everything else replaces.
  * Admin and metastore passwords are secret inputs, Base64-encoded by the SDK, never read back.
- * Seed: 03-kms-dataquery-hadoop.md sections C.2, C.3, C.4, C.5, C.7, C.8.
+ * Spec: 03-kms-dataquery-hadoop.md sections C.2, C.3, C.4, C.5, C.7, C.8.
  */
-import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../sdk/hadoop";
-import { isApiError, rethrowAs, withAction } from "../../sdk/core";
+import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../client/hadoop";
+import { isApiError, rethrowAs, withAction } from "../../client/core";
 import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass, listedByName } from "../core";
 import { hadoop } from "./client";
 import { vmResult } from "./vms";
@@ -290,7 +290,7 @@ export function canonicalConfig(configurations: NonNullable<HadoopClusterInputs[
  * answered, so left out: the admin and metastore passwords, the user script, extra security groups
  * (the detail lists them mixed with the group the service made for the cluster). The admin user is
  * the caller's account when none was given, so that one is left out too; and the version's prefix
- * is upper-cased, as the seed writes it (answers may be lower case).
+ * is upper-cased, as the spec writes it (answers may be lower case).
  */
 function declaredInputs(cl: HadoopCluster, callerId: string | undefined): Partial<HadoopClusterInputs> {
   const raw = cl.raw;

@@ -1,6 +1,6 @@
 /** A Hadoop VM as the lookups and the Cluster resource show it: one shape, one mapping. */
 import { z } from "zod";
-import type { Vm } from "../../sdk/hadoop";
+import type { Vm } from "../../client/hadoop";
 import { pickShape } from "../core";
 
 /** One VM as the lookups and the Cluster resource's `vms` output show it: the SDK's fields, any of which the service may leave out. */

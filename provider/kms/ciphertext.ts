@@ -4,7 +4,7 @@
  * appears only when the plaintext, key, AAD or `triggers` change (each a replacement). Read and
  * delete make no call: a refresh never re-encrypts and never fails on a deactivated key version,
  * and a key rotation never re-encrypts by itself. The plaintext is a secret input and output.
- * Seed: 03-kms-dataquery-hadoop.md sections A.2, A.4, A.8.
+ * Spec: 03-kms-dataquery-hadoop.md sections A.2, A.4, A.8.
  */
 import { z } from "zod";
 import { resourceClass } from "../core";

@@ -1,4 +1,4 @@
-import { KmsClient } from "../../sdk/kms";
+import { KmsClient } from "../../client/kms";
 import type { Context } from "../core";
 
 /** A client for one provider call; built per call so rotated credentials are picked up. */

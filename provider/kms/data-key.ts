@@ -2,7 +2,7 @@
  * krcloud:kms:DataKey — a data key generated once with a KMS key: the Base64 plaintext key (secret)
  * for encrypting data locally, and its ciphertext to store beside that data. A new key only when the
  * KMS key or `triggers` change (a replacement). Read and delete make no call.
- * Seed: 03-kms-dataquery-hadoop.md sections A.2, A.4.
+ * Spec: 03-kms-dataquery-hadoop.md sections A.2, A.4.
  */
 import { z } from "zod";
 import { resourceClass } from "../core";

@@ -9,8 +9,8 @@
  */
 import { z } from "zod";
 import { nonEmpty } from "../core";
-import type { Settings } from "../../sdk/core";
-import { KmsClient } from "../../sdk/kms";
+import type { Settings } from "../../client/core";
+import { KmsClient } from "../../client/kms";
 
 export function kmsEncrypted(what: string) {
   return z

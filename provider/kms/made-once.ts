@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { rethrowAs } from "../../sdk/core";
-import type { KmsClient } from "../../sdk/kms";
+import { rethrowAs } from "../../client/core";
+import type { KmsClient } from "../../client/kms";
 import type { ResourceDefinition, ResourceSpec } from "../core";
 import { kms } from "./client";
 import { triggers } from "./validation";

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { nonEmpty } from "../core";
-import { KMS_LIMITS } from "../../sdk/kms";
+import { KMS_LIMITS } from "../../client/kms";
 
 export function keyId() {
   return nonEmpty().describe("The KMS key's id.");
 }
 
-/** A UTF-8 string of at most `limit` bytes (seed section 8 counts bytes). */
+/** A UTF-8 string of at most `limit` bytes (spec section 8 counts bytes). */
 export function utf8Within(limit: number, what: string) {
   return z
     .string()

@@ -1,9 +1,9 @@
 /**
  * krcloud:objectstorage:BucketCors — a bucket's whole CORS policy, as an ordered list of rules
- * (the service evaluates them in order). Seed: 01-object-storage.md sections 2.4 and 4.1.
+ * (the service evaluates them in order). Spec: 01-object-storage.md sections 2.4 and 4.1.
  */
 import { z } from "zod";
-import { isNotFound } from "../../sdk/core";
+import { isNotFound } from "../../client/core";
 import { resourceClass } from "../core";
 import { bucketDocument, documentInputs, inPriorOrder } from "./bucket-document";
 import type { BucketCorsArgs } from "./args";
@@ -58,7 +58,7 @@ export const bucketCors = bucketDocument("krcloud:objectstorage:BucketCors", buc
   claimKey: "krcloud-cors-owner",
   listed: { nouns: "CORS policies", has: async (c, bucket) => (await c.getCors(bucket)).length > 0 },
 
-  // An empty header list means none, and read reports it as absent (sdk/objectstorage/bucket-cors.ts):
+  // An empty header list means none, and read reports it as absent (client/objectstorage/wire/bucket-cors.ts):
   // record it that way, or every refresh would show a diff.
   derive: [
     {

@@ -8,8 +8,8 @@
  * (via `align`, against the rules last recorded), and delete waits until the document is gone.
  */
 import { z } from "zod";
-import { rethrowAs } from "../../sdk/core";
-import type { ObjectStorageClient } from "../../sdk/objectstorage";
+import { rethrowAs } from "../../client/core";
+import type { ObjectStorageClient } from "../../client/objectstorage";
 import { markerOf, waitWithProgress, type Context, type Listed, type ResourceDefinition } from "../core";
 import { bucketNamesPage } from "./bucket";
 import { objectStorage } from "./client";

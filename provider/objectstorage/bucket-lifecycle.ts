@@ -1,10 +1,10 @@
 /**
  * krcloud:objectstorage:BucketLifecycle — a bucket's whole lifecycle (object expiry) configuration.
  * A new configuration overwrites the previous one, so this resource always sends every rule.
- * Seed: 01-object-storage.md sections 2.3 and 4.1.
+ * Spec: 01-object-storage.md sections 2.3 and 4.1.
  */
 import { z } from "zod";
-import { isXmlRepresentable, LIFECYCLE_DATE, MAX_RULE_ID_LENGTH } from "../../sdk/objectstorage";
+import { isXmlRepresentable, LIFECYCLE_DATE, MAX_RULE_ID_LENGTH } from "../../client/objectstorage";
 import { resourceClass } from "../core";
 import { bucketDocument, documentInputs } from "./bucket-document";
 import type { BucketLifecycleArgs } from "./args";
@@ -96,7 +96,7 @@ export const bucketLifecycle = bucketDocument("krcloud:objectstorage:BucketLifec
  * an ID a generated one, and write a date in another ISO 8601 shape. Against the rules recorded
  * before: each recorded rule is matched (by ID, or by content when it had none), a generated ID is
  * dropped, and the recorded order is kept; rules the service added come last. Dates are written
- * back in the seed's `.000Z` shape whatever the service sent.
+ * back in the spec's `.000Z` shape whatever the service sent.
  */
 export function alignLifecycleRules(read: LifecycleRule[], prior: readonly LifecycleRule[] | undefined): LifecycleRule[] {
   const rules = read.map((r) => (r.expirationDate === undefined ? r : { ...r, expirationDate: normalizeDate(r.expirationDate) }));

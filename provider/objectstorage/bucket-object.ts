@@ -3,12 +3,19 @@
  * content from a local path or Pulumi asset (`source`), inline text (`content`) or Base64
  * (`contentBase64`). Content changes are detected by MD5, computed in `check` from a local source
  * without reading it into memory; uploads stream from the file, in parts over `multipartThreshold`.
- * Seed: 01-object-storage.md sections 2.2, 2.6, 4.3, 4.4, 8.
+ * Spec: 01-object-storage.md sections 2.2, 2.6, 4.3, 4.4, 8.
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { isApiError, rethrowAs, withAction } from "../../sdk/core";
-import { DEFAULT_PART_SIZE, MAX_PART_SIZE, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, OBJECT_PAGE_LIMIT, type ObjectStorageClient } from "../../sdk/objectstorage";
+import { isApiError, rethrowAs, withAction } from "../../client/core";
+import {
+  DEFAULT_PART_SIZE,
+  MAX_PART_SIZE,
+  MAX_SINGLE_UPLOAD_BYTES,
+  MIN_PART_SIZE,
+  OBJECT_PAGE_LIMIT,
+  type ObjectStorageClient,
+} from "../../client/objectstorage";
 import {
   containsUnknown,
   markerOf,
@@ -209,7 +216,7 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
     { from: ["folder", "contentType"], to: "contentType", compute: (i) => (i.folder && i.contentType !== undefined ? DIRECTORY_TYPE : i.contentType) },
     // A source file's content is not an input the engine can compare: its MD5 is. Inline content is
     // compared as itself, and hashing it would put a digest of a possibly secret value in state.
-    // The seed's size limits are checked here too, where a file's size is first known (inline
+    // The spec's size limits are checked here too, where a file's size is first known (inline
     // content, a JavaScript string, stays far below 10000 parts of 5 MiB).
     {
       from: ["folder", "source"],

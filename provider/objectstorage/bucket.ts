@@ -1,10 +1,10 @@
 /**
  * krcloud:objectstorage:Bucket — a bucket (Swift container) with encryption, public-read ACL and
- * metadata. Seed: 01-object-storage.md sections 2.1, 4.1, 4.2, 8.
+ * metadata. Spec: 01-object-storage.md sections 2.1, 4.1, 4.2, 8.
  */
 import { z } from "zod";
-import { isConflict, rethrowAs, withAction } from "../../sdk/core";
-import { BUCKET_PAGE_MAX, type BucketAcl, type ObjectStorageClient } from "../../sdk/objectstorage";
+import { isConflict, rethrowAs, withAction } from "../../client/core";
+import { BUCKET_PAGE_MAX, type BucketAcl, type ObjectStorageClient } from "../../client/objectstorage";
 import {
   PartialFailure,
   waitWithProgress,

@@ -1,4 +1,4 @@
-import { ObjectStorageClient } from "../../sdk/objectstorage";
+import { ObjectStorageClient } from "../../client/objectstorage";
 import type { Context } from "../core";
 
 /** A client for one provider call; built per call so rotated credentials are picked up. */

@@ -1,7 +1,7 @@
 /**
  * Where a BucketObject's content comes from, and the check-time facts about it: Pulumi assets as the
  * engine hands them to a dynamic provider, local files hashed and sized without reading them into
- * memory, inline text or Base64, and the seed's upload limits for that size.
+ * memory, inline text or Base64, and the spec's upload limits for that size.
  *
  * Assets: the dynamic provider host passes inputs as plain protobuf-Struct JSON (it does not
  * deserialise them, @pulumi/pulumi/cmd/dynamic-provider), so an asset arrives as the engine
@@ -24,7 +24,7 @@ import { createReadStream, closeSync, openSync, readSync, statSync } from "node:
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { bufferSource, fileSource, MAX_PART_NUMBER, MAX_SINGLE_UPLOAD_BYTES, type ByteSource } from "../../sdk/objectstorage";
+import { bufferSource, fileSource, MAX_PART_NUMBER, MAX_SINGLE_UPLOAD_BYTES, type ByteSource } from "../../client/objectstorage";
 import { CheckError } from "../core";
 
 /** runtime/rpc.js `specialSigKey` and `specialAssetSig`. */
@@ -122,7 +122,7 @@ export async function hashFile(path: string): Promise<string> {
 }
 
 /**
- * Seed 4.4 and 8 for an object of `size` bytes: up to `multipartThreshold` (at most 5 GiB, the
+ * Spec 4.4 and 8 for an object of `size` bytes: up to `multipartThreshold` (at most 5 GiB, the
  * single-upload limit, enforced by the schema) it goes up in one PUT; above, in parts of
  * `partSize`, at most 10000 of them.
  */

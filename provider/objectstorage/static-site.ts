@@ -2,7 +2,7 @@
  * krcloud:objectstorage:StaticSite — a component: a bucket readable without a token (optionally
  * only from an IP allow list), its CORS policy, a lifecycle rule that expires access logs, and a
  * BucketFolder of the site's files. Object storage has no website endpoint (no index or error
- * document setting on a bucket: seed 01-object-storage.md), so the index and error documents are
+ * document setting on a bucket: spec 01-object-storage.md), so the index and error documents are
  * files of the folder, checked to be there, and the outputs give their URLs.
  *
  * The `layout` output records every value the component chose, defaults included: a later version

@@ -1,5 +1,5 @@
 /**
- * Input rules of the object storage seed (01-object-storage.md), as zod schema factories. Factories,
+ * Input rules of the object storage spec (01-object-storage.md), as zod schema factories. Factories,
  * not module-level schemas: nothing here may be built at import time of a serialized provider.
  */
 import { isIP } from "node:net";

@@ -22,7 +22,7 @@ import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { authenticated, redactError, redactText, secretValues, systemClock, type ServiceName } from "../../sdk/core";
+import { authenticated, redactError, redactText, secretValues, systemClock, type ServiceName } from "../../client/core";
 import { configFailures, CONNECTION_KEYS, currentSettings, providerIdentity, setProviderIdentity, setStackConfig } from "../core/config";
 import { UNKNOWN } from "../core/unknown";
 import { LOGICAL_NAME_KEY, PARTIAL_KEY, PROVIDER_KEY, listPage, type AnyDefinition, type Context, type Listed, type OperationOptions } from "../core/resource";

@@ -3,18 +3,18 @@
  * real OpenStack Swift 2.30 (when `KRCLOUD_SWIFT_AUTH_URL` is set; `make test` starts it with
  * scripts/swift-peer.sh). One suite, run for each target by `describe.each`.
  *
- * Where the seed (which the local cloud follows) and Swift differ, the target's `expect` table
+ * Where the spec (which the local cloud follows) and Swift differ, the target's `expect` table
  * states what each one does, and the test asserts exactly that, so a change on either side shows
  * up. The SDK itself is written to work with both (see the client's comments).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { startLocalCloud, type LocalCloud } from "../../emulator";
-import { closeAllPools, isApiError, isConflict, isNotFound, isUnauthorized, resolveSettings, type Settings } from "../../sdk/core";
-import { ObjectStorageClient, type ObjectListEntry } from "../../sdk/objectstorage";
+import { startLocalCloud, type LocalCloud } from "../../local-cloud";
+import { closeAllPools, isApiError, isConflict, isNotFound, isUnauthorized, resolveSettings, type Settings } from "../../client/core";
+import { ObjectStorageClient, type ObjectListEntry } from "../../client/objectstorage";
 import { rejection } from "../support/assertions";
 
 interface Expectations {
-  /** Raw statuses of operations whose success code differs between the seed and Swift. */
+  /** Raw statuses of operations whose success code differs between the spec and Swift. */
   status: {
     headContainer: number;
     createExistingContainer: number;
@@ -23,9 +23,9 @@ interface Expectations {
     move: number;
     /** SLO manifest PUT with a segment etag that does not match. */
     sloMismatch: number;
-    /** `GET ?temp_url&temp_url_expires=` with a valid token (the seed's CreateTempUrl). */
+    /** `GET ?temp_url&temp_url_expires=` with a valid token (the spec's CreateTempUrl). */
     createTempUrl: number;
-    /** `POST ?uploads` on an object that does not exist (the seed's InitiateMultipartUpload). */
+    /** `POST ?uploads` on an object that does not exist (the spec's InitiateMultipartUpload). */
     initiateMultipart: number;
   };
   storagePolicy: string;
@@ -35,7 +35,7 @@ interface Expectations {
   tempUrlMethods: string[];
   /** The service creates temp URLs; otherwise the client signs them with a Temp-URL-Key. */
   createsTempUrls: boolean;
-  /** The seed's multipart upload (`?uploads`) exists. */
+  /** The spec's multipart upload (`?uploads`) exists. */
   multipart: boolean;
   /** MOVE exists (upstream Swift has none: 405). */
   move: boolean;
@@ -281,7 +281,7 @@ function suite(t: Target): void {
     expect((await c.getObject(a, "src-copy.txt")).body.toString()).toBe("copy me");
   });
 
-  test("move: the seed's MOVE, or (Swift: 405) copy + delete when asked", async () => {
+  test("move: the spec's MOVE, or (Swift: 405) copy + delete when asked", async () => {
     const b = await bucket();
     await c.putObject(b, "m1.txt", "move me");
     expect(await status("MOVE", objPath(b, "m1.txt"), { headers: { destination: `/${b}/m2.txt` } })).toBe(x.status.move);
@@ -373,7 +373,7 @@ function suite(t: Target): void {
     expect(err.message).not.toContain(new URL(url).searchParams.get("temp_url_sig")!);
   });
 
-  test("multipart upload (seed 4.4; not in native Swift)", async () => {
+  test("multipart upload (spec 4.4; not in native Swift)", async () => {
     const b = await bucket();
     expect(await status("POST", objPath(b, "probe.bin"), { query: { uploads: true }, headers: { "content-length": "0" }, body: "" })).toBe(
       x.status.initiateMultipart,

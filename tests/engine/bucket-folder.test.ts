@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
+import type { LocalCloud } from "../../local-cloud";
 import {
   changedSteps,
   ENGINE_TEST_TIMEOUT_MS,
@@ -24,8 +24,8 @@ import {
   startCloud,
   type CloudProject,
 } from "../harness/engine";
-import { resolveSettings } from "../../sdk/core";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
+import { resolveSettings } from "../../client/core";
+import { ObjectStorageClient } from "../../client/objectstorage";
 import { driftedPaths, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { descendants, endProcesses, spawnPulumi, until } from "../support/faults/reliability";
 

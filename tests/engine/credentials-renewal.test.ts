@@ -10,7 +10,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startLocalCloud } from "../../emulator";
+import { startLocalCloud } from "../../local-cloud";
 import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, tokensIssued } from "../harness/engine";
 import { audit, controlCall, faultFired, FAULTS_PROGRAM, NS, projectBed, until } from "../support/faults/reliability";
 import { engineFile } from "./engine-file";

@@ -12,8 +12,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { resolveSettings } from "../../sdk/core";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
+import { resolveSettings } from "../../client/core";
+import { ObjectStorageClient } from "../../client/objectstorage";
 import { exampleFiles, exampleFixtures } from "../../tools/gen-reference";
 import { ENGINE_TEST_TIMEOUT_MS, eventCollector, logicalName, providerConfig, REPO_ROOT } from "../harness/engine";
 import { engineFile } from "./engine-file";

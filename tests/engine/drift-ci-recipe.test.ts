@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { LocalCloud } from "../../emulator";
+import type { LocalCloud } from "../../local-cloud";
 import { ENGINE_TEST_TIMEOUT_MS, newProject, pulumiBinDir, REPO_ROOT, startCloud, staticSite } from "../harness/engine";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

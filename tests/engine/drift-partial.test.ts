@@ -2,7 +2,7 @@
  * krcloud-drift against a throttled or failing cloud: under 429s the check retries and finishes;
  * a resource that cannot be read is reported (exit 3, the report printed), never a crash.
  *
- * Two interfaces of provider/core and sdk/core make this complete: KRCLOUD_RETRY_BUDGET (at most n
+ * Two interfaces of provider/core and client/core make this complete: KRCLOUD_RETRY_BUDGET (at most n
  * transport retries per provider process) and KRCLOUD_READ_ERRORS=report (a failed read returns the
  * recorded outputs plus `__krcloudReadError`, so the preview goes on). The tool sets both; the tests
  * that need them run once the installed provider has them (probed in dist/), and without them the
@@ -19,7 +19,7 @@ jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 /** Whether the compiled core holds an interface (an environment variable it reads). */
 function coreReads(variable: string): boolean {
-  const dirs = ["sdk/core", "provider/core"].map((d) => path.join(REPO_ROOT, "dist", d));
+  const dirs = ["client/core", "provider/core"].map((d) => path.join(REPO_ROOT, "dist", d));
   return dirs.some((d) => fs.existsSync(d) && fs.readdirSync(d).some((f) => f.endsWith(".js") && fs.readFileSync(path.join(d, f), "utf8").includes(variable)));
 }
 const withReadErrors = coreReads("KRCLOUD_READ_ERRORS") ? test : test.skip;

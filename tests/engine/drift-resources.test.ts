@@ -11,10 +11,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startLocalCloud } from "../../emulator";
-import { CacheClient } from "../../sdk/cache";
-import { resolveSettings } from "../../sdk/core";
-import { DataQueryClient } from "../../sdk/dataquery";
+import { startLocalCloud } from "../../local-cloud";
+import { CacheClient } from "../../client/cache";
+import { resolveSettings } from "../../client/core";
+import { DataQueryClient } from "../../client/dataquery";
 import { DEFACED, ENGINE_TEST_TIMEOUT_MS, md5, recipeFor, REPO_ROOT, type StateResource } from "../harness/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { allDefinitions } from "../../provider/registry";

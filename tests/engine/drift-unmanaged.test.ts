@@ -16,7 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
-import { startLocalCloud } from "../../emulator";
+import { startLocalCloud } from "../../local-cloud";
 import { programDependencies, type UnmanagedReport } from "../../drift/unmanaged/cli";
 import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, REPO_ROOT, runPulumi } from "../harness/engine";
 import { smallCluster } from "../resources/hadoop/cluster";

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
+import type { LocalCloud } from "../../local-cloud";
 import {
   changedSteps,
   eventCollector,

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { Cluster, Redis } from "ioredis";
-import type { LocalCloud } from "../../emulator";
+import type { LocalCloud } from "../../local-cloud";
 import {
   applyLocalCloudSetup,
   backendFiles,

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFile } from "node:child_process";
-import { startLocalCloud, type LocalCloud } from "../../emulator";
+import { startLocalCloud, type LocalCloud } from "../../local-cloud";
 import type { UnmanagedReport } from "../../drift/unmanaged/cli";
 import {
   ENGINE_TEST_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 /**
- * examples/go-static-site, a Go program on the generated Go SDK (`make sdks`, sdk-gen/go, required
+ * examples/go-static-site, a Go program on the generated Go SDK (`make sdks`, sdk/go, required
  * through a `replace`), run by the real CLI with pulumi-language-go (`make pulumi-languages`, which
  * builds the program with the go on PATH) and the native plugin: the steps of
  * native-language-steps.ts (up, preview --expect-no-changes, drift and refresh, import, destroy).

@@ -7,9 +7,9 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../emulator";
-import { resolveSettings } from "../../sdk/core";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
+import type { LocalCloud } from "../../local-cloud";
+import { resolveSettings } from "../../client/core";
+import { ObjectStorageClient } from "../../client/objectstorage";
 import { driftedPaths, parseReport, runDrift } from "../support/drift";
 import {
   discoverExamples,

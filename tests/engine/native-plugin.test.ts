@@ -6,8 +6,8 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { resolveSettings } from "../../sdk/core";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
+import { resolveSettings } from "../../client/core";
+import { ObjectStorageClient } from "../../client/objectstorage";
 import {
   backendFiles,
   ENGINE_TEST_TIMEOUT_MS,

@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startLocalCloud } from "../../emulator";
+import { startLocalCloud } from "../../local-cloud";
 import {
   applyLocalCloudSetup,
   changedSteps,

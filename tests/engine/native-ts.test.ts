@@ -1,7 +1,7 @@
 /**
  * `pulumi-krcloud/native`, the TypeScript SDK generated from schema.json by Pulumi's own code
- * generator (scripts/gen-sdks.sh, committed as native/ and compiled into dist/native/):
- * - native/ is exactly what the generator writes from today's schema.json, so a schema change
+ * generator (scripts/gen-sdks.sh, committed as sdk/nodejs/ and compiled into dist/sdk/nodejs/):
+ * - sdk/nodejs/ is exactly what the generator writes from today's schema.json, so a schema change
  *   without `make sdks` fails here (and the comparison does see a changed description);
  * - every resource and function of the schema has the same module and name in the dynamic package
  *   and in the native SDK, and each native class carries its krcloud token;
@@ -24,7 +24,7 @@ interface Schema {
 }
 const SCHEMA_FILE = path.join(REPO_ROOT, "schema.json");
 const schema = JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as Schema;
-const NATIVE_SRC = path.join(REPO_ROOT, "native");
+const NATIVE_SRC = path.join(REPO_ROOT, "sdk", "nodejs");
 /** `krcloud:cache:Cluster` -> ["cache", "Cluster"]. */
 const parts = (token: string): [string, string] => [token.split(":")[1]!, token.split(":")[2]!];
 
@@ -66,12 +66,12 @@ function generate(out: string, schemaFile = SCHEMA_FILE): string {
   return path.join(out, "nodejs");
 }
 
-test("native/ is what the generator writes from today's schema.json, and a schema change shows", () => {
+test("sdk/nodejs/ is what the generator writes from today's schema.json, and a schema change shows", () => {
   const fresh = generate(path.join(tmp, "fresh"));
   expect(differences(NATIVE_SRC, fresh)).toEqual([]);
 
   // The same comparison against an SDK generated from a schema with one resource's description
-  // changed: it names that resource's file, so the first assertion would catch a stale native/.
+  // changed: it names that resource's file, so the first assertion would catch a stale sdk/nodejs/.
   const edited = JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as Schema;
   edited.resources["krcloud:objectstorage:Bucket"]!.description = "A bucket described differently.";
   const editedFile = path.join(tmp, "edited-schema.json");
@@ -81,7 +81,7 @@ test("native/ is what the generator writes from today's schema.json, and a schem
 
 test("every resource and function of the schema has the same module and name in the dynamic package and in pulumi-krcloud/native", () => {
   const dynamic = require(path.join(REPO_ROOT, "dist", "index.js")) as Record<string, Record<string, unknown>>;
-  const native = require(path.join(REPO_ROOT, "dist", "native", "index.js")) as Record<string, Record<string, unknown>>;
+  const native = require(path.join(REPO_ROOT, "dist", "sdk", "nodejs", "index.js")) as Record<string, Record<string, unknown>>;
   const missing: string[] = [];
   for (const token of [...Object.keys(schema.resources), ...Object.keys(schema.functions)]) {
     const [mod, name] = parts(token);

@@ -7,7 +7,7 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { DEFAULT_RETRY } from "../../sdk/core";
+import { DEFAULT_RETRY } from "../../client/core";
 import { engineType, ENGINE_TEST_TIMEOUT_MS, eventCollector, expectFailure, REPO_ROOT, resourcesOfType } from "../harness/engine";
 import { engineFile } from "./engine-file";
 

@@ -15,8 +15,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { LocalCloud } from "../../emulator";
-import { closeAllPools } from "../../sdk/core";
+import type { LocalCloud } from "../../local-cloud";
+import { closeAllPools } from "../../client/core";
 import { rejection } from "../support/assertions";
 import { startCloud } from "../harness/engine";
 import { addFault, clearFaults, controlCall, projectBed, runSql } from "../support/faults/reliability";

@@ -1,7 +1,7 @@
 /**
  * Cache backups and restores through the provider, against the local cloud: a backup schedule
  * takes automatic backups on the local cloud's clock and keeps each for its retention days; a
- * Cluster or InstanceSet restored from a backup name is created and Running; the seed's restore
+ * Cluster or InstanceSet restored from a backup name is created and Running; the spec's restore
  * rules (shard count, cluster mode) answer 422 with the rule; `keepAutomaticBackups: false` deletes
  * the backups with the cluster, the default keeps them.
  */
@@ -43,7 +43,7 @@ test("a backup schedule takes a backup each day at its hour (KST) on the local c
   expect(await backups()).not.toContain(first[0]);
 });
 
-test("a Cluster restored from a backup name is created and Running; the seed's rules answer 422 naming the rule", async () => {
+test("a Cluster restored from a backup name is created and Running; the spec's rules answer 422 naming the rule", async () => {
   const source = await cluster.up(clusterArgs());
   const name = await backupNow(source.id);
   const restored = await cluster.up(clusterArgs({ name: "restored", restoreFromBackup: name }), "restored");

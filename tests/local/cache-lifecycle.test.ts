@@ -6,9 +6,9 @@
  * once, and for Shard adoption of an existing shard. Simulated nodes: the statuses are held and
  * released through the control API.
  */
-import { startLocalCloud } from "../../emulator";
-import { CacheClient } from "../../sdk/cache";
-import { resolveSettings } from "../../sdk/core";
+import { startLocalCloud } from "../../local-cloud";
+import { CacheClient } from "../../client/cache";
+import { resolveSettings } from "../../client/core";
 import { BASE, clusterArgs, instanceSetArgs, VERSION, type CacheTestBed } from "../support/cache";
 import { cacheBedForFile, expectGoneWhenDeleted } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";

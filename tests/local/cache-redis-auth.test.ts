@@ -8,7 +8,7 @@
  * - a TLS cluster with a user: a plain-text client is refused, a TLS client trusting the local
  *   cloud's certificate (from the control API) and logging in works, also while a shard is added
  *   (slots move between TLS nodes that require a login);
- * - an instance set whose password was sent as its SHA-256 (the seed's "hash"): the password logs
+ * - an instance set whose password was sent as its SHA-256 (the spec's "hash"): the password logs
  *   in on the primary and on the replicas (which replicate with the local cloud's own login);
  * - a cluster without a user keeps `default on nopass`.
  *

@@ -7,7 +7,7 @@
  */
 import { getFlavors, getParameterGroups, getVersions } from "../../provider/cache/functions";
 import { UNKNOWN } from "../../provider/core/unknown";
-import { CacheClient } from "../../sdk/cache";
+import { CacheClient } from "../../client/cache";
 import { BASE, clusterArgs, instanceSetArgs, VERSION, type CacheTestBed } from "../support/cache";
 import { cacheBedForFile, expectGoneWhenDeleted } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";

@@ -6,7 +6,7 @@
  * a second up does not run the query again, and a server error fails the query with its message.
  */
 import { randomBytes } from "node:crypto";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
+import { ObjectStorageClient } from "../../client/objectstorage";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 import { testCloudForFile } from "../support/local-cloud/per-file";
 

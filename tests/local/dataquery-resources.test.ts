@@ -3,8 +3,8 @@
  * engine drives them, results written into the object storage bucket, and the lookups.
  */
 import { getDataSources, getQueryResult } from "../../provider/dataquery/functions";
-import { DataQueryClient } from "../../sdk/dataquery";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
+import { DataQueryClient } from "../../client/dataquery";
+import { ObjectStorageClient } from "../../client/objectstorage";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 import { testCloudForFile } from "../support/local-cloud/per-file";
 

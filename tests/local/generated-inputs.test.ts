@@ -7,7 +7,7 @@
  *   the engine shows (`shards[1].replicaSubnetIds`) and a reason naming the rule, and not one request
  *   reaches the local cloud;
  * - inputs generated the same way that keep every rule are accepted, again without a request.
- * The seed is fixed; FUZZ_SEED and FUZZ_RUNS (runs per rule) vary it.
+ * The spec is fixed; FUZZ_SEED and FUZZ_RUNS (runs per rule) vary it.
  */
 import fc, { type Arbitrary } from "fast-check";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

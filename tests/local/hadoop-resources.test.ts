@@ -4,8 +4,8 @@
  * and a job cluster that ends Terminated as its normal end, writes its log, and re-runs in place.
  */
 import { getClusterVms } from "../../provider/hadoop/functions";
-import { HadoopClient } from "../../sdk/hadoop";
-import { ObjectStorageClient } from "../../sdk/objectstorage";
+import { HadoopClient } from "../../client/hadoop";
+import { ObjectStorageClient } from "../../client/objectstorage";
 import { ADMIN_PASSWORD, smallCluster } from "../resources/hadoop/cluster";
 import { EngineResource, rejection, type TestCloud } from "../support/local-cloud";
 import { testCloudForFile } from "../support/local-cloud/per-file";

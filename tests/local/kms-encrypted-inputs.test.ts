@@ -4,8 +4,8 @@
  * the plaintext is in no state, not even encrypted. KMS is the local cloud's (real AES-GCM); the
  * data query service is a scripted server here, to see exactly what the create request carried.
  */
-import { CacheClient } from "../../sdk/cache";
-import { KmsClient } from "../../sdk/kms";
+import { CacheClient } from "../../client/cache";
+import { KmsClient } from "../../client/kms";
 import { smallCluster } from "../resources/hadoop/cluster";
 import { clusterArgs as cacheClusterArgs } from "../support/cache";
 import { EngineResource, rejection, startTestCloud, type TestCloud } from "../support/local-cloud";

@@ -4,7 +4,7 @@
  */
 import { createHmac, verifyHmac, verifySignature, sign, decrypt, decryptOutput } from "../../provider/kms/functions";
 import * as pulumi from "@pulumi/pulumi";
-import { KmsClient } from "../../sdk/kms";
+import { KmsClient } from "../../client/kms";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 import { testCloudForFile } from "../support/local-cloud/per-file";
 

@@ -3,7 +3,7 @@
  * over loopback HTTP: basic, update (rule order), replace, disappears, adopt, bad input, drift.
  */
 import { request } from "undici";
-import type { CorsRule } from "../../sdk/objectstorage";
+import type { CorsRule } from "../../client/objectstorage";
 import { rejection, type TestCloud } from "../support/local-cloud";
 import { expectBucketDocumentGone, expectCheckNames, testCloudForFile } from "../support/local-cloud/per-file";
 

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { resetProjectChecks } from "../../sdk/core";
+import { resetProjectChecks } from "../../client/core";
 import { rejection, type TestCloud } from "../support/local-cloud";
 import { expectCheckNames, testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
 

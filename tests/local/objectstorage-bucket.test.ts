@@ -4,7 +4,7 @@
  * partial failure, auto-naming.
  */
 import { inspect } from "node:util";
-import { resetProjectChecks } from "../../sdk/core";
+import { resetProjectChecks } from "../../client/core";
 import { rejection, type TestCloud } from "../support/local-cloud";
 import { expectCheckNames, testCloudForFile } from "../support/local-cloud/per-file";
 

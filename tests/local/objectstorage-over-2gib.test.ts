@@ -9,7 +9,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { closeAllPools } from "../../sdk/core";
+import { closeAllPools } from "../../client/core";
 import { EngineResource, TOKENS } from "../support/local-cloud";
 
 const GIB = 1024 ** 3;

@@ -4,7 +4,7 @@
  * lacks ListMultipartUploads. Driven as the engine drives them (tests/support/local-cloud/).
  */
 import { createHash } from "node:crypto";
-import { closeAllPools } from "../../sdk/core";
+import { closeAllPools } from "../../client/core";
 import { EngineResource, TOKENS } from "../support/local-cloud";
 import { startScriptedServer, type Reply, type ScriptedServer, type Seen } from "../support/servers/scripted";
 

@@ -1,11 +1,11 @@
 /**
- * CacheClient against a scripted loopback server: how the seed's answers are read, where its text
+ * CacheClient against a scripted loopback server: how the spec's answers are read, where its text
  * and tables contradict each other (docs/api-assumptions.md, Cache) and in its error bodies, whose
  * format it does not show; what is retried. No sleeps: the fake clock makes transport retries
  * instant.
  */
-import { isConflict, isNotFound } from "../../sdk/core";
-import { isResponseFormatError, PARAMETER_GROUP_CREATE } from "../../sdk/cache";
+import { isConflict, isNotFound } from "../../client/core";
+import { isResponseFormatError, PARAMETER_GROUP_CREATE } from "../../client/cache";
 import { rejection } from "../support/assertions";
 import { cacheClient, clusterInput, ok, setInput, TOKEN, wire } from "../support/cache/wire";
 import * as fx from "../support/cache/answers";
@@ -15,7 +15,7 @@ const srv = useScriptedServer();
 const client = () => cacheClient(srv);
 
 // ---------------------------------------------------------------------------------------------
-// Readings of the seed's contradictions (docs/api-assumptions.md, Cache)
+// Readings of the spec's contradictions (docs/api-assumptions.md, Cache)
 
 test("§4.2 restore: backupName (sample) and backupNames (field table) both carry the backup", async () => {
   srv.route = () => ok("c-101", 201);

@@ -2,9 +2,9 @@
  * CacheClient against a scripted loopback server: its helpers (find, the topologies), the ids and
  * project it refuses before sending, and what the SDK exports of it.
  */
-import { resolveSettings } from "../../sdk/core";
-import { CacheClient, isInvalidArgument } from "../../sdk/cache";
-import * as sdk from "../../sdk";
+import { resolveSettings } from "../../client/core";
+import { CacheClient, isInvalidArgument } from "../../client/cache";
+import * as sdk from "../../client";
 import { rejection } from "../support/assertions";
 import { cacheBase, cacheClient, clock, setInput, TOKEN } from "../support/cache/wire";
 import * as fx from "../support/cache/answers";

@@ -1,11 +1,11 @@
 /**
- * CacheClient against a scripted loopback server: for every operation of seed 02 the method, path,
- * query, headers and body on the wire and the declared idempotency. How the seed's answers are read
+ * CacheClient against a scripted loopback server: for every operation of spec 02 the method, path,
+ * query, headers and body on the wire and the declared idempotency. How the spec's answers are read
  * is in cache-client-answers.test.ts, the client's helpers in cache-client-helpers.test.ts. No
  * sleeps: the fake clock makes transport retries instant.
  */
-import type { RequestSpec } from "../../sdk/core";
-import type { CacheClient } from "../../sdk/cache";
+import type { RequestSpec } from "../../client/core";
+import type { CacheClient } from "../../client/cache";
 import { cacheClient, clusterInput, ok, setInput, TOKEN, wire } from "../support/cache/wire";
 import * as fx from "../support/cache/answers";
 import { jsonReply as json, useScriptedServer, type Reply } from "../support/servers/scripted";

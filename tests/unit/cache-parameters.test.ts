@@ -1,4 +1,4 @@
-/** The parameter catalogue validator (seed 02 §2.3): formats, data types, every failure at once. */
+/** The parameter catalogue validator (spec 02 §2.3): formats, data types, every failure at once. */
 import fc from "fast-check";
 import {
   checkParameterValue,
@@ -9,7 +9,7 @@ import {
   parseNumericFormat,
   validateParameterValues,
   type ParameterDefinition,
-} from "../../sdk/cache";
+} from "../../client/cache";
 import * as fx from "../support/cache/answers";
 
 const catalogue = flattenParameterGroup(fx.parameterGroupDetail, "reading").parameters;
@@ -22,7 +22,7 @@ const def = (over: Partial<ParameterDefinition>): ParameterDefinition => ({
 });
 
 describe("numeric formats: values, ranges with ~, alternatives with |", () => {
-  test("the seed's example 5|10|11~100", () => {
+  test("the spec's example 5|10|11~100", () => {
     const f = parseNumericFormat("5|10|11~100")!;
     expect(["5", "10", "11", "50", "100"].map((v) => matchesNumericFormat(v, f))).toEqual([true, true, true, true, true]);
     expect(["4", "6", "9", "101", "-5", "10.5", " 10", "1e1", "", "ten"].map((v) => matchesNumericFormat(v, f))).toEqual(Array(10).fill(false));
@@ -153,7 +153,7 @@ describe("per data type", () => {
 });
 
 describe("validateParameterValues", () => {
-  test("valid values against the seed's catalogue", () => {
+  test("valid values against the spec's catalogue", () => {
     expect(
       validateParameterValues(catalogue, { "maxmemory-policy": "allkeys-lru", timeout: "300", hz: "100", "notify-keyspace-events": "KEA", databases: "16" }),
     ).toEqual([]);

@@ -1,4 +1,4 @@
-/** Reading the seed's answers (02 §2, §4) and the live-topology flatteners, without a server. */
+/** Reading the spec's answers (02 §2, §4) and the live-topology flatteners, without a server. */
 import {
   flattenClusterList,
   flattenClusterRecord,
@@ -18,7 +18,7 @@ import {
   parseCacheErrorBody,
   parseSlots,
   HASH_SLOTS,
-} from "../../sdk/cache";
+} from "../../client/cache";
 import * as fx from "../support/cache/answers";
 
 const A = "reading";
@@ -129,7 +129,7 @@ describe("shards, nodes, instances (2.2)", () => {
   });
 });
 
-describe("statuses (§3: the seed writes Running, PROVISIONING, Failed and FAILED, In-Sync)", () => {
+describe("statuses (§3: the spec writes Running, PROVISIONING, Failed and FAILED, In-Sync)", () => {
   test.each([
     ["Running", "running"],
     ["RUNNING", "running"],

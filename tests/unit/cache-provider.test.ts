@@ -3,7 +3,7 @@
  * diff (what replaces, what updates in place), the topology arithmetic of updates, the parameter
  * changes sent, the settled state the waiters look for, and the timeouts input.
  */
-import { flattenClusterTopology, type CacheClusterRecord, type CacheShard } from "../../sdk/cache";
+import { flattenClusterTopology, type CacheClusterRecord, type CacheShard } from "../../client/cache";
 import { parseDuration, timeoutFor } from "../../provider/core";
 import { provider } from "../../provider/runtime";
 import { parameterChanges } from "../../provider/cache/parameter-group";

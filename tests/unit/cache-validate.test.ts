@@ -1,5 +1,5 @@
 /**
- * The cache rules (seed 02 §4, §8), one implementation each: the SDK's validators where the client
+ * The cache rules (spec 02 §4, §8), one implementation each: the SDK's validators where the client
  * uses them too, the provider's `check` (its zod schemas) for the rest. Every failure is reported,
  * with its property path.
  */
@@ -14,7 +14,7 @@ import {
   validateModifyParameterGroupInput,
   validateRestoreFiles,
   validateUpdateInput,
-} from "../../sdk/cache";
+} from "../../client/cache";
 import { clusterArgs, instanceSetArgs } from "../support/cache";
 import { configuredProvider } from "../support/servers/configured";
 
@@ -62,7 +62,7 @@ describe("instance set name (4-20, lower case, digits, '-', starts with a letter
     const re = /^(?!.*--)[a-z][a-z0-9-]{2,18}[a-z0-9]$/;
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom(..."ab1-_ A"), maxLength: 24 }), (n) => (validateInstanceSetName(n).length === 0) === re.test(n)));
   });
-  test("cluster names follow the same rule (reading: the seed states none for clusters)", async () => {
+  test("cluster names follow the same rule (reading: the spec states none for clusters)", async () => {
     expect(props(await checkFailures("krcloud:cache:Cluster", clusterArgs({ name: "web" })))).toEqual(["name"]);
     expect(await checkFailures("krcloud:cache:Cluster", clusterArgs({ name: "web-cache" }))).toEqual([]);
     // Every broken rule of the name is reported, each at `name`.

@@ -21,7 +21,7 @@ import {
   transportFor,
   type Clock,
   type Settings,
-} from "../../sdk/core";
+} from "../../client/core";
 import { jsonReply, useScriptedServer, type Seen } from "../support/servers/scripted";
 
 const srv = useScriptedServer();

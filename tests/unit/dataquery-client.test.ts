@@ -1,11 +1,11 @@
 /**
  * The data query client against a scripted loopback server: what goes on the wire (headers, bodies,
- * repeated `states`, every page), how answers are read in each reading the seed allows, checks made
+ * repeated `states`, every page), how answers are read in each reading the spec allows, checks made
  * before any request, and a password that never appears in an error, Base64 or not.
  */
 import { inspect } from "node:util";
-import { resolveSettings, type Clock } from "../../sdk/core";
-import { DataQueryClient } from "../../sdk/dataquery";
+import { resolveSettings, type Clock } from "../../client/core";
+import { DataQueryClient } from "../../client/dataquery";
 import { rejection } from "../support/assertions";
 import { jsonReply, useScriptedServer } from "../support/servers/scripted";
 

@@ -7,11 +7,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { resolveSettings, type Settings } from "../../sdk/core";
+import { resolveSettings, type Settings } from "../../client/core";
 import { formatUnmanaged, installSpec, programDependencies, programNotes, type UnmanagedReport } from "../../drift/unmanaged/cli";
 import { discover, listedTypes, plural, unconfigured, type CloudResource } from "../../drift/unmanaged/discover";
 import { defineResource, listAll, type AnyDefinition, type Context, type ListRequest } from "../../provider/core/resource";
-import { systemClock } from "../../sdk/core";
+import { systemClock } from "../../client/core";
 import { PROGRAM_TSCONFIG, typescriptProgram, type AdoptedResource } from "../../drift/unmanaged/generate";
 
 const ROOT = path.join(__dirname, "..", "..", "..");

@@ -1,12 +1,12 @@
 /**
- * The Hadoop client against a scripted loopback server, read from the seed (C.4) rather than from the
- * local cloud: what goes on the wire (both spellings where the seed has two, Base64 fields, the API
+ * The Hadoop client against a scripted loopback server, read from the spec (C.4) rather than from the
+ * local cloud: what goes on the wire (both spellings where the spec has two, Base64 fields, the API
  * key header), every page, the delete and scale readings with the scale fallback, and passwords that
  * never appear in an error.
  */
 import { inspect } from "node:util";
-import { resolveSettings, type Clock } from "../../sdk/core";
-import { HadoopClient } from "../../sdk/hadoop";
+import { resolveSettings, type Clock } from "../../client/core";
+import { HadoopClient } from "../../client/hadoop";
 import { rejection } from "../support/assertions";
 import { jsonReply, useScriptedServer } from "../support/servers/scripted";
 

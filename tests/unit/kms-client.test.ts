@@ -1,10 +1,10 @@
 /**
  * The key management client against a scripted loopback server: paths, headers and bodies on the
- * wire, the envelope read in each of the readings the seed allows, sizes checked before any request,
+ * wire, the envelope read in each of the readings the spec allows, sizes checked before any request,
  * and errors that carry the envelope's code, message and request id.
  */
-import { isNotFound, resolveSettings, type Clock } from "../../sdk/core";
-import { KmsClient, keyVersionOf } from "../../sdk/kms";
+import { isNotFound, resolveSettings, type Clock } from "../../client/core";
+import { KmsClient, keyVersionOf } from "../../client/kms";
 import { rejection } from "../support/assertions";
 import { jsonReply, useScriptedServer } from "../support/servers/scripted";
 
@@ -57,7 +57,7 @@ test("data key, decrypt, sign, HMAC: each operation's path, body and answer", as
   ]);
 });
 
-test("verify answers are read in every shape the seed allows: data boolean, bare boolean, data.result", async () => {
+test("verify answers are read in every shape the spec allows: data boolean, bare boolean, data.result", async () => {
   for (const [body, expected] of [
     [{ code: "SUCCESS", data: true }, true],
     [{ code: "SUCCESS", data: false }, false],

@@ -29,5 +29,5 @@ test("after a build, make build has nothing to do (make -q answers 0 and -n list
 test("a changed source makes make build run tsc again", () => {
   // -W: as if the file had just been modified, without touching it.
   expect(make(["-q", "build", "-W", "provider/core/resource.ts"]).status).toBe(1);
-  expect(make(["-n", "build", "-W", "sdk/core/transport.ts"]).stdout).toContain("tsc -p tsconfig.json");
+  expect(make(["-n", "build", "-W", "client/core/transport.ts"]).stdout).toContain("tsc -p tsconfig.json");
 });

@@ -3,8 +3,8 @@
  * headers, bodies) and how answers are read. No sleeps: the fake clock makes retries instant.
  */
 import * as util from "node:util";
-import { closeAllPools, isNotFound, isTransportError, resolveSettings, type Clock } from "../../sdk/core";
-import { isInvalidArgument, ObjectStorageClient } from "../../sdk/objectstorage";
+import { closeAllPools, isNotFound, isTransportError, resolveSettings, type Clock } from "../../client/core";
+import { isInvalidArgument, ObjectStorageClient } from "../../client/objectstorage";
 import { rejection } from "../support/assertions";
 import { jsonReply as json, useScriptedServer, type Seen } from "../support/servers/scripted";
 
@@ -53,7 +53,7 @@ test("find* return undefined on 404; getLifecycle too; deleteObjectIfExists repo
   expect(isNotFound(await rejection(c.deleteObject("x", "y")))).toBe(true);
 });
 
-test("createBucket sends the seed's body; encryption sets both encryption_configuration and use_encryption", async () => {
+test("createBucket sends the spec's body; encryption sets both encryption_configuration and use_encryption", async () => {
   srv.route = (r) => json(200, { ...JSON.parse(r.body), project: "p-1", createdAt: "2024-01-01T00:00:00Z" });
   const b = await client().createBucket({ name: "logs", encryption: { type: "managed" } });
   expect(srv.seen[0]!.method).toBe("PUT");

@@ -1,4 +1,4 @@
-import { expandCorsRules, flattenCorsRules, isInvalidArgument, type CorsRule } from "../../sdk/objectstorage";
+import { expandCorsRules, flattenCorsRules, isInvalidArgument, type CorsRule } from "../../client/objectstorage";
 
 const full: CorsRule = {
   allowedOrigins: ["https://*.example.com", "http://localhost:8080"],
@@ -8,7 +8,7 @@ const full: CorsRule = {
   maxAgeSeconds: 600,
 };
 
-test("camelCase rules map to the seed's snake_case wire fields and back", () => {
+test("camelCase rules map to the spec's snake_case wire fields and back", () => {
   const wire = expandCorsRules([full, { allowedOrigins: ["https://a.example"], allowedMethods: ["DELETE"] }]);
   expect(wire).toEqual({
     cors: [
@@ -42,7 +42,7 @@ test("a numeric-string max_age_seconds is read as a number", () => {
   expect(flattenCorsRules({ cors: [{ allowed_origins: ["http://x"], allowed_methods: ["GET"], max_age_seconds: "30" }] })[0]!.maxAgeSeconds).toBe(30);
 });
 
-test("more than 10 rules are rejected before sending (seed 2.4)", () => {
+test("more than 10 rules are rejected before sending (spec 2.4)", () => {
   const eleven = Array.from({ length: 11 }, () => ({ allowedOrigins: ["http://x"], allowedMethods: ["GET" as const] }));
   expect(() => expandCorsRules(eleven)).toThrow(/at most 10/);
   try {

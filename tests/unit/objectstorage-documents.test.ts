@@ -17,7 +17,7 @@ describe("lifecycle rules read back", () => {
     expect(alignLifecycleRules([tmp, { ...logs, id: "gen-1" }], [logs, tmp])).toEqual([logs, tmp]);
   });
 
-  test("dates come back in the seed's .000Z shape whatever ISO 8601 shape the service used", () => {
+  test("dates come back in the spec's .000Z shape whatever ISO 8601 shape the service used", () => {
     expect(alignLifecycleRules([{ ...tmp, expirationDate: "2030-01-01T00:00:00Z" }], [tmp])).toEqual([tmp]);
     expect(alignLifecycleRules([{ ...tmp, expirationDate: "2030-01-01T09:00:00+09:00" }], undefined)).toEqual([tmp]);
   });

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { XMLParser } from "fast-xml-parser";
-import { buildLifecycleXml, isInvalidArgument, isXmlRepresentable, parseLifecycleXml, type LifecycleRule } from "../../sdk/objectstorage";
+import { buildLifecycleXml, isInvalidArgument, isXmlRepresentable, parseLifecycleXml, type LifecycleRule } from "../../client/objectstorage";
 
 const rule = (prefix: string, extra: Partial<LifecycleRule> = {}): LifecycleRule => ({ prefix, status: "Enabled", days: 30, ...extra });
 
-test("builds the seed's shape: LifecycleConfiguration > Rule > ID, Prefix directly in Rule, Status, Expiration", () => {
+test("builds the spec's shape: LifecycleConfiguration > Rule > ID, Prefix directly in Rule, Status, Expiration", () => {
   const xml = buildLifecycleXml([rule("logs/", { id: "expire-logs" }), { prefix: "", status: "Disabled", date: "2030-01-01T00:00:00.000Z" }]);
   expect(xml).toBe(
     '<?xml version="1.0" encoding="UTF-8"?><LifecycleConfiguration>' +

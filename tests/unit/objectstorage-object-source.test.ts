@@ -1,5 +1,5 @@
 /**
- * BucketObject sources: the seed's limits for a size, asset handling as the engine passes assets,
+ * BucketObject sources: the spec's limits for a size, asset handling as the engine passes assets,
  * which outputs are kept secret.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -19,7 +19,7 @@ const failure = (f: () => void) => {
   return undefined;
 };
 
-describe("upload limits for a size (seed 4.4, 8)", () => {
+describe("upload limits for a size (spec 4.4, 8)", () => {
   test("up to the threshold: one PUT, nothing more to check", () => {
     expect(failure(() => checkUploadLimits(5 * GIB, 5 * GIB, 5 * MIB, "source"))).toBeUndefined();
   });

@@ -7,7 +7,7 @@ import {
   flattenObjectListing,
   flattenSloManifest,
   parseInitiateResult,
-} from "../../sdk/objectstorage";
+} from "../../client/objectstorage";
 
 describe("bucket record (2.1)", () => {
   const record = {
@@ -102,7 +102,7 @@ describe("object listing (2.2)", () => {
 });
 
 describe("capabilities (2.5)", () => {
-  test("the seed's capitalised keys and Swift's lower-case ones are both read; unknown keys kept", () => {
+  test("the spec's capitalised keys and Swift's lower-case ones are both read; unknown keys kept", () => {
     const seed = flattenCapabilities({
       swift: { version: "2.30", Account_listing_limit: 1000, max_Account_name_length: 32, policies: [{ name: "default-placement", default: true }], future: 1 },
       tempurl: { methods: ["GET"] },
@@ -138,7 +138,7 @@ describe("large objects (4.5)", () => {
     expect(() => expandSloManifest([])).toThrow(/at least one segment/);
   });
 
-  test("manifests are read in the seed's form and in Swift's stored form", () => {
+  test("manifests are read in the spec's form and in Swift's stored form", () => {
     const seedForm = Buffer.from(JSON.stringify([{ path: "b/s1", etag: "e1", size_bytes: 1 }]));
     const swiftForm = Buffer.from(JSON.stringify([{ name: "/b/s1", hash: "e1", bytes: 1, content_type: "x", last_modified: "t" }]));
     expect(flattenSloManifest(seedForm, "r")).toEqual([{ path: "b/s1", etag: "e1", sizeBytes: 1 }]);

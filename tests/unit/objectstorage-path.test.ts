@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { containerPath, encodeObjectPath, isInvalidArgument, objectPath, ObjectStorageClient } from "../../sdk/objectstorage";
-import { resolveSettings } from "../../sdk/core";
+import { containerPath, encodeObjectPath, isInvalidArgument, objectPath, ObjectStorageClient } from "../../client/objectstorage";
+import { resolveSettings } from "../../client/core";
 
 test("object path segments are percent-encoded one by one; slashes, including empty segments, are kept", () => {
   expect(encodeObjectPath("images/small/icon.jpg")).toBe("images/small/icon.jpg");

@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { closeAllPools, resolveSettings, type Clock } from "../../sdk/core";
-import { fileSource, isInvalidArgument, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, ObjectStorageClient } from "../../sdk/objectstorage";
+import { closeAllPools, resolveSettings, type Clock } from "../../client/core";
+import { fileSource, isInvalidArgument, MAX_SINGLE_UPLOAD_BYTES, MIN_PART_SIZE, ObjectStorageClient } from "../../client/objectstorage";
 import { rejection } from "../support/assertions";
 import { tempDirForFile } from "../support/local-cloud/per-file";
 import { startScriptedServer, type ScriptedServer } from "../support/servers/scripted";

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
-import { ObjectStorageClient, resolveTempUrl, signTempUrl } from "../../sdk/objectstorage";
-import { resolveSettings } from "../../sdk/core";
+import { ObjectStorageClient, resolveTempUrl, signTempUrl } from "../../client/objectstorage";
+import { resolveSettings } from "../../client/core";
 
 /*
  * Known vector. Swift's tempurl middleware signs `{METHOD}\n{expires}\n{path}` with HMAC keyed by the

@@ -3,7 +3,7 @@
  * what the service is sent, that reads give the program's values back without them, and the input
  * rules that leave room for them.
  */
-import { apiErrorFor, systemClock } from "../../sdk/core";
+import { apiErrorFor, systemClock } from "../../client/core";
 import {
   DESCRIPTION_TAG_MAX,
   markerOf,

@@ -6,8 +6,8 @@
  * it makes with its create key's ownership marker, as the real ones do (ownership.ts).
  */
 import { z } from "zod";
-import { apiErrorFor, TransportError, type Clock } from "../../sdk/core";
-import { AUTONAMED_KEY, buildProvider, CREATE_KEY, markerOf, SEED_KEY, STACK_KEY, UNKNOWN, type ResourceDefinition } from "../../provider/core";
+import { apiErrorFor, TransportError, type Clock } from "../../client/core";
+import { AUTONAMED_KEY, buildProvider, CREATE_KEY, markerOf, URN_KEY, STACK_KEY, UNKNOWN, type ResourceDefinition } from "../../provider/core";
 
 type In = { name: string; size: number; zone: string; adopt: boolean };
 type Out = In & { id: string };
@@ -103,11 +103,11 @@ const STACK_B = "9e8d7c6b-5a49-4838-9726-150f0e0d0c0b";
 /** Recovery's pauses between two looks take no time here. */
 const clock: Clock = { now: () => Date.now(), random: () => 0.5, sleep: async () => undefined };
 const provider = (def: ResourceDefinition<In, Out>) => buildProvider(def, { clock });
-const SEED = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/krcloud/test:Thing::web";
+const URN = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/krcloud/test:Thing::web";
 
 /** One engine step: check (with the class's hidden keys) then create. */
-async function up(p: ReturnType<typeof buildProvider>, args: Record<string, unknown>, seed = SEED, stack = STACK_A) {
-  const { inputs, failures } = await p.check({}, { ...args, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: seed, [STACK_KEY]: stack });
+async function up(p: ReturnType<typeof buildProvider>, args: Record<string, unknown>, urn = URN, stack = STACK_A) {
+  const { inputs, failures } = await p.check({}, { ...args, __provider: PROVIDER, __logicalName: "web", [URN_KEY]: urn, [STACK_KEY]: stack });
   expect(failures ?? []).toEqual([]);
   return { inputs, created: await p.create(inputs) };
 }
@@ -129,8 +129,8 @@ afterEach(() => {
 
 describe("deterministic names", () => {
   const p = provider(definition(new FakeCloud()));
-  const check = (olds: Record<string, unknown>, news: Record<string, unknown>, seed = SEED) =>
-    p.check(olds, { ...news, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: seed });
+  const check = (olds: Record<string, unknown>, news: Record<string, unknown>, urn = URN) =>
+    p.check(olds, { ...news, __provider: PROVIDER, __logicalName: "web", [URN_KEY]: urn });
 
   test("the same resource of the same stack gets the same name on every attempt; another stack or resource another name", async () => {
     const a = await check({}, { size: 1 });
@@ -139,10 +139,10 @@ describe("deterministic names", () => {
     expect(b.inputs.name).toBe(a.inputs.name);
     expect(b.inputs[CREATE_KEY]).toBe(a.inputs[CREATE_KEY]);
     expect(a.inputs[AUTONAMED_KEY]).toBe(true);
-    const other = await check({}, { size: 1 }, SEED.replace(":dev::", ":prod::"));
+    const other = await check({}, { size: 1 }, URN.replace(":dev::", ":prod::"));
     expect(other.inputs.name).not.toBe(a.inputs.name);
     // The native plugin passes the URN itself.
-    const native = await p.check({}, { size: 1, __provider: PROVIDER, __logicalName: "web" }, { urn: SEED });
+    const native = await p.check({}, { size: 1, __provider: PROVIDER, __logicalName: "web" }, { urn: URN });
     expect(native.inputs.name).toBe(a.inputs.name);
   });
 
@@ -252,8 +252,8 @@ describe("a create that meets an existing resource", () => {
 
   test("twin stacks (the same stack and project name in two backends): each its own generated name, never the other's resource", async () => {
     const cloud = new FakeCloud();
-    const a = await up(provider(definition(cloud)), { size: 3 }, SEED, STACK_A);
-    const b = await up(provider(definition(cloud)), { size: 3 }, SEED, STACK_B);
+    const a = await up(provider(definition(cloud)), { size: 3 }, URN, STACK_A);
+    const b = await up(provider(definition(cloud)), { size: 3 }, URN, STACK_B);
     expect(b.inputs.name).not.toBe(a.inputs.name);
     expect(b.created.id).not.toBe(a.created.id);
     expect(cloud.things.size).toBe(2);
@@ -265,9 +265,9 @@ describe("a create that meets an existing resource", () => {
     for (const fault of [undefined, "conflict", "drop", "500"] as const) {
       const cloud = new FakeCloud();
       // The twin stack's resource, made first under the same URN.
-      const theirs = await up(provider(definition(cloud)), { name: "shared-name", size: 1 }, SEED, STACK_B);
+      const theirs = await up(provider(definition(cloud)), { name: "shared-name", size: 1 }, URN, STACK_B);
       if (fault) cloud.faults.push(fault);
-      const err = await up(provider(definition(cloud)), { name: "shared-name", size: 3 }, SEED, STACK_A).catch((e: Error) => e);
+      const err = await up(provider(definition(cloud)), { name: "shared-name", size: 3 }, URN, STACK_A).catch((e: Error) => e);
       expect([fault, (err as Error).message]).toEqual([
         fault,
         expect.stringMatching(
@@ -319,7 +319,7 @@ describe("a create that meets an existing resource", () => {
 describe("the stack's identity", () => {
   const p = provider(definition(new FakeCloud()));
   const check = (olds: Record<string, unknown>, news: Record<string, unknown>, stack: string) =>
-    p.check(olds, { ...news, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: SEED, [STACK_KEY]: stack });
+    p.check(olds, { ...news, __provider: PROVIDER, __logicalName: "web", [URN_KEY]: URN, [STACK_KEY]: stack });
 
   test("unknown in the preview of a new stack: a new resource's generated name and create key are unknown, an existing one's kept", async () => {
     const preview = await check({}, { size: 1 }, UNKNOWN);
@@ -335,7 +335,7 @@ describe("the stack's identity", () => {
 
   test("the native plugin's provider id serves as the identity: the same names as the dynamic door's for the same identity", async () => {
     const dynamic = await check({}, { size: 1 }, STACK_A);
-    const native = await p.check({}, { size: 1, __provider: PROVIDER, __logicalName: "web" }, { urn: SEED, stack: STACK_A });
+    const native = await p.check({}, { size: 1, __provider: PROVIDER, __logicalName: "web" }, { urn: URN, stack: STACK_A });
     expect(native.inputs.name).toBe(dynamic.inputs.name);
     expect(native.inputs[CREATE_KEY]).toBe(dynamic.inputs[CREATE_KEY]);
   });
@@ -458,7 +458,7 @@ describe("deletes and update steps whose outcome is unknown", () => {
     expect(read.props?.[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
     expect(read.inputs?.[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
     // The next check, from the refreshed inputs, keeps the key (and the name derived from it).
-    const next = await p.check(read.inputs, { size: 2, __provider: PROVIDER, __logicalName: "web", [SEED_KEY]: SEED, [STACK_KEY]: STACK_A });
+    const next = await p.check(read.inputs, { size: 2, __provider: PROVIDER, __logicalName: "web", [URN_KEY]: URN, [STACK_KEY]: STACK_A });
     expect(next.inputs[CREATE_KEY]).toBe(inputs[CREATE_KEY]);
   });
 });

@@ -1,11 +1,11 @@
 /**
- * Redaction: what sdk/core hides by itself (only what is generic to HTTP), what services register,
+ * Redaction: what client/core hides by itself (only what is generic to HTTP), what services register,
  * and errors redacted in every field, however deep.
  */
 import * as util from "node:util";
-import { isSecretHeader, redactError, redactHeaders, redactText, registerSecrets, REDACTED } from "../../sdk/core";
+import { isSecretHeader, redactError, redactHeaders, redactText, registerSecrets, REDACTED } from "../../client/core";
 
-test("sdk/core knows no service: alone it hides only generic credential headers", () => {
+test("client/core knows no service: alone it hides only generic credential headers", () => {
   expect(isSecretHeader("Authorization")).toBe(true);
   expect(isSecretHeader("x-auth-token")).toBe(false);
   expect(redactText("/v1/a/b?temp_url_sig=abcdef&temp_url_expires=1", [])).toBe("/v1/a/b?temp_url_sig=abcdef&temp_url_expires=1");
@@ -22,7 +22,7 @@ test("a service registers its secret headers, query keys and private header pref
   });
   expect(redactText("GET /x?a=1&sig=abc123 and /y?sig=def456", [])).toBe(`GET /x?a=1&sig=${REDACTED} and /y?sig=${REDACTED}`);
 
-  await import("../../sdk/objectstorage");
+  await import("../../client/objectstorage");
   expect(isSecretHeader("X-Auth-Token")).toBe(true);
   expect(isSecretHeader("x-container-meta-temp-url-key")).toBe(true);
   expect(redactText("/v1/a/b?temp_url_sig=abcdef&temp_url_expires=1", [])).toBe(`/v1/a/b?temp_url_sig=${REDACTED}&temp_url_expires=1`);

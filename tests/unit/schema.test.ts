@@ -11,7 +11,7 @@ import { allComponents, allDefinitions, allLookups } from "../../provider/regist
 import { inputKeys, type AnyDefinition } from "../../provider/core/resource";
 import { alwaysSecretOutputKeys, secretInputKeys } from "../../provider/core/secrets";
 import { CONFIG_KEYS } from "../../provider/core/config";
-import { resolveSettings, SECRET_SETTINGS, SERVICES, type Settings } from "../../sdk/core/settings";
+import { resolveSettings, SECRET_SETTINGS, SERVICES, type Settings } from "../../client/core/settings";
 import { generateSchema, renderSchema, repoRoot, resourceSpec, TypeRegistry } from "../../tools/gen-schema";
 import { PULUMI_VERSION } from "../harness/engine";
 

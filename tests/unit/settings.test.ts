@@ -1,4 +1,4 @@
-import { resolveSettings, redactText, redactHeaders, registerSecrets, DEFAULT_REGION, endpointOf, transportFor } from "../../sdk/core";
+import { resolveSettings, redactText, redactHeaders, registerSecrets, DEFAULT_REGION, endpointOf, transportFor } from "../../client/core";
 
 test("explicit options beat stack config, which beats the environment", () => {
   const env = { KRCLOUD_REGION: "env-region", KRCLOUD_AUTH_TOKEN: "env-token", KRCLOUD_PROJECT_ID: "env-proj", KRCLOUD_CREDENTIAL_ID: "env-id" };
@@ -63,7 +63,7 @@ test("empty strings do not shadow lower-precedence sources", () => {
 });
 
 test("redaction removes secrets from text and credential headers, and temp URL signatures", () => {
-  // Services register these names (sdk/objectstorage/secrets.ts; the access-key services theirs).
+  // Services register these names (client/objectstorage/secrets.ts; the access-key services theirs).
   registerSecrets({ headers: ["x-auth-token", "credential-secret"], queryKeys: ["temp_url_sig"] });
   expect(redactText("token abcd1234 and abcd1234 again", ["abcd1234"])).toBe("token [redacted] and [redacted] again");
   expect(redactText("/v1/a/b/c?temp_url_sig=deadbeef&temp_url_expires=1", [])).toBe("/v1/a/b/c?temp_url_sig=[redacted]&temp_url_expires=1");

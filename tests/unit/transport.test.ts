@@ -17,7 +17,7 @@ import {
   retryDelay,
   withRequestStats,
   type Clock,
-} from "../../sdk/core";
+} from "../../client/core";
 
 /** A loopback server whose handler is swapped per test; it records every request it receives. */
 let server: http.Server;

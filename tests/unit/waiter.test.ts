@@ -1,4 +1,4 @@
-import { waitFor, waiterDelay, isKrcloudError, type Clock, type WaiterOptions } from "../../sdk/core";
+import { waitFor, waiterDelay, isKrcloudError, type Clock, type WaiterOptions } from "../../client/core";
 
 function fakeClock(random = 0.5): Clock & { sleeps: number[]; t: () => number } {
   const sleeps: number[] = [];

@@ -6,6 +6,12 @@
  * docs/reference), schema.json, the generated SDK, and every page (README, docs/, examples,
  * templates, CHANGELOG). docs/api-assumptions.md, the readings of those documents, is for the
  * project's developers and keeps its references; so do code comments.
+ *
+ * One word per thing, for developers too: the API documents are "the specs" (`spec 02 §4.3`) in
+ * every file, comments included, and the create key derives from the resource's URN (`URN_KEY`);
+ * the local cloud is "the local cloud" (`local-cloud/`), with `pulumi-krcloud/emulator` kept only
+ * as a published import path. ("seed" stays where it means what it means elsewhere: a random
+ * generator's seed, a database's seed SQL.)
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -64,7 +70,7 @@ function stringsSaying(file: string): string[] {
 }
 
 test("no string of the shipped code or the local cloud says seed", () => {
-  const code = ["index.ts", ...["sdk", "provider", "emulator", "drift", "bin", "native"].flatMap((d) => filesUnder(d, /\.ts$/))];
+  const code = ["index.ts", ...["client", "provider", "local-cloud", "drift", "bin", "sdk/nodejs"].flatMap((d) => filesUnder(d, /\.ts$/))];
   expect(code.length).toBeGreaterThan(100);
   expect(code.flatMap(stringsSaying)).toEqual([]);
 });
@@ -84,6 +90,42 @@ test("no page, schema description or template says seed", () => {
       .split("\n")
       .flatMap((l, i) => (WORD.test(l) ? [`${f}:${i + 1}: ${l.trim()}`] : [])),
   );
+  expect(hits).toEqual([]);
+});
+
+/** Every tracked-looking source and page of the tree (what git would list), without generated and installed folders. */
+function treeFiles(): string[] {
+  const skip = new Set(["node_modules", "dist", ".state", ".git", "python", "go", "java"]);
+  const out: string[] = [];
+  const visit = (rel: string): void => {
+    for (const e of fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true })) {
+      const child = rel === "" ? e.name : path.join(rel, e.name);
+      if (e.isDirectory()) {
+        if (!skip.has(e.name) && !e.name.startsWith(".") && child !== path.join("docs", "reference")) visit(child);
+      } else if (/\.(ts|js|mjs|go|sh|md|ya?ml|json)$|^Makefile$/.test(e.name) && e.name !== "package-lock.json") out.push(child);
+    }
+  };
+  visit("");
+  return out;
+}
+
+const SPEC_AS_SEED = /\bseeds? ([A-C]?\d|§|section)|\bSeed:|\b(the|The) seeds?\b(?! SQL)/;
+const OLD_LOCAL_CLOUD_NAME = /emulator/i;
+
+test("the API documents are the specs and the local cloud has one name, in every file of the tree", () => {
+  const files = treeFiles();
+  expect(files.length).toBeGreaterThan(300);
+  const hits = files
+    .filter((f) => f !== "CHANGELOG.md" && f !== path.join("tests", "unit", "words.test.ts"))
+    .flatMap((f) =>
+      fs
+        .readFileSync(path.join(ROOT, f), "utf8")
+        .split("\n")
+        .flatMap((l, i) => {
+          const rest = l.replace(/pulumi-krcloud\/emulator|"\.\/emulator"|"emulator": \[/g, "");
+          return SPEC_AS_SEED.test(l) || OLD_LOCAL_CLOUD_NAME.test(rest) ? [`${f}:${i + 1}: ${l.trim()}`] : [];
+        }),
+    );
   expect(hits).toEqual([]);
 });
 

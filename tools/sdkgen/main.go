@@ -5,8 +5,8 @@
 //
 //	sdkgen <schema.json> <out dir>   writes <out>/python/..., <out>/go/... and <out>/nodejs/...
 //
-// The TypeScript SDK is the source of `pulumi-krcloud/native` (committed as native/, compiled with
-// the package into dist/native/), so only its .ts files are written: the package around it is
+// The TypeScript SDK is the source of `pulumi-krcloud/native` (committed as sdk/nodejs/, compiled with
+// the package into dist/sdk/nodejs/), so only its .ts files are written: the package around it is
 // pulumi-krcloud itself, not a package.json, tsconfig.json or README of its own.
 package main
 
@@ -98,8 +98,8 @@ func run(schemaPath, out string) error {
 
 // nativeSources keeps the TypeScript sources of the generated package and points getVersion at
 // pulumi-krcloud's own package.json: the generator reads "./package.json" beside utilities.js
-// (its package compiles to bin/ with a copy there); here utilities.js is dist/native/utilities.js,
-// two levels under the package root. The version goes into every resource's options and is the
+// (its package compiles to bin/ with a copy there); here utilities.js is dist/sdk/nodejs/utilities.js,
+// three levels under the package root. The version goes into every resource's options and is the
 // plugin version the engine loads, so it must be the package's.
 func nativeSources(files map[string][]byte) (map[string][]byte, error) {
 	kept := map[string][]byte{}
@@ -108,7 +108,7 @@ func nativeSources(files map[string][]byte) (map[string][]byte, error) {
 			kept[name] = body
 		}
 	}
-	const from, to = "require('./package.json')", "require('../../package.json')"
+	const from, to = "require('./package.json')", "require('../../../package.json')"
 	util, ok := kept["utilities.ts"]
 	if !ok || strings.Count(string(util), from) != 1 {
 		return nil, fmt.Errorf("generated utilities.ts does not read %s once: the generator changed, review nativeSources", from)
@@ -131,11 +131,11 @@ func nativeSources(files map[string][]byte) (map[string][]byte, error) {
 
 // The SDK's per-promise stack traces cost half of a TypeScript program's CPU at scale: each resource's
 // constructor makes them cheap first (provider/core/light-stacks.ts, which the package ships:
-// utilities.js is dist/native/utilities.js, so the helper is ../provider/core/light-stacks).
+// utilities.js is dist/sdk/nodejs/utilities.js, so the helper is ../../provider/core/light-stacks).
 const lightStacksExport = `
 /** @internal Cheap stacks for the SDK's promise bookkeeping (pulumi-krcloud's provider/core/light-stacks.ts). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const lightStacks: () => void = require("../provider/core/light-stacks").lightStacks;
+export const lightStacks: () => void = require("../../provider/core/light-stacks").lightStacks;
 `
 
 var superCall = regexp.MustCompile(`(?m)^( *)(super\(\w+\.__pulumiType, name, resourceInputs, opts\);)$`)

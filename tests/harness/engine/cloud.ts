@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { startLocalCloud, type LocalCloud } from "../../../emulator";
+import { startLocalCloud, type LocalCloud } from "../../../local-cloud";
 
 export interface InventoryEntry {
   service: string;

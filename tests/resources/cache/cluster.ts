@@ -29,7 +29,7 @@ export const clusterArgs = (shards: number) => ({
   ].slice(0, shards),
 });
 
-/** A 5-field cron every field of which is valid (seed 02 §4.2). */
+/** A 5-field cron every field of which is valid (spec 02 §4.2). */
 const cron = fc
   .tuple(
     fc.constantFrom("*", "0", "30", "59", "*/15", "0-30", "5,10"),
@@ -54,7 +54,7 @@ const BAD_CRONS: readonly [string, string][] = [
   ["5-1 * * * *", 'invalid minute field "5-1"'],
 ];
 
-/** Cache cluster and instance set names (seed 02 §4.3), checked by a refinement. */
+/** Cache cluster and instance set names (spec 02 §4.3), checked by a refinement. */
 export const CACHE_NAME = fc.stringMatching(/^[a-z][a-z0-9-]{2,18}[a-z0-9]$/);
 
 /** Replaces every subnet of `ids` that is not in `allowed` by one that is. */

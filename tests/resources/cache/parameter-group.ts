@@ -45,7 +45,7 @@ export function crossFieldRules(): TypeRules {
   };
 }
 
-/** Parameter maps the local cloud's default.redis7.0.cluster catalogue accepts (emulator/cache/catalogue.ts). */
+/** Parameter maps the local cloud's default.redis7.0.cluster catalogue accepts (local-cloud/cache/catalogue.ts). */
 const CATALOGUE_VALUES = fc
   .record(
     {

@@ -39,7 +39,7 @@ export const faultRow: FaultRow = {
     bucket: s.id("site"),
     rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET", "PUT"], maxAgeSeconds: 600 }],
   }),
-  // The seed has no delete: an empty list is the removal.
+  // The spec has no delete: an empty list is the removal.
   ops: { create: "PutBucketCors", update: "PutBucketCors", read: "GetBucketCors", delete: "PutBucketCors" },
 };
 

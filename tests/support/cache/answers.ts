@@ -1,7 +1,7 @@
 /**
- * Answers of the cache API as seed 02-cache.md describes them. The seed has no literal sample
+ * Answers of the cache API as spec 02-cache.md describes them. The spec has no literal sample
  * bodies; these are built field by field from its tables (§2.1 record, §2.2 shard/node/instance,
- * §2.3 parameter group, §4 answers) with the values the seed names (`Creating`, `PROVISIONING`,
+ * §2.3 parameter group, §4 answers) with the values the spec names (`Creating`, `PROVISIONING`,
  * `In-Sync`, a `-` user name, `NUMBER` as a data type, `5|10|11~100`).
  */
 

@@ -3,7 +3,7 @@
  * simulated ones) with the four cache resource types configured as the engine configures them, an
  * SDK client for arranging and checking state, and the values the local cloud's catalogue offers.
  */
-import { CacheClient } from "../../../sdk/cache";
+import { CacheClient } from "../../../client/cache";
 import { clusterArgs as fixtureCluster, CLUSTER_GROUP, SUBNETS, VERSION } from "../../resources/cache/cluster";
 import { instanceSetArgs as fixtureInstanceSet, STANDALONE_GROUP } from "../../resources/cache/instance-set";
 import { startTestCloud, type EngineResource, type TestCloud } from "../local-cloud";

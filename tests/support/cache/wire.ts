@@ -3,8 +3,8 @@
  * p-1 against the scripted loopback server, on a fake clock (transport retries are instant); a
  * request as it looked on the wire; the create inputs of a cluster and an instance set.
  */
-import { resolveSettings, type Clock } from "../../../sdk/core";
-import { CacheClient, type CreateClusterInput, type CreateInstanceSetInput } from "../../../sdk/cache";
+import { resolveSettings, type Clock } from "../../../client/core";
+import { CacheClient, type CreateClusterInput, type CreateInstanceSetInput } from "../../../client/cache";
 import { jsonReply, type ScriptedServer, type Seen } from "../servers/scripted";
 import { clusterNetwork } from "./answers";
 

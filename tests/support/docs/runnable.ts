@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { freePort } from "../../../emulator/core/ports";
+import { freePort } from "../../../local-cloud/core/ports";
 import { REPO_ROOT } from "../../harness/engine";
 
 export interface RunnableBlock {

@@ -4,7 +4,7 @@
  * failure's message; and the cell's verdict, the letter code of the table.
  */
 export type { CellResult, MessageCheck } from "./result";
-import { closeAllPools, verifyTokenProject } from "../../../sdk/core";
+import { closeAllPools, verifyTokenProject } from "../../../client/core";
 import { cloudView, compareState, type Counts, type MatrixEnv } from "./cloud";
 import type { CellResult, MessageCheck } from "./result";
 import { FAULTS, isOwnershipFault, type FaultName, type MatrixProject, type Op, type TypeSpec } from "./columns";

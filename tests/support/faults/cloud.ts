@@ -3,7 +3,7 @@
  * the local cloud compared with the recorded state (orphans, duplicates, ghosts), and the
  * environment of the cells, one local cloud with a project of its own per cell.
  */
-import { resolveSettings } from "../../../sdk/core";
+import { resolveSettings } from "../../../client/core";
 import type { MatrixProject } from "./columns";
 import { EngineResource, startTestCloud, type TestCloud } from "../local-cloud";
 import { projectClients } from "./project";

@@ -4,7 +4,7 @@
  * an error must show, the project a cell runs in, and what a resource type's row declares
  * (fault-types.ts holds the rows).
  */
-import type { FaultSpec } from "../../../emulator/core/faults";
+import type { FaultSpec } from "../../../local-cloud/core/faults";
 import type { ProjectClients } from "./project";
 import type { Declared, Props, SimStack } from "./sim-stack";
 

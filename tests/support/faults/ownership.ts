@@ -13,7 +13,7 @@
  *
  * A cell that lets a stack take over what the other made shows `X`.
  */
-import { verifyTokenProject } from "../../../sdk/core";
+import { verifyTokenProject } from "../../../client/core";
 import { definition } from "../../../provider/runtime";
 import { cloudView, compareState, type Counts, type MatrixEnv } from "./cloud";
 import type { CellResult, MessageCheck } from "./result";

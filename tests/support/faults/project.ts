@@ -4,11 +4,11 @@
  * setup its resources refer to (a symmetric KMS key, a MySQL instance holding database `shop`, a
  * bucket for query results).
  */
-import { CacheClient } from "../../../sdk/cache";
-import type { Settings } from "../../../sdk/core";
-import { DataQueryClient } from "../../../sdk/dataquery";
-import { KmsClient } from "../../../sdk/kms";
-import { ObjectStorageClient } from "../../../sdk/objectstorage";
+import { CacheClient } from "../../../client/cache";
+import type { Settings } from "../../../client/core";
+import { DataQueryClient } from "../../../client/dataquery";
+import { KmsClient } from "../../../client/kms";
+import { ObjectStorageClient } from "../../../client/objectstorage";
 
 export interface ProjectClients {
   settings: Settings;

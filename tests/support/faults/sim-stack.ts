@@ -10,9 +10,9 @@
  * - an update that fails with `id` records the new inputs and the error's outputs; any other
  *   update error leaves the entry as it was;
  * - a delete that fails leaves the entry; `refresh` drops an entry whose read answers an empty id;
- * - every step runs `check` with the resource's URN seed (`__krcloudSeed`) and the stack's
+ * - every step runs `check` with the resource's URN (`__krcloudSeed`) and the stack's
  *   identity (`__krcloudStack`), as the resource classes do, so the `up` after a failure checks and
- *   creates with the same seed, as the real engine would, and a twin stack (the same name, another
+ *   creates with the same URN, as the real engine would, and a twin stack (the same name, another
  *   identity) derives its own;
  * - a replacement is checked a second time without the old inputs, and created from that second
  *   check (the engine recomputes defaults for a replacement: step_generator.go).
@@ -21,7 +21,7 @@
  * declare dependencies before dependents).
  */
 import { randomUUID } from "node:crypto";
-import { CREATE_KEY, SEED_KEY, STACK_KEY } from "../../../provider/core/resource";
+import { CREATE_KEY, URN_KEY, STACK_KEY } from "../../../provider/core/resource";
 import { CheckFailed, type EngineResource } from "../local-cloud";
 
 export type Props = Record<string, unknown>;
@@ -73,8 +73,8 @@ export class SimStack {
     readonly identity: string = randomUUID(),
   ) {}
 
-  /** The URN the resource classes compute, the seed of deterministic names and create keys. */
-  seed(d: Pick<Declared, "logical" | "token">): string {
+  /** The URN the resource classes compute, the spec of deterministic names and create keys. */
+  urn(d: Pick<Declared, "logical" | "token">): string {
     const [pkg, mod, type] = d.token.split(":");
     return `urn:pulumi:${this.name}::faults::pulumi-nodejs:dynamic/${pkg}/${mod}:${type}::${d.logical}`;
   }
@@ -95,11 +95,7 @@ export class SimStack {
   }
 
   private async checked(d: Declared, olds: Props): Promise<Props> {
-    const { inputs, failures } = await this.resource(d.token).check(
-      olds,
-      { ...this.argsOf(d), [SEED_KEY]: this.seed(d), [STACK_KEY]: this.identity },
-      d.logical,
-    );
+    const { inputs, failures } = await this.resource(d.token).check(olds, { ...this.argsOf(d), [URN_KEY]: this.urn(d), [STACK_KEY]: this.identity }, d.logical);
     if (failures.length) throw new StepError(d.logical, "create", new CheckFailed(failures) as never);
     return inputs;
   }

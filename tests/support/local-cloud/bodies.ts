@@ -1,6 +1,6 @@
 /** Valid request bodies for the local cloud's APIs, shared by the tests that start from one. */
 
-/** A Hadoop CreateCluster body (seed 03 C.4) for a small long-running cluster named `etl`; `over` changes fields. */
+/** A Hadoop CreateCluster body (spec 03 C.4) for a small long-running cluster named `etl`; `over` changes fields. */
 export const hadoopCreateBody = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
   name: "etl",
   clusterVersion: "HDE-2.0.1",

@@ -1,9 +1,9 @@
 /**
  * A request to the local cloud over loopback HTTP, as a client meets it, and its answer read as
- * text: the emulator tests that call its APIs and control API directly (tests/emulator).
+ * text: the local cloud tests that call its APIs and control API directly (tests/local-cloud).
  */
 import { request } from "undici";
-import type { LocalCloud } from "../../../emulator";
+import type { LocalCloud } from "../../../local-cloud";
 
 export const JSON_HEADERS = { "Content-Type": "application/json" };
 

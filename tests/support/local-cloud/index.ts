@@ -17,12 +17,12 @@
  * provider call (`progress()`), so tests can assert them and the test output stays readable.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { startLocalCloud, type LocalCloud, type RequestLogEntry } from "../../../emulator";
-import { SEED_KEY } from "../../../provider/core/resource";
+import { startLocalCloud, type LocalCloud, type RequestLogEntry } from "../../../local-cloud";
+import { URN_KEY } from "../../../provider/core/resource";
 import { provider } from "../../../provider/runtime";
-import { closeAllPools, resolveSettings, type Settings } from "../../../sdk/core";
-import { ObjectStorageClient } from "../../../sdk/objectstorage";
-import { forEachLimit } from "../../../sdk/objectstorage/concurrency";
+import { closeAllPools, resolveSettings, type Settings } from "../../../client/core";
+import { ObjectStorageClient } from "../../../client/objectstorage";
+import { forEachLimit } from "../../../client/objectstorage/concurrency";
 
 export const SERVICE = "object-storage";
 export const PROJECT_ID = "krtestproject0001";
@@ -59,8 +59,8 @@ function wire<T>(v: T): T {
 }
 
 const PROGRESS: string[] = [];
-/** Distinct URN seeds for the resources the tests declare (check). */
-let SEEDS = 0;
+/** Distinct URNs for the resources the tests declare (check). */
+let URNS = 0;
 
 /** Runs one provider call with stdout captured into PROGRESS (provider calls are sequential in these tests). */
 async function capturingProgress<T>(call: () => Promise<T>): Promise<T> {
@@ -110,14 +110,14 @@ export class EngineResource {
   }
 
   /**
-   * `news` are program args; the resource class adds `__logicalName` and the URN seed, the engine
+   * `news` are program args; the resource class adds `__logicalName` and the URN, the engine
    * `__provider`. Each call stands for another resource of the program (tests reuse logical names),
-   * so its seed is unique unless the test passes `__krcloudSeed` to act as the same resource again.
+   * so its URN is unique unless the test passes `__krcloudSeed` to act as the same resource again.
    */
   async check(olds: Props, news: Props, logicalName?: string): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-    const seed = `urn:pulumi:test::tests::${this.token}::${logicalName ?? "res"}#${++SEEDS}`;
+    const urn = `urn:pulumi:test::tests::${this.token}::${logicalName ?? "res"}#${++URNS}`;
     const args = wire({
-      [SEED_KEY]: seed,
+      [URN_KEY]: urn,
       ...news,
       __provider: this.providerText,
       ...(logicalName !== undefined ? { __logicalName: logicalName } : {}),

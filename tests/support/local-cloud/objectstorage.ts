@@ -1,11 +1,11 @@
 /**
- * What the tests of the local cloud's object storage over HTTP (tests/emulator/objectstorage*.test.ts)
+ * What the tests of the local cloud's object storage over HTTP (tests/local-cloud/objectstorage*.test.ts)
  * share: a local cloud on a fixed clock (`START`) that trusts X-Forwarded-For, reset before each test
  * with a token of project proj0001; the URL of a path on either API (`ext`: /v1_ext, `swift`: /v1);
  * a request with its whole answer (`call`).
  */
 import { request } from "undici";
-import { startLocalCloud, type LocalCloud } from "../../../emulator";
+import { startLocalCloud, type LocalCloud } from "../../../local-cloud";
 
 export interface Reply {
   status: number;

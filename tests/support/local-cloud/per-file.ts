@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findRedisServer } from "../../../emulator/cache/redis/server";
+import { findRedisServer } from "../../../local-cloud/cache/redis/server";
 import { startCacheTestBed, type CacheTestBed } from "../cache";
 import { startTestCloud, type EngineResource, type ResourceState, type TestCloud } from "./index";
 

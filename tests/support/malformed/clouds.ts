@@ -1,5 +1,5 @@
 /**
- * The local clouds the malformed-request tests (tests/emulator/malformed-*.test.ts) run
+ * The local clouds the malformed-request tests (tests/local-cloud/malformed-*.test.ts) run
  * against, and the run of a service's test: for every route, the requests requests.ts
  * generates (fast-check with a fixed seed), each answer judged, and the local clouds asked after
  * each batch of 25 whether they still answer. The number of requests is in each test's name and
@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { request } from "undici";
-import { startLocalCloud, type LocalCloud } from "../../../emulator";
+import { startLocalCloud, type LocalCloud } from "../../../local-cloud";
 import { judge, mutations, send, type Service } from "./requests";
 
 export const PROJECT = "fuzzmalformed";

@@ -3,13 +3,13 @@
  * types, missing and extra fields (`__proto__`, `constructor`), huge and negative numbers, NaN-like
  * strings, unicode and NUL, overlong names and ids, malformed JSON and XML, wrong content types,
  * bad query strings, missing and bad credentials. Each gets a 4xx with an error body (the status
- * the seed gives where it gives one: 400 bad input, 401 credentials, 404 ids, 415 content types),
+ * the spec gives where it gives one: 400 bad input, 401 credentials, 404 ids, 415 content types),
  * never a 5xx; odd but acceptable input (unicode in free text, unknown query parameters) may
  * succeed but never earns a 5xx.
  *
  * Each variant starts from the route's valid request (the resources it names exist: the service's
  * `ensure` puts back what a generated request deleted) and changes one thing. The services and
- * their routes are in tests/emulator/malformed-*.test.ts; clouds.ts runs them.
+ * their routes are in tests/local-cloud/malformed-*.test.ts; clouds.ts runs them.
  */
 import fc from "fast-check";
 import { request } from "undici";

@@ -29,8 +29,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap, EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { EXIT } from "../../../drift/model";
-import type { LocalCloud } from "../../../emulator";
-import { KmsClient } from "../../../sdk/kms";
+import type { LocalCloud } from "../../../local-cloud";
+import { KmsClient } from "../../../client/kms";
 import {
   accessKeyConfig,
   backendFiles,

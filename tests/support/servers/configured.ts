@@ -4,7 +4,7 @@
  * check may make (a cache parameter group's catalogue, with the local cloud's parameters) and
  * refuses everything else: no resource is ever created or changed.
  */
-import { PARAMETERS } from "../../../emulator/cache/catalogue";
+import { PARAMETERS } from "../../../local-cloud/cache/catalogue";
 import { startScriptedServer, type ScriptedServer } from "./scripted";
 
 const SETTINGS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { closeAllPools } from "../../../sdk/core";
+import { closeAllPools } from "../../../client/core";
 
 export interface Seen {
   method: string;

@@ -3,11 +3,11 @@
  * index.ts), for a stack to take over: adopted by the dynamic-class program, imported by the
  * native plugin's.
  */
-import { CacheClient } from "../../../sdk/cache";
-import { resolveSettings, systemClock, waitFor as sdkWaitFor, type Settings } from "../../../sdk/core";
-import { DataQueryClient } from "../../../sdk/dataquery";
-import { HadoopClient } from "../../../sdk/hadoop";
-import { ObjectStorageClient } from "../../../sdk/objectstorage";
+import { CacheClient } from "../../../client/cache";
+import { resolveSettings, systemClock, waitFor as sdkWaitFor, type Settings } from "../../../client/core";
+import { DataQueryClient } from "../../../client/dataquery";
+import { HadoopClient } from "../../../client/hadoop";
+import { ObjectStorageClient } from "../../../client/objectstorage";
 import { waitClusterSettled, waitInstanceSetSettled } from "../../../provider/cache/waiters";
 import { canonicalConfig } from "../../../provider/hadoop/cluster";
 import type { CloudProject } from "../../harness/engine";

@@ -100,7 +100,7 @@ export function baseSpec(fx: CloudFixture, s: SecretValues, p = "zd"): Spec {
  *
  * `tag` makes the explicit names unique (bucket names are global): a letter then at most 5 more
  * characters. Empty descriptions are not tried: the local cloud refuses them (`a non-empty string is
- * required`), although the seed does not say so and check accepts them.
+ * required`), although the spec does not say so and check accepts them.
  */
 export function variedSpec(fx: CloudFixture, s: SecretValues, tag: string, assetFile: string, p = "zv"): Spec {
   const timeouts = { create: "20m", update: "15m", delete: "10m" };

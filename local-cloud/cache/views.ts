@@ -1,0 +1,117 @@
+/**
+ * The cache API's JSON views (spec 02 §2): cluster and instance set records, shards, nodes,
+ * instances and parameter groups. Statuses in them are reads the API serves (they count towards
+ * `reads` progressions), except where a view only summarises other resources.
+ */
+import type { CacheBackend } from "./backend";
+import { FLAVORS, PARAMETERS } from "./catalogue";
+import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
+
+export class CacheViews {
+  constructor(private readonly be: CacheBackend) {}
+
+  /** The record of §2.1, for clusters and instance sets alike. */
+  cluster(c: StoredCluster): Record<string, unknown> {
+    const flavor = FLAVORS.find((f) => f.id === c.flavorId);
+    const g = this.be.groups.get(c.parameterGroupId);
+    const nodes = c.shards.reduce((n, s) => n + s.nodes.length, 0);
+    const primary = c.shards[0]?.nodes.find((n) => n.role === "primary");
+    return {
+      projectId: c.projectId,
+      objectId: c.id,
+      name: c.name,
+      description: c.description,
+      version: c.version,
+      port: c.port,
+      clusterEnabled: c.clusterEnabled,
+      recoveryEnabled: c.recoveryEnabled,
+      shardCount: c.clusterEnabled ? c.shards.length : 0,
+      totalNodeCount: nodes,
+      flavorId: c.flavorId,
+      vcpu: flavor?.vcpus,
+      memory: flavor?.memory,
+      endpoints: this.be.engineOf(c).endpoints(c),
+      userName: c.userName || "-",
+      subnets: c.subnets.map((s) => ({ id: s })),
+      subnetAssignments: c.clusterEnabled
+        ? c.shards.map((s) => ({
+            primary: { id: s.nodes.find((n) => n.role === "primary")?.subnetId ?? "" },
+            replicas: s.nodes.filter((n) => n.role === "replica").map((n) => ({ id: n.subnetId })),
+          }))
+        : [{ primary: { id: primary?.subnetId ?? "" }, replicas: c.shards[0]!.nodes.filter((n) => n.role === "replica").map((n) => ({ id: n.subnetId })) }],
+      securityGroups: c.securityGroups.map((s) => ({ id: s })),
+      backupSchedule: c.backupSchedule,
+      tlsEnabled: c.tlsEnabled,
+      creator: c.projectId,
+      license: "BSD-3-Clause",
+      status: this.be.statuses.cluster(c, true),
+      parameterGroupId: c.parameterGroupId,
+      parameterGroupName: g?.name ?? "",
+      parameterGroupSyncStatus: this.be.statuses.sync(c, true),
+      createdAt: c.createdAt,
+    };
+  }
+
+  shard(c: StoredCluster, s: StoredShard): Record<string, unknown> {
+    const nodes = s.nodes.map((n) => this.node(c, n));
+    return {
+      id: s.id,
+      name: s.name,
+      slots: s.slots.map(([a, b]) => `${a}-${b}`).join(","),
+      nodes,
+      status: nodes.every((n) => n.status === "Running") ? "Running" : "Modifying",
+      createdAt: s.createdAt,
+    };
+  }
+
+  node(c: StoredCluster, n: StoredNode): Record<string, unknown> & { status: string } {
+    return {
+      id: n.id,
+      name: n.name,
+      subnet: { id: n.subnetId },
+      endpoint: n.endpoint,
+      role: n.role,
+      status: this.be.statuses.node(c, n, true),
+      createdAt: n.createdAt,
+    };
+  }
+
+  instance(c: StoredCluster, n: StoredNode): Record<string, unknown> {
+    return {
+      instanceName: n.name,
+      description: c.description,
+      projectId: c.projectId,
+      role: n.role,
+      flavorId: c.flavorId,
+      version: c.version,
+      port: c.port,
+      subnet: { id: n.subnetId },
+      creator: c.projectId,
+      objectId: n.id,
+      endpoint: n.endpoint,
+      license: "BSD-3-Clause",
+      createdAt: n.createdAt,
+      status: this.be.statuses.node(c, n, true),
+    };
+  }
+
+  /** A group's summary (lists), or with every parameter's value (`detail`). */
+  group(g: StoredParameterGroup, detail: boolean): Record<string, unknown> {
+    const users = this.be.usersOf(g);
+    const summary = {
+      id: g.id,
+      engineVersion: g.engineVersion,
+      name: g.name,
+      description: g.description,
+      isDefault: g.isDefault,
+      defaultParameterGroupId: g.defaultParameterGroupId,
+      rollbackAvailable: g.previous !== undefined,
+      clusterModeEnabled: g.clusterMode,
+      existErrorSync: users.some((u) => this.be.statuses.sync(u, false) === "Error-Sync"),
+      clusterSize: users.length,
+      createdAt: g.createdAt,
+    };
+    if (!detail) return summary;
+    return { ...summary, parameters: PARAMETERS.map((p) => ({ ...p, parameterValue: g.values[p.parameterKey] ?? p.defaultParameterValue })) };
+  }
+}

@@ -1,0 +1,17 @@
+import { controlledBy, type ServiceDefinition } from "../core/http";
+import type { CoreContext } from "../core/server";
+import { KmsBackend } from "./backend";
+import { KmsControl } from "./control";
+import { SERVICE } from "./model";
+import { kmsRoutes } from "./routes";
+
+/** Key management (spec 03 A) under `/kms`; its keys are made through the control API (control.ts). */
+export function createKmsService(_core: CoreContext): ServiceDefinition {
+  const backend = new KmsBackend();
+  return {
+    name: SERVICE,
+    catalogType: "key-manager",
+    routes: kmsRoutes(backend),
+    ...controlledBy(new KmsControl(backend)),
+  };
+}

@@ -9,5 +9,6 @@ export * from "./settings";
 export * from "./transport";
 export * from "./waiter";
 export * from "./once";
+export * from "./pacer";
 export * from "./stats";
 export * from "./project";

@@ -47,7 +47,10 @@ export interface UnmanagedReport {
 
 const run = promisify(execFile);
 
-async function pulumi(args: string[], o: UnmanagedOptions): Promise<string> {
+/** Where the Pulumi CLI runs for a stack's state and config: the project, its config file, the run's environment. */
+export type ProjectOptions = Pick<UnmanagedOptions, "workDir" | "configFile" | "runOpts">;
+
+async function pulumi(args: string[], o: ProjectOptions): Promise<string> {
   const { stdout } = await run("pulumi", [...args, "--non-interactive"], {
     cwd: o.workDir,
     env: { ...process.env, ...o.runOpts.env },
@@ -56,14 +59,16 @@ async function pulumi(args: string[], o: UnmanagedOptions): Promise<string> {
   return stdout;
 }
 
-interface StackFacts {
+export interface StackFacts {
   stack: string;
+  /** `trackedKey`s of what its state holds. */
   tracked: string[];
   settings?: Settings;
   error?: string;
 }
 
-async function factsOf(stack: string, o: UnmanagedOptions): Promise<StackFacts> {
+/** What a stack's state tracks and the settings its provider would use (config decrypted in memory only). */
+export async function factsOf(stack: string, o: ProjectOptions): Promise<StackFacts> {
   try {
     const state = JSON.parse(await pulumi(["stack", "export", "--stack", stack], o)) as { deployment?: { resources?: { type: string; id?: string }[] } };
     const tracked = (state.deployment?.resources ?? []).filter((r) => r.id).map((r) => trackedKey(displayType(r.type), r.id!));
@@ -80,7 +85,7 @@ async function factsOf(stack: string, o: UnmanagedOptions): Promise<StackFacts> 
 }
 
 /** Settings that reach the same account list the same resources. */
-function accountKey(s: Settings): string {
+export function accountKey(s: Settings): string {
   return JSON.stringify([s.projectId, s.region, s.endpoints]);
 }
 

@@ -133,9 +133,9 @@ export function writeOutputs(report: DriftReport, outputs: Outputs, io: Io): voi
 
 /**
  * The live state (this run's stacks as refresh read them, and what no stack manages in the accounts
- * this run owns), written to `--state-out` and judged by `--policy`. Every stack of the fleet is
- * read (its state and config, no cloud request) to know what is managed anywhere and which stack
- * owns each account: the first by name, whose shard lists the account, so that an unmanaged
+ * this run lists), written to `--state-out` and judged by `--policy`. Every stack of the fleet is
+ * read (its state and config, no cloud request) to know what is managed anywhere and which stacks
+ * share each account; the shard of an account's first stack by name lists it, so that an unmanaged
  * resource is found once in the fleet however it is split.
  */
 async function liveChecks(
@@ -149,19 +149,23 @@ async function liveChecks(
   const project = { workDir: o.runOpts.workDir, configFile: o.runOpts.configFile, runOpts: o.runOpts };
   const facts = await mapLimit(allStacks, 4, (s) => factsOf(s, project));
   const tracked = new Set(facts.flatMap((f) => f.tracked));
-  const owners = new Map<string, Account>();
+  const accounts = new Map<string, Account>();
   const projectName = projectFileOf(o.runOpts.workDir)?.project.name ?? "project";
   for (const f of [...facts].sort((a, b) => compareText(a.stack, b.stack))) {
     if (!f.settings) continue;
     const key = accountKey(f.settings);
-    if (!owners.has(key)) owners.set(key, { settings: f.settings, owner: f.stack, project: projectName });
+    const account = accounts.get(key) ?? { settings: f.settings, stacks: [], project: projectName };
+    account.stacks.push(f.stack);
+    accounts.set(key, account);
   }
-  const owned = [...owners.values()].filter((a) => inShard(a.owner, o.shard));
+  // An account is listed by the shard of its first stack by name: once in the fleet however it is split.
+  const owned = [...accounts.values()].filter((a) => inShard(a.stacks[0]!, o.shard));
   const unmanaged = await unmanagedResources(owned, tracked);
   const state = liveState(runs, unmanaged);
   const live: LiveSummary = {
     managed: state.resources.length - unmanaged.resources.length,
-    unmanaged: unmanaged.resources.length,
+    // Written once per stack of its account; counted once.
+    unmanaged: new Set([...unmanaged.subjects.values()].map((x) => x.key)).size,
     errors: [...unmanaged.errors, ...facts.flatMap((f) => (f.error ? [{ service: "pulumi", error: f.error }] : []))],
   };
   const file = o.stateOut ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-drift-state-")), "state.json");

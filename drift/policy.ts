@@ -85,10 +85,24 @@ export function violationsOf(
     violations.push(v);
   }
   return {
-    violations: sortViolations(violations),
+    violations: oncePerResource(sortViolations(violations), subjects),
     packs: [...packs].map(([name, version]) => ({ name, version })).sort((a, b) => (a.name < b.name ? -1 : 1)),
     sawSummary,
   };
+}
+
+/**
+ * An unmanaged resource is in the file once per stack of its account: a rule it breaks under several
+ * of them is one finding, kept under the first stack (by name; the list is sorted by stack).
+ */
+function oncePerResource(violations: PolicyViolation[], subjects: ReadonlyMap<string, Subject>): PolicyViolation[] {
+  const seen = new Set<string>();
+  return violations.filter((v) => {
+    const key = `${subjects.get(v.urn)?.key ?? v.urn}|${v.policy}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A child's exit code from execFile's error: a number when it ran, 127 when it could not start (ENOENT). */

@@ -12,10 +12,11 @@
  * provider). A policy can tell that a password is set, never what it is. Hidden provider keys
  * (`__provider`, `__krcloud…`) are left out.
  *
- * An unmanaged resource belongs to no stack; its URN names the first stack (by name) of the run's
- * stacks whose settings reach its account (`urn:pulumi:<stack>::<project>::<type>::<name>`), so
- * stack-based rules (production, read-only) judge it as that stack's account, and the name is the
- * one `--unmanaged --import-file` would import it as.
+ * An unmanaged resource belongs to no stack, but to an account that stacks use: it is written once
+ * for each stack whose settings reach its account (`urn:pulumi:<stack>::<project>::<type>::<name>`,
+ * the name the one `--unmanaged --import-file` would import it as), so that a rule keyed to stacks
+ * (production, read-only) judges it as a resource of every environment that shares the account. A
+ * rule it breaks is reported once, under the first of those stacks (by name) where it breaks.
  */
 import { inputsFromOutputs, type Context } from "../provider/core/resource";
 import { alwaysSecretOutputKeys, secretInputKeys } from "../provider/core/secrets";
@@ -47,6 +48,8 @@ export interface Subject {
   type: string;
   stack: string;
   managed: boolean;
+  /** The resource whatever stack's copy: `<type>|<id>` (an unmanaged resource is written once per stack of its account). */
+  key: string;
 }
 
 export interface LiveState {
@@ -92,10 +95,10 @@ export function refreshedResources(run: StackRun): StateResource[] {
   return [...found.values()].sort((a, b) => at(a.urn) - at(b.urn) || compareText(a.urn, b.urn));
 }
 
-/** An account the run's stacks reach: its settings and the first of those stacks by name. */
+/** An account the run's stacks reach: its settings and those stacks, by name. */
 export interface Account {
   settings: Settings;
-  owner: string;
+  stacks: string[];
   project: string;
 }
 
@@ -124,16 +127,13 @@ export async function unmanagedResources(
       }
       if (!outs) continue;
       const name = names.get(r)!;
-      const urn = `urn:pulumi:${account.owner}::${account.project}::${r.token}::${name}`;
-      resources.push({
-        urn,
-        custom: true,
-        id: r.id,
-        type: r.token,
-        inputs: masked(r.token, inputsFromOutputs(def, outs), "in"),
-        outputs: masked(r.token, outs, "out"),
-      });
-      subjects.set(urn, { name, type: r.token, stack: account.owner, managed: false });
+      const inputs = masked(r.token, inputsFromOutputs(def, outs), "in");
+      const outputs = masked(r.token, outs, "out");
+      for (const stack of account.stacks) {
+        const urn = `urn:pulumi:${stack}::${account.project}::${r.token}::${name}`;
+        resources.push({ urn, custom: true, id: r.id, type: r.token, inputs, outputs });
+        subjects.set(urn, { name, type: r.token, stack, managed: false, key: `${r.token}|${r.id}` });
+      }
     }
   }
   return { resources, subjects, errors };
@@ -159,7 +159,7 @@ export function liveState(runs: readonly StackRun[], unmanaged: { resources: Sta
   for (const run of [...runs].sort((a, b) => compareText(a.stack, b.stack))) {
     for (const r of refreshedResources(run)) {
       resources.push(r);
-      subjects.set(r.urn, { name: logicalName(r.urn), type: displayType(r.type), stack: run.stack, managed: true });
+      subjects.set(r.urn, { name: logicalName(r.urn), type: displayType(r.type), stack: run.stack, managed: true, key: r.urn });
     }
   }
   resources.push(...unmanaged.resources);

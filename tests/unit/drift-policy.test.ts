@@ -65,7 +65,7 @@ test("the managed resources of a refresh, as it read them, in the state's order;
   const unmanagedUrn = "urn:pulumi:prod::web::krcloud:cache:Cluster::hand";
   const state = liveState([run], {
     resources: [{ urn: unmanagedUrn, custom: true, id: "c1", type: "krcloud:cache:Cluster", inputs: {}, outputs: {} }],
-    subjects: new Map([[unmanagedUrn, { name: "hand", type: "krcloud:cache:Cluster", stack: "prod", managed: false }]]),
+    subjects: new Map([[unmanagedUrn, { name: "hand", type: "krcloud:cache:Cluster", stack: "prod", managed: false, key: "krcloud:cache:Cluster|c1" }]]),
   });
   expect([...state.subjects.values()].map((s) => [s.name, s.type, s.managed])).toEqual([
     ["db", "krcloud:dataquery:DataSource", true],
@@ -101,16 +101,30 @@ const ANALYZE = [
       enforcementLevel: "advisory",
     },
   }),
+  // The same unmanaged cluster, as the copy of another stack of its account: one finding.
+  JSON.stringify({
+    sequence: 3,
+    policyEvent: {
+      resourceUrn: "urn:pulumi:prod-eu::web::krcloud:cache:Cluster::hand",
+      message: 'In production stacks every cache shard…\nCluster "hand": shards[0].replicaSubnetIds has 0 replica(s)',
+      policyName: "krcloud-cache-replica-in-production",
+      policyPackName: "krcloud",
+      policyPackVersion: "0.1.0",
+      enforcementLevel: "mandatory",
+    },
+  }),
   JSON.stringify({ sequence: 2, summaryEvent: { PolicyPacks: { krcloud: "0.1.0" }, result: "failed" } }),
   "error: one or more mandatory policy violations were found",
 ].join("\n");
 
+const HAND = { name: "hand", type: "krcloud:cache:Cluster", managed: false, key: "krcloud:cache:Cluster|c1" };
 const SUBJECTS = new Map<string, Subject>([
-  [`urn:pulumi:prod::web::${BUCKET}::site`, { name: "site", type: "krcloud:objectstorage:Bucket", stack: "prod", managed: true }],
-  ["urn:pulumi:prod::web::krcloud:cache:Cluster::hand", { name: "hand", type: "krcloud:cache:Cluster", stack: "prod", managed: false }],
+  [`urn:pulumi:prod::web::${BUCKET}::site`, { name: "site", type: "krcloud:objectstorage:Bucket", stack: "prod", managed: true, key: "site" }],
+  ["urn:pulumi:prod::web::krcloud:cache:Cluster::hand", { ...HAND, stack: "prod" }],
+  ["urn:pulumi:prod-eu::web::krcloud:cache:Cluster::hand", { ...HAND, stack: "prod-eu" }],
 ]);
 
-test("the violations of the analyze events: the rule's own words (not its description), tied to the resource, sorted", () => {
+test("the violations of the analyze events: the rule's own words (not its description), tied to the resource, sorted, an unmanaged resource's once", () => {
   const found = violationsOf(ANALYZE, SUBJECTS, (urn) => (urn.endsWith("::site") ? 7 : undefined));
   expect(found.sawSummary).toBe(true);
   expect(found.packs).toEqual([{ name: "krcloud", version: "0.1.0" }]);

@@ -13,6 +13,8 @@
  * - `make demo`, the real target, first and then with nothing to do (demo.ts; goal < 15 s).
  * - krcloud-drift of a 1,000-resource stack (time, requests per resource) and of 20 stacks
  *   concurrently against one after the other (drift.ts).
+ * - A planted fleet of 12 stacks and 1,000 resources checked with --policy and a request budget as
+ *   1, 2 and 4 shards, merged (wall time, the busiest second against the budget; fleet.ts).
  * - `pulumi do krcloud:objectstorage:Bucket list --all` of 1,000 buckets (the plugin's List) beside
  *   `krcloud-drift --unmanaged` on the same project (time, requests; list.ts).
  * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
@@ -41,6 +43,7 @@ import { allDefinitions } from "../provider/registry";
 import { engineBenchmarks, type Row } from "./engine";
 import { benchDemo, NO_OP_DEMO_GOAL_S } from "./demo";
 import { driftBenchmarks } from "./drift";
+import { fleetBenchmarks } from "./fleet";
 import { listBenchmarks } from "./list";
 import { folderBenchmarks } from "./folder";
 import { credentialBenchmarks, credentialRows } from "./credentials";
@@ -314,6 +317,17 @@ async function main(): Promise<void> {
     baseline: `${(d.oneMs / 1000).toFixed(1)}`,
     ratio: `${(d.oneMs / d.defaultMs).toFixed(2)}x faster (default)`,
     goal: "-",
+  });
+
+  // A planted fleet of 12 stacks and 1,000 resources checked as 1, 2 and 4 shards under a request budget (fleet.ts).
+  const fl = await fleetBenchmarks({ stacks: 12, resources: 1000, shards: [1, 2, 4], budget: 40 }, (line) => console.error(line));
+  const [one, ...more] = fl.runs;
+  rows.push({
+    figure: `fleet check (--policy, --request-budget ${fl.budget}) of ${fl.stacks} stacks, ${fl.resources.toLocaleString("en")} resources, ${fl.violations} violations and ${fl.drifts} drifts planted, 5% of reads 429: ${more.map((r) => r.shards).join(" and ")} shards vs 1 (s; busiest second)`,
+    ours: more.map((r) => `${(r.wallMs / 1000).toFixed(1)} s; ${r.busiest}`).join(", "),
+    baseline: `${(one!.wallMs / 1000).toFixed(1)} s; ${one!.busiest}`,
+    ratio: more.map((r) => `${(one!.wallMs / r.wallMs).toFixed(2)}x`).join(", "),
+    goal: `every planted item, no other; merged = unsharded; busiest second <= ${fl.budget}: met`,
   });
 
   // Listing: the plugin's List through `pulumi do` beside krcloud-drift --unmanaged, on 1,000 buckets (list.ts).

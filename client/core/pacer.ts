@@ -28,7 +28,9 @@ export async function reserveStart(clock: Clock, signal?: AbortSignal, env: Node
     waitMs = body.waitMs;
   } catch (e) {
     if (signal?.aborted) throw e;
-    throw new Error(`the request pacer at ${url} (${PACER_ENV}, set by krcloud-drift for a request budget) did not answer: ${(e as Error).message}`, { cause: e });
+    throw new Error(`the request pacer at ${url} (${PACER_ENV}, set by krcloud-drift for a request budget) did not answer: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   if (waitMs > 0) await clock.sleep(waitMs, signal);
 }

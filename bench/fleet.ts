@@ -18,6 +18,7 @@ import type { DriftReport } from "../drift/model";
 import { startLocalCloud } from "../local-cloud";
 import {
   busiestSecond,
+  busiestWindow,
   deployFleet,
   fleetFindings,
   fleetPlan,
@@ -111,7 +112,10 @@ export async function fleetBenchmarks(
       whole ??= text;
       if (text !== whole) throw new Error(`the merged report of ${n} shards differs from the first run's`);
       const busiest = busiestSecond(requests);
-      if (busiest > o.budget) throw new Error(`${n} shard(s): ${busiest} requests in one second, over the budget of ${o.budget}`);
+      if (busiest > o.budget) {
+        const window = busiestWindow(requests).map((r) => `${r.time} ${r.service}.${r.operation} ${r.status}`);
+        throw new Error(`${n} shard(s): ${busiest} requests in one second, over the budget of ${o.budget}:\n${window.join("\n")}`);
+      }
       runs.push({ shards: n, wallMs, requests: requests.length, busiest });
       log(
         `fleet check of ${o.stacks} stacks as ${n} shard(s): ${seconds(wallMs)}; ${requests.length} requests, at most ${busiest} in a second (budget ${o.budget})`,

@@ -147,7 +147,8 @@ async function liveChecks(
   io: Io,
 ): Promise<{ live: LiveSummary; policy?: PolicyResult }> {
   const project = { workDir: o.runOpts.workDir, configFile: o.runOpts.configFile, runOpts: o.runOpts };
-  const facts = await mapLimit(allStacks, 4, (s) => factsOf(s, project));
+  const read = new Map(runs.flatMap((r) => (r.tracked ? [[r.stack, { tracked: r.tracked }] as const] : [])));
+  const facts = await mapLimit(allStacks, 4, (s) => factsOf(s, project, read.get(s)));
   const tracked = new Set(facts.flatMap((f) => f.tracked));
   const accounts = new Map<string, Account>();
   const projectName = projectFileOf(o.runOpts.workDir)?.project.name ?? "project";

@@ -6,10 +6,10 @@
  * its turn from one pacer, this one, which the run serves on loopback and names in
  * KRCLOUD_REQUEST_PACER (client/core/pacer.ts).
  *
- * The pacer is a sliding window: no window of WINDOW_MS holds more than the share's starts. The
- * window is a quarter longer than the second the budget is counted in, so that a request that
- * reaches the cloud up to 250 ms later than its reserved start (a busy machine, a slow connect)
- * still cannot put a second over the budget. The cost: a shard sends at 80% of its share.
+ * The pacer spaces the starts evenly, WINDOW_MS / share apart, so no window of WINDOW_MS holds
+ * more than the share. The window is a quarter longer than the second the budget is counted in, so
+ * that requests that reach the cloud up to 250 ms later than their reserved starts (a busy machine, a
+ * slow connect) still cannot put a second over the budget. The cost: a shard sends at 80% of its share.
  *
  * A retry is a new attempt and waits its turn like any other, so backing off on 429 and Retry-After
  * (client/core/retry.ts) never bursts past the budget either.
@@ -26,12 +26,15 @@ export function shareOf(budget: number, shards: number): number {
 }
 
 /**
- * Reservations on a sliding window: each call returns when (on the caller's clock, ms) the next
- * request may start, and counts it there. Pure: tests give it the times.
+ * Reservations spaced evenly: each start at least `windowMs / perWindow` after the one before, first
+ * come first served, so no window of `windowMs` holds more than `perWindow` starts. Even spacing,
+ * not a burst of `perWindow` at the start of each window: a burst reaches the cloud as a queue, and
+ * the last of it is taken later than its start by the time the others take, which could push it
+ * into the next second beside the next burst. Pure: tests give it the times.
  */
 export class PacerSchedule {
-  /** Start times handed out, oldest first; only the last `perWindow` matter. */
-  private readonly starts: number[] = [];
+  /** The last start handed out. */
+  private last = -Infinity;
   granted = 0;
   /** Reservations that had to wait, and the longest wait. */
   waited = 0;
@@ -45,13 +48,9 @@ export class PacerSchedule {
   }
 
   reserve(now: number): number {
-    const last = this.starts[this.starts.length - 1] ?? -Infinity;
-    // Never before an earlier reservation (first come, first served), never within a window of the
-    // perWindow-th start before it.
-    const bound = this.starts.length >= this.perWindow ? this.starts[this.starts.length - this.perWindow]! + this.windowMs : -Infinity;
-    const at = Math.max(now, last, bound);
-    this.starts.push(at);
-    if (this.starts.length > this.perWindow) this.starts.shift();
+    // Whole milliseconds, rounded up: perWindow spacings never add up to less than the window.
+    const at = Math.max(now, this.last + Math.ceil(this.windowMs / this.perWindow));
+    this.last = at;
     this.granted++;
     if (at > now) {
       this.waited++;

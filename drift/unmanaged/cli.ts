@@ -68,12 +68,12 @@ export interface StackFacts {
 }
 
 /** What a stack's state tracks and the settings its provider would use (config decrypted in memory only). */
-export async function factsOf(stack: string, o: ProjectOptions): Promise<StackFacts> {
+export async function factsOf(stack: string, o: ProjectOptions, known?: { tracked: string[] }): Promise<StackFacts> {
   try {
-    const state = JSON.parse(await pulumi(["stack", "export", "--stack", stack], o)) as { deployment?: { resources?: { type: string; id?: string }[] } };
-    const tracked = (state.deployment?.resources ?? []).filter((r) => r.id).map((r) => trackedKey(displayType(r.type), r.id!));
     const cfgArgs = ["config", "--show-secrets", "--json", "--stack", stack, ...(o.configFile ? ["--config-file", o.configFile] : [])];
-    const config = JSON.parse(await pulumi(cfgArgs, o)) as Record<string, { value?: string }>;
+    // The state and the config side by side (a stack checked in this run has its state read already).
+    const [tracked, configText] = await Promise.all([known ? Promise.resolve(known.tracked) : trackedOf(stack, o), pulumi(cfgArgs, o)]);
+    const config = JSON.parse(configText) as Record<string, { value?: string }>;
     const configured = resolveSettings({}, (k) => config[`krcloud:${k}`]?.value, process.env);
     // The project and the endpoints a token of the access key names; when no token can be had,
     // listing each service says why.
@@ -82,6 +82,16 @@ export async function factsOf(stack: string, o: ProjectOptions): Promise<StackFa
   } catch (e) {
     return { stack, tracked: [], error: `reading stack "${stack}": ${errorSummary(e)}` };
   }
+}
+
+async function trackedOf(stack: string, o: ProjectOptions): Promise<string[]> {
+  const state = JSON.parse(await pulumi(["stack", "export", "--stack", stack], o)) as { deployment?: { resources?: { type: string; id?: string }[] } };
+  return trackedKeysOf(state.deployment?.resources ?? []);
+}
+
+/** What a stack's state tracks, as `trackedKey`s. */
+export function trackedKeysOf(resources: readonly { type: string; id?: string }[]): string[] {
+  return resources.filter((r) => r.id).map((r) => trackedKey(displayType(r.type), r.id!));
 }
 
 /** Settings that reach the same account list the same resources. */

@@ -27,10 +27,10 @@ function fakeClock(): Clock & { slept: number[]; t: number } {
   return c;
 }
 
-test("reservations: the share's starts per window at most, in order of arrival, each as early as that allows", () => {
+test("reservations: evenly spaced at the share's rate, in order of arrival, each as early as that allows", () => {
   const s = new PacerSchedule(2, 1000);
-  expect([0, 0, 0, 10, 2500].map((t) => s.reserve(t))).toEqual([0, 0, 1000, 1000, 2500]);
-  expect([s.granted, s.waited, s.maxWaitMs]).toEqual([5, 2, 1000]);
+  expect([0, 0, 0, 10, 2500, 2600].map((t) => s.reserve(t))).toEqual([0, 500, 1000, 1500, 2500, 3000]);
+  expect([s.granted, s.waited, s.maxWaitMs]).toEqual([6, 4, 1490]);
 });
 
 test("whatever the arrivals, no window of the pacer's length holds more than its share, and no start precedes its request", () => {
@@ -94,7 +94,7 @@ describe("through the transport", () => {
     const t = new Transport({ service: "objectstorage", endpoint: apiUrl, clock });
     const first = t.request({ operation: "GetThing", method: "GET", path: "/a", idempotent: true });
     await first;
-    // The pacer's own time stands still: 1 start per 1.25 s, so the second attempt (the retry) waits a window.
+    // The pacer's own time stands still: 1 start per 1.25 s, so the second attempt (the retry) waits 1.25 s.
     expect(clock.slept).toEqual([2000, WINDOW_MS]);
     expect(hits).toEqual(["GET /a", "GET /a"]);
     expect(pacer.schedule.granted).toBe(2);

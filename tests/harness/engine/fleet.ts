@@ -191,6 +191,8 @@ export interface LoggedRequest {
   seq: number;
   /** When the local cloud took it (ISO, ms). */
   time: string;
+  service: string;
+  operation: string;
   method: string;
   status: number;
   fault?: string;
@@ -203,13 +205,19 @@ export async function requestsSince(project: CloudProject, since: number): Promi
   return (await res.json()) as { requests: LoggedRequest[]; lastSeq: number };
 }
 
-/** The most requests the log holds in any one second (a window [t, t + 1000 ms) starting at a request). */
-export function busiestSecond(requests: readonly LoggedRequest[]): number {
-  const t = requests.map((r) => Date.parse(r.time)).sort((a, b) => a - b);
-  let best = 0;
+/** The requests of the busiest second of the log (a window [t, t + 1000 ms) starting at a request). */
+export function busiestWindow(requests: readonly LoggedRequest[]): LoggedRequest[] {
+  const sorted = [...requests].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  const t = sorted.map((r) => Date.parse(r.time));
+  let best: [number, number] = [0, 0];
   for (let i = 0, j = 0; i < t.length; i++) {
     while (j < t.length && t[j]! < t[i]! + 1000) j++;
-    best = Math.max(best, j - i);
+    if (j - i > best[1] - best[0]) best = [i, j];
   }
-  return best;
+  return sorted.slice(best[0], best[1]);
+}
+
+/** The most requests the log holds in any one second. */
+export function busiestSecond(requests: readonly LoggedRequest[]): number {
+  return busiestWindow(requests).length;
 }

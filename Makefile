@@ -27,13 +27,14 @@ export LOCAL_CLOUD_PORT
 export KRCLOUD_COMMAND := make $(or $(MAKECMDGOALS),help)
 
 .PHONY: help install build lint format sql-peers redis test test-unit test-local test-local-cloud test-engine test-conformance pulumi pulumi-yaml pulumi-languages pulumi-java swift \
-        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean clean-all
+        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-smoke bench-scale schema plugin pack env sdks clean clean-all
 
 help:
 	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
 	@echo "make test        install everything and run every test (unit, local cloud, conformance, engine)"
 	@echo "make local-cloud run the local cloud in the foreground (port 8790, or LOCAL_CLOUD_PORT=N)"
 	@echo "make bench       run the benchmarks (scale: 200 and 1,000 resources per door) and write docs/benchmarks.md"
+	@echo "make bench-smoke every benchmark study at a tiny size, writing nothing (a study that no longer runs fails; part of make test)"
 	@echo "make bench-scale the scale benchmarks at 10,000 resources per door (hours; see docs/benchmarks.md)"
 	@echo "make lint        eslint (type-aware) and prettier --check; make test runs it first"
 	@echo "make schema      regenerate schema.json, docs/reference/ (with each example in TypeScript, Python and Go) and the args types provider/<module>/args.ts"
@@ -135,9 +136,9 @@ redis:
 sql-peers:
 	bash scripts/sql-peers.sh start >/dev/null
 
-# The whole suite, after the linters. Swift, PostgreSQL/MariaDB, redis-server and the Pulumi CLI are installed/started first; the last line jest prints
+# The whole suite, after the linters and the benchmarks' smoke run. Swift, PostgreSQL/MariaDB, redis-server and the Pulumi CLI are installed/started first; the last line jest prints
 # is "N passed, N failed" (tests/support/summary-reporter.js; when a test failed, make adds its own "Error" line after it).
-test: lint build pulumi pulumi-yaml pulumi-languages swift sql-peers redis
+test: lint build pulumi pulumi-yaml pulumi-languages swift sql-peers redis bench-smoke
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci
@@ -145,7 +146,7 @@ test: lint build pulumi pulumi-yaml pulumi-languages swift sql-peers redis
 test-unit: build
 	node node_modules/.bin/jest --ci dist/tests/unit
 
-# The providers and the SDK against the local cloud (tests/local), and the local cloud itself (tests/local-cloud).
+# The providers and the client against the local cloud (tests/local), and the local cloud itself (tests/local-cloud).
 test-local: build sql-peers redis
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci dist/tests/local dist/tests/local-cloud
@@ -185,6 +186,11 @@ sdks: schema pulumi-java
 
 bench: build pulumi pulumi-yaml pulumi-languages redis
 	node --expose-gc dist/bench/index.js
+
+# Every study of make bench at a tiny size (bench/index.ts --smoke), writing nothing: a study that no
+# longer runs (a moved entry, a changed API) fails here instead of at the next make bench.
+bench-smoke: build pulumi pulumi-yaml pulumi-languages redis
+	node --expose-gc dist/bench/index.js --smoke
 
 # 10,000 buckets through each door beside its floor (native Python has none); writes its section of docs/benchmarks.md.
 bench-scale: build pulumi pulumi-yaml pulumi-languages

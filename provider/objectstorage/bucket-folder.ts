@@ -24,7 +24,7 @@ import * as mime from "mime-types";
 import { z } from "zod";
 import { isApiError, mayHaveApplied, rethrowAs, withAction } from "../../client/core";
 import { fileSource, OBJECT_PAGE_LIMIT, type ObjectStorageClient } from "../../client/objectstorage";
-import { forEachLimit } from "../../client/objectstorage/concurrency";
+import { forEachLimit } from "../../client/core/concurrency";
 import { CheckError, markerOf, OWNER_METADATA_KEY, PartialFailure, type Context, defineResource, resourceClass } from "../core";
 import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE, headerValue, multipartThresholdInput, partSizeInput } from "./bucket-object";
 import { objectStorage } from "./client";

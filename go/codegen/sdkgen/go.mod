@@ -1,4 +1,4 @@
-module pulumi-krcloud/tools/sdkgen
+module pulumi-krcloud/go/codegen/sdkgen
 
 go 1.25.11
 
@@ -128,6 +128,6 @@ require (
 
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
 
-require pulumi-krcloud/tools/schemafile v0.0.0
+require pulumi-krcloud/go/codegen/schemafile v0.0.0
 
-replace pulumi-krcloud/tools/schemafile => ../schemafile
+replace pulumi-krcloud/go/codegen/schemafile => ../schemafile

@@ -139,7 +139,7 @@ func nodeCommand(ctx context.Context, req *pulumirpc.RunRequest, engineAddress s
 
 // Python runs the program with the executor script upstream ships next to its host,
 // pulumi-language-python-exec (copied from the github.com/pulumi/pulumi/sdk/v3 module at build time
-// by scripts/install-pulumi-languages.sh), and the `pulumi` package installed in the program's
+// by scripts/install-go-tool.sh pulumi-languages), and the `pulumi` package installed in the program's
 // Python: runtime option `virtualenv` of Pulumi.yaml (relative to the project directory), else
 // $PULUMI_PYTHON_CMD, else python3 then python on $PATH. Other options (toolchain: uv/poetry,
 // typechecker) are not supported.
@@ -185,7 +185,7 @@ func pythonCommand(_ context.Context, req *pulumirpc.RunRequest, engineAddress s
 	}
 	script := filepath.Join(filepath.Dir(self), "pulumi-language-python-exec")
 	if _, err := os.Stat(script); err != nil {
-		return nil, nil, fmt.Errorf("%s is missing (run scripts/install-pulumi-languages.sh)", script)
+		return nil, nil, fmt.Errorf("%s is missing (run make pulumi-languages)", script)
 	}
 
 	args := []string{"-u", script}

@@ -1,4 +1,4 @@
-module pulumi-krcloud/scripts/pulumi-cli
+module pulumi-krcloud/go/langhost
 
 go 1.25.11
 

@@ -3,6 +3,6 @@
 // a program.
 package main
 
-import "pulumi-krcloud/scripts/pulumi-cli/internal/langhost"
+import "pulumi-krcloud/go/langhost/internal/langhost"
 
 func main() { langhost.Main(langhost.Python) }

@@ -1,4 +1,4 @@
-module pulumi-krcloud/scripts/pulumi-java
+module pulumi-krcloud/go/pins/pulumi-java
 
 go 1.25.11
 

@@ -32,7 +32,7 @@ import (
 	"github.com/pulumi/pulumi-yaml/pkg/pulumiyaml/ast"
 	yamlgen "github.com/pulumi/pulumi-yaml/pkg/pulumiyaml/codegen"
 
-	"pulumi-krcloud/tools/schemafile"
+	"pulumi-krcloud/go/codegen/schemafile"
 )
 
 func main() {

@@ -35,9 +35,7 @@ install() {
   ((${#missing[@]} == 0)) && return 0
   [[ $(id -u) == 0 ]] || die "installing ${missing[*]} needs root"
   say "installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq </dev/null
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/dev/null
+  bash "$(dirname "$0")/apt-install.sh" "${missing[@]}"
 }
 
 wait_for() {

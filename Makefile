@@ -34,21 +34,30 @@ export LOCAL_CLOUD_PORT
 # What the user ran, for the local cloud's messages ("make demo LOCAL_CLOUD_PORT=8791").
 export KRCLOUD_COMMAND := make $(or $(MAKECMDGOALS),help)
 
-.PHONY: help install build lint go-check format sql-peers redis test test-unit test-local test-local-cloud test-engine test-conformance pulumi pulumi-yaml pulumi-languages pulumi-java swift \
+.PHONY: help install build lint go-check format sql-peers redis test test-unit test-local test-local-cloud test-engine test-conformance test-install pulumi pulumi-yaml pulumi-languages pulumi-java swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean clean-all
 
 help:
 	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
-	@echo "make test        install everything and run every test (unit, local cloud, conformance, engine)"
+	@echo "make demo-destroy  pulumi destroy the demo stacks"
+	@echo "eval \"\$$(make -s env)\"   put Node 24, pulumi and pulumi-language-yaml first on PATH in your shell (builds those two only)"
 	@echo "make local-cloud run the local cloud in the foreground (port 8790, or LOCAL_CLOUD_PORT=N)"
+	@echo "make local-cloud-start / local-cloud-stop   the local cloud in the background, and stop it"
+	@echo "make test        install everything and run every test; stops the servers it started when it ends or is interrupted"
+	@echo "make test-unit / test-local / test-local-cloud / test-conformance / test-engine / test-install   one tier of make test"
+	@echo "make lint        eslint (type-aware), prettier --check and make go-check; make test runs it first"
+	@echo "make go-check    gofmt -l, go vet and go test on every Go module under go/"
+	@echo "make format      prettier --write"
+	@echo "make install / build   npm ci / compile into dist/ (each only when out of date)"
+	@echo "make pulumi      build the Pulumi CLI and the Node.js host into ~/.cache/krcloud (once; go/README.md)"
+	@echo "make pulumi-yaml / pulumi-languages / pulumi-java   build the YAML, the Python and Go, the Java language host (once)"
+	@echo "make swift / sql-peers / redis   start the Swift peer / PostgreSQL and MariaDB (left running; README says how to stop them) / install redis-server"
 	@echo "make bench       run the benchmarks (scale: 200 and 1,000 resources per door) and write docs/benchmarks.md"
 	@echo "make bench-scale the scale benchmarks at 10,000 resources per door (hours; see docs/benchmarks.md)"
-	@echo "make lint        eslint (type-aware) and prettier --check; make test runs it first"
 	@echo "make schema      regenerate schema.json, docs/reference/ (with each example in TypeScript, Python and Go) and the args types provider/<module>/args.ts"
 	@echo "make sdks        generate the SDKs from schema.json: Python (and its wheel), Go and Java (installed with mvn) into sdk/python, sdk/go, sdk/java, TypeScript into sdk/nodejs/ (pulumi-krcloud/native)"
 	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
 	@echo "make pack        build the npm package's tarball; prints its path (npm install \"\$$(make -s -C <this dir> pack)\")"
-	@echo "eval \"\$$(make -s env)\"   put Node 24, pulumi and pulumi-language-yaml first on PATH in your shell"
 	@echo "make clean       remove the build (dist/)"
 	@echo "make clean-all   stop the local cloud and remove what runs keep: dist/, sdk/{python,go,java}, .state/ (local cloud data, demo stacks, plugin, packs)"
 
@@ -143,6 +152,7 @@ pulumi-languages:
 pulumi-java:
 	nice -n 10 bash scripts/install-go-tool.sh pulumi-java
 
+# The Swift peer for the conformance tests, started and left running (stop: bash scripts/swift-peer.sh stop).
 swift:
 	bash scripts/swift-peer.sh start
 
@@ -150,35 +160,40 @@ swift:
 redis:
 	bash scripts/redis.sh
 
-# Real PostgreSQL 15 and MariaDB 10.11 on loopback for the data query real-server tests (installed by apt if missing).
+# Real PostgreSQL 15 and MariaDB 10.11 on loopback for the data query real-server tests (installed by apt
+# if missing), started and left running (stop: bash scripts/sql-peers.sh stop).
 sql-peers:
 	bash scripts/sql-peers.sh start >/dev/null
 
-# The whole suite, after the linters. Swift, PostgreSQL/MariaDB, redis-server and the Pulumi CLI are installed/started first; the last line jest prints
-# is "N passed, N failed" (tests/support/summary-reporter.js; when a test failed, make adds its own "Error" line after it).
-test: lint build pulumi pulumi-yaml pulumi-languages swift sql-peers redis
-	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
-	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
-	node node_modules/.bin/jest --ci
+# The whole suite, after the linters. redis-server and the Go-built tools are installed first; Swift and
+# PostgreSQL/MariaDB are started by scripts/with-peers.sh, which stops what it started (and whatever
+# the tests left running: local clouds, redis-server nodes) when the suite ends or is interrupted, and
+# leaves running what ran before. The last line jest prints is "N passed, N failed"
+# (tests/support/summary-reporter.js; when a test failed, make adds its own "Error" line after it).
+test: lint build pulumi pulumi-yaml pulumi-languages pulumi-java redis
+	bash scripts/with-peers.sh swift sql -- node node_modules/.bin/jest --ci
 
 test-unit: build
-	node node_modules/.bin/jest --ci dist/tests/unit
+	bash scripts/with-peers.sh -- node node_modules/.bin/jest --ci dist/tests/unit
 
 # The providers and the SDK against the local cloud (tests/local), and the local cloud itself (tests/local-cloud).
-test-local: build sql-peers redis
-	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
-	node node_modules/.bin/jest --ci dist/tests/local dist/tests/local-cloud
+test-local: build redis
+	bash scripts/with-peers.sh sql -- node node_modules/.bin/jest --ci dist/tests/local dist/tests/local-cloud
 
 # The local cloud alone, over HTTP: its APIs, control API, malformed requests, redis-server nodes, make targets.
 test-local-cloud: build redis
-	node node_modules/.bin/jest --ci dist/tests/local-cloud
+	bash scripts/with-peers.sh -- node node_modules/.bin/jest --ci dist/tests/local-cloud
 
-test-conformance: build swift
-	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
-	node node_modules/.bin/jest --ci dist/tests/conformance
+test-conformance: build
+	bash scripts/with-peers.sh swift -- node node_modules/.bin/jest --ci dist/tests/conformance
 
 test-engine: build pulumi pulumi-yaml pulumi-languages pulumi-java redis
-	node node_modules/.bin/jest --ci dist/tests/engine
+	bash scripts/with-peers.sh -- node node_modules/.bin/jest --ci dist/tests/engine
+
+# The install steps: the Go-built tools' builds (counted with a stand-in go), the package manager's
+# lock, the vet step of make sdks on a cold module cache, and what make test stops (about 2 minutes).
+test-install: build
+	bash scripts/with-peers.sh -- node node_modules/.bin/jest --ci dist/tests/install
 
 local-cloud: build redis
 	bash scripts/local-cloud.sh run

@@ -32,7 +32,10 @@ beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-with-peers-"));
   fs.copyFileSync(path.join(REPO_ROOT, "scripts", "with-peers.sh"), path.join(tmp, "with-peers.sh"));
   const record = `echo "$(basename "$0" .sh) $*" >> "${tmp}/calls"`;
-  fs.writeFileSync(path.join(tmp, "swift-peer.sh"), `${record}\ncase $1 in status) exit 1 ;; env) echo KRCLOUD_SWIFT_AUTH_URL=http://127.0.0.1:1/auth/v1.0 ;; esac\n`);
+  fs.writeFileSync(
+    path.join(tmp, "swift-peer.sh"),
+    `${record}\ncase $1 in status) exit 1 ;; env) echo KRCLOUD_SWIFT_AUTH_URL=http://127.0.0.1:1/auth/v1.0 ;; esac\n`,
+  );
   fs.writeFileSync(path.join(tmp, "sql-peers.sh"), `${record}\ncase $1 in running) echo pg ;; env) echo KRCLOUD_PG_URL=postgresql://x ;; esac\n`);
   fs.writeFileSync(path.join(tmp, "calls"), "");
 });
@@ -45,7 +48,10 @@ test("when the command ends it stops the peers it started, not the one that ran 
   const r = spawnSync("bash", [path.join(tmp, "with-peers.sh"), "swift", "sql", "--", "bash", "-c", LEAVER("exit 3")], { encoding: "utf8" });
   expect(r.status).toBe(3); // the command's status
   expect(r.stdout).toContain("url=postgresql://x");
-  const pids = r.stdout.split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
+  const pids = r.stdout
+    .split("\n")
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
   expect(pids).toHaveLength(2);
   expect(await gone(pids)).toBe(true);
   expect(calls().filter((c) => / (start|stop)/.test(c))).toEqual(["swift-peer start", "sql-peers start", "swift-peer stop", "sql-peers stop mariadb"]);
@@ -60,7 +66,10 @@ test.each([
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   for (let i = 0; i < 200 && !out.includes("url="); i++) await new Promise((r) => setTimeout(r, 50));
-  const pids = out.split("\n").filter((l) => /^\d+$/.test(l)).map(Number);
+  const pids = out
+    .split("\n")
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
   expect(pids).toHaveLength(2);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   process.kill(group ? -child.pid! : child.pid!, signal);

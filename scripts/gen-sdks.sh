@@ -56,6 +56,8 @@ if [ "${KRCLOUD_SDK_JAVA:-0}" = 1 ]; then
   printf '{\n  "resource": true,\n  "name": "krcloud",\n  "version": "%s"\n}\n' "$version" \
     >"$java_out/src/main/resources/com/pulumi/krcloud/plugin.json"
   sed "s/@VERSION@/$version/" "$ROOT/scripts/java-sdk/pom.xml" >"$java_out/pom.xml"
-  mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$java_out/pom.xml" install >&2
+  # Batch mode and no colour; Maven 3.8's jansi still writes a colour reset (ESC[0m) at each flush
+  # unless told not to, which is raw codes in a log.
+  MAVEN_OPTS="${MAVEN_OPTS:-} -Djansi.noreset=true" mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$java_out/pom.xml" install >&2
   echo "gen-sdks: Java SDK in $OUT/java, installed into the local Maven repository as com.pulumi:krcloud:$version" >&2
 fi

@@ -47,7 +47,10 @@ test("the Python wheel and the Go SDK carry the package's version (the plugin ve
   expect(fs.readFileSync(path.join(out, "go", "krcloud", "internal", "pulumiUtilities.go"), "utf8")).toContain(
     `version := semver.MustParse("${PACKAGE_VERSION}")`,
   );
-  expect(JSON.parse(fs.readFileSync(path.join(out, "go", "krcloud", "pulumi-plugin.json"), "utf8"))).toMatchObject({ name: "krcloud", version: PACKAGE_VERSION });
+  expect(JSON.parse(fs.readFileSync(path.join(out, "go", "krcloud", "pulumi-plugin.json"), "utf8"))).toMatchObject({
+    name: "krcloud",
+    version: PACKAGE_VERSION,
+  });
 });
 
 test("the Go SDK holds every resource and function, builds and vets", () => {

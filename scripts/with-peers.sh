@@ -36,11 +36,12 @@ cleanup() {
   local rc=$? pid pids=()
   trap '' INT TERM
   [[ -n $child ]] && kill -TERM "$child" 2>/dev/null && wait "$child" 2>/dev/null || true
+  # (the grep, cut and subshell that list them carry the id too, and are gone once listed: kill -0)
   for pid in $(grep -lsz "^KRCLOUD_RUN_ID=$KRCLOUD_RUN_ID\$" /proc/[0-9]*/environ | cut -d/ -f3); do
-    [[ $pid != "$$" && $pid != "$BASHPID" ]] && pids+=("$pid")
+    [[ $pid != "$$" ]] && kill -0 "$pid" 2>/dev/null && pids+=("$pid")
   done
   if ((${#pids[@]} > 0)); then
-    say "stopping ${#pids[@]} processes this run left running: $(ps -o comm= -p "$(IFS=,; echo "${pids[*]}")" | sort | uniq -c | awk '{printf "%s%s x%s", NR > 1 ? ", " : "", $2, $1}')"
+    say "stopping ${#pids[@]} processes this run left running: $(ps -o comm= -p "$(IFS=,; echo "${pids[*]}")" | sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')"
     kill -TERM "${pids[@]}" 2>/dev/null || true
   fi
   for what in "${started[@]}"; do

@@ -37,7 +37,6 @@ afterAll(() => {
 });
 
 test("the generated SDK alone formats every promise stack of a resource's construction (what the entry saves)", () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const generated = require("../../sdk/nodejs") as Native;
   new generated.objectstorage.Bucket("without-entry", {});
   expect(sdkStacksFormatted).toBeGreaterThan(5);
@@ -45,7 +44,6 @@ test("the generated SDK alone formats every promise stack of a resource's constr
 
 test("imported as pulumi-krcloud/native, light stacks are in place before the first resource is constructed", () => {
   // The package's own export, as a program imports it (node_modules/pulumi-krcloud is this package).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const native = require("pulumi-krcloud/native") as Native;
   expect(errors.prepareStackTrace).not.toBe(programFormatter);
   new native.objectstorage.Bucket("first", {});

@@ -18,7 +18,7 @@ EXAMPLES="${DEMO_EXAMPLES:-static-site cache data-pipeline}"
 STACK=dev
 LOCAL_CLOUD_STATE="$STATE/local-cloud.json"
 
-PULUMI_BIN="${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}/pulumi-v3.259.0/bin"
+PULUMI_BIN=$(bash "$ROOT/scripts/install-go-tool.sh" --where pulumi)
 export PATH="$ROOT/node_modules/node/bin:$PULUMI_BIN:$ROOT/node_modules/.bin:$PATH"
 export PULUMI_BACKEND_URL="file://$STATE/pulumi-backend"
 export PULUMI_HOME="$STATE/pulumi-home"

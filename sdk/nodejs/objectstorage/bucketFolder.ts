@@ -179,7 +179,6 @@ export class BucketFolder extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucket", "prefix"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(BucketFolder.__pulumiType, name, resourceInputs, opts);
     }
 }

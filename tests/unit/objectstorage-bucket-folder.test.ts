@@ -3,11 +3,11 @@
  * select, their keys, hashes and content types, the manifest's forms and digest; no network.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseFolderId } from "../../provider/objectstorage/bucket-folder";
-import { hashCacheFile } from "../../provider/objectstorage/folder/hash-cache";
+import { cachedHash, hashCacheFile } from "../../provider/objectstorage/folder/hash-cache";
 import {
   changedFiles,
   decodeManifest,
@@ -84,6 +84,25 @@ test("each entry is the content's MD5, its size and its content type (overrides 
 test("a missing path or a file instead of a folder is a check failure naming path", () => {
   expect(() => scanFolder({ ...base, path: join(root, "nope") })).toThrow(/path: ".*nope" does not exist/);
   expect(() => scanFolder({ ...base, path: join(root, "blob") })).toThrow(/is not a folder/);
+});
+
+test("a file gone between the folder's listing and its hashing is a check failure naming path, not a BucketObject's source", () => {
+  const dir = mkdtempSync(join(tmpdir(), "krcloud-folder-gone-"));
+  try {
+    const file = join(dir, "gone.txt");
+    writeFileSync(file, "here");
+    const st = statSync(file);
+    rmSync(file);
+    let caught: unknown;
+    try {
+      cachedHash(file, st, { count: 0 });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toMatchObject({ code: "KRCLOUD_CHECK", property: "path" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("the id is <bucket>/<prefix>", () => {

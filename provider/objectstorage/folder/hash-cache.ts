@@ -27,7 +27,8 @@ const loadedRoots = new Set<string>();
 export function cachedHash(file: string, st: Stats, hashed: { count: number }): string {
   const known = hashes.get(file);
   if (known !== undefined && known.size === st.size && known.mtimeMs === st.mtimeMs && known.ino === st.ino) return known.hash;
-  const hash = statAndHashFile(file).md5;
+  // A file gone since the glob found it is a failure of the folder's `path`, not of a BucketObject's `source`.
+  const hash = statAndHashFile(file, "path").md5;
   hashes.set(file, { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash });
   hashed.count++;
   return hash;

@@ -57,7 +57,12 @@ export function scanFolder(i: ScanInputs): Manifest {
     if (!parsed.success)
       throw new CheckError("path", `path: the key "${key}" of file "${rel}" ${parsed.error.issues[0]?.message ?? "is not a valid object name"}`);
     const file = join(root, rel);
-    const st = statSync(file);
+    let st;
+    try {
+      st = statSync(file);
+    } catch {
+      throw new CheckError("path", `path: the file "${rel}" of "${i.path}" went away while the folder was read; run again`);
+    }
     checkUploadLimits(st.size, i.multipartThreshold, i.partSize, "path");
     out.set(key, { hash: cachedHash(file, st, hashed), size: st.size, contentType: contentTypeOf(rel, i.contentTypes, i.defaultContentType) });
   }

@@ -92,7 +92,7 @@ export async function folderFloorBenchmarks(o: { files: number; objects: number 
         "  content:",
         "    type: krcloud:objectstorage:BucketFolder",
         '    properties: { bucket: "${files.name}", path: "${folder}" }',
-      ]).replace("resources:", "config:\n  folder: { type: string }\nresources:"),
+      ]).replace("resources:", "configuration:\n  folder: { type: String }\nresources:"),
     );
     const stack = await sandbox.createStack(folderDir, "floor", providerConfig(project, { folder: { value: content } }));
     await stack.up({ color: "never" });

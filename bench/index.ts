@@ -13,6 +13,9 @@
  * - `make demo`, the real target, first and then with nothing to do (demo.ts; goal < 15 s).
  * - krcloud-drift of a 1,000-resource stack (time, requests per resource) and of 20 stacks
  *   concurrently against one after the other (drift.ts).
+ * - BucketFolder at the object store's floor (folder-floor.ts): a fresh clone's no-op deploy of
+ *   10,000 files beside `swift upload --skip-identical`, and the move of 1,000 BucketObjects into one
+ *   folder (requests, state bytes before and after).
  * - `pulumi do krcloud:objectstorage:Bucket list --all` of 1,000 buckets (the plugin's List) beside
  *   `krcloud-drift --unmanaged` on the same project (time, requests; list.ts).
  * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
@@ -43,6 +46,7 @@ import { benchDemo, NO_OP_DEMO_GOAL_S } from "./demo";
 import { driftBenchmarks } from "./drift";
 import { listBenchmarks } from "./list";
 import { folderBenchmarks } from "./folder";
+import { folderFloorBenchmarks } from "./folder-floor";
 import { credentialBenchmarks, credentialRows } from "./credentials";
 import { measureScale } from "./scale";
 import { closeBed, openBed } from "./scale/bed";
@@ -357,6 +361,31 @@ async function main(): Promise<void> {
       baseline: `${f.objectsRefreshRequests}; ${f.objectsStateBytes.toLocaleString("en")} B`,
       ratio: `${(((f.objectsStateBytes / f.objects) * f.files) / f.folderStateBytes).toFixed(1)}x smaller state per file`,
       goal: `${Math.ceil(f.files / 1000)} listing pages`,
+    },
+  );
+
+  // The same folder at the object store's floor: a fresh clone's no-op deploy beside swift upload
+  // --skip-identical, and the move of per-file BucketObjects into one folder (folder-floor.ts).
+  const ff = await folderFloorBenchmarks({ files: 10_000, objects: 1_000 }, (line) => console.error(line));
+  const total = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+  const listed = (r: Record<string, number>) =>
+    Object.entries(r)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(", ");
+  rows.push(
+    {
+      figure: `deploy from a fresh clone of ${ff.files.toLocaleString("en")} unchanged files (no hash cache, new file times) vs swift upload --skip-identical of the same clone (s; requests)`,
+      ours: `${(ff.cloneUpMs / 1000).toFixed(1)} s; ${listed(ff.cloneRequests)}; check CPU ${(ff.cloneCheckCpuMs / 1000).toFixed(2)} s (one MD5 pass: ${(ff.md5PassMs / 1000).toFixed(2)} s)`,
+      baseline: `${(ff.swiftMs / 1000).toFixed(1)} s; ${listed(ff.swiftRequests)}`,
+      ratio: `${(total(ff.swiftRequests) / Math.max(1, total(ff.cloneRequests))).toFixed(0)}x fewer requests`,
+      goal: `0 PUTs, at most ${Math.ceil(ff.files / 1000)} listing pages, each file hashed once`,
+    },
+    {
+      figure: `the move of ${ff.objects.toLocaleString("en")} BucketObjects into one BucketFolder (adopt) in one up (s; requests; state bytes before and after)`,
+      ours: `${(ff.moveUpMs / 1000).toFixed(1)} s; ${listed(ff.moveRequests)}; ${ff.stateBytesAfter.toLocaleString("en")} B`,
+      baseline: `${ff.stateBytesBefore.toLocaleString("en")} B before`,
+      ratio: `${(ff.stateBytesBefore / ff.stateBytesAfter).toFixed(1)}x smaller state`,
+      goal: "0 PUTs, 0 DELETEs",
     },
   );
 

@@ -56,7 +56,7 @@ install: node_modules/.installed
 
 # Incremental: tsc runs only when a source is newer than its last run (dist/tsconfig.tsbuildinfo, not
 # shipped), and then recompiles only what changed.
-TS_SOURCES := $(shell find index.ts client provider local-cloud drift bin tools bench tests -path tests/programs -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
+TS_SOURCES := $(shell find index.ts client provider local-cloud drift bin tools bench tests \( -path tests/programs -o -path local-cloud/console/ui -o -path drift/formats/html-ui \) -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
 # tsc writes its build info even when it reports errors: removed then, so the next make runs it again.
 dist/tsconfig.tsbuildinfo: node_modules/.installed tsconfig.json $(TS_SOURCES)
 	node node_modules/.bin/tsc -p tsconfig.json >&2 || { rm -f $@; exit 1; }
@@ -68,7 +68,14 @@ dist/tsconfig.native.tsbuildinfo: dist/tsconfig.tsbuildinfo tsconfig.native.json
 	node node_modules/.bin/tsc -p tsconfig.native.json >&2 || { rm -f $@; exit 1; }
 	@touch $@
 
-build: dist/tsconfig.tsbuildinfo dist/tsconfig.native.tsbuildinfo
+# The pages a browser runs (the local cloud's console, the drift report's script): their own tsconfig
+# each (browser globals, ES modules), compiled into dist/ beside the code that serves or inlines them.
+CONSOLE_UI_SOURCES := $(wildcard local-cloud/console/ui/*.ts local-cloud/console/ui/tsconfig.json)
+dist/tsconfig.console.tsbuildinfo: node_modules/.installed $(CONSOLE_UI_SOURCES)
+	node node_modules/.bin/tsc -p local-cloud/console/ui >&2 || { rm -f $@; exit 1; }
+	@touch $@
+
+build: dist/tsconfig.tsbuildinfo dist/tsconfig.native.tsbuildinfo dist/tsconfig.console.tsbuildinfo
 
 # Type-aware eslint (no-floating-promises, no-misused-promises, unused code, ...) and prettier on the code.
 lint: install

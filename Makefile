@@ -71,11 +71,16 @@ dist/tsconfig.native.tsbuildinfo: dist/tsconfig.tsbuildinfo tsconfig.native.json
 # The pages a browser runs (the local cloud's console, the drift report's script): their own tsconfig
 # each (browser globals, ES modules), compiled into dist/ beside the code that serves or inlines them.
 CONSOLE_UI_SOURCES := $(wildcard local-cloud/console/ui/*.ts local-cloud/console/ui/tsconfig.json)
-dist/tsconfig.console.tsbuildinfo: node_modules/.installed $(CONSOLE_UI_SOURCES)
+dist/tsconfig.console.tsbuildinfo: node_modules/.installed $(CONSOLE_UI_SOURCES) tsconfig.browser.json
 	node node_modules/.bin/tsc -p local-cloud/console/ui >&2 || { rm -f $@; exit 1; }
 	@touch $@
 
-build: dist/tsconfig.tsbuildinfo dist/tsconfig.native.tsbuildinfo dist/tsconfig.console.tsbuildinfo
+DRIFT_HTML_SOURCES := $(wildcard drift/formats/html-ui/*.ts drift/formats/html-ui/tsconfig.json)
+dist/tsconfig.drift-html.tsbuildinfo: node_modules/.installed $(DRIFT_HTML_SOURCES) tsconfig.browser.json
+	node node_modules/.bin/tsc -p drift/formats/html-ui >&2 || { rm -f $@; exit 1; }
+	@touch $@
+
+build: dist/tsconfig.tsbuildinfo dist/tsconfig.native.tsbuildinfo dist/tsconfig.console.tsbuildinfo dist/tsconfig.drift-html.tsbuildinfo
 
 # Type-aware eslint (no-floating-promises, no-misused-promises, unused code, ...) and prettier on the code.
 lint: install

@@ -26,7 +26,7 @@ export LOCAL_CLOUD_PORT
 # What the user ran, for the local cloud's messages ("make demo LOCAL_CLOUD_PORT=8791").
 export KRCLOUD_COMMAND := make $(or $(MAKECMDGOALS),help)
 
-.PHONY: help install build lint format sql-peers redis test test-unit test-local test-local-cloud test-engine test-conformance pulumi pulumi-yaml pulumi-languages pulumi-java swift \
+.PHONY: help install build lint format sql-peers redis chromium test-browser test test-unit test-local test-local-cloud test-engine test-conformance pulumi pulumi-yaml pulumi-languages pulumi-java swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean clean-all
 
 help:
@@ -143,16 +143,24 @@ swift:
 redis:
 	bash scripts/redis.sh
 
+# Debian's chromium, driven headless by the browser tests (tests/browser: the console, the drift report's page).
+chromium:
+	bash scripts/chromium.sh
+
 # Real PostgreSQL 15 and MariaDB 10.11 on loopback for the data query real-server tests (installed by apt if missing).
 sql-peers:
 	bash scripts/sql-peers.sh start >/dev/null
 
 # The whole suite, after the linters. Swift, PostgreSQL/MariaDB, redis-server and the Pulumi CLI are installed/started first; the last line jest prints
 # is "N passed, N failed" (tests/support/summary-reporter.js; when a test failed, make adds its own "Error" line after it).
-test: lint build pulumi pulumi-yaml pulumi-languages swift sql-peers redis
+test: lint build pulumi pulumi-yaml pulumi-languages swift sql-peers redis chromium
 	eval "$$(bash scripts/swift-peer.sh env)"; export KRCLOUD_SWIFT_AUTH_URL KRCLOUD_SWIFT_USER KRCLOUD_SWIFT_KEY; \
 	eval "$$(bash scripts/sql-peers.sh env)"; export KRCLOUD_PG_URL KRCLOUD_MARIADB_URL; \
 	node node_modules/.bin/jest --ci
+
+# The console and the drift report's page in headless Chromium, after the demo's stacks are up; screenshots in $(STATE)/browser/.
+test-browser: build pulumi redis chromium
+	node node_modules/.bin/jest --ci dist/tests/browser
 
 test-unit: build
 	node node_modules/.bin/jest --ci dist/tests/unit

@@ -321,6 +321,7 @@ test("drift planted behind Pulumi's back shows in the HTML report with its prope
   const total = stacksOf.reduce((n, s) => n + s.resources.length, 0);
   expect(await visible()).toHaveLength(total);
   expect(await page.locator("#filters output").textContent()).toBe(`${total} of ${total} resources`);
+  await screenshot(page, "drift-report-view");
 
   const cache = stacks.get("cache")!.name;
   await page.locator("#filters select[name=stack]").selectOption(cache);

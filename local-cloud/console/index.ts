@@ -1,7 +1,8 @@
 /**
  * The console (docs/local-cloud.md#console): a page served by the local cloud itself under
  * `/_console/` on its main port, beside the control API and by the same rules (the main port only,
- * loopback unless the local cloud was bound elsewhere, no credential). It shows each project's
+ * loopback unless the local cloud was bound elsewhere, no credential, no request a browser makes
+ * for another site: core/access.ts). It shows each project's
  * resources, the request log as it grows, and the faults and transitions of the control API, which
  * the page switches through the control API itself.
  *
@@ -12,16 +13,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import FindMyWay from "find-my-way";
 import type { LocalCloudControl } from "../core/control";
-import { ApiError, BadRequest, InternalError, MethodNotAllowed, NotFound, isApiError } from "../core/errors";
+import { refusedRequest } from "../core/access";
+import { BadRequest, InternalError, MethodNotAllowed, NotFound, isApiError } from "../core/errors";
 import { jsonResponse, type ApiResponse } from "../core/http";
 import { renderError, type LocalCloudServer } from "../core/server";
 import { asset, CONSOLE_HEADERS } from "./assets";
 import { ConsoleViews } from "./views";
 
 type Handler = (input: { params: Record<string, string | undefined>; query: URLSearchParams }) => ApiResponse | Promise<ApiResponse>;
-
-const Forbidden = (host: string) =>
-  new ApiError(403, "ForeignHost", `The console answers requests addressed to the local cloud's own host, not "${host.slice(0, 100)}".`);
 
 /** Installs the console on the server's main port. */
 export function installConsole(server: LocalCloudServer, control: LocalCloudControl): void {
@@ -66,8 +65,8 @@ export function installConsole(server: LocalCloudServer, control: LocalCloudCont
     const method = (req.method ?? "GET").toUpperCase();
     let response: ApiResponse;
     try {
-      const host = hostOf(req.headers.host);
-      if (!allowedHost(host, server.options.host ?? "127.0.0.1")) throw Forbidden(host);
+      const refused = refusedRequest(req.headers, server.options.host ?? "127.0.0.1");
+      if (refused) throw refused;
       let found: FindMyWay.FindResult<FindMyWay.HTTPVersion.V1> | null = null;
       try {
         found = router.find(method === "HEAD" ? "GET" : (method as FindMyWay.HTTPMethod), path);
@@ -90,22 +89,4 @@ export function installConsole(server: LocalCloudServer, control: LocalCloudCont
     res.writeHead(response.status);
     res.end(method === "HEAD" ? undefined : payload);
   };
-}
-
-/** The host name a request was addressed to, without its port. */
-function hostOf(header: string | undefined): string {
-  const value = (header ?? "").trim().toLowerCase();
-  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
-  return value.replace(/:\d*$/, "");
-}
-
-/**
- * A page of another site could make the browser send requests to a name that resolves to 127.0.0.1
- * (DNS rebinding) and read the answers: the console answers only requests addressed to a loopback
- * name or to the host the local cloud was bound to (any name where it was bound to every interface).
- */
-function allowedHost(host: string, bound: string): boolean {
-  if (host === "" || host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host)) return true;
-  if (bound === "0.0.0.0" || bound === "::") return true;
-  return host === bound.toLowerCase() || host === `[${bound.toLowerCase()}]`;
 }

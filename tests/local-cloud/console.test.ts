@@ -51,10 +51,31 @@ test("the page, its style and scripts: only its own files, under a policy that f
   expect((await call("POST", cloud.consoleUrl)).status).toBe(405);
 });
 
-test("a request addressed to another host name (DNS rebinding) is refused; loopback names are served", async () => {
-  for (const host of ["127.0.0.1", "localhost", "[::1]"]) expect((await call("GET", cloud.consoleUrl, { headers: { Host: `${host}:80` } })).status).toBe(200);
-  const foreign = await call("GET", `${cloud.url}/_console/api/overview`, { headers: { Host: "attacker.example" } });
-  expect({ status: foreign.status, code: foreign.json().code }).toEqual({ status: 403, code: "ForeignHost" });
+test("the console and the control API refuse what a browser sends for another site; programs and the console's own page are served", async () => {
+  const port = new URL(cloud.url).port;
+  for (const url of [`${cloud.url}/_console/api/overview`, `${cloud.controlUrl}/faults`]) {
+    for (const host of ["127.0.0.1", "localhost", "[::1]"]) expect((await call("GET", url, { headers: { Host: `${host}:${port}` } })).status).toBe(200);
+    const ownPage = { Origin: cloud.url, "Sec-Fetch-Site": "same-origin" };
+    expect((await call("GET", url, { headers: ownPage })).status).toBe(200);
+    for (const [headers, code] of [
+      [{ Host: "attacker.example" }, "ForeignHost"],
+      [{ "Sec-Fetch-Site": "cross-site" }, "CrossSiteRequest"],
+      [{ "Sec-Fetch-Site": "same-site" }, "CrossSiteRequest"],
+      [{ Origin: "http://attacker.example" }, "CrossSiteRequest"],
+    ] as const) {
+      const r = await call("GET", url, { headers });
+      expect(`${url} ${JSON.stringify(headers)}: ${r.status} ${r.json().code}`).toBe(`${url} ${JSON.stringify(headers)}: 403 ${code}`);
+    }
+  }
+  // A reset a page of another site would send (a "simple" request: no preflight) changes nothing.
+  const before = (await control(cloud, "GET", "/inventory")).json();
+  const reset = await call("POST", `${cloud.controlUrl}/reset`, {
+    headers: { "Content-Type": "text/plain", Origin: "http://attacker.example", "Sec-Fetch-Site": "cross-site" },
+    body: "{}",
+  });
+  expect(reset.status).toBe(403);
+  expect((await control(cloud, "GET", "/inventory")).json()).toEqual(before);
+  expect(cloud.control.tokens({ projectId: PROJECT }).tokens).toHaveLength(1);
 });
 
 test("projects: unknown and malformed ids answer clearly; a project with credentials and nothing else is empty", async () => {

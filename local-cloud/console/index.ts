@@ -43,8 +43,8 @@ export function installConsole(server: LocalCloudServer, control: LocalCloudCont
     [
       "/_console/api/projects/:projectId/children",
       ({ params, query }) => {
-        const path = (query.get("path") ?? "").split("/").filter((s) => s !== "");
-        return jsonResponse(200, views.children(params.projectId ?? "", required(query, "service"), path, offsetOf(query)));
+        // One `step` per level (`kind:id`; ids may hold any character, "/" too).
+        return jsonResponse(200, views.children(params.projectId ?? "", required(query, "service"), query.getAll("step"), offsetOf(query)));
       },
     ],
     [

@@ -61,7 +61,7 @@ export class ConsoleViews {
     return { projectId, services: this.trees(projectId).map((t) => ({ name: t.name, nodes: t.nodes.map(sent) })) };
   }
 
-  /** Children `offset` on of the node at `path` (`kind:id` steps from the service's top). */
+  /** Children `offset` on of the node at `path` (its `kind:id` steps from the service's top). */
   children(projectId: string, service: string, path: string[], offset: number): { nodes: SentNode[]; offset: number; total: number } {
     this.checkProject(projectId);
     const tree = this.trees(projectId).find((t) => t.name === service);

@@ -219,7 +219,7 @@ test("a transition set in the console slows what it names until it is made immed
   await page.close();
 });
 
-test("markup in a bucket's metadata and an object's key stays text; a large object comes page by page; unknown projects and an empty cloud say so", async () => {
+test("markup in a bucket's metadata and an object's key stays text; a large object and a long list come page by page; unknown projects and an empty cloud say so", async () => {
   const planted = "<script>window.__planted = 1</script>";
   const key = '<img src=x onerror="window.__planted = 2">.txt';
   expect(
@@ -233,6 +233,7 @@ test("markup in a bucket's metadata and an object's key stays text; a large obje
   ).toBe(true);
   await project.control.patchResource("object-storage", "bucket", "markup", { metadata: { note: planted } });
   expect((await putObject("markup", key, "0123456789".repeat(20_000))).status).toBe(201);
+  for (let i = 0; i < 120; i++) expect((await putObject("markup", `n${String(i).padStart(3, "0")}`, "x")).status).toBe(201);
 
   const page = await browser.page();
   await page.goto(consoleAt("tab=resources"));
@@ -252,6 +253,14 @@ test("markup in a bucket's metadata and an object's key stays text; a large obje
   expect(await page.locator("script").count()).toBe(1);
   expect(await page.locator("img").count()).toBe(0);
   await screenshot(page, "console-markup");
+
+  // 121 objects: the first 100, then the rest on demand.
+  const objects = item(page, "bucket", "markup").locator("li[data-kind=object]");
+  expect(await objects.count()).toBe(100);
+  await item(page, "bucket", "markup").locator("button.more").click();
+  await objects.nth(120).waitFor({ state: "attached" });
+  expect(await objects.count()).toBe(121);
+  expect(await objects.nth(120).getAttribute("data-id")).toBe("markup/n119");
 
   await page.goto(`${cloud.url}/_console/#project=no-such-project`);
   await page.locator("[data-empty=unknown-project]").waitFor();

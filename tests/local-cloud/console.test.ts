@@ -108,11 +108,11 @@ test("a bucket of 250 objects lists 100 at a time; an object's content comes 64 
   expect(objects.children[0]).toMatchObject({ kind: "object", id: "many/k000", label: "k000", facts: { size: 1 }, record: { name: "k000", bytes: 1 } });
 
   const page = async (offset: number) =>
-    (await api(`/projects/${PROJECT}/children?service=object-storage&path=group:buckets/bucket:many/group:objects&offset=${offset}`)).json();
+    (await api(`/projects/${PROJECT}/children?service=object-storage&step=group:buckets&step=bucket:many&step=group:objects&offset=${offset}`)).json();
   expect((await page(100)).nodes.map((n: { label: string }) => n.label).slice(0, 2)).toEqual(["k100", "k101"]);
   expect(await page(200)).toMatchObject({ offset: 200, total: 252 });
   expect((await page(200)).nodes).toHaveLength(52);
-  const gone = await api(`/projects/${PROJECT}/children?service=object-storage&path=group:buckets/bucket:gone&offset=0`);
+  const gone = await api(`/projects/${PROJECT}/children?service=object-storage&step=group:buckets&step=bucket:gone&offset=0`);
   expect({ status: gone.status, code: gone.json().code }).toEqual({ status: 404, code: "NoSuchNode" });
 
   const preview = async (id: string, offset: number) =>

@@ -117,7 +117,7 @@ export class ResourcesView {
     const li = h("li", { class: "more-row" }, button);
     button.addEventListener("click", () => {
       this.paged = true;
-      const query = new URLSearchParams({ service, path: path.join("/"), offset: String(loaded) });
+      const query = new URLSearchParams([["service", service], ...path.map((step) => ["step", step]), ["offset", String(loaded)]]);
       void call<{ nodes: TreeNode[]; total: number }>("GET", consoleApi(`/projects/${encodeURIComponent(this.projectId)}/children?${query}`)).then((page) => {
         const items = page.nodes.map((n) => this.item(service, path, n));
         const next = loaded + page.nodes.length;

@@ -128,7 +128,6 @@ test("the console lists every resource of the demo's stacks, with the state and 
   // Data query: the query finished, its rows page in; the Hadoop job cluster with its status.
   const query = page.locator("li[data-kind=query]");
   expect(await query.getAttribute("data-status")).toBe("FINISHED");
-  await line(page, "group", "queries").click();
   await query.locator(":scope > .line").click();
   await page.locator("table.rows tbody tr").first().waitFor();
   expect(await page.locator("table.rows tbody tr td:first-child").allTextContents()).toEqual(["kr-central", "kr-south", "jp-east"]);
@@ -180,7 +179,8 @@ test("a fault switched on in the console fails the next matching request as the 
   await form.locator("input[name=operation]").fill("PutObject");
   await form.locator("select[name=action]").selectOption("lose-response");
   await form.locator("button[type=submit]").click();
-  await page.locator("p.message.ok").waitFor();
+  // The list shows the new fault once the control API has it (the two before it are spent).
+  await page.locator("table.fault-list tbody tr td", { hasText: "lose-response" }).waitFor();
   await expect(putObject(bucket, "lost.txt", "applied")).rejects.toThrow();
   expect(await project.control.getResource("object-storage", "object", `${bucket}/lost.txt`)).toMatchObject({ bytes: 7 });
   await screenshot(page, "console-faults");
@@ -214,7 +214,7 @@ test("a transition set in the console slows what it names until it is made immed
     { service: "cache", kind: "cluster", mode: "duration", ms: 90_000 },
   ]);
   await page.locator("tr[data-transition='cache/cluster'] button").click();
-  await page.locator("p.message.ok").waitFor();
+  await page.locator("p.message.ok", { hasText: "cache cluster: immediate again." }).waitFor();
   expect((await controlGet<{ transitions: unknown[] }>("/transitions")).transitions).toEqual([{ service: "cache", kind: "cluster", mode: "immediate" }]);
   await page.close();
 });

@@ -16,8 +16,8 @@ export class ResourcesView {
   readonly element = h("section", { class: "resources", "data-view": "resources" });
   private readonly tree = h("div", { class: "tree", role: "tree" });
   private readonly detail = h("div", { class: "detail" });
-  /** Paths of open nodes, kept across refreshes. */
-  private readonly open = new Set<string>();
+  /** Nodes opened or closed by hand, kept across refreshes (a service's top groups start open). */
+  private readonly open = new Map<string, boolean>();
   private selected: Selected | undefined;
   /** More children were loaded by hand: refreshing would fold them away, so it waits for the user. */
   private paged = false;
@@ -90,20 +90,13 @@ export class ResourcesView {
       return li;
     }
     const sub = h("ul", { role: "group" });
-    const toggle = () => {
-      const isOpen = li.classList.toggle("open");
-      if (isOpen) this.open.add(key);
-      else this.open.delete(key);
-    };
+    const toggle = () => this.open.set(key, li.classList.toggle("open"));
     line.prepend(h("span", { class: "twisty", "aria-hidden": "true" }));
     line.addEventListener("click", () => {
       toggle();
       if (node.kind !== "group") this.select({ service, path, node }, true);
     });
-    if (this.open.has(key) || (parent.length === 0 && node.kind === "group")) {
-      li.classList.add("open");
-      this.open.add(key);
-    }
+    if (this.open.get(key) ?? (parent.length === 0 && node.kind === "group")) li.classList.add("open");
     for (const child of children) sub.appendChild(this.item(service, path, child));
     const total = node.total ?? children.length;
     if (total > children.length) sub.appendChild(this.more(service, path, children.length, total));

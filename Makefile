@@ -34,7 +34,7 @@ export LOCAL_CLOUD_PORT
 # What the user ran, for the local cloud's messages ("make demo LOCAL_CLOUD_PORT=8791").
 export KRCLOUD_COMMAND := make $(or $(MAKECMDGOALS),help)
 
-.PHONY: help install build lint go-check format sql-peers redis test test-unit test-local test-local-cloud test-engine test-conformance test-install pulumi pulumi-yaml pulumi-languages pulumi-java swift \
+.PHONY: help install build lint go-check format sql-peers redis chromium test-browser test test-unit test-local test-local-cloud test-engine test-conformance test-install pulumi pulumi-yaml pulumi-languages pulumi-java swift \
         local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean clean-all
 
 help:
@@ -73,7 +73,7 @@ install: node_modules/.installed
 
 # Incremental: tsc runs only when a source is newer than its last run (dist/tsconfig.tsbuildinfo, not
 # shipped), and then recompiles only what changed.
-TS_SOURCES := $(shell find index.ts client provider local-cloud drift bin tools bench tests -path tests/programs -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
+TS_SOURCES := $(shell find index.ts client provider local-cloud drift bin tools bench tests \( -path tests/programs -o -path local-cloud/console/ui -o -path drift/formats/html-ui \) -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
 # tsc writes its build info even when it reports errors: removed then, so the next make runs it again.
 dist/tsconfig.tsbuildinfo: node_modules/.installed tsconfig.json $(TS_SOURCES)
 	node node_modules/.bin/tsc -p tsconfig.json >&2 || { rm -f $@; exit 1; }
@@ -89,7 +89,19 @@ dist/tsconfig.native.tsbuildinfo: dist/tsconfig.tsbuildinfo tsconfig.native.json
 	node -e 'const fs = require("fs"); fs.writeFileSync("dist/sdk/nodejs/package.json", JSON.stringify({ version: require("./package.json").version }) + "\n")'
 	@touch $@
 
-build: dist/tsconfig.tsbuildinfo dist/tsconfig.native.tsbuildinfo
+# The pages a browser runs (the local cloud's console, the drift report's script): their own tsconfig
+# each (browser globals, ES modules), compiled into dist/ beside the code that serves or inlines them.
+CONSOLE_UI_SOURCES := $(wildcard local-cloud/console/ui/*.ts local-cloud/console/ui/tsconfig.json)
+dist/tsconfig.console.tsbuildinfo: node_modules/.installed $(CONSOLE_UI_SOURCES) tsconfig.browser.json
+	node node_modules/.bin/tsc -p local-cloud/console/ui >&2 || { rm -f $@; exit 1; }
+	@touch $@
+
+DRIFT_HTML_SOURCES := $(wildcard drift/formats/html-ui/*.ts drift/formats/html-ui/tsconfig.json)
+dist/tsconfig.drift-html.tsbuildinfo: node_modules/.installed $(DRIFT_HTML_SOURCES) tsconfig.browser.json
+	node node_modules/.bin/tsc -p drift/formats/html-ui >&2 || { rm -f $@; exit 1; }
+	@touch $@
+
+build: dist/tsconfig.tsbuildinfo dist/tsconfig.native.tsbuildinfo dist/tsconfig.console.tsbuildinfo dist/tsconfig.drift-html.tsbuildinfo
 
 # Type-aware eslint (no-floating-promises, no-misused-promises, unused code, ...) and prettier on the
 # code, then the Go checks.
@@ -160,6 +172,10 @@ swift:
 redis:
 	bash scripts/redis.sh
 
+# Debian's chromium, driven headless by the browser tests (tests/browser: the console, the drift report's page).
+chromium:
+	bash scripts/chromium.sh
+
 # Real PostgreSQL 15 and MariaDB 10.11 on loopback for the data query real-server tests (installed by apt
 # if missing), started and left running (stop: bash scripts/sql-peers.sh stop).
 sql-peers:
@@ -170,8 +186,12 @@ sql-peers:
 # the tests left running: local clouds, redis-server nodes) when the suite ends or is interrupted, and
 # leaves running what ran before. The last line jest prints is "N passed, N failed"
 # (tests/support/summary-reporter.js; when a test failed, make adds its own "Error" line after it).
-test: lint build pulumi pulumi-yaml pulumi-languages pulumi-java redis
+test: lint build pulumi pulumi-yaml pulumi-languages pulumi-java redis chromium
 	bash scripts/with-peers.sh swift sql -- node node_modules/.bin/jest --ci
+
+# The console and the drift report's page in headless Chromium, after the demo's stacks are up; screenshots in $(STATE)/browser/.
+test-browser: build pulumi redis chromium
+	node node_modules/.bin/jest --ci dist/tests/browser
 
 test-unit: build
 	bash scripts/with-peers.sh -- node node_modules/.bin/jest --ci dist/tests/unit

@@ -109,6 +109,9 @@ epilogue() {
   index_url=$(cd "$ROOT/examples/static-site" && pulumi --non-interactive stack output --stack "$STACK" indexUrl 2>/dev/null || true)
   cat <<EOF
 
+The console shows what the stacks made, the requests the provider sent, and faults to try:
+  $LC_URL/_console/#project=$LC_PROJECT
+
 The site is public-read; look at it with:
   curl -i $index_url
 

@@ -22,7 +22,14 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // native.ts (the entry of pulumi-krcloud/native) is compiled with the generated SDK it re-exports,
+    // by tsconfig.native.json; every other file by tsconfig.json.
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ["native.ts"], defaultProject: "tsconfig.native.json" },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",

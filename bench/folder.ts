@@ -47,7 +47,7 @@ export interface FolderFigures {
 
 const SWIFTCLIENT = "4.11.0";
 
-function run(cmd: string, args: string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
+export function run(cmd: string, args: string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(cmd, args, { cwd: o.cwd, env: { ...process.env, ...(o.env ?? {}) }, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) =>
       err ? reject(new Error(`${path.basename(cmd)} ${args.join(" ")}: ${err.message}\n${stderr}`)) : resolve(stdout),
@@ -56,7 +56,7 @@ function run(cmd: string, args: string[], o: { cwd?: string; env?: Record<string
 }
 
 /** python-swiftclient in a venv of its own, made once per version. */
-async function swiftCommand(log: (l: string) => void): Promise<string> {
+export async function swiftCommand(log: (l: string) => void): Promise<string> {
   const venv = path.join(os.homedir(), ".cache", "krcloud", `swiftclient-${SWIFTCLIENT}`);
   const bin = path.join(venv, "bin", "swift");
   if (!fs.existsSync(bin)) {
@@ -67,7 +67,7 @@ async function swiftCommand(log: (l: string) => void): Promise<string> {
   return bin;
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t = performance.now();
   const v = await fn();
   return [performance.now() - t, v];
@@ -78,7 +78,7 @@ function sizeOf(i: number): number {
   return i % 10 === 9 ? 64 * 1024 * (1 + (i % 16)) : 1024 * (1 + (i % 16));
 }
 
-function makeFiles(dir: string, n: number): number {
+export function makeFiles(dir: string, n: number): number {
   let total = 0;
   for (let i = 0; i < n; i++) {
     const sub = path.join(dir, `d${i % 100}`);

@@ -20,6 +20,9 @@
  * - `pulumi do krcloud:objectstorage:Bucket list --all` of 1,000 buckets (the plugin's List) beside
  *   `krcloud-drift --unmanaged` on the same project (time, requests; list.ts).
  * - A folder of 10,000 files: one BucketFolder beside `swift upload` and BucketObjects (folder.ts).
+ * - BucketFolder at the object store's floor (folder-floor.ts): a fresh clone's no-op deploy of
+ *   10,000 files beside `swift upload --skip-identical`, and the move of 1,000 BucketObjects into one
+ *   folder (requests, state bytes before and after).
  * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
  *   token, and the requests renewal adds (credentials.ts).
  * - Scale: 200 and 1,000 buckets through each door (dynamic TS, native TS, native YAML, native
@@ -35,6 +38,7 @@ import { demoStudy } from "./demo";
 import { driftStudy } from "./drift";
 import { engineStudy } from "./engine";
 import { folderStudy } from "./folder";
+import { folderFloorStudy } from "./folder-floor";
 import { listStudy } from "./list";
 import { writeSection } from "./scale/report";
 import { bulkStudy } from "./studies/bulk";
@@ -57,6 +61,7 @@ export const STUDIES: readonly Study[] = [
   driftStudy,
   listStudy,
   folderStudy,
+  folderFloorStudy,
   credentialsStudy,
   scaleStudy,
 ];

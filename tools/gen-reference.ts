@@ -196,7 +196,7 @@ function typesSection(schema: Schema, tokens: string[]): string {
   return `## Types\n\nThe nested types above, with their fields.\n\n${sections.join("\n")}`;
 }
 
-/** The languages tools/exgen converts each YAML example to (scripts/gen-examples.sh): heading, directory, file, fence. */
+/** The languages go/codegen/exgen converts each YAML example to (scripts/gen-examples.sh): heading, directory, file, fence. */
 export const CONVERTED_LANGUAGES = [
   { name: "TypeScript", dir: "typescript", file: "index.ts", fence: "ts", sdk: "`pulumi-krcloud/native`" },
   { name: "Python", dir: "python", file: "__main__.py", fence: "python", sdk: "the `pulumi_krcloud` wheel" },

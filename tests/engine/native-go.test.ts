@@ -14,7 +14,7 @@ staticSiteSteps({
   example: "go-static-site",
   runtime: "go",
   stack: "go",
-  hostMissing: () => (pulumiLanguagesBinDir() ? undefined : "pulumi-language-go is missing: run `make pulumi-languages` (scripts/install-pulumi-languages.sh)"),
+  hostMissing: () => (pulumiLanguagesBinDir() ? undefined : "pulumi-language-go is missing: run `make pulumi-languages`"),
   greeting: "<h1>Hello from Go and krcloud</h1>",
   sdks: { wheel: false },
   wire: async (workDir, sdkDir) => {

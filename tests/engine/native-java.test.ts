@@ -19,7 +19,7 @@ staticSiteSteps({
   runtime: "java",
   stack: "java",
   hostMissing: () => {
-    if (!pulumiJavaBinDir()) return "pulumi-language-java is missing: run `make pulumi-languages` (scripts/install-pulumi-java.sh)";
+    if (!pulumiJavaBinDir()) return "pulumi-language-java is missing: run `make pulumi-java`";
     // The host runs programs with Maven: without it every command fails with a less telling message.
     if (spawnSync("mvn", ["--version"], { stdio: "ignore" }).status !== 0) return "mvn is not on PATH: the Java host runs programs with Maven (and a JDK)";
     return undefined;

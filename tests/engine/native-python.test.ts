@@ -14,8 +14,7 @@ staticSiteSteps({
   example: "python-static-site",
   runtime: "python",
   stack: "python",
-  hostMissing: () =>
-    pulumiLanguagesBinDir() ? undefined : "pulumi-language-python is missing: run `make pulumi-languages` (scripts/install-pulumi-languages.sh)",
+  hostMissing: () => (pulumiLanguagesBinDir() ? undefined : "pulumi-language-python is missing: run `make pulumi-languages`"),
   greeting: "<h1>Hello from Python and krcloud</h1>",
   sdks: { wheel: true },
   // As the example's README says: a virtualenv named in Pulumi.yaml, requirements.txt and the wheel.

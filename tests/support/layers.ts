@@ -1,9 +1,9 @@
 /**
  * The layer table of docs/architecture.md ("What may import what") read as rules, and every import
  * of the repository's code held against them (tests/unit/layers.test.ts). The table is the input:
- * a row's first cell names its layer, the second what it may import, the third what it must never
- * import; code spans are what counts (`client/core`, `provider/<service>`, `zod`), the prose
- * around them says why. "everything" in the second cell lets a layer import anything its third cell
+ * a row's first cell names its layer (the code spans before a parenthesis), the second what it may
+ * import, the third what it must never import; code spans are what counts (`client/core`,
+ * `provider/<service>`, `zod`), the prose around them says why. "everything" in the second cell lets a layer import anything its third cell
  * does not forbid.
  *
  * Patterns: `dir/` or `dir` (a folder of the repository and everything in it), `file.ts` (that
@@ -54,7 +54,8 @@ export function layerRules(markdown: string): LayerRule[] {
     if (cells.length !== 3) throw new Error(`a row of the layer table needs 3 cells: ${line}`);
     const [layer, may, never] = cells as [string, string, string];
     if (/^\s*-+\s*$/.test(layer) || layer.trim() === "layer") continue;
-    rows.push({ layers: spans(layer), may: /\beverything\b/.test(may) ? "everything" : spans(may), never: spans(never), row: layer.trim() });
+    // The layer cell's code spans before any parenthesis: what follows names, it is no layer.
+    rows.push({ layers: spans(layer.split("(")[0]!), may: /\beverything\b/.test(may) ? "everything" : spans(may), never: spans(never), row: layer.trim() });
   }
   if (rows.length === 0) throw new Error("the layer table has no rows");
   return rows;

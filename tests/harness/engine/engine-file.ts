@@ -114,7 +114,7 @@ export async function previewSteps(stack: Stack): Promise<{ urn: string; op: str
 
 /** YAML programs need the YAML language host next to the Pulumi CLI. */
 export function requireYamlHost(): void {
-  if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml` (scripts/install-pulumi-yaml.sh)");
+  if (!pulumiYamlBinDir()) throw new Error("pulumi-language-yaml is missing: run `make pulumi-yaml`");
 }
 
 /** Writes `files` as the program `name` of the sandbox and returns its copy, ready for a stack (Sandbox.copyProgram). */

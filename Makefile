@@ -35,7 +35,7 @@ export LOCAL_CLOUD_PORT
 export KRCLOUD_COMMAND := make $(or $(MAKECMDGOALS),help)
 
 .PHONY: help install build lint go-check format sql-peers redis chromium test-browser test test-unit test-local test-local-cloud test-engine test-conformance test-install pulumi pulumi-yaml pulumi-languages pulumi-java swift \
-        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-scale schema plugin pack env sdks clean clean-all
+        local-cloud local-cloud-start local-cloud-stop demo demo-destroy bench bench-smoke bench-scale schema plugin pack env sdks clean clean-all
 
 help:
 	@echo "make demo        install, start the local cloud, pulumi up the demo stack, print outputs"
@@ -53,6 +53,7 @@ help:
 	@echo "make pulumi-yaml / pulumi-languages / pulumi-java   build the YAML, the Python and Go, the Java language host (once)"
 	@echo "make swift / sql-peers / redis   start the Swift peer / PostgreSQL and MariaDB (left running; README says how to stop them) / install redis-server"
 	@echo "make bench       run the benchmarks (scale: 200 and 1,000 resources per door) and write docs/benchmarks.md"
+	@echo "make bench-smoke every benchmark study at a tiny size, writing nothing (a study that no longer runs fails; part of make test)"
 	@echo "make bench-scale the scale benchmarks at 10,000 resources per door (hours; see docs/benchmarks.md)"
 	@echo "make schema      regenerate schema.json, docs/reference/ (with each example in TypeScript, Python and Go) and the args types provider/<module>/args.ts"
 	@echo "make sdks        generate the SDKs from schema.json: Python (and its wheel), Go and Java (installed with mvn) into sdk/python, sdk/go, sdk/java, TypeScript into sdk/nodejs/ (pulumi-krcloud/native)"
@@ -181,12 +182,12 @@ chromium:
 sql-peers:
 	bash scripts/sql-peers.sh start >/dev/null
 
-# The whole suite, after the linters. redis-server and the Go-built tools are installed first; Swift and
+# The whole suite, after the linters and the benchmarks' smoke run (make bench-smoke). redis-server and the Go-built tools are installed first; Swift and
 # PostgreSQL/MariaDB are started by scripts/with-peers.sh, which stops what it started (and whatever
 # the tests left running: local clouds, redis-server nodes) when the suite ends or is interrupted, and
 # leaves running what ran before. The last line jest prints is "N passed, N failed"
 # (tests/support/summary-reporter.js; when a test failed, make adds its own "Error" line after it).
-test: lint build pulumi pulumi-yaml pulumi-languages pulumi-java redis chromium
+test: lint build pulumi pulumi-yaml pulumi-languages pulumi-java redis chromium bench-smoke
 	bash scripts/with-peers.sh swift sql -- node node_modules/.bin/jest --ci
 
 # The console and the drift report's page in headless Chromium, after the demo's stacks are up; screenshots in $(STATE)/browser/.
@@ -196,7 +197,7 @@ test-browser: build pulumi redis chromium
 test-unit: build
 	bash scripts/with-peers.sh -- node node_modules/.bin/jest --ci dist/tests/unit
 
-# The providers and the SDK against the local cloud (tests/local), and the local cloud itself (tests/local-cloud).
+# The providers and the client against the local cloud (tests/local), and the local cloud itself (tests/local-cloud).
 test-local: build redis
 	bash scripts/with-peers.sh sql -- node node_modules/.bin/jest --ci dist/tests/local dist/tests/local-cloud
 
@@ -239,6 +240,11 @@ sdks: schema pulumi-java
 
 bench: build pulumi pulumi-yaml pulumi-languages pulumi-java redis
 	node --expose-gc dist/bench/index.js
+
+# Every study of make bench at a tiny size (bench/index.ts --smoke), writing nothing: a study that no
+# longer runs (a moved entry, a changed API) fails here instead of at the next make bench.
+bench-smoke: build pulumi pulumi-yaml pulumi-languages pulumi-java redis
+	node --expose-gc dist/bench/index.js --smoke
 
 # 10,000 buckets through each door beside its floor (native Python has none); writes its section of docs/benchmarks.md.
 bench-scale: build pulumi pulumi-yaml pulumi-languages pulumi-java

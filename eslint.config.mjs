@@ -50,12 +50,6 @@ export default tseslint.config(
     },
   },
   {
-    // A resource class and an interface of the same name: the interface types the class's outputs
-    // (ResourceOutputs<T>), which the class declares through Pulumi's registerOutputs, not as fields.
-    files: ["provider/*/resources.ts"],
-    rules: { "@typescript-eslint/no-unsafe-declaration-merging": "off", "@typescript-eslint/no-empty-object-type": "off" },
-  },
-  {
     files: ["tests/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-non-null-assertion": "off" },
   },

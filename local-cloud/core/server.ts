@@ -16,7 +16,6 @@ import { RequestLog } from "./request-log";
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
-/** What services receive from the core at construction. */
 /** What other services may do in object storage (query results, job logs), set by the object storage service. */
 export interface ObjectStoreBridge {
   bucketExists(projectId: string, bucket: string): boolean;
@@ -25,6 +24,7 @@ export interface ObjectStoreBridge {
   readObject(projectId: string, bucket: string, key: string): Readable | undefined;
 }
 
+/** What services receive from the core at construction. */
 export interface CoreContext {
   readonly clock: VirtualClock;
   readonly credentials: CredentialStore;
@@ -83,7 +83,7 @@ export interface LocalCloudOptions {
   region?: string;
 }
 
-/** The region the local cloud's catalog names unless told otherwise (the SDK's default region). */
+/** The region the local cloud's catalog names unless told otherwise (the client's default region). */
 export const DEFAULT_REGION = "kr-central-2";
 
 interface MountedService {

@@ -18,7 +18,7 @@
 import { z } from "zod";
 import { rethrowAs } from "../../client/core";
 import type { ObjectStorageClient } from "../../client/objectstorage";
-import { forEachLimit } from "../../client/objectstorage/concurrency";
+import { forEachLimit } from "../../client/core/concurrency";
 import { containsUnknown, markerOf, OWNER_METADATA_KEY, PartialFailure, defineResource, resourceClass, type Context } from "../core";
 import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE, headerValue, multipartThresholdInput, partSizeInput } from "./bucket-object";
 import { objectStorage } from "./client";

@@ -14,7 +14,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector } from "../harness/engine";
 import { descendants, endProcesses, spawnPulumi, until } from "../support/faults/reliability";
-import { engineFile, jsProgram } from "./engine-file";
+import { engineFile, jsProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

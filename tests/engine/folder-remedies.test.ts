@@ -12,7 +12,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import type { ResourceResult } from "../../drift/model";
 import { ENGINE_TEST_TIMEOUT_MS } from "../harness/engine";
 import { parseReport, resourceNamed, runDrift } from "../support/drift";
-import { engineFile, jsProgram } from "./engine-file";
+import { engineFile, jsProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -2,11 +2,11 @@
  * examples/go-static-site, a Go program on the generated Go SDK (`make sdks`, sdk/go, required
  * through a `replace`), run by the real CLI with pulumi-language-go (`make pulumi-languages`, which
  * builds the program with the go on PATH) and the native plugin: the steps of
- * native-language-steps.ts (up, preview --expect-no-changes, drift and refresh, import, destroy).
+ * tests/support/language-steps.ts (up, preview --expect-no-changes, drift and refresh, import, destroy).
  */
 import * as path from "node:path";
 import { buildGoProgram, ENGINE_TEST_TIMEOUT_MS, pulumiLanguagesBinDir, wireGoProgram } from "../harness/engine";
-import { staticSiteSteps } from "./native-language-steps";
+import { staticSiteSteps } from "../support/language-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

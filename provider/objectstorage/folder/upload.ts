@@ -5,7 +5,7 @@
 import { join, resolve } from "node:path";
 import { isApiError, mayHaveApplied, rethrowAs, withAction } from "../../../client/core";
 import { fileSource, OBJECT_PAGE_LIMIT, type ObjectStorageClient } from "../../../client/objectstorage";
-import { forEachLimit } from "../../../client/objectstorage/concurrency";
+import { forEachLimit } from "../../../client/core/concurrency";
 import { markerOf, OWNER_METADATA_KEY, type Context } from "../../core";
 import { hashFile, isMd5, stripQuotes } from "../object-source";
 import type { Manifest, ManifestEntry } from "./manifest";

@@ -7,9 +7,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { stateResources, type InventoryEntry } from "../harness/engine";
-import { previewNoChanges, typesOf, type Spec, type StackTargets } from "../support/zero-diff";
-import type { EngineFile } from "./engine-file";
+import { stateResources, type InventoryEntry } from "../../harness/engine";
+import { previewNoChanges, typesOf, type Spec, type StackTargets } from ".";
+import type { EngineFile } from "../../harness/engine/engine-file";
 
 export interface ZeroDiffSteps {
   /** Runs `fn`, noting how long it took under `label`. */

@@ -1,4 +1,4 @@
-/** Bounded concurrency for bulk operations (empty a bucket, upload parts). */
+/** Bounded concurrency for bulk operations (empty a bucket, upload parts, a folder's files). */
 
 /**
  * Runs `fn` over `items` with at most `limit` calls in flight. On the first failure no new call is

@@ -3,8 +3,8 @@
  * SIGKILL mid-run (reliability-kill.test.ts, ownership.test.ts), and what an audit of a stack's
  * state against the cloud found wrong (tests/support/reliability.ts `audit`).
  */
-import type { Sandbox } from "../harness/engine";
-import { descendants, endProcesses, spawnPulumi, until, type Bed } from "../support/faults/reliability";
+import type { Sandbox } from "../../harness/engine";
+import { descendants, endProcesses, spawnPulumi, until, type Bed } from "./reliability";
 
 /** What the audit finds wrong: resources outside state, made twice, or recorded but gone. */
 export interface Findings {

@@ -10,7 +10,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../local-cloud";
 import { resolveSettings } from "../../client/core";
 import { ObjectStorageClient } from "../../client/objectstorage";
-import { driftedPaths, parseReport, runDrift } from "../support/drift";
+import { driftedPaths, parseReport, runDrift } from "./drift";
 import {
   discoverExamples,
   generateSdks,

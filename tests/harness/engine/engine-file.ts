@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
-import type { LocalCloud } from "../../local-cloud";
+import type { LocalCloud } from "../../../local-cloud";
 import {
   changedSteps,
   eventCollector,
@@ -20,7 +20,7 @@ import {
   startCloud,
   type CloudProject,
   type InventoryEntry,
-} from "../harness/engine";
+} from ".";
 
 /** The file's cloud, sandbox and project: set before its first test runs (its first `beforeAll`). */
 export interface EngineFile {

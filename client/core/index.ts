@@ -12,3 +12,4 @@ export * from "./once";
 export * from "./pacer";
 export * from "./stats";
 export * from "./project";
+export * from "./concurrency";

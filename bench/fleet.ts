@@ -24,11 +24,11 @@ import {
   fleetPlan,
   newProject,
   plantFleet,
-  REPO_ROOT,
   requestsSince,
   runNode,
   Sandbox,
 } from "../tests/harness/engine";
+import { entry } from "../tests/harness/entries";
 import { timed } from "./measure";
 import { sized, type Study } from "./study";
 
@@ -42,7 +42,7 @@ export interface FleetFigures {
   runs: { shards: number; wallMs: number; requests: number; busiest: number }[];
 }
 
-const DRIFT = path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js");
+const DRIFT = entry("drift");
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The stacks of the fleet: a third production, the rest dev and staging. */

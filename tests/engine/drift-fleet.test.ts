@@ -28,7 +28,7 @@ import {
 } from "../harness/engine";
 import { runDrift } from "../support/drift";
 import { runGithubWorkflow, runGitlabPipeline, runKubernetesJobs, shimDir, type EngineContext, type JobRun } from "../support/fleet/ci-engines";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS * 2);
 

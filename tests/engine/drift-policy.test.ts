@@ -15,7 +15,7 @@ import { startLocalCloud } from "../../local-cloud";
 import { ENGINE_TEST_TIMEOUT_MS, providerConfig, resourcesOfType, runPulumi } from "../harness/engine";
 import { EngineResource } from "../support/local-cloud";
 import { parseReport, runDrift } from "../support/drift";
-import { engineFile, jsProgram } from "./engine-file";
+import { engineFile, jsProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -11,7 +11,7 @@ import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { PACK_DIR, RULES } from "../../policy";
 import { ENGINE_TEST_TIMEOUT_MS, eventCollector } from "../harness/engine";
 import { smallCluster } from "../resources/hadoop/small-cluster";
-import { engineFile, jsProgram, yamlProgram } from "./engine-file";
+import { engineFile, jsProgram, yamlProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

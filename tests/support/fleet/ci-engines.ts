@@ -25,7 +25,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { mapLimit } from "../../../drift/run";
-import { REPO_ROOT } from "../../harness/engine";
+import { entry } from "../../harness/entries";
 
 export interface JobRun {
   job: string;
@@ -46,7 +46,7 @@ export interface EngineContext {
 /** A directory with `npx` and `krcloud-drift` shims running this tree's krcloud-drift, to put first on PATH. */
 export function shimDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-shims-"));
-  const drift = path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js");
+  const drift = entry("drift");
   fs.writeFileSync(path.join(dir, "krcloud-drift"), `#!/bin/sh\nexec node ${JSON.stringify(drift)} "$@"\n`, { mode: 0o755 });
   fs.writeFileSync(
     path.join(dir, "npx"),

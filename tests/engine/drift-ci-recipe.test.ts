@@ -36,7 +36,8 @@ function recipe(): string {
 beforeAll(async () => {
   cloud = await startCloud();
   root = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-drift-recipe-"));
-  for (const d of ["dist", "scripts", "node_modules"]) fs.symlinkSync(path.join(REPO_ROOT, d), path.join(root, d), "dir");
+  // go/: scripts/install-go-tool.sh (make demo's, and the recipe's PATH) finds the CLI's build by its sources' digest.
+  for (const d of ["dist", "scripts", "go", "node_modules"]) fs.symlinkSync(path.join(REPO_ROOT, d), path.join(root, d), "dir");
   fs.cpSync(staticSite().dir, path.join(root, "examples", "static-site"), {
     recursive: true,
     filter: (p) => path.basename(p) !== "node_modules" && !/^Pulumi\..+\.ya?ml$/.test(path.basename(p)),

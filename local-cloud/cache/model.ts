@@ -68,6 +68,19 @@ export interface StoredCluster {
   endpointPorts?: { primary?: number; read?: number };
 }
 
+/** A backup: the record the backend keeps (its data is the engine's, redis/data.ts). */
+export interface StoredBackup {
+  name: string;
+  projectId: string;
+  sourceId: string;
+  clusterMode: boolean;
+  version: string;
+  shardCount: number;
+  /** ms since the epoch. */
+  createdAt: number;
+  expiresAt: number;
+}
+
 /** What the create routes hand the backend, parsed and checked. */
 export interface CommonBody {
   name: string;

@@ -13,7 +13,7 @@ export class CacheViews {
   /** The record of §2.1, for clusters and instance sets alike. */
   cluster(c: StoredCluster): Record<string, unknown> {
     const flavor = FLAVORS.find((f) => f.id === c.flavorId);
-    const g = this.be.groups.get(c.parameterGroupId);
+    const g = this.be.state.groups.get(c.parameterGroupId);
     const nodes = c.shards.reduce((n, s) => n + s.nodes.length, 0);
     const primary = c.shards[0]?.nodes.find((n) => n.role === "primary");
     return {
@@ -44,10 +44,10 @@ export class CacheViews {
       tlsEnabled: c.tlsEnabled,
       creator: c.projectId,
       license: "BSD-3-Clause",
-      status: this.be.statuses.cluster(c, true),
+      status: this.be.state.statuses.cluster(c, true),
       parameterGroupId: c.parameterGroupId,
       parameterGroupName: g?.name ?? "",
-      parameterGroupSyncStatus: this.be.statuses.sync(c, true),
+      parameterGroupSyncStatus: this.be.state.statuses.sync(c, true),
       createdAt: c.createdAt,
     };
   }
@@ -71,7 +71,7 @@ export class CacheViews {
       subnet: { id: n.subnetId },
       endpoint: n.endpoint,
       role: n.role,
-      status: this.be.statuses.node(c, n, true),
+      status: this.be.state.statuses.node(c, n, true),
       createdAt: n.createdAt,
     };
   }
@@ -91,13 +91,13 @@ export class CacheViews {
       endpoint: n.endpoint,
       license: "BSD-3-Clause",
       createdAt: n.createdAt,
-      status: this.be.statuses.node(c, n, true),
+      status: this.be.state.statuses.node(c, n, true),
     };
   }
 
   /** A group's summary (lists), or with every parameter's value (`detail`). */
   group(g: StoredParameterGroup, detail: boolean): Record<string, unknown> {
-    const users = this.be.usersOf(g);
+    const users = this.be.state.usersOf(g);
     const summary = {
       id: g.id,
       engineVersion: g.engineVersion,
@@ -107,7 +107,7 @@ export class CacheViews {
       defaultParameterGroupId: g.defaultParameterGroupId,
       rollbackAvailable: g.previous !== undefined,
       clusterModeEnabled: g.clusterMode,
-      existErrorSync: users.some((u) => this.be.statuses.sync(u, false) === "Error-Sync"),
+      existErrorSync: users.some((u) => this.be.state.statuses.sync(u, false) === "Error-Sync"),
       clusterSize: users.length,
       createdAt: g.createdAt,
     };

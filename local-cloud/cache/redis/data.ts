@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Cluster } from "ioredis";
-import type { StoredBackup } from "../backups";
+import type { StoredBackup } from "../model";
 import type { RestoreFiles } from "../engine";
 import type { StoredCluster, StoredNode } from "../model";
 import { message, primaryOf, tmpDir, type Deployment } from "./deployment";

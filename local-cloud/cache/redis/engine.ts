@@ -18,9 +18,8 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { StoredBackup } from "../backups";
 import { evenSlots, type CacheEngine, type EngineHooks, type NodeHealth, type RestoreFiles } from "../engine";
-import type { StoredCluster, StoredNode, StoredShard } from "../model";
+import type { StoredBackup, StoredCluster, StoredNode, StoredShard } from "../model";
 import { meetAll } from "./cluster";
 import { addReplica, addShard, clusterMode, formCluster, removeReplica, removeShard, settleCluster } from "./cluster-mode";
 import { BackupFiles } from "./data";

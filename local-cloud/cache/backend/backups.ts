@@ -7,20 +7,10 @@
  * spec's rules: the backup exists in the project, same cluster mode, an engine version equal or
  * newer, and for a cluster the backup's shard count.
  */
-import { Unprocessable } from "./errors";
-import type { StoredCluster } from "./model";
+import { Unprocessable } from "../errors";
+import type { StoredBackup, StoredCluster } from "../model";
 
-export interface StoredBackup {
-  name: string;
-  projectId: string;
-  sourceId: string;
-  clusterMode: boolean;
-  version: string;
-  shardCount: number;
-  /** ms since the epoch. */
-  createdAt: number;
-  expiresAt: number;
-}
+export type { StoredBackup };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

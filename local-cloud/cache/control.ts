@@ -1,7 +1,7 @@
 /**
  * The cache service's part of the control API (`/_control/resources/cache/{kind}/{id}`) and its
  * snapshot. Kinds: `cluster`, `instance-set`, `shard` (`{clusterId}/{shardId}` or the shard id),
- * `node`, `instance`, `parameter-group`, `backup`. A patch is parsed and checked whole (the group
+ * `node`, `instance`, `parameter-group`, `backup` (by id or name). A patch is parsed and checked whole (the group
  * it names exists, values fit their parameters) before anything changes; deletes of shards, nodes
  * and instances go through the service's own rules (the last shard, a primary stay). Documented
  * in docs/local-cloud.md.
@@ -38,6 +38,16 @@ const clusterPatch = z.strictObject({
   backupNow: z.literal(true).optional(),
 });
 const nodePatch = z.strictObject({ status });
+/** What the cloud reports of a backup, forced: its size (bytes: the 60% restore rule without gigabytes of data) or status. */
+const backupPatch = z.strictObject({
+  size: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 50)
+    .optional(),
+  status: status.optional(),
+});
 const groupPatch = z.strictObject({
   description: z.string().max(100).optional(),
   values: z.record(z.string(), z.string().max(1024)).optional(),
@@ -53,7 +63,7 @@ export class CacheControl extends KindControl {
 
   inventory(): InventoryEntry[] {
     this.be.tick();
-    const out: InventoryEntry[] = this.be.state.backups.list().map((b) => ({ service: SERVICE, kind: "backup", id: b.name, projectId: b.projectId }));
+    const out: InventoryEntry[] = this.be.state.backups.list().map((b) => ({ service: SERVICE, kind: "backup", id: b.id, projectId: b.projectId }));
     for (const g of this.be.state.groups.values()) if (!g.isDefault) out.push({ service: SERVICE, kind: "parameter-group", id: g.id, projectId: g.projectId });
     for (const c of this.be.state.clusters.values())
       out.push({ service: SERVICE, kind: c.clusterEnabled ? "cluster" : "instance-set", id: c.id, projectId: c.projectId });
@@ -99,9 +109,15 @@ export class CacheControl extends KindControl {
     backup: {
       get: (id: string) => {
         const b = this.backup(id);
-        return { ...b, createdAt: new Date(b.createdAt).toISOString(), expiresAt: new Date(b.expiresAt).toISOString() };
+        return { ...this.views.backup(b), kind: b.kind, projectId: b.projectId, sourceId: b.sourceId, clusterMode: b.clusterMode };
       },
-      patch: (id: string) => this.nothingToPatch("backup", id),
+      patch: (id: string, patch: unknown) => {
+        const b = this.backup(id);
+        const p = parseWith(backupPatch, patch ?? {});
+        if (p.size !== undefined) b.size = p.size;
+        if (p.status !== undefined) this.be.forceBackupStatus(b, p.status);
+        return this.views.backup(b);
+      },
       delete: (id: string) => {
         const b = this.backup(id);
         this.be.state.backups.delete(b.projectId, b.name);
@@ -139,10 +155,10 @@ export class CacheControl extends KindControl {
     };
   }
 
-  /** A shard or a backup has nothing to patch: once it is known to exist, the answer says what to do instead. */
-  private nothingToPatch(kind: "shard" | "backup", id: string): never {
+  /** A shard has nothing to patch: once it is known to exist, the answer says what to do instead. */
+  private nothingToPatch(kind: "shard", id: string): never {
     this.kinds[kind].get(id);
-    throw new BadRequest(`A ${kind} has nothing to patch: DELETE it${kind === "shard" ? ", or PATCH or DELETE its nodes" : ""}.`);
+    throw new BadRequest(`A ${kind} has nothing to patch: DELETE it, or PATCH or DELETE its nodes.`);
   }
 
   /** Everything goes, real nodes and their data included. */
@@ -200,10 +216,11 @@ export class CacheControl extends KindControl {
     return this.views.cluster(c);
   }
 
-  private backup(name: string): StoredBackup {
+  /** By its id (what the inventory lists) or its name. */
+  private backup(idOrName: string): StoredBackup {
     this.be.tick();
-    const b = this.be.state.backups.list().find((x) => x.name === name);
-    if (!b) throw new NoSuchResource(`No backup "${name.slice(0, 200)}".`);
+    const b = this.be.state.backups.list().find((x) => x.id === idOrName || x.name === idOrName);
+    if (!b) throw new NoSuchResource(`No backup "${idOrName.slice(0, 200)}".`);
     return b;
   }
 

@@ -41,7 +41,7 @@ export interface CacheEngine {
   /** After the stored roles changed (instance sets). */
   promoted(c: StoredCluster, node: StoredNode): void;
   applyParameters(c: StoredCluster, mode: "sequential" | "parallel"): void;
-  /** A backup record was made: the engine saves the data behind it. */
+  /** A backup record was made: the engine saves the data behind it, then sets the backup's `size` (or its `failure`). */
   backupTaken(c: StoredCluster, backup: StoredBackup): void;
   backupDropped(backup: StoredBackup): void;
   /** The data files of a backup, for a restore. */
@@ -104,7 +104,10 @@ export class SimulatedEngine implements CacheEngine {
   nodeRemoved(): void {}
   promoted(): void {}
   applyParameters(): void {}
-  backupTaken(): void {}
+  /** No data: nothing to write. */
+  backupTaken(_c: StoredCluster, backup: StoredBackup): void {
+    backup.size = 0;
+  }
   backupDropped(): void {}
   backupFiles(): RestoreFiles {
     return () => Promise.resolve([]);

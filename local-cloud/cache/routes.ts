@@ -11,6 +11,7 @@ import {
   keepAutomaticBackups,
   parseAddShard,
   parseApplyMode,
+  parseCreateBackup,
   parseCreateCluster,
   parseCreateGroup,
   parseCreateInstanceSet,
@@ -57,7 +58,9 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
     }),
     r(["PATCH"], "/v1/clusters/:id", "UpdateCluster", update),
     r(["DELETE"], "/v1/clusters/:id", "DeleteCluster", remove),
-    r(["POST"], "/v1/clusters/:id/parameter-group/apply", "RetryParameterGroupApply", (ctx) => done(be.parameterGroups.retryApply(project(ctx), ctx.params.id!))),
+    r(["POST"], "/v1/clusters/:id/parameter-group/apply", "RetryParameterGroupApply", (ctx) =>
+      done(be.parameterGroups.retryApply(project(ctx), ctx.params.id!)),
+    ),
 
     r(["GET"], "/v1/clusters/:id/shards", "ListShards", (ctx) => {
       const c = be.shards.clusterOnly(project(ctx), ctx.params.id!);
@@ -104,7 +107,9 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
     r(["DELETE"], "/v1/instance-sets/:id/instances/:instance", "DeleteInstance", (ctx) =>
       done(be.instanceSets.deleteInstance(project(ctx), ctx.params.id!, ctx.params.instance!)),
     ),
-    r(["PATCH"], "/v1/instance-sets/:id/primary", "PromoteReplica", (ctx) => done(be.instanceSets.promote(project(ctx), ctx.params.id!, parsePrimary(body(ctx))))),
+    r(["PATCH"], "/v1/instance-sets/:id/primary", "PromoteReplica", (ctx) =>
+      done(be.instanceSets.promote(project(ctx), ctx.params.id!, parsePrimary(body(ctx)))),
+    ),
     r(["PATCH"], "/v1/instance-sets/:id/replicas", "AddReplicaInstance", (ctx) =>
       done(be.instanceSets.addReplica(project(ctx), ctx.params.id!, parseSubnet(body(ctx)))),
     ),
@@ -143,6 +148,18 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
       done(be.parameterGroups.reset(project(ctx), ctx.params.id!, parseApplyMode(body(ctx), true))),
     ),
     r(["DELETE"], "/v1/parameter-groups/:id", "DeleteParameterGroup", (ctx) => done(be.parameterGroups.delete(project(ctx), ctx.params.id!))),
+    // On-demand backups: the cloud's public API documentation, not the spec (docs/api-assumptions.md).
+    r(["POST"], "/v1/backups", "CreateBackup", (ctx) => {
+      const p = project(ctx);
+      return created(be.backups.create(p, parseCreateBackup(body(ctx))));
+    }),
+    r(["GET"], "/v1/backups", "ListBackups", (ctx) => {
+      const p = project(ctx);
+      return ok({ backups: be.backups.list(p, ctx.query.get("clusterName")).map((b) => views.backup(b)) });
+    }),
+    r(["GET"], "/v1/backups/:id", "GetBackup", (ctx) => ok(views.backup(be.backups.get(project(ctx), ctx.params.id!)))),
+    r(["DELETE"], "/v1/backups/:id", "DeleteBackup", (ctx) => done(be.backups.delete(project(ctx), ctx.params.id!))),
+
     r(["GET"], "/v1/parameter-groups/:id/events", "ListParameterGroupEvents", (ctx) =>
       ok({ events: [...be.parameterGroups.group(project(ctx), ctx.params.id!).events].reverse() }),
     ),

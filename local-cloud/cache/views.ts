@@ -5,7 +5,7 @@
  */
 import type { CacheBackend } from "./backend";
 import { FLAVORS, PARAMETERS } from "./catalogue";
-import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
+import type { StoredBackup, StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
 
 export class CacheViews {
   constructor(private readonly be: CacheBackend) {}
@@ -113,5 +113,26 @@ export class CacheViews {
     };
     if (!detail) return summary;
     return { ...summary, parameters: PARAMETERS.map((p) => ({ ...p, parameterValue: g.values[p.parameterKey] ?? p.defaultParameterValue })) };
+  }
+
+  /**
+   * A backup record as the public API documentation's listing shows it, completed by guesses
+   * (docs/api-assumptions.md): its id, name, source, kind, status and `size` in bytes.
+   */
+  backup(b: StoredBackup): Record<string, unknown> {
+    return {
+      objectId: b.id,
+      name: b.name,
+      clusterId: b.sourceId,
+      clusterName: b.clusterName,
+      clusterEnabled: b.clusterMode,
+      version: b.version,
+      shardCount: b.shardCount,
+      type: b.kind,
+      status: this.be.backups.status(b, true),
+      size: b.size ?? 0,
+      createdAt: new Date(b.createdAt).toISOString(),
+      expiresAt: b.expiresAt === undefined ? null : new Date(b.expiresAt).toISOString(),
+    };
   }
 }

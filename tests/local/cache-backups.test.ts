@@ -3,7 +3,7 @@
  * takes automatic backups on the local cloud's clock and keeps each for its retention days; a
  * Cluster or InstanceSet restored from a backup name is created and Running; the spec's restore
  * rules (shard count, cluster mode) answer 422 with the rule; `keepAutomaticBackups: false` deletes
- * the backups with the cluster, the default keeps them.
+ * the automatic backups with the cluster, the default keeps them.
  */
 import { clusterArgs, instanceSetArgs } from "../support/cache";
 import { cacheBedForFile } from "../support/local-cloud/per-file";
@@ -17,13 +17,14 @@ cacheBedForFile({ reset: true }, (bed) => ({ tc, cluster, iset } = bed));
 
 const isetArgs = instanceSetArgs;
 
-/** The backups of this test's project, from the control API's inventory. */
+/** The names of this test's project's backups, from the control API's inventory (which lists their ids). */
 async function backups(): Promise<string[]> {
   const { body } = await tc.controlApi("GET", "/inventory");
-  return (body.resources as { kind: string; id: string; projectId: string }[])
+  const ids = (body.resources as { kind: string; id: string; projectId: string }[])
     .filter((r) => r.kind === "backup" && r.projectId === tc.projectId)
-    .map((r) => r.id)
-    .sort();
+    .map((r) => r.id);
+  const names = await Promise.all(ids.map(async (id) => (await tc.controlApi("GET", `/resources/cache/backup/${id}`)).body.name as string));
+  return names.sort();
 }
 const backupNow = async (id: string): Promise<string> =>
   (await tc.controlApi("PATCH", `/resources/cache/cluster/${id}`, { backupNow: true })).body.backup as string;

@@ -11,3 +11,4 @@ export {
   flattenParameterGroupSummary,
   parameterValueKind,
 } from "./parameter-groups";
+export { backupKind, flattenBackup, flattenBackupList } from "./backups";

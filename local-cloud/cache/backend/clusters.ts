@@ -46,7 +46,9 @@ export class ClusterBackend {
     let restore: RestoreFiles | undefined;
     if (b.restoreSource) {
       if (b.restoreSource.files) throw new Unprocessable("restoreSource.files: a cluster restores from a backup name only.");
-      const backup = this.state.backups.restorable(projectId, b.restoreSource.backupName, true, b.version);
+      const backup = this.state.backupReady(
+        this.state.backups.restorable(projectId, b.restoreSource.backupName, { clusterMode: true, version: b.version, memoryGiB: memoryOf(b.flavorId) }),
+      );
       if (b.shardCount !== backup.shardCount) throw new Unprocessable(`shardCount: a restore of "${backup.name}" needs its shard count, ${backup.shardCount}.`);
       restore = this.state.redis.backupFiles(backup);
     }
@@ -103,6 +105,11 @@ export class ClusterBackend {
     this.state.stickySyncErrors.delete(c.id);
     this.state.clusters.delete(c.id);
   }
+}
+
+/** A flavor's memory in GiB (checkCreate has refused a flavor not offered). */
+export function memoryOf(flavorId: string): number {
+  return FLAVORS.find((f) => f.id === flavorId)?.memory ?? 0;
 }
 
 /** The record's fields a create body gives, for a cluster and an instance set alike. */

@@ -1,8 +1,9 @@
 import type { ManagedState } from "../../core/managed-state";
 import { FLAVORS, VERSIONS } from "../catalogue";
 import type { CacheEngine } from "../engine";
-import type { StoredCluster, StoredNode } from "../model";
+import type { StoredBackup, StoredCluster, StoredNode } from "../model";
 import { SERVICE } from "../lifecycle";
+import { BackupBackend } from "./backups";
 import { ClusterBackend } from "./clusters";
 import { InstanceSetBackend } from "./instance-sets";
 import { ParameterGroupBackend } from "./parameter-groups";
@@ -10,12 +11,13 @@ import { ShardBackend } from "./shards";
 import { CacheState, type CacheBackendOptions } from "./state";
 
 export { SERVICE, type CacheBackendOptions };
-export type { StoredBackup } from "./backups";
+export type { StoredBackup } from "../model";
 
 /**
  * The cache service's backend (moto's split, as object storage's): one shared state (state.ts),
  * and one backend per noun with one method per API operation (spec 02): parameter groups,
- * clusters (with what a cluster and an instance set share), shards and nodes, instance sets.
+ * clusters (with what a cluster and an instance set share), shards and nodes, instance sets,
+ * backups.
  * Routes parse and validate, then call exactly these methods; the control API (../control.ts)
  * works on the same state. After each change of the stored state the data plane (engine.ts) is told.
  */
@@ -25,6 +27,7 @@ export class CacheBackend {
   readonly clusters: ClusterBackend;
   readonly shards: ShardBackend;
   readonly instanceSets: InstanceSetBackend;
+  readonly backups: BackupBackend;
 
   constructor(now: () => number, managed: ManagedState, options: CacheBackendOptions) {
     this.state = new CacheState(now, managed, options);
@@ -32,6 +35,7 @@ export class CacheBackend {
     this.clusters = new ClusterBackend(this.state, this.parameterGroups);
     this.shards = new ShardBackend(this.state);
     this.instanceSets = new InstanceSetBackend(this.state, this.clusters);
+    this.backups = new BackupBackend(this.state);
   }
 
   versions(): string[] {
@@ -72,6 +76,11 @@ export class CacheBackend {
   /** A cluster's (or its sync's) managed status, forced: drift, or a failure. */
   forceStatus(c: StoredCluster, kind: "cluster" | "sync", status: string): void {
     this.state.managed.set(SERVICE, kind, c.id, status);
+  }
+
+  /** A backup's managed status, forced (`Creating` keeps it from being restored; `Failed`, a failure). */
+  forceBackupStatus(b: StoredBackup, status: string): void {
+    this.state.managed.set(SERVICE, "backup", b.id, status);
   }
 
   /** A node or instance's managed status, forced; `FAILED` kills a real node's process (a cluster fails over by itself, an HA instance set is failed over). */

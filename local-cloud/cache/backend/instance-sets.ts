@@ -20,7 +20,7 @@ import {
 } from "../errors";
 import { SERVICE } from "../lifecycle";
 import type { CreateInstanceSetBody, StoredCluster, StoredNode } from "../model";
-import { recordOf, type ClusterBackend } from "./clusters";
+import { memoryOf, recordOf, type ClusterBackend } from "./clusters";
 import { newId, type CacheState } from "./state";
 
 export class InstanceSetBackend {
@@ -35,7 +35,11 @@ export class InstanceSetBackend {
     const restore = source?.files
       ? this.objectFiles(projectId, source.files)
       : source
-        ? this.state.redis.backupFiles(this.state.backups.restorable(projectId, source.backupName, false, b.version))
+        ? this.state.redis.backupFiles(
+            this.state.backupReady(
+              this.state.backups.restorable(projectId, source.backupName, { clusterMode: false, version: b.version, memoryGiB: memoryOf(b.flavorId) }),
+            ),
+          )
         : undefined;
     const sid = newId("iset");
     const a = b.subnetAssignments[0]!;

@@ -21,8 +21,7 @@ export class ParameterGroupBackend {
   constructor(private readonly state: CacheState) {}
 
   group(projectId: string, idOrName: string): StoredParameterGroup {
-    const g =
-      this.state.groups.get(idOrName) ?? [...this.state.groups.values()].find((x) => x.name === idOrName && (x.isDefault || x.projectId === projectId));
+    const g = this.state.groups.get(idOrName) ?? [...this.state.groups.values()].find((x) => x.name === idOrName && (x.isDefault || x.projectId === projectId));
     if (!g || (!g.isDefault && g.projectId !== projectId)) throw new ParameterGroupNotFound(`No parameter group "${idOrName}".`);
     return g;
   }

@@ -9,12 +9,12 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import type { ManagedState } from "../../core/managed-state";
 import { defaultParameterGroups, PARAMETERS } from "../catalogue";
-import { ClusterNotFound } from "../errors";
+import { ClusterNotFound, Unprocessable } from "../errors";
 import { SimulatedEngine, type CacheEngine, type EngineHooks } from "../engine";
 import { CacheStatuses, SERVICE } from "../lifecycle";
-import type { StoredCluster, StoredNode, StoredParameterGroup } from "../model";
+import type { StoredBackup, StoredCluster, StoredNode, StoredParameterGroup } from "../model";
 import { RedisEngine } from "../redis/engine";
-import { Backups } from "./backups";
+import { Backups } from "./backup-store";
 
 export { SERVICE };
 
@@ -63,7 +63,18 @@ export class CacheState {
       warn: options.warn,
     };
     this.redis = new RedisEngine(join(options.dataDir, "cache"), options.persistent, hooks);
-    this.backups = new Backups({ taken: (c, b) => this.engineOf(c).backupTaken(c, b), dropped: (b) => this.redis.backupDropped(b) });
+    // A backup is Creating until its data is written and its managed status (kind `backup`, which
+    // tests may hold) is Available.
+    this.backups = new Backups({
+      taken: (c, b) => {
+        this.managed.begin(SERVICE, "backup", b.id, "Creating", "Available");
+        this.engineOf(c).backupTaken(c, b);
+      },
+      dropped: (b) => {
+        this.managed.remove(SERVICE, "backup", b.id);
+        this.redis.backupDropped(b);
+      },
+    });
     this.statuses = new CacheStatuses(managed, (c) => this.engineOf(c));
     this.clear();
   }
@@ -123,6 +134,16 @@ export class CacheState {
     if (this.stickySyncErrors.has(c.id)) this.managed.set(SERVICE, "sync", c.id, "Error-Sync");
     else this.managed.begin(SERVICE, "sync", c.id, "Applying", "In-Sync");
     this.engineOf(c).applyParameters(c, mode);
+  }
+
+  /**
+   * A restore needs its backup Available: a managed status held or forced otherwise is refused
+   * (422); data still being written is waited for by the restore itself.
+   */
+  backupReady(b: StoredBackup): StoredBackup {
+    const status = this.managed.peek(SERVICE, "backup", b.id) ?? "Available";
+    if (status !== "Available") throw new Unprocessable(`restoreSource: backup "${b.name}" is ${status}, not Available.`);
+    return b;
   }
 
   /** The cluster becomes Modifying until its change settles. */

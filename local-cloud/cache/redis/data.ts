@@ -4,7 +4,7 @@
  * file and copies every key into the new nodes with DUMP/PTTL/RESTORE (transfer.ts), so the data
  * lands wherever the new slots are.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Cluster } from "ioredis";
 import type { StoredBackup } from "../model";
@@ -57,25 +57,38 @@ export class BackupFiles {
   constructor(
     private readonly root: string,
     private readonly warn: (message: string) => void,
+    /** A backup's size or failure was recorded: persist it. */
+    private readonly changed: () => void,
   ) {}
 
   private dir(b: StoredBackup): string {
     return join(this.root, "backups", b.projectId, b.name);
   }
 
-  /** Saves each primary's data of `cluster` (served by `deployment`, when it still runs). */
+  /**
+   * Saves each primary's data of `cluster` (served by `deployment`, when it still runs); then the
+   * backup's `size` is the bytes written, or its `failure` says why nothing could be.
+   */
   taken(cluster: StoredCluster, backup: StoredBackup, deployment: Deployment | undefined): void {
     const dir = this.dir(backup);
     const primaries = cluster.shards.map((s) => s.nodes.find((n) => n.role === "primary")).filter((n): n is StoredNode => n !== undefined);
     const work = (async () => {
       mkdirSync(dir, { recursive: true });
+      let bytes = 0;
       for (const [i, n] of primaries.entries()) {
         const server = deployment?.serving(n);
-        if (server) await saveRdb(server, join(dir, `${String(i).padStart(4, "0")}.rdb`));
+        if (!server) continue;
+        const file = join(dir, `${String(i).padStart(4, "0")}.rdb`);
+        await saveRdb(server, file);
+        bytes += statSync(file).size;
       }
-    })().catch((e: unknown) => {
-      if (!deployment?.removed) this.warn(`backup ${backup.name} of ${cluster.name}: ${message(e)}`);
-    });
+      backup.size = bytes;
+    })()
+      .catch((e: unknown) => {
+        backup.failure = message(e);
+        if (!deployment?.removed) this.warn(`backup ${backup.name} of ${cluster.name}: ${message(e)}`);
+      })
+      .finally(() => this.changed());
     this.writing.set(dir, work);
     // The cluster's processes stay until its backups are written (a delete right after a backup keeps it).
     if (deployment) deployment.backupsWriting = Promise.all([deployment.backupsWriting, work]).then(() => undefined);

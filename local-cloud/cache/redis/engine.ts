@@ -42,7 +42,11 @@ export class RedisEngine implements CacheEngine {
     private readonly hooks: EngineHooks,
   ) {
     this.env = { root, persistent, hooks };
-    this.backupStore = new BackupFiles(root, (m) => hooks.warn(m));
+    this.backupStore = new BackupFiles(
+      root,
+      (m) => hooks.warn(m),
+      () => hooks.changed(),
+    );
   }
 
   private deploy(cluster: StoredCluster): Deployment {

@@ -28,6 +28,7 @@ import {
 import { currentSettings, setStackConfig } from "./config";
 import { autoName, createKeyOf, hexFrom } from "./naming";
 import { withOfferedValues } from "./hints";
+import { keepDataCheck, replacingOf } from "./keep-data";
 import { createWithRecovery, describeCreate } from "./recovery";
 import { replacementWarning } from "./replacement";
 import { beforeDeadline, DeadlineExceededError } from "./wait";
@@ -157,12 +158,15 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
         const ready = derive(def, value);
         const remote = await checkWithCloud(def, ready, makeContext("read"));
         if (remote.length > 0) return { inputs: news, failures: remote };
+        const keep = await keepDataCheck(def, makeContext("read"), { memoKey, isNew, replacing, olds, old, news: ready, createKey });
+        if (keep.failures.length > 0) return { inputs: news, failures: keep.failures };
         return {
           inputs: toPlain({
             ...ready,
             [PROVIDER_KEY]: provider,
             ...(createKey !== undefined ? { [CREATE_KEY]: createKey } : {}),
             ...(autoNamed ? { [AUTONAMED_KEY]: true } : {}),
+            ...keep.hidden,
           }),
         };
       } catch (e) {
@@ -210,6 +214,7 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
       const news = withoutHidden(inputs);
       const ctx = makeContext("create", opts);
       if (typeof inputs[CREATE_KEY] === "string") ctx.createKey = inputs[CREATE_KEY];
+      ctx.replacing = replacingOf(inputs);
       try {
         await signIn(def, ctx);
         if (!isCoreToken(def.token)) await verifyTokenProject(ctx.settings);

@@ -50,8 +50,25 @@ export const PARTIAL_KEY = "__krcloudIncomplete";
  */
 export const READ_ERROR_KEY = "__krcloudReadError";
 
+/**
+ * Hidden input recorded by check for a replacement that keeps the data (`keepsData`, keep-data.ts):
+ * the plan its create follows (what to back up, what it is called, whether the name stays), which
+ * diff also words for the preview. The definition's create gets it as `ctx.replacing`.
+ */
+export const REPLACING_KEY = "__krcloudReplacing";
+
 /** Keys the engine or the classes add that are not the definition's inputs. */
-export const HIDDEN_KEYS: readonly string[] = [PROVIDER_KEY, LOGICAL_NAME_KEY, URN_KEY, STACK_KEY, CREATE_KEY, AUTONAMED_KEY, PARTIAL_KEY, READ_ERROR_KEY];
+export const HIDDEN_KEYS: readonly string[] = [
+  PROVIDER_KEY,
+  LOGICAL_NAME_KEY,
+  URN_KEY,
+  STACK_KEY,
+  CREATE_KEY,
+  AUTONAMED_KEY,
+  PARTIAL_KEY,
+  READ_ERROR_KEY,
+  REPLACING_KEY,
+];
 
 /** What a CRUD function gets: settings for this call, progress output, the resource's names. */
 export interface Context {
@@ -71,6 +88,11 @@ export interface Context {
    * wait ends by then (see wait.ts). Without it, waits use their own defaults.
    */
   deadline?: Deadline;
+  /**
+   * Set on the create of a replacement that keeps the data: the plan check recorded
+   * (`keepsData.plan`, REPLACING_KEY), naming what it replaces and how.
+   */
+  replacing?: Record<string, unknown>;
 }
 
 export interface Deadline {
@@ -238,6 +260,28 @@ export interface Listing {
   page(ctx: Context, request: ListRequest): Promise<ListPage>;
 }
 
+/**
+ * A replacement that moves the resource's data into its replacement (keep-data.ts). When a change
+ * replaces and `wanted` says so, check asks `plan` (reads only: what exists, how big, the rules a
+ * restore must meet) and records the plan as the hidden input REPLACING_KEY, or returns its
+ * failures, which refuse the change in the preview. The create of the replacement gets the plan as
+ * `ctx.replacing` and does the moving (back up, restore, wait); diff words the plan in the preview.
+ */
+export interface KeepsData<I> {
+  /** Whether these inputs ask for it. */
+  wanted(inputs: I): boolean;
+  /**
+   * The plan of replacing what `old` (the recorded inputs; `oldCreateKey` the key its create wrote)
+   * made with `news`, under `createKey` (the replacement's), or the failures refusing it.
+   */
+  plan(
+    ctx: Context,
+    change: { old: I; oldCreateKey: string | undefined; news: I; createKey: string | undefined; sameName: boolean },
+  ): Promise<{ plan: Record<string, unknown> } | { failures: { property: string; reason: string }[] }>;
+  /** The plan in the preview's words (the replacement's warning). */
+  words(plan: Record<string, unknown>): string;
+}
+
 export interface ResourceDefinition<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /** `krcloud:<module>:<Type>` */
   token: string;
@@ -345,6 +389,8 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   };
   /** How the project's resources of this type are listed (krcloud-drift --unmanaged, the native plugin's List); absent: not listed. */
   list?: Listing;
+  /** A replacement that keeps the resource's data (a cache's `dataOnReplace: "keep"`); see `KeepsData`. */
+  keepsData?: KeepsData<I>;
   /** Why a type without `list` cannot be listed (schema.json and the reference page say it). */
   unlisted?: string;
   /**

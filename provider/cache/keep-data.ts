@@ -190,7 +190,7 @@ export interface KeptData {
   backup: CacheBackup & { name: string };
   /** The old cache's id, when it was found. */
   replaced?: string;
-  /** The old cache was deleted by this create (the same name): a failed restore must say where the data is. */
+  /** The old cache is gone (deleted by this replacement under the same name, or before it): a failed restore must say where the data is. */
   deletedOld: boolean;
 }
 
@@ -211,6 +211,26 @@ export interface RestoreTarget {
  * no backup: it was deleted behind Pulumi's back, and the replacement is created empty.
  */
 export async function backupForReplacement(ctx: Context, c: CacheClient, plan: KeepPlan, target: RestoreTarget): Promise<KeptData | undefined> {
+  try {
+    return await backupAndMaybeDelete(ctx, c, plan, target);
+  } catch (e) {
+    throw stepFailed(e);
+  }
+}
+
+/**
+ * A failed step before the restore is not the create request's unknown outcome: the core's recovery
+ * would look for the new cache by its name and, with the same name, meet the old one. So the error
+ * goes on as a plain one (its message, with what was done; the cause kept), and the next `up`
+ * resumes from the backup, which every step finds by its name.
+ */
+function stepFailed(e: unknown): Error {
+  const err = new Error((e as Error)?.message ?? String(e));
+  (err as Error & { cause?: unknown }).cause = e;
+  return err;
+}
+
+async function backupAndMaybeDelete(ctx: Context, c: CacheClient, plan: KeepPlan, target: RestoreTarget): Promise<KeptData | undefined> {
   const kind = target.clusterMode ? "cluster" : "instance set";
   const mine = markerOf(ctx.createKey);
   const old = (await c.clusters.list().catch(readFailed(`finding cache ${kind} "${plan.from}" to replace`))).find(
@@ -233,7 +253,8 @@ export async function backupForReplacement(ctx: Context, c: CacheClient, plan: K
     throw new Error(`replacing cache ${kind} "${plan.from}" through ${what}: ${broken}; nothing was changed`);
   }
   ctx.progress(`${what} is available (${backup.sizeBytes === undefined ? "size not reported" : formatBytes(backup.sizeBytes)})`);
-  const kept = { backup: { ...backup, name: plan.backup }, ...(old ? { replaced: old.id } : {}), deletedOld: false };
+  // The old cache is gone already: deleted by an earlier attempt of this replacement (the same name), or behind Pulumi's back.
+  const kept = { backup: { ...backup, name: plan.backup }, ...(old ? { replaced: old.id } : {}), deletedOld: old === undefined };
   if (!plan.sameName || old === undefined) return kept;
   const who = `cache ${kind} "${plan.from}" (${old.id})`;
   ctx.progress(`${who}: deleting it to restore under its name (its data is in ${what}); it is unavailable until the restore is Running`);

@@ -82,11 +82,11 @@ export const backup = defineResource("krcloud:cache:Backup", backupInputs, backu
 
   async create(ctx, inputs) {
     const c = cache(ctx);
-    const source = await c.clusters.get(inputs.clusterId).catch(rethrowAs(`taking backup "${inputs.name}": reading cache cluster "${inputs.clusterId}"`));
+    const source = await c.clusters.get(inputs.clusterId).catch(rethrowAs(`creating cache backup "${inputs.name}": reading cache cluster "${inputs.clusterId}"`));
     const what = `cache backup "${inputs.name}" of "${source.name ?? source.id}"`;
     const { id } = await c.backups
       .create({ clusterId: inputs.clusterId, name: inputs.name })
-      .catch((e: unknown) => Promise.reject(withAction(nameTaken(e, inputs.name), `taking ${what}`)));
+      .catch((e: unknown) => Promise.reject(withAction(nameTaken(e, inputs.name), `creating ${what}`)));
     // The backup exists from here on: a failure below leaves it in state, and the next up waits again.
     try {
       const b = await waitBackupAvailable(ctx, c, id, `${what} (${id})`, timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS));

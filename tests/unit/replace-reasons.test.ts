@@ -67,7 +67,9 @@ test("a rotated password of the cache user: the warning names user, says the API
   expect(w).toMatch(
     /^cache cluster "sessions-15e1812" \(cluster-f5104f1ce687\) will be REPLACED: user changes, and the cache API has no operation that changes a cluster's user or password/,
   );
-  expect(w).toMatch(/new endpoints .* no data; what this one holds is lost when it is deleted, unless `dataOnReplace: keep` moves it through a backup \(or .*restoreFromBackup\)/);
+  expect(w).toMatch(
+    /new endpoints .* no data; what this one holds is lost when it is deleted, unless `dataOnReplace: keep` moves it through a backup \(or .*restoreFromBackup\)/,
+  );
   // The new generated name is the replacement's consequence, not its cause.
   expect(w).not.toMatch(/\bname changes/);
   expect(w).not.toContain("password-");

@@ -1,0 +1,177 @@
+/**
+ * `dataOnReplace: keep` through the real CLI, on both doors (the TypeScript classes, and the native
+ * plugin from a YAML program), on the local cloud's real redis-server nodes: a cluster of two
+ * shards and an instance set, 100,000 keys in each; then `version` (to a newer one), then
+ * `flavorId`, then the user's password change, each replacing both. After each `up`: every key is
+ * on the new endpoints with the checksum it had, the old ones are gone, the local cloud holds
+ * exactly what the state names (each cache and the backup its replacement took: 0 orphans), and
+ * `preview --expect-no-changes` passes. Destroy leaves nothing.
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import { cacheClient, contents, expectedChecksum, writeKeys } from "../harness/cache-data";
+import { ENGINE_TEST_TIMEOUT_MS, stateResources } from "../harness/engine";
+import { engineFile, jsProgram, yamlProgram } from "./engine-file";
+
+jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
+
+const engine = engineFile({ label: "cache-keep-data", project: "keep", yaml: true, plugin: true });
+
+const KEYS = 100_000;
+
+const TS = jsProgram(
+  "keep-ts",
+  [
+    "const config = new pulumi.Config();",
+    'const version = config.require("version");',
+    'const group = config.require("group");',
+    'const flavorId = config.require("flavor");',
+    'const user = { name: "app", password: config.requireSecret("password") };',
+    'const common = { version, flavorId, subnetIds: ["sn-a", "sn-b"], securityGroupIds: ["sg-1"], user, dataOnReplace: "keep" };',
+    "const sessions = new krcloud.cache.Cluster(\"sessions\", { ...common, parameterGroupId: `default.redis${group}.cluster`,",
+    '  shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: [] }, { primarySubnetId: "sn-b", replicaSubnetIds: [] }] });',
+    "const queue = new krcloud.cache.InstanceSet(\"queue\", { ...common, parameterGroupId: `default.redis${group}.standalone`,",
+    '  primarySubnetId: "sn-a", replicaSubnetIds: [] });',
+    "exports.sessionsEndpoint = sessions.primaryEndpoint;",
+    "exports.queueEndpoint = queue.primaryEndpoint;",
+  ],
+  { pulumi: true },
+);
+
+const YAML = yamlProgram("keep-yaml", [
+  "config:",
+  "  version: { type: string }",
+  "  group: { type: string }",
+  "  flavor: { type: string }",
+  "  password: { type: string, secret: true }",
+  "resources:",
+  "  sessions:",
+  "    type: krcloud:cache:Cluster",
+  "    properties:",
+  "      version: ${version}",
+  "      flavorId: ${flavor}",
+  "      parameterGroupId: default.redis${group}.cluster",
+  "      subnetIds: [sn-a, sn-b]",
+  "      securityGroupIds: [sg-1]",
+  "      shards:",
+  "        - { primarySubnetId: sn-a, replicaSubnetIds: [] }",
+  "        - { primarySubnetId: sn-b, replicaSubnetIds: [] }",
+  "      user: { name: app, password: '${password}' }",
+  "      dataOnReplace: keep",
+  "  queue:",
+  "    type: krcloud:cache:InstanceSet",
+  "    properties:",
+  "      version: ${version}",
+  "      flavorId: ${flavor}",
+  "      parameterGroupId: default.redis${group}.standalone",
+  "      subnetIds: [sn-a, sn-b]",
+  "      securityGroupIds: [sg-1]",
+  "      primarySubnetId: sn-a",
+  "      replicaSubnetIds: []",
+  "      user: { name: app, password: '${password}' }",
+  "      dataOnReplace: keep",
+  "outputs:",
+  "  sessionsEndpoint: ${sessions.primaryEndpoint}",
+  "  queueEndpoint: ${queue.primaryEndpoint}",
+]);
+
+interface Settings {
+  version: string;
+  group: string;
+  flavor: string;
+  password: string;
+}
+const FIRST: Settings = { version: "7.0.15", group: "7.0", flavor: "redis.small", password: "Pw-one-1" };
+/** The three changes, one `up` each: a newer engine, a bigger flavor, a rotated password. */
+const CHANGES: [string, Partial<Settings>][] = [
+  ["version", { version: "7.2.4", group: "7.2" }],
+  ["flavorId", { flavor: "redis.medium" }],
+  ["user", { password: "Pw-two-2" }],
+];
+
+/** What each cache holds, read through the endpoint the stack outputs, logged in as its user. */
+async function data(stack: Stack, output: string, clusterMode: boolean, password: string) {
+  const endpoint = String((await stack.outputs())[output]!.value);
+  const c = cacheClient(endpoint, clusterMode, { username: "app", password });
+  try {
+    return await contents(c);
+  } finally {
+    c.disconnect();
+  }
+}
+
+/** The caches the state holds (ids) and the backups their replacements took. */
+async function fromState(stack: Stack): Promise<{ caches: string[]; expected: string[] }> {
+  const caches: string[] = [];
+  const expected: string[] = [];
+  for (const r of stateResources(await stack.exportStack())) {
+    const kind = r.type.endsWith("cache:Cluster") ? "cluster" : r.type.endsWith("cache:InstanceSet") ? "instance-set" : undefined;
+    if (kind === undefined || r.id === undefined) continue;
+    caches.push(r.id);
+    expected.push(`${kind}:${r.id}`);
+    const b = (r.outputs as { replacementBackup?: { id?: string } } | undefined)?.replacementBackup;
+    if (b?.id) expected.push(`backup:${b.id}`);
+  }
+  return { caches: caches.sort(), expected: expected.sort() };
+}
+
+describe.each(["typescript", "yaml"])("dataOnReplace: keep from %s", (door) => {
+  let stack: Stack;
+  let settings = FIRST;
+  const configure = async (s: Settings) => {
+    settings = s;
+    await stack.setAllConfig({
+      version: { value: s.version },
+      group: { value: s.group },
+      flavor: { value: s.flavor },
+      password: { value: s.password, secret: true },
+    });
+  };
+
+  beforeAll(async () => {
+    stack = await engine.programStack(`keep-${door}`, door === "yaml" ? YAML : TS);
+  });
+
+  test(`up: a cluster of two shards and an instance set, ${KEYS.toLocaleString("en")} keys written to each`, async () => {
+    await configure(FIRST);
+    expect((await stack.up({ color: "never" })).summary.result).toBe("succeeded");
+    for (const [output, clusterMode] of [
+      ["sessionsEndpoint", true],
+      ["queueEndpoint", false],
+    ] as const) {
+      const c = cacheClient(String((await stack.outputs())[output]!.value), clusterMode, { username: "app", password: settings.password });
+      try {
+        await writeKeys(c, KEYS);
+      } finally {
+        c.disconnect();
+      }
+    }
+    const written = await data(stack, "sessionsEndpoint", true, settings.password);
+    expect(written.keys).toBe(KEYS);
+    expect(written.perShard).toHaveLength(2);
+    expect(written.perShard.every((n) => n > KEYS / 4)).toBe(true);
+  });
+
+  test.each(CHANGES)("%s changes: both replaced through backups, every key on the new endpoints, the old ones gone, 0 orphans, no changes after", async (_what, change) => {
+    const before = await fromState(stack);
+    await configure({ ...settings, ...change });
+    const up = await stack.up({ color: "never" });
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 2 });
+
+    const after = await fromState(stack);
+    expect(after.caches.filter((id) => before.caches.includes(id))).toEqual([]);
+    for (const [output, clusterMode] of [
+      ["sessionsEndpoint", true],
+      ["queueEndpoint", false],
+    ] as const) {
+      expect(await data(stack, output, clusterMode, settings.password)).toMatchObject({ keys: KEYS, checksum: expectedChecksum(KEYS) });
+    }
+    const cloud = (await engine.inventory()).filter((e) => e.service === "cache").map((e) => `${e.kind}:${e.id}`);
+    expect(cloud.sort()).toEqual(after.expected);
+    await stack.preview({ color: "never", expectNoChanges: true });
+  });
+
+  test("destroy leaves nothing (the last replacement's backups go with their caches)", async () => {
+    await engine.destroyLeavesNothing(stack);
+  });
+});

@@ -10,6 +10,8 @@
  * for the second, per type and URN.
  */
 import { authenticated, SERVICES, type ServiceName } from "../../client/core";
+import { replaces } from "./identity";
+import { withoutHidden, withWriteOnly } from "./properties";
 import { CREATE_KEY, REPLACING_KEY, type AnyDefinition, type Context } from "./resource";
 
 /** The plan a check made for a replacement, by type and URN, until the engine's second check of it. */
@@ -18,13 +20,8 @@ const plans = new Map<string, Record<string, unknown>>();
 export interface KeepDataCheck {
   /** `<token>\0<urn>`: the key of the replacement-key memo too. */
   memoKey: string;
-  isNew: boolean;
-  /** Whether the checked inputs replace what the old ones made. */
-  replacing: boolean;
-  /** The old inputs as the engine gave them (hidden keys included). */
+  /** The old inputs as the engine gave them (hidden keys included): none for a new resource and for the engine's second check of a replacement. */
   olds: Record<string, unknown>;
-  /** The old inputs, the definition's own. */
-  old: Record<string, unknown>;
   /** The checked new inputs. */
   news: Record<string, unknown>;
   /** The create key check chose (the replacement's, when it replaces). */
@@ -46,16 +43,17 @@ export async function keepDataCheck(
   plans.delete(c.memoKey);
   const k = def.keepsData;
   if (k === undefined || !k.wanted(c.news)) return none;
+  const old = withoutHidden(c.olds);
   // The engine's second check of the replacement: the plan of the first.
-  if (c.isNew) return remembered === undefined ? none : { hidden: { [REPLACING_KEY]: remembered }, failures: [] };
-  if (!c.replacing) return none;
+  if (Object.keys(old).length === 0) return remembered === undefined ? none : { hidden: { [REPLACING_KEY]: remembered }, failures: [] };
   const nameKey = def.autoName?.property;
-  const sameName = nameKey !== undefined && c.news[nameKey] === c.old[nameKey];
+  if (!replaces(def, withWriteOnly(def, old, c.news, undefined), c.news, nameKey)) return none;
+  const sameName = nameKey !== undefined && c.news[nameKey] === old[nameKey];
   const oldCreateKey = typeof c.olds[CREATE_KEY] === "string" ? c.olds[CREATE_KEY] : undefined;
   // The settings completed by the credential (the token's project, the catalog's endpoints), as checkWithCloud's.
   const service = def.token.split(":")[1] as ServiceName;
   if (SERVICES.includes(service)) ctx.settings = await authenticated(ctx.settings, { service });
-  const r = await k.plan(ctx, { old: c.old, oldCreateKey, news: c.news, createKey: c.createKey, sameName });
+  const r = await k.plan(ctx, { old, oldCreateKey, news: c.news, createKey: c.createKey, sameName });
   if ("failures" in r) return { hidden: {}, failures: r.failures };
   plans.set(c.memoKey, r.plan);
   return { hidden: { [REPLACING_KEY]: r.plan }, failures: [] };

@@ -1,8 +1,9 @@
 /**
  * The contract of a krcloud resource: one `ResourceDefinition` per resource file is its only
- * declaration. From it come the provider both front doors serve (`provider.ts`: check, diff,
- * create with recovery, read, update, delete), the user-facing class (`class.ts`), schema.json and
- * the reference docs (tools/), and which properties are secret (`secrets.ts`).
+ * declaration. From it come the provider both front doors serve (`provider.ts` binding
+ * operations/: check, diff, create with recovery, read, update, delete), the user-facing class
+ * (`class.ts`), schema.json and the reference docs (tools/), and which properties are secret
+ * (`secrets.ts`).
  *
  * Definitions are only ever reached through `runtime.ts` at run time: nothing here is captured by
  * the serialized provider stub.
@@ -166,7 +167,7 @@ export function isPartialFailure(e: unknown): e is PartialFailure {
 }
 
 /**
- * How a create finds what it made, or what it would collide with. With it, the core (provider.ts)
+ * How a create finds what it made, or what it would collide with. With it, the core (recovery.ts)
  * resolves every create whose outcome is unknown (a lost answer, a closed connection, a 5xx, a
  * crash of the CLI) by finding what was made and taking it over, never by creating it again; it
  * also serves `adopt: true`.

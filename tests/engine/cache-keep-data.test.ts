@@ -1,11 +1,15 @@
 /**
  * `dataOnReplace: keep` through the real CLI, on both doors (the TypeScript classes, and the native
  * plugin from a YAML program), on the local cloud's real redis-server nodes: a cluster of two
- * shards and an instance set, 100,000 keys in each; then `version` (to a newer one), then
- * `flavorId`, then the user's password change, each replacing both. After each `up`: every key is
- * on the new endpoints with the checksum it had, the old ones are gone, the local cloud holds
- * exactly what the state names (each cache and the backup its replacement took: 0 orphans), and
- * `preview --expect-no-changes` passes. Destroy leaves nothing.
+ * shards and an instance set; then `version` (to a newer one), then `flavorId`, then the user's
+ * password change, each replacing both. After each `up`: every key is on the new endpoints with
+ * the checksum it had, the old ones are gone, the local cloud holds exactly what the state names
+ * (each cache and the backup its replacement took: 0 orphans), and `preview --expect-no-changes`
+ * passes. Destroy leaves nothing.
+ *
+ * The TypeScript door's cluster holds 100,000 keys across its shards; the other caches 10,000 each,
+ * so the file stays a few minutes in `make test` (CI's budget: the whole suite under 45 minutes on
+ * 2 cores). Larger data and the timings are `make bench`'s (bench/cache-replacement.ts).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { cacheClient, contents, expectedChecksum, writeKeys } from "../harness/cache-data";
@@ -16,7 +20,11 @@ jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
 const engine = engineFile({ label: "cache-keep-data", project: "keep", yaml: true, plugin: true });
 
-const KEYS = 100_000;
+/** Keys written to each cache, by door and cache. */
+const KEYS: Record<string, { sessions: number; queue: number }> = {
+  typescript: { sessions: 100_000, queue: 10_000 },
+  yaml: { sessions: 10_000, queue: 10_000 },
+};
 
 const TS = jsProgram(
   "keep-ts",
@@ -27,9 +35,9 @@ const TS = jsProgram(
     'const flavorId = config.require("flavor");',
     'const user = { name: "app", password: config.requireSecret("password") };',
     'const common = { version, flavorId, subnetIds: ["sn-a", "sn-b"], securityGroupIds: ["sg-1"], user, dataOnReplace: "keep" };',
-    "const sessions = new krcloud.cache.Cluster(\"sessions\", { ...common, parameterGroupId: `default.redis${group}.cluster`,",
+    'const sessions = new krcloud.cache.Cluster("sessions", { ...common, parameterGroupId: `default.redis${group}.cluster`,',
     '  shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: [] }, { primarySubnetId: "sn-b", replicaSubnetIds: [] }] });',
-    "const queue = new krcloud.cache.InstanceSet(\"queue\", { ...common, parameterGroupId: `default.redis${group}.standalone`,",
+    'const queue = new krcloud.cache.InstanceSet("queue", { ...common, parameterGroupId: `default.redis${group}.standalone`,',
     '  primarySubnetId: "sn-a", replicaSubnetIds: [] });',
     "exports.sessionsEndpoint = sessions.primaryEndpoint;",
     "exports.queueEndpoint = queue.primaryEndpoint;",
@@ -38,7 +46,7 @@ const TS = jsProgram(
 );
 
 const YAML = yamlProgram("keep-yaml", [
-  "config:",
+  "configuration:",
   "  version: { type: string }",
   "  group: { type: string }",
   "  flavor: { type: string }",
@@ -131,45 +139,48 @@ describe.each(["typescript", "yaml"])("dataOnReplace: keep from %s", (door) => {
     stack = await engine.programStack(`keep-${door}`, door === "yaml" ? YAML : TS);
   });
 
-  test(`up: a cluster of two shards and an instance set, ${KEYS.toLocaleString("en")} keys written to each`, async () => {
+  const keys = KEYS[door]!;
+  const caches = [
+    ["sessionsEndpoint", true, keys.sessions],
+    ["queueEndpoint", false, keys.queue],
+  ] as const;
+
+  test(`up: a cluster of two shards with ${keys.sessions.toLocaleString("en")} keys, an instance set with ${keys.queue.toLocaleString("en")}`, async () => {
     await configure(FIRST);
     expect((await stack.up({ color: "never" })).summary.result).toBe("succeeded");
-    for (const [output, clusterMode] of [
-      ["sessionsEndpoint", true],
-      ["queueEndpoint", false],
-    ] as const) {
+    for (const [output, clusterMode, n] of caches) {
       const c = cacheClient(String((await stack.outputs())[output]!.value), clusterMode, { username: "app", password: settings.password });
       try {
-        await writeKeys(c, KEYS);
+        await writeKeys(c, n);
       } finally {
         c.disconnect();
       }
     }
     const written = await data(stack, "sessionsEndpoint", true, settings.password);
-    expect(written.keys).toBe(KEYS);
+    expect(written.keys).toBe(keys.sessions);
     expect(written.perShard).toHaveLength(2);
-    expect(written.perShard.every((n) => n > KEYS / 4)).toBe(true);
+    expect(written.perShard.every((n) => n > keys.sessions / 4)).toBe(true);
   });
 
-  test.each(CHANGES)("%s changes: both replaced through backups, every key on the new endpoints, the old ones gone, 0 orphans, no changes after", async (_what, change) => {
-    const before = await fromState(stack);
-    await configure({ ...settings, ...change });
-    const up = await stack.up({ color: "never" });
-    expect(up.summary.result).toBe("succeeded");
-    expect(up.summary.resourceChanges).toMatchObject({ replace: 2 });
+  test.each(CHANGES)(
+    "%s changes: both replaced through backups, every key on the new endpoints, the old ones gone, 0 orphans, no changes after",
+    async (_what, change) => {
+      const before = await fromState(stack);
+      await configure({ ...settings, ...change });
+      const up = await stack.up({ color: "never" });
+      expect(up.summary.result).toBe("succeeded");
+      expect(up.summary.resourceChanges).toMatchObject({ replace: 2 });
 
-    const after = await fromState(stack);
-    expect(after.caches.filter((id) => before.caches.includes(id))).toEqual([]);
-    for (const [output, clusterMode] of [
-      ["sessionsEndpoint", true],
-      ["queueEndpoint", false],
-    ] as const) {
-      expect(await data(stack, output, clusterMode, settings.password)).toMatchObject({ keys: KEYS, checksum: expectedChecksum(KEYS) });
-    }
-    const cloud = (await engine.inventory()).filter((e) => e.service === "cache").map((e) => `${e.kind}:${e.id}`);
-    expect(cloud.sort()).toEqual(after.expected);
-    await stack.preview({ color: "never", expectNoChanges: true });
-  });
+      const after = await fromState(stack);
+      expect(after.caches.filter((id) => before.caches.includes(id))).toEqual([]);
+      for (const [output, clusterMode, n] of caches) {
+        expect(await data(stack, output, clusterMode, settings.password)).toMatchObject({ keys: n, checksum: expectedChecksum(n) });
+      }
+      const cloud = (await engine.inventory()).filter((e) => e.service === "cache").map((e) => `${e.kind}:${e.id}`);
+      expect(cloud.sort()).toEqual(after.expected);
+      await stack.preview({ color: "never", expectNoChanges: true });
+    },
+  );
 
   test("destroy leaves nothing (the last replacement's backups go with their caches)", async () => {
     await engine.destroyLeavesNothing(stack);

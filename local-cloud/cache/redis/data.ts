@@ -11,11 +11,32 @@ import type { StoredBackup } from "../model";
 import type { RestoreFiles } from "../engine";
 import type { StoredCluster, StoredNode } from "../model";
 import { message, primaryOf, tmpDir, type Deployment } from "./deployment";
-import { loadRdb, restoreCommands, saveRdb, type DumpedKey } from "./transfer";
+import { loadRdb, migrateRdb, restoreCommands, saveRdb, type DumpedKey } from "./transfer";
 import { clientOptions } from "./security";
 
-/** Copies every key of `files` into the deployment's nodes (a cluster through a cluster client, an instance set into its primary). */
+/**
+ * Copies every key of `files` into the deployment's nodes: a cluster's by MIGRATE from a throw-away
+ * server on each file to the primary of each key's slot (TLS nodes: through a cluster client), an
+ * instance set's into its primary.
+ */
 export async function restoreInto(deployment: Deployment, files: string[]): Promise<void> {
+  if (deployment.cluster.clusterEnabled && !deployment.security.tls) {
+    const owners = deployment.cluster.shards.map((s) => ({ slots: s.slots, port: deployment.serving(primaryOf(s))!.port }));
+    const portOf = (slot: number): number => owners.find((o) => o.slots.some(([a, b]) => slot >= a && slot <= b))!.port;
+    // A backup is a file per shard, their keys distinct: each on its own throw-away server, all at once.
+    await Promise.all(
+      files.map(async (file) => {
+        await migrateRdb(file, deployment.tmpDir, portOf, deployment.security.login);
+        if (file.startsWith(deployment.tmpDir)) rmSync(file, { force: true });
+      }),
+    );
+    return;
+  }
+  await restoreThroughClient(deployment, files);
+}
+
+/** Copies every key of `files` with DUMP / PTTL / RESTORE through a client (a cluster client, or the instance set's primary). */
+async function restoreThroughClient(deployment: Deployment, files: string[]): Promise<void> {
   let sink: (batch: DumpedKey[]) => Promise<void>;
   let client: Cluster | undefined;
   if (deployment.cluster.clusterEnabled) {
@@ -23,6 +44,8 @@ export async function restoreInto(deployment: Deployment, files: string[]): Prom
       deployment.members().map((m) => ({ host: "127.0.0.1", port: m.server.port })),
       {
         enableReadyCheck: true,
+        // A batch of RESTOREs goes out as one write per node, not one per key.
+        enableAutoPipelining: true,
         redisOptions: { maxRetriesPerRequest: 3, disconnectTimeout: 100, ...clientOptions(deployment.security) },
       },
     );
@@ -40,10 +63,15 @@ export async function restoreInto(deployment: Deployment, files: string[]): Prom
     };
   }
   try {
-    for (const file of files) {
+    const load = async (file: string) => {
       await loadRdb(file, deployment.tmpDir, sink);
       if (file.startsWith(deployment.tmpDir)) rmSync(file, { force: true });
-    }
+    };
+    // A cluster's backup is a file per shard, their keys distinct: each on its own throw-away server,
+    // all at once. An instance set's files (a user's, from object storage) load in order: a later
+    // file's key wins.
+    if (deployment.cluster.clusterEnabled) await Promise.all(files.map(load));
+    else for (const file of files) await load(file);
   } finally {
     client?.disconnect();
   }

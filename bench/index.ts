@@ -17,6 +17,8 @@
  *   `krcloud-drift --unmanaged` on the same project (time, requests; list.ts).
  * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
  *   token, and the requests renewal adds (credentials.ts).
+ * - A cache cluster of 100,000 keys replaced keeping its data (new name, same name) beside a plain
+ *   replacement, and its backup's size (cache-replacement.ts; KRCLOUD_BENCH_CACHE_KEYS overrides).
  * - Scale (scale/index.ts): 200 and 1,000 buckets through each door (dynamic TS, native TS, native
  *   YAML, native Python) beside each door's no-op floor (Python has none), every step from create to destroy (KRCLOUD_BENCH_SIZES
  *   overrides the sizes, e.g. `20,200` while working on the bench).
@@ -43,6 +45,7 @@ import { benchDemo, NO_OP_DEMO_GOAL_S } from "./demo";
 import { driftBenchmarks } from "./drift";
 import { listBenchmarks } from "./list";
 import { folderBenchmarks } from "./folder";
+import { cacheReplacementBenchmarks } from "./cache-replacement";
 import { credentialBenchmarks, credentialRows } from "./credentials";
 import { measureScale } from "./scale";
 import { closeBed, openBed } from "./scale/bed";
@@ -357,6 +360,32 @@ async function main(): Promise<void> {
       baseline: `${f.objectsRefreshRequests}; ${f.objectsStateBytes.toLocaleString("en")} B`,
       ratio: `${(((f.objectsStateBytes / f.objects) * f.files) / f.folderStateBytes).toFixed(1)}x smaller state per file`,
       goal: `${Math.ceil(f.files / 1000)} listing pages`,
+    },
+  );
+
+  // A cache replacement that keeps the data beside a plain one (cache-replacement.ts).
+  const cr = await cacheReplacementBenchmarks(Number(process.env.KRCLOUD_BENCH_CACHE_KEYS ?? 100_000), (l) => console.error(l));
+  rows.push(
+    {
+      figure: `cache cluster replaced (a new flavor), ${cr.keys.toLocaleString("en")} keys on 2 shards: dataOnReplace keep (backup, restore, wait; a new name) vs a plain replacement (empty) (s)`,
+      ours: `${(cr.keepMs / 1000).toFixed(1)} s`,
+      baseline: `${(cr.plainMs / 1000).toFixed(1)} s`,
+      ratio: `${(cr.keepMs / cr.plainMs).toFixed(2)}x`,
+      goal: "every key kept",
+    },
+    {
+      figure: `the same, keeping the name (back up, delete, restore under it) vs a new name (s); unavailable from the old one's delete until the restore runs`,
+      ours: `${(cr.keepSameNameMs / 1000).toFixed(1)} s; unavailable ${(cr.unavailableMs / 1000).toFixed(1)} s`,
+      baseline: `${(cr.keepMs / 1000).toFixed(1)} s`,
+      ratio: `${(cr.keepSameNameMs / cr.keepMs).toFixed(2)}x`,
+      goal: "said in the preview",
+    },
+    {
+      figure: `its backup: size, and the request until available; writes after the backup request not in the new cluster until it runs (a new name)`,
+      ours: `${(cr.backupBytes / 1e6).toFixed(1)} MB in ${(cr.backupMs / 1000).toFixed(1)} s; ${(cr.writesNotCarriedMs / 1000).toFixed(1)} s`,
+      baseline: "-",
+      ratio: `${((cr.backupBytes / cr.keys) | 0).toLocaleString("en")} B/key`,
+      goal: "said in the docs",
     },
   );
 

@@ -82,7 +82,9 @@ export const backup = defineResource("krcloud:cache:Backup", backupInputs, backu
 
   async create(ctx, inputs) {
     const c = cache(ctx);
-    const source = await c.clusters.get(inputs.clusterId).catch(rethrowAs(`creating cache backup "${inputs.name}": reading cache cluster "${inputs.clusterId}"`));
+    const source = await c.clusters
+      .get(inputs.clusterId)
+      .catch(rethrowAs(`creating cache backup "${inputs.name}": reading cache cluster "${inputs.clusterId}"`));
     const what = `cache backup "${inputs.name}" of "${source.name ?? source.id}"`;
     const { id } = await c.backups
       .create({ clusterId: inputs.clusterId, name: inputs.name })

@@ -5,11 +5,12 @@
  * password change, each replacing both. After each `up`: every key is on the new endpoints with
  * the checksum it had, the old ones are gone, the local cloud holds exactly what the state names
  * (each cache and the backup its replacement took: 0 orphans), and `preview --expect-no-changes`
- * passes. Destroy leaves nothing.
+ * passes. Then previews refused, naming the rule, with no request that changes anything: an older
+ * version, a flavor the data (a backup the cloud reports at 2.7 GiB) would fill. Destroy leaves nothing.
  *
  * Each door's cluster holds 100,000 keys across its shards, each instance set 10,000, so the file
  * stays a few minutes in `make test` (CI's budget: the whole suite under 45 minutes on 2 cores;
- * 3 min 10 s for this file with 10,000 keys in the YAML door's cluster at a load average of 13).
+ * 3 min 24 s for this file at a load average of 4).
  * The timings are `make bench`'s (bench/cache-replacement.ts).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -97,6 +98,26 @@ const CHANGES: [string, Partial<Settings>][] = [
   ["user", { password: "Pw-two-2" }],
 ];
 
+/** Requests of the operations that change something, counted by the local cloud so far. */
+async function mutating(): Promise<Record<string, number>> {
+  const ops = [
+    "CreateBackup",
+    "DeleteBackup",
+    "CreateCluster",
+    "CreateInstanceSet",
+    "DeleteCluster",
+    "DeleteInstanceSet",
+    "UpdateCluster",
+    "UpdateInstanceSet",
+  ];
+  const by = (await engine.project.control.counters()).byOperation;
+  return Object.fromEntries(ops.map((op) => [op, by[`cache.${op}`] ?? 0]));
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 100));
+}
+
 /** What each cache holds, read through the endpoint the stack outputs, logged in as its user. */
 async function data(stack: Stack, output: string, clusterMode: boolean, password: string) {
   const endpoint = String((await stack.outputs())[output]!.value);
@@ -182,6 +203,41 @@ describe.each(["typescript", "yaml"])("dataOnReplace: keep from %s", (door) => {
       await stack.preview({ color: "never", expectNoChanges: true });
     },
   );
+
+  test("refused at preview, naming the rule, with no request that changes anything: an older version, a flavor too small for the data", async () => {
+    // The data's size as the cloud reports it: a backup of the cluster, reported at 2.7 GiB.
+    const [cluster] = (await engine.inventory()).filter((e) => e.service === "cache" && e.kind === "cluster");
+    const taken = await fetch(`${engine.cloud.url}/cache/v1/backups`, {
+      method: "POST",
+      headers: { "x-auth-token": engine.project.token, "content-type": "application/json" },
+      body: JSON.stringify({ clusterId: cluster!.id, name: `sized-${door}` }),
+    });
+    const { objectId } = (await taken.json()) as { objectId: string };
+    await until(async () => (await engine.project.control.getResource<{ status: string }>("cache", "backup", objectId))?.status === "Available");
+    await engine.project.control.patchResource("cache", "backup", objectId, { size: Math.round(2.7 * 1024 ** 3) });
+
+    const current = settings;
+    const before = await mutating();
+    const refusal = async (change: Partial<Settings>, rule: RegExp) => {
+      await configure({ ...current, ...change });
+      const message = await stack.preview({ color: "never" }).then(
+        () => "",
+        (e: Error) => e.message,
+      );
+      expect(message).toMatch(rule);
+    };
+    await refusal(
+      { version: "7.0.15", group: "7.0" },
+      /version: 7\.0\.15 is older than 7\.2\.4, the version of the data: a restore needs the same engine version or a newer one/,
+    );
+    await refusal(
+      { flavor: "redis.small" },
+      /flavorId: redis\.small has 2 GiB of memory, and the data is 2\.9 GB \(135% of it; backup "sized-[a-z]+"\): a restore needs it below 60%/,
+    );
+    expect(await mutating()).toEqual(before);
+    await configure(current);
+    await engine.project.control.deleteResource("cache", "backup", objectId);
+  });
 
   test("destroy leaves nothing (the last replacement's backups go with their caches)", async () => {
     await engine.destroyLeavesNothing(stack);

@@ -76,7 +76,7 @@ export class CacheControl extends KindControl {
     shard: {
       get: (id: string) => {
         const { c, shard } = this.shard(id);
-        return { clusterId: c.id, ...this.views.shard(c, shard) };
+        return { clusterId: c.id, ...this.views.shard(c, shard, false) };
       },
       patch: (id: string) => this.nothingToPatch("shard", id),
       /** By the service's own rules: the last shard stays. */
@@ -109,14 +109,14 @@ export class CacheControl extends KindControl {
     backup: {
       get: (id: string) => {
         const b = this.backup(id);
-        return { ...this.views.backup(b), kind: b.kind, projectId: b.projectId, sourceId: b.sourceId, clusterMode: b.clusterMode };
+        return { ...this.views.backup(b, false), kind: b.kind, projectId: b.projectId, sourceId: b.sourceId, clusterMode: b.clusterMode };
       },
       patch: (id: string, patch: unknown) => {
         const b = this.backup(id);
         const p = parseWith(backupPatch, patch ?? {});
         if (p.size !== undefined) b.size = p.size;
         if (p.status !== undefined) this.be.forceBackupStatus(b, p.status);
-        return this.views.backup(b);
+        return this.views.backup(b, false);
       },
       delete: (id: string) => {
         const b = this.backup(id);
@@ -132,7 +132,7 @@ export class CacheControl extends KindControl {
         const c = this.cluster(kind, id);
         // What a client of a TLS cluster trusts: the local cloud's self-signed certificate.
         const certificate = this.be.engineOf(c).tlsCertificate(c);
-        return { ...this.views.cluster(c), ...(certificate ? { tlsCertificate: certificate } : {}) };
+        return { ...this.views.cluster(c, false), ...(certificate ? { tlsCertificate: certificate } : {}) };
       },
       patch: (id, patch) => this.patchCluster(this.cluster(kind, id), parseWith(clusterPatch, patch ?? {})),
       delete: (id) => this.be.clusters.remove(this.cluster(kind, id)),
@@ -144,7 +144,7 @@ export class CacheControl extends KindControl {
     return {
       get: (id) => {
         const { c, node } = this.node(kind, id);
-        return { clusterId: c.id, ...(kind === "node" ? this.views.node(c, node) : this.views.instance(c, node)) };
+        return { clusterId: c.id, ...(kind === "node" ? this.views.node(c, node, false) : this.views.instance(c, node, false)) };
       },
       patch: (id, patch) => {
         const { c, node } = this.node(kind, id);
@@ -212,8 +212,8 @@ export class CacheControl extends KindControl {
     // The nodes get the group's values, as after UpdateCluster.
     if (group && group.id !== c.parameterGroupId) this.be.parameterGroups.switchGroup(c, group);
     // A backup now, as if the schedule had fired.
-    if (p.backupNow) return { ...this.views.cluster(c), backup: this.be.state.backups.take(c, this.be.state.now()).name };
-    return this.views.cluster(c);
+    if (p.backupNow) return { ...this.views.cluster(c, false), backup: this.be.state.backups.take(c, this.be.state.now()).name };
+    return this.views.cluster(c, false);
   }
 
   /** By its id (what the inventory lists) or its name. */

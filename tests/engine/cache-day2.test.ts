@@ -14,7 +14,7 @@ import { startLocalCloud } from "../../local-cloud";
 import { CacheClient } from "../../client/cache";
 import { resolveSettings } from "../../client/core";
 import { ENGINE_TEST_TIMEOUT_MS, pulumiBinDir, runPulumi } from "../harness/engine";
-import { engineFile, jsProgram, yamlProgram } from "./engine-file";
+import { engineFile, jsProgram, yamlProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -16,8 +16,8 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { cacheClient, contents, expectedChecksum, writeKeys } from "../harness/cache-data";
 import { ENGINE_TEST_TIMEOUT_MS, runPulumi, stateResources } from "../harness/engine";
-import { engineFile, jsProgram } from "./engine-file";
-import { killedUp } from "./reliability-steps";
+import { engineFile, jsProgram } from "../harness/engine/engine-file";
+import { killedUp } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

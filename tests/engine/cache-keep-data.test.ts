@@ -16,7 +16,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { cacheClient, contents, expectedChecksum, writeKeys } from "../harness/cache-data";
 import { ENGINE_TEST_TIMEOUT_MS, stateResources } from "../harness/engine";
-import { engineFile, jsProgram, yamlProgram } from "./engine-file";
+import { engineFile, jsProgram, yamlProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -10,7 +10,7 @@
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, installProject, nativeSiteProgram, stateResources, withoutSecrets } from "../harness/engine";
-import { engineFile, previewSteps } from "./engine-file";
+import { engineFile, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -6,7 +6,16 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { verifyTokenProject } from "../../../client/core";
 import { withCreateKey, withoutHidden } from "../properties";
-import { CREATE_KEY, inputsFromOutputs, PARTIAL_KEY, READ_ERROR_KEY, type AnyDefinition, type Context, type OperationOptions } from "../resource";
+import {
+  CREATE_KEY,
+  inputsFromOutputs,
+  PARTIAL_KEY,
+  READ_ERROR_KEY,
+  READ_ERRORS_ENV,
+  type AnyDefinition,
+  type Context,
+  type OperationOptions,
+} from "../resource";
 import { toPlain } from "../sanitize";
 import { isCoreToken } from "../stack-identity";
 import { beforeDeadline, DeadlineExceededError } from "../wait";
@@ -42,7 +51,7 @@ export async function read(
   } catch (e) {
     const err = clean(e);
     // The drift check (krcloud-drift) reports a resource it could not read and goes on with the others.
-    if (process.env.KRCLOUD_READ_ERRORS === "report") {
+    if (process.env[READ_ERRORS_ENV] === "report") {
       const kept = toPlain(olds);
       return {
         id,

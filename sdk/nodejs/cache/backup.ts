@@ -126,7 +126,6 @@ export class Backup extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["clusterId", "name"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(Backup.__pulumiType, name, resourceInputs, opts);
     }
 }

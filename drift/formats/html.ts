@@ -239,7 +239,7 @@ span.status{color:#fff;border-radius:8px;padding:0 .5em;font-size:.85em;white-sp
 .finding{background:#fff;border:1px solid #d8dde6;border-radius:6px;padding:.6em 1em;margin:.8em 0}.finding h3{margin:.2em 0}
 .meta,.urn{color:#5d6879;margin:.2em 0}.diff td.was pre{color:#8d1c1c}.diff td.now pre{color:#1b5e20}
 .by-stack ul{list-style:none;padding:0;margin:.3em 0}.by-stack li{display:flex;gap:.6em;align-items:center;margin:.15em 0}
-.by-stack .stack-name{min-width:10em;text-align:left;background:none;border:0;padding:0;font:inherit;color:#1d4f91;cursor:pointer}.by-stack svg{background:#eef1f5;max-width:60%}.by-stack .counts{color:#5d6879;font-size:.9em}
+.by-stack .stack-name{min-width:10em;text-align:left;background:none;border:0;padding:0;font:inherit;color:#1d4f91;cursor:pointer}.by-stack svg{background:#eef1f5;max-width:60%}.by-stack .counts{color:#5d6879;font-size:.9em}.by-stack li.dim{opacity:.35}
 .s-mandatory{fill:#c62828;background:#c62828}.s-advisory{fill:#f9a825;background:#f9a825}span.level{border-radius:8px;padding:0 .5em;font-size:.85em}
 .l-mandatory{background:#c62828;color:#fff}.l-advisory{background:#f9a825;color:#1d2430}.policy small{color:#5d6879}
 .fix pre{background:#f3f5f8;padding:.5em;border-radius:4px}.error{color:#8d1c1c}[hidden]{display:none!important}

@@ -4,7 +4,8 @@
  * merged by `krcloud-drift merge --out html=FILE` as the CI recipes' fan-in jobs run it, then opened
  * from the file. The page's chart by stack, its stack filter (the select and a click on the chart),
  * the policy findings section, sorting by level, and markup in a resource's name shown as text; the
- * page makes no request beyond its own file. Screenshot: .state/browser/drift-fleet-policy.png.
+ * page makes no request beyond its own file. Screenshots: .state/browser/drift-fleet-policy.png (the whole page) and drift-fleet-filtered.png
+ * (one stack; docs/images/drift-fleet-report.png).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -72,19 +73,26 @@ test("filtering by stack (the select, then a click on the chart) shows that stac
   await page.locator("#filters select[name=stack]").selectOption("prod-b");
   expect(await visible("#resource-table tbody tr", "data-stack")).toEqual(["prod-b", "prod-b"]);
   expect(await visible("#policy-table tbody tr", "data-stack")).toEqual(["prod-b"]);
-  expect(await visible("#stack-chart li", "data-stack")).toEqual(["prod-b"]);
+  // The chart keeps every stack, the others dimmed; the stacks' table shows the one.
+  expect(await visible("#stack-chart li", "data-stack")).toEqual(FLEET_STACKS);
+  expect(await visible("#stack-chart li.dim", "data-stack")).toEqual(["dev", "prod-a", "staging"]);
   expect(await visible("#stack-table tbody tr", "data-stack")).toEqual(["prod-b"]);
   expect(await visible("article.finding", "data-stack")).toEqual(["prod-b"]);
   expect(await page.locator("#policy-shown").textContent()).toBe(`1 of ${FLEET_VIOLATIONS.length} policy findings`);
+  await page.setViewportSize({ width: 1280, height: 1080 });
+  await screenshot(page, "drift-fleet-filtered");
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.locator("#filters select[name=stack]").selectOption("");
   await page.locator("#stack-chart li[data-stack=staging] button").click();
   expect(await page.locator("#filters select[name=stack]").inputValue()).toBe("staging");
   expect(await visible("#policy-table tbody tr", "data-managed")).toEqual(["false"]);
   expect(await visible("article.finding", "data-status")).toEqual(["deleted"]);
+  expect(await visible("#stack-table tbody tr", "data-stack")).toEqual(["staging"]);
   // A second click on the same stack shows every stack again.
   await page.locator("#stack-chart li[data-stack=staging] button").click();
-  expect(await visible("#stack-chart li", "data-stack")).toEqual(FLEET_STACKS);
+  expect(await visible("#stack-table tbody tr", "data-stack")).toEqual(FLEET_STACKS);
+  expect(await page.locator("#stack-chart li.dim").count()).toBe(0);
 
   // The text filter narrows the policy findings too.
   await page.locator("#filters input[name=text]").fill("monitoring");

@@ -1,8 +1,8 @@
 /**
  * The drift report page's script (inlined by html.ts): sorts a table (resources, policy findings)
  * by the column clicked and filters the page by status, stack and text: the resource table (a
- * finding's details follow its row), the policy findings, the stacks' table and chart (a click on a
- * stack in the chart shows that stack only). Without it the page shows everything, unsorted.
+ * finding's details follow its row), the policy findings, the stacks' table, and the chart by
+ * stack dims the other stacks (a click on a stack in the chart shows that stack only). Without it the page shows everything, unsorted.
  */
 
 const ORDER: Readonly<Record<string, readonly string[]>> = {
@@ -49,7 +49,8 @@ function sortable(t: HTMLTableElement): void {
 if (table && form) {
   const rows = bodyRows("resource-table");
   const violations = bodyRows("policy-table");
-  const byStack = [...bodyRows("stack-table"), ...document.querySelectorAll<HTMLElement>("#stack-chart li")];
+  const stackRows = bodyRows("stack-table");
+  const chart = [...document.querySelectorAll<HTMLElement>("#stack-chart li")];
   const findings = new Map([...document.querySelectorAll<HTMLElement>("article.finding")].map((a) => [a.id, a]));
   const stackField = form.elements.namedItem("stack") as HTMLSelectElement;
   form.hidden = false;
@@ -78,7 +79,9 @@ if (table && form) {
       row.hidden = !matches(row);
       if (!row.hidden) policy++;
     }
-    for (const row of byStack) row.hidden = stack !== "" && row.dataset.stack !== stack;
+    for (const row of stackRows) row.hidden = stack !== "" && row.dataset.stack !== stack;
+    // The chart keeps every stack (a click on another switches to it); the others are dimmed.
+    for (const li of chart) li.classList.toggle("dim", stack !== "" && li.dataset.stack !== stack);
     const output = form.elements.namedItem("shown") as HTMLOutputElement;
     output.value = `${shown} of ${rows.length} resources`;
     const policyShown = document.getElementById("policy-shown");
@@ -86,7 +89,7 @@ if (table && form) {
   };
   form.addEventListener("input", apply);
   form.addEventListener("submit", (event) => event.preventDefault());
-  for (const li of document.querySelectorAll<HTMLElement>("#stack-chart li")) {
+  for (const li of chart) {
     li.querySelector("button")?.addEventListener("click", () => {
       stackField.value = stackField.value === li.dataset.stack ? "" : (li.dataset.stack ?? "");
       apply();

@@ -3,11 +3,11 @@
  * fetched, so a CI run can upload it as an artifact and anyone can open it. A chart of the stacks
  * and resources by status, a table of every resource (sorted by a click on a column, filtered by
  * status, stack and text), and each finding with its property-level differences and the two
- * remedies. A fleet (several stacks, `krcloud-drift merge`) adds a chart of each stack's resources by
- * status; a run with `--policy` adds the pack's findings (policy, level, resource, finding, fix),
- * filtered by the same stack and text. The page reads fully without JavaScript; its one inline script (html-ui/report.ts,
- * compiled into the package) only sorts and filters, and the Content-Security-Policy allows that
- * script alone.
+ * remedies. A fleet (several stacks, `krcloud-drift merge`) adds a chart of each stack's resources
+ * by status; a run with `--policy` adds the pack's findings (policy, level, resource, finding, fix),
+ * filtered by the same stack and text. The page reads fully without JavaScript; its one inline
+ * script (html-ui/report.ts, compiled into the package) only sorts and filters, and the
+ * Content-Security-Policy allows that script alone.
  *
  * The page is a list of sections rendered from the report model, each on its own: a new part of the
  * model (a fleet's stacks, policy findings) is a new entry in SECTIONS.
@@ -68,7 +68,7 @@ function bar(label: string, counts: Array<[string, number]>): string {
   return `<figure class="bar"><figcaption>${e(label)}: ${total}</figcaption><svg viewBox="0 0 600 22" width="600" height="22" role="img" aria-label="${e(label)}">${parts.join("")}</svg><ul class="legend">${legend}</ul></figure>`;
 }
 
-/** One row per stack: its resources by status (a click on a row filters the page to that stack). */
+/** One row per stack: its resources by status and policy findings (a click on its name filters the page to it). */
 function stackChart(report: DriftReport): string {
   const width = 600;
   const rows = report.stacks.map((stack) => {

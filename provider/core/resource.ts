@@ -237,6 +237,12 @@ export interface Listing {
    * parent's line (a bucket's objects) instead of listing each one.
    */
   parent?: { token: string; input: string };
+  /**
+   * Appended to an item's `name` for its logical name (krcloud-drift --unmanaged's import file and
+   * program) when the item is named after another resource of its own: a bucket's CORS policy is
+   * named by its bucket, so it becomes `<bucket>-cors` beside the bucket's `<bucket>`.
+   */
+  nameSuffix?: string;
   /** One page of what exists, in the service's order. */
   page(ctx: Context, request: ListRequest): Promise<ListPage>;
 }

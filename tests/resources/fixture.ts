@@ -28,7 +28,7 @@ export interface ResourceFixture {
   /** Its resources in the zero-diff suite's two specs (tests/support/zero-diff/), also the drift-all stack's. */
   zeroDiffSpec: ZeroDiffSpec;
   /** What the cloud holds for one of its state entries, as the fault matrix compares them (orphans, duplicates, ghosts). */
-  cloudKinds(entry: Entry): CloudKind[];
+  cloudKinds: (entry: Entry) => CloudKind[];
   /** How it drifts behind Pulumi's back and how that is seen, or why the drift check cannot see it. */
   drift: DriftFact;
   /** How it is made outside Pulumi, for a stack to adopt or import, or why it cannot be. */
@@ -102,7 +102,7 @@ export type DriftChange = (c: DriftContext, r: StateResource) => Promise<string[
  * `notAdoptable` saying why a dynamic-class program cannot adopt it when it cannot; or `none`: why
  * nothing is made (the cloud keeps no record of it, or where its take-over is tested instead).
  */
-export type OutsideFact = { make(c: OutsideContext): Promise<OutsideResource[]>; notAdoptable?: string } | { none: string };
+export type OutsideFact = { make: (c: OutsideContext) => Promise<OutsideResource[]>; notAdoptable?: string } | { none: string };
 
 export interface OutsideResource {
   /** Logical name the program declares it under. */
@@ -141,7 +141,7 @@ export interface OutsideContext {
   tag: string;
   stack: StackTargets;
   /** The logical name of one of its resources in this set (`zo-bucket`, `zs-cluster`). */
-  name(x: string): string;
+  name: (x: string) => string;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -214,7 +214,11 @@ describe("logical names", () => {
   const found = (token: string, name: string): CloudResource => ({ token, id: name, name, service: "objectstorage", kind: "x", managed: false });
 
   test("a bucket's CORS policy and lifecycle configuration, named by their bucket, get their definitions' name suffix beside it", () => {
-    const resources = [found("krcloud:objectstorage:Bucket", "site"), found("krcloud:objectstorage:BucketCors", "site"), found("krcloud:objectstorage:BucketLifecycle", "site")];
+    const resources = [
+      found("krcloud:objectstorage:Bucket", "site"),
+      found("krcloud:objectstorage:BucketCors", "site"),
+      found("krcloud:objectstorage:BucketLifecycle", "site"),
+    ];
     expect(importFileOf(resources).resources.map((r) => r.name)).toEqual(["site", "site-cors", "site-lifecycle"]);
   });
 

@@ -40,7 +40,7 @@ export async function makeOutside(
   const settings = sdkSettings(p);
   const name = (x: string) => `${set === "plain" ? "zo" : "zs"}-${x}`;
   const made = await Promise.all(
-    resourceTypes().map((t) => {
+    resourceTypes().map(async (t) => {
       const outside = fixtureOf(t).outside;
       return "make" in outside ? outside.make({ set, settings, fx, s, tag, stack, name }) : [];
     }),

@@ -8,15 +8,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startLocalCloud, type LocalCloud } from "../../local-cloud";
 import {
-  generateSdks,
   installNativePlugin,
-  makeVirtualenv,
   newProject,
   PACKAGE_VERSION,
   providerConfig,
   PULUMI_PYTHON_VERSION,
   pulumiBinDir,
-  pythonWheel,
+  sharedVirtualenv,
   runPulumi,
   Sandbox,
   type CloudProject,
@@ -35,6 +33,8 @@ export interface Bed {
   floorFile: string;
   preload: string;
   programs: Map<string, string>;
+  /** The Python programs' virtualenv, once the Python door needed it. */
+  pythonVenv?: string;
 }
 
 /** The scale programs compile as a program krcloud-drift --unmanaged generates does. */
@@ -85,18 +85,13 @@ for i in range(count):
 `;
 
 /**
- * The virtualenv every Python program of the bed shares (bed.root/python/venv): \`pulumi\` from PyPI
- * at the CLI's version and the pulumi_krcloud wheel generated from this tree's schema.json.
+ * The virtualenv every Python program of the bed runs in: \`pulumi\` from PyPI at the CLI's version
+ * and the pulumi_krcloud wheel generated from this tree's schema.json, made once per wheel and shared
+ * with the engine tests (sharedVirtualenv, tests/harness/engine/languages.ts).
  */
 async function pythonVirtualenv(bed: Bed): Promise<string> {
-  const venv = path.join(bed.root, "python", "venv");
-  if (fs.existsSync(path.join(venv, "bin", "python"))) return venv;
-  const sdk = path.join(bed.root, "python", "sdk");
-  await generateSdks(sdk);
-  const requirements = path.join(bed.root, "python", "requirements.txt");
-  fs.writeFileSync(requirements, `pulumi==${PULUMI_PYTHON_VERSION}\n`);
-  await makeVirtualenv(venv, requirements, pythonWheel(sdk));
-  return venv;
+  bed.pythonVenv ??= await sharedVirtualenv(`pulumi==${PULUMI_PYTHON_VERSION}\n`);
+  return bed.pythonVenv;
 }
 
 function yamlProgram(n: number): string {
@@ -115,8 +110,8 @@ export function programDir(bed: Bed, door: DoorSpec, n: number): string {
   if (door.program === "yaml") {
     fs.writeFileSync(path.join(src, "Pulumi.yaml"), yamlProgram(n));
   } else if (door.program === "python") {
-    const venv = path.join(bed.root, "python", "venv");
-    fs.writeFileSync(path.join(src, "Pulumi.yaml"), `name: bench-python\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`);
+    if (bed.pythonVenv === undefined) throw new Error("the Python door's program before its virtualenv (ensureStack makes it first)");
+    fs.writeFileSync(path.join(src, "Pulumi.yaml"), `name: bench-python\nruntime:\n  name: python\n  options:\n    virtualenv: ${bed.pythonVenv}\n`);
     fs.writeFileSync(path.join(src, "__main__.py"), PYTHON_PROGRAM);
   } else {
     fs.writeFileSync(path.join(src, "Pulumi.yaml"), `name: bench-${door.program}\nruntime: nodejs\n`);

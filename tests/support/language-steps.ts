@@ -15,6 +15,7 @@ import {
   discoverExamples,
   generateSdks,
   installNativePlugin,
+  sharedSdks,
   nativeResourcesOfType,
   newProject,
   providerConfig,
@@ -36,8 +37,11 @@ export interface StaticSiteLanguage {
   hostMissing: () => string | undefined;
   /** The page the program writes when no `message` is configured. */
   greeting: string;
-  /** Which SDKs generateSdks builds besides the sources (the wheel, the Java SDK with Maven). */
-  sdks: { wheel: boolean; java?: boolean };
+  /**
+   * Which SDKs generateSdks builds besides the sources (the wheel, the Java SDK with Maven); `shared`:
+   * the ones made once per schema.json and shared with the other tests and the benchmarks (sharedSdks).
+   */
+  sdks: { wheel: boolean; java?: boolean } | "shared";
   /** What the example's README tells users to do to wire the program to its SDK (`sdkDir` holds them all). */
   wire: (workDir: string, sdkDir: string) => Promise<void>;
   /** beforeAll's time: a cold toolchain cache falls in it, not in up's. */
@@ -62,8 +66,11 @@ export function staticSiteSteps(lang: StaticSiteLanguage): void {
     cloud = await startCloud();
     sandbox = new Sandbox({ label: `native-${lang.stack}` });
     project = await newProject(cloud, lang.stack);
-    const sdkDir = path.join(sandbox.root, "sdk");
-    await Promise.all([installNativePlugin(sandbox), generateSdks(sdkDir, lang.sdks)]);
+    const sdks = lang.sdks;
+    const [sdkDir] = await Promise.all([
+      sdks === "shared" ? sharedSdks() : generateSdks(path.join(sandbox.root, "sdk"), sdks).then(() => path.join(sandbox.root, "sdk")),
+      installNativePlugin(sandbox),
+    ]);
     workDir = sandbox.copyProgram(example.dir);
     await lang.wire(workDir, sdkDir);
     stack = await sandbox.createStack(workDir, STACK, providerConfig(project));

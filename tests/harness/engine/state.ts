@@ -127,8 +127,18 @@ export function runNode(
   env: Record<string, string>,
   cwd = REPO_ROOT,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCommand(process.execPath, [script, ...args], env, cwd);
+}
+
+/** Runs `file` with `args`, resolving (never rejecting) with its exit status and output. */
+export function runCommand(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = REPO_ROOT,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, ...args], { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(file, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -6,12 +6,20 @@
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import type { DriftReport, ResourceResult, StackReport } from "../../../drift/model";
-import { backendFiles, REPO_ROOT, runNode, type Sandbox } from "../../harness/engine";
+import { backendFiles, pulumiBinDir, REPO_ROOT, runCommand, runNode, type Sandbox } from "../../harness/engine";
 
 export const DRIFT_BIN = path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js");
 
 export function runDrift(sandbox: Sandbox, args: string[], env: Record<string, string> = {}, cwd?: string) {
   return runNode(DRIFT_BIN, args, { ...sandbox.env(), ...env }, cwd);
+}
+
+/**
+ * krcloud-drift as a YAML, Python, Go or Java team runs it: `pulumi plugin run krcloud-drift -- ARGS`
+ * in the project's directory (the tool plugin, installDriftTool). The exit status is the tool's.
+ */
+export function runDriftTool(sandbox: Sandbox, args: string[], cwd: string, env: Record<string, string> = {}) {
+  return runCommand(path.join(pulumiBinDir(), "pulumi"), ["plugin", "run", "krcloud-drift", "--", ...args], { ...sandbox.env(), ...env }, cwd);
 }
 
 /** Every file of the file backend with its SHA-256: equal before and after means no state was written. */

@@ -465,7 +465,8 @@ export function credentialsFor(service: ServiceName, s: Settings, clock?: Clock)
   if (AUTH_SCHEME[service] === "access-key") {
     const which = `the access key "${s.credentialId ?? ""}" (${accessKeyOrigin(s)})`;
     return {
-      current: async () => ({ headers: accessKeyHeaders(service, s) }),
+      // The ID names the key in messages (as the identity service's do); only the secret is redacted.
+      current: async () => ({ headers: accessKeyHeaders(service, s), identifiers: ["credential-id"] }),
       renew: async () => false,
       explain: (status) =>
         status === 401

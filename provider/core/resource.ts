@@ -88,6 +88,8 @@ export interface OperationOptions {
   timeoutSeconds?: number;
   /** Where progress lines go (the native plugin: the engine's log, on the resource's row); default stdout. */
   progress?: (message: string) => void;
+  /** Where a warning goes (the native plugin: the engine's log, on the resource's row); default the dynamic host's engine log. */
+  warn?: (message: string) => void;
 }
 
 export interface CheckOptions {
@@ -100,6 +102,8 @@ export interface CheckOptions {
   stack?: string;
   /** Where a check's notices go (the native plugin: the engine's log, on the resource's row); default stdout. */
   notice?: (message: string) => void;
+  /** Where a warning goes, as for an operation (`OperationOptions.warn`). */
+  warn?: (message: string) => void;
 }
 
 /** `diff` as the dynamic host sees it, plus the changed keys for the native plugin's detailed diff. */

@@ -25,7 +25,7 @@ export interface ClusterArgs {
   adopt?: pulumi.Input<boolean>;
   /** Automatic backups; omitted: none. Changed in place. */
   backupSchedule?: pulumi.Input<ClusterBackupScheduleArgs>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Node size (see getFlavors). Changing it replaces the cluster. */
   flavorId: pulumi.Input<string>;
@@ -61,7 +61,7 @@ export interface InstanceSetArgs {
   adopt?: pulumi.Input<boolean>;
   /** Daily automatic backups; omitted: none. Changed in place. */
   backupSchedule?: pulumi.Input<InstanceSetBackupScheduleArgs>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Instance size (see getFlavors). Changing it replaces the instance set. */
   flavorId: pulumi.Input<string>;
@@ -105,7 +105,7 @@ export interface ParameterGroupArgs {
   applyMode?: pulumi.Input<ParameterGroupApplyMode>;
   /** The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group. */
   baseParameterGroupId: pulumi.Input<string>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Group name. When omitted: the logical name plus a random suffix. Changing it replaces the group. */
   name?: pulumi.Input<string>;
@@ -138,7 +138,7 @@ export interface CacheWithParametersClusterArgs {
   adopt?: pulumi.Input<boolean>;
   /** Automatic backups; omitted: none. Changed in place. */
   backupSchedule?: pulumi.Input<CacheWithParametersClusterBackupScheduleArgs>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Node size (see getFlavors). Changing it replaces the cluster. */
   flavorId: pulumi.Input<string>;
@@ -195,7 +195,7 @@ export interface CacheWithParametersInstanceSetArgs {
   adopt?: pulumi.Input<boolean>;
   /** Daily automatic backups; omitted: none. Changed in place. */
   backupSchedule?: pulumi.Input<CacheWithParametersInstanceSetBackupScheduleArgs>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Instance size (see getFlavors). Changing it replaces the instance set. */
   flavorId: pulumi.Input<string>;

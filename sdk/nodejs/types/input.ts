@@ -22,7 +22,7 @@ export namespace cache {
          */
         backupSchedule?: pulumi.Input<inputs.cache.CacheWithParametersClusterBackupScheduleArgs | undefined>;
         /**
-         * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+         * Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
          */
         description?: pulumi.Input<string | undefined>;
         /**
@@ -139,7 +139,7 @@ export namespace cache {
          */
         backupSchedule?: pulumi.Input<inputs.cache.CacheWithParametersInstanceSetBackupScheduleArgs | undefined>;
         /**
-         * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+         * Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
          */
         description?: pulumi.Input<string | undefined>;
         /**

@@ -6,7 +6,7 @@
  *
  * The marker is the first `MARKER_HEX` hex digits of the resource's create key (naming.ts
  * `createKeyOf`), which digests the URN and the stack's identity (the native plugin's provider id,
- * or the dynamic classes' StackIdentity resource): the same for every attempt at one create, the
+ * or the dynamic classes' krcloud-stack provider resource): the same for every attempt at one create, the
  * run after a killed CLI included, and different for the same URN in another backend.
  *
  * Where it is written depends on what the service keeps (docs/api-assumptions.md, "Ownership

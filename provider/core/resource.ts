@@ -32,8 +32,8 @@ export const CREATE_KEY = "__krcloudCreateKey";
 /** Hidden input recorded by check when it generated the name (the name derives from the create key). */
 export const AUTONAMED_KEY = "__krcloudAutoNamed";
 /**
- * Hidden input the dynamic classes pass: the key of the stack's StackIdentity resource
- * (stack-identity.ts), part of every create key, so two stacks of the same name and project in
+ * Hidden input the dynamic classes pass: the stack's identity, the id of its `krcloud-stack`
+ * provider resource (stack-identity.ts, class.ts), part of every create key, so two stacks of the same name and project in
  * different backends never derive the same names or ownership markers. The native plugin takes
  * its provider resource's id instead (CheckOptions.stack).
  */

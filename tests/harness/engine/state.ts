@@ -94,6 +94,11 @@ export function changedSteps(events: EngineEvent[]): { urn: string; op: string }
     .map((m) => ({ urn: m.urn, op: m.op }));
 }
 
+/** Steps in the order of their URNs: steps the engine runs at once (deletes of independent providers) come in any order. */
+export function byUrn<T extends { urn: string }>(steps: readonly T[]): T[] {
+  return [...steps].sort((a, b) => a.urn.localeCompare(b.urn));
+}
+
 /** Logical name -> step op of a preview or up, for the krcloud resources (not the stack). */
 export function krcloudOps(events: EngineEvent[]): Record<string, string> {
   const out: Record<string, string> = {};

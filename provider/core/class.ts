@@ -82,8 +82,8 @@ export function urnOf(token: string, name: string, parent: pulumi.Resource | und
 const IDENTITIES = new WeakMap<object, Output<string>>();
 /** Where no stack resource exists (a mocked runtime in tests): one for the process. */
 const NO_STACK = {};
-/** The package of Pulumi's Node.js dynamic provider, which serves the dynamic classes (`pulumi-nodejs:dynamic/...`). */
-const DYNAMIC_PROVIDER_PACKAGE = "pulumi-nodejs";
+/** The package of the engine's built-in provider (it serves StackReference): its provider resources cost no plugin process. */
+const BUILTIN_PROVIDER_PACKAGE = "pulumi";
 
 class StackIdentityProvider extends ProviderResource {}
 
@@ -93,20 +93,23 @@ class StackIdentityProvider extends ProviderResource {}
  * and ownership marker are this stack's alone, and the identity exists before (and goes after)
  * every resource that depends on it.
  *
- * It is the id of a provider resource of the dynamic provider's package, `krcloud-stack`, which
- * the engine draws once and keeps in the stack's state, as it does for the native plugin's provider
- * (whose id is that door's identity). A provider resource, because the engine targets providers
- * implicitly: `pulumi up --target <a krcloud resource>` creates it with the targeted resource on a
- * new stack, where a resource of its own would be left out of the targets and fail the run
- * ("depends on ... which was not specified in --target list"). It has no inputs, so it is never
- * updated nor replaced; nothing uses it as a provider. Stacks made before keep their StackIdentity
- * resource until an untargeted `up` deletes it (its delete makes no request).
+ * It is the id of a provider resource, `krcloud-stack`, which the engine draws once and keeps in
+ * the stack's state, as it does for the native plugin's provider (whose id is that door's
+ * identity). A provider resource, because the engine targets providers implicitly: `pulumi up
+ * --target <a krcloud resource>` creates it with the targeted resource on a new stack, where a
+ * resource of its own would be left out of the targets and fail the run ("depends on ... which was
+ * not specified in --target list"). One of the engine's built-in provider (`pulumi:providers:pulumi`),
+ * which the engine serves itself: one of the dynamic provider's package would start a second
+ * dynamic provider host on the program's critical path (measured: 2 to 4 s more per preview of a
+ * small stack on the loaded 2-core build machine). It has no inputs, so it is never updated nor
+ * replaced; nothing uses it as a provider. Stacks made before keep their StackIdentity resource
+ * until an untargeted `up` deletes it (its delete makes no request).
  */
 export function stackIdentityKey(): Output<string> {
   const holder = (getStackResource() as object | undefined) ?? NO_STACK;
   const known = IDENTITIES.get(holder);
   if (known !== undefined) return known;
-  const id: Output<string> = new StackIdentityProvider(DYNAMIC_PROVIDER_PACKAGE, STACK_IDENTITY_NAME, {}, {}).id;
+  const id: Output<string> = new StackIdentityProvider(BUILTIN_PROVIDER_PACKAGE, STACK_IDENTITY_NAME, {}, {}).id;
   IDENTITIES.set(holder, id);
   return id;
 }

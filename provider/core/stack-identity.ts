@@ -4,7 +4,7 @@
  * and project in different backends, and stay the same across runs of one stack, the run after a
  * killed CLI included. It is the id the engine gives a provider resource, unique per stack and kept
  * in its state: on the native plugin, the provider's own (passed to Configure); on the dynamic door,
- * that of one provider resource of the dynamic provider's package, `krcloud-stack`, which the classes
+ * that of one provider resource of the engine's built-in provider, `krcloud-stack`, which the classes
  * declare with the stack's first krcloud resource (class.ts `stackIdentityKey`).
  *
  * Before, the dynamic door kept its identity in a resource of its own, `krcloud-stack` of type

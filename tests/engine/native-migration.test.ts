@@ -57,7 +57,7 @@ test("a stack made with the dynamic classes moves to the plugin with aliases and
     { urn: expect.stringContaining("::pulumi:providers:krcloud::default"), op: "create" },
     { urn: expect.stringContaining("::pulumi:providers:pulumi-nodejs::default"), op: "delete" },
     // The dynamic classes' stack identity: the plugin needs none (its provider id is the stack's identity).
-    { urn: expect.stringContaining("::pulumi:providers:pulumi-nodejs::krcloud-stack"), op: "delete" },
+    { urn: expect.stringContaining("::pulumi:providers:pulumi::krcloud-stack"), op: "delete" },
   ];
   expect(byUrn(await previewSteps(stack))).toEqual(providerSteps);
 

@@ -126,7 +126,7 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
       { urn: expect.stringContaining("::pulumi:providers:krcloud::default"), op: "create" },
       { urn: expect.stringContaining("::pulumi:providers:pulumi-nodejs::default"), op: "delete" },
       // The dynamic classes' stack identity: the plugin needs none (its provider id is the stack's identity).
-      { urn: expect.stringContaining("::pulumi:providers:pulumi-nodejs::krcloud-stack"), op: "delete" },
+      { urn: expect.stringContaining("::pulumi:providers:pulumi::krcloud-stack"), op: "delete" },
     ];
     const preview = eventCollector();
     await stack.preview({ color: "never", onEvent: preview.onEvent });

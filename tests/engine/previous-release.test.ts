@@ -99,7 +99,7 @@ test("after npm installs this package over it, preview changes no resource (it a
   await timed("preview after the upgrade", () => stack.preview({ color: "never", onEvent }));
   expect(changes(events)).toEqual([]);
   const creates = events.flatMap((e) => (e.resourcePreEvent?.metadata.op === "create" ? [e.resourcePreEvent.metadata.urn] : []));
-  expect(creates).toEqual([expect.stringMatching(/::pulumi:providers:pulumi-nodejs::krcloud-stack$/)]);
+  expect(creates).toEqual([expect.stringMatching(/::pulumi:providers:pulumi::krcloud-stack$/)]);
   const n = events.filter((e) => e.resourcePreEvent?.metadata.op === "same" && e.resourcePreEvent.metadata.type.includes("dynamic/krcloud/")).length;
   expect(n).toBe(spec.resources.length);
 

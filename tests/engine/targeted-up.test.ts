@@ -18,7 +18,7 @@ jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 const engine = engineFile({ label: "targeted-up", project: "targeted" });
 const PROJECT = "krcloud-targeted-up";
 const BUCKET = "pulumi-nodejs:dynamic/krcloud/objectstorage:Bucket";
-const IDENTITY = "pulumi:providers:pulumi-nodejs";
+const IDENTITY = "pulumi:providers:pulumi";
 
 const program = jsProgram(PROJECT, [
   'const site = new krcloud.objectstorage.Bucket("site", { forceDestroy: true });',
@@ -30,7 +30,7 @@ const program = jsProgram(PROJECT, [
 const urn = (stack: string, type: string, name: string) => `urn:pulumi:${stack}::${PROJECT}::${type}::${name}`;
 const inState = async (stack: Stack) =>
   stateResources(await stack.exportStack())
-    .filter((r) => r.type !== "pulumi:pulumi:Stack" && !(r.type === IDENTITY && r.urn.endsWith("::default")))
+    .filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.urn.endsWith("::default"))
     .map((r) => `${r.type}::${r.urn.split("::").pop()}`)
     .sort();
 

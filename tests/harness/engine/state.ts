@@ -96,7 +96,7 @@ export function changedSteps(events: EngineEvent[]): { urn: string; op: string }
 
 /** Steps in the order of their URNs: steps the engine runs at once (deletes of independent providers) come in any order. */
 export function byUrn<T extends { urn: string }>(steps: readonly T[]): T[] {
-  return [...steps].sort((a, b) => a.urn.localeCompare(b.urn));
+  return [...steps].sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
 }
 
 /** Logical name -> step op of a preview or up, for the krcloud resources (not the stack). */

@@ -6,7 +6,7 @@
  *   with only an access key (the provider has a token issued at its first check, and takes the
  *   project and the endpoints from it) and once with a static token, alternately, medians of two
  *   runs after one warm-up each: wall time and the requests the local cloud counted;
- * - the requests renewal adds: 1,000 reads through the SDK, 16 at a time, while the control API
+ * - the requests renewal adds: 1,000 reads through the client, 16 at a time, while the control API
  *   expires the token every 250 reads: the token requests and the reads sent again after a 401,
  *   against the same reads with a token that never expires.
  */
@@ -19,7 +19,7 @@ import { ObjectStorageClient } from "../client/objectstorage";
 import { accessKeyConfig, newProject, providerConfig, Sandbox } from "../tests/harness/engine";
 import { lastRequestSeq } from "./measure";
 import { writeNodeProgram } from "./program";
-import type { Row } from "./engine";
+import { sized, type Row, type Study } from "./study";
 
 const PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -150,6 +150,14 @@ export function credentialRows(f: CredentialFigures): Row[] {
     },
   ];
 }
+
+/** An access key's preview beside a static token's, and what renewal adds, with 1,000 buckets (`make bench-smoke`: 10). */
+export const credentialsStudy: Study = {
+  name: "credentials",
+  async run(ctx) {
+    return { rows: credentialRows(await credentialBenchmarks(sized(ctx, 1000, 10), ctx.log)) };
+  },
+};
 
 if (require.main === module) {
   const { values } = parseArgs({ options: { resources: { type: "string", default: "1000" } } });

@@ -15,9 +15,11 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../local-cloud";
-import { newProject, providerConfig, REPO_ROOT, runNode, Sandbox, type CloudProject } from "../tests/harness/engine";
+import { newProject, providerConfig, runNode, Sandbox, type CloudProject } from "../tests/harness/engine";
 import { lastRequestSeq, timed } from "./measure";
 import { writeNodeProgram } from "./program";
+import { entry } from "../tests/harness/entries";
+import { sized, type Study } from "./study";
 
 const PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -42,7 +44,7 @@ async function deploy(sandbox: Sandbox, dir: string, p: CloudProject, name: stri
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function drift(sandbox: Sandbox, dir: string, args: string[]): Promise<number> {
-  const r = await runNode(path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), ["--cwd", dir, "--format", "json", ...args], sandbox.env());
+  const r = await runNode(entry("drift"), ["--cwd", dir, "--format", "json", ...args], sandbox.env());
   if (r.code !== 0) throw new Error(`krcloud-drift ${args.join(" ")} exited ${r.code}: ${r.stderr}${r.stdout.slice(0, 2000)}`);
   return (JSON.parse(r.stdout) as { stacks: unknown[] }).stacks.length;
 }
@@ -94,6 +96,32 @@ export async function driftBenchmarks(o: { resources: number; stacks: number }, 
     sandbox.cleanup();
   }
 }
+
+/** A 1,000-resource stack, and 20 stacks concurrently against one after the other (`make bench-smoke`: 10 resources, 2 stacks). */
+export const driftStudy: Study = {
+  name: "drift",
+  async run(ctx) {
+    const d = await driftBenchmarks(sized(ctx, { resources: 1000, stacks: 20 }, { resources: 10, stacks: 2 }), ctx.log);
+    return {
+      rows: [
+        {
+          figure: `krcloud-drift of a ${d.resources.toLocaleString("en")}-resource stack, a bucket and its objects (s; requests per resource)`,
+          ours: `${(d.checkMs / 1000).toFixed(1)} s; ${(d.requests / d.resources).toFixed(2)}`,
+          baseline: "-",
+          ratio: "-",
+          goal: `<= 1 request per resource: ${d.requests <= d.resources ? "met" : "missed"}`,
+        },
+        {
+          figure: `krcloud-drift of ${d.stacks} stacks: concurrent (default, ${os.availableParallelism()} at a time; all at once) vs one after the other (s)`,
+          ours: `${(d.defaultMs / 1000).toFixed(1)}; ${(d.allMs / 1000).toFixed(1)}`,
+          baseline: `${(d.oneMs / 1000).toFixed(1)}`,
+          ratio: `${(d.oneMs / d.defaultMs).toFixed(2)}x faster (default)`,
+          goal: "-",
+        },
+      ],
+    };
+  },
+};
 
 if (require.main === module) {
   const { values } = parseArgs({ options: { resources: { type: "string" }, stacks: { type: "string" } } });

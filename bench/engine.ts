@@ -1,5 +1,6 @@
 /**
- * The benchmarks that need the real Pulumi CLI (part of `make bench`, see bench.ts):
+ * The benchmarks that need the real Pulumi CLI (part of `make bench`, see index.ts), at the sizes
+ * below for `make bench` (`make bench-smoke`: 2 instance sets, 1 bucket, one example, 10 keys):
  * - Parallel convergence: `pulumi up --parallel 64` of 10, 25 and 50 cache instance sets that each
  *   settle in 5 s (a duration transition on the local cloud), against the critical path: 5 s plus
  *   the engine's time for the same program with no resources.
@@ -31,22 +32,40 @@ import {
   newProject,
   providerConfig,
   pulumiBinDir,
-  REPO_ROOT,
   runNode,
   Sandbox,
   stateResources,
   type CloudProject,
 } from "../tests/harness/engine";
 import { timed } from "./measure";
+import { sized, type Row, type Study } from "./study";
 import { writeNodeProgram } from "./program";
+import { entry } from "../tests/harness/entries";
 
-export interface Row {
-  figure: string;
-  ours: string;
-  baseline: string;
-  ratio: string;
-  goal: string;
+/** What the engine study measures at each size (`make bench`, `make bench-smoke`). */
+export interface EngineSizes {
+  /** Instance sets per parallel up. */
+  sets: number[];
+  /** Buckets of the mixed stack (each with CORS, lifecycle and three objects; a parameter group and a 3-shard cluster beside them). */
+  buckets: number;
+  /** The examples whose `pulumi up` is timed. */
+  examples: string[];
+  /** Keys in the real Redis cluster while a shard is removed. */
+  redisKeys: number;
+  /** Buckets (each with an object) of the local cloud's memory figure. */
+  memoryBuckets: number;
 }
+
+export const engineStudy: Study = {
+  name: "engine",
+  async run(ctx) {
+    const rows: Row[] = [];
+    const notes: string[] = [];
+    const full = { sets: [10, 25, 50], buckets: 8, examples: ["static-site", "cache"], redisKeys: 1000, memoryBuckets: 2500 };
+    await engineBenchmarks(rows, notes, sized(ctx, full, { sets: [2], buckets: 1, examples: ["static-site"], redisKeys: 10, memoryBuckets: 50 }));
+    return { rows, notes };
+  },
+};
 
 const SETTLE_MS = 5000;
 
@@ -57,6 +76,7 @@ const krcloud = require("pulumi-krcloud");
 const config = new pulumi.Config();
 const shape = config.require("shape");
 const count = config.getNumber("count") || 0;
+const buckets = config.getNumber("buckets") || 8;
 const subnets = ["sn-a", "sn-b", "sn-c"];
 const catalogue = pulumi.output(Promise.all([krcloud.cache.getVersions(), krcloud.cache.getFlavors()])).apply(([v, f]) => ({
   version: [...v.versions].sort((a, b) => a.localeCompare(b, "en", { numeric: true })).at(-1),
@@ -71,7 +91,7 @@ if (shape === "instance-sets") {
       subnetIds: subnets, securityGroupIds: ["sg-default"], primarySubnetId: subnets[i % 3], replicaSubnetIds: [] });
   }
 } else if (shape === "mixed") {
-  for (let b = 0; b < 8; b++) {
+  for (let b = 0; b < buckets; b++) {
     const bucket = new krcloud.objectstorage.Bucket("bucket-" + b, {});
     new krcloud.objectstorage.BucketCors("cors-" + b, { bucket: bucket.name, rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET"] }] });
     new krcloud.objectstorage.BucketLifecycle("lifecycle-" + b, { bucket: bucket.name, rules: [{ id: "logs", prefix: "logs/", expirationDays: 30 }] });
@@ -90,7 +110,7 @@ function requestsSince(counters: { total: number }, before: { total: number }): 
   return counters.total - before.total;
 }
 
-export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<void> {
+export async function engineBenchmarks(rows: Row[], notes: string[], sizes: EngineSizes): Promise<void> {
   // Simulated cache nodes: these figures are the provider's and the engine's (settling is set by the
   // managed lifecycle), not 150 redis-server start-ups; the examples' and Redis figures below run real ones.
   const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
@@ -102,7 +122,11 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
       const stack = await sandbox.createStack(
         dir,
         name,
-        providerConfig(project, { "krcloud-bench:shape": { value: shape }, "krcloud-bench:count": { value: String(count) } }),
+        providerConfig(project, {
+          "krcloud-bench:shape": { value: shape },
+          "krcloud-bench:count": { value: String(count) },
+          "krcloud-bench:buckets": { value: String(sizes.buckets) },
+        }),
       );
       return stack;
     };
@@ -114,7 +138,7 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
     const settle = (ms: number) => {
       for (const kind of ["cluster", "instance"]) cloud.control.setTransition({ service: "cache", kind, mode: "duration", ms });
     };
-    for (const n of [10, 25, 50]) {
+    for (const n of sizes.sets) {
       const stack = await stackOf(`sets-${n}`, "instance-sets", n);
       settle(SETTLE_MS);
       // Engine events, to split the wall time: when the creates started, when they returned.
@@ -146,16 +170,14 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
       `- Parallel convergence: the engine's default parallelism on this machine is ${defaultParallelism()} (\`pulumi up --help\`); the program with no resources (same lookups) takes ${(emptyMs / 1000).toFixed(1)} s.`,
     );
 
-    // 2. Drift check cost and 3. state size, on a 50-resource stack.
+    // 2. Drift check cost and 3. state size, on the mixed stack (50 resources at the full size).
     const mixed = await stackOf("mixed", "mixed");
     const up = await mixed.up({ color: "never", parallel: 64 });
-    if (up.summary.result !== "succeeded") throw new Error(`up of the 50-resource stack: ${up.summary.result}`);
+    if (up.summary.result !== "succeeded") throw new Error(`up of the mixed stack: ${up.summary.result}`);
     const deployment = await mixed.exportStack();
     const resources = stateResources(deployment).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/krcloud/"));
     const before = cloud.control.counters();
-    const [driftMs, drift] = await timed(() =>
-      runNode(path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), ["--cwd", dir, "--stack", "mixed"], sandbox.env()),
-    );
+    const [driftMs, drift] = await timed(() => runNode(entry("drift"), ["--cwd", dir, "--stack", "mixed"], sandbox.env()));
     if (drift.code !== 0) throw new Error(`krcloud-drift found drift or failed (${drift.code}): ${drift.stdout}${drift.stderr}`);
     const after = cloud.control.counters();
     const requests = requestsSince(after, before);
@@ -186,8 +208,8 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
     });
     await mixed.destroy({ color: "never", parallel: 64 });
 
-    // The same 50 resources through the native plugin (a YAML program): no code in state at all.
-    const nativeState = await nativeStateBytes(sandbox, project);
+    // The same resources through the native plugin (a YAML program): no code in state at all.
+    const nativeState = await nativeStateBytes(sandbox, project, sizes.buckets);
     rows.push({
       figure: `state of the ${resources.length}-resource stack, native plugin (bytes; code stored)`,
       ours: `${nativeState.bytes}; ${nativeState.providerBytes} of code`,
@@ -201,7 +223,7 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
     rows.push({ figure: "local cloud start to first answer (ms)", ours: startMs.toFixed(0), baseline: "-", ratio: "-", goal: "-" });
     // The examples as a user runs them: cache nodes are real redis-server processes where installed.
     const userCloud = await startLocalCloud({ port: 0 });
-    for (const name of ["static-site", "cache"]) {
+    for (const name of sizes.examples) {
       const example = discoverExamples().find((e) => e.name === name);
       if (!example) continue;
       const p = await newProject(userCloud, name);
@@ -219,9 +241,9 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
       });
       await stack.destroy({ color: "never" });
     }
-    if (findRedisServer()) rows.push(await realRedisTimes(userCloud, await newProject(userCloud, "redis")));
+    if (findRedisServer()) rows.push(await realRedisTimes(userCloud, await newProject(userCloud, "redis"), sizes.redisKeys));
     await userCloud.close();
-    const perThousand = await localCloudMemoryPer1000();
+    const perThousand = await localCloudMemoryPer1000(sizes.memoryBuckets);
     rows.push({ figure: "local cloud memory per 1,000 resources (MB)", ours: perThousand.toFixed(1), baseline: "-", ratio: "-", goal: "-" });
   } finally {
     await cloud.close();
@@ -229,8 +251,8 @@ export async function engineBenchmarks(rows: Row[], notes: string[]): Promise<vo
   }
 }
 
-/** A YAML program declaring the mixed stack's 50 resources, served by the native plugin: state bytes and `__provider` bytes in it. */
-async function nativeStateBytes(sandbox: Sandbox, project: CloudProject): Promise<{ bytes: number; providerBytes: number }> {
+/** A YAML program declaring the mixed stack's resources, served by the native plugin: state bytes and `__provider` bytes in it. */
+async function nativeStateBytes(sandbox: Sandbox, project: CloudProject, buckets: number): Promise<{ bytes: number; providerBytes: number }> {
   await installNativePlugin(sandbox);
   const settings = resolveSettings({ localCloudUrl: project.cloud.url, authToken: project.token, projectId: project.projectId }, () => undefined, {});
   const cache = new CacheClient({ settings });
@@ -241,7 +263,7 @@ async function nativeStateBytes(sandbox: Sandbox, project: CloudProject): Promis
   /** One YAML resource: its name, its type after `krcloud:`, then one `key: value` line per property. */
   const resource = (name: string, type: string, ...properties: string[]) =>
     lines.push(`  ${name}:`, `    type: krcloud:${type}`, ...(properties.length ? ["    properties:", ...properties.map((p) => `      ${p}`)] : []));
-  for (let b = 0; b < 8; b++) {
+  for (let b = 0; b < buckets; b++) {
     resource(`bucket${b}`, "objectstorage:Bucket");
     resource(
       `cors${b}`,
@@ -270,7 +292,7 @@ async function nativeStateBytes(sandbox: Sandbox, project: CloudProject): Promis
   fs.writeFileSync(path.join(src, "Pulumi.yaml"), `${lines.join("\n")}\n`);
   const stack = await sandbox.createStack(sandbox.copyProgram(src), "native", providerConfig(project));
   const up = await stack.up({ color: "never", parallel: 64 });
-  if (up.summary.result !== "succeeded") throw new Error(`up of the native 50-resource stack: ${up.summary.result}`);
+  if (up.summary.result !== "succeeded") throw new Error(`up of the native mixed stack: ${up.summary.result}`);
   const deployment = await stack.exportStack();
   const text = JSON.stringify(deployment);
   const providerBytes = stateResources(deployment).reduce(
@@ -286,7 +308,7 @@ async function nativeStateBytes(sandbox: Sandbox, project: CloudProject): Promis
  * created, a fourth shard added (slots move to it) and one removed (drained first) with 1,000 keys
  * in it, each timed from the request until the cluster and every node are Running.
  */
-async function realRedisTimes(cloud: { url: string }, project: CloudProject): Promise<Row> {
+async function realRedisTimes(cloud: { url: string }, project: CloudProject, keys: number): Promise<Row> {
   const c = new CacheClient({
     settings: resolveSettings({ localCloudUrl: cloud.url, authToken: project.token, projectId: project.projectId }, () => undefined, {}),
   });
@@ -316,7 +338,7 @@ async function realRedisTimes(cloud: { url: string }, project: CloudProject): Pr
   });
   const [host, port] = (await c.findClusterById(id))!.endpoints.primaryEndpoint!.split(":");
   const client = new Cluster([{ host: host!, port: Number(port) }], { redisOptions: { disconnectTimeout: 100 } });
-  await Promise.all(Array.from({ length: 1000 }, (_, i) => client.set(`key:${i}`, `value-${i}`)));
+  await Promise.all(Array.from({ length: keys }, (_, i) => client.set(`key:${i}`, `value-${i}`)));
   client.disconnect();
   const [added, shard] = await timed(async () => {
     const r = await c.shards.add(id, { nodeCount: 2, subnetAssignment: placement });
@@ -329,7 +351,7 @@ async function realRedisTimes(cloud: { url: string }, project: CloudProject): Pr
   });
   await c.clusters.delete(id);
   return {
-    figure: "real Redis: 3-shard cluster created; shard added; shard removed, 1,000 keys (s)",
+    figure: `real Redis: 3-shard cluster created; shard added; shard removed, ${keys.toLocaleString("en")} keys (s)`,
     ours: `${(created / 1000).toFixed(1)}; ${(added / 1000).toFixed(1)}; ${(removed / 1000).toFixed(1)}`,
     baseline: "-",
     ratio: "-",
@@ -346,7 +368,7 @@ function defaultParallelism(): string {
 /** Spawns `krcloud-local-cloud --port 0` and times until its first answer to GET /_control/... */
 function localCloudFirstAnswer(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "bin", "krcloud-local-cloud.js"), "--port", "0"], {
+    const child = spawn(process.execPath, [entry("localCloud"), "--port", "0"], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
@@ -372,8 +394,8 @@ function localCloudFirstAnswer(): Promise<void> {
   });
 }
 
-/** The local cloud's memory growth (heap and external, after a collection) for 2,500 buckets with one object each, per 1,000 resources. */
-export async function localCloudMemoryPer1000(): Promise<number> {
+/** The local cloud's memory growth (heap and external, after a collection) for `buckets` buckets with one object each, per 1,000 resources. */
+export async function localCloudMemoryPer1000(buckets: number): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;
   const cloud = await startLocalCloud({ port: 0 });
   try {
@@ -387,7 +409,7 @@ export async function localCloudMemoryPer1000(): Promise<number> {
       return m.heapUsed + m.external;
     };
     const before = used();
-    for (let i = 0; i < 2500; i += 10) {
+    for (let i = 0; i < buckets; i += 10) {
       await Promise.all(
         Array.from({ length: 10 }, async (_, j) => {
           const name = `mem-${String(i + j).padStart(4, "0")}`;
@@ -399,7 +421,7 @@ export async function localCloudMemoryPer1000(): Promise<number> {
     gc?.();
     await closeAllPools();
     gc?.();
-    return (used() - before) / 5 / 2 ** 20; // 2,500 buckets + 2,500 objects = 5,000 resources
+    return (used() - before) / ((2 * buckets) / 1000) / 2 ** 20; // a bucket and its object: 2 resources each
   } finally {
     await cloud.close();
   }

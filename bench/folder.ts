@@ -20,6 +20,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startLocalCloud } from "../local-cloud";
 import { installNativePlugin, newProject, providerConfig, Sandbox } from "../tests/harness/engine";
+import { sized, type Study } from "./study";
 
 export interface FolderFigures {
   files: number;
@@ -46,7 +47,7 @@ export interface FolderFigures {
 
 const SWIFTCLIENT = "4.11.0";
 
-function run(cmd: string, args: string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
+export function run(cmd: string, args: string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(cmd, args, { cwd: o.cwd, env: { ...process.env, ...(o.env ?? {}) }, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) =>
       err ? reject(new Error(`${path.basename(cmd)} ${args.join(" ")}: ${err.message}\n${stderr}`)) : resolve(stdout),
@@ -55,7 +56,7 @@ function run(cmd: string, args: string[], o: { cwd?: string; env?: Record<string
 }
 
 /** python-swiftclient in a venv of its own, made once per version. */
-async function swiftCommand(log: (l: string) => void): Promise<string> {
+export async function swiftCommand(log: (l: string) => void): Promise<string> {
   const venv = path.join(os.homedir(), ".cache", "krcloud", `swiftclient-${SWIFTCLIENT}`);
   const bin = path.join(venv, "bin", "swift");
   if (!fs.existsSync(bin)) {
@@ -66,7 +67,7 @@ async function swiftCommand(log: (l: string) => void): Promise<string> {
   return bin;
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t = performance.now();
   const v = await fn();
   return [performance.now() - t, v];
@@ -77,7 +78,7 @@ function sizeOf(i: number): number {
   return i % 10 === 9 ? 64 * 1024 * (1 + (i % 16)) : 1024 * (1 + (i % 16));
 }
 
-function makeFiles(dir: string, n: number): number {
+export function makeFiles(dir: string, n: number): number {
   let total = 0;
   for (let i = 0; i < n; i++) {
     const sub = path.join(dir, `d${i % 100}`);
@@ -241,6 +242,49 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
     sandbox.cleanup();
   }
 }
+
+/** A folder of 10,000 files: one BucketFolder beside `swift upload` and beside 300 BucketObjects (`make bench-smoke`: 20 files, 3 objects). */
+export const folderStudy: Study = {
+  name: "folder",
+  async run(ctx) {
+    const f = await folderBenchmarks(sized(ctx, { files: 10_000, objects: 300 }, { files: 20, objects: 3 }), ctx.log);
+    const perObjectMs = f.objectsUpMs / f.objects;
+    const files = f.files.toLocaleString("en");
+    const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0) / 1000;
+    return {
+      rows: [
+        {
+          figure: `BucketFolder create of ${files} files (${(f.totalBytes / 1024 / 1024).toFixed(0)} MiB, 1 KiB to 1 MiB) vs swift upload (python-swiftclient) of the same folder (s)`,
+          ours: `${(f.folderUpMs / 1000).toFixed(1)} s`,
+          baseline: `${(f.swiftMs / 1000).toFixed(1)} s`,
+          ratio: `${(f.folderUpMs / f.swiftMs).toFixed(2)}x`,
+          goal: "at most 1.2x",
+        },
+        {
+          figure: `BucketFolder create of ${files} files vs ${f.objects} BucketObjects (s; per file)`,
+          ours: `${(f.folderUpMs / 1000).toFixed(1)} s; ${(f.folderUpMs / f.files).toFixed(1)} ms`,
+          baseline: `${(f.objectsUpMs / 1000).toFixed(1)} s; ${perObjectMs.toFixed(1)} ms (and growing with N)`,
+          ratio: `${(perObjectMs / (f.folderUpMs / f.files)).toFixed(1)}x per file`,
+          goal: "-",
+        },
+        {
+          figure: `BucketFolder re-deploy with one file changed of ${files} (provider time: the plugin in check, diff and update, wall and CPU; pulumi up wall time; PUTs)`,
+          ours: `${sum(f.redeployProviderMs).toFixed(2)} s, CPU ${sum(f.redeployProviderCpuMs).toFixed(2)} s; ${(f.redeployMs / 1000).toFixed(1)} s; ${f.redeployPuts}`,
+          baseline: "-",
+          ratio: "-",
+          goal: "under 2 s of provider time; 1 PUT",
+        },
+        {
+          figure: `refresh requests and state bytes: BucketFolder of ${files} files vs ${f.objects} BucketObjects`,
+          ours: `${f.folderRefreshRequests}; ${f.folderStateBytes.toLocaleString("en")} B`,
+          baseline: `${f.objectsRefreshRequests}; ${f.objectsStateBytes.toLocaleString("en")} B`,
+          ratio: `${(((f.objectsStateBytes / f.objects) * f.files) / f.folderStateBytes).toFixed(1)}x smaller state per file`,
+          goal: `${Math.ceil(f.files / 1000)} listing pages`,
+        },
+      ],
+    };
+  },
+};
 
 if (require.main === module) {
   const { values } = parseArgs({ options: { files: { type: "string" }, objects: { type: "string" } } });

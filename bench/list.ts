@@ -14,8 +14,10 @@ import { parseArgs } from "node:util";
 import { startLocalCloud } from "../local-cloud";
 import { resolveSettings } from "../client/core";
 import { ObjectStorageClient } from "../client/objectstorage";
-import { installNativePlugin, newProject, pulumiBinDir, REPO_ROOT, runNode, runPulumi, Sandbox } from "../tests/harness/engine";
+import { installNativePlugin, newProject, pulumiBinDir, runNode, runPulumi, Sandbox } from "../tests/harness/engine";
 import { lastRequestSeq, timed } from "./measure";
+import { entry } from "../tests/harness/entries";
+import { sized, type Study } from "./study";
 
 export interface ListFigures {
   buckets: number;
@@ -69,9 +71,7 @@ export async function listBenchmarks(o: { buckets: number }, log: (line: string)
     log(`pulumi do krcloud:objectstorage:Bucket list --all of ${o.buckets} buckets: ${(doMs / 1000).toFixed(1)} s; ${doRequests} requests`);
 
     before = await lastRequestSeq(cloud.controlUrl);
-    const [driftMs, r] = await timed(() =>
-      runNode(path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), ["--cwd", dir, "--stack", "dev", "--unmanaged", "--format", "json"], env),
-    );
+    const [driftMs, r] = await timed(() => runNode(entry("drift"), ["--cwd", dir, "--stack", "dev", "--unmanaged", "--format", "json"], env));
     const driftRequests = (await lastRequestSeq(cloud.controlUrl)) - before;
     // Exit 2: it found what no stack manages, which is every bucket here.
     if (r.code !== 2) throw new Error(`krcloud-drift --unmanaged exited ${r.code}: ${r.stderr}${r.stdout.slice(0, 2000)}`);
@@ -84,6 +84,25 @@ export async function listBenchmarks(o: { buckets: number }, log: (line: string)
     sandbox.cleanup();
   }
 }
+
+/** The plugin's List through `pulumi do` beside krcloud-drift --unmanaged, on 1,000 buckets (`make bench-smoke`: 10). */
+export const listStudy: Study = {
+  name: "list",
+  async run(ctx) {
+    const l = await listBenchmarks({ buckets: sized(ctx, 1000, 10) }, ctx.log);
+    return {
+      rows: [
+        {
+          figure: `pulumi do krcloud:objectstorage:Bucket list --all of ${l.buckets.toLocaleString("en")} buckets vs krcloud-drift --unmanaged on the same project (s; requests)`,
+          ours: `${(l.doMs / 1000).toFixed(1)} s; ${l.doRequests}`,
+          baseline: `${(l.driftMs / 1000).toFixed(1)} s; ${l.driftRequests}`,
+          ratio: `${(l.driftMs / l.doMs).toFixed(2)}x faster`,
+          goal: "-",
+        },
+      ],
+    };
+  },
+};
 
 if (require.main === module) {
   const { values } = parseArgs({ options: { buckets: { type: "string" } } });

@@ -74,6 +74,7 @@ async function main(): Promise<void> {
     // Which process serves it: scripts/local-cloud.sh stops it by this when its pid file is gone.
     pid: process.pid,
     controlUrl: cloud.controlUrl,
+    consoleUrl: cloud.consoleUrl,
     endpoints: cloud.endpoints,
     projectId: values.project,
     token: token.kind === "token" ? token.token : undefined,
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
   const lines = [
     `krcloud local cloud listening on ${cloud.url}`,
     `  control API: ${cloud.controlUrl}`,
+    `  console: ${cloud.consoleUrl} (open it in a browser)`,
     ...Object.entries(cloud.endpoints).map(([name, url]) => `  ${name}: ${url}`),
     `  project: ${state.projectId}`,
     `  identity service: ${cloud.endpoints.identity ?? ""} (tokens live ${values["token-ttl"]})`,

@@ -1,4 +1,4 @@
-/** The SDK: shared mechanics (`core`, also re-exported flat) and one namespace per service. */
+/** The client: shared mechanics (`core`, also re-exported flat) and one namespace per service. */
 
 export * from "./core";
 export * as core from "./core";

@@ -167,6 +167,8 @@ export function analyzeEvents(events: readonly EngineEvent[], opts: { failed?: b
       continue;
     }
     if (info !== undefined) r.properties = [...r.properties, ...outputDrift(r.urn, info)].slice(0, MAX_PROPERTIES);
+    // Drift in outputs alone plans no step: its remedies still need the inputs as refresh read them.
+    if (info !== undefined && !cloudInputs.has(r.urn)) cloudInputs.set(r.urn, info.after);
     if (r.status === "pending" && r.operation !== undefined && r.properties.length === 0) continue;
     if (r.properties.length > 0) {
       r.status = r.properties.some((p) => p.origin !== "program") ? "drifted" : "pending";

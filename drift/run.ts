@@ -12,9 +12,10 @@
  */
 import * as os from "node:os";
 import { LocalWorkspace, type EngineEvent, type LocalWorkspaceOptions } from "@pulumi/pulumi/automation";
+import { READ_ERRORS_ENV } from "../provider/core/resource";
 import { globToRegExp, isGlob } from "./values";
 
-export const READ_ERRORS_ENV = "KRCLOUD_READ_ERRORS";
+export { READ_ERRORS_ENV };
 export const RETRY_BUDGET_ENV = "KRCLOUD_RETRY_BUDGET";
 /** Transport retries per provider process: enough for throttling now and then, not for an outage. */
 export const DEFAULT_RETRY_BUDGET = 50;

@@ -3,6 +3,7 @@
  * contract). It never imports sdk/ or provider/: it is an independent reading of the specs, so the
  * two catch each other's mistakes. Documentation: docs/local-cloud.md.
  */
+import { installConsole } from "./console";
 import { installControl, type LocalCloudControl } from "./core/control";
 import { LocalCloudServer, type LocalCloudOptions, type ServiceFactory } from "./core/server";
 import { createObjectStorageService } from "./objectstorage";
@@ -34,6 +35,8 @@ export interface LocalCloud {
   readonly url: string;
   /** http://127.0.0.1:PORT/_control */
   readonly controlUrl: string;
+  /** http://127.0.0.1:PORT/_console/: the console, a page for a browser (docs/local-cloud.md#console). */
+  readonly consoleUrl: string;
   /** Service name to base URL (`{base_url}` of the specs), e.g. `object-storage`. */
   readonly endpoints: Readonly<Record<string, string>>;
   readonly control: LocalCloudControl;
@@ -48,6 +51,7 @@ export interface LocalCloud {
 export async function startLocalCloud(options: LocalCloudOptions = {}): Promise<LocalCloud> {
   const server = new LocalCloudServer(options, SERVICE_FACTORIES);
   const control = installControl(server);
+  installConsole(server, control);
   try {
     await server.listen();
   } catch (error) {
@@ -58,6 +62,7 @@ export async function startLocalCloud(options: LocalCloudOptions = {}): Promise<
   return {
     url: server.url,
     controlUrl: `${server.url}/_control`,
+    consoleUrl: `${server.url}/_console/`,
     endpoints: { ...server.endpoints },
     control,
     dataDir: server.dataDir.path,

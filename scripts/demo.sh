@@ -18,7 +18,7 @@ EXAMPLES="${DEMO_EXAMPLES:-static-site cache data-pipeline}"
 STACK=dev
 LOCAL_CLOUD_STATE="$STATE/local-cloud.json"
 
-PULUMI_BIN="${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}/pulumi-v3.259.0/bin"
+PULUMI_BIN=$(bash "$ROOT/scripts/install-go-tool.sh" --where pulumi)
 export PATH="$ROOT/node_modules/node/bin:$PULUMI_BIN:$ROOT/node_modules/.bin:$PATH"
 export PULUMI_BACKEND_URL="file://$STATE/pulumi-backend"
 export PULUMI_HOME="$STATE/pulumi-home"
@@ -108,6 +108,9 @@ epilogue() {
   local index_url
   index_url=$(cd "$ROOT/examples/static-site" && pulumi --non-interactive stack output --stack "$STACK" indexUrl 2>/dev/null || true)
   cat <<EOF
+
+The console shows what the stacks made, the requests the provider sent, and faults to try:
+  $LC_URL/_console/#project=$LC_PROJECT
 
 The site is public-read; look at it with:
   curl -i $index_url

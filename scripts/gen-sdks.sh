@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Generates the Python, Go and TypeScript SDKs from schema.json with Pulumi's code generators
-# (tools/sdkgen, a small Go program on github.com/pulumi/pulumi/pkg/v3 v3.259.0, the version the CLI
-# is built from):
+# (go/codegen/sdkgen, a small Go program on github.com/pulumi/pulumi/pkg/v3 v3.259.0, the version the
+# CLI is built from; each SDK has the schema's version, the npm package's):
 #
 #   scripts/gen-sdks.sh             sdk/, one folder per language as pulumi-aws lays them out:
-#                                   sdk/nodejs/ (committed: the source of `pulumi-krcloud/native`),
+#                                   sdk/nodejs/ (committed: the generated source of `pulumi-krcloud/native`),
 #                                   sdk/python/ (with the wheel in python/dist/), sdk/go/ (a module
 #                                   whose path names this folder), sdk/java/ (these three ignored by git)
 #   scripts/gen-sdks.sh <out dir>   the same into <out dir>, sdk/ left alone (the freshness test
@@ -12,25 +12,15 @@
 #
 # KRCLOUD_SDK_SCHEMA names another schema file to generate from (tests: a stale SDK is caught).
 # KRCLOUD_SDK_JAVA=1 (what `make sdks` sets) adds java/: the Java SDK generated with pulumi-java-gen
-# v1.17.0 (scripts/install-pulumi-java.sh, built once), built with Maven against com.pulumi:pulumi
-# 1.17.0 and installed into the local Maven repository as com.pulumi:krcloud:<package version>.
-# The generator binary is built once per source version into ~/.cache/krcloud (KRCLOUD_TOOLS_DIR).
+# (`make pulumi-java`), built with Maven against com.pulumi:pulumi of the same version and installed
+# into the local Maven repository as com.pulumi:krcloud:<package version>.
+# The generators are built once per source version into ~/.cache/krcloud (scripts/install-go-tool.sh).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="${1:-$ROOT/sdk}"
 SCHEMA="${KRCLOUD_SDK_SCHEMA:-$ROOT/schema.json}"
-TOOLS_DIR="${KRCLOUD_TOOLS_DIR:-$HOME/.cache/krcloud}"
-command -v go >/dev/null || { [ -x /usr/local/go/bin/go ] && export PATH="/usr/local/go/bin:$PATH"; } || true
-command -v go >/dev/null || { echo "gen-sdks: go is not on PATH" >&2; exit 1; }
-
-src_hash=$(cat "$ROOT/tools/sdkgen/main.go" "$ROOT/tools/sdkgen/go.mod" "$ROOT"/tools/schemafile/*.go | sha256sum | cut -c1-12)
-BIN="$TOOLS_DIR/sdkgen-$src_hash/sdkgen"
-if [ ! -x "$BIN" ]; then
-  echo "gen-sdks: building the generator (once; a few minutes on a cold Go cache)" >&2
-  mkdir -p "$(dirname "$BIN")"
-  (cd "$ROOT/tools/sdkgen" && go build -buildvcs=false -trimpath -o "$BIN.tmp" . && mv "$BIN.tmp" "$BIN")
-fi
+BIN="$(bash "$ROOT/scripts/install-go-tool.sh" sdkgen | tail -n1)/sdkgen"
 
 for lang in nodejs python go java; do rm -rf "${OUT:?}/$lang"; done
 "$BIN" "$SCHEMA" "$OUT"
@@ -42,17 +32,9 @@ go 1.25.11
 
 require github.com/pulumi/pulumi/sdk/v3 v3.259.0
 MOD
-cp "$ROOT/tools/sdkgen/go.sum" "$OUT/go/go.sum"
-# The Python package's version is the npm package's, the version the plugin is installed as: the SDK
-# asks the engine for the plugin of its own version (schema.json has none, so setup.py says 0.0.0).
-version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$ROOT/package.json" | head -n1)
-sed -i "s/^VERSION = \"0.0.0\"$/VERSION = \"$version\"/" "$OUT/python/setup.py"
-grep -q "^VERSION = \"$version\"$" "$OUT/python/setup.py" || { echo "gen-sdks: could not set the Python version" >&2; exit 1; }
-# Likewise the Go SDK's (without it, it would ask for the plugin v1.0.0, from its module path).
-sed -i "s/^var SdkVersion semver.Version = semver.Version{}$/var SdkVersion semver.Version = semver.MustParse(\"$version\")/" \
-  "$OUT/go/krcloud/internal/pulumiVersion.go"
-grep -q "semver.MustParse(\"$version\")" "$OUT/go/krcloud/internal/pulumiVersion.go" ||
-  { echo "gen-sdks: could not set the Go SDK's version" >&2; exit 1; }
+cp "$ROOT/go/codegen/sdkgen/go.sum" "$OUT/go/go.sum"
+# The schema's version (the npm package's), which sdkgen gave the SDKs and pulumi-java-gen takes.
+version=$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).version' "$SCHEMA")
 # The wheel users pip install (KRCLOUD_SDK_WHEEL=0 skips it): pip builds it with setuptools from PyPI.
 if [ "${KRCLOUD_SDK_WHEEL:-1}" != 0 ]; then
   python3 -m pip wheel --quiet --no-deps --wheel-dir "$OUT/python/dist" "$OUT/python" >&2
@@ -63,7 +45,7 @@ echo "gen-sdks: Python SDK in $OUT/python, Go SDK in $OUT/go, TypeScript SDK in 
 # The Java SDK: pulumi-java-gen writes Gradle files or none (--build none); the Maven build is ours
 # (scripts/java-sdk/pom.xml). `mvn install` puts it where a program's pom.xml finds it.
 if [ "${KRCLOUD_SDK_JAVA:-0}" = 1 ]; then
-  java_bin=$(bash "$ROOT/scripts/install-pulumi-java.sh" | tail -n1)
+  java_bin=$(bash "$ROOT/scripts/install-go-tool.sh" pulumi-java | tail -n1)
   java_out=$(realpath -m "$OUT/java")
   # pulumi-java-gen joins --out to its working directory: run from / with absolute paths.
   (cd / && "$java_bin/pulumi-java-gen" generate --schema "$(realpath "$SCHEMA")" --out "$java_out" --build none --version "$version" 2>&1 |
@@ -74,6 +56,8 @@ if [ "${KRCLOUD_SDK_JAVA:-0}" = 1 ]; then
   printf '{\n  "resource": true,\n  "name": "krcloud",\n  "version": "%s"\n}\n' "$version" \
     >"$java_out/src/main/resources/com/pulumi/krcloud/plugin.json"
   sed "s/@VERSION@/$version/" "$ROOT/scripts/java-sdk/pom.xml" >"$java_out/pom.xml"
-  mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$java_out/pom.xml" install >&2
+  # Batch mode and no colour; Maven 3.8's jansi still writes a colour reset (ESC[0m) at each flush
+  # unless told not to, which is raw codes in a log.
+  MAVEN_OPTS="${MAVEN_OPTS:-} -Djansi.noreset=true" mvn -B -q --no-transfer-progress -Dstyle.color=never -f "$java_out/pom.xml" install >&2
   echo "gen-sdks: Java SDK in $OUT/java, installed into the local Maven repository as com.pulumi:krcloud:$version" >&2
 fi

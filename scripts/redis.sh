@@ -4,7 +4,8 @@
 #
 #   scripts/redis.sh          install redis-server and redis-tools with apt when missing, print the version
 #
-# Needs root for apt-get. The package's own service is not used: the local cloud starts its servers
+# Needs root for apt-get (scripts/apt-install.sh, which waits while another process holds the
+# package manager's lock). The package's own service is not used: the local cloud starts its servers
 # itself, on 127.0.0.1, and stops them with it.
 set -euo pipefail
 
@@ -13,8 +14,6 @@ say() { echo "redis: $*" >&2; }
 if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
   [[ $(id -u) == 0 ]] || { say "ERROR: installing redis-server needs root"; exit 1; }
   say "installing redis-server redis-tools"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq </dev/null
-  apt-get install -y -qq --no-install-recommends redis-server redis-tools </dev/null >/dev/null
+  bash "$(dirname "$0")/apt-install.sh" redis-server redis-tools
 fi
 say "$(redis-server --version | cut -d' ' -f1-3)"

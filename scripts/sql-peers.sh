@@ -3,7 +3,8 @@
 # loopback for the data query tests' real-server mode.
 #
 #   scripts/sql-peers.sh start    install if missing, init throwaway data dirs, start, print env
-#   scripts/sql-peers.sh stop     stop both servers this script started
+#   scripts/sql-peers.sh stop     stop both servers this script started (stop pg|mariadb: one)
+#   scripts/sql-peers.sh running  print which of them run: pg, mariadb
 #   scripts/sql-peers.sh env      print the KEY=value lines the tests read
 #   scripts/sql-peers.sh purge    stop and delete the state directory
 #
@@ -35,9 +36,7 @@ install() {
   ((${#missing[@]} == 0)) && return 0
   [[ $(id -u) == 0 ]] || die "installing ${missing[*]} needs root"
   say "installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq </dev/null
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/dev/null
+  bash "$(dirname "$0")/apt-install.sh" "${missing[@]}"
 }
 
 wait_for() {
@@ -83,12 +82,22 @@ print_env() {
   echo "KRCLOUD_MARIADB_URL=mysql://krcloud:$MY_PASSWORD@127.0.0.1:$MY_PORT/mysql"
 }
 
-stop() {
-  if [[ -f $DIR/run/pg.pid ]]; then
+# Prints which of the two run (from this state directory): "pg", "mariadb", both or nothing.
+running() {
+  local s out=()
+  for s in pg mariadb; do
+    [[ -f $DIR/run/$s.pid ]] && kill -0 "$(cat "$DIR/run/$s.pid")" 2>/dev/null && out+=("$s")
+  done
+  echo "${out[*]}"
+}
+
+stop() { # [pg|mariadb]: one of them, or both
+  local which=${1:-both}
+  if [[ $which != mariadb && -f $DIR/run/pg.pid ]]; then
     su postgres -s /bin/sh -c "$PG_BIN/pg_ctl -D '$DIR/pg' -m fast stop >/dev/null 2>&1" || true
     rm -f "$DIR/run/pg.pid"
   fi
-  if [[ -f $DIR/run/mariadb.pid ]]; then
+  if [[ $which != pg && -f $DIR/run/mariadb.pid ]]; then
     local pid
     pid=$(cat "$DIR/run/mariadb.pid")
     kill -TERM "$pid" 2>/dev/null || true
@@ -105,11 +114,12 @@ case "${1:-start}" in
     say "PostgreSQL on 127.0.0.1:$PG_PORT, MariaDB on 127.0.0.1:$MY_PORT (stop: $0 stop)"
     print_env
     ;;
-  stop) stop ;;
+  stop) stop "${2:-both}" ;;
+  running) running ;;
   env) print_env ;;
   purge)
     stop
     rm -rf "$DIR"
     ;;
-  *) die "usage: $0 start|stop|env|purge" ;;
+  *) die "usage: $0 start|stop [pg|mariadb]|running|env|purge" ;;
 esac

@@ -55,13 +55,9 @@ install_packages() {
     made_policy=1
   fi
   local rc=0
-  {
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq &&
-    apt-get install -y -qq --no-install-recommends \
-      -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
-      $PACKAGES
-  } >&2 || rc=$?
+  # shellcheck disable=SC2086 # PACKAGES is a list of words
+  bash "$(dirname "$0")/apt-install.sh" -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+    $PACKAGES >&2 || rc=$?
   [ "$made_policy" = 1 ] && rm -f /usr/sbin/policy-rc.d
   [ "$rc" = 0 ] || die "apt-get failed (rc=$rc)"
   is_installed || die "packages installed but binaries still missing"

@@ -65,7 +65,7 @@ export function readExample(token: string, root = repoRoot()): { program: string
   try {
     text = fs.readFileSync(path.join(root, file), "utf8");
   } catch {
-    throw new Error(`${token} has no example: add ${file}, a Pulumi YAML program using it (see docs/architecture.md, Where a new resource goes)`);
+    throw new Error(`${token} has no example: add ${file}, a Pulumi YAML program using it (see docs/contributing/new-resource.md)`);
   }
   const lines = text.split("\n");
   const comment = lines.findIndex((l) => !l.startsWith("#"));
@@ -196,7 +196,7 @@ function typesSection(schema: Schema, tokens: string[]): string {
   return `## Types\n\nThe nested types above, with their fields.\n\n${sections.join("\n")}`;
 }
 
-/** The languages tools/exgen converts each YAML example to (scripts/gen-examples.sh): heading, directory, file, fence. */
+/** The languages go/codegen/exgen converts each YAML example to (scripts/gen-examples.sh): heading, directory, file, fence. */
 export const CONVERTED_LANGUAGES = [
   { name: "TypeScript", dir: "typescript", file: "index.ts", fence: "ts", sdk: "`pulumi-krcloud/native`" },
   { name: "Python", dir: "python", file: "__main__.py", fence: "python", sdk: "the `pulumi_krcloud` wheel" },
@@ -385,7 +385,7 @@ export function generate(
   const missing = tokens.filter((t) => !fs.existsSync(path.join(root, exampleFile(t))));
   if (missing.length) {
     throw new Error(
-      `add the example of each resource and function without one (see docs/architecture.md): ${missing.map((t) => `${exampleFile(t)} (${t})`).join(", ")}`,
+      `add the example of each resource and function without one (see docs/contributing/new-resource.md): ${missing.map((t) => `${exampleFile(t)} (${t})`).join(", ")}`,
     );
   }
   const known = new Set(tokens.map(exampleFile));

@@ -17,7 +17,6 @@ import {
   PULUMI_PYTHON_VERSION,
   pulumiBinDir,
   pythonWheel,
-  REPO_ROOT,
   runPulumi,
   Sandbox,
   type CloudProject,
@@ -26,6 +25,7 @@ import { TreeSampler, type Role, type Usage } from "../procs";
 import { PROGRAM_TSCONFIG } from "../../drift/unmanaged/generate";
 import { DOORS } from "./doors";
 import type { DoorId, DoorSpec, RunResult, Step } from "./types";
+import { entry } from "../../tests/harness/entries";
 
 export interface Bed {
   cloud: LocalCloud;
@@ -272,21 +272,13 @@ export async function runStep(
     ...sandbox.env(),
     PULUMI_DEBUG_COMMANDS: "true",
     KRCLOUD_BENCH_FLOOR: bed.floorFile,
-    KRCLOUD_BENCH_FLOOR_DYNAMIC: path.join(REPO_ROOT, "dist", "bench", "floors", "dynamic.js"),
+    KRCLOUD_BENCH_FLOOR_DYNAMIC: entry("floorDynamic"),
     ...extraEnv,
   };
   const before = bed.cloud.control.counters();
   const r =
     step === "drift"
-      ? await runCommand(
-          bed,
-          process.execPath,
-          [path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), "--cwd", dir, "--stack", stack],
-          dir,
-          env,
-          "drift",
-          false,
-        )
+      ? await runCommand(bed, process.execPath, [entry("drift"), "--cwd", dir, "--stack", stack], dir, env, "drift", false)
       : await runCommand(
           bed,
           path.join(pulumiBinDir(), "pulumi"),
@@ -342,17 +334,13 @@ export async function openBed(log: (line: string) => void, doors: readonly DoorI
     sandboxes: { real, floor },
     root,
     floorFile: path.join(root, "floor.json"),
-    preload: path.join(REPO_ROOT, "dist", "bench", "preload.js"),
+    preload: entry("preload"),
     programs: new Map(),
   };
   await installNativePlugin(real);
   const pluginDir = path.join(floor.root, "floor-plugin");
   fs.mkdirSync(pluginDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(pluginDir, "pulumi-resource-krcloud"),
-    `#!/bin/sh\nexec node ${JSON.stringify(path.join(REPO_ROOT, "dist", "bench", "floors", "plugin.js"))} "$@"\n`,
-    { mode: 0o755 },
-  );
+  fs.writeFileSync(path.join(pluginDir, "pulumi-resource-krcloud"), `#!/bin/sh\nexec node ${JSON.stringify(entry("floorPlugin"))} "$@"\n`, { mode: 0o755 });
   await runPulumi(floor, ["plugin", "install", "resource", "krcloud", PACKAGE_VERSION, "-f", pluginDir], floor.root);
 
   // Warm-up: one bucket through the real doors records what the floors return; then every door

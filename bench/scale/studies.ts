@@ -2,12 +2,13 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { providerConfig, pulumiBinDir, REPO_ROOT } from "../../tests/harness/engine";
+import { providerConfig, pulumiBinDir } from "../../tests/harness/engine";
 import { summarizeProfiles } from "./profile";
 import { DOORS, STEPS } from "./doors";
 import type { DoorId, ProfileRun, ProviderCalls, Step } from "./types";
 import { CLI_ARGS, programDir, runCommand, runStep, TS_PROGRAM, TSCONFIG, type Bed, type CommandResult } from "./bed";
 import { median, s1 } from "./report";
+import { entry } from "../../tests/harness/entries";
 
 // ---------------------------------------------------------------------------------------------
 // Study: the engine's checkpoints (make bench-scale --study checkpoints)
@@ -163,13 +164,9 @@ export async function providerCalls(bed: Bed, n: number): Promise<ProviderCalls>
   fs.mkdirSync(dir, { recursive: true });
   const config = { "krcloud:localCloudUrl": bed.project.cloud.url, "krcloud:projectId": bed.project.projectId, "krcloud:authToken": bed.project.token };
   const before = bed.cloud.control.counters();
-  const child = spawn(
-    process.execPath,
-    [`--cpu-prof`, `--cpu-prof-dir=${dir}`, path.join(REPO_ROOT, "dist", "bench", "provider-calls.js"), JSON.stringify({ n, config })],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+  const child = spawn(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${dir}`, entry("providerCalls"), JSON.stringify({ n, config })], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));

@@ -56,7 +56,7 @@ export function renewalMargin(lifetimeMs: number): number {
 }
 
 /**
- * The catalog types the SDK accepts for each service, the first being the one it publishes under
+ * The catalog types the client accepts for each service, the first being the one it publishes under
  * (the local cloud). Object storage and key management have OpenStack's own types; Hadoop answers to
  * OpenStack's type for Hadoop clusters (Sahara's `data-processing`) too. docs/api-assumptions.md.
  */
@@ -294,7 +294,7 @@ function settingOriginText(source: Extract<TokenSource, { kind: "access-key" }>)
   return `the access key came from ${source.setting}`;
 }
 
-/** What the SDK reads of a Keystone token body; every field optional, anything else ignored. */
+/** What the client reads of a Keystone token body; every field optional, anything else ignored. */
 export function parseTokenBody(body: Buffer): { expiresAt?: string; issuedAt?: string; projectId?: string; catalog: CatalogEntry[] } {
   let j: unknown;
   try {
@@ -326,7 +326,7 @@ export function parseTokenBody(body: Buffer): { expiresAt?: string; issuedAt?: s
 /**
  * The endpoint of `service` in a catalog: the entry of one of its types, the public interface in
  * `region` (a catalog entry without a region serves every region). Object storage's URL ends with
- * its account (`/v1/AUTH_…`) in OpenStack clouds; the SDK builds that part itself, so it is dropped.
+ * its account (`/v1/AUTH_…`) in OpenStack clouds; the client builds that part itself, so it is dropped.
  */
 export function catalogEndpoint(catalog: readonly CatalogEntry[], service: ServiceName, region: string): string | undefined {
   for (const type of CATALOG_TYPES[service]) {

@@ -1,5 +1,5 @@
 /**
- * Errors raised by the SDK.
+ * Errors raised by the clients.
  *
  * Provider code is loaded in more than one process and sometimes in more than one copy (the
  * serialized provider stub requires the installed package, tests load the sources), so `instanceof`

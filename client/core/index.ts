@@ -11,3 +11,4 @@ export * from "./waiter";
 export * from "./once";
 export * from "./stats";
 export * from "./project";
+export * from "./concurrency";

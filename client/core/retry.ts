@@ -2,7 +2,7 @@
  * Transport retry policy: the one place that decides whether a failed request is tried again and
  * how long to wait first. Resource waiters (waiter.ts) are a separate mechanism.
  *
- * Whether a request may be sent again is declared by each SDK operation (`RequestSpec.idempotent`),
+ * Whether a request may be sent again is declared by each client operation (`RequestSpec.idempotent`),
  * never inferred from the HTTP method: a PUT that completes a multipart upload must not be repeated,
  * a POST that sets an ACL to fixed values may be. The rules:
  *

@@ -89,7 +89,7 @@ export interface RequestSpec {
   auth?: boolean;
   /**
    * Whether this operation may be sent again after an attempt that may have reached the server
-   * (a lost answer, a reset, a 5xx): declared by each SDK operation, never inferred from the
+   * (a lost answer, a reset, a 5xx): declared by each client operation, never inferred from the
    * method (retry.ts has the rules). True when repeating it leaves the same result as sending it
    * once: reads; PUT of a whole object or document; DELETE (the caller treats a 404 after a retry
    * as success where that is its contract); POST that sets metadata or an ACL to absolute values.

@@ -1,7 +1,7 @@
 /**
  * What is secret in the key management API, registered with client/core's redaction when this module
  * is loaded (client.ts imports it): the token header. Plaintexts and data keys travel in bodies,
- * which the SDK never logs; error messages are redacted of the settings' secrets.
+ * which the client never logs; error messages are redacted of the settings' secrets.
  */
 import { registerSecrets, type SecretNames } from "../core";
 

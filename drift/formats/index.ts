@@ -1,6 +1,7 @@
 /** The output formats, by the name `--format` and `--out FORMAT=FILE` take. */
 import type { DriftReport } from "../model";
 import { formatGithub } from "./github";
+import { formatHtml } from "./html";
 import { formatJunit } from "./junit";
 import { formatMarkdown } from "./markdown";
 import { formatSarif } from "./sarif";
@@ -13,6 +14,7 @@ export const FORMATS: Readonly<Record<string, (report: DriftReport) => string>> 
   junit: formatJunit,
   github: formatGithub,
   markdown: formatMarkdown,
+  html: formatHtml,
 };
 
 export const FORMAT_NAMES = Object.keys(FORMATS);

@@ -65,7 +65,7 @@ function reasonOf(fn: () => unknown): string | undefined {
 const serviceOf = (token: string): string => token.split(":")[1] ?? "";
 
 /**
- * The types --unmanaged lists, per service in the SDK's order of services: those with a list of
+ * The types --unmanaged lists, per service in the client's order of services: those with a list of
  * their own (in their service index's order), each with the types that list within it (a bucket's
  * objects), which are counted on its line.
  */

@@ -67,7 +67,7 @@ export class CacheControl extends KindControl {
     shard: {
       get: (id: string) => {
         const { c, shard } = this.shard(id);
-        return { clusterId: c.id, ...this.views.shard(c, shard) };
+        return { clusterId: c.id, ...this.views.shard(c, shard, false) };
       },
       patch: (id: string) => this.nothingToPatch("shard", id),
       /** By the service's own rules: the last shard stays. */
@@ -117,7 +117,7 @@ export class CacheControl extends KindControl {
         const c = this.cluster(kind, id);
         // What a client of a TLS cluster trusts: the local cloud's self-signed certificate.
         const certificate = this.be.engineOf(c).tlsCertificate(c);
-        return { ...this.views.cluster(c), ...(certificate ? { tlsCertificate: certificate } : {}) };
+        return { ...this.views.cluster(c, false), ...(certificate ? { tlsCertificate: certificate } : {}) };
       },
       patch: (id, patch) => this.patchCluster(this.cluster(kind, id), parseWith(clusterPatch, patch ?? {})),
       delete: (id) => this.be.remove(this.cluster(kind, id)),
@@ -129,7 +129,7 @@ export class CacheControl extends KindControl {
     return {
       get: (id) => {
         const { c, node } = this.node(kind, id);
-        return { clusterId: c.id, ...(kind === "node" ? this.views.node(c, node) : this.views.instance(c, node)) };
+        return { clusterId: c.id, ...(kind === "node" ? this.views.node(c, node, false) : this.views.instance(c, node, false)) };
       },
       patch: (id, patch) => {
         const { c, node } = this.node(kind, id);
@@ -196,8 +196,8 @@ export class CacheControl extends KindControl {
     // The nodes get the group's values, as after UpdateCluster.
     if (group && group.id !== c.parameterGroupId) this.be.switchGroup(c, group);
     // A backup now, as if the schedule had fired.
-    if (p.backupNow) return { ...this.views.cluster(c), backup: this.be.backups.take(c, this.be.now()).name };
-    return this.views.cluster(c);
+    if (p.backupNow) return { ...this.views.cluster(c, false), backup: this.be.backups.take(c, this.be.now()).name };
+    return this.views.cluster(c, false);
   }
 
   private backup(name: string): StoredBackup {

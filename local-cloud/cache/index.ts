@@ -2,6 +2,7 @@ import { findRedisServer } from "./redis/server";
 import { controlledBy, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { CacheBackend, SERVICE } from "./backend";
+import { cacheBrowser } from "./browse";
 import { CacheControl } from "./control";
 import { cacheRoutes } from "./routes";
 import { CacheViews } from "./views";
@@ -29,6 +30,7 @@ export function createCacheService(core: CoreContext): ServiceDefinition {
     catalogType: "cache",
     routes: cacheRoutes(backend, views),
     ...controlledBy(control),
+    browse: cacheBrowser(backend, control),
     close: () => backend.close(),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The cache API's JSON views (spec 02 §2): cluster and instance set records, shards, nodes,
  * instances and parameter groups. Statuses in them are reads the API serves (they count towards
- * `reads` progressions), except where a view only summarises other resources.
+ * `reads` progressions), except where a view only summarises other resources or `countRead` is
+ * false (the control API and the console look without moving a transition on).
  */
 import type { CacheBackend } from "./backend";
 import { FLAVORS, PARAMETERS } from "./catalogue";
@@ -11,7 +12,7 @@ export class CacheViews {
   constructor(private readonly be: CacheBackend) {}
 
   /** The record of §2.1, for clusters and instance sets alike. */
-  cluster(c: StoredCluster): Record<string, unknown> {
+  cluster(c: StoredCluster, countRead = true): Record<string, unknown> {
     const flavor = FLAVORS.find((f) => f.id === c.flavorId);
     const g = this.be.groups.get(c.parameterGroupId);
     const nodes = c.shards.reduce((n, s) => n + s.nodes.length, 0);
@@ -44,16 +45,16 @@ export class CacheViews {
       tlsEnabled: c.tlsEnabled,
       creator: c.projectId,
       license: "BSD-3-Clause",
-      status: this.be.statuses.cluster(c, true),
+      status: this.be.statuses.cluster(c, countRead),
       parameterGroupId: c.parameterGroupId,
       parameterGroupName: g?.name ?? "",
-      parameterGroupSyncStatus: this.be.statuses.sync(c, true),
+      parameterGroupSyncStatus: this.be.statuses.sync(c, countRead),
       createdAt: c.createdAt,
     };
   }
 
-  shard(c: StoredCluster, s: StoredShard): Record<string, unknown> {
-    const nodes = s.nodes.map((n) => this.node(c, n));
+  shard(c: StoredCluster, s: StoredShard, countRead = true): Record<string, unknown> {
+    const nodes = s.nodes.map((n) => this.node(c, n, countRead));
     return {
       id: s.id,
       name: s.name,
@@ -64,19 +65,19 @@ export class CacheViews {
     };
   }
 
-  node(c: StoredCluster, n: StoredNode): Record<string, unknown> & { status: string } {
+  node(c: StoredCluster, n: StoredNode, countRead = true): Record<string, unknown> & { status: string } {
     return {
       id: n.id,
       name: n.name,
       subnet: { id: n.subnetId },
       endpoint: n.endpoint,
       role: n.role,
-      status: this.be.statuses.node(c, n, true),
+      status: this.be.statuses.node(c, n, countRead),
       createdAt: n.createdAt,
     };
   }
 
-  instance(c: StoredCluster, n: StoredNode): Record<string, unknown> {
+  instance(c: StoredCluster, n: StoredNode, countRead = true): Record<string, unknown> {
     return {
       instanceName: n.name,
       description: c.description,
@@ -91,7 +92,7 @@ export class CacheViews {
       endpoint: n.endpoint,
       license: "BSD-3-Clause",
       createdAt: n.createdAt,
-      status: this.be.statuses.node(c, n, true),
+      status: this.be.statuses.node(c, n, countRead),
     };
   }
 

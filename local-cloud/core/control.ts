@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import FindMyWay from "find-my-way";
 import { z } from "zod";
 import { DAY_MS } from "./clock";
+import { refusedRequest } from "./access";
 import type { CredentialRecord, TokenFilter, TokenState } from "./credentials";
 import { isValidProjectId, tokenMatches } from "./credentials";
 import {
@@ -429,6 +430,11 @@ export function installControl(server: LocalCloudServer): LocalCloudControl {
     const method = (req.method ?? "GET").toUpperCase();
     let response: ApiResponse;
     try {
+      const refused = refusedRequest(req.headers, server.options.host ?? "127.0.0.1");
+      if (refused) {
+        req.resume();
+        throw refused;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of req as AsyncIterable<Buffer>) {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import { InvalidArgument, MalformedJson, NoSuchKind, UnsupportedMediaType } from "./errors";
+import type { ServiceBrowser } from "./browse";
 import type { Identity } from "./credentials";
 
 export type HeaderValue = string | string[];
@@ -75,6 +76,8 @@ export interface ServiceDefinition {
   onDayBoundary?(boundaryMs: number): void;
   /** Stops what the service runs besides HTTP (processes); called when the local cloud closes. */
   close?(): Promise<void>;
+  /** Its resources in the console (local-cloud/console); a service without one shows its inventory. */
+  readonly browse?: ServiceBrowser;
 }
 
 /**

@@ -13,6 +13,8 @@ export interface RequestLogEntry {
   /** Status sent, or would have been sent for `lose-response`; 0 for `drop`. */
   status: number;
   requestId: string;
+  /** Real time (not the virtual clock) from the request's arrival to its answer (or the closed connection), ms. */
+  durationMs: number;
   /** The project of the credential the request presented, when it was valid. */
   projectId?: string;
   fault?: FaultAction;

@@ -16,7 +16,6 @@ import { RequestLog } from "./request-log";
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 
-/** What services receive from the core at construction. */
 /** What other services may do in object storage (query results, job logs), set by the object storage service. */
 export interface ObjectStoreBridge {
   bucketExists(projectId: string, bucket: string): boolean;
@@ -25,6 +24,7 @@ export interface ObjectStoreBridge {
   readObject(projectId: string, bucket: string, key: string): Readable | undefined;
 }
 
+/** What services receive from the core at construction. */
 export interface CoreContext {
   readonly clock: VirtualClock;
   readonly credentials: CredentialStore;
@@ -83,7 +83,7 @@ export interface LocalCloudOptions {
   region?: string;
 }
 
-/** The region the local cloud's catalog names unless told otherwise (the SDK's default region). */
+/** The region the local cloud's catalog names unless told otherwise (the client's default region). */
 export const DEFAULT_REGION = "kr-central-2";
 
 interface MountedService {
@@ -199,6 +199,8 @@ export class LocalCloudServer {
   private mainServer: Server | undefined;
   /** Control API handler, installed by the control module. */
   controlHandler: ((req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string) => Promise<void>) | undefined;
+  /** The console's handler (local-cloud/console), installed beside the control API: same port, same rules. */
+  consoleHandler: ((req: IncomingMessage, res: ServerResponse, path: string, rawQuery: string) => Promise<void>) | undefined;
   readonly endpoints: Record<string, string> = {};
   url = "";
 
@@ -390,6 +392,8 @@ export class LocalCloudServer {
   }
 
   private async dispatch(req: IncomingMessage, res: ServerResponse, bound: MountedService | undefined): Promise<void> {
+    const started = performance.now();
+    const elapsed = (): number => Math.round((performance.now() - started) * 10) / 10;
     const method = (req.method ?? "GET").toUpperCase();
     const requestId = newRequestId(this.clock.now());
     res.setHeader("X-Trans-Id", requestId);
@@ -401,6 +405,10 @@ export class LocalCloudServer {
 
     if (!bound && (rawPath === "/_control" || rawPath.startsWith("/_control/"))) {
       if (this.controlHandler) await this.controlHandler(req, res, rawPath, rawQuery);
+      return;
+    }
+    if (!bound && this.consoleHandler && (rawPath === "/_console" || rawPath.startsWith("/_console/"))) {
+      await this.consoleHandler(req, res, rawPath, rawQuery);
       return;
     }
 
@@ -441,6 +449,7 @@ export class LocalCloudServer {
         query: rawQuery,
         status: apiError.status,
         requestId,
+        durationMs: elapsed(),
         ...projectId,
       });
       send(res, renderError(apiError, format, requestId), method);
@@ -498,6 +507,7 @@ export class LocalCloudServer {
         query: rawQuery,
         status,
         requestId,
+        durationMs: elapsed(),
         ...projectId,
         ...(faultAction ? { fault: faultAction } : {}),
       });

@@ -1,6 +1,7 @@
 import { controlledBy, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { DataQueryBackend } from "./backend";
+import { dataQueryBrowser } from "./browse";
 import { DataQueryControl } from "./control";
 import { SqlEngine } from "./engine";
 import { SERVICE } from "./model";
@@ -21,10 +22,12 @@ export function createDataQueryService(core: CoreContext): ServiceDefinition {
     new SqlEngine(),
     () => core.objectStore,
   );
+  const control = new DataQueryControl(backend);
   return {
     name: SERVICE,
     catalogType: "data-query",
     routes: dataQueryRoutes(backend),
-    ...controlledBy(new DataQueryControl(backend)),
+    ...controlledBy(control),
+    browse: dataQueryBrowser(backend, control, core.state),
   };
 }

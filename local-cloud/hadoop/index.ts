@@ -1,6 +1,7 @@
 import { controlledBy, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { HadoopBackend } from "./backend";
+import { hadoopBrowser } from "./browse";
 import { HadoopControl } from "./control";
 import { SERVICE } from "./model";
 import { hadoopRoutes } from "./routes";
@@ -16,10 +17,12 @@ export function createHadoopService(core: CoreContext): ServiceDefinition {
     core.state,
     () => core.objectStore,
   );
+  const control = new HadoopControl(backend);
   return {
     name: SERVICE,
     catalogType: "hadoop",
     routes: hadoopRoutes(backend),
-    ...controlledBy(new HadoopControl(backend)),
+    ...controlledBy(control),
+    browse: hadoopBrowser(backend, control),
   };
 }

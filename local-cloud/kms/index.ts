@@ -1,6 +1,7 @@
 import { controlledBy, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { KmsBackend } from "./backend";
+import { kmsBrowser } from "./browse";
 import { KmsControl } from "./control";
 import { SERVICE } from "./model";
 import { kmsRoutes } from "./routes";
@@ -8,10 +9,12 @@ import { kmsRoutes } from "./routes";
 /** Key management (spec 03 A) under `/kms`; its keys are made through the control API (control.ts). */
 export function createKmsService(_core: CoreContext): ServiceDefinition {
   const backend = new KmsBackend();
+  const control = new KmsControl(backend);
   return {
     name: SERVICE,
     catalogType: "key-manager",
     routes: kmsRoutes(backend),
-    ...controlledBy(new KmsControl(backend)),
+    ...controlledBy(control),
+    browse: kmsBrowser(backend, control),
   };
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { CoreContext } from "../core/server";
 import { controlledBy, type ServiceDefinition } from "../core/http";
 import { ObjectStorageBackend, SERVICE } from "./backend";
+import { objectStorageBrowser } from "./browse";
 import { ObjectStorageControl } from "./control";
 import { objectStorageRoutes } from "./routes";
 
@@ -27,12 +28,14 @@ export function createObjectStorageService(core: CoreContext): ServiceDefinition
       return backend.objects.readContent(content, 0, content.size - 1);
     },
   };
+  const control = new ObjectStorageControl(backend.state);
   return {
     name: SERVICE,
     catalogType: "object-store",
     routes: objectStorageRoutes(backend),
     errorFormat: (path) => (path.startsWith("/v1_ext") || path === "/info" ? "json" : "text"),
-    ...controlledBy(new ObjectStorageControl(backend.state)),
+    ...controlledBy(control),
+    browse: objectStorageBrowser(backend, control),
     onDayBoundary: (boundary) => {
       backend.extension.runLifecycle(boundary);
     },

@@ -53,7 +53,7 @@ export const { getParameterGroups, getParameterGroupsOutput } = lookup("getParam
 export type GetParameterGroupsArgs = LookupArgs<typeof getParameterGroups>;
 export type GetParameterGroupsResult = LookupResult<typeof getParameterGroups>;
 
-/** What the catalogue tells of a parameter besides its key and values, under the SDK record's names. */
+/** What the catalogue tells of a parameter besides its key and values, under the client record's names. */
 const parameterFacts = () => ({
   dataType: z.string().optional(),
   editable: z.boolean().optional(),

@@ -1,4 +1,4 @@
-/** zod schemas shared by the cache resources; the rules are the SDK's validators (client/cache/validate.ts). */
+/** zod schemas shared by the cache resources; the rules are the client's validators (client/cache/validate.ts). */
 import { z } from "zod";
 import { DESCRIPTION_TAG_LENGTH, DESCRIPTION_TAG_WITH_STEP_LENGTH, markerOf, nonEmpty, splitDescription, taggedDescription, type Context } from "../core";
 import type { Settings } from "../../client/core";

@@ -17,7 +17,7 @@ import { all as allOf, output, Output, unsecret } from "@pulumi/pulumi/output";
 import { ComponentResource, CustomResource } from "@pulumi/pulumi/resource";
 import type { z } from "zod";
 import { dynamicEngineType, outputKeys, withSecretInputs, type ResourceClass } from "./class";
-import { formatPath, issueMessage } from "./provider";
+import { formatPath, issueMessage } from "./issues";
 import { outputSchema } from "./resource";
 
 /** How a component declares a child resource; each door has its own. */

@@ -59,7 +59,7 @@ const IDENTITY = Symbol.for("krcloud.provider.identity");
 /**
  * The native plugin's stack identity: the id the engine gave the provider resource this process
  * serves (ConfigureRequest), unique per stack and kept in its state (unknown in the preview of a
- * new stack). Part of every create key (provider.ts check), so a twin stack in another backend
+ * new stack). Part of every create key (identity.ts), so a twin stack in another backend
  * derives other names and ownership markers.
  */
 export function setProviderIdentity(id: string | undefined): void {

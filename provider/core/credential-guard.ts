@@ -23,7 +23,8 @@ import {
 } from "../../client/core";
 import { configuredSettings, currentSettings, stackConfig } from "./config";
 import { warn } from "./engine-log";
-import { forEngine, type BuiltProvider } from "./provider";
+import { forEngine } from "./operations";
+import type { BuiltProvider } from "./provider";
 import {
   describeAlternative,
   environmentAlternative,

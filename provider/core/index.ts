@@ -4,6 +4,7 @@ export * from "./config";
 export * from "./naming";
 export * from "./resource";
 export * from "./provider";
+export * from "./identity";
 export * from "./lookup";
 export * from "./secrets";
 export * from "./sanitize";

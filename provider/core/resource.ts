@@ -1,8 +1,9 @@
 /**
  * The contract of a krcloud resource: one `ResourceDefinition` per resource file is its only
- * declaration. From it come the provider both front doors serve (`provider.ts`: check, diff,
- * create with recovery, read, update, delete), the user-facing class (`class.ts`), schema.json and
- * the reference docs (tools/), and which properties are secret (`secrets.ts`).
+ * declaration. From it come the provider both front doors serve (`provider.ts` binding
+ * operations/: check, diff, create with recovery, read, update, delete), the user-facing class
+ * (`class.ts`), schema.json and the reference docs (tools/), and which properties are secret
+ * (`secrets.ts`).
  *
  * Definitions are only ever reached through `runtime.ts` at run time: nothing here is captured by
  * the serialized provider stub.
@@ -49,6 +50,8 @@ export const PARTIAL_KEY = "__krcloudIncomplete";
  * error, with the recorded outputs kept, so a refresh-preview reports every other resource.
  */
 export const READ_ERROR_KEY = "__krcloudReadError";
+/** The environment variable that, set to `report`, makes a failed read return `READ_ERROR_KEY` instead of failing (krcloud-drift sets it). */
+export const READ_ERRORS_ENV = "KRCLOUD_READ_ERRORS";
 
 /** Keys the engine or the classes add that are not the definition's inputs. */
 export const HIDDEN_KEYS: readonly string[] = [PROVIDER_KEY, LOGICAL_NAME_KEY, URN_KEY, STACK_KEY, CREATE_KEY, AUTONAMED_KEY, PARTIAL_KEY, READ_ERROR_KEY];
@@ -148,7 +151,7 @@ export function isPartialFailure(e: unknown): e is PartialFailure {
 }
 
 /**
- * How a create finds what it made, or what it would collide with. With it, the core (provider.ts)
+ * How a create finds what it made, or what it would collide with. With it, the core (recovery.ts)
  * resolves every create whose outcome is unknown (a lost answer, a closed connection, a 5xx, a
  * crash of the CLI) by finding what was made and taking it over, never by creating it again; it
  * also serves `adopt: true`.
@@ -242,7 +245,25 @@ export interface Listing {
   page(ctx: Context, request: ListRequest): Promise<ListPage>;
 }
 
-export interface ResourceDefinition<I extends Record<string, unknown>, O extends Record<string, unknown>> {
+/**
+ * The declaration of a resource type, in groups: what it is (`ResourceSchema`), when a change
+ * replaces it (`ReplaceDeclarations`), what check and diff do with its inputs (`InputDeclarations`),
+ * its secrets (`SecretDeclarations`), how it is named, found and imported (`IdentityDeclarations`),
+ * how drift and List see it (`DriftDeclarations`) and its calls to the cloud
+ * (`ResourceOperations`). A definition is one flat object of all of them.
+ */
+export interface ResourceDefinition<I extends Record<string, unknown>, O extends Record<string, unknown>>
+  extends
+    ResourceSchema<I, O>,
+    ReplaceDeclarations<I, O>,
+    InputDeclarations<I, O>,
+    SecretDeclarations<I, O>,
+    IdentityDeclarations<I, O>,
+    DriftDeclarations<O>,
+    ResourceOperations<I, O> {}
+
+/** What the resource is: its token, its schemas (the source of schema.json and the args types). */
+export interface ResourceSchema<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /** `krcloud:<module>:<Type>` */
   token: string;
   description: string;
@@ -250,6 +271,10 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   inputs: () => z.ZodType<I>;
   /** Output schema for documentation and schema.json; outputs include the inputs. */
   outputs: () => z.ZodType<O>;
+}
+
+/** When a change replaces the resource, why, what that loses, and in which order (replacement.ts, operations/diff.ts). */
+export interface ReplaceDeclarations<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /** Input keys whose change replaces the resource. */
   replaceOn: readonly (keyof I & string)[];
   /**
@@ -276,6 +301,10 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * decides from the recorded outputs and the new inputs (an object under the same key: first).
    */
   deleteBeforeReplace?: boolean | ((olds: O, news: I) => boolean);
+}
+
+/** What check and diff do with the inputs besides validating them (operations/check.ts, operations/diff.ts). */
+export interface InputDeclarations<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /**
    * Inputs the cloud never shows back (passwords, what a list omits, inline content), as dotted
    * paths (`user.password`). After `pulumi import` nothing recorded holds them: where neither the
@@ -288,35 +317,6 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
   writeOnly?: { paths: readonly string[]; matches?: (recorded: Record<string, unknown>, news: Record<string, unknown>) => boolean };
   /** Inputs that only steer the provider (adopt, forceDestroy): never read from the cloud, updated without a call. */
   localInputs?: readonly (keyof I & string)[];
-  /**
-   * Inputs that are always secret (a password, a plaintext): the class makes them secret whatever
-   * the program passed, the native plugin returns them (and their output echoes) as secrets, and
-   * schema.json marks them, so generated SDKs do too.
-   */
-  secretInputs?: readonly (keyof I & string)[];
-  /** Output keys that hold secrets (besides the echoes of `secretInputs`). */
-  secretOutputs?: readonly (keyof O & string)[];
-  /**
-   * Output keys that reveal something of an input (a digest, a size): secret whenever that input is
-   * (native plugin) or may be (dynamic classes: an Output, or inline asset text).
-   */
-  secretWith?: Partial<Record<keyof I & string, readonly (keyof O & string)[]>>;
-  /** What `pulumi import` takes as the id: `the bucket name`, "`<clusterId>/<shardId>`". Absent: not importable. */
-  importId?: string;
-  autoName?: AutoNameRule;
-  /** How a create whose outcome is unknown finds what it made; see `Recovery`. */
-  recovery?: Recovery<I>;
-  /**
-   * The project a read's record names (a bucket record's `project`). A read whose record names the
-   * configured project proves the token is the project's, so no separate check of the token's
-   * project goes before it (a refresh of N buckets is N requests); a read that finds nothing, or a
-   * record of another project, is checked after (a token of another project must be refused, never
-   * make a refresh call the resource gone). Absent: the token's project is checked before the read.
-   * A read whose request names the project in its path (`/v1/{project}/...`, which the service
-   * refuses for another project's token with 403) proves it by finding the resource: it returns
-   * `configured`, the project the read was made for.
-   */
-  projectOf?: (outputs: O, configured: string | undefined) => string | undefined;
   /**
    * Inputs that must name something the service offers or the project has (a flavor, an engine
    * version, a KMS key): when the service refuses one, the error adds the values that would work, or
@@ -347,6 +347,47 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
     from: readonly (keyof I & string)[];
     run(ctx: Context, inputs: I): Promise<{ property: string; reason: string }[]>;
   };
+}
+
+/** Which inputs and outputs are secret (secrets.ts: the classes, the plugin and schema.json alike). */
+export interface SecretDeclarations<I extends Record<string, unknown>, O extends Record<string, unknown>> {
+  /**
+   * Inputs that are always secret (a password, a plaintext): the class makes them secret whatever
+   * the program passed, the native plugin returns them (and their output echoes) as secrets, and
+   * schema.json marks them, so generated SDKs do too.
+   */
+  secretInputs?: readonly (keyof I & string)[];
+  /** Output keys that hold secrets (besides the echoes of `secretInputs`). */
+  secretOutputs?: readonly (keyof O & string)[];
+  /**
+   * Output keys that reveal something of an input (a digest, a size): secret whenever that input is
+   * (native plugin) or may be (dynamic classes: an Output, or inline asset text).
+   */
+  secretWith?: Partial<Record<keyof I & string, readonly (keyof O & string)[]>>;
+}
+
+/** How the resource is named, found again and imported, and whose it is (identity.ts, recovery.ts). */
+export interface IdentityDeclarations<I extends Record<string, unknown>, O extends Record<string, unknown>> {
+  /** What `pulumi import` takes as the id: `the bucket name`, "`<clusterId>/<shardId>`". Absent: not importable. */
+  importId?: string;
+  autoName?: AutoNameRule;
+  /** How a create whose outcome is unknown finds what it made; see `Recovery`. */
+  recovery?: Recovery<I>;
+  /**
+   * The project a read's record names (a bucket record's `project`). A read whose record names the
+   * configured project proves the token is the project's, so no separate check of the token's
+   * project goes before it (a refresh of N buckets is N requests); a read that finds nothing, or a
+   * record of another project, is checked after (a token of another project must be refused, never
+   * make a refresh call the resource gone). Absent: the token's project is checked before the read.
+   * A read whose request names the project in its path (`/v1/{project}/...`, which the service
+   * refuses for another project's token with 403) proves it by finding the resource: it returns
+   * `configured`, the project the read was made for.
+   */
+  projectOf?: (outputs: O, configured: string | undefined) => string | undefined;
+}
+
+/** How krcloud-drift and the plugin's List see the type. */
+export interface DriftDeclarations<O extends Record<string, unknown>> {
   /** How the project's resources of this type are listed (krcloud-drift --unmanaged, the native plugin's List); absent: not listed. */
   list?: Listing;
   /** Why a type without `list` cannot be listed (schema.json and the reference page say it). */
@@ -363,6 +404,10 @@ export interface ResourceDefinition<I extends Record<string, unknown>, O extends
    * objects under its prefix that it did not upload.
    */
   driftOutputs?: readonly (keyof O & string)[];
+}
+
+/** The calls to the cloud: what the core's operations run (operations/). */
+export interface ResourceOperations<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /** The resource's id for messages: `bucket "logs"`. */
   describe(id: string): string;
   /** Sends the create request, waits until the resource settles, returns what read sees. */

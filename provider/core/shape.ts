@@ -1,5 +1,5 @@
 /**
- * A zod shape that documents which fields of an SDK record a lookup or an output shows, under the
+ * A zod shape that documents which fields of a client record a lookup or an output shows, under the
  * record's own names: `pickShape` takes exactly those fields, so the shape is the one list of them.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Waiting inside a provider call: the SDK waiter plus progress lines on stdout, which the
+ * Waiting inside a provider call: the client's waiter plus progress lines on stdout, which the
  * `pulumi up` display shows, so a long create does not look hung.
  *
  * When the context carries a deadline (the engine's `customTimeouts`, native plugin), the wait ends

@@ -2,7 +2,7 @@
  * krcloud:dataquery:DataSource — a MySQL or PostgreSQL data source for data queries. The service has
  * no update: every change replaces it, deleting first (names are unique). There is no get either:
  * read lists the data sources and filters by name. The password is a secret input, Base64-encoded
- * by the SDK for the wire; it is kept in state only as a secret (encrypted) and never appears in
+ * by the client for the wire; it is kept in state only as a secret (encrypted) and never appears in
  * logs or errors. Spec: 03-kms-dataquery-hadoop.md sections B.2, B.4, B.7, B.8.
  */
 import { z } from "zod";

@@ -10,7 +10,7 @@
  * - the worker count scales in place and waits until the cluster runs again; a terminated job
  *   cluster is re-run in place through `rerun` (the cluster's API key from config or environment,
  *   never from state), and everything else replaces.
- * Admin and metastore passwords are secret inputs, Base64-encoded by the SDK, never read back.
+ * Admin and metastore passwords are secret inputs, Base64-encoded by the client, never read back.
  * Spec: 03-kms-dataquery-hadoop.md sections C.2, C.3, C.4, C.5, C.7, C.8.
  */
 import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../client/hadoop";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Vm } from "../../client/hadoop";
 import { pickShape } from "../core";
 
-/** One VM as the lookups and the Cluster resource's `vms` output show it: the SDK's fields, any of which the service may leave out. */
+/** One VM as the lookups and the Cluster resource's `vms` output show it: the client's fields, any of which the service may leave out. */
 export const vmShape = () =>
   z
     .object({

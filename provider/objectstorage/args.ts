@@ -30,12 +30,12 @@ export interface BucketCorsArgs {
 }
 
 /**
- * The arguments of BucketFolder (`krcloud:objectstorage:BucketFolder`). A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ.
+ * The arguments of BucketFolder (`krcloud:objectstorage:BucketFolder`). A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ. With `adopt`, it takes over the objects of per-file BucketObjects in one `up` without writing or deleting one.
  *
  * It cannot be listed: a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead.
  */
 export interface BucketFolderArgs {
-  /** If objects under the prefix with the folder's keys exist and this stack did not make them, overwrite and manage them instead of failing. */
+  /** If objects under the prefix with the folder's keys exist and this stack did not make them, manage them instead of failing: those whose content, size and content type are the file's are taken as they are (from the listing, no upload; with `cacheControl` set, one HEAD each to compare it), the others are overwritten. This is how a stack of BucketObjects moves to one BucketFolder in one `up` without writing or deleting an object: the folder records in the bucket's metadata that it holds them, and the old BucketObjects' deletes leave them. */
   adopt?: pulumi.Input<boolean>;
   /** The bucket. Changing it replaces the folder (uploads it to the new bucket, then deletes it from the old). */
   bucket: pulumi.Input<string>;
@@ -45,7 +45,9 @@ export interface BucketFolderArgs {
   contentTypes?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;
   /** The content type of files whose extension names none (default `application/octet-stream`). */
   defaultContentType?: pulumi.Input<string>;
-  /** Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched. */
+  /** Whether objects under the prefix that the folder did not upload and its exclude globs do not leave out (`extraObjects`) are deleted: by every update (a refresh that finds one plans an update) and by destroy. Default false: they are kept, reported in `extraObjects` (drift to look at), and neither an update nor destroy touches them. Keys outside the prefix are never touched. */
+  deleteExtraObjects?: pulumi.Input<boolean>;
+  /** Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are governed by `deleteExtraObjects`. */
   deleteRemoved?: pulumi.Input<boolean>;
   /** Globs of files to leave out, e.g. `**\/*.map`. */
   exclude?: pulumi.Input<pulumi.Input<string>[]>;
@@ -117,6 +119,8 @@ export interface StaticSiteArgs {
   cacheControl?: pulumi.Input<string>;
   /** The bucket's CORS policy, in order. Default: GET from any `https://` origin, preflight cached for 3600 seconds. */
   corsRules?: pulumi.Input<pulumi.Input<StaticSiteCorsRuleArgs>[]>;
+  /** Whether objects under the site's prefix that are no file of the folder (and not access logs or excluded) are deleted at the next `up` (default false: kept, and reported as drift of the site's folder). The BucketFolder's `deleteExtraObjects`. */
+  deleteExtraObjects?: pulumi.Input<boolean>;
   /** The site's error document, a file of the folder (e.g. `404.html`): `errorUrl` points at it. */
   errorDocument?: pulumi.Input<string>;
   /** Globs of files of the folder to leave out, e.g. `**\/*.map`. */

@@ -26,7 +26,7 @@ export function lifecycleRule() {
     .strictObject({
       id: xmlText()
         .min(1)
-        // As the SDK and the local cloud count (UTF-16 code units); zod's max counts code points.
+        // As the client and the local cloud count (UTF-16 code units); zod's max counts code points.
         .refine(
           (id) => id.length <= MAX_RULE_ID_LENGTH,
           `rule ids are at most ${MAX_RULE_ID_LENGTH} characters (one beyond the BMP, such as an emoji, counts as two)`,

@@ -29,6 +29,7 @@ import {
 } from "../core";
 import { metadataAsDeclared } from "./bucket";
 import { objectStorage } from "./client";
+import { claimKey, folderHolding } from "./folder/handover";
 import {
   assetInput,
   BASE64,
@@ -285,6 +286,17 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
   async delete(ctx, id, olds) {
     const c = objectStorage(ctx);
     const { bucket, path } = olds.bucket !== undefined && olds.key !== undefined ? { bucket: olds.bucket, path: objectPath(olds) } : parseObjectId(id);
+    // An object a BucketFolder took over (the move to one folder, folder/handover.ts) is the
+    // folder's now: this resource leaves the state, the object stays.
+    const holder = await folderHolding(c, bucket, path);
+    if (holder !== undefined) {
+      ctx.progress(
+        holder.known
+          ? `object "${id}" is left in the bucket: it is a file of the BucketFolder under "${bucket}/${holder.prefix}", which took it over`
+          : `object "${id}" is left in the bucket: a BucketFolder took over the objects under "${bucket}/${holder.prefix}" (bucket metadata ${claimKey(holder.prefix)}): it is the folder's to keep, or to delete with its own delete`,
+      );
+      return;
+    }
     await c.deleteObjectIfExists(bucket, path).catch(rethrowAs(`deleting object "${id}"`));
     await waitObjectDeleted(ctx, c, bucket, path);
   },

@@ -287,7 +287,7 @@ export function flattenAcl(acl: BucketAcl | null | undefined): BucketInputs["acl
  * (a read from the id alone) every key is reported.
  */
 async function readBucket(
-  _ctx: Context,
+  ctx: Context,
   c: ObjectStorageClient,
   name: string,
   prior: Partial<Pick<BucketInputs, "forceDestroy" | "adopt" | "metadata">>,
@@ -306,7 +306,7 @@ async function readBucket(
     metadata: managedMetadata(b.metadata ?? {}, prior.metadata),
     forceDestroy: prior.forceDestroy ?? false,
     adopt: prior.adopt ?? false,
-    project: b.project ?? ctxProject(_ctx),
+    project: b.project ?? ctxProject(ctx),
     url: c.bucketUrl(name),
     createdAt: b.createdAt ?? "",
     lastModified: b.lastModified,

@@ -84,15 +84,18 @@ export function resolveSource(s: SourceInput): Resolved {
   );
 }
 
-/** Size and MD5 of a local file, read in 1 MiB chunks (check is synchronous; memory stays flat). */
-export function statAndHashFile(path: string): { size: number; md5: string } {
+/**
+ * Size and MD5 of a local file, read in 1 MiB chunks (check is synchronous; memory stays flat). A
+ * failure names `property`, the input the file came from (a BucketObject's `source`, a folder's `path`).
+ */
+export function statAndHashFile(path: string, property = "source"): { size: number; md5: string } {
   let size: number;
   try {
     const st = statSync(path);
     if (!st.isFile()) throw new Error("not a file");
     size = st.size;
   } catch {
-    throw new CheckError("source", `file "${path}" does not exist or is not a regular file`);
+    throw new CheckError(property, `file "${path}" does not exist or is not a regular file`);
   }
   const h = createHash("md5");
   const buf = Buffer.allocUnsafe(1024 * 1024);

@@ -76,6 +76,12 @@ export function staticSiteInputs() {
         .boolean()
         .default(true)
         .describe("On destroy, delete every object of the bucket, logs included (default true: the bucket is the site's own)."),
+      deleteExtraObjects: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Whether objects under the site's prefix that are no file of the folder (and not access logs or excluded) are deleted at the next `up` (default false: kept, and reported as drift of the site's folder). The BucketFolder's `deleteExtraObjects`.",
+        ),
     })
     .superRefine((i, ctx) => {
       if (i.prefix.startsWith(i.logPrefix))
@@ -107,6 +113,7 @@ function layoutShape() {
     indexDocument: z.string().describe("The index document."),
     errorDocument: z.string().optional().describe("The error document, when one is set."),
     forceDestroy: z.boolean().describe("Whether destroy deletes every object of the bucket."),
+    deleteExtraObjects: z.boolean().describe("Whether objects under the prefix that are no file of the site are deleted."),
   });
 }
 export type StaticSiteLayout = z.infer<ReturnType<typeof layoutShape>>;
@@ -145,6 +152,7 @@ export function siteLayout(i: StaticSiteInputs, bucket: string): StaticSiteLayou
     indexDocument: i.indexDocument,
     ...(i.errorDocument !== undefined ? { errorDocument: i.errorDocument } : {}),
     forceDestroy: i.forceDestroy,
+    deleteExtraObjects: i.deleteExtraObjects,
   };
 }
 
@@ -177,6 +185,7 @@ export const staticSite = defineComponent<StaticSiteInputs, StaticSiteOutputs>({
         folderExclude({ exclude, logPrefix, prefix }),
       ),
       cacheControl: inputs.get("cacheControl") as Output<string>,
+      deleteExtraObjects: inputs.get("deleteExtraObjects"),
     });
     return {
       url: folder.url,

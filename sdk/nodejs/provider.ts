@@ -94,7 +94,6 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["tokenCommand"] = (args?.tokenCommand) ?? utilities.getEnv("KRCLOUD_TOKEN_COMMAND");
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        utilities.lightStacks();
         super(Provider.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -42,7 +42,7 @@ export function getEnvNumber(...vars: string[]): number | undefined {
 }
 
 export function getVersion(): string {
-    let version = require('../../../package.json').version;
+    let version = require('./package.json').version;
     // Node allows for the version to be prefixed by a "v", while semver doesn't.
     // If there is a v, strip it off.
     if (version.indexOf('v') === 0) {
@@ -94,7 +94,3 @@ export async function callAsync<T>(
     }
     return value;
 }
-
-/** @internal Cheap stacks for the SDK's promise bookkeeping (pulumi-krcloud's provider/core/light-stacks.ts). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const lightStacks: () => void = require("../../provider/core/light-stacks").lightStacks;

@@ -1,11 +1,11 @@
 /**
- * Conformance: the SDK's Swift-compatible calls against two servers, the local cloud (always) and a
+ * Conformance: the client's Swift-compatible calls against two servers, the local cloud (always) and a
  * real OpenStack Swift 2.30 (when `KRCLOUD_SWIFT_AUTH_URL` is set; `make test` starts it with
  * scripts/swift-peer.sh). One suite, run for each target by `describe.each`.
  *
  * Where the spec (which the local cloud follows) and Swift differ, the target's `expect` table
  * states what each one does, and the test asserts exactly that, so a change on either side shows
- * up. The SDK itself is written to work with both (see the client's comments).
+ * up. The client itself is written to work with both (see its comments).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { startLocalCloud, type LocalCloud } from "../../local-cloud";
@@ -115,7 +115,7 @@ const swift: Target = {
   },
   async start() {
     // tempauth v1.0: the storage URL `http://127.0.0.1:8280/v1/AUTH_test` splits into the base URL
-    // and the project (account) ID the SDK puts back together.
+    // and the project (account) ID the client puts back together.
     const res = await fetch(swiftAuthUrl!, {
       headers: { "x-auth-user": process.env.KRCLOUD_SWIFT_USER ?? "test:tester", "x-auth-key": process.env.KRCLOUD_SWIFT_KEY ?? "testing" },
     });
@@ -158,7 +158,7 @@ function suite(t: Target): void {
     return name;
   }
 
-  /** Raw status of a request, for the differences the SDK smooths over. */
+  /** Raw status of a request, for the differences the client smooths over. */
   async function status(
     method: string,
     path: string,

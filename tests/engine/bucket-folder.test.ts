@@ -1,6 +1,7 @@
 /**
  * BucketFolder through the real engine, on both doors (the dynamic class from a TypeScript program,
- * the native plugin from a YAML program): 300 files up; a preview with no changes; one file changed,
+ * the native plugin from a YAML program): 300 files up; a preview with no changes; a deploy from a
+ * fresh clone costs the listing only, and its one changed and one deleted file 1 PUT and 1 DELETE; one file changed,
  * one added, one removed is exactly 2 PUTs and 1 DELETE; a file changed behind Pulumi's back is
  * found by krcloud-drift with its key, and so is an object under the prefix the folder did not
  * upload; destroy leaves nothing. On the plugin door, the `import` option takes over a prefix
@@ -124,6 +125,44 @@ describe.each([
     const quiet = eventCollector();
     await stack.preview({ color: "never", onEvent: quiet.onEvent, expectNoChanges: true } as never);
     expect(changedSteps(quiet.events)).toEqual([]);
+  });
+
+  test("a deploy from a fresh clone (another path, new file times, no hash cache): the listing only, no PUT, each file hashed once; then one file changed and one deleted: exactly 1 PUT and 1 DELETE", async () => {
+    // A clone: the same files at another path, each a new inode with a new time, and no hash cache.
+    const clone = path.join(sandbox.root, `clone-${door}`);
+    fs.cpSync(folder, clone, { recursive: true });
+    const cache = fs.mkdtempSync(path.join(sandbox.root, "hashes-"));
+    const env = (stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
+    env.KRCLOUD_FOLDER_HASH_CACHE = cache;
+    try {
+      await stack.setConfig(`krcloud-test-${program}:folder`, { value: clone });
+      const since = cursor();
+      const up = await stack.up({ color: "never" });
+      expect(up.outputs.fileCount!.value).toBe(300);
+      const ops = operations(since);
+      // One listing page (300 keys; 1,000 a page) and, once per provider process, the HEAD of the
+      // account that checks the token is the project's: never a request per file.
+      expect(count(ops, "ListObjects")).toBe(1);
+      expect(ops.filter((o) => o !== "ListObjects" && o !== "HeadAccount")).toEqual([]);
+      expect(count(ops, "HeadAccount")).toBeLessThanOrEqual(1);
+      // Every file was hashed and its hash kept for the next process (which then reads none).
+      const [saved] = fs.readdirSync(cache);
+      expect(Object.keys((JSON.parse(fs.readFileSync(path.join(cache, saved!), "utf8")) as { files: object }).files)).toHaveLength(300);
+
+      fs.writeFileSync(path.join(clone, "d5", "f5.txt"), "changed in the clone\n");
+      fs.rmSync(path.join(clone, "d6", "f6.txt"));
+      const next = cursor();
+      const again = await stack.up({ color: "never" });
+      expect(again.outputs.fileCount!.value).toBe(299);
+      const changed = operations(next);
+      expect([count(changed, "PutObject"), count(changed, "DeleteObject")]).toEqual([1, 1]);
+      expect(await objectText(project, bucket, "site/d5/f5.txt")).toBe("changed in the clone\n");
+    } finally {
+      delete env.KRCLOUD_FOLDER_HASH_CACHE;
+      await stack.setConfig(`krcloud-test-${program}:folder`, { value: folder });
+    }
+    // Back to the first folder (its two files go up again), as the next tests expect.
+    await stack.up({ color: "never" });
   });
 
   test("one file changed, one added, one removed: exactly 2 PUTs and 1 DELETE", async () => {

@@ -8,7 +8,7 @@
  * the dynamic classes (TypeScript/JavaScript) and the native plugin (YAML).
  */
 import { ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig } from "../harness/engine";
-import { engineFile, jsProgram, yamlProgram } from "./engine-file";
+import { engineFile, jsProgram, yamlProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

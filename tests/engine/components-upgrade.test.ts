@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT, runPulumi, toolPath } from "../harness/engine";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 

@@ -12,7 +12,7 @@ import { backendFiles, changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, REP
 import { parseComponentInputs } from "../../provider/core/component";
 import { siteLayout, staticSite } from "../../provider/objectstorage/static-site";
 import { driftedPaths, parseReport, resourceNamed, runDrift } from "../support/drift";
-import { engineFile, jsProgram } from "./engine-file";
+import { engineFile, jsProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -13,8 +13,8 @@ import * as path from "node:path";
 import { startLocalCloud } from "../../local-cloud";
 import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, tokensIssued } from "../harness/engine";
 import { audit, controlCall, faultFired, FAULTS_PROGRAM, NS, projectBed, until } from "../support/faults/reliability";
-import { engineFile } from "./engine-file";
-import { findings, NONE } from "./reliability-steps";
+import { engineFile } from "../harness/engine/engine-file";
+import { findings, NONE } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -13,7 +13,7 @@
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, expectFailure, stateResources } from "../harness/engine";
 import { FAULTS_PROGRAM, NS, projectBed, stackInventory } from "../support/faults/reliability";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

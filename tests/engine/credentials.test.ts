@@ -21,8 +21,8 @@ import { EXIT } from "../../drift/model";
 import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig, tokensIssued } from "../harness/engine";
 import { runDrift } from "../support/drift";
 import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/faults/reliability";
-import { engineFile } from "./engine-file";
-import { findings, NONE } from "./reliability-steps";
+import { engineFile } from "../harness/engine/engine-file";
+import { findings, NONE } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -16,7 +16,7 @@ import { resolveSettings } from "../../client/core";
 import { ObjectStorageClient } from "../../client/objectstorage";
 import { exampleFiles, exampleFixtures } from "../../tools/gen-reference";
 import { ENGINE_TEST_TIMEOUT_MS, eventCollector, logicalName, providerConfig, REPO_ROOT } from "../harness/engine";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -71,7 +71,10 @@ test("the README's recipe: exit 0 on the demo, exit 2 after the ACL change, ever
   expect(stdout).toMatch(/^dev\s+site\s+krcloud:objectstorage:Bucket\s+drifted\s+acl\.public$/m);
   expect(stdout).toContain('  acl.public: cloud "deny", program "read-only"');
   expect(stdout).toContain("--config-file .state/demo/static-site/Pulumi.dev.yaml");
-  for (const f of ["drift.json", "drift.sarif", "drift.xml", "drift.annotations", "drift.md"]) expect(fs.statSync(path.join(root, f)).size).toBeGreaterThan(0);
+  for (const f of ["drift.json", "drift.sarif", "drift.xml", "drift.annotations", "drift.md", "drift.html"])
+    expect(fs.statSync(path.join(root, f)).size).toBeGreaterThan(0);
   expect(JSON.parse(fs.readFileSync(path.join(root, "drift.json"), "utf8"))).toMatchObject({ exitCode: 2, stacks: [{ stack: "dev", status: "drift" }] });
   expect(stderr).toBe("");
+  // make demo says where the console is.
+  expect(fs.readFileSync(path.join(root, "demo.log"), "utf8")).toContain(`${cloud.url}/_console/#project=`);
 });

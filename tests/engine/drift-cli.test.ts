@@ -14,7 +14,7 @@ import { XMLParser } from "fast-xml-parser";
 import { REPORT_SCHEMA } from "../../drift/schema";
 import { ENGINE_TEST_TIMEOUT_MS, recipeFor, REPO_ROOT, resourcesOfType, staticSite } from "../harness/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { discoverExamples, ENGINE_TEST_TIMEOUT_MS, nativeResourcesOfType } from "../harness/engine";
 import { driftedPaths, parseReport, runDrift } from "../support/drift";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ENGINE_TEST_TIMEOUT_MS, REPO_ROOT, resourcesOfType, staticSite } from "../harness/engine";
 import { parseReport, runDrift } from "../support/drift";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -1,7 +1,7 @@
 /**
  * krcloud-drift through the real engine on one stack holding every krcloud resource type
  * (tests/programs/drift-all), all drifted together behind Pulumi's back: through the local cloud's
- * control API, or through the public API with the SDK where the control API cannot express the
+ * control API, or through the public API with the client where the control API cannot express the
  * change (a shard's replica removed, a data source recreated with another description). The check
  * must name each resource with the property path and the cloud's and program's values, report the
  * object deleted outside Pulumi as deleted, show secrets only as [secret], say that the KMS
@@ -18,7 +18,7 @@ import { DataQueryClient } from "../../client/dataquery";
 import { DEFACED, ENGINE_TEST_TIMEOUT_MS, md5, recipeFor, REPO_ROOT, type StateResource } from "../harness/engine";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { allDefinitions } from "../../provider/registry";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -93,7 +93,7 @@ test("every type drifted at once: each reported with its property path and both 
   await control.deleteResource("object-storage", "object", `${find("site").id!}/files/b.txt`);
   await control.patchResource("object-storage", "bucket", find("vault").id!, { metadata: null });
   await control.patchResource("hadoop", "cluster", find("etl").id!, { workerCnt: 5 });
-  // The control API cannot reshape a shard or edit a data source: the public API can, through the SDK.
+  // The control API cannot reshape a shard or edit a data source: the public API can, through the client.
   const cache = new CacheClient({ settings: settings() });
   const [clusterId, shardId] = find("extra-shard").id!.split("/") as [string, string];
   const replica = (await cache.nodes.list(clusterId, shardId)).find((n) => n.role !== "primary" && n.role !== "PRIMARY")!;

@@ -22,7 +22,7 @@ import { ENGINE_TEST_TIMEOUT_MS, newProject, providerConfig, REPO_ROOT, runPulum
 import { smallCluster } from "../resources/hadoop/cluster";
 import { EngineResource } from "../support/local-cloud";
 import { mutatingRequests, runDrift } from "../support/drift";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

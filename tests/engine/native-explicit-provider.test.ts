@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { backendFiles, ENGINE_TEST_TIMEOUT_MS, REPO_ROOT, withoutSecrets } from "../harness/engine";
-import { engineFile, previewSteps } from "./engine-file";
+import { engineFile, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

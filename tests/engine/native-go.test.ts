@@ -2,11 +2,11 @@
  * examples/go-static-site, a Go program on the generated Go SDK (`make sdks`, sdk/go, required
  * through a `replace`), run by the real CLI with pulumi-language-go (`make pulumi-languages`, which
  * builds the program with the go on PATH) and the native plugin: the steps of
- * native-language-steps.ts (up, preview --expect-no-changes, drift and refresh, import, destroy).
+ * tests/support/language-steps.ts (up, preview --expect-no-changes, drift and refresh, import, destroy).
  */
 import * as path from "node:path";
 import { buildGoProgram, ENGINE_TEST_TIMEOUT_MS, pulumiLanguagesBinDir, wireGoProgram } from "../harness/engine";
-import { staticSiteSteps } from "./native-language-steps";
+import { staticSiteSteps } from "../support/language-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -14,7 +14,7 @@ staticSiteSteps({
   example: "go-static-site",
   runtime: "go",
   stack: "go",
-  hostMissing: () => (pulumiLanguagesBinDir() ? undefined : "pulumi-language-go is missing: run `make pulumi-languages` (scripts/install-pulumi-languages.sh)"),
+  hostMissing: () => (pulumiLanguagesBinDir() ? undefined : "pulumi-language-go is missing: run `make pulumi-languages`"),
   greeting: "<h1>Hello from Go and krcloud</h1>",
   sdks: { wheel: false },
   wire: async (workDir, sdkDir) => {

@@ -3,14 +3,14 @@
  * pulumi-java-gen v1.17.0, built with Maven and installed into the local Maven repository as
  * com.pulumi:krcloud), run by the real CLI with pulumi-language-java v1.17.0 (`make
  * pulumi-languages`, which runs `mvn compile exec:java` in the program's directory) and the native
- * plugin: the steps of native-language-steps.ts (up, preview --expect-no-changes, drift and refresh,
+ * plugin: the steps of tests/support/language-steps.ts (up, preview --expect-no-changes, drift and refresh,
  * import, destroy).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { compileJavaProgram, ENGINE_TEST_TIMEOUT_MS, PACKAGE_VERSION, pulumiJavaBinDir } from "../harness/engine";
-import { staticSiteSteps } from "./native-language-steps";
+import { staticSiteSteps } from "../support/language-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -19,7 +19,7 @@ staticSiteSteps({
   runtime: "java",
   stack: "java",
   hostMissing: () => {
-    if (!pulumiJavaBinDir()) return "pulumi-language-java is missing: run `make pulumi-languages` (scripts/install-pulumi-java.sh)";
+    if (!pulumiJavaBinDir()) return "pulumi-language-java is missing: run `make pulumi-java`";
     // The host runs programs with Maven: without it every command fails with a less telling message.
     if (spawnSync("mvn", ["--version"], { stdio: "ignore" }).status !== 0) return "mvn is not on PATH: the Java host runs programs with Maven (and a JDK)";
     return undefined;

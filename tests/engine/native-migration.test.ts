@@ -19,7 +19,7 @@ import {
   stateResources,
   withoutSecrets,
 } from "../harness/engine";
-import { engineFile, previewSteps } from "./engine-file";
+import { engineFile, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

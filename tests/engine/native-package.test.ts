@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { discoverExamples, ENGINE_TEST_TIMEOUT_MS, nativeResourcesOfType, PACKAGE_VERSION, REPO_ROOT, runPulumi } from "../harness/engine";
 import { driftedPaths, parseReport, runDriftTool } from "../support/drift";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -18,7 +18,7 @@ import {
   runPulumi,
   stateResources,
 } from "../harness/engine";
-import { engineFile, previewSteps } from "./engine-file";
+import { engineFile, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -24,7 +24,7 @@ import {
   providerConfig,
   type CloudProject,
 } from "../harness/engine";
-import { engineFile, previewSteps, requireYamlHost } from "./engine-file";
+import { engineFile, previewSteps, requireYamlHost } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

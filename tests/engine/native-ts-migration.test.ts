@@ -32,7 +32,7 @@ import {
   type CloudProject,
   type SetupResource,
 } from "../harness/engine";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS * 2);
 

@@ -5,7 +5,7 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { discoverExamples, ENGINE_TEST_TIMEOUT_MS, stateResources } from "../harness/engine";
-import { engineFile, previewSteps } from "./engine-file";
+import { engineFile, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import type { LocalCloud } from "../../local-cloud";
 import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, providerConfig, REPO_ROOT, runPulumi, Sandbox, startCloud } from "../harness/engine";
 import { audit, controlCall, FAULTS_PROGRAM, hold, NS, projectBed, release, stackInventory, type Bed } from "../support/faults/reliability";
-import { findings, killedUp, NONE } from "./reliability-steps";
+import { findings, killedUp, NONE } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ENGINE_TEST_TIMEOUT_MS, objectText, REPO_ROOT, toolPath } from "../harness/engine";
 import { claimedBlock, DocsSandbox } from "../support/docs/runnable";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -1,6 +1,6 @@
 /**
  * Partial failure: the cloud accepts a bucket's creation but a later step of the create fails
- * (UpdateBucketAcl answers 500, more often than the SDK would ever retry). `up` must fail with the
+ * (UpdateBucketAcl answers 500, more often than the client would ever retry). `up` must fail with the
  * bucket recorded in state, so that the next `up` finishes it instead of creating a second one.
  * The program (tests/programs/partial-failure) declares one public-read bucket: its ACL is set by a
  * second request after CreateBucket.
@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_RETRY } from "../../client/core";
 import { engineType, ENGINE_TEST_TIMEOUT_MS, eventCollector, expectFailure, REPO_ROOT, resourcesOfType } from "../harness/engine";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

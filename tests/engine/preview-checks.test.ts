@@ -6,7 +6,7 @@
  * yet in the preview (another resource's output) skips the check: the preview passes.
  */
 import { ENGINE_TEST_TIMEOUT_MS, expectFailure } from "../harness/engine";
-import { engineFile, jsProgram, yamlProgram } from "./engine-file";
+import { engineFile, jsProgram, yamlProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -9,7 +9,7 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ENGINE_TEST_TIMEOUT_MS } from "../harness/engine";
-import { engineFile, jsProgram, yamlProgram } from "./engine-file";
+import { engineFile, jsProgram, yamlProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -14,8 +14,8 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT, stateResources, toolPath } from "../harness/engine";
 import { baseSpec, changes, prepareCloud, previewNoChanges, secretValues, typesOf, writeDynamicSpec, type Spec } from "../support/zero-diff";
 import { resourceTypes } from "../resources";
-import { engineFile } from "./engine-file";
-import { zeroDiffSteps } from "./zero-diff-steps";
+import { engineFile } from "../harness/engine/engine-file";
+import { zeroDiffSteps } from "../support/zero-diff/steps";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 

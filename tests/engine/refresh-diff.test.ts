@@ -7,7 +7,7 @@
  * Through the real CLI, with a bucket and a cache cluster with a user.
  */
 import { ENGINE_TEST_TIMEOUT_MS } from "../harness/engine";
-import { engineFile, jsProgram } from "./engine-file";
+import { engineFile, jsProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

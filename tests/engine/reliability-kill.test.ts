@@ -19,8 +19,8 @@
 import * as path from "node:path";
 import { ENGINE_TEST_TIMEOUT_MS, installNativePlugin, providerConfig, REPO_ROOT, runPulumi } from "../harness/engine";
 import { audit, controlCall, faultsBed, hold, projectBed, recorded, release, stackInventory, type Bed } from "../support/faults/reliability";
-import { engineFile } from "./engine-file";
-import { findings, killedUp, NONE } from "./reliability-steps";
+import { engineFile } from "../harness/engine/engine-file";
+import { findings, killedUp, NONE } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

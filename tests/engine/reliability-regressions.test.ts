@@ -20,8 +20,8 @@
  */
 import { ENGINE_TEST_TIMEOUT_MS, expectFailure } from "../harness/engine";
 import { addFault, audit, clearFaults, faultFired, faultsBed, hold, release, runSql, stackInventory } from "../support/faults/reliability";
-import { engineFile } from "./engine-file";
-import { findings, NONE } from "./reliability-steps";
+import { engineFile } from "../harness/engine/engine-file";
+import { findings, NONE } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

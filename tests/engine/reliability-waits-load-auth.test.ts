@@ -25,8 +25,8 @@ import {
   until,
   type Bed,
 } from "../support/faults/reliability";
-import { engineFile } from "./engine-file";
-import { findings, NONE } from "./reliability-steps";
+import { engineFile } from "../harness/engine/engine-file";
+import { findings, NONE } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

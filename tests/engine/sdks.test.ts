@@ -42,9 +42,15 @@ test("the Python SDK holds every resource and function, and every file byte-comp
 
 test("the Python wheel and the Go SDK carry the package's version (the plugin version they ask the engine for)", () => {
   expect(fs.readdirSync(path.join(out, "python", "dist"))).toEqual([`pulumi_krcloud-${PACKAGE_VERSION}-py3-none-any.whl`]);
-  expect(fs.readFileSync(path.join(out, "go", "krcloud", "internal", "pulumiVersion.go"), "utf8")).toContain(
-    `var SdkVersion semver.Version = semver.MustParse("${PACKAGE_VERSION}")`,
+  // The generator's own option (respectSchemaVersion, set by sdkgen): every resource's default options
+  // and the plugin file name the version.
+  expect(fs.readFileSync(path.join(out, "go", "krcloud", "internal", "pulumiUtilities.go"), "utf8")).toContain(
+    `version := semver.MustParse("${PACKAGE_VERSION}")`,
   );
+  expect(JSON.parse(fs.readFileSync(path.join(out, "go", "krcloud", "pulumi-plugin.json"), "utf8"))).toMatchObject({
+    name: "krcloud",
+    version: PACKAGE_VERSION,
+  });
 });
 
 test("the Go SDK holds every resource and function, builds and vets", () => {

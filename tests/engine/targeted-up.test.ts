@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ENGINE_TEST_TIMEOUT_MS, stateResources } from "../harness/engine";
-import { engineFile, jsProgram, previewSteps } from "./engine-file";
+import { engineFile, jsProgram, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { ENGINE_TEST_TIMEOUT_MS, eventCollector, krcloudOps, objectText, REPO_ROOT } from "../harness/engine";
-import { engineFile } from "./engine-file";
+import { engineFile } from "../harness/engine/engine-file";
 
 const marker = () => expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string;
 const OWNED = { "krcloud-owner": marker(), "krcloud-cors-owner": marker(), "krcloud-lifecycle-owner": marker() };

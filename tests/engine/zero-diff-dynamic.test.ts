@@ -28,8 +28,8 @@ import {
   type Spec,
 } from "../support/zero-diff";
 import { resourceTypes } from "../resources";
-import { engineFile } from "./engine-file";
-import { writeAsset, zeroDiffSteps } from "./zero-diff-steps";
+import { engineFile } from "../harness/engine/engine-file";
+import { writeAsset, zeroDiffSteps } from "../support/zero-diff/steps";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
@@ -69,7 +69,7 @@ test("every type with minimal inputs: up, then preview shows no changes; refresh
 test("resources made outside Pulumi (passwords and other write-only inputs included), adopted (adopt: true, adoptShardId): up takes them over, then preview and refresh-preview show no changes", async () => {
   const made = await targets(base);
   const tag = engine.project.projectId.slice(-6);
-  outside = await timed("adopt: resources made through the SDK", async () => [
+  outside = await timed("adopt: resources made through the client", async () => [
     ...(await makeOutside("plain", engine.project, fx, secrets, `o${tag}`, made)),
     ...(await makeOutside("secret", engine.project, fx, secrets, `s${tag}`, made)),
   ]);

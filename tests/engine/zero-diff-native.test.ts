@@ -32,8 +32,8 @@ import {
   type SpecResource,
 } from "../support/zero-diff";
 import { resourceTypes } from "../resources";
-import { engineFile } from "./engine-file";
-import { writeAsset, zeroDiffSteps } from "./zero-diff-steps";
+import { engineFile } from "../harness/engine/engine-file";
+import { writeAsset, zeroDiffSteps } from "../support/zero-diff/steps";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
@@ -88,7 +88,7 @@ test("pulumi import of resources made outside Pulumi, declared as made: preview 
   const importable = resourceTypes().filter((t) => findDefinition(t)?.importId !== undefined);
   expect(resourceTypes().filter((t) => !importable.includes(t))).toEqual(["krcloud:kms:Ciphertext", "krcloud:kms:DataKey"]);
 
-  const outside = await timed("import: resources made through the SDK", async () =>
+  const outside = await timed("import: resources made through the client", async () =>
     makeOutside("plain", engine.project, fx, secrets, `o${engine.project.projectId.slice(-6)}`, await targets(base)),
   );
   // Every importable type but the two whose every form has a write-only input (next test).
@@ -110,7 +110,7 @@ test("pulumi import of resources made outside Pulumi, declared as made: preview 
 // definitions declare these inputs `writeOnly`, and the program's value stands for them until it is
 // recorded (an object's content only where the ETag is its MD5).
 test("pulumi import of resources with write-only inputs (passwords, a data source, inline content) records them", async () => {
-  const outside = await timed("import write-only: resources made through the SDK", async () =>
+  const outside = await timed("import write-only: resources made through the client", async () =>
     makeOutside("secret", engine.project, fx, secrets, `s${engine.project.projectId.slice(-6)}`, await targets(base)),
   );
   await importAndDeclare(outside, "import write-only");

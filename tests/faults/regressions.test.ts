@@ -1,6 +1,6 @@
 /**
  * Regression tests of the review's classes that a user meets outside `pulumi up`, through the
- * public APIs (the SDK, as any client would call them) and the control API:
+ * public APIs (the client, as any program would call them) and the control API:
  *
  * - class 4: data query SQL is sandboxed per project. Project B may not read project A's data
  *   source, list it, write or read files of the machine, or break A's data source by creating and

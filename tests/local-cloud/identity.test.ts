@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startLocalCloud, type LocalCloud } from "../../local-cloud";
 import { call, control as cloudControl, JSON_HEADERS, type Reply } from "../support/local-cloud/http";
+import { entry } from "../harness/entries";
 
 const authBody = (id: string, secret: string) => ({
   auth: { identity: { methods: ["application_credential"], application_credential: { id, secret } } },
@@ -174,7 +175,7 @@ test("the token lifetime is set by the control API for the tokens issued from th
 
 test("krcloud-local-cloud --token-ttl sets the lifetime (a number with s, m or h); a bad value stops it naming the option", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-token-ttl-"));
-  const bin = path.join(__dirname, "..", "..", "bin", "krcloud-local-cloud.js");
+  const bin = entry("localCloud");
   try {
     const bad = await runCli(bin, ["--port", "0", "--token-ttl", "soon", "--cache-engine", "simulated"]);
     expect(bad.code).toBe(1);

@@ -31,8 +31,8 @@ import { CacheClient } from "../../client/cache";
 import { resolveSettings } from "../../client/core";
 import { BASE, clusterArgs, instanceSetArgs, SUBNETS, VERSION } from "../support/cache";
 import { cacheBedForFile } from "../support/local-cloud/per-file";
-import { REPO_ROOT } from "../harness/engine";
 import { rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { entry } from "../harness/entries";
 
 jest.setTimeout(300_000);
 
@@ -425,11 +425,9 @@ describe("a restarted local cloud", () => {
 async function startCli(persistPath: string): Promise<{ child: ChildProcess; url: string; token: string; projectId: string }> {
   const stateFile = `${persistPath}.cli.json`;
   rmSync(stateFile, { force: true });
-  const child = spawn(
-    process.execPath,
-    [join(REPO_ROOT, "dist", "bin", "krcloud-local-cloud.js"), "--port", "0", "--persist", persistPath, "--state-file", stateFile, "--cache-engine", "redis"],
-    { stdio: "ignore" },
-  );
+  const child = spawn(process.execPath, [entry("localCloud"), "--port", "0", "--persist", persistPath, "--state-file", stateFile, "--cache-engine", "redis"], {
+    stdio: "ignore",
+  });
   const state = await untilValue(async () => (existsSync(stateFile) ? "written" : "not yet"), "written");
   if (state !== "written") throw new Error("the local cloud did not start");
   return { child, ...(JSON.parse(readFileSync(stateFile, "utf8")) as { url: string; token: string; projectId: string }) };

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { type TestCloud } from "../support/local-cloud";
 import { testCloudForFile, tempDirForFile } from "../support/local-cloud/per-file";
+import { entry } from "../harness/entries";
 
 const MB = 1024 * 1024;
 let tc: TestCloud;
@@ -28,13 +29,9 @@ test("a 200 MB file is uploaded by multipart with the buffers it holds under 64 
   const args = { bucket: "big-files", key: "backups/200mb.bin", source: file, partSize: 8 * MB };
 
   const cursor = tc.logCursor();
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ["--expose-gc", join(__dirname, "../harness/provider-process.js"), JSON.stringify({ config: tc.config, args })],
-    {
-      maxBuffer: 16 * MB,
-    },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", entry("providerProcess"), JSON.stringify({ config: tc.config, args })], {
+    maxBuffer: 16 * MB,
+  });
   const line = stdout.split("\n").find((l) => l.startsWith("RESULT "));
   const r = JSON.parse(line!.slice(7)) as {
     inputs: Record<string, unknown>;

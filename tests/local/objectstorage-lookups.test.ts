@@ -37,7 +37,7 @@ test("getBucket: returns what the bucket resource made, and fails clearly for an
 });
 
 test("getBuckets: follows pages until every bucket is listed, with prefix and include filters", async () => {
-  // The server's default page is 20 and the SDK asks for the maximum, 100: 205 buckets need 3 pages.
+  // The server's default page is 20 and the client asks for the maximum, 100: 205 buckets need 3 pages.
   const names = Array.from({ length: 205 }, (_, i) => `page-${String(i).padStart(4, "0")}`);
   await createBuckets(tc.sdk, names, 32);
 

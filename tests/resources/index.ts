@@ -30,7 +30,7 @@ export function fixtureOf(token: string): ResourceFixture {
   const file = fixtureFile(token);
   const compiled = path.join(__dirname, path.relative("tests/resources", file).replace(/\.ts$/, ".js"));
   if (!fs.existsSync(compiled)) {
-    throw new Error(`${token} has no test fixture: add ${file} exporting ${EXPORTS.join(", ")} (see docs/architecture.md, Where a new resource goes)`);
+    throw new Error(`${token} has no test fixture: add ${file} exporting ${EXPORTS.join(", ")} (see docs/contributing/new-resource.md)`);
   }
   const fixture = require(compiled) as Partial<ResourceFixture>;
   const missing = EXPORTS.filter((k) => fixture[k] === undefined);

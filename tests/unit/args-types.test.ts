@@ -14,6 +14,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { compileSources } from "../support/docs/typescript-blocks";
 import { allDefinitions } from "../../provider/registry";
+import { entry } from "../harness/entries";
 
 jest.setTimeout(120_000);
 
@@ -104,7 +105,7 @@ test("every property of every args type, nested ones included, has a doc comment
 
 test("provider/<module>/args.ts is what tools/gen-args.ts makes of schema.json", () => {
   // A process of its own: prettier, which formats the files, loads itself with a dynamic import jest cannot run.
-  const r = spawnSync(process.execPath, [path.join(ROOT, "dist", "tools", "gen-args.js"), "--check"], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [entry("genArgs"), "--check"], { encoding: "utf8" });
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
 });

@@ -1,6 +1,6 @@
 /**
  * CacheClient against a scripted loopback server: its helpers (find, the topologies), the ids and
- * project it refuses before sending, and what the SDK exports of it.
+ * project it refuses before sending, and what the client exports of it.
  */
 import { resolveSettings } from "../../client/core";
 import { CacheClient, isInvalidArgument } from "../../client/cache";
@@ -69,7 +69,7 @@ test("instanceSetTopology reads {size, data}", async () => {
   expect(t.failed.map((i) => i.id)).toEqual(["i-3"]);
 });
 
-test("the SDK exports the cache namespace and CacheClient", () => {
+test("the client exports the cache namespace and CacheClient", () => {
   expect(sdk.CacheClient).toBe(CacheClient);
   expect(typeof sdk.cache.validateParameterValues).toBe("function");
 });

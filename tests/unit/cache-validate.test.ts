@@ -1,5 +1,5 @@
 /**
- * The cache rules (spec 02 §4, §8), one implementation each: the SDK's validators where the client
+ * The cache rules (spec 02 §4, §8), one implementation each: the client's validators where the client
  * uses them too, the provider's `check` (its zod schemas) for the rest. Every failure is reported,
  * with its property path.
  */

@@ -33,7 +33,7 @@ const siteError = (args: object): string => {
 };
 
 describe("StaticSite", () => {
-  test("the layout records every default: public read from anywhere, GET from any https origin, logs/ expired after 30 days and left out of the folder", () => {
+  test("the layout records every default: public read from anywhere, GET from any https origin, logs/ expired after 30 days and left out of the folder, objects that are no file of the site kept", () => {
     const inputs = parseComponentInputs(staticSite, "www", { path: site });
     expect(siteLayout(inputs, "www-1234")).toEqual({
       bucketName: "www-1234",
@@ -46,6 +46,7 @@ describe("StaticSite", () => {
       exclude: ["logs/**"],
       indexDocument: "index.html",
       forceDestroy: true,
+      deleteExtraObjects: false,
     });
   });
 

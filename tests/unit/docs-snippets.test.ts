@@ -1,5 +1,5 @@
 /**
- * The TypeScript blocks of README.md and examples/<x>/README.md compile as they are, each as a
+ * The TypeScript blocks of README.md, examples/<x>/README.md and docs/moving-to-bucket-folder.md compile as they are, each as a
  * module of its own, against the package's declarations (dist/*.d.ts, as an installed
  * pulumi-krcloud has them) with `strict`: no undeclared variable (the README's cache snippet used
  * `config` and `results` without declaring them), no property the package does not have.
@@ -13,9 +13,12 @@ jest.setTimeout(120_000);
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 
-const files = ["README.md", ...fs.readdirSync(path.join(ROOT, "examples")).map((e) => path.join("examples", e, "README.md"))].filter((f) =>
-  fs.existsSync(path.join(ROOT, f)),
-);
+const files = [
+  "README.md",
+  // The move's page shows the program before and after.
+  path.join("docs", "moving-to-bucket-folder.md"),
+  ...fs.readdirSync(path.join(ROOT, "examples")).map((e) => path.join("examples", e, "README.md")),
+].filter((f) => fs.existsSync(path.join(ROOT, f)));
 
 test("every TypeScript block of the READMEs type-checks against the package", () => {
   const snippets = files.flatMap((f) => tsBlocks(ROOT, f));

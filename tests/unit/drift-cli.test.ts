@@ -32,7 +32,7 @@ test("a --config-file that does not exist is refused at once, by name (not a mis
 });
 
 test.each([
-  [["--stack", "dev", "--format", "html"], /unknown format "html": one of table, json, sarif, junit, github, markdown/],
+  [["--stack", "dev", "--format", "pdf"], /unknown format "pdf": one of table, json, sarif, junit, github, markdown, html/],
   [["--stack", "dev", "--out", "sarif"], /--out takes FORMAT=FILE \(got "sarif"\)/],
   [["--stack", "dev", "--write-baseline"], /--write-baseline needs --baseline FILE/],
   [["--stack", "dev", "--concurrency", "0"], /--concurrency must be a whole number of at least 1/],

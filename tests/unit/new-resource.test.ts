@@ -1,6 +1,6 @@
 /**
- * What a new resource type needs, and that every registered type has it (docs/architecture.md,
- * "Where a new resource goes"). A resource type is four files and one line:
+ * What a new resource type needs, and that every registered type has it
+ * (docs/contributing/new-resource.md). A resource type is four files and one line:
  *
  * 1. its definition, `provider/<module>/<noun>.ts` (the token, and the class at its end);
  * 2. one line in `provider/<module>/index.ts` exporting the class and its args type;
@@ -31,7 +31,7 @@ const read = (file: string): string | undefined => (fs.existsSync(path.join(ROOT
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
 
 interface Need {
-  /** What it is, in the words of docs/architecture.md. */
+  /** What it is, in the words of docs/contributing/new-resource.md. */
   what: string;
   file: string;
   /** Why it is not there yet; undefined when it is. */

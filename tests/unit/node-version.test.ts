@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { NODE_MINIMUM, olderThan } from "../../provider/core/node-version";
+import { entry } from "../harness/entries";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
@@ -63,10 +64,7 @@ test("versions are compared numerically", () => {
 describe("on an old Node.js every entry point stops with one line", () => {
   const entries: [string, string[]][] = [
     ["the library's main (require of pulumi-krcloud)", ["-e", `require(${JSON.stringify(path.join(ROOT, PKG.main))})`]],
-    [
-      "the runtime the dynamic provider loads (pulumi-krcloud/runtime)",
-      ["-e", `require(${JSON.stringify(path.join(ROOT, "dist", "provider", "runtime.js"))})`],
-    ],
+    ["the runtime the dynamic provider loads (pulumi-krcloud/runtime)", ["-e", `require(${JSON.stringify(entry("runtime"))})`]],
     ...Object.entries(PKG.bin).map(([name, file]): [string, string[]] => [`bin ${name}`, [path.join(ROOT, file), "--help"]]),
   ];
 
@@ -83,7 +81,7 @@ describe("on an old Node.js every entry point stops with one line", () => {
   });
 
   test("the current Node.js is not stopped", () => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, "dist", "bin", "krcloud-drift.js"), "--help"], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [entry("drift"), "--help"], { cwd: ROOT, encoding: "utf8" });
     expect(r.stderr).not.toContain("needs Node.js");
     expect(r.stdout).toContain("usage: krcloud-drift");
   });

@@ -1,6 +1,6 @@
 /**
  * Never lose track, never create twice, never take over what another stack made
- * (provider/core/recovery.ts, provider.ts): deterministic names per stack, and a create whose
+ * (provider/core/recovery.ts, identity.ts): deterministic names per stack, and a create whose
  * outcome is unknown or that meets an existing resource, against an in-memory cloud whose create
  * can apply and then lose its answer, fail before applying, or conflict. The definition marks what
  * it makes with its create key's ownership marker, as the real ones do (ownership.ts).

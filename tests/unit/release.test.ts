@@ -42,10 +42,12 @@ const step = (job: string, name: string): Step => {
 };
 
 describe("installing from git", () => {
-  test("the prepare script builds the package and its native SDK, as make build does", () => {
-    expect(PKG.scripts.prepare).toBe("tsc -p tsconfig.json && tsc -p tsconfig.native.json");
+  test("the prepare script builds the package, its native SDK and its browser pages, as make build does", () => {
+    const projects = ["tsconfig.json", "tsconfig.native.json", "local-cloud/console/ui", "drift/formats/html-ui"];
+    expect(PKG.scripts.prepare).toBe(projects.map((p) => `tsc -p ${p}`).join(" && "));
+    expect(PKG.scripts.build).toBe(PKG.scripts.prepare);
     expect(PKG.scripts.prepack).toBeUndefined();
-    expect(read("Makefile")).toMatch(/tsc -p tsconfig\.json[\s\S]*tsc -p tsconfig\.native\.json/);
+    for (const p of projects) expect(read("Makefile")).toContain(`tsc -p ${p} `);
   });
 
   test("README, templates, examples and the program --unmanaged writes all install the repository at this version's tag", () => {

@@ -20,7 +20,7 @@ const SCHEMA_FILE = path.join(ROOT, "schema.json");
 
 /**
  * The Pulumi package metaschema of the Pulumi version the project builds: it ships in that version's
- * Go module (`codegen/schema/pulumi.json`), which scripts/install-pulumi.sh downloads to build the
+ * Go module (`codegen/schema/pulumi.json`), which `make pulumi` downloads to build the
  * CLI; `go mod download` finds it there (or fetches it from the module proxy).
  */
 function metaschemaFile(): string {

@@ -9,7 +9,7 @@ import { jsonRequest, wrap, type Ops } from "./context";
 /** The bucket's CORS rules; an empty list when none is set. A missing bucket is a NotFound error. */
 export async function getCors(c: Ops, bucket: string): Promise<CorsRule[]> {
   const action = `reading the CORS policy of bucket "${bucket}"`;
-  const res = await c.send(jsonRequest("GetBucketCors", "GET", extBucketPath(bucket, "cors"), action));
+  const res = await c.send(jsonRequest("GetBucketCors", "GET", extBucketPath(bucket, "cors"), action, { idempotent: true }));
   return flattenCorsRules(c.json(res, action));
 }
 
@@ -21,7 +21,7 @@ export async function getCors(c: Ops, bucket: string): Promise<CorsRule[]> {
 export async function putCors(c: Ops, bucket: string, rules: readonly CorsRule[]): Promise<CorsRule[]> {
   const action = rules.length ? `setting the CORS policy of bucket "${bucket}"` : `removing the CORS policy of bucket "${bucket}"`;
   const body = JSON.stringify(wrap(action, () => expandCorsRules(rules)));
-  const spec = (method: "PUT" | "POST"): RequestSpec => jsonRequest("PutBucketCors", method, extBucketPath(bucket, "cors"), action, { body });
+  const spec = (method: "PUT" | "POST"): RequestSpec => jsonRequest("PutBucketCors", method, extBucketPath(bucket, "cors"), action, { idempotent: true, body });
   let res: HttpResponse;
   if (c.state.corsPutMethod) {
     res = await c.send(spec(c.state.corsPutMethod));

@@ -12,7 +12,7 @@ import { JSON_TYPE, jsonRequest, type Ops } from "./context";
 
 export async function getBucket(c: Ops, name: string): Promise<Bucket> {
   const action = `reading bucket "${name}"`;
-  const res = await c.send(jsonRequest("GetBucketMeta", "GET", extBucketPath(name), action));
+  const res = await c.send(jsonRequest("GetBucketMeta", "GET", extBucketPath(name), action, { idempotent: true }));
   return flattenBucket(c.json(res, action), res.headers, { name, project: c.opts.settings.projectId }, action);
 }
 
@@ -46,7 +46,7 @@ export async function createBucket(c: Ops, input: CreateBucketInput): Promise<Bu
 
 /** Fails with a conflict when the bucket still holds objects (see emptyBucket). */
 export async function deleteBucket(c: Ops, name: string): Promise<void> {
-  await c.send(jsonRequest("DeleteBucket", "DELETE", extBucketPath(name), `deleting bucket "${name}"`));
+  await c.send(jsonRequest("DeleteBucket", "DELETE", extBucketPath(name), `deleting bucket "${name}"`, { idempotent: true }));
 }
 
 /** One page of buckets. */
@@ -59,7 +59,7 @@ export async function listBuckets(c: Ops, o: ListBucketsOptions = {}): Promise<B
   if (o.offset !== undefined && !(Number.isInteger(o.offset) && o.offset >= 0))
     throw new InvalidArgumentError(`${action}: offset must be a non-negative integer`);
   const query: Query = { offset: o.offset, limit: o.limit, prefix: o.prefix, include: o.include, type: o.type, by: o.by, direct: o.direct };
-  const res = await c.send(jsonRequest("ListBuckets", "GET", "/v1_ext/bucket", action, { query }));
+  const res = await c.send(jsonRequest("ListBuckets", "GET", "/v1_ext/bucket", action, { idempotent: true, query }));
   return flattenBucketPage(c.json(res, action) ?? {}, action);
 }
 
@@ -94,7 +94,7 @@ export async function updateBucketAcl(c: Ops, name: string, acl: BucketAcl | nul
   }
   // A POST, but it sets the ACL to the absolute value sent: a repeat changes nothing.
   const res = await c.send(
-    jsonRequest("UpdateBucketAcl", "POST", extBucketPath(name), action, { body: JSON.stringify({ name, bucket_name: name, acl: wire }) }),
+    jsonRequest("UpdateBucketAcl", "POST", extBucketPath(name), action, { idempotent: true, body: JSON.stringify({ name, bucket_name: name, acl: wire }) }),
   );
   const json = c.json(res, action);
   return json === undefined ? getBucket(c, name) : flattenBucket(json, res.headers, { name, project: c.opts.settings.projectId }, action);

@@ -16,7 +16,7 @@ export async function getAccount(c: Ops): Promise<AccountInfo> {
   const names: string[] = [];
   let headers: Record<string, string> = {};
   for (let marker: string | undefined; ;) {
-    const res = await c.send(jsonRequest("ListContainers", "GET", path, action, { query: { marker } }));
+    const res = await c.send(jsonRequest("ListContainers", "GET", path, action, { idempotent: true, query: { marker } }));
     if (marker === undefined) headers = res.headers;
     const page = parseContainerNames(res.body);
     names.push(...page);
@@ -35,7 +35,7 @@ export async function listContainers(c: Ops): Promise<string[]> {
 
 export async function headContainer(c: Ops, name: string): Promise<ContainerInfo> {
   const action = `reading bucket "${name}"`;
-  const res = await c.send(jsonRequest("HeadContainer", "HEAD", containerPath(c.account(action), name), action));
+  const res = await c.send(jsonRequest("HeadContainer", "HEAD", containerPath(c.account(action), name), action, { idempotent: true }));
   return containerInfoFromHeaders(name, res.headers);
 }
 
@@ -59,7 +59,7 @@ export async function createContainer(c: Ops, name: string, o: { metadata?: Reco
 
 export async function deleteContainer(c: Ops, name: string): Promise<void> {
   const action = `deleting bucket "${name}"`;
-  await c.send(jsonRequest("DeleteContainer", "DELETE", containerPath(c.account(action), name), action));
+  await c.send(jsonRequest("DeleteContainer", "DELETE", containerPath(c.account(action), name), action, { idempotent: true }));
 }
 
 /** Sets keys in `set` and removes keys in `remove`, in one request; other keys are untouched. */

@@ -53,12 +53,19 @@ export class Ops {
 }
 
 /**
- * A request whose repeat leaves the same result (a read, a whole-document PUT, a delete, a POST
- * of absolute values), sent with the JSON content type the extension API and Swift both accept.
- * `more` adds the query or the body, or replaces the method-specific fields.
+ * A request sent with the JSON content type the extension API and Swift both accept. Each call
+ * declares whether a repeat leaves the same result (`idempotent`: a read, a whole-document PUT, a
+ * delete, a POST of absolute values), never inferred from the method (client/core/retry.ts);
+ * `more` adds it, the query or the body, or replaces the method-specific fields.
  */
-export function jsonRequest(operation: string, method: string, path: string, action: string, more: Partial<RequestSpec> = {}): RequestSpec {
-  return { operation, idempotent: true, method, path, headers: { "content-type": JSON_TYPE }, action, ...more };
+export function jsonRequest(
+  operation: string,
+  method: string,
+  path: string,
+  action: string,
+  more: Partial<RequestSpec> & Pick<RequestSpec, "idempotent">,
+): RequestSpec {
+  return { operation, method, path, headers: { "content-type": JSON_TYPE }, action, ...more };
 }
 
 /** Runs a local step (validation, document building) and prefixes its error with the action. */

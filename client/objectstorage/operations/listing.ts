@@ -1,6 +1,6 @@
 /** Object listings (spec 4.3, 2.2) and emptying a bucket. */
 
-import { forEachLimit } from "../concurrency";
+import { forEachLimit } from "../../core/concurrency";
 import { InvalidArgumentError } from "../errors";
 import { OBJECT_PAGE_LIMIT } from "../limits";
 import { entryName, flattenObjectListing } from "../parse";

@@ -1,6 +1,6 @@
 /** Multipart upload (spec 4.4; abort is "not shown" and follows S3: DELETE ?uploadId=). */
 
-import { forEachLimit } from "../concurrency";
+import { forEachLimit } from "../../core/concurrency";
 import { InvalidArgumentError, ResponseFormatError } from "../errors";
 import { DEFAULT_PART_SIZE, MAX_PART_NUMBER, MAX_PART_SIZE, MIN_PART_SIZE } from "../limits";
 import { OBJECT_META, metadataHeaders } from "../metadata";

@@ -200,7 +200,6 @@ export class Cluster extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["flavorId", "name", "port", "restoreFromBackup", "subnetIds[*]", "tlsEnabled", "user", "version"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(Cluster.__pulumiType, name, resourceInputs, opts);
     }
 }

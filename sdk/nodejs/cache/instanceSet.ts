@@ -224,7 +224,6 @@ export class InstanceSet extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["flavorId", "name", "port", "primarySubnetId", "restoreFrom", "subnetIds[*]", "tlsEnabled", "user", "version"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(InstanceSet.__pulumiType, name, resourceInputs, opts);
     }
 }

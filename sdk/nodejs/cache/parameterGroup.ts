@@ -129,7 +129,6 @@ export class ParameterGroup extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["baseParameterGroupId", "name"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(ParameterGroup.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -126,7 +126,6 @@ export class Shard extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["clusterId", "primarySubnetId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(Shard.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -131,7 +131,6 @@ export class DataSource extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["description", "name", "scope", "type"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(DataSource.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -156,7 +156,6 @@ export class Query extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucketName", "dataSource", "database", "path", "query", "triggers.*"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(Query.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -302,7 +302,6 @@ export class Cluster extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["adminPassword", "adminPasswordCiphertext", "adminUserId", "clusterType", "clusterVersion", "configFileUrl", "configurations[*]", "hdfsBlockSize", "hdfsReplication", "installComponents[*]", "isHa", "keypairName", "masterFlavorName", "masterVolumeSize", "metastore", "monitoring", "name", "redis", "securityGroupIds[*]", "subnetId", "userScript", "userTask", "vpcId", "workerFlavorName", "workerVolumeSize"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(Cluster.__pulumiType, name, resourceInputs, opts);
     }
 }

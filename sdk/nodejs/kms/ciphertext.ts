@@ -97,7 +97,6 @@ export class Ciphertext extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["aad", "keyId", "plaintext", "triggers.*"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(Ciphertext.__pulumiType, name, resourceInputs, opts);
     }
 }

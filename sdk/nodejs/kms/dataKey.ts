@@ -88,7 +88,6 @@ export class DataKey extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["keyId", "triggers.*"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(DataKey.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -144,7 +144,6 @@ export class Bucket extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["encryption", "name", "type"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(Bucket.__pulumiType, name, resourceInputs, opts);
     }
 }

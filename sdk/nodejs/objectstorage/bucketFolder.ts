@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "../utilities";
 
 /**
- * A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ.
+ * A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ. With `adopt`, it takes over the objects of per-file BucketObjects in one `up` without writing or deleting one.
  *
  * It cannot be listed: a folder is a set of objects under a prefix, not a thing the service lists: list the bucket's objects instead.
  */
@@ -37,7 +37,7 @@ export class BucketFolder extends pulumi.CustomResource {
     }
 
     /**
-     * If objects under the prefix with the folder's keys exist and this stack did not make them, overwrite and manage them instead of failing.
+     * If objects under the prefix with the folder's keys exist and this stack did not make them, manage them instead of failing: those whose content, size and content type are the file's are taken as they are (from the listing, no upload; with `cacheControl` set, one HEAD each to compare it), the others are overwritten. This is how a stack of BucketObjects moves to one BucketFolder in one `up` without writing or deleting an object: the folder records in the bucket's metadata that it holds them, and the old BucketObjects' deletes leave them.
      */
     declare public readonly adopt: pulumi.Output<boolean>;
     /**
@@ -57,7 +57,11 @@ export class BucketFolder extends pulumi.CustomResource {
      */
     declare public readonly defaultContentType: pulumi.Output<string>;
     /**
-     * Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched.
+     * Whether objects under the prefix that the folder did not upload and its exclude globs do not leave out (`extraObjects`) are deleted: by every update (a refresh that finds one plans an update) and by destroy. Default false: they are kept, reported in `extraObjects` (drift to look at), and neither an update nor destroy touches them. Keys outside the prefix are never touched.
+     */
+    declare public readonly deleteExtraObjects: pulumi.Output<boolean>;
+    /**
+     * Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are governed by `deleteExtraObjects`.
      */
     declare public readonly deleteRemoved: pulumi.Output<boolean>;
     /**
@@ -65,7 +69,7 @@ export class BucketFolder extends pulumi.CustomResource {
      */
     declare public readonly exclude: pulumi.Output<string[]>;
     /**
-     * Objects under the prefix that the folder did not upload and its exclude globs do not leave out, as the last refresh found them (same form as `manifest`): drift to look at. They are never deleted (another resource may own them).
+     * Objects under the prefix that the folder did not upload and its exclude globs do not leave out, as the last create, update or refresh found them (same form as `manifest`): drift to look at. Kept unless `deleteExtraObjects` is set (another resource may own them); to accept one, add its key (relative to the prefix) to `exclude`.
      */
     declare public /*out*/ readonly extraObjects: pulumi.Output<{[key: string]: string}>;
     /**
@@ -139,6 +143,7 @@ export class BucketFolder extends pulumi.CustomResource {
             resourceInputs["cacheControl"] = args?.cacheControl;
             resourceInputs["contentTypes"] = args?.contentTypes;
             resourceInputs["defaultContentType"] = (args?.defaultContentType) ?? "application/octet-stream";
+            resourceInputs["deleteExtraObjects"] = (args?.deleteExtraObjects) ?? false;
             resourceInputs["deleteRemoved"] = (args?.deleteRemoved) ?? true;
             resourceInputs["exclude"] = args?.exclude;
             resourceInputs["hidden"] = (args?.hidden) ?? false;
@@ -160,6 +165,7 @@ export class BucketFolder extends pulumi.CustomResource {
             resourceInputs["cacheControl"] = undefined /*out*/;
             resourceInputs["contentTypes"] = undefined /*out*/;
             resourceInputs["defaultContentType"] = undefined /*out*/;
+            resourceInputs["deleteExtraObjects"] = undefined /*out*/;
             resourceInputs["deleteRemoved"] = undefined /*out*/;
             resourceInputs["exclude"] = undefined /*out*/;
             resourceInputs["extraObjects"] = undefined /*out*/;
@@ -179,7 +185,6 @@ export class BucketFolder extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucket", "prefix"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(BucketFolder.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -189,7 +194,7 @@ export class BucketFolder extends pulumi.CustomResource {
  */
 export interface BucketFolderArgs {
     /**
-     * If objects under the prefix with the folder's keys exist and this stack did not make them, overwrite and manage them instead of failing.
+     * If objects under the prefix with the folder's keys exist and this stack did not make them, manage them instead of failing: those whose content, size and content type are the file's are taken as they are (from the listing, no upload; with `cacheControl` set, one HEAD each to compare it), the others are overwritten. This is how a stack of BucketObjects moves to one BucketFolder in one `up` without writing or deleting an object: the folder records in the bucket's metadata that it holds them, and the old BucketObjects' deletes leave them.
      */
     adopt?: pulumi.Input<boolean | undefined>;
     /**
@@ -209,7 +214,11 @@ export interface BucketFolderArgs {
      */
     defaultContentType?: pulumi.Input<string | undefined>;
     /**
-     * Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are never touched.
+     * Whether objects under the prefix that the folder did not upload and its exclude globs do not leave out (`extraObjects`) are deleted: by every update (a refresh that finds one plans an update) and by destroy. Default false: they are kept, reported in `extraObjects` (drift to look at), and neither an update nor destroy touches them. Keys outside the prefix are never touched.
+     */
+    deleteExtraObjects?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether files removed from the folder are deleted from the bucket (default true). False: removed files stay in the bucket, no longer managed. Objects under the prefix that the folder did not upload are governed by `deleteExtraObjects`.
      */
     deleteRemoved?: pulumi.Input<boolean | undefined>;
     /**

@@ -78,7 +78,6 @@ export class BucketLifecycle extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucket"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(BucketLifecycle.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -171,7 +171,6 @@ export class BucketObject extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["bucket", "folder", "key"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        utilities.lightStacks();
         super(BucketObject.__pulumiType, name, resourceInputs, opts);
     }
 }

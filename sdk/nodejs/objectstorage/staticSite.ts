@@ -67,6 +67,7 @@ export class StaticSite extends pulumi.ComponentResource {
             resourceInputs["bucketName"] = args?.bucketName;
             resourceInputs["cacheControl"] = args?.cacheControl;
             resourceInputs["corsRules"] = args?.corsRules;
+            resourceInputs["deleteExtraObjects"] = (args?.deleteExtraObjects) ?? false;
             resourceInputs["errorDocument"] = args?.errorDocument;
             resourceInputs["exclude"] = args?.exclude;
             resourceInputs["forceDestroy"] = (args?.forceDestroy) ?? true;
@@ -110,6 +111,10 @@ export interface StaticSiteArgs {
      * The bucket's CORS policy, in order. Default: GET from any `https://` origin, preflight cached for 3600 seconds.
      */
     corsRules?: pulumi.Input<pulumi.Input<inputs.objectstorage.StaticSiteCorsRuleArgs>[] | undefined>;
+    /**
+     * Whether objects under the site's prefix that are no file of the folder (and not access logs or excluded) are deleted at the next `up` (default false: kept, and reported as drift of the site's folder). The BucketFolder's `deleteExtraObjects`.
+     */
+    deleteExtraObjects?: pulumi.Input<boolean | undefined>;
     /**
      * The site's error document, a file of the folder (e.g. `404.html`): `errorUrl` points at it.
      */

@@ -821,6 +821,10 @@ export namespace objectstorage {
          */
         corsRules: outputs.objectstorage.StaticSiteLayoutCorsRule[];
         /**
+         * Whether objects under the prefix that are no file of the site are deleted.
+         */
+        deleteExtraObjects: boolean;
+        /**
          * The error document, when one is set.
          */
         errorDocument?: string;

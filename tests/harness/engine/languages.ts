@@ -1,6 +1,6 @@
 /**
  * Python, Go and Java programs (re-exported by index.ts): the language hosts `make pulumi-languages` builds
- * (scripts/install-pulumi-languages.sh), the SDKs generated from schema.json (scripts/gen-sdks.sh),
+ * (`make pulumi-languages`, `make pulumi-java`), the SDKs generated from schema.json (scripts/gen-sdks.sh),
  * a virtualenv with `pulumi` from PyPI and the pulumi_krcloud wheel, a Go program wired to the Go SDK,
  * a Java program compiled with Maven.
  */

@@ -3,8 +3,8 @@
  * CLI and the YAML language host as `make pulumi` and `make test` leave them, the PATH every
  * command gets, and the example programs under examples/.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 
 /** The repository root: the directory whose package.json is pulumi-krcloud (works from tests/ and dist/tests/). */
@@ -21,13 +21,19 @@ function findRepoRoot(start: string): string {
 export const PULUMI_VERSION = "v3.259.0";
 
 /**
+ * Where scripts/install-go-tool.sh builds `tool` (the one place that names the directories: a tool,
+ * its version and a digest of its sources), unless `override` (a variable `make` exports) names it.
+ */
+function toolBinDir(tool: string, override: string | undefined): string {
+  return override ?? execFileSync("bash", [path.join(REPO_ROOT, "scripts", "install-go-tool.sh"), "--where", tool], { encoding: "utf8" }).trim();
+}
+
+/**
  * The directory holding `pulumi`, `pulumi-language-nodejs` and the dynamic provider plugin, as
- * `make pulumi` (scripts/install-pulumi.sh) leaves them. KRCLOUD_PULUMI_BIN overrides.
+ * `make pulumi` leaves them. KRCLOUD_PULUMI_BIN overrides.
  */
 export function pulumiBinDir(): string {
-  const dir =
-    process.env.KRCLOUD_PULUMI_BIN ??
-    path.join(process.env.KRCLOUD_TOOLS_DIR ?? path.join(os.homedir(), ".cache", "krcloud"), `pulumi-${PULUMI_VERSION}`, "bin");
+  const dir = toolBinDir("pulumi", process.env.KRCLOUD_PULUMI_BIN);
   for (const bin of ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"]) {
     if (!fs.existsSync(path.join(dir, bin))) {
       throw new Error(`${path.join(dir, bin)} is missing: run \`make pulumi\` (or set KRCLOUD_PULUMI_BIN)`);
@@ -36,42 +42,31 @@ export function pulumiBinDir(): string {
   return dir;
 }
 
-export const PULUMI_YAML_VERSION = "v1.13.0";
-
 /**
- * The directory holding `pulumi-language-yaml`, as scripts/install-pulumi-yaml.sh leaves it
- * (`make test` builds it); undefined when it is not built. KRCLOUD_PULUMI_YAML_BIN overrides.
+ * The directory holding `pulumi-language-yaml`, as `make pulumi-yaml` leaves it (`make test` builds
+ * it); undefined when it is not built. KRCLOUD_PULUMI_YAML_BIN overrides.
  */
 export function pulumiYamlBinDir(): string | undefined {
-  const dir =
-    process.env.KRCLOUD_PULUMI_YAML_BIN ??
-    path.join(process.env.KRCLOUD_TOOLS_DIR ?? path.join(os.homedir(), ".cache", "krcloud"), `pulumi-language-yaml-${PULUMI_YAML_VERSION}`, "bin");
+  const dir = toolBinDir("pulumi-yaml", process.env.KRCLOUD_PULUMI_YAML_BIN);
   return fs.existsSync(path.join(dir, "pulumi-language-yaml")) ? dir : undefined;
 }
 
 /**
  * The directory holding `pulumi-language-python` (with `pulumi-language-python-exec`) and
- * `pulumi-language-go`, as scripts/install-pulumi-languages.sh leaves it; undefined when it is not
- * built. KRCLOUD_PULUMI_LANGUAGES_BIN overrides.
+ * `pulumi-language-go`, as `make pulumi-languages` leaves it; undefined when it is not built.
+ * KRCLOUD_PULUMI_LANGUAGES_BIN overrides.
  */
 export function pulumiLanguagesBinDir(): string | undefined {
-  const dir =
-    process.env.KRCLOUD_PULUMI_LANGUAGES_BIN ??
-    path.join(process.env.KRCLOUD_TOOLS_DIR ?? path.join(os.homedir(), ".cache", "krcloud"), `pulumi-languages-${PULUMI_VERSION}`, "bin");
+  const dir = toolBinDir("pulumi-languages", process.env.KRCLOUD_PULUMI_LANGUAGES_BIN);
   return ["pulumi-language-python", "pulumi-language-python-exec", "pulumi-language-go"].every((f) => fs.existsSync(path.join(dir, f))) ? dir : undefined;
 }
 
-export const PULUMI_JAVA_VERSION = "v1.17.0";
-
 /**
- * The directory holding `pulumi-language-java` and `pulumi-java-gen`, as
- * scripts/install-pulumi-java.sh leaves it; undefined when it is not built.
- * KRCLOUD_PULUMI_JAVA_BIN overrides.
+ * The directory holding `pulumi-language-java` and `pulumi-java-gen`, as `make pulumi-java` leaves
+ * it; undefined when it is not built. KRCLOUD_PULUMI_JAVA_BIN overrides.
  */
 export function pulumiJavaBinDir(): string | undefined {
-  const dir =
-    process.env.KRCLOUD_PULUMI_JAVA_BIN ??
-    path.join(process.env.KRCLOUD_TOOLS_DIR ?? path.join(os.homedir(), ".cache", "krcloud"), `pulumi-language-java-${PULUMI_JAVA_VERSION}`, "bin");
+  const dir = toolBinDir("pulumi-java", process.env.KRCLOUD_PULUMI_JAVA_BIN);
   return ["pulumi-language-java", "pulumi-java-gen"].every((f) => fs.existsSync(path.join(dir, f))) ? dir : undefined;
 }
 

@@ -14,6 +14,7 @@ import { smallInstanceSet } from "../../resources/cache/small-instance-set";
 import { smallCluster } from "../../resources/hadoop/small-cluster";
 import { pulumiBinDir, REPO_ROOT, toolPath } from "./paths";
 import { stateResources, type StateResource } from "./state";
+import { entry } from "../entries";
 
 // ---------------------------------------------------------------------------------------------
 // Sandbox: temp backend, PULUMI_HOME and program copies
@@ -156,8 +157,7 @@ export function runPulumi(sandbox: Sandbox, args: string[], cwd: string): Promis
 export async function installNativePlugin(sandbox: Sandbox): Promise<void> {
   const dir = path.join(sandbox.root, "plugin-src");
   fs.mkdirSync(dir, { recursive: true });
-  const entry = path.join(REPO_ROOT, "dist", "bin", "pulumi-resource-krcloud.js");
-  fs.writeFileSync(path.join(dir, "pulumi-resource-krcloud"), `#!/bin/sh\nexec node ${JSON.stringify(entry)} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, "pulumi-resource-krcloud"), `#!/bin/sh\nexec node ${JSON.stringify(entry("plugin"))} "$@"\n`, { mode: 0o755 });
   await runPulumi(sandbox, ["plugin", "install", "resource", "krcloud", PACKAGE_VERSION, "-f", dir], sandbox.root);
 }
 

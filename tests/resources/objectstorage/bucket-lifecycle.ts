@@ -43,7 +43,7 @@ export function crossFieldRules(): TypeRules {
           },
       ),
       ...serviceRules(
-        "a rule id is at most 255 characters as the SDK and the service count them (UTF-16 code units)",
+        "a rule id is at most 255 characters as the client and the service count them (UTF-16 code units)",
         fc.tuple(fc.integer({ min: 128, max: 255 }), fc.nat()),
         ([n, k]) =>
           (valid) => {

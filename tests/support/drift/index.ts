@@ -4,11 +4,12 @@
  * tool run as a child process.
  */
 import { createHash } from "node:crypto";
-import * as path from "node:path";
 import type { DriftReport, ResourceResult, StackReport } from "../../../drift/model";
-import { backendFiles, pulumiBinDir, REPO_ROOT, runCommand, runNode, type Sandbox } from "../../harness/engine";
+import * as path from "node:path";
+import { backendFiles, pulumiBinDir, runCommand, runNode, type Sandbox } from "../../harness/engine";
+import { entry } from "../../harness/entries";
 
-export const DRIFT_BIN = path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js");
+export const DRIFT_BIN = entry("drift");
 
 export function runDrift(sandbox: Sandbox, args: string[], env: Record<string, string> = {}, cwd?: string) {
   return runNode(DRIFT_BIN, args, { ...sandbox.env(), ...env }, cwd);

@@ -1,6 +1,6 @@
 /**
  * What a fault test's project holds besides its stacks, for the fault matrix (cloud.ts) and the
- * engine-level reliability tests (reliability.ts) alike: the SDK clients of the project, and the
+ * engine-level reliability tests (reliability.ts) alike: the clients of the project, and the
  * setup its resources refer to (a symmetric KMS key, a MySQL instance holding database `shop`, a
  * bucket for query results).
  */

@@ -13,7 +13,7 @@
  *   the whole input); every refined container of a schema needs at least one rule here. Two more
  *   kinds sit beside them: `derive`, facts check computes (a source file must exist), and
  *   `service`, rules of the service a schema did not state until generated inputs that check
- *   accepted were refused by the local cloud or the SDK at create.
+ *   accepted were refused by the local cloud or the client at create.
  */
 import fc, { type Arbitrary } from "fast-check";
 import { isPlainObject, type Input } from "./rules";
@@ -62,7 +62,7 @@ export function drop(o: Obj, ...keys: string[]): void {
 
 /**
  * Rules of the service that a property's schema did not state: found by sending generated inputs
- * that check accepted to the local cloud (or through the SDK), which refused them at create. Kept
+ * that check accepted to the local cloud (or through the client), which refused them at create. Kept
  * here, by hand, so that they stay enforced whatever the schema says.
  */
 export function serviceRules<T>(r: string, values: Arbitrary<T>, make: (v: T) => (valid: Input) => BrokenInput): CrossFieldRule[] {

@@ -22,7 +22,7 @@ import { URN_KEY } from "../../../provider/core/resource";
 import { provider } from "../../../provider/runtime";
 import { closeAllPools, resolveSettings, type Settings } from "../../../client/core";
 import { ObjectStorageClient } from "../../../client/objectstorage";
-import { forEachLimit } from "../../../client/objectstorage/concurrency";
+import { forEachLimit } from "../../../client/core/concurrency";
 
 export const SERVICE = "object-storage";
 export const PROJECT_ID = "krtestproject0001";
@@ -327,14 +327,14 @@ export async function startTestCloud(o: { service?: string; cacheEngine?: "redis
   };
 }
 
-/** Creates buckets directly through the SDK, a few at a time. */
+/** Creates buckets directly through the client, a few at a time. */
 export async function createBuckets(sdk: ObjectStorageClient, names: readonly string[], concurrency = 16): Promise<void> {
   await forEachLimit(names, concurrency, async (name) => {
     await sdk.createBucket({ name });
   });
 }
 
-/** Puts small objects directly through the SDK, a few at a time. */
+/** Puts small objects directly through the client, a few at a time. */
 export async function putObjects(sdk: ObjectStorageClient, bucket: string, keys: readonly string[], concurrency = 16): Promise<void> {
   await forEachLimit(keys, concurrency, async (key) => {
     await sdk.putObject(bucket, key, key);

@@ -62,10 +62,11 @@ import {
   type Spec,
   type SpecResource,
 } from "../zero-diff";
+import { entry } from "../../harness/entries";
 
 export type Door = "dynamic" | "native";
 
-/** The forms a secret may take where it leaks: as is, Base64 (as the SDK sends passwords), URL-encoded. */
+/** The forms a secret may take where it leaks: as is, Base64 (as the client sends passwords), URL-encoded. */
 export function secretForms(v: string): { form: string; text: string }[] {
   const forms = [
     { form: "plain", text: v },
@@ -149,7 +150,7 @@ class ScanSandbox extends Sandbox {
   }
 
   override env(): Record<string, string> {
-    return { ...super.env(), NODE_OPTIONS: `--require ${path.join(__dirname, "tee-output.js")}`, KRCLOUD_TEST_TEE_DIR: this.teeDir };
+    return { ...super.env(), NODE_OPTIONS: `--require ${entry("teeOutput")}`, KRCLOUD_TEST_TEE_DIR: this.teeDir };
   }
 }
 
@@ -404,7 +405,7 @@ export function secretsScanSuite(door: Door): void {
     await project.control.patchResource("cache", "cluster", id("zd-cluster"), { description: "drifted" });
     await project.control.patchResource("cache", "instance-set", id("zd-iset"), { description: "drifted" });
     await project.control.patchResource("hadoop", "cluster", id("zd-hadoop"), { workerCnt: 4 });
-    const drift = await runNode(path.join(REPO_ROOT, "dist", "bin", "krcloud-drift.js"), ["--cwd", dir, "--stack", name, "--json"], sandbox.env());
+    const drift = await runNode(entry("drift"), ["--cwd", dir, "--stack", name, "--json"], sandbox.env());
     expect([drift.code, drift.stderr]).toEqual([EXIT.drift, ""]);
     const drifted = JSON.stringify(JSON.parse(drift.stdout));
     for (const n of ["zd-cluster", "zd-iset", "zd-hadoop"]) expect([n, drifted.includes(`"${n}"`)]).toEqual([n, true]);

@@ -78,7 +78,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
 
 /**
  * One scripted server for a test file: started before its tests, reset before each, closed after
- * them together with the SDK's connection pools. The handle may be used once `beforeAll` has run.
+ * them together with the client's connection pools. The handle may be used once `beforeAll` has run.
  */
 export function useScriptedServer(): ScriptedServer {
   let current: ScriptedServer | undefined;

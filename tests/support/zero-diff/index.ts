@@ -5,7 +5,7 @@
  * Two variants: `baseSpec` (minimal inputs, auto-names) and `variedSpec` (every optional property
  * set once where the local cloud can honour it, unicode in descriptions and contents, empty lists
  * and maps, lists and map keys out of order). `makeOutside` makes resources outside Pulumi
- * (through the SDK), to adopt (dynamic classes) or import (native plugin) them.
+ * (through the client), to adopt (dynamic classes) or import (native plugin) them.
  *
  * Secret inputs carry distinctive values (`secretValues`), so the secrets scan can look for them.
  *

@@ -1,5 +1,5 @@
 /**
- * Resources of the zero-diff suite made outside Pulumi, through the SDK (re-exported by
+ * Resources of the zero-diff suite made outside Pulumi, through the client (re-exported by
  * index.ts), for a stack to take over: adopted by the dynamic-class program, imported by the
  * native plugin's.
  */
@@ -45,7 +45,7 @@ export interface StackTargets {
 }
 
 /**
- * Makes resources outside Pulumi, through the SDK, as a console user or a script would (not through
+ * Makes resources outside Pulumi, through the client, as a console user or a script would (not through
  * the provider), each waited for until settled. Two sets:
  *
  * - `plain`: every input the cloud answers back. A bucket with an ACL and metadata, its CORS policy
@@ -295,7 +295,7 @@ export async function makeOutside(
   return out;
 }
 
-/** Until `state` reads `target`, through the SDK's own waiter (jittered backoff between polls). */
+/** Until `state` reads `target`, through the client's own waiter (jittered backoff between polls). */
 async function waitFor(what: string, state: () => Promise<string | undefined>, target: string, timeoutMs = 120_000): Promise<void> {
   await sdkWaitFor({ resource: what, status: state, stateOf: (s) => s, target: [target], timeoutMs, minDelayMs: 100, maxDelayMs: 1_000 });
 }

@@ -1,8 +1,0 @@
-// Command pulumi-language-python is the krcloud build's python language host for the Pulumi CLI: see
-// internal/langhost for why it is not upstream's, and internal/langhost/languages.go for how it runs
-// a program.
-package main
-
-import "pulumi-krcloud/scripts/pulumi-cli/internal/langhost"
-
-func main() { langhost.Main(langhost.Python) }

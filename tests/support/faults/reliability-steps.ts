@@ -1,0 +1,45 @@
+/**
+ * Steps the reliability, ownership and credentials engine files share: a `pulumi up` killed with
+ * SIGKILL mid-run (reliability-kill.test.ts, ownership.test.ts), and what an audit of a stack's
+ * state against the cloud found wrong (tests/support/reliability.ts `audit`).
+ */
+import type { Sandbox } from "../../harness/engine";
+import { descendants, endProcesses, spawnPulumi, until, type Bed } from "./reliability";
+
+/** What the audit finds wrong: resources outside state, made twice, or recorded but gone. */
+export interface Findings {
+  orphans: string[];
+  duplicates: string[];
+  ghosts: string[];
+}
+
+/** An audit that finds nothing wrong. */
+export const NONE: Findings = { orphans: [], duplicates: [], ghosts: [] };
+
+/** The findings of an audit, without the rest it tells (its entries and pending operations). */
+export function findings(a: Findings): Findings {
+  return { orphans: a.orphans, duplicates: a.duplicates, ghosts: a.ghosts };
+}
+
+/**
+ * `pulumi up` of the bed's stack, SIGKILLed once `ready` says so (`what`: what it waits for), the
+ * CLI alone, as `kill -9 <pid>` does. Its language host and provider live on after that, still
+ * waiting on the cloud; they are ended by their ids, as a crash of the machine would end them, so
+ * that nothing but the next command touches the cloud.
+ */
+export async function killedUp(sandbox: Sandbox, bed: Pick<Bed, "dir" | "stackName">, what: string, ready: () => Promise<boolean>): Promise<void> {
+  const run = spawnPulumi(sandbox, ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", bed.stackName], bed.dir);
+  let left: number[] = [];
+  try {
+    await until(what, async () => {
+      if (run.child.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${run.output()}`);
+      return ready();
+    });
+    left = descendants(run.child.pid!);
+    run.child.kill("SIGKILL");
+    expect((await run.done).signal).toBe("SIGKILL");
+  } finally {
+    endProcesses(left.length ? left : descendants(run.child.pid ?? -1));
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+  }
+}

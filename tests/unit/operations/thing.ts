@@ -1,0 +1,58 @@
+/**
+ * An in-memory resource type, "Thing": enough to exercise the core's operations
+ * (provider/core/operations/) without a cloud. The tests of each operation share it.
+ */
+import { z } from "zod";
+import { CREATE_KEY, PartialFailure, type ResourceDefinition } from "../../../provider/core";
+
+/** Checked inputs without the create key check records (tested in provider-recovery.test.ts). */
+export const visible = (inputs: Record<string, unknown>) => {
+  const { [CREATE_KEY]: key, ...rest } = inputs;
+  expect(key).toMatch(/^[0-9a-f]{32}$/);
+  return rest;
+};
+
+export type In = { name: string; size: number; tags: Record<string, string>; adopt: boolean };
+export type Out = In & { createdAt: string };
+
+/** An in-memory resource: enough to exercise the shared mechanics without a cloud. */
+export function fakeDefinition(store: Map<string, Out>, failAfterCreate = false): ResourceDefinition<In, Out> {
+  const inputs = () =>
+    z
+      .object({
+        name: z.string().min(4, "must be at least 4 characters").max(20),
+        size: z.number().int().min(1, "must be at least 1"),
+        tags: z.record(z.string(), z.string()).default({}),
+        adopt: z.boolean().default(false),
+      })
+      .strict();
+  return {
+    token: "krcloud:test:Thing",
+    description: "test",
+    inputs,
+    outputs: () => inputs().extend({ createdAt: z.string() }),
+    replaceOn: ["name"],
+    deleteBeforeReplace: true,
+    localInputs: ["adopt"],
+    autoName: { property: "name", minLength: 4, maxLength: 20, lowerCase: true },
+    describe: (id) => `thing "${id}"`,
+    async create(_ctx, i) {
+      store.set(i.name, { ...i, createdAt: "2026-01-01T00:00:00Z" });
+      if (failAfterCreate) throw new PartialFailure(i.name, { ...i }, new Error("waiting for thing: timed out"));
+      return { id: i.name, outs: store.get(i.name)! };
+    },
+    async read(_ctx, id) {
+      const v = store.get(id);
+      return v ? { ...v } : undefined;
+    },
+    async update(_ctx, id, _cur, n) {
+      store.set(id, { ...store.get(id)!, ...n });
+      return store.get(id)!;
+    },
+    async delete(_ctx, id) {
+      store.delete(id);
+    },
+  };
+}
+
+export const PROVIDER = "stub-text";

@@ -1,3 +1,0 @@
-module pulumi-krcloud/tools/schemafile
-
-go 1.25.11

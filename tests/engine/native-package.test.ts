@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { discoverExamples, ENGINE_TEST_TIMEOUT_MS, nativeResourcesOfType, PACKAGE_VERSION, REPO_ROOT, runPulumi } from "../harness/engine";
+import { entry } from "../harness/entries";
 import { driftedPaths, parseReport, runDriftTool } from "../support/drift";
 import { engineFile } from "../harness/engine/engine-file";
 
@@ -33,7 +34,7 @@ function packageJsonsAbove(dir: string): string[] {
 
 beforeAll(async () => {
   const out = path.join(engine.sandbox.root, "pack");
-  await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, "dist", "tools", "pack-plugin.js"), "--out", out], { cwd: REPO_ROOT });
+  await promisify(execFile)(process.execPath, [entry("packPlugin"), "--out", out], { cwd: REPO_ROOT });
   const v = PACKAGE_VERSION;
   await runPulumi(
     engine.sandbox,

@@ -25,6 +25,8 @@
  *   folder (requests, state bytes before and after).
  * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
  *   token, and the requests renewal adds (credentials.ts).
+ * - A cache cluster of 100,000 keys replaced keeping its data (a new name, the same name) beside a
+ *   plain replacement, and its backup's size (cache-replacement.ts; KRCLOUD_BENCH_CACHE_KEYS overrides).
  * - Scale: 200 and 1,000 buckets through each door (dynamic TS, native TS, native YAML, native
  *   Python) beside each door's no-op floor (Python has none), every step from create to destroy
  *   (studies/scale.ts; KRCLOUD_BENCH_SIZES overrides the sizes, e.g. `20,200` while working on the bench).
@@ -33,6 +35,7 @@
  * `<!-- end make-bench -->`; what follows it (the analysis, the sections of `make bench-scale`) stays.
  */
 import * as os from "node:os";
+import { cacheReplacementStudy } from "./cache-replacement";
 import { credentialsStudy } from "./credentials";
 import { demoStudy } from "./demo";
 import { driftStudy } from "./drift";
@@ -63,6 +66,7 @@ export const STUDIES: readonly Study[] = [
   folderStudy,
   folderFloorStudy,
   credentialsStudy,
+  cacheReplacementStudy,
   scaleStudy,
 ];
 

@@ -29,7 +29,7 @@ import { LOGICAL_NAME_KEY, PARTIAL_KEY, PROVIDER_KEY, listPage, type AnyDefiniti
 import { toPlain } from "../core/sanitize";
 import { keepWriteOnly } from "../core/provider";
 import { secretInputKeys, secretOutputsFor } from "../core/secrets";
-import { parseArgs } from "../core/lookup";
+import { parseArgs, runLookup } from "../core/lookup";
 import { findComponent, findLookup } from "../registry";
 import { construct } from "./construct";
 import { definition, provider } from "../runtime";
@@ -439,7 +439,8 @@ export class KrcloudProviderService {
     const lookup = findLookup(req.getTok());
     if (!lookup) throw new Error(`unknown krcloud function ${req.getTok()}`);
     const args = revealProps(fromStruct(req.getArgs()));
-    const result = toPlain((await lookup.run(parseArgs(lookup, args.props), currentSettings())) ?? {}) as Props;
+    // A function that changes something does nothing in a preview (lookup.ts `mutates`).
+    const result = toPlain((await runLookup(lookup, parseArgs(lookup, args.props), currentSettings(), req.getPreview())) ?? {}) as Props;
     // A secret argument may show in any part of the result.
     const secrets = args.secrets.size > 0 ? Object.keys(result) : (lookup.secretResults ?? []);
     const res = new provproto.InvokeResponse();

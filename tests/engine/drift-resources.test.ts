@@ -60,7 +60,7 @@ test("a clean stack of every type: exit 0, every resource listed, KMS resources 
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   const [s] = parseReport(r.stdout).stacks;
   const statuses = Object.fromEntries(s!.resources.map((x) => [x.type, x.status]));
-  expect(Object.keys(statuses).sort()).toHaveLength(14);
+  expect(Object.keys(statuses).sort()).toHaveLength(15);
   expect(statuses).toEqual({
     "krcloud:objectstorage:Bucket": "clean",
     "krcloud:objectstorage:BucketCors": "clean",
@@ -71,6 +71,7 @@ test("a clean stack of every type: exit 0, every resource listed, KMS resources 
     "krcloud:cache:Cluster": "clean",
     "krcloud:cache:Shard": "clean",
     "krcloud:cache:InstanceSet": "clean",
+    "krcloud:cache:Backup": "clean",
     "krcloud:dataquery:DataSource": "clean",
     "krcloud:dataquery:Query": "unverifiable",
     "krcloud:hadoop:Cluster": "clean",
@@ -197,7 +198,7 @@ test("every type drifted at once: each reported with its property path and both 
   const table = fs.readFileSync(path.join(outDir, "drift.table"), "utf8");
   expect(table).toContain("  metadata: secret, not compared");
   expect(table).toContain("  workerCnt: cloud 5, program 3");
-  process.stdout.write(`drift check of 16 resources (14 types) took ${seconds.toFixed(1)} s\n`);
+  process.stdout.write(`drift check of 17 resources (15 types) took ${seconds.toFixed(1)} s\n`);
 });
 
 test("the drift program holds every registered resource type", () => {

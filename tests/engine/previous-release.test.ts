@@ -19,8 +19,8 @@ import { zeroDiffSteps } from "../support/zero-diff/steps";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
-/** Resource types added after the previous release (issue 30): its package cannot declare them. */
-const ADDED_SINCE: readonly string[] = ["krcloud:objectstorage:BucketFolder"];
+/** Resource types added after the previous release (issues 30 and 35): its package cannot declare them. */
+const ADDED_SINCE: readonly string[] = ["krcloud:objectstorage:BucketFolder", "krcloud:cache:Backup"];
 
 const PREVIOUS = path.join(REPO_ROOT, "tests", "fixtures", "previous-release", "pulumi-krcloud-0.1.0-0930844.tgz");
 const PROGRAM = path.join(REPO_ROOT, "tests", "programs", "zero-diff");

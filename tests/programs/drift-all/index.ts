@@ -2,7 +2,7 @@
  * One resource of every krcloud type, in one stack, so that krcloud-drift's drift cases run through
  * the engine together: a bucket with its CORS policy, lifecycle rules and two objects (one to be
  * deleted behind Pulumi's back), a cache parameter group, a one-shard cluster with a Shard resource
- * added to it, an instance set, a MySQL data source and a query on it, a Hadoop cluster, and a KMS
+ * added to it and a backup of it, an instance set, a MySQL data source and a query on it, a Hadoop cluster, and a KMS
  * ciphertext and data key, and a folder of two files under the bucket's files/ prefix. Secrets (config `password`): a second bucket's metadata, the data
  * source's password, the Hadoop admin password and the ciphertext's plaintext.
  *
@@ -57,6 +57,7 @@ const cluster = new krcloud.cache.Cluster("sessions", {
   shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: [] }],
 });
 new krcloud.cache.Shard("extra-shard", { clusterId: cluster.id, primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] });
+new krcloud.cache.Backup("sessions-backup", { clusterId: cluster.id });
 new krcloud.cache.InstanceSet("queue", {
   description: "drift test instance set",
   ...fixtures.instanceSet,

@@ -35,6 +35,12 @@ export interface Counts {
 
 const MARKER = /^\/\* krcloud:([0-9a-f]+) \*\//;
 
+/** The backup a data-keeping replacement took, which its cache's outputs name (dataOnReplace: keep). */
+function replacementBackup(o: Record<string, unknown>): CloudEntry[] {
+  const b = o.replacementBackup as { id?: unknown } | undefined;
+  return typeof b?.id === "string" ? [{ kind: "cache/backup", id: b.id }] : [];
+}
+
 /** What each state entry should have in the cloud (kind/id), as `cloudView` names it. */
 function expectedOf(e: Entry): CloudEntry[] {
   const o = e.outputs;
@@ -59,11 +65,14 @@ function expectedOf(e: Entry): CloudEntry[] {
       return [
         { kind: "cache/cluster", id: e.id },
         ...((o.managedShardIds as string[] | undefined) ?? []).map((s) => ({ kind: "cache/shard", id: `${e.id}/${s}` })),
+        ...replacementBackup(o),
       ];
     case "krcloud:cache:Shard":
       return [{ kind: "cache/shard", id: e.id }];
     case "krcloud:cache:InstanceSet":
-      return [{ kind: "cache/instance-set", id: e.id }];
+      return [{ kind: "cache/instance-set", id: e.id }, ...replacementBackup(o)];
+    case "krcloud:cache:Backup":
+      return [{ kind: "cache/backup", id: e.id }];
     case "krcloud:dataquery:DataSource":
       return [{ kind: "data-query/data-source", id: e.id }];
     case "krcloud:dataquery:Query":
@@ -96,7 +105,8 @@ export async function cloudView(
     // Setup, not the stack's: the KMS key, the query result bucket and what queries write there.
     if (e.service === "kms" && e.kind === "key") continue;
     if (e.service === "object-storage" && (e.id === p.resultBucket || e.id.startsWith(`${p.resultBucket}/`))) continue;
-    if (e.service === "cache" && e.kind === "backup") continue;
+    // Automatic backups are a schedule's, no resource of anyone's; on-demand ones are a stack's.
+    if (e.service === "cache" && e.kind === "backup" && (await p.cache.backups.find(e.id))?.kind === "automatic") continue;
     out.push({ kind: `${e.service}/${e.kind}`, id: e.id });
     if (e.service === "cache" && e.kind === "cluster") {
       for (const s of await p.cache.shards.list(e.id)) out.push({ kind: "cache/shard", id: `${e.id}/${s.id}` });
@@ -156,8 +166,9 @@ export class MatrixEnv {
 
   private constructor(readonly tc: TestCloud) {}
 
-  static async start(): Promise<MatrixEnv> {
-    return new MatrixEnv(await startTestCloud({ cacheEngine: "simulated" }));
+  /** On simulated cache nodes unless a test needs real ones (the data of a replacement that keeps it). */
+  static async start(o: { cacheEngine?: "redis" | "simulated" } = {}): Promise<MatrixEnv> {
+    return new MatrixEnv(await startTestCloud({ cacheEngine: o.cacheEngine ?? "simulated" }));
   }
 
   resource(token: string): EngineResource {

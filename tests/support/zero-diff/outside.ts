@@ -8,6 +8,7 @@ import { resolveSettings, systemClock, waitFor as sdkWaitFor, type Settings } fr
 import { DataQueryClient } from "../../../client/dataquery";
 import { HadoopClient } from "../../../client/hadoop";
 import { ObjectStorageClient } from "../../../client/objectstorage";
+import { waitBackupAvailable } from "../../../provider/cache/backups";
 import { waitClusterSettled, waitInstanceSetSettled } from "../../../provider/cache/waiters";
 import { canonicalConfig } from "../../../provider/hadoop/cluster";
 import type { CloudProject } from "../../harness/engine";
@@ -49,7 +50,8 @@ export interface StackTargets {
  * the provider), each waited for until settled. Two sets:
  *
  * - `plain`: every input the cloud answers back. A bucket with an ACL and metadata, its CORS policy
- *   and lifecycle configuration; a parameter group; a cluster and an instance set without a user;
+ *   and lifecycle configuration; a parameter group; a cluster and an instance set without a user, and
+ *   a backup of the cluster;
  *   a shard added to the stack's cluster; a query run; a Hadoop cluster with configuration but no
  *   passwords.
  * - `secret`: with inputs the cloud never answers back (write-only): an object with inline content,
@@ -195,6 +197,20 @@ export async function makeOutside(
   });
   await waitClusterSettled(ctx, cache, cl.id, `cache cluster ${cl.id}`, settled);
   await waitInstanceSetSettled(ctx, cache, is.id, `cache instance set ${is.id}`, settled);
+
+  if (!secret) {
+    // A backup of that cluster, on demand, as takeBackup or a console would take it.
+    const backupName = `${tag}-bk`;
+    const { id: backupId } = await cache.backups.create({ clusterId: cl.id, name: backupName });
+    await waitBackupAvailable(ctx, cache, backupId, `backup ${backupName}`, settled.timeoutMs);
+    out.push({
+      name: n("backup"),
+      type: "krcloud:cache:Backup",
+      importId: backupId,
+      properties: { clusterId: cl.id, name: backupName },
+      adopt: { adopt: true },
+    });
+  }
 
   if (!secret) {
     await waitClusterSettled(ctx, cache, stack.clusterId, `cache cluster ${stack.clusterId}`, settled);

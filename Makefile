@@ -74,7 +74,7 @@ install: node_modules/.installed
 
 # Incremental: tsc runs only when a source is newer than its last run (dist/tsconfig.tsbuildinfo, not
 # shipped), and then recompiles only what changed.
-TS_SOURCES := $(shell find index.ts client provider local-cloud drift bin tools bench tests \( -path tests/programs -o -path local-cloud/console/ui -o -path drift/formats/html-ui \) -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
+TS_SOURCES := $(shell find index.ts client provider local-cloud drift policy bin tools bench tests \( -path tests/programs -o -path local-cloud/console/ui -o -path drift/formats/html-ui \) -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
 # tsc writes its build info even when it reports errors: removed then, so the next make runs it again.
 dist/tsconfig.tsbuildinfo: node_modules/.installed tsconfig.json $(TS_SOURCES)
 	node node_modules/.bin/tsc -p tsconfig.json >&2 || { rm -f $@; exit 1; }

@@ -17,6 +17,8 @@
  * - `make demo`, the real target, first and then with nothing to do (demo.ts; goal < 15 s).
  * - krcloud-drift of a 1,000-resource stack (time, requests per resource) and of 20 stacks
  *   concurrently against one after the other (drift.ts).
+ * - A planted fleet of 12 stacks and 1,000 resources checked with --policy and a request budget as
+ *   1, 2 and 4 shards, merged (wall time, the busiest second against the budget; fleet.ts).
  * - `pulumi do krcloud:objectstorage:Bucket list --all` of 1,000 buckets (the plugin's List) beside
  *   `krcloud-drift --unmanaged` on the same project (time, requests; list.ts).
  * - A folder of 10,000 files: one BucketFolder beside `swift upload` and BucketObjects (folder.ts).
@@ -40,6 +42,7 @@ import { credentialsStudy } from "./credentials";
 import { demoStudy } from "./demo";
 import { driftStudy } from "./drift";
 import { engineStudy } from "./engine";
+import { fleetStudy } from "./fleet";
 import { folderStudy } from "./folder";
 import { folderFloorStudy } from "./folder-floor";
 import { listStudy } from "./list";
@@ -62,6 +65,7 @@ export const STUDIES: readonly Study[] = [
   engineStudy,
   demoStudy,
   driftStudy,
+  fleetStudy,
   listStudy,
   folderStudy,
   folderFloorStudy,

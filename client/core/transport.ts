@@ -7,6 +7,7 @@ import type { Readable } from "node:stream";
 import type { Client, Pool } from "undici";
 import { systemClock, type Clock } from "./clock";
 import { apiErrorFor, TransportError } from "./errors";
+import { reserveStart } from "./pacer";
 import { isSecretHeader, redactHeaders, redactText, redactError } from "./redact";
 import { isNetworkErrorCode, mergeRetry, notProcessed, parseRetryAfter, retryDelay, shouldRetry, type RetryOptions, type RetryOutcome } from "./retry";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./settings";
@@ -233,6 +234,8 @@ export class Transport {
       let outcome: RetryOutcome;
       /** The error to throw when this attempt is the last. */
       let failure: (note?: string, hint?: string) => Error;
+      // A shared request budget (krcloud-drift's fleet check): every attempt waits for its turn.
+      await reserveStart(this.clock, spec.signal);
       const own = spec.idempotent ? undefined : freshClient(this.origin, this.timeouts);
       if (stats) stats.requests++;
       let refusedWith: 401 | 403 | undefined;

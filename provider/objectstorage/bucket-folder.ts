@@ -162,7 +162,7 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
       const first = [...c.changed.map((k) => `~${k}`), ...c.added.map((k) => `+${k}`), ...c.removed.map((k) => `-${k}`)].slice(0, 5);
       if (n > 0)
         notes.push(
-          `${n} files differ (${c.changed.length} changed, ${c.added.length} added, ${c.removed.length} removed${news.deleteRemoved ? "" : ", left in the bucket"}): ${first.join(", ")}${n > 5 ? ", ..." : ""}`,
+          `${n} ${n === 1 ? "file differs" : "files differ"} (${c.changed.length} changed, ${c.added.length} added, ${c.removed.length} removed${news.deleteRemoved ? "" : ", left in the bucket"}): ${first.join(", ")}${n > 5 ? ", ..." : ""}`,
         );
     }
     const extra = news.deleteExtraObjects ? extraToDelete(decodeManifest(olds.extraObjects), news) : [];

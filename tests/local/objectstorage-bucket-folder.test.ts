@@ -112,7 +112,7 @@ test("update in place: one changed, one added, one removed is 2 PUTs and 1 DELET
   // deleteRemoved false: a removed file stays in the bucket and leaves the manifest.
   unlinkSync(join(path, "p/8.txt"));
   const kept = await folder.apply(next, { ...args, deleteRemoved: false });
-  expect(kept.diff.notes).toEqual(["1 files differ (0 changed, 0 added, 1 removed, left in the bucket): -p/8.txt"]);
+  expect(kept.diff.notes).toEqual(["1 file differs (0 changed, 0 added, 1 removed, left in the bucket): -p/8.txt"]);
   expect(await keys()).toContain("p/8.txt");
   expect(Object.keys(kept.outputs.manifest as object)).not.toContain("p/8.txt");
 });

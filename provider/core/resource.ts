@@ -33,8 +33,8 @@ export const CREATE_KEY = "__krcloudCreateKey";
 /** Hidden input recorded by check when it generated the name (the name derives from the create key). */
 export const AUTONAMED_KEY = "__krcloudAutoNamed";
 /**
- * Hidden input the dynamic classes pass: the key of the stack's StackIdentity resource
- * (stack-identity.ts), part of every create key, so two stacks of the same name and project in
+ * Hidden input the dynamic classes pass: the stack's identity, the id of its `krcloud-stack`
+ * provider resource (stack-identity.ts, class.ts), part of every create key, so two stacks of the same name and project in
  * different backends never derive the same names or ownership markers. The native plugin takes
  * its provider resource's id instead (CheckOptions.stack).
  */
@@ -113,6 +113,8 @@ export interface OperationOptions {
   timeoutSeconds?: number;
   /** Where progress lines go (the native plugin: the engine's log, on the resource's row); default stdout. */
   progress?: (message: string) => void;
+  /** Where a warning goes (the native plugin: the engine's log, on the resource's row); default the dynamic host's engine log. */
+  warn?: (message: string) => void;
 }
 
 export interface CheckOptions {
@@ -125,6 +127,8 @@ export interface CheckOptions {
   stack?: string;
   /** Where a check's notices go (the native plugin: the engine's log, on the resource's row); default stdout. */
   notice?: (message: string) => void;
+  /** Where a warning goes, as for an operation (`OperationOptions.warn`). */
+  warn?: (message: string) => void;
 }
 
 /** `diff` as the dynamic host sees it, plus the changed keys for the native plugin's detailed diff. */

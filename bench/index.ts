@@ -17,6 +17,8 @@
  * - `make demo`, the real target, first and then with nothing to do (demo.ts; goal < 15 s).
  * - krcloud-drift of a 1,000-resource stack (time, requests per resource) and of 20 stacks
  *   concurrently against one after the other (drift.ts).
+ * - A planted fleet of 12 stacks and 1,000 resources checked with --policy and a request budget as
+ *   1, 2 and 4 shards, merged (wall time, the busiest second against the budget; fleet.ts).
  * - `pulumi do krcloud:objectstorage:Bucket list --all` of 1,000 buckets (the plugin's List) beside
  *   `krcloud-drift --unmanaged` on the same project (time, requests; list.ts).
  * - A folder of 10,000 files: one BucketFolder beside `swift upload` and BucketObjects (folder.ts).
@@ -25,6 +27,8 @@
  *   folder (requests, state bytes before and after).
  * - Credentials: a 1,000-resource preview with only an access key beside the same with a static
  *   token, and the requests renewal adds (credentials.ts).
+ * - A cache cluster of 100,000 keys replaced keeping its data (a new name, the same name) beside a
+ *   plain replacement, and its backup's size (cache-replacement.ts; KRCLOUD_BENCH_CACHE_KEYS overrides).
  * - Scale: 200 and 1,000 buckets through each door (dynamic TS, native TS, native YAML, native
  *   Python) beside each door's no-op floor (Python has none), every step from create to destroy
  *   (studies/scale.ts; KRCLOUD_BENCH_SIZES overrides the sizes, e.g. `20,200` while working on the bench).
@@ -33,10 +37,12 @@
  * `<!-- end make-bench -->`; what follows it (the analysis, the sections of `make bench-scale`) stays.
  */
 import * as os from "node:os";
+import { cacheReplacementStudy } from "./cache-replacement";
 import { credentialsStudy } from "./credentials";
 import { demoStudy } from "./demo";
 import { driftStudy } from "./drift";
 import { engineStudy } from "./engine";
+import { fleetStudy } from "./fleet";
 import { folderStudy } from "./folder";
 import { folderFloorStudy } from "./folder-floor";
 import { listStudy } from "./list";
@@ -59,10 +65,12 @@ export const STUDIES: readonly Study[] = [
   engineStudy,
   demoStudy,
   driftStudy,
+  fleetStudy,
   listStudy,
   folderStudy,
   folderFloorStudy,
   credentialsStudy,
+  cacheReplacementStudy,
   scaleStudy,
 ];
 

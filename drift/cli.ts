@@ -5,16 +5,19 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { runCheck, writeOutputs } from "./check";
+import { MergeError, mergeReports, parseShard, readReport, type Shard } from "./fleet";
 import { FORMAT_NAMES, FORMATS } from "./formats";
-import { baselineOf, IGNORE_FILE, IgnoreFileError, loadBaseline, loadIgnoreFile, type IgnoreRule } from "./ignore";
+import { IGNORE_FILE, IgnoreFileError, loadBaseline, loadIgnoreFile, type IgnoreRule } from "./ignore";
 import type { Io, Outputs } from "./io";
-import { EXIT, type DriftReport } from "./model";
-import { sourceRootOf } from "./program";
-import { buildReport, packageVersion, reapplyNoiseControl, stackReport } from "./report";
-import { checkStack, DEFAULT_RETRY_BUDGET, defaultConcurrency, mapLimit, READ_ERRORS_ENV, resolveStacks, RETRY_BUDGET_ENV, type RunOptions } from "./run";
+import { EXIT } from "./model";
+import { shareOf } from "./pacer";
+import { packDir } from "./policy";
+import { DEFAULT_RETRY_BUDGET, defaultConcurrency, READ_ERRORS_ENV, RETRY_BUDGET_ENV, type RunOptions } from "./run";
 
 export const USAGE = `usage: krcloud-drift --stack NAME|GLOB [--stack ...] [options]
        krcloud-drift --unmanaged --stack NAME [--stack ...] [options]   (resources no stack manages)
+       krcloud-drift merge REPORT.json... [--format FORMAT]... [--out FORMAT=FILE]...   (a fleet's shards, one report)
 
 Checks stacks for drift: resources changed or deleted outside Pulumi. Runs \`pulumi preview
 --refresh\` per stack (several at a time) and changes nothing, neither in the cloud nor in any state.
@@ -32,13 +35,25 @@ Checks stacks for drift: resources changed or deleted outside Pulumi. Runs \`pul
   --source-root DIR     paths in SARIF and annotations are relative to it (default: the git root)
   --json                same as --format json;  --report FILE: same as --out json=FILE
 
+What the cloud holds now, against a policy pack (docs/policy.md):
+  --state-out FILE      write the refreshed managed resources and the unmanaged ones (the accounts'
+                        resources no checked stack manages) as one state file for
+                        \`pulumi policy analyze --file FILE --policy-pack DIR\`
+  --policy PACK         run a policy pack on it (a directory, or krcloud for pulumi-krcloud/policy)
+  --policy-config FILE  the pack's configuration (as pulumi --policy-pack-config)
+
+Fleets (docs/fleet.md):
+  --shard K/N           check shard K of N (K from 1): the same stacks on every runner, by name
+  --request-budget R    at most R requests per second to the account, all N shards together;
+                        requests wait their turn, and a 429 is retried after its Retry-After
+
 Unmanaged resources (--unmanaged): lists what none of the given stacks tracks, with coverage per
 service, and writes what adopts it:
   --import-file FILE    a \`pulumi import --file\` document for the native plugin (YAML, Python, Go)
   --program-dir DIR     a TypeScript program that adopts every resource (adopt: true)
 
 Exit status: 0 no drift, 1 error, 2 drift, 3 partial (some resources or stacks could not be read;
-the rest is reported).
+the rest is reported), 4 a mandatory policy violation (--policy). Precedence: 1, 4, 3, 2.
 `;
 
 interface Args {
@@ -58,6 +73,11 @@ interface Args {
   unmanaged?: boolean;
   "import-file"?: string;
   "program-dir"?: string;
+  "state-out"?: string;
+  policy?: string;
+  "policy-config"?: string;
+  shard?: string;
+  "request-budget"?: string;
   help?: boolean;
 }
 
@@ -91,6 +111,11 @@ function parse(argv: string[]): Args {
         unmanaged: { type: "boolean" },
         "import-file": { type: "string" },
         "program-dir": { type: "string" },
+        "state-out": { type: "string" },
+        policy: { type: "string" },
+        "policy-config": { type: "string" },
+        shard: { type: "string" },
+        "request-budget": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -107,7 +132,7 @@ function count(flag: string, v: string | undefined, fallback: number, min: numbe
   return Number(v);
 }
 
-export function outputsOf(a: Args): Outputs {
+export function outputsOf(a: Pick<Args, "format" | "json" | "out" | "report">): Outputs {
   const stdout = [...(a.format ?? []), ...(a.json ? ["json"] : [])];
   const files = (a.out ?? []).map((o) => {
     const m = /^([a-z]+)=(.+)$/.exec(o);
@@ -135,13 +160,68 @@ function projectDir(a: Args): { workDir: string; configFile?: string } {
 
 export async function main(argv: string[], io: Io = PROCESS_IO): Promise<number> {
   try {
+    if (argv[0] === "merge") return runMerge(argv.slice(1), io);
     return await run(parse(argv), io);
   } catch (e) {
-    if (e instanceof UsageError || e instanceof IgnoreFileError) {
+    if (e instanceof UsageError || e instanceof IgnoreFileError || e instanceof MergeError) {
       io.stderr(`krcloud-drift: ${e.message}\n${e instanceof UsageError ? `\n${USAGE}` : ""}`);
       return EXIT.error;
     }
     throw e;
+  }
+}
+
+/** `krcloud-drift merge REPORT.json...`: the shards' JSON reports as one report, in every format asked for. */
+function runMerge(argv: string[], io: Io): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { format: { type: "string", multiple: true }, out: { type: "string", multiple: true }, json: { type: "boolean" }, report: { type: "string" } },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (parsed.positionals.length === 0) throw new UsageError("merge needs the shards' JSON reports (--out json=FILE of each shard)");
+  const outputs = outputsOf(parsed.values);
+  const merged = mergeReports(parsed.positionals.map((file) => ({ file, report: readReport(file) })));
+  writeOutputs(merged, outputs, io);
+  return merged.exitCode;
+}
+
+function shardOption(a: Args): Shard | undefined {
+  if (a.shard === undefined) return undefined;
+  try {
+    return parseShard(a.shard);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function budgetOption(a: Args, shard: Shard | undefined): number | undefined {
+  const v = a["request-budget"];
+  if (v === undefined) return undefined;
+  const budget = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || !(budget > 0)) throw new UsageError(`--request-budget takes requests per second, a positive number (got "${v}")`);
+  const shards = shard?.count ?? 1;
+  if (shareOf(budget, shards) < 1) {
+    throw new UsageError(
+      `--request-budget ${v} is less than 1 request per second for each of the ${shards} shards: raise it to ${shards} or more, or use fewer shards`,
+    );
+  }
+  return budget;
+}
+
+function policyOption(a: Args): string | undefined {
+  if (a["policy-config"] !== undefined && a.policy === undefined) throw new UsageError("--policy-config goes with --policy");
+  if (a["policy-config"] !== undefined && !fs.existsSync(a["policy-config"])) throw new UsageError(`--policy-config ${a["policy-config"]}: no such file`);
+  if (a.policy === undefined) return undefined;
+  try {
+    return packDir(a.policy);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
   }
 }
 
@@ -162,6 +242,8 @@ async function run(a: Args, io: Io): Promise<number> {
     const formats = outputsOf(a);
     const other = [...formats.stdout, ...formats.files.map((f) => f.format)].find((f) => f !== "table" && f !== "json");
     if (other) throw new UsageError(`--unmanaged reports as table or json (got ${other})`);
+    for (const f of ["shard", "state-out", "policy", "request-budget"] as const)
+      if (a[f] !== undefined) throw new UsageError(`--${f} goes with a drift check, not --unmanaged`);
     const { runUnmanaged } = await import("./unmanaged/cli");
     return runUnmanaged({ patterns, workDir, configFile, importFile: a["import-file"], programDir: a["program-dir"], formats, io, runOpts });
   }
@@ -169,44 +251,34 @@ async function run(a: Args, io: Io): Promise<number> {
 
   const outputs = outputsOf(a);
   if (a["write-baseline"] && a.baseline === undefined) throw new UsageError("--write-baseline needs --baseline FILE (where to write it)");
+  if (a["write-baseline"] && a.shard !== undefined) throw new UsageError("--write-baseline records one run's drift: run it without --shard");
+  const shard = shardOption(a);
+  const requestBudget = budgetOption(a, shard);
+  const policy = policyOption(a);
   const ignoreFile = a["ignore-file"] ?? (fs.existsSync(path.join(workDir, IGNORE_FILE)) ? path.join(workDir, IGNORE_FILE) : undefined);
   const rules: IgnoreRule[] = ignoreFile === undefined ? [] : loadIgnoreFile(ignoreFile);
   const baseline = a.baseline !== undefined && !(a["write-baseline"] && !fs.existsSync(a.baseline)) ? loadBaseline(a.baseline) : new Set<string>();
 
-  const startedAt = Date.now();
-  const { stacks, unmatched } = await resolveStacks(patterns, runOpts);
-  const runs = await mapLimit(stacks, concurrency, (s) => checkStack(s, runOpts));
-  for (const p of unmatched) runs.push({ stack: p, events: [], durationMs: 0, previewFailed: false, error: `no stack of the project matches "${p}"` });
-
-  const now = io.now();
-  const ctx = {
-    workDir,
-    sourceRoot: path.resolve(a["source-root"] ?? sourceRootOf(workDir)),
-    cwdForCommands: a.cwd,
-    configFile: a["config-file"],
-    rules,
-    baseline,
-    now,
-  };
-  const stackReports = runs.map((r) => stackReport(r, ctx));
-  const meta = { version: packageVersion(), startedAt, finishedAt: Date.now(), now, rules, ignoreFile, baselineFile: a.baseline };
-  let report: DriftReport = buildReport(stackReports, meta);
-
-  if (a["write-baseline"]) {
-    const written = baselineOf(report.stacks, now);
-    fs.writeFileSync(a.baseline!, `${JSON.stringify(written, null, 2)}\n`);
-    const known = new Set(written.fingerprints.map((f) => f.fingerprint));
-    for (const s of stackReports) reapplyNoiseControl(s, rules, known, now);
-    report = buildReport(stackReports, meta);
-    io.stderr(`krcloud-drift: wrote ${written.fingerprints.length} fingerprint(s) of today's drift to ${a.baseline}\n`);
-  }
-  for (const e of report.expiredRules) {
-    io.stderr(`krcloud-drift: ignore rule ${e.rule} expired on ${e.expires} (reason: ${e.reason}): remove it or extend its expires date\n`);
-  }
-  for (const o of outputs.files) {
-    fs.mkdirSync(path.dirname(path.resolve(o.file)), { recursive: true });
-    fs.writeFileSync(o.file, FORMATS[o.format]!(report));
-  }
-  io.stdout(outputs.stdout.map((f) => FORMATS[f]!(report)).join("\n"));
-  return report.exitCode;
+  return runCheck(
+    {
+      patterns,
+      runOpts,
+      concurrency,
+      outputs,
+      rules,
+      ignoreFile,
+      baseline,
+      baselineFile: a.baseline,
+      writeBaseline: a["write-baseline"] === true,
+      sourceRoot: a["source-root"],
+      cwdArg: a.cwd,
+      configFileArg: a["config-file"],
+      shard,
+      stateOut: a["state-out"],
+      policy,
+      policyConfig: a["policy-config"],
+      requestBudget,
+    },
+    io,
+  );
 }

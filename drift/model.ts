@@ -4,7 +4,7 @@
  * docs/drift.md documents it). A change that removes or renames a field bumps the version.
  */
 
-/** Exit codes, Terraform's `-detailed-exitcode` convention plus "partial". */
+/** Exit codes, Terraform's `-detailed-exitcode` convention plus "partial" and "policy". */
 export const EXIT = Object.freeze({
   /** Every resource of every stack was read and matches its program (or the difference is ignored or in the baseline). */
   clean: 0,
@@ -14,6 +14,8 @@ export const EXIT = Object.freeze({
   drift: 2,
   /** Some resources or stacks could not be read; the rest is reported (drift found there included). */
   partial: 3,
+  /** A mandatory policy violation (`--policy`), managed or unmanaged: a guardrail is broken now. */
+  policy: 4,
 });
 
 export const REPORT_VERSION = 1;
@@ -135,6 +137,49 @@ export interface ExpiredRule {
   reason: string;
 }
 
+/** A policy pack's rule broken by a resource the cloud holds now (`--policy`). */
+export interface PolicyViolation {
+  /** The rule's id: `krcloud-bucket-public-without-allow-list`. */
+  policy: string;
+  /** The pack's name and version: `krcloud`, `0.1.0`. */
+  pack: string;
+  packVersion: string;
+  /** `mandatory` fails the check (exit 4); `advisory` is reported only. */
+  level: "mandatory" | "advisory";
+  /** What is wrong with which property, and the fix (the rule's own words). */
+  message: string;
+  urn: string;
+  /** The logical name (for an unmanaged resource: the name `--unmanaged` would import it as). */
+  name: string;
+  /** The type token, `krcloud:objectstorage:Bucket`. */
+  type: string;
+  /** The stack the URN names: the resource's stack, or for an unmanaged one the first stack (by name) whose account holds it. */
+  stack: string;
+  /** False: no stack manages it (made outside Pulumi). */
+  managed: boolean;
+  /** The line of the program file that declares the resource (managed resources, when found). */
+  line?: number;
+}
+
+export interface PolicyResult {
+  /** The packs that ran, as `pulumi policy analyze` names them. */
+  packs: { name: string; version: string }[];
+  /** Sorted by stack, URN, policy and message. */
+  violations: PolicyViolation[];
+  /** Why the policy run failed (the report is then partial). */
+  error?: string;
+}
+
+/** The live state a run read for `--state-out` and `--policy`. */
+export interface LiveSummary {
+  /** Managed resources the refresh read (those gone from the cloud left out). */
+  managed: number;
+  /** Resources no checked stack manages, found in the accounts the stacks reach and read. */
+  unmanaged: number;
+  /** Services that could not be listed, resources that could not be read: the live state is partial. */
+  errors: { service: string; error: string }[];
+}
+
 export interface DriftReport {
   version: typeof REPORT_VERSION;
   tool: { name: "krcloud-drift"; version: string };
@@ -149,6 +194,12 @@ export interface DriftReport {
   expiredRules: ExpiredRule[];
   ignoreFile?: string;
   baselineFile?: string;
+  /** What the cloud holds, as `--state-out` and `--policy` read it: managed and unmanaged resources. */
+  live?: LiveSummary;
+  /** The policy pack's findings on what the cloud holds (`--policy`). */
+  policy?: PolicyResult;
+  /** This run checked shard `index` of `count` (`--shard K/N`); `krcloud-drift merge` combines the shards and drops it. */
+  shard?: { index: number; count: number };
 }
 
 export function emptyCounts(): StackCounts {
@@ -179,19 +230,34 @@ export function stackStatus(resources: readonly ResourceResult[], error: string 
 }
 
 /**
- * The run's exit code. Precedence: an expired ignore rule or no stack checked at all (1), then some
- * resource or stack unread (3, drift found elsewhere included), then new drift (2), else 0.
+ * The run's exit code. Precedence: an expired ignore rule or no stack checked at all (1), then a
+ * mandatory policy violation (4: a guardrail broken now is certain whatever else could not be
+ * read), then some resource or stack unread or a policy run that failed (3, drift found elsewhere
+ * included), then new drift (2), else 0. A shard with no stack of its own is no error: it checked
+ * its share, which was empty.
  */
-export function exitCodeOf(stacks: readonly StackReport[], expiredRules: readonly ExpiredRule[]): number {
+export function exitCodeOf(
+  stacks: readonly StackReport[],
+  expiredRules: readonly ExpiredRule[],
+  extra: { policy?: PolicyResult; live?: LiveSummary; emptyShare?: boolean } = {},
+): number {
   if (expiredRules.length > 0) return EXIT.error;
-  if (stacks.length === 0 || stacks.every((s) => s.status === "error")) return EXIT.error;
-  if (stacks.some((s) => s.status === "partial" || s.status === "error")) return EXIT.partial;
+  if (stacks.length === 0 ? !extra.emptyShare : stacks.every((s) => s.status === "error")) return EXIT.error;
+  if (extra.policy?.violations.some((v) => v.level === "mandatory")) return EXIT.policy;
+  if (livePartial(extra) || stacks.some((s) => s.status === "partial" || s.status === "error")) return EXIT.partial;
   if (stacks.some((s) => s.status === "drift")) return EXIT.drift;
   return EXIT.clean;
 }
 
-export function overallStatus(stacks: readonly StackReport[]): StackStatus {
-  if (stacks.length === 0 || stacks.every((s) => s.status === "error")) return "error";
+/** The policy run failed, or some of the live state could not be read. */
+export function livePartial(extra: { policy?: PolicyResult; live?: LiveSummary }): boolean {
+  return extra.policy?.error !== undefined || (extra.live?.errors.length ?? 0) > 0;
+}
+
+export function overallStatus(stacks: readonly StackReport[], extra: { policy?: PolicyResult; live?: LiveSummary; emptyShare?: boolean } = {}): StackStatus {
+  if (stacks.length === 0) return extra.emptyShare ? (livePartial(extra) ? "partial" : "clean") : "error";
+  if (stacks.every((s) => s.status === "error")) return "error";
+  if (livePartial(extra)) return "partial";
   if (stacks.some((s) => s.status === "partial" || s.status === "error")) return "partial";
   return stacks.some((s) => s.status === "drift") ? "drift" : "clean";
 }

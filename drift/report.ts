@@ -3,7 +3,18 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyzeEvents } from "./analyze";
 import { applyNoiseControl, expiredRules, type IgnoreRule } from "./ignore";
-import { countsOf, exitCodeOf, isNewDrift, overallStatus, REPORT_VERSION, stackStatus, type DriftReport, type StackReport } from "./model";
+import {
+  countsOf,
+  exitCodeOf,
+  isNewDrift,
+  overallStatus,
+  REPORT_VERSION,
+  stackStatus,
+  type DriftReport,
+  type LiveSummary,
+  type PolicyResult,
+  type StackReport,
+} from "./model";
 import { declarationLine, programFile, projectFileOf, relativePosix } from "./program";
 import { addFixes } from "./remediation";
 import type { StackRun } from "./run";
@@ -57,24 +68,49 @@ export function stackReport(run: StackRun, ctx: ReportContext): StackReport {
   return report;
 }
 
-export function buildReport(
-  stacks: StackReport[],
-  opts: { version: string; startedAt: number; finishedAt: number; now: Date; rules: readonly IgnoreRule[]; ignoreFile?: string; baselineFile?: string },
-): DriftReport {
+/** Stacks by name (then project): the same order whatever order they were matched, checked or merged in. */
+export function byStackName(a: StackReport, b: StackReport): number {
+  return compareText(a.stack, b.stack) || compareText(a.project ?? "", b.project ?? "");
+}
+
+/** Code point order, as `sort()` without a comparator: no locale, the same on every machine. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export interface ReportMeta {
+  version: string;
+  startedAt: number;
+  finishedAt: number;
+  now: Date;
+  rules: readonly IgnoreRule[];
+  ignoreFile?: string;
+  baselineFile?: string;
+  live?: LiveSummary;
+  policy?: PolicyResult;
+  shard?: { index: number; count: number };
+}
+
+export function buildReport(stacks: StackReport[], opts: ReportMeta): DriftReport {
   const expired = expiredRules(opts.rules, opts.now);
+  const sorted = [...stacks].sort(byStackName);
+  const extra = { policy: opts.policy, live: opts.live, emptyShare: opts.shard !== undefined };
   const report: DriftReport = {
     version: REPORT_VERSION,
     tool: { name: "krcloud-drift", version: opts.version },
     generatedAt: opts.now.toISOString(),
-    status: overallStatus(stacks),
-    exitCode: exitCodeOf(stacks, expired),
-    drift: stacks.some((s) => s.resources.some(isNewDrift)),
+    status: overallStatus(sorted, extra),
+    exitCode: exitCodeOf(sorted, expired, extra),
+    drift: sorted.some((s) => s.resources.some(isNewDrift)),
     durationMs: opts.finishedAt - opts.startedAt,
-    stacks,
+    stacks: sorted,
     expiredRules: expired,
   };
   if (opts.ignoreFile) report.ignoreFile = opts.ignoreFile;
   if (opts.baselineFile) report.baselineFile = opts.baselineFile;
+  if (opts.live) report.live = opts.live;
+  if (opts.policy) report.policy = opts.policy;
+  if (opts.shard) report.shard = opts.shard;
   return report;
 }
 

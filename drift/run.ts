@@ -13,6 +13,8 @@
 import * as os from "node:os";
 import { LocalWorkspace, type EngineEvent, type LocalWorkspaceOptions } from "@pulumi/pulumi/automation";
 import { READ_ERRORS_ENV } from "../provider/core/resource";
+import { displayType } from "./analyze";
+import { trackedKey } from "./unmanaged/discover";
 import { globToRegExp, isGlob } from "./values";
 
 export { READ_ERRORS_ENV };
@@ -37,6 +39,8 @@ export interface StackRun {
    * reports list resources in this order, never in the order refresh events happen to arrive.
    */
   stateOrder?: string[];
+  /** What the stack's state tracks (`<type token>|<id>`), read with `stateOrder`. */
+  tracked?: string[];
 }
 
 export interface RunOptions {
@@ -63,17 +67,19 @@ export async function checkStack(stackName: string, opts: RunOptions): Promise<S
   } catch (e) {
     return done({ error: `selecting stack "${stackName}": ${errorSummary(e)}` });
   }
-  // The state's order of resources; a stack that cannot be exported still gets its check.
-  const stateOrder = await stack.exportStack().then(
-    (d) => ((d.deployment as { resources?: { urn?: unknown }[] } | undefined)?.resources ?? []).flatMap((r) => (typeof r.urn === "string" ? [r.urn] : [])),
+  // The state's order of resources, and what it tracks; a stack that cannot be exported still gets its check.
+  const state = await stack.exportStack().then(
+    (d) => (d.deployment as { resources?: { urn?: unknown; type?: unknown; id?: unknown }[] } | undefined)?.resources ?? [],
     () => undefined,
   );
+  const stateOrder = state?.flatMap((r) => (typeof r.urn === "string" ? [r.urn] : []));
+  const tracked = state?.flatMap((r) => (typeof r.type === "string" && typeof r.id === "string" && r.id ? [trackedKey(displayType(r.type), r.id)] : []));
   try {
     await stack.preview({ refresh: true, runProgram: true, color: "never", configFile: opts.configFile, onEvent: (e) => events.push(e) });
   } catch (e) {
-    return done({ error: `the refresh-preview of stack "${stackName}" failed:\n${errorSummary(e)}`, previewFailed: true, stateOrder });
+    return done({ error: `the refresh-preview of stack "${stackName}" failed:\n${errorSummary(e)}`, previewFailed: true, stateOrder, tracked });
   }
-  return done({ stateOrder });
+  return done({ stateOrder, tracked });
 }
 
 /** The stacks named or matched by `patterns` (names, or globs over the project's stacks). */

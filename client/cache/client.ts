@@ -1,11 +1,13 @@
 /**
- * CacheClient: every operation of spec 02-cache.md over core's Transport (retries, errors,
+ * CacheClient: every operation of spec 02-cache.md (and the on-demand backups of the cloud's public
+ * API documentation, operations/backups.ts) over core's Transport (retries, errors,
  * redaction, `X-Auth-Token`). Operations are grouped by API noun; failures are core ApiErrors
  * (`isNotFound`, `isConflict`, ...) whose message says what was being done, e.g.
  * `creating cache cluster "web": 409 …`.
  */
 
 import { transportFor, type Transport } from "../core";
+import { BackupApi } from "./operations/backups";
 import { CatalogueApi } from "./operations/catalogue";
 import { ClusterApi } from "./operations/clusters";
 import { CacheHttp } from "./operations/context";
@@ -25,6 +27,7 @@ export class CacheClient {
   readonly nodes: NodeApi;
   readonly instanceSets: InstanceSetApi;
   readonly parameterGroups: ParameterGroupApi;
+  readonly backups: BackupApi;
 
   constructor(opts: CacheClientOptions) {
     this.transport = transportFor("cache", opts);
@@ -35,6 +38,7 @@ export class CacheClient {
     this.nodes = new NodeApi(http);
     this.instanceSets = new InstanceSetApi(http, opts.settings.projectId);
     this.parameterGroups = new ParameterGroupApi(http);
+    this.backups = new BackupApi(http);
   }
 
   /** The cluster or instance set, or undefined on 404. */

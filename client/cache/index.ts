@@ -8,6 +8,7 @@ export { NodeApi } from "./operations/nodes";
 export { InstanceSetApi } from "./operations/instance-sets";
 export { ParameterGroupApi, PARAMETER_GROUP_CREATE } from "./operations/parameter-groups";
 export { CatalogueApi } from "./operations/catalogue";
+export { BackupApi } from "./operations/backups";
 export { CacheInvalidArgumentError, CacheResponseFormatError, isInvalidArgument, isResponseFormatError, parseCacheErrorBody, refineApiError } from "./errors";
 export * from "./parse";
 export * from "./topology";

@@ -309,3 +309,43 @@ export interface ModifyParameterGroupInput {
   /** Required when `parameters` is given. */
   applyMode?: ApplyMode;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Backups: the cloud's public API documentation, not the spec (docs/api-assumptions.md)
+
+/** Who took a backup: a backup schedule (`automatic`) or a request (`manual`); other values kept as sent. */
+export type BackupKind = "automatic" | "manual" | (string & {});
+
+/** A backup record (`GET /v1/backups?clusterName=…`); every field but the id is a reading of the documentation or a guess. */
+export interface CacheBackup {
+  /** `objectId` (also `id`, `backupId`). */
+  id: string;
+  name?: string;
+  /** The cluster or instance set it was taken of. */
+  clusterId?: string;
+  clusterName?: string;
+  /** true: a cluster's (cluster mode); false: an instance set's. */
+  clusterEnabled?: boolean;
+  version?: string;
+  shardCount?: number;
+  kind?: BackupKind;
+  status?: string;
+  /** `status` normalised (topology.ts `normalizeStatus`). */
+  state?: string;
+  /** The data's size in bytes (`size`, also `sizeBytes`, `backupSize`; `sizeMb`/`sizeMB` read as MiB). */
+  sizeBytes?: number;
+  createdAt?: string;
+  expiresAt?: string;
+  raw: unknown;
+}
+
+export interface CreateBackupInput {
+  /** The cluster or instance set to back up. */
+  clusterId: string;
+  name: string;
+}
+
+export interface ListBackupsOptions {
+  /** Only the backups of the cluster or instance set of this name. */
+  clusterName?: string;
+}

@@ -9,6 +9,7 @@ export * from "./settings";
 export * from "./transport";
 export * from "./waiter";
 export * from "./once";
+export * from "./pacer";
 export * from "./stats";
 export * from "./project";
 export * from "./concurrency";

@@ -5,6 +5,7 @@
  * line. Values are escaped as the Actions toolkit escapes them.
  */
 import type { DriftReport, StackReport } from "../model";
+import { locationOf, resourceWord } from "./policy";
 import { propertySentence } from "./text";
 
 /** The message part: `%`, CR and LF escaped. */
@@ -55,8 +56,24 @@ function linesOf(s: StackReport): string[] {
   return out;
 }
 
+/** A violation: `::error` when mandatory, `::warning` when advisory, at the resource's line for a managed one. */
+function policyCommands(report: DriftReport): string[] {
+  const p = report.policy;
+  if (!p) return [];
+  const out = p.violations.map((v) =>
+    command(
+      v.level === "mandatory" ? "error" : "warning",
+      { ...locationOf(report, v), title: `krcloud policy: ${v.policy} ${v.name}` },
+      `${resourceWord(v)} (${v.type}, stack ${v.stack}) breaks ${v.policy} [${v.level}]: ${v.message}`,
+    ),
+  );
+  if (p.error !== undefined) out.push(command("error", { title: "krcloud policy: the pack did not run to the end" }, p.error));
+  for (const e of report.live?.errors ?? []) out.push(command("error", { title: `krcloud policy: ${e.service} not read` }, e.error));
+  return out;
+}
+
 export function formatGithub(report: DriftReport): string {
-  const lines = report.stacks.flatMap(linesOf);
+  const lines = [...report.stacks.flatMap(linesOf), ...policyCommands(report)];
   for (const e of report.expiredRules) {
     lines.push(
       command(

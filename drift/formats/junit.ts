@@ -7,6 +7,7 @@
 import { XMLBuilder } from "fast-xml-parser";
 import type { DriftReport, ResourceResult, StackReport } from "../model";
 import { show } from "../values";
+import { resourceWord } from "./policy";
 import { propertySentence, statusWord } from "./text";
 
 // eslint-disable-next-line no-control-regex
@@ -80,8 +81,42 @@ function suiteOf(s: StackReport): Record<string, unknown> {
   };
 }
 
+/**
+ * The policy findings as one more suite: a case per violation, failed when mandatory; an advisory
+ * one passes with its finding as output (it does not fail the check); a pack that did not run to
+ * the end is an error.
+ */
+function policySuite(report: DriftReport): Record<string, unknown> | undefined {
+  const p = report.policy;
+  if (!p) return undefined;
+  const cases: Case[] = p.violations.map((v) => {
+    const c: Case = { "@_name": `${v.policy} ${resourceWord(v)}`, "@_classname": v.type };
+    const text = clean(`stack: ${v.stack}\nurn: ${v.urn}\n${v.message}`);
+    if (v.level === "mandatory") c.failure = { "@_message": clean(v.message.split("\n")[0] ?? ""), "@_type": v.policy, "#text": text };
+    else c["system-out"] = clean(`advisory: ${text}`);
+    return c;
+  });
+  if (p.error !== undefined)
+    cases.push({
+      "@_name": "(policy pack)",
+      "@_classname": "policy",
+      error: { "@_message": clean(p.error.split("\n")[0] ?? ""), "@_type": "policy-error", "#text": clean(p.error) },
+    });
+  const count = (k: string) => cases.filter((c) => c[k] !== undefined).length;
+  return {
+    "@_name": "policy",
+    "@_tests": cases.length,
+    "@_failures": count("failure"),
+    "@_errors": count("error"),
+    "@_skipped": 0,
+    "@_time": "0.000",
+    testcase: cases,
+  };
+}
+
 export function formatJunit(report: DriftReport): string {
-  const suites = report.stacks.map(suiteOf);
+  const policy = policySuite(report);
+  const suites = [...report.stacks.map(suiteOf), ...(policy ? [policy] : [])];
   const sum = (k: string) => suites.reduce((a, s) => a + (s[k] as number), 0);
   const doc = {
     testsuites: {

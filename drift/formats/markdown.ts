@@ -4,6 +4,7 @@
  */
 import type { DriftReport, ResourceResult, StackReport } from "../model";
 import { show } from "../values";
+import { liveLines, policySummary } from "./policy";
 import { describeExit, seconds, statusWord } from "./text";
 
 /** Text for a table cell: pipes escaped, one line. */
@@ -20,7 +21,7 @@ function code(s: string): string {
 const HEADLINE: Readonly<Record<string, string>> = {
   clean: "no drift",
   drift: "drift found",
-  partial: "partial: some resources or stacks could not be read",
+  partial: "partial: some resources, stacks or services could not be read",
   error: "the check failed",
 };
 
@@ -71,6 +72,28 @@ function stackSection(s: StackReport): string[] {
   return out;
 }
 
+function policySection(report: DriftReport): string[] {
+  const p = report.policy;
+  if (!p && !report.live) return [];
+  const out = ["### Policy", ""];
+  out.push(...liveLines(report).map((l) => cell(l.trim())), "");
+  if (p) {
+    out.push(policySummary(report)!, "");
+    if (p.violations.length > 0) {
+      out.push("| stack | resource | type | level | policy | finding |", "|---|---|---|---|---|---|");
+      for (const v of p.violations) {
+        const level = v.level === "mandatory" ? "**mandatory**" : "advisory";
+        out.push(
+          `| ${cell(v.stack)} | ${code(v.name)}${v.managed ? "" : " (unmanaged)"} | ${cell(v.type)} | ${level} | ${code(v.policy)} | ${cell(v.message)} |`,
+        );
+      }
+      out.push("");
+    }
+    if (p.error !== undefined) out.push(`> The policy pack did not run to the end: ${cell(p.error)}`, "");
+  }
+  return out;
+}
+
 export function formatMarkdown(report: DriftReport): string {
   const out = [
     `## krcloud drift check: ${HEADLINE[report.status] ?? report.status}`,
@@ -84,6 +107,7 @@ export function formatMarkdown(report: DriftReport): string {
     "",
   ];
   for (const s of report.stacks) out.push(...stackSection(s));
+  out.push(...policySection(report));
   for (const e of report.expiredRules) out.push(`**Expired ignore rule** ${cell(e.rule)} (${e.expires}): ${cell(e.reason)}. Remove it or extend its date.`, "");
   out.push(describeExit(report.exitCode), "");
   return out.join("\n");

@@ -5,10 +5,13 @@
  * stable across runs: the identity fingerprint is the resource's URN and property path, so the
  * same drift stays the same alert; the full fingerprint adds both values (the baseline's).
  * Ignored drift carries an external suppression with the rule's reason; with a baseline, results
- * say whether they are new or unchanged (`baselineState`).
+ * say whether they are new or unchanged (`baselineState`). With `--policy`, each rule that found
+ * something is a SARIF rule of its own (the policy's id, its enforcement level as the default level:
+ * mandatory `error`, advisory `warning`) and each violation a result, at the program's line for a
+ * managed resource, by URN alone for an unmanaged one.
  */
 import { createHash } from "node:crypto";
-import { EXIT, type DriftReport, type PropertyFinding, type ResourceResult, type StackReport } from "../model";
+import { EXIT, type DriftReport, type PolicyViolation, type PropertyFinding, type ResourceResult, type StackReport } from "../model";
 import { propertySentence } from "./text";
 
 /** A SARIF reportingDescriptor, its fields in the order the report has always written them. */
@@ -123,6 +126,47 @@ function resultsOf(s: StackReport, withBaseline: boolean): Record<string, unknow
   return out;
 }
 
+/** A rule per policy that found something: its id, the pack's description of it, its level as the default. */
+function policyRules(report: DriftReport) {
+  const seen = new Map<string, PolicyViolation>();
+  for (const v of report.policy?.violations ?? []) if (!seen.has(v.policy)) seen.set(v.policy, v);
+  return [...seen.values()].map((v) => ({
+    id: v.policy,
+    name: v.policy,
+    shortDescription: { text: `${v.policy} (policy pack ${v.pack} ${v.packVersion})` },
+    fullDescription: {
+      text: `A rule of the policy pack ${v.pack}, run on what the cloud holds now (managed and unmanaged resources). Enforcement: ${v.level}.`,
+    },
+    defaultConfiguration: { level: levelOf(v) },
+    properties: { tags: ["policy", v.pack], enforcementLevel: v.level, "problem.severity": v.level === "mandatory" ? "error" : "warning" },
+  }));
+}
+
+function levelOf(v: PolicyViolation): "error" | "warning" {
+  return v.level === "mandatory" ? "error" : "warning";
+}
+
+function policyResults(report: DriftReport, firstRule: number): Record<string, unknown>[] {
+  const index = new Map(policyRules(report).map((r, i) => [r.id, firstRule + i]));
+  return (report.policy?.violations ?? []).map((v) => {
+    const stack = report.stacks.find((s) => s.stack === v.stack);
+    const loc: Record<string, unknown> = { logicalLocations: [{ name: v.name, fullyQualifiedName: v.urn, kind: "resource" }] };
+    if (v.managed && stack?.programFile) {
+      loc.physicalLocation = { artifactLocation: { uri: stack.programFile, uriBaseId: "%SRCROOT%" }, region: { startLine: v.line ?? 1 } };
+    }
+    const id = identity(v.policy, v.urn);
+    return {
+      ruleId: v.policy,
+      ruleIndex: index.get(v.policy),
+      level: levelOf(v),
+      message: { text: `${v.name} (${v.type}, stack ${v.stack}${v.managed ? "" : ", unmanaged"}): ${v.message}` },
+      locations: [loc],
+      partialFingerprints: { primaryLocationLineHash: id, "krcloudPolicyIdentity/v1": id },
+      properties: { stack: v.stack, urn: v.urn, type: v.type, managed: v.managed, pack: v.pack, packVersion: v.packVersion, enforcementLevel: v.level },
+    };
+  });
+}
+
 export function formatSarif(report: DriftReport): string {
   const withBaseline = report.baselineFile !== undefined;
   const notifications = [
@@ -133,6 +177,14 @@ export function formatSarif(report: DriftReport): string {
       level: "error",
       message: { text: `ignore rule ${e.rule} expired on ${e.expires}` },
       descriptor: { id: "expired-ignore-rule" },
+    })),
+    ...(report.policy?.error !== undefined
+      ? [{ level: "error", message: { text: `policy pack: ${report.policy.error}` }, descriptor: { id: "policy-error" } }]
+      : []),
+    ...(report.live?.errors ?? []).map((e) => ({
+      level: "error",
+      message: { text: `${e.service}: not read: ${e.error}` },
+      descriptor: { id: "live-state-error" },
     })),
   ];
   const sarif = {
@@ -145,7 +197,7 @@ export function formatSarif(report: DriftReport): string {
             name: report.tool.name,
             version: report.tool.version,
             semanticVersion: report.tool.version,
-            rules: RULES,
+            rules: [...RULES, ...policyRules(report)],
           },
         },
         automationDetails: { id: `krcloud-drift/${report.stacks.map((s) => s.stack).join(",")}/` },
@@ -156,7 +208,7 @@ export function formatSarif(report: DriftReport): string {
             ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}),
           },
         ],
-        results: report.stacks.flatMap((s) => resultsOf(s, withBaseline)),
+        results: [...report.stacks.flatMap((s) => resultsOf(s, withBaseline)), ...policyResults(report, RULES.length)],
         properties: { stacks: report.stacks.map((s) => ({ stack: s.stack, status: s.status, durationMs: s.durationMs, counts: s.counts })) },
       },
     ],

@@ -1,6 +1,7 @@
 /** The human-readable report: one row per finding, then the details and the fixes of each. */
 import type { DriftReport, PropertyFinding, ResourceResult, StackReport } from "../model";
 import { show } from "../values";
+import { liveLines, policySummary, resourceWord } from "./policy";
 import { describeExit, seconds, statusWord } from "./text";
 
 function propertyCell(p: PropertyFinding): string {
@@ -42,6 +43,24 @@ function detailLines(r: ResourceResult): string[] {
   return out;
 }
 
+/** The policy violations: a row each, then each one's URN and message. */
+function policyLines(report: DriftReport): string[] {
+  const p = report.policy;
+  if (!p) return [];
+  const out: string[] = [""];
+  if (p.violations.length === 0 && p.error === undefined) out.push("Policy: no violation.");
+  if (p.violations.length > 0) {
+    const head = ["STACK", "RESOURCE", "TYPE", "LEVEL", "POLICY"];
+    const rows = p.violations.map((v) => [v.stack, resourceWord(v), v.type, v.level, v.policy]);
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ");
+    out.push(line(head), ...rows.map(line));
+    for (const v of p.violations) out.push("", `${v.stack}: ${resourceWord(v)} (${v.type}) ${v.policy} [${v.level}]`, `  urn: ${v.urn}`, `  ${v.message}`);
+  }
+  if (p.error !== undefined) out.push("", "policy: the pack did not run to the end", ...p.error.split("\n").map((l) => `  ${l}`));
+  return out;
+}
+
 export function formatTable(report: DriftReport): string {
   const rows = report.stacks.flatMap(rowsOf);
   const head = ["STACK", "RESOURCE", "TYPE", "STATUS", "PROPERTIES"];
@@ -59,6 +78,7 @@ export function formatTable(report: DriftReport): string {
   for (const e of report.expiredRules)
     out.push("", `ignore rule ${e.rule} expired on ${e.expires} (reason: ${e.reason}): remove it or extend its expires date`);
 
+  out.push(...policyLines(report));
   const n = (st: string) => report.stacks.filter((s) => s.status === st).length;
   const unverifiable = report.stacks.reduce((a, s) => a + s.counts.unverifiable, 0);
   out.push(
@@ -66,6 +86,9 @@ export function formatTable(report: DriftReport): string {
     `${report.stacks.length} stack(s) checked in ${seconds(report.durationMs)} (${report.stacks.map((s) => `${s.stack} ${seconds(s.durationMs)}`).join(", ")}): ${n("drift")} with drift, ${n("partial")} partial, ${n("error")} failed.`,
   );
   if (unverifiable > 0) out.push(`${unverifiable} resource(s) keep no server state to compare (KMS ciphertexts and data keys, data queries): not checked.`);
+  out.push(...liveLines(report));
+  const summary = policySummary(report);
+  if (summary) out.push(summary);
   out.push(describeExit(report.exitCode));
   return `${out.join("\n")}\n`;
 }

@@ -21,6 +21,8 @@ export function describeExit(code: number): string {
       return "Exit 2: drift found.";
     case EXIT.partial:
       return "Exit 3: partial: some resources or stacks could not be read (the rest is reported above).";
+    case EXIT.policy:
+      return "Exit 4: a mandatory policy violation.";
     default:
       return "Exit 1: error.";
   }

@@ -47,7 +47,10 @@ export interface UnmanagedReport {
 
 const run = promisify(execFile);
 
-async function pulumi(args: string[], o: UnmanagedOptions): Promise<string> {
+/** Where the Pulumi CLI runs for a stack's state and config: the project, its config file, the run's environment. */
+export type ProjectOptions = Pick<UnmanagedOptions, "workDir" | "configFile" | "runOpts">;
+
+async function pulumi(args: string[], o: ProjectOptions): Promise<string> {
   const { stdout } = await run("pulumi", [...args, "--non-interactive"], {
     cwd: o.workDir,
     env: { ...process.env, ...o.runOpts.env },
@@ -56,19 +59,21 @@ async function pulumi(args: string[], o: UnmanagedOptions): Promise<string> {
   return stdout;
 }
 
-interface StackFacts {
+export interface StackFacts {
   stack: string;
+  /** `trackedKey`s of what its state holds. */
   tracked: string[];
   settings?: Settings;
   error?: string;
 }
 
-async function factsOf(stack: string, o: UnmanagedOptions): Promise<StackFacts> {
+/** What a stack's state tracks and the settings its provider would use (config decrypted in memory only). */
+export async function factsOf(stack: string, o: ProjectOptions, known?: { tracked: string[] }): Promise<StackFacts> {
   try {
-    const state = JSON.parse(await pulumi(["stack", "export", "--stack", stack], o)) as { deployment?: { resources?: { type: string; id?: string }[] } };
-    const tracked = (state.deployment?.resources ?? []).filter((r) => r.id).map((r) => trackedKey(displayType(r.type), r.id!));
     const cfgArgs = ["config", "--show-secrets", "--json", "--stack", stack, ...(o.configFile ? ["--config-file", o.configFile] : [])];
-    const config = JSON.parse(await pulumi(cfgArgs, o)) as Record<string, { value?: string }>;
+    // The state and the config side by side (a stack checked in this run has its state read already).
+    const [tracked, configText] = await Promise.all([known ? Promise.resolve(known.tracked) : trackedOf(stack, o), pulumi(cfgArgs, o)]);
+    const config = JSON.parse(configText) as Record<string, { value?: string }>;
     const configured = resolveSettings({}, (k) => config[`krcloud:${k}`]?.value, process.env);
     // The project and the endpoints a token of the access key names; when no token can be had,
     // listing each service says why.
@@ -79,8 +84,18 @@ async function factsOf(stack: string, o: UnmanagedOptions): Promise<StackFacts> 
   }
 }
 
+async function trackedOf(stack: string, o: ProjectOptions): Promise<string[]> {
+  const state = JSON.parse(await pulumi(["stack", "export", "--stack", stack], o)) as { deployment?: { resources?: { type: string; id?: string }[] } };
+  return trackedKeysOf(state.deployment?.resources ?? []);
+}
+
+/** What a stack's state tracks, as `trackedKey`s. */
+export function trackedKeysOf(resources: readonly { type: string; id?: string }[]): string[] {
+  return resources.filter((r) => r.id).map((r) => trackedKey(displayType(r.type), r.id!));
+}
+
 /** Settings that reach the same account list the same resources. */
-function accountKey(s: Settings): string {
+export function accountKey(s: Settings): string {
   return JSON.stringify([s.projectId, s.region, s.endpoints]);
 }
 

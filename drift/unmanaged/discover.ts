@@ -96,7 +96,9 @@ export async function discover(settings: Settings, tracked: Tracked): Promise<Di
     const found: CloudResource[] = [];
     try {
       for (const { def, within } of types) {
-        for (const r of await listAll(def, ctx)) {
+        // By name: the cloud's own list order (creation, say) would reorder the report from run to run.
+        const listed = (await listAll(def, ctx)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        for (const r of listed) {
           const row: CloudResource = {
             token: def.token,
             id: r.id,

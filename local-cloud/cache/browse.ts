@@ -57,9 +57,9 @@ export function cacheBrowser(be: CacheBackend, control: CacheControl): ServiceBr
   };
   return {
     tree(projectId) {
-      const clusters = [...be.clusters.values()].filter((c) => c.projectId === projectId).sort((a, b) => a.name.localeCompare(b.name));
-      const groups = [...be.groups.values()].filter((g) => !g.isDefault && g.projectId === projectId).sort((a, b) => a.name.localeCompare(b.name));
-      const backups = be.backups.list().filter((b) => b.projectId === projectId);
+      const clusters = [...be.state.clusters.values()].filter((c) => c.projectId === projectId).sort((a, b) => a.name.localeCompare(b.name));
+      const groups = [...be.state.groups.values()].filter((g) => !g.isDefault && g.projectId === projectId).sort((a, b) => a.name.localeCompare(b.name));
+      const backups = be.state.backups.list().filter((b) => b.projectId === projectId);
       return [
         group(
           "parameter-groups",
@@ -81,14 +81,18 @@ export function cacheBrowser(be: CacheBackend, control: CacheControl): ServiceBr
         group(
           "backups",
           "backups",
-          backups.map((b) => ({
-            kind: "backup",
-            id: b.name,
-            label: b.name,
-            facts: { shards: b.shardCount },
-            record: get("backup", b.name),
-            control: { kind: "backup", id: b.name },
-          })),
+          backups.map((b) => {
+            const record = get("backup", b.id);
+            return {
+              kind: "backup",
+              id: b.id,
+              label: b.name,
+              status: String(record.status),
+              facts: { shards: b.shardCount, type: b.kind, bytes: b.size ?? 0 },
+              record,
+              control: { kind: "backup", id: b.id },
+            };
+          }),
         ),
       ];
     },
@@ -97,6 +101,7 @@ export function cacheBrowser(be: CacheBackend, control: CacheControl): ServiceBr
       { kind: "node", moves: "PROVISIONING -> Running (a cluster's nodes)" },
       { kind: "instance", moves: "PROVISIONING -> Running (an instance set's instances)" },
       { kind: "sync", moves: "Applying -> In-Sync (parameter values on the nodes)" },
+      { kind: "backup", moves: "Creating -> Available (a backup, once its data is written)" },
     ],
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The cache service's part of the control API (`/_control/resources/cache/{kind}/{id}`) and its
  * snapshot. Kinds: `cluster`, `instance-set`, `shard` (`{clusterId}/{shardId}` or the shard id),
- * `node`, `instance`, `parameter-group`, `backup`. A patch is parsed and checked whole (the group
+ * `node`, `instance`, `parameter-group`, `backup` (by id or name). A patch is parsed and checked whole (the group
  * it names exists, values fit their parameters) before anything changes; deletes of shards, nodes
  * and instances go through the service's own rules (the last shard, a primary stay). Documented
  * in docs/local-cloud.md.
@@ -11,10 +11,9 @@ import { BadRequest, NoSuchResource } from "../core/errors";
 import { KindControl, type ControlledKind, type InventoryEntry } from "../core/http";
 import { parseWith } from "../core/input";
 import type { CacheBackend } from "./backend";
-import type { StoredBackup } from "./backups";
 import { invalidValue, PARAMETERS } from "./catalogue";
 import { SERVICE } from "./lifecycle";
-import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
+import type { StoredBackup, StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
 import type { CacheViews } from "./views";
 
 /** Statuses the spec lists are examples ("the full list: not shown"): any short printable word goes. */
@@ -39,6 +38,17 @@ const clusterPatch = z.strictObject({
   backupNow: z.literal(true).optional(),
 });
 const nodePatch = z.strictObject({ status });
+/** What the cloud reports of a backup, forced: its size (bytes: the 60% restore rule without gigabytes of data) or status. */
+const backupPatch = z.strictObject({
+  size: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 50)
+    .optional(),
+  status: status.optional(),
+  name: z.string().min(1).max(255).optional(),
+});
 const groupPatch = z.strictObject({
   description: z.string().max(100).optional(),
   values: z.record(z.string(), z.string().max(1024)).optional(),
@@ -54,9 +64,9 @@ export class CacheControl extends KindControl {
 
   inventory(): InventoryEntry[] {
     this.be.tick();
-    const out: InventoryEntry[] = this.be.backups.list().map((b) => ({ service: SERVICE, kind: "backup", id: b.name, projectId: b.projectId }));
-    for (const g of this.be.groups.values()) if (!g.isDefault) out.push({ service: SERVICE, kind: "parameter-group", id: g.id, projectId: g.projectId });
-    for (const c of this.be.clusters.values())
+    const out: InventoryEntry[] = this.be.state.backups.list().map((b) => ({ service: SERVICE, kind: "backup", id: b.id, projectId: b.projectId }));
+    for (const g of this.be.state.groups.values()) if (!g.isDefault) out.push({ service: SERVICE, kind: "parameter-group", id: g.id, projectId: g.projectId });
+    for (const c of this.be.state.clusters.values())
       out.push({ service: SERVICE, kind: c.clusterEnabled ? "cluster" : "instance-set", id: c.id, projectId: c.projectId });
     return out;
   }
@@ -73,7 +83,7 @@ export class CacheControl extends KindControl {
       /** By the service's own rules: the last shard stays. */
       delete: (id: string) => {
         const { c, shard } = this.shard(id);
-        this.be.deleteShard(c.projectId, c.id, shard.id);
+        this.be.shards.delete(c.projectId, c.id, shard.id);
       },
     },
     node: {
@@ -82,30 +92,37 @@ export class CacheControl extends KindControl {
       delete: (id: string) => {
         const { c, node } = this.node("node", id);
         const shard = c.shards.find((s) => s.nodes.includes(node))!;
-        this.be.deleteNode(c.projectId, c.id, shard.id, node.id);
+        this.be.shards.deleteNode(c.projectId, c.id, shard.id, node.id);
       },
     },
     instance: {
       ...this.nodeKind("instance"),
       delete: (id: string) => {
         const { c, node } = this.node("instance", id);
-        this.be.deleteInstance(c.projectId, c.id, node.id);
+        this.be.instanceSets.deleteInstance(c.projectId, c.id, node.id);
       },
     },
     "parameter-group": {
       get: (id: string) => this.views.group(this.group(id, true), true),
       patch: (id: string, patch: unknown) => this.patchGroup(this.group(id, false), parseWith(groupPatch, patch ?? {})),
-      delete: (id: string) => void this.be.groups.delete(this.group(id, false).id),
+      delete: (id: string) => void this.be.state.groups.delete(this.group(id, false).id),
     },
     backup: {
       get: (id: string) => {
         const b = this.backup(id);
-        return { ...b, createdAt: new Date(b.createdAt).toISOString(), expiresAt: new Date(b.expiresAt).toISOString() };
+        return { ...this.views.backup(b, false), kind: b.kind, projectId: b.projectId, sourceId: b.sourceId, clusterMode: b.clusterMode };
       },
-      patch: (id: string) => this.nothingToPatch("backup", id),
+      patch: (id: string, patch: unknown) => {
+        const b = this.backup(id);
+        const p = parseWith(backupPatch, patch ?? {});
+        if (p.size !== undefined) b.size = p.size;
+        if (p.name !== undefined) this.be.state.backups.rename(b, p.name);
+        if (p.status !== undefined) this.be.forceBackupStatus(b, p.status);
+        return this.views.backup(b, false);
+      },
       delete: (id: string) => {
         const b = this.backup(id);
-        this.be.backups.delete(b.projectId, b.name);
+        this.be.state.backups.delete(b.projectId, b.name);
       },
     },
   } satisfies Record<string, ControlledKind>;
@@ -120,7 +137,7 @@ export class CacheControl extends KindControl {
         return { ...this.views.cluster(c, false), ...(certificate ? { tlsCertificate: certificate } : {}) };
       },
       patch: (id, patch) => this.patchCluster(this.cluster(kind, id), parseWith(clusterPatch, patch ?? {})),
-      delete: (id) => this.be.remove(this.cluster(kind, id)),
+      delete: (id) => this.be.clusters.remove(this.cluster(kind, id)),
     };
   }
 
@@ -140,10 +157,10 @@ export class CacheControl extends KindControl {
     };
   }
 
-  /** A shard or a backup has nothing to patch: once it is known to exist, the answer says what to do instead. */
-  private nothingToPatch(kind: "shard" | "backup", id: string): never {
+  /** A shard has nothing to patch: once it is known to exist, the answer says what to do instead. */
+  private nothingToPatch(kind: "shard", id: string): never {
     this.kinds[kind].get(id);
-    throw new BadRequest(`A ${kind} has nothing to patch: DELETE it${kind === "shard" ? ", or PATCH or DELETE its nodes" : ""}.`);
+    throw new BadRequest(`A ${kind} has nothing to patch: DELETE it, or PATCH or DELETE its nodes.`);
   }
 
   /** Everything goes, real nodes and their data included. */
@@ -152,17 +169,18 @@ export class CacheControl extends KindControl {
   }
 
   snapshot(): unknown {
-    const be = this.be;
-    return { groups: [...be.groups.values()], clusters: [...be.clusters.values()], sticky: [...be.stickySyncErrors], backups: be.backups.snapshot() };
+    const st = this.be.state;
+    return { groups: [...st.groups.values()], clusters: [...st.clusters.values()], sticky: [...st.stickySyncErrors], backups: st.backups.snapshot() };
   }
 
   restore(data: unknown): void {
     const d = data as { groups?: StoredParameterGroup[]; clusters?: StoredCluster[]; sticky?: string[]; backups?: StoredBackup[] } | undefined;
-    this.be.clear();
-    for (const g of d?.groups ?? []) this.be.groups.set(g.id, g);
-    for (const c of d?.clusters ?? []) this.be.clusters.set(c.id, c);
-    for (const s of d?.sticky ?? []) this.be.stickySyncErrors.add(s);
-    this.be.backups.restore(d?.backups);
+    const st = this.be.state;
+    st.clear();
+    for (const g of d?.groups ?? []) st.groups.set(g.id, g);
+    for (const c of d?.clusters ?? []) st.clusters.set(c.id, c);
+    for (const s of d?.sticky ?? []) st.stickySyncErrors.add(s);
+    st.backups.restore(d?.backups);
     this.be.restored();
   }
 
@@ -181,42 +199,43 @@ export class CacheControl extends KindControl {
   private patchCluster(c: StoredCluster, p: z.infer<typeof clusterPatch>): unknown {
     if (p.recoveryEnabled !== undefined && c.clusterEnabled) throw new BadRequest("recoveryEnabled: only instance sets have it.");
     if (p.recoveryEnabled && c.shards[0]!.nodes.length < 2) throw new BadRequest("recoveryEnabled: high availability needs a replica.");
-    const group = p.parameterGroupId === undefined ? undefined : this.be.group(c.projectId, p.parameterGroupId);
+    const group = p.parameterGroupId === undefined ? undefined : this.be.parameterGroups.group(c.projectId, p.parameterGroupId);
     if (group && group.clusterMode !== c.clusterEnabled)
       throw new BadRequest(`parameterGroupId: ${group.name} is for ${group.clusterMode ? "clusters" : "instance sets"}.`);
     // Everything is checked: now it applies.
     if (p.status !== undefined) this.be.forceStatus(c, "cluster", p.status);
     if (p.parameterGroupSyncStatus !== undefined) this.be.forceStatus(c, "sync", p.parameterGroupSyncStatus);
-    if (p.stickySyncError === true) this.be.stickySyncErrors.add(c.id);
-    if (p.stickySyncError === false) this.be.stickySyncErrors.delete(c.id);
+    if (p.stickySyncError === true) this.be.state.stickySyncErrors.add(c.id);
+    if (p.stickySyncError === false) this.be.state.stickySyncErrors.delete(c.id);
     if (p.description !== undefined) c.description = p.description;
     if (p.backupSchedule !== undefined) c.backupSchedule = p.backupSchedule;
     if (p.securityGroupIds !== undefined) c.securityGroups = [...p.securityGroupIds];
     if (p.recoveryEnabled !== undefined) c.recoveryEnabled = p.recoveryEnabled;
     // The nodes get the group's values, as after UpdateCluster.
-    if (group && group.id !== c.parameterGroupId) this.be.switchGroup(c, group);
+    if (group && group.id !== c.parameterGroupId) this.be.parameterGroups.switchGroup(c, group);
     // A backup now, as if the schedule had fired.
-    if (p.backupNow) return { ...this.views.cluster(c, false), backup: this.be.backups.take(c, this.be.now()).name };
+    if (p.backupNow) return { ...this.views.cluster(c, false), backup: this.be.state.backups.take(c, this.be.state.now()).name };
     return this.views.cluster(c, false);
   }
 
-  private backup(name: string): StoredBackup {
+  /** By its id (what the inventory lists) or its name. */
+  private backup(idOrName: string): StoredBackup {
     this.be.tick();
-    const b = this.be.backups.list().find((x) => x.name === name);
-    if (!b) throw new NoSuchResource(`No backup "${name.slice(0, 200)}".`);
+    const b = this.be.state.backups.list().find((x) => x.id === idOrName || x.name === idOrName);
+    if (!b) throw new NoSuchResource(`No backup "${idOrName.slice(0, 200)}".`);
     return b;
   }
 
   /** A custom group by id (`orDefault`: a default one too). */
   private group(id: string, orDefault: boolean): StoredParameterGroup {
-    const g = this.be.groups.get(id);
+    const g = this.be.state.groups.get(id);
     if (!g || (g.isDefault && !orDefault)) throw new NoSuchResource(`No ${orDefault ? "" : "custom "}parameter group "${id.slice(0, 200)}".`);
     return g;
   }
 
   /** Kinds `cluster` and `instance-set` name either (ids are distinct; the inventory tells which it is). */
   private cluster(kind: "cluster" | "instance-set", id: string): StoredCluster {
-    const c = this.be.clusters.get(id);
+    const c = this.be.state.clusters.get(id);
     if (!c) throw new NoSuchResource(`No ${kind} "${id.slice(0, 200)}".`);
     return c;
   }
@@ -224,7 +243,7 @@ export class CacheControl extends KindControl {
   /** `{clusterId}/{shardId}` (a Shard resource's id) or the shard id alone. */
   private shard(id: string): { c: StoredCluster; shard: StoredShard } {
     const shardId = id.slice(id.indexOf("/") + 1);
-    for (const c of this.be.clusters.values()) {
+    for (const c of this.be.state.clusters.values()) {
       const shard = c.clusterEnabled ? c.shards.find((s) => s.id === shardId) : undefined;
       if (shard && (!id.includes("/") || id.startsWith(`${c.id}/`))) return { c, shard };
     }
@@ -232,7 +251,7 @@ export class CacheControl extends KindControl {
   }
 
   private node(kind: "node" | "instance", id: string): { c: StoredCluster; node: StoredNode } {
-    for (const c of this.be.clusters.values()) {
+    for (const c of this.be.state.clusters.values()) {
       if (c.clusterEnabled !== (kind === "node")) continue;
       const node = c.shards.flatMap((s) => s.nodes).find((n) => n.id === id);
       if (node) return { c, node };

@@ -1,12 +1,11 @@
 /**
- * The cache local cloud's data plane, behind the API's state (backend.ts): where the nodes run, who
+ * The cache local cloud's data plane, behind the API's state (backend/): where the nodes run, who
  * owns which slots, whether a node has joined and synced, where the endpoints point. Two engines
  * share this interface: `redis` (redis/engine.ts: every node a real redis-server on 127.0.0.1) and
  * `simulated` (below: no process, slots split evenly, endpoints as names). The backend calls the
  * engine after each change of its state and asks it for statuses and endpoints in its views.
  */
-import type { StoredBackup } from "./backups";
-import type { StoredCluster, StoredNode, StoredShard } from "./model";
+import type { StoredBackup, StoredCluster, StoredNode, StoredShard } from "./model";
 
 export const SLOT_COUNT = 16384;
 
@@ -42,7 +41,7 @@ export interface CacheEngine {
   /** After the stored roles changed (instance sets). */
   promoted(c: StoredCluster, node: StoredNode): void;
   applyParameters(c: StoredCluster, mode: "sequential" | "parallel"): void;
-  /** A backup record was made: the engine saves the data behind it. */
+  /** A backup record was made: the engine saves the data behind it, then sets the backup's `size` (or its `failure`). */
   backupTaken(c: StoredCluster, backup: StoredBackup): void;
   backupDropped(backup: StoredBackup): void;
   /** The data files of a backup, for a restore. */
@@ -105,7 +104,10 @@ export class SimulatedEngine implements CacheEngine {
   nodeRemoved(): void {}
   promoted(): void {}
   applyParameters(): void {}
-  backupTaken(): void {}
+  /** No data: nothing to write. */
+  backupTaken(_c: StoredCluster, backup: StoredBackup): void {
+    backup.size = 0;
+  }
   backupDropped(): void {}
   backupFiles(): RestoreFiles {
     return () => Promise.resolve([]);

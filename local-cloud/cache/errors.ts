@@ -27,3 +27,4 @@ export const NothingToRetry = apiErrorCode(409, "NothingToRetry");
 export const ShardDeleting = apiErrorCode(409, "ShardDeleting");
 /** 422: syntactically valid, but the service cannot do it (an unknown version or flavor, a mismatched group or backup). */
 export const Unprocessable = apiErrorCode(422, "Unprocessable");
+export const BackupNotFound = apiErrorCode(404, "BackupNotFound");

@@ -11,7 +11,7 @@ import { CacheViews } from "./views";
  * Managed cache (spec 02): parameter groups, clusters with shards and nodes, instance sets; each node
  * a real redis-server on 127.0.0.1 where one is installed (or with `cacheEngine: "redis"`), else
  * simulated. Routes parse and validate (routes.ts), the backend holds the state with one method per
- * operation (backend.ts), statuses (lifecycle.ts), views (views.ts), control API (control.ts).
+ * operation and noun (backend/), statuses (lifecycle.ts), views (views.ts), control API (control.ts).
  */
 export function createCacheService(core: CoreContext): ServiceDefinition {
   const backend = new CacheBackend(() => core.clock.now(), core.state, {

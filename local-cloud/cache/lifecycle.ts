@@ -11,7 +11,7 @@ import type { StoredCluster, StoredNode } from "./model";
 
 export const SERVICE = "cache";
 
-export type ManagedKind = "cluster" | "node" | "instance" | "sync";
+export type ManagedKind = "cluster" | "node" | "instance" | "sync" | "backup";
 
 export class CacheStatuses {
   constructor(

@@ -68,6 +68,32 @@ export interface StoredCluster {
   endpointPorts?: { primary?: number; read?: number };
 }
 
+/**
+ * A backup: the record the backend keeps (its data is the engine's, redis/data.ts). Automatic ones
+ * come from a backup schedule and expire; on-demand ones (`POST /v1/backups`) are kept until deleted.
+ */
+export interface StoredBackup {
+  /** `backup-<hex>`; backups stored before ids existed get one when loaded. */
+  id: string;
+  name: string;
+  projectId: string;
+  sourceId: string;
+  /** The source's name when the backup was taken (`GET /v1/backups?clusterName=`). */
+  clusterName: string;
+  clusterMode: boolean;
+  version: string;
+  shardCount: number;
+  kind: "automatic" | "manual";
+  /** ms since the epoch. */
+  createdAt: number;
+  /** Automatic backups only: when they are dropped. */
+  expiresAt?: number;
+  /** Bytes of the data files once they are written (what the API reports as `size`); absent while they are written. */
+  size?: number;
+  /** Why writing the data failed. */
+  failure?: string;
+}
+
 /** What the create routes hand the backend, parsed and checked. */
 export interface CommonBody {
   name: string;

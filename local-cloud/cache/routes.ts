@@ -3,7 +3,7 @@
  * `X-Auth-Token`; bad input is a 400 naming the field, before any state changes.
  */
 import { BadRequest } from "../core/errors";
-import { NodeNotFound, NotACluster } from "./errors";
+import { NodeNotFound } from "./errors";
 import { jsonResponse, type ApiResponse, type RequestContext, type RouteDefinition } from "../core/http";
 import { caller, jsonObjectBody as body } from "../core/input";
 import type { CacheBackend } from "./backend";
@@ -11,6 +11,7 @@ import {
   keepAutomaticBackups,
   parseAddShard,
   parseApplyMode,
+  parseCreateBackup,
   parseCreateCluster,
   parseCreateGroup,
   parseCreateInstanceSet,
@@ -40,84 +41,87 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
     },
   });
   // A cluster and an instance set are one record: the same update and delete serve both paths.
-  const update: RouteDefinition["handler"] = (ctx) => done(be.update(project(ctx), ctx.params.id!, parseUpdate(body(ctx))));
+  const update: RouteDefinition["handler"] = (ctx) => done(be.clusters.update(project(ctx), ctx.params.id!, parseUpdate(body(ctx))));
   const remove: RouteDefinition["handler"] = (ctx) =>
-    done(be.delete(project(ctx), ctx.params.id!, keepAutomaticBackups(ctx.query.get("keepAutomaticBackups"))));
+    done(be.clusters.delete(project(ctx), ctx.params.id!, keepAutomaticBackups(ctx.query.get("keepAutomaticBackups"))));
   return [
     r(["GET"], "/v1/redis/versions", "ListVersions", (ctx) => (project(ctx), ok(be.versions()))),
     r(["GET"], "/v1/redis/flavors", "ListFlavors", (ctx) => (project(ctx), ok({ flavors: be.flavors() }))),
 
     r(["GET"], "/v1/clusters", "ListClusters", (ctx) =>
-      ok({ clusters: be.listClusters(project(ctx), ctx.query.get("parameterGroup")).map((c) => views.cluster(c)) }),
+      ok({ clusters: be.clusters.list(project(ctx), ctx.query.get("parameterGroup")).map((c) => views.cluster(c)) }),
     ),
-    r(["GET"], "/v1/clusters/:id", "GetCluster", (ctx) => ok(views.cluster(be.cluster(project(ctx), ctx.params.id!)))),
+    r(["GET"], "/v1/clusters/:id", "GetCluster", (ctx) => ok(views.cluster(be.clusters.get(project(ctx), ctx.params.id!)))),
     r(["POST"], "/v1/clusters", "CreateCluster", (ctx) => {
       const p = project(ctx);
-      return created(be.createCluster(p, parseCreateCluster(body(ctx))));
+      return created(be.clusters.create(p, parseCreateCluster(body(ctx))));
     }),
     r(["PATCH"], "/v1/clusters/:id", "UpdateCluster", update),
     r(["DELETE"], "/v1/clusters/:id", "DeleteCluster", remove),
-    r(["POST"], "/v1/clusters/:id/parameter-group/apply", "RetryParameterGroupApply", (ctx) => done(be.retryApply(project(ctx), ctx.params.id!))),
+    r(["POST"], "/v1/clusters/:id/parameter-group/apply", "RetryParameterGroupApply", (ctx) =>
+      done(be.parameterGroups.retryApply(project(ctx), ctx.params.id!)),
+    ),
 
     r(["GET"], "/v1/clusters/:id/shards", "ListShards", (ctx) => {
-      const c = be.cluster(project(ctx), ctx.params.id!);
-      if (!c.clusterEnabled) throw new NotACluster(`"${c.id}" is an instance set: it has no shards.`);
+      const c = be.shards.clusterOnly(project(ctx), ctx.params.id!);
       return ok({ shards: c.shards.map((s) => views.shard(c, s)) });
     }),
     r(["POST"], "/v1/clusters/:id/shards", "AddShard", (ctx) => {
       const p = project(ctx);
-      return created(be.addShard(p, ctx.params.id!, parseAddShard(body(ctx))));
+      return created(be.shards.add(p, ctx.params.id!, parseAddShard(body(ctx))));
     }),
     r(["GET"], "/v1/clusters/:id/shards/:shard", "GetShard", (ctx) => {
-      const c = be.cluster(project(ctx), ctx.params.id!);
-      return ok(views.shard(c, be.shard(c.projectId, c.id, ctx.params.shard!)));
+      const c = be.clusters.get(project(ctx), ctx.params.id!);
+      return ok(views.shard(c, be.shards.shard(c.projectId, c.id, ctx.params.shard!)));
     }),
-    r(["DELETE"], "/v1/clusters/:id/shards/:shard", "DeleteShard", (ctx) => done(be.deleteShard(project(ctx), ctx.params.id!, ctx.params.shard!))),
+    r(["DELETE"], "/v1/clusters/:id/shards/:shard", "DeleteShard", (ctx) => done(be.shards.delete(project(ctx), ctx.params.id!, ctx.params.shard!))),
     r(["POST"], "/v1/clusters/:id/shards/:shard/nodes", "AddReplica", (ctx) =>
-      created(be.addReplica(project(ctx), ctx.params.id!, ctx.params.shard!, parseSubnet(body(ctx)))),
+      created(be.shards.addReplica(project(ctx), ctx.params.id!, ctx.params.shard!, parseSubnet(body(ctx)))),
     ),
     r(["GET"], "/v1/clusters/:id/shards/:shard/nodes", "ListNodes", (ctx) => {
-      const c = be.cluster(project(ctx), ctx.params.id!);
-      return ok({ nodes: be.shard(c.projectId, c.id, ctx.params.shard!).nodes.map((n) => views.node(c, n)) });
+      const c = be.clusters.get(project(ctx), ctx.params.id!);
+      return ok({ nodes: be.shards.shard(c.projectId, c.id, ctx.params.shard!).nodes.map((n) => views.node(c, n)) });
     }),
     r(["GET"], "/v1/clusters/:id/shards/:shard/nodes/:node", "GetNode", (ctx) => {
-      const c = be.cluster(project(ctx), ctx.params.id!);
-      const n = be.shard(c.projectId, c.id, ctx.params.shard!).nodes.find((x) => x.id === ctx.params.node);
+      const c = be.clusters.get(project(ctx), ctx.params.id!);
+      const n = be.shards.shard(c.projectId, c.id, ctx.params.shard!).nodes.find((x) => x.id === ctx.params.node);
       if (!n) throw new NodeNotFound(`No node "${ctx.params.node}".`);
       return ok(views.node(c, n));
     }),
     r(["DELETE"], "/v1/clusters/:id/shards/:shard/nodes/:node", "DeleteNode", (ctx) =>
-      done(be.deleteNode(project(ctx), ctx.params.id!, ctx.params.shard!, ctx.params.node!)),
+      done(be.shards.deleteNode(project(ctx), ctx.params.id!, ctx.params.shard!, ctx.params.node!)),
     ),
 
     r(["POST"], "/v1/instance-sets", "CreateInstanceSet", (ctx) => {
       const p = project(ctx);
-      return created(be.createInstanceSet(p, parseCreateInstanceSet(body(ctx))));
+      return created(be.instanceSets.create(p, parseCreateInstanceSet(body(ctx))));
     }),
     r(["PATCH"], "/v1/instance-sets/:id", "UpdateInstanceSet", update),
     r(["DELETE"], "/v1/instance-sets/:id", "DeleteInstanceSet", remove),
     r(["GET"], "/v1/instance-sets/:id/instances", "ListInstances", (ctx) => {
       const p = project(ctx);
-      const c = be.cluster(p, ctx.params.id!);
-      const data = be.instances(p, c.id).map((n) => views.instance(c, n));
+      const c = be.clusters.get(p, ctx.params.id!);
+      const data = be.instanceSets.instances(p, c.id).map((n) => views.instance(c, n));
       return ok({ size: data.length, data });
     }),
     r(["DELETE"], "/v1/instance-sets/:id/instances/:instance", "DeleteInstance", (ctx) =>
-      done(be.deleteInstance(project(ctx), ctx.params.id!, ctx.params.instance!)),
+      done(be.instanceSets.deleteInstance(project(ctx), ctx.params.id!, ctx.params.instance!)),
     ),
-    r(["PATCH"], "/v1/instance-sets/:id/primary", "PromoteReplica", (ctx) => done(be.promote(project(ctx), ctx.params.id!, parsePrimary(body(ctx))))),
+    r(["PATCH"], "/v1/instance-sets/:id/primary", "PromoteReplica", (ctx) =>
+      done(be.instanceSets.promote(project(ctx), ctx.params.id!, parsePrimary(body(ctx)))),
+    ),
     r(["PATCH"], "/v1/instance-sets/:id/replicas", "AddReplicaInstance", (ctx) =>
-      done(be.addInstanceReplica(project(ctx), ctx.params.id!, parseSubnet(body(ctx)))),
+      done(be.instanceSets.addReplica(project(ctx), ctx.params.id!, parseSubnet(body(ctx)))),
     ),
     r(["PATCH"], "/v1/instance-sets/:id/recovery", "SetHighAvailability", (ctx) => {
       const p = project(ctx);
-      return done(be.setRecovery(p, ctx.params.id!, parseEnabled(body(ctx))));
+      return done(be.instanceSets.setRecovery(p, ctx.params.id!, parseEnabled(body(ctx))));
     }),
 
     // Parameter group create: method and path not shown (spec §4.4); read as POST /v1/parameter-groups.
     r(["POST"], "/v1/parameter-groups", "CreateParameterGroup", (ctx) => {
       const p = project(ctx);
-      return created(be.createGroup(p, parseCreateGroup(body(ctx))));
+      return created(be.parameterGroups.create(p, parseCreateGroup(body(ctx))));
     }),
     r(["GET"], "/v1/parameter-groups", "ListParameterGroups", (ctx) => {
       const p = project(ctx);
@@ -125,27 +129,39 @@ export function cacheRoutes(be: CacheBackend, views: CacheViews): RouteDefinitio
       const mode = ctx.query.get("clusterMode");
       if (type && type !== "default" && type !== "custom") throw new BadRequest("parameterGroupType: default or custom.");
       if (mode && mode !== "enabled" && mode !== "disabled") throw new BadRequest("clusterMode: enabled or disabled.");
-      const list = be.listGroups(p, {
+      const list = be.parameterGroups.list(p, {
         engineVersion: ctx.query.get("engineVersion"),
         ...(type ? { isDefault: type === "default" } : {}),
         ...(mode ? { clusterMode: mode === "enabled" } : {}),
       });
       return ok({ parameterGroups: list.map((g) => views.group(g, false)) });
     }),
-    r(["GET"], "/v1/parameter-groups/:id", "GetParameterGroup", (ctx) => ok(views.group(be.group(project(ctx), ctx.params.id!), true))),
+    r(["GET"], "/v1/parameter-groups/:id", "GetParameterGroup", (ctx) => ok(views.group(be.parameterGroups.group(project(ctx), ctx.params.id!), true))),
     r(["PATCH"], "/v1/parameter-groups/:id", "ModifyParameterGroup", (ctx) => {
       const p = project(ctx);
-      return done(be.modifyGroup(p, ctx.params.id!, parseModifyGroup(body(ctx))));
+      return done(be.parameterGroups.modify(p, ctx.params.id!, parseModifyGroup(body(ctx))));
     }),
     r(["POST"], "/v1/parameter-groups/:id/rollback", "RollbackParameterGroup", (ctx) =>
-      done(be.rollbackGroup(project(ctx), ctx.params.id!, parseApplyMode(body(ctx, { optional: true }), false))),
+      done(be.parameterGroups.rollback(project(ctx), ctx.params.id!, parseApplyMode(body(ctx, { optional: true }), false))),
     ),
     r(["POST"], "/v1/parameter-groups/:id/reset", "ResetParameterGroup", (ctx) =>
-      done(be.resetGroup(project(ctx), ctx.params.id!, parseApplyMode(body(ctx), true))),
+      done(be.parameterGroups.reset(project(ctx), ctx.params.id!, parseApplyMode(body(ctx), true))),
     ),
-    r(["DELETE"], "/v1/parameter-groups/:id", "DeleteParameterGroup", (ctx) => done(be.deleteGroup(project(ctx), ctx.params.id!))),
+    r(["DELETE"], "/v1/parameter-groups/:id", "DeleteParameterGroup", (ctx) => done(be.parameterGroups.delete(project(ctx), ctx.params.id!))),
+    // On-demand backups: the cloud's public API documentation, not the spec (docs/api-assumptions.md).
+    r(["POST"], "/v1/backups", "CreateBackup", (ctx) => {
+      const p = project(ctx);
+      return created(be.backups.create(p, parseCreateBackup(body(ctx))));
+    }),
+    r(["GET"], "/v1/backups", "ListBackups", (ctx) => {
+      const p = project(ctx);
+      return ok({ backups: be.backups.list(p, ctx.query.get("clusterName")).map((b) => views.backup(b)) });
+    }),
+    r(["GET"], "/v1/backups/:id", "GetBackup", (ctx) => ok(views.backup(be.backups.get(project(ctx), ctx.params.id!)))),
+    r(["DELETE"], "/v1/backups/:id", "DeleteBackup", (ctx) => done(be.backups.delete(project(ctx), ctx.params.id!))),
+
     r(["GET"], "/v1/parameter-groups/:id/events", "ListParameterGroupEvents", (ctx) =>
-      ok({ events: [...be.group(project(ctx), ctx.params.id!).events].reverse() }),
+      ok({ events: [...be.parameterGroups.group(project(ctx), ctx.params.id!).events].reverse() }),
     ),
   ];
 }

@@ -227,6 +227,17 @@ export const parseApplyMode = (raw: unknown, required: boolean): string | undefi
 export const parsePrimary = (raw: unknown): string => parseWith(z.looseObject({ primaryId: text() }), raw).primaryId;
 export const parseEnabled = (raw: unknown): boolean => parseWith(z.looseObject({ enabled: z.boolean({ error: "a boolean is required" }) }), raw).enabled;
 
+const BACKUP_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const createBackup = z.looseObject({
+  clusterId: text(),
+  name: text().regex(BACKUP_NAME, "1 to 64 letters, digits, '-' or '_', starting with a letter"),
+});
+/** `{clusterId, name}` of an on-demand backup (the public API documentation; the name rule is a guess, docs/api-assumptions.md). */
+export const parseCreateBackup = (raw: unknown): { clusterId: string; name: string } => {
+  const b = parseWith(createBackup, raw);
+  return { clusterId: b.clusterId, name: b.name };
+};
+
 /** `keepAutomaticBackups` of the deletes: absent, `true` or `false`. */
 export function keepAutomaticBackups(value: string | null): string | null {
   if (value !== null && value !== "true" && value !== "false") throw new BadRequest("keepAutomaticBackups: true or false.");

@@ -6,7 +6,7 @@
  */
 import type { CacheBackend } from "./backend";
 import { FLAVORS, PARAMETERS } from "./catalogue";
-import type { StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
+import type { StoredBackup, StoredCluster, StoredNode, StoredParameterGroup, StoredShard } from "./model";
 
 export class CacheViews {
   constructor(private readonly be: CacheBackend) {}
@@ -14,7 +14,7 @@ export class CacheViews {
   /** The record of §2.1, for clusters and instance sets alike. */
   cluster(c: StoredCluster, countRead = true): Record<string, unknown> {
     const flavor = FLAVORS.find((f) => f.id === c.flavorId);
-    const g = this.be.groups.get(c.parameterGroupId);
+    const g = this.be.state.groups.get(c.parameterGroupId);
     const nodes = c.shards.reduce((n, s) => n + s.nodes.length, 0);
     const primary = c.shards[0]?.nodes.find((n) => n.role === "primary");
     return {
@@ -45,10 +45,10 @@ export class CacheViews {
       tlsEnabled: c.tlsEnabled,
       creator: c.projectId,
       license: "BSD-3-Clause",
-      status: this.be.statuses.cluster(c, countRead),
+      status: this.be.state.statuses.cluster(c, countRead),
       parameterGroupId: c.parameterGroupId,
       parameterGroupName: g?.name ?? "",
-      parameterGroupSyncStatus: this.be.statuses.sync(c, countRead),
+      parameterGroupSyncStatus: this.be.state.statuses.sync(c, countRead),
       createdAt: c.createdAt,
     };
   }
@@ -72,7 +72,7 @@ export class CacheViews {
       subnet: { id: n.subnetId },
       endpoint: n.endpoint,
       role: n.role,
-      status: this.be.statuses.node(c, n, countRead),
+      status: this.be.state.statuses.node(c, n, countRead),
       createdAt: n.createdAt,
     };
   }
@@ -92,13 +92,13 @@ export class CacheViews {
       endpoint: n.endpoint,
       license: "BSD-3-Clause",
       createdAt: n.createdAt,
-      status: this.be.statuses.node(c, n, countRead),
+      status: this.be.state.statuses.node(c, n, countRead),
     };
   }
 
   /** A group's summary (lists), or with every parameter's value (`detail`). */
   group(g: StoredParameterGroup, detail: boolean): Record<string, unknown> {
-    const users = this.be.usersOf(g);
+    const users = this.be.state.usersOf(g);
     const summary = {
       id: g.id,
       engineVersion: g.engineVersion,
@@ -108,11 +108,32 @@ export class CacheViews {
       defaultParameterGroupId: g.defaultParameterGroupId,
       rollbackAvailable: g.previous !== undefined,
       clusterModeEnabled: g.clusterMode,
-      existErrorSync: users.some((u) => this.be.statuses.sync(u, false) === "Error-Sync"),
+      existErrorSync: users.some((u) => this.be.state.statuses.sync(u, false) === "Error-Sync"),
       clusterSize: users.length,
       createdAt: g.createdAt,
     };
     if (!detail) return summary;
     return { ...summary, parameters: PARAMETERS.map((p) => ({ ...p, parameterValue: g.values[p.parameterKey] ?? p.defaultParameterValue })) };
+  }
+
+  /**
+   * A backup record as the public API documentation's listing shows it, completed by guesses
+   * (docs/api-assumptions.md): its id, name, source, kind, status and `size` in bytes.
+   */
+  backup(b: StoredBackup, countRead = true): Record<string, unknown> {
+    return {
+      objectId: b.id,
+      name: b.name,
+      clusterId: b.sourceId,
+      clusterName: b.clusterName,
+      clusterEnabled: b.clusterMode,
+      version: b.version,
+      shardCount: b.shardCount,
+      type: b.kind,
+      status: this.be.backups.status(b, countRead),
+      size: b.size ?? 0,
+      createdAt: new Date(b.createdAt).toISOString(),
+      expiresAt: b.expiresAt === undefined ? null : new Date(b.expiresAt).toISOString(),
+    };
   }
 }

@@ -5,11 +5,23 @@
  */
 import type { BackupSchedule, CacheClient, CacheClusterRecord, UpdateClusterInput } from "../../client/cache";
 import { isNotFound, withAction } from "../../client/core";
-import { nonEmpty, recordedDescription, timeoutFor, timeoutsInput, type Context, type Offered, type ResourceDefinition, type Timeouts } from "../core";
+import {
+  containsUnknown,
+  nonEmpty,
+  recordedDescription,
+  REPLACING_KEY,
+  timeoutFor,
+  timeoutsInput,
+  type Context,
+  type Offered,
+  type ResourceDefinition,
+  type Timeouts,
+} from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { alignTo } from "./topology";
 import { adoptInput, cacheName, description, keepAutomaticBackups, port, requestDescription, type user } from "./validation";
+import { dataOnReplaceInput, deleteReplacementBackup, type ReplacementBackup } from "./keep-data";
 import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
 import { z } from "zod";
 
@@ -27,7 +39,7 @@ export function recordReplacement(what: "cluster" | "instance set", own: Record<
       user: `the cache API has no operation that changes a ${what}'s user or password: a new password means a new ${what}`,
       ...own,
     },
-    replacementLoses: `The replacement is a new ${what}: new endpoints (clients must be pointed at them) and no data; what this one holds is lost when it is deleted, unless the new one is created from a backup of it (${what === "cluster" ? "restoreFromBackup" : "restoreFrom"}).`,
+    replacementLoses: `The replacement is a new ${what}: new endpoints (clients must be pointed at them) and no data; what this one holds is lost when it is deleted, unless \`dataOnReplace: keep\` moves it through a backup (or the new one is created from a backup of it: ${what === "cluster" ? "restoreFromBackup" : "restoreFrom"}).`,
   } satisfies Pick<
     ResourceDefinition<RecordInputs & Record<string, unknown>, Record<string, unknown>>,
     "replaceReason" | "replaceReasons" | "replacementLoses"
@@ -57,6 +69,9 @@ interface RecordInputs {
   keepAutomaticBackups?: boolean;
   timeouts?: Timeouts;
   adopt?: boolean;
+  dataOnReplace?: "discard" | "keep";
+  /** An output, where `prior` holds outputs. */
+  replacementBackup?: ReplacementBackup;
 }
 
 /** What the docs of the inputs both declare say, where they say more than which of the two it is. */
@@ -78,7 +93,7 @@ export function recordInputs(what: keyof typeof RECORD_INPUT_DOCS) {
   const docs = RECORD_INPUT_DOCS[what];
   return {
     name: cacheName(what === "cluster" ? "Cluster" : "Instance set"),
-    description: description(),
+    description: description(what === "cluster"),
     version: nonEmpty().describe(`Engine version (see getVersions). Changing it replaces the ${what}.`),
     port: port(),
     flavorId: nonEmpty().describe(docs.flavorId),
@@ -88,9 +103,14 @@ export function recordInputs(what: keyof typeof RECORD_INPUT_DOCS) {
   };
 }
 
-/** The inputs both take that only steer the provider (recordDeclarations' `localInputs`); `what` is `a cluster`, `an instance set`. */
-export function steeringInputs(what: string) {
-  return { keepAutomaticBackups: keepAutomaticBackups(), timeouts: timeoutsInput(CACHE_TIMEOUTS), adopt: adoptInput(what) };
+/** The inputs both take that only steer the provider (recordDeclarations' `localInputs`). */
+export function steeringInputs(what: "cluster" | "instance set") {
+  return {
+    keepAutomaticBackups: keepAutomaticBackups(),
+    timeouts: timeoutsInput(CACHE_TIMEOUTS),
+    adopt: adoptInput(what === "cluster" ? "a cluster" : "an instance set"),
+    dataOnReplace: dataOnReplaceInput(what),
+  };
 }
 
 /** The outputs both read from the record's status, besides their inputs and own outputs; `status` documents the first. */
@@ -115,8 +135,12 @@ export function recordDeclarations<I extends RecordInputs & Record<string, unkno
     parameterGroupId: { list: (ctx) => groupIds(ctx, clusterMode), lookup: "krcloud.cache.getParameterGroups" },
   };
   return {
-    deleteBeforeReplace: true,
-    localInputs: ["keepAutomaticBackups", "timeouts", "adopt"],
+    // Under the same (unique) name the old one goes first, but not for a replacement that keeps the
+    // data: its create deletes the old one itself, after the backup (keep-data.ts), so that the old
+    // one stays in state until the new one runs.
+    deleteBeforeReplace: (olds, news) =>
+      (news as Record<string, unknown>)[REPLACING_KEY] === undefined && (containsUnknown(news.name) || news.name === olds.name),
+    localInputs: ["keepAutomaticBackups", "timeouts", "adopt", "dataOnReplace"],
     secretInputs: ["user"],
     // The record names the user, never its password: an import cannot know it.
     writeOnly: { paths: ["user.password", "user.passwordCiphertext"] },
@@ -152,6 +176,8 @@ export function flattenRecord(r: CacheClusterRecord, prior: RecordInputs) {
     keepAutomaticBackups: prior.keepAutomaticBackups ?? true,
     timeouts: prior.timeouts,
     adopt: prior.adopt ?? false,
+    dataOnReplace: prior.dataOnReplace ?? "discard",
+    replacementBackup: prior.replacementBackup,
     status: r.status ?? "unknown",
     parameterGroupSyncStatus: r.parameterGroupSyncStatus,
     primaryEndpoint: r.endpoints.primaryEndpoint,
@@ -179,20 +205,23 @@ export function inPlacePatch<S>(
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
 
-/** Deletes (gone already is success) and waits until the record is gone. */
+/**
+ * Deletes (gone already is success: a replacement that kept the data deleted it itself) and waits
+ * until the record is gone; then the backup its own replacement took, if any, goes too.
+ */
 export async function deleteAndWait(
   ctx: Context,
   c: CacheClient,
   id: string,
   what: string,
-  olds: { keepAutomaticBackups?: boolean; timeouts?: Timeouts },
+  olds: { keepAutomaticBackups?: boolean; timeouts?: Timeouts; replacementBackup?: ReplacementBackup },
   del: (id: string, o: { keepAutomaticBackups: boolean }) => Promise<unknown>,
 ): Promise<void> {
   try {
     await del(id, { keepAutomaticBackups: olds.keepAutomaticBackups ?? true });
+    await waitClusterGone(ctx, c, id, what, timeoutFor(ctx, olds.timeouts, "delete", CACHE_TIMEOUTS));
   } catch (e) {
-    if (isNotFound(e)) return;
-    throw withAction(e, `deleting ${what}`);
+    if (!isNotFound(e)) throw withAction(e, `deleting ${what}`);
   }
-  await waitClusterGone(ctx, c, id, what, timeoutFor(ctx, olds.timeouts, "delete", CACHE_TIMEOUTS));
+  await deleteReplacementBackup(ctx, c, olds.replacementBackup);
 }

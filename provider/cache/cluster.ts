@@ -29,6 +29,15 @@ import {
   statusOutputs,
   steeringInputs,
 } from "./cluster-record";
+import {
+  backupForReplacement,
+  keepPlanOf,
+  keepsCacheData,
+  replacementBackupNow,
+  replacementBackupOf,
+  replacementBackupOutput,
+  whereTheDataIs,
+} from "./keep-data";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
 import { requestDescription, shownDescription, user, userForRequest } from "./validation";
@@ -68,7 +77,7 @@ export function clusterShape() {
       .describe(
         "Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.",
       ),
-    ...steeringInputs("a cluster"),
+    ...steeringInputs("cluster"),
   });
 }
 
@@ -117,6 +126,7 @@ export function clusterOutputs() {
       )
       .describe("Every shard of the cluster (also those added by Shard resources) with its slots and nodes."),
     managedShardIds: z.array(z.string()).describe("The shards this resource manages (created or added by it)."),
+    replacementBackup: replacementBackupOutput("cluster"),
   });
 }
 export type ClusterOutputs = z.infer<ReturnType<typeof clusterOutputs>>;
@@ -131,6 +141,7 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
     shards: "an existing shard's primary cannot move to another subnet (the cache API adds and deletes shards and replicas, never moves a node)",
   }),
   ...recordDeclarations<ClusterInputs, ClusterOutputs>("enabled"),
+  keepsData: keepsCacheData<ClusterInputs>({ clusterMode: true, source: "restoreFromBackup", shardCount: (news) => news.shards.length }),
   importId: "the cluster id",
   // An adopted or recovered cluster: every shard of it is this resource's (read sees an unknown
   // `managedShardIds` as "all").
@@ -142,6 +153,19 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
     const c = cache(ctx);
     const what = `cache cluster "${inputs.name}"`;
     const replicas = inputs.shards[0]!.replicaSubnetIds.length;
+    const timeoutMs = timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS);
+    // A replacement that keeps the data restores from a backup of the cluster it replaces.
+    const plan = keepPlanOf(ctx);
+    const kept = plan
+      ? await backupForReplacement(ctx, c, plan, {
+          clusterMode: true,
+          version: inputs.version,
+          flavorId: inputs.flavorId,
+          shardCount: inputs.shards.length,
+          timeoutMs,
+        })
+      : undefined;
+    const restore = kept?.backup.name ?? inputs.restoreFromBackup;
     const { id } = await c.clusters
       .create({
         name: inputs.name,
@@ -158,22 +182,27 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
         tlsEnabled: inputs.tlsEnabled,
         backupSchedule: inputs.backupSchedule ? { cron: inputs.backupSchedule.cron, retentionLimit: inputs.backupSchedule.retentionDays } : undefined,
         user: await userForRequest(ctx.settings, inputs.user, `cache cluster "${inputs.name}"`),
-        restoreSource: inputs.restoreFromBackup ? { backupName: inputs.restoreFromBackup } : undefined,
+        restoreSource: restore ? { backupName: restore } : undefined,
       })
-      .catch(rethrowAs(`creating ${what}`));
+      .catch(rethrowAs(`creating ${what}`))
+      .catch((e: unknown) => Promise.reject(whereTheDataIs(e, kept, "cluster")));
     // The cluster exists from here on: whatever fails below leaves it in state, and the next up resumes.
+    const replacementBackup = replacementBackupOf(kept, plan?.from ?? "");
     try {
-      const s = await waitClusterSettled(ctx, c, id, `${what} (${id})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
+      const s = await waitClusterSettled(ctx, c, id, `${what} (${id})`, { timeoutMs });
       return {
         id,
-        outs: flatten(
-          s,
-          inputs,
-          s.topology.shards.map((sh) => sh.id),
-        ),
+        outs: {
+          ...flatten(
+            s,
+            inputs,
+            s.topology.shards.map((sh) => sh.id),
+          ),
+          replacementBackup,
+        },
       };
     } catch (e) {
-      throw new PartialFailure(id, await bestKnown(c, id, inputs, undefined), e);
+      throw new PartialFailure(id, { ...(await bestKnown(c, id, inputs, undefined)), replacementBackup }, e);
     }
   },
 
@@ -291,7 +320,7 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
         managed = managed.filter((m) => m !== shard.id);
         s = await settle();
       }
-      return flatten(s, news, managed);
+      return { ...flatten(s, news, managed), replacementBackup: await replacementBackupNow(ctx, c, current.replacementBackup) };
     } catch (e) {
       throw new PartialFailure(id, await bestKnown(c, id, current, managed), e);
     }

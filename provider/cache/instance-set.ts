@@ -14,6 +14,15 @@ import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient
 import { rethrowAs } from "../../client/core";
 import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty, listedByName } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";
+import {
+  backupForReplacement,
+  keepPlanOf,
+  keepsCacheData,
+  replacementBackupNow,
+  replacementBackupOf,
+  replacementBackupOutput,
+  whereTheDataIs,
+} from "./keep-data";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
 import * as record from "./cluster-record";
@@ -54,7 +63,7 @@ export function instanceSetShape() {
       })
       .optional()
       .describe("Create the instance set from a backup (engine version equal or newer). Changing it replaces the instance set."),
-    ...record.steeringInputs("an instance set"),
+    ...record.steeringInputs("instance set"),
   });
 }
 
@@ -94,6 +103,7 @@ export function instanceSetOutputs() {
     readEndpoint: z.string().optional().describe("Endpoint for reads from the replicas."),
     currentPrimaryInstanceId: z.string().optional().describe("The instance that is primary now."),
     instances: z.array(instanceShape()).describe("Every instance, primary first."),
+    replacementBackup: replacementBackupOutput("instance set"),
   });
 }
 export type InstanceSetOutputs = z.infer<ReturnType<typeof instanceSetOutputs>>;
@@ -107,6 +117,7 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
     restoreFrom: "an instance set is restored only when it is created",
   }),
   ...record.recordDeclarations<InstanceSetInputs, InstanceSetOutputs>("disabled"),
+  keepsData: keepsCacheData<InstanceSetInputs>({ clusterMode: false, source: "restoreFrom" }),
   importId: "the instance set id",
   recovery: { find: (ctx, inputs) => findClusterByName(cache(ctx), inputs.name, false), markerOf: (ctx, id) => clusterMarker(cache(ctx), id) },
   describe: (i) => `cache instance set "${i}"`,
@@ -115,7 +126,13 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
   async create(ctx, inputs) {
     const c = cache(ctx);
     const what = `cache instance set "${inputs.name}"`;
-    const r = inputs.restoreFrom;
+    const timeoutMs = timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS);
+    // A replacement that keeps the data restores from a backup of the instance set it replaces.
+    const plan = keepPlanOf(ctx);
+    const kept = plan
+      ? await backupForReplacement(ctx, c, plan, { clusterMode: false, version: inputs.version, flavorId: inputs.flavorId, timeoutMs })
+      : undefined;
+    const r = kept ? { backupName: kept.backup.name } : inputs.restoreFrom;
     const { id: setId } = await c.instanceSets
       .create({
         instanceSetName: inputs.name,
@@ -136,12 +153,14 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
         version: inputs.version,
         restoreSource: r?.backupName !== undefined ? { backupName: r.backupName } : r?.files !== undefined ? { files: r.files } : undefined,
       })
-      .catch(rethrowAs(`creating ${what}`));
+      .catch(rethrowAs(`creating ${what}`))
+      .catch((e: unknown) => Promise.reject(whereTheDataIs(e, kept, "instance set")));
+    const replacementBackup = replacementBackupOf(kept, plan?.from ?? "");
     try {
-      const s = await waitInstanceSetSettled(ctx, c, setId, `${what} (${setId})`, { timeoutMs: timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS) });
-      return { id: setId, outs: flatten(s, inputs) };
+      const s = await waitInstanceSetSettled(ctx, c, setId, `${what} (${setId})`, { timeoutMs });
+      return { id: setId, outs: { ...flatten(s, inputs), replacementBackup } };
     } catch (e) {
-      throw new PartialFailure(setId, await bestKnown(c, setId, inputs), e);
+      throw new PartialFailure(setId, { ...(await bestKnown(c, setId, inputs)), replacementBackup }, e);
     }
   },
 
@@ -200,7 +219,7 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
 
       // 6. HA on last: only now are the replicas there.
       if (!current.highAvailability && news.highAvailability) s = await setHa(true);
-      return flatten(s, news);
+      return { ...flatten(s, news), replacementBackup: await replacementBackupNow(ctx, c, current.replacementBackup) };
     } catch (e) {
       throw new PartialFailure(setId, await bestKnown(c, setId, current), e);
     }

@@ -18,3 +18,4 @@ export * from "./shape";
 export * from "./schema";
 export * from "./ownership";
 export * from "./stack-identity";
+export * from "./keep-data";

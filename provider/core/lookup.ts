@@ -9,6 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import { authenticated, rethrowAs, SERVICES, type ServiceName, type Settings } from "../../client/core";
+import { isDryRun } from "@pulumi/pulumi/runtime/settings";
 import { lookupSettings, outputForm, type LookupOptions } from "./invoke";
 import type { InputArgs } from "./types";
 
@@ -24,6 +25,13 @@ export interface LookupDefinition<A extends object, R> {
   secretResults?: readonly string[];
   /** R is the result schema's type: what `run` returns must fit it (NoInfer: never widened to fit `run`). */
   run(args: A, settings: Settings): Promise<NoInfer<R>>;
+  /**
+   * Set for a function that changes something (a day-2 operation: a backup taken, a parameter group
+   * rolled back): `what` it changes, for the docs. A preview runs a program's functions too; such a
+   * function then makes no request and returns `preview(args)`, which says it did nothing
+   * (`dryRun: true`). `pulumi up`, `pulumi do` and a call outside a program's preview act.
+   */
+  mutates?: { what: string; preview(args: A): NoInfer<R> };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -43,13 +51,18 @@ export type LookupResult<F extends { readonly lookup: AnyLookup }> = F["lookup"]
 /** The TypeScript function of a lookup: arguments validated by its schema (defaults applied), run with the program's settings. */
 // A lookup without `args` takes no argument: A is then Record<string, never>.
 export function lookupFunction<A extends object = Record<string, never>, R = unknown>(def: LookupDefinition<A, R>): LookupFunction<A, R> {
-  const fn = async (args?: A, opts: LookupOptions = {}): Promise<R> => def.run(parseArgs(def, args ?? {}), lookupSettings(opts));
+  const fn = async (args?: A, opts: LookupOptions = {}): Promise<R> => runLookup(def, parseArgs(def, args ?? {}), lookupSettings(opts), isDryRun());
   return Object.assign(fn, { lookup: def });
+}
+
+/** Runs a lookup, or, for a function that changes something, only says what it would do during a preview (`dryRun`). */
+export function runLookup<A extends object, R>(def: LookupDefinition<A, R>, args: A, settings: Settings, dryRun: boolean): Promise<R> {
+  return def.mutates && dryRun ? Promise.resolve(def.mutates.preview(args)) : def.run(args, settings);
 }
 
 /** `fooOutput(args)`: Inputs in, an Output out; a secret Output when any result property is secret. */
 export function lookupOutput<A extends object, R>(def: LookupDefinition<A, R>): (args?: InputArgs<A>) => pulumi.Output<R> {
-  const fn = outputForm((a: A) => def.run(parseArgs(def, a), lookupSettings()));
+  const fn = outputForm((a: A) => runLookup(def, parseArgs(def, a), lookupSettings(), isDryRun()));
   return (args) => {
     const out = fn((args ?? {}) as InputArgs<A>);
     return ((def.secretResults?.length ?? 0) > 0 ? secret(out) : out) as pulumi.Output<R>;
@@ -75,7 +88,8 @@ export type ArgsOf<S extends z.ZodRawShape> = keyof S extends never ? Record<str
 export interface ServiceLookup<C, S extends z.ZodRawShape, R> extends Omit<LookupDefinition<ArgsOf<S>, R>, "token" | "args" | "run"> {
   /** The argument properties (zod, with `.describe()` docs); omitted for a lookup without any. */
   args?: () => S;
-  run: (args: ArgsOf<S>, client: C) => Promise<NoInfer<R>>;
+  /** `settings`: the call's, completed by the credential (for a function that waits: its Context). */
+  run: (args: ArgsOf<S>, client: C, settings: Settings) => Promise<NoInfer<R>>;
 }
 
 /** A lookup function under its name and its Output form under `<name>Output`, for `export const { getX, getXOutput } = ...`. */
@@ -103,7 +117,7 @@ export function serviceLookups<C>(module: string, client: (call: { settings: Set
       // The settings completed by the credential (the token's project and catalog), as a resource's.
       run: (a, settings) =>
         authenticated(settings, { service })
-          .then((complete) => run(a, client({ settings: complete })))
+          .then((complete) => run(a, client({ settings: complete }), complete))
           .catch(rethrowAs(name)),
     });
     return { [name]: fn, [`${name}Output`]: lookupOutput(fn.lookup) } as unknown as NamedLookup<N, ArgsOf<S>, R>;

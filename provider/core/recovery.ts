@@ -39,7 +39,8 @@ export async function createWithRecovery(
   if (!r) return def.create(ctx, inputs);
   const what = describeCreate(def, inputs);
 
-  const adopting = r.adopting ? r.adopting(inputs) : inputs.adopt === true;
+  // A replacement that keeps the data is no first create: what its name finds is what it replaces.
+  const adopting = ctx.replacing === undefined && (r.adopting ? r.adopting(inputs) : inputs.adopt === true);
   if (adopting || r.lookFirst) {
     const existing = await r.find(ctx, inputs, undefined);
     if (existing !== undefined) return takeOver(def, ctx, existing, inputs, adopting ? "adopt" : "resume");

@@ -5,8 +5,10 @@
  * secret property's change shows only as the name it makes change (pulumi/pulumi#3080: a dynamic
  * provider's diff has no detailed diff at all). Both doors log these lines as warnings: the native
  * plugin through the engine on the resource's row, the dynamic classes through the engine too
- * (engine-log.ts). Values are never quoted: a property may be secret.
+ * (engine-log.ts). Values are never quoted: a property may be secret. A replacement that keeps the
+ * data (keep-data.ts) says how instead of what is lost.
  */
+import { replacingOf } from "./keep-data";
 import { AUTONAMED_KEY, type AnyDefinition } from "./resource";
 import { containsUnknown } from "./unknown";
 
@@ -36,8 +38,16 @@ export function replacementWarning(
   const generated = nameKey !== undefined && news[AUTONAMED_KEY] === true;
   const causes = replaces.filter((k) => !(generated && k === nameKey && replaces.length > 1));
   if (causes.length === 0) return undefined;
-  const name = nameKey !== undefined && typeof olds[nameKey] === "string" && olds[nameKey] !== id ? ` (${olds[nameKey]})` : "";
   const why = causes.map((k) => `${k} ${containsUnknown(news[k]) ? "may change (known only at apply)" : "changes"}, and ${replaceReasonOf(def, k)}`);
-  const loses = def.replacementLoses ? ` ${def.replacementLoses}` : "";
-  return `${def.describe(id)}${name} will be REPLACED: ${why.join("; ")}.${loses}`;
+  const plan = replacingOf(news);
+  const after = plan !== undefined && def.keepsData ? ` ${def.keepsData.words(plan)}` : def.replacementLoses ? ` ${def.replacementLoses}` : "";
+  return `${named(def, id, nameKey === undefined ? undefined : olds[nameKey])} will be REPLACED: ${why.join("; ")}.${after}`;
+}
+
+/**
+ * A resource as the progress lines of its operations name it: by its name, its id after it when the
+ * two differ (`cache cluster "sessions" (cluster-1a2b)`), else by its id.
+ */
+export function named(def: AnyDefinition, id: string, name: unknown): string {
+  return typeof name === "string" && name !== "" && name !== id ? `${def.describe(name)} (${id})` : def.describe(id);
 }

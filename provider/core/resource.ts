@@ -33,8 +33,8 @@ export const CREATE_KEY = "__krcloudCreateKey";
 /** Hidden input recorded by check when it generated the name (the name derives from the create key). */
 export const AUTONAMED_KEY = "__krcloudAutoNamed";
 /**
- * Hidden input the dynamic classes pass: the key of the stack's StackIdentity resource
- * (stack-identity.ts), part of every create key, so two stacks of the same name and project in
+ * Hidden input the dynamic classes pass: the stack's identity, the id of its `krcloud-stack`
+ * provider resource (stack-identity.ts, class.ts), part of every create key, so two stacks of the same name and project in
  * different backends never derive the same names or ownership markers. The native plugin takes
  * its provider resource's id instead (CheckOptions.stack).
  */
@@ -53,8 +53,25 @@ export const READ_ERROR_KEY = "__krcloudReadError";
 /** The environment variable that, set to `report`, makes a failed read return `READ_ERROR_KEY` instead of failing (krcloud-drift sets it). */
 export const READ_ERRORS_ENV = "KRCLOUD_READ_ERRORS";
 
+/**
+ * Hidden input recorded by check for a replacement that keeps the data (`keepsData`, keep-data.ts):
+ * the plan its create follows (what to back up, what it is called, whether the name stays), which
+ * diff also words for the preview. The definition's create gets it as `ctx.replacing`.
+ */
+export const REPLACING_KEY = "__krcloudReplacing";
+
 /** Keys the engine or the classes add that are not the definition's inputs. */
-export const HIDDEN_KEYS: readonly string[] = [PROVIDER_KEY, LOGICAL_NAME_KEY, URN_KEY, STACK_KEY, CREATE_KEY, AUTONAMED_KEY, PARTIAL_KEY, READ_ERROR_KEY];
+export const HIDDEN_KEYS: readonly string[] = [
+  PROVIDER_KEY,
+  LOGICAL_NAME_KEY,
+  URN_KEY,
+  STACK_KEY,
+  CREATE_KEY,
+  AUTONAMED_KEY,
+  PARTIAL_KEY,
+  READ_ERROR_KEY,
+  REPLACING_KEY,
+];
 
 /** What a CRUD function gets: settings for this call, progress output, the resource's names. */
 export interface Context {
@@ -74,6 +91,11 @@ export interface Context {
    * wait ends by then (see wait.ts). Without it, waits use their own defaults.
    */
   deadline?: Deadline;
+  /**
+   * Set on the create of a replacement that keeps the data: the plan check recorded
+   * (`keepsData.plan`, REPLACING_KEY), naming what it replaces and how.
+   */
+  replacing?: Record<string, unknown>;
 }
 
 export interface Deadline {
@@ -91,6 +113,8 @@ export interface OperationOptions {
   timeoutSeconds?: number;
   /** Where progress lines go (the native plugin: the engine's log, on the resource's row); default stdout. */
   progress?: (message: string) => void;
+  /** Where a warning goes (the native plugin: the engine's log, on the resource's row); default the dynamic host's engine log. */
+  warn?: (message: string) => void;
 }
 
 export interface CheckOptions {
@@ -103,6 +127,8 @@ export interface CheckOptions {
   stack?: string;
   /** Where a check's notices go (the native plugin: the engine's log, on the resource's row); default stdout. */
   notice?: (message: string) => void;
+  /** Where a warning goes, as for an operation (`OperationOptions.warn`). */
+  warn?: (message: string) => void;
 }
 
 /** `diff` as the dynamic host sees it, plus the changed keys for the native plugin's detailed diff. */
@@ -248,6 +274,28 @@ export interface Listing {
 }
 
 /**
+ * A replacement that moves the resource's data into its replacement (keep-data.ts). When a change
+ * replaces and `wanted` says so, check asks `plan` (reads only: what exists, how big, the rules a
+ * restore must meet) and records the plan as the hidden input REPLACING_KEY, or returns its
+ * failures, which refuse the change in the preview. The create of the replacement gets the plan as
+ * `ctx.replacing` and does the moving (back up, restore, wait); diff words the plan in the preview.
+ */
+export interface KeepsData<I> {
+  /** Whether these inputs ask for it. */
+  wanted(inputs: I): boolean;
+  /**
+   * The plan of replacing what `old` (the recorded inputs; `oldCreateKey` the key its create wrote)
+   * made with `news`, under `createKey` (the replacement's), or the failures refusing it.
+   */
+  plan(
+    ctx: Context,
+    change: { old: I; oldCreateKey: string | undefined; news: I; createKey: string | undefined; sameName: boolean },
+  ): Promise<{ plan: Record<string, unknown> } | { failures: { property: string; reason: string }[] }>;
+  /** The plan in the preview's words (the replacement's warning). */
+  words(plan: Record<string, unknown>): string;
+}
+
+/**
  * The declaration of a resource type, in groups: what it is (`ResourceSchema`), when a change
  * replaces it (`ReplaceDeclarations`), what check and diff do with its inputs (`InputDeclarations`),
  * its secrets (`SecretDeclarations`), how it is named, found and imported (`IdentityDeclarations`),
@@ -303,6 +351,8 @@ export interface ReplaceDeclarations<I extends Record<string, unknown>, O extend
    * decides from the recorded outputs and the new inputs (an object under the same key: first).
    */
   deleteBeforeReplace?: boolean | ((olds: O, news: I) => boolean);
+  /** A replacement that keeps the resource's data (a cache's `dataOnReplace: "keep"`); see `KeepsData`. */
+  keepsData?: KeepsData<I>;
 }
 
 /** What check and diff do with the inputs besides validating them (operations/check.ts, operations/diff.ts). */

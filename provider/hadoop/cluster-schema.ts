@@ -41,8 +41,12 @@ function instanceSpec() {
 }
 
 function rerun() {
+  return rerunBody().extend({ trigger: nonEmpty().describe("Any value; changing it re-runs the terminated job cluster in place.") });
+}
+
+/** What a re-run request changes of the cluster it runs on (the `rerun` input, and the rerunCluster function's arguments). */
+export function rerunBody() {
   return z.strictObject({
-    trigger: nonEmpty().describe("Any value; changing it re-runs the terminated job cluster in place."),
     instanceSpecs: z.array(instanceSpec()).optional().describe("Instance groups for the re-run."),
     config: z
       .strictObject({

@@ -430,7 +430,7 @@ const REQUEST_DONE = /^(success|succeeded|completed?|done|finished|failed|failur
 const REQUEST_FAILED = /fail|error/i;
 
 /** Until the re-run request reports a result; a failed result fails with it. */
-async function waitRerun(ctx: Context, c: HadoopClient, id: string, requestId: string, what: string, timeoutMs: number): Promise<RerunRequest> {
+export async function waitRerun(ctx: Context, c: HadoopClient, id: string, requestId: string, what: string, timeoutMs: number): Promise<RerunRequest> {
   const r = await waitWithProgress<RerunRequest>(ctx, {
     resource: `${what}, re-run request ${requestId}`,
     status: () => c.getRerunRequest(id, requestId),

@@ -1,7 +1,14 @@
-/** Hadoop lookups: clusters (filters, every page), one cluster, a cluster's VMs. */
+/**
+ * Hadoop lookups: clusters (filters, every page), one cluster, a cluster's VMs; and the day-2
+ * operation of re-running a terminated job cluster, a function that changes its status (an output),
+ * never an input (docs/changing-stateful-resources.md).
+ */
 import { z } from "zod";
-import { idAndName, pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
+import { systemClock } from "../../client/core";
+import { idAndName, parseDuration, pickShape, pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { hadoop } from "./client";
+import { waitRerun } from "./cluster";
+import { HADOOP_TIMEOUTS, rerunBody } from "./cluster-schema";
 import { vmResult, vmShape } from "./vms";
 
 const lookup = serviceLookups("hadoop", hadoop);
@@ -51,3 +58,38 @@ export const { getClusterVms, getClusterVmsOutput } = lookup("getClusterVms", {
 });
 export type GetClusterVmsArgs = LookupArgs<typeof getClusterVms>;
 export type GetClusterVmsResult = LookupResult<typeof getClusterVms>;
+
+/** Re-runs a terminated job cluster. */
+export const { rerunCluster, rerunClusterOutput } = lookup("rerunCluster", {
+  description:
+    "Re-runs a terminated Hadoop job cluster (with krcloud:hadoopApiKey) and waits until the re-run request has a result. What it changes is the cluster's status, an output: the Cluster resource's inputs stay as the program declares them (unlike its `rerun.trigger`, which the program changes). Not idempotent: each call re-runs once. In a preview it does nothing (`dryRun: true`).",
+  args: () => ({
+    clusterId: z.string().describe("The job cluster's id."),
+    ...rerunBody().shape,
+    timeout: z
+      .string()
+      .refine((t) => parseDuration(t) !== undefined, 'must be a duration such as "30m" or "90s"')
+      .optional()
+      .describe(`How long to wait for the request's result (default ${HADOOP_TIMEOUTS.update / 60_000} minutes).`),
+  }),
+  result: () =>
+    z.object({
+      dryRun: z.boolean().describe("true in a preview: nothing was done."),
+      clusterId: z.string(),
+      requestId: z.string().optional().describe("The re-run request."),
+      requestStatus: z.string().optional(),
+      requestResult: z.string().optional(),
+    }),
+  mutates: { what: "the cluster's status (an output): it runs its job again", preview: (args) => ({ dryRun: true, clusterId: args.clusterId }) },
+  async run(args, c, settings) {
+    const { clusterId, timeout, ...body } = args;
+    const what = `Hadoop cluster "${clusterId}"`;
+    const started = await c.rerunCluster(clusterId, body);
+    const ctx = { settings, progress: () => undefined, clock: systemClock };
+    const timeoutMs = (timeout === undefined ? undefined : parseDuration(timeout)) ?? HADOOP_TIMEOUTS.update;
+    const r = await waitRerun(ctx, c, clusterId, started.requestId, what, timeoutMs);
+    return { dryRun: false, clusterId, requestId: r.requestId, requestStatus: r.requestStatus, requestResult: r.requestResult };
+  },
+});
+export type RerunClusterArgs = LookupArgs<typeof rerunCluster>;
+export type RerunClusterResult = LookupResult<typeof rerunCluster>;

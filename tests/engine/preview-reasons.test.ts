@@ -74,7 +74,7 @@ async function checkDoor(stack: Stack, counted: RegExp): Promise<void> {
   const rotated = await previewWith(stack, "redis.small", NEW_PASSWORD);
   const why = warningLine(rotated);
   expect(why).toMatch(
-    /cache cluster "cluster-[0-9a-f]+" \(sessions-[0-9a-z]+\) will be REPLACED: user changes, and the cache API has no operation that changes a cluster's user or password/,
+    /cache cluster "sessions-[0-9a-z]+" \(cluster-[0-9a-f]+\) will be REPLACED: user changes, and the cache API has no operation that changes a cluster's user or password/,
   );
   expect(why).toMatch(/new endpoints .* and no data; what this one holds is lost when it is deleted/);
   expect(rotated).toMatch(/\+-\s*\S*krcloud\S*cache:Cluster\s+sessions\s+replace/);
@@ -106,7 +106,7 @@ test("native plugin (YAML): the same warning on the resource's row, and the deta
   // On the resource's rows, after its detailed diff.
   await checkDoor(
     stack,
-    /krcloud:cache:Cluster sessions replace \[diff: ~name,user\]; warning: cache cluster "cluster-[0-9a-f]+" \(sessions-\w+\) will be REPLACED: user changes/,
+    /krcloud:cache:Cluster sessions replace \[diff: ~name,user\]; warning: cache cluster "sessions-\w+" \(cluster-[0-9a-f]+\) will be REPLACED: user changes/,
   );
   const detailed = await previewWith(stack, "redis.medium", OLD_PASSWORD, true);
   expect(detailed).toMatch(/~ flavorId\s*:\s*"redis\.small" => "redis\.medium"/);

@@ -1,6 +1,6 @@
 /**
  * Generated malformed requests for every route of the local cloud's cache service (clusters,
- * shards, nodes, instance sets, parameter groups): each gets a 4xx with an error body, never a 5xx,
+ * shards, nodes, instance sets, parameter groups, backups): each gets a 4xx with an error body, never a 5xx,
  * and the local cloud keeps answering. What is generated and what each request must get:
  * tests/support/malformed/requests.ts; the run: tests/support/malformed/clouds.ts.
  */
@@ -45,7 +45,8 @@ const cache: Service = {
       exists("cache", "shard", i.shard) &&
       exists("cache", "node", i.node) &&
       exists("cache", "instance-set", i.set) &&
-      exists("cache", "instance", i.instance);
+      exists("cache", "instance", i.instance) &&
+      exists("cache", "backup", i.backup);
     if (present) return;
     for (const r of fuzz.cloud.control.inventory())
       if (r.service === "cache" && r.projectId === PROJECT) fuzz.cloud.control.deleteResource("cache", r.kind, r.id);
@@ -62,6 +63,8 @@ const cache: Service = {
     i.primary = ((await c("GET", `/instance-sets/${i.set}/instances`)).data as { objectId: string; role: string }[]).find(
       (x) => x.role === "primary",
     )!.objectId;
+    i.clusterName = `fz-cluster-${n}`;
+    i.backup = (await c("POST", "/backups", { clusterId: i.cluster, name: `fz-backup-${n}` })).objectId;
   },
   routes: [
     route("ListVersions", "GET /v1/redis/versions", "token"),
@@ -156,6 +159,14 @@ const cache: Service = {
     }),
     route("DeleteParameterGroup", "DELETE /v1/parameter-groups/{group}", "token", { invalid: [409] }),
     route("ListParameterGroupEvents", "GET /v1/parameter-groups/{group}/events", "token"),
+    route("CreateBackup", "POST /v1/backups", "token", {
+      json: () => ({ clusterId: ids.cache!.cluster!, name: `fz-backup-new-${++seq}` }),
+      fields: fieldsOf({ clusterId: "string", name: "name" }),
+      invalid: [404],
+    }),
+    route("ListBackups", "GET /v1/backups", "token", { query: "clusterName={clusterName}" }),
+    route("GetBackup", "GET /v1/backups/{backup}", "token"),
+    route("DeleteBackup", "DELETE /v1/backups/{backup}", "token"),
   ],
 };
 

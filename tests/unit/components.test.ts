@@ -137,7 +137,8 @@ describe("CacheWithParameters", () => {
     const c = new CacheWithParameters("sessions", {
       baseParameterGroupId: "default.redis7.0.cluster",
       parameters: { "maxmemory-policy": "allkeys-lru", timeout: "300" },
-      cluster: clusterArgs,
+      // The cache's own options pass through, the data-keeping replacement's among them (issue 35).
+      cluster: { ...clusterArgs, dataOnReplace: "keep" },
     });
     const outs = await new Promise<unknown[]>((resolve) =>
       pulumi.all([c.kind, c.parameterGroupId, c.parameters, c.syncStatus, c.primaryEndpoint]).apply((v) => resolve(v)),
@@ -147,7 +148,9 @@ describe("CacheWithParameters", () => {
     expect(byType(":ParameterGroup").map((r) => [r.name, r.inputs.parameters, r.inputs.baseParameterGroupId])).toEqual([
       ["sessions-params", { "maxmemory-policy": "allkeys-lru", timeout: "300" }, "default.redis7.0.cluster"],
     ]);
-    expect(byType(":Cluster").map((r) => [r.name, r.inputs.parameterGroupId, r.inputs.flavorId])).toEqual([["sessions", "sessions-params-id", "redis.small"]]);
+    expect(byType(":Cluster").map((r) => [r.name, r.inputs.parameterGroupId, r.inputs.flavorId, r.inputs.dataOnReplace])).toEqual([
+      ["sessions", "sessions-params-id", "redis.small", "keep"],
+    ]);
     expect(byType(":InstanceSet")).toEqual([]);
   });
 });

@@ -40,6 +40,20 @@ test.each([
   [[], /at least one --stack is required/],
   [["--stack", "dev", "--ignore-file", "/no/such/ignore"], /cannot read the ignore file \/no\/such\/ignore/],
   [["--stack", "dev", "--baseline", "/no/such/baseline.json"], /cannot read the baseline \/no\/such\/baseline.json/],
+  [["--stack", "dev", "--shard", "0/3"], /--shard 0\/3: K must be 1 to N \(the shards are numbered from 1\)/],
+  [["--stack", "dev", "--shard", "3"], /--shard takes K\/N/],
+  [
+    ["--stack", "dev", "--shard", "1/4", "--request-budget", "3"],
+    /--request-budget 3 is less than 1 request per second for each of the 4 shards: raise it to 4 or more/,
+  ],
+  [["--stack", "dev", "--request-budget", "fast"], /--request-budget takes requests per second, a positive number \(got "fast"\)/],
+  [
+    ["--stack", "dev", "--policy", "/no/such/pack"],
+    /--policy \/no\/such\/pack: \/no\/such\/pack is not a policy pack \(no PulumiPolicy.yaml\); `--policy krcloud` runs pulumi-krcloud\/policy/,
+  ],
+  [["--stack", "dev", "--policy-config", "/no/such.json"], /--policy-config goes with --policy/],
+  [["--stack", "dev", "--shard", "1/2", "--baseline", "b.json", "--write-baseline"], /--write-baseline records one run's drift: run it without --shard/],
+  [["--stack", "dev", "--unmanaged", "--shard", "1/2"], /--shard goes with a drift check, not --unmanaged/],
 ])("refused: %j", async (args, message) => {
   const r = await drift("--cwd", dir, ...args);
   expect(r.code).toBe(1);
@@ -68,4 +82,15 @@ test("--help prints the usage with the exit codes", async () => {
   const r = await drift("--help");
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("Exit status: 0 no drift, 1 error, 2 drift, 3 partial");
+});
+
+test("merge refuses what it cannot merge, before writing anything", async () => {
+  const none = await drift("merge");
+  expect([none.code, none.stdout]).toEqual([1, ""]);
+  expect(none.stderr).toContain("merge needs the shards' JSON reports");
+  const bad = path.join(dir, "not-a-report.json");
+  fs.writeFileSync(bad, "[]");
+  const r = await drift("merge", bad, "--format", "table");
+  expect([r.code, r.stdout]).toEqual([1, ""]);
+  expect(r.stderr).toBe(`krcloud-drift: ${bad}: not a krcloud-drift JSON report of version 1 (--format json or --out json=FILE writes one)\n`);
 });

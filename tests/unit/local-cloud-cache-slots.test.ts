@@ -1,11 +1,27 @@
 /**
  * The cache local cloud's slot bookkeeping, which decides what a real cluster moves when a shard is
  * added or removed: planMoves must leave every remaining primary with an even share, move each slot
- * once and only from where it is, and empty the leaving ones; the range helpers must round-trip; and
- * CLUSTER NODES lines must parse as Redis writes them.
+ * once and only from where it is, and empty the leaving ones; the range helpers must round-trip;
+ * CLUSTER NODES lines must parse as Redis writes them; and a key's slot (which a restore's MIGRATE
+ * routes by) must be the one Redis gives.
  */
 import fc from "fast-check";
 import { parseNodes, planMoves, SLOTS, slotList, slotRanges } from "../../local-cloud/cache/redis/cluster";
+import { keySlot } from "../../local-cloud/cache/redis/transfer";
+
+test.each([
+  // CLUSTER KEYSLOT of redis-server 7.0.15.
+  ["foo", 12182],
+  ["bar", 5061],
+  ["somekey", 11058],
+  ["{user1000}.following", 3443],
+  ["{user1000}.followers", 3443],
+  ["{}x", 10595],
+  ["a{}b{c}", 7353],
+  ["k:12345", 1495],
+])("the slot of %s is %i, as Redis computes it (CRC16-XMODEM of the key or its hash tag)", (key, slot) => {
+  expect(keySlot(Buffer.from(key))).toBe(slot);
+});
 
 /** `n` primaries holding contiguous even shares, in order (what a formation or a settled rebalance leaves). */
 function evenOwners(n: number): Map<string, number[]> {

@@ -65,12 +65,24 @@ test("a rotated password of the cache user: the warning names user, says the API
   expect(d.warnings).toHaveLength(1);
   const w = d.warnings![0]!;
   expect(w).toMatch(
-    /^cache cluster "cluster-f5104f1ce687" \(sessions-15e1812\) will be REPLACED: user changes, and the cache API has no operation that changes a cluster's user or password/,
+    /^cache cluster "sessions-15e1812" \(cluster-f5104f1ce687\) will be REPLACED: user changes, and the cache API has no operation that changes a cluster's user or password/,
   );
-  expect(w).toMatch(/new endpoints .* no data; what this one holds is lost when it is deleted, unless .*\(restoreFromBackup\)/);
+  expect(w).toMatch(
+    /new endpoints .* no data; what this one holds is lost when it is deleted, unless `dataOnReplace: keep` moves it through a backup \(or .*restoreFromBackup\)/,
+  );
   // The new generated name is the replacement's consequence, not its cause.
   expect(w).not.toMatch(/\bname changes/);
   expect(w).not.toContain("password-");
+});
+
+test("the warning names the cache as the progress lines of its operations do: its name, then its id (issue 38)", async () => {
+  const d = await buildProvider(cluster).diff("cluster-1a2b", recorded, program({ name: "sessions-9a0b1c2", flavorId: "redis.large" }));
+  // What cluster.ts's update and delete print: `cache cluster "<name>" (<id>)`.
+  const progress = `cache cluster "${recorded.name}" (cluster-1a2b)`;
+  expect(d.warnings![0]!.startsWith(`${progress} will be REPLACED`)).toBe(true);
+  // A resource whose name is its id (a bucket) is named once.
+  const b = await buildProvider(bucket).diff("logs", { name: "logs", acl: "private" }, { name: "logs-2", acl: "private" });
+  expect(b.warnings![0]).toMatch(/^bucket "logs" will be REPLACED/);
 });
 
 test("a flavorId change names flavorId and the reason; several causes are all named", async () => {

@@ -164,6 +164,7 @@ describe("schema.json", () => {
     );
     expect(Object.keys(listable).sort()).toEqual(
       [
+        "krcloud:cache:Backup",
         "krcloud:cache:Cluster",
         "krcloud:cache:InstanceSet",
         "krcloud:cache:ParameterGroup",

@@ -4,18 +4,39 @@
  * file and copies every key into the new nodes with DUMP/PTTL/RESTORE (transfer.ts), so the data
  * lands wherever the new slots are.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Cluster } from "ioredis";
-import type { StoredBackup } from "../backups";
+import type { StoredBackup } from "../model";
 import type { RestoreFiles } from "../engine";
 import type { StoredCluster, StoredNode } from "../model";
 import { message, primaryOf, tmpDir, type Deployment } from "./deployment";
-import { loadRdb, restoreCommands, saveRdb, type DumpedKey } from "./transfer";
+import { loadRdb, migrateRdb, restoreCommands, saveRdb, type DumpedKey } from "./transfer";
 import { clientOptions } from "./security";
 
-/** Copies every key of `files` into the deployment's nodes (a cluster through a cluster client, an instance set into its primary). */
+/**
+ * Copies every key of `files` into the deployment's nodes: a cluster's by MIGRATE from a throw-away
+ * server on each file to the primary of each key's slot (TLS nodes: through a cluster client), an
+ * instance set's into its primary.
+ */
 export async function restoreInto(deployment: Deployment, files: string[]): Promise<void> {
+  if (deployment.cluster.clusterEnabled && !deployment.security.tls) {
+    const owners = deployment.cluster.shards.map((s) => ({ slots: s.slots, port: deployment.serving(primaryOf(s))!.port }));
+    const portOf = (slot: number): number => owners.find((o) => o.slots.some(([a, b]) => slot >= a && slot <= b))!.port;
+    // A backup is a file per shard, their keys distinct: each on its own throw-away server, all at once.
+    await Promise.all(
+      files.map(async (file) => {
+        await migrateRdb(file, deployment.tmpDir, portOf, deployment.security.login);
+        if (file.startsWith(deployment.tmpDir)) rmSync(file, { force: true });
+      }),
+    );
+    return;
+  }
+  await restoreThroughClient(deployment, files);
+}
+
+/** Copies every key of `files` with DUMP / PTTL / RESTORE through a client (a cluster client, or the instance set's primary). */
+async function restoreThroughClient(deployment: Deployment, files: string[]): Promise<void> {
   let sink: (batch: DumpedKey[]) => Promise<void>;
   let client: Cluster | undefined;
   if (deployment.cluster.clusterEnabled) {
@@ -23,6 +44,8 @@ export async function restoreInto(deployment: Deployment, files: string[]): Prom
       deployment.members().map((m) => ({ host: "127.0.0.1", port: m.server.port })),
       {
         enableReadyCheck: true,
+        // A batch of RESTOREs goes out as one write per node, not one per key.
+        enableAutoPipelining: true,
         redisOptions: { maxRetriesPerRequest: 3, disconnectTimeout: 100, ...clientOptions(deployment.security) },
       },
     );
@@ -40,10 +63,15 @@ export async function restoreInto(deployment: Deployment, files: string[]): Prom
     };
   }
   try {
-    for (const file of files) {
+    const load = async (file: string) => {
       await loadRdb(file, deployment.tmpDir, sink);
       if (file.startsWith(deployment.tmpDir)) rmSync(file, { force: true });
-    }
+    };
+    // A cluster's backup is a file per shard, their keys distinct: each on its own throw-away server,
+    // all at once. An instance set's files (a user's, from object storage) load in order: a later
+    // file's key wins.
+    if (deployment.cluster.clusterEnabled) await Promise.all(files.map(load));
+    else for (const file of files) await load(file);
   } finally {
     client?.disconnect();
   }
@@ -57,25 +85,38 @@ export class BackupFiles {
   constructor(
     private readonly root: string,
     private readonly warn: (message: string) => void,
+    /** A backup's size or failure was recorded: persist it. */
+    private readonly changed: () => void,
   ) {}
 
   private dir(b: StoredBackup): string {
     return join(this.root, "backups", b.projectId, b.name);
   }
 
-  /** Saves each primary's data of `cluster` (served by `deployment`, when it still runs). */
+  /**
+   * Saves each primary's data of `cluster` (served by `deployment`, when it still runs); then the
+   * backup's `size` is the bytes written, or its `failure` says why nothing could be.
+   */
   taken(cluster: StoredCluster, backup: StoredBackup, deployment: Deployment | undefined): void {
     const dir = this.dir(backup);
     const primaries = cluster.shards.map((s) => s.nodes.find((n) => n.role === "primary")).filter((n): n is StoredNode => n !== undefined);
     const work = (async () => {
       mkdirSync(dir, { recursive: true });
+      let bytes = 0;
       for (const [i, n] of primaries.entries()) {
         const server = deployment?.serving(n);
-        if (server) await saveRdb(server, join(dir, `${String(i).padStart(4, "0")}.rdb`));
+        if (!server) continue;
+        const file = join(dir, `${String(i).padStart(4, "0")}.rdb`);
+        await saveRdb(server, file);
+        bytes += statSync(file).size;
       }
-    })().catch((e: unknown) => {
-      if (!deployment?.removed) this.warn(`backup ${backup.name} of ${cluster.name}: ${message(e)}`);
-    });
+      backup.size = bytes;
+    })()
+      .catch((e: unknown) => {
+        backup.failure = message(e);
+        if (!deployment?.removed) this.warn(`backup ${backup.name} of ${cluster.name}: ${message(e)}`);
+      })
+      .finally(() => this.changed());
     this.writing.set(dir, work);
     // The cluster's processes stay until its backups are written (a delete right after a backup keeps it).
     if (deployment) deployment.backupsWriting = Promise.all([deployment.backupsWriting, work]).then(() => undefined);

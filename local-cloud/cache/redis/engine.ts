@@ -18,9 +18,8 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { StoredBackup } from "../backups";
 import { evenSlots, type CacheEngine, type EngineHooks, type NodeHealth, type RestoreFiles } from "../engine";
-import type { StoredCluster, StoredNode, StoredShard } from "../model";
+import type { StoredBackup, StoredCluster, StoredNode, StoredShard } from "../model";
 import { meetAll } from "./cluster";
 import { addReplica, addShard, clusterMode, formCluster, removeReplica, removeShard, settleCluster } from "./cluster-mode";
 import { BackupFiles } from "./data";
@@ -43,7 +42,11 @@ export class RedisEngine implements CacheEngine {
     private readonly hooks: EngineHooks,
   ) {
     this.env = { root, persistent, hooks };
-    this.backupStore = new BackupFiles(root, (m) => hooks.warn(m));
+    this.backupStore = new BackupFiles(
+      root,
+      (m) => hooks.warn(m),
+      () => hooks.changed(),
+    );
   }
 
   private deploy(cluster: StoredCluster): Deployment {

@@ -1,7 +1,10 @@
 /**
  * Data in and out of the nodes: a backup is each primary's RDB file (SAVE, then a copy); a restore
  * starts a throw-away standalone server on each RDB file and copies every key into the new cluster or
- * instance set with DUMP / PTTL / RESTORE, so a backup of any shard layout loads into any other.
+ * instance set, so a backup of any shard layout loads into any other: with MIGRATE … COPY REPLACE
+ * from that server to the primary serving each key's slot (server to server, nothing through this
+ * process), or, where MIGRATE cannot reach (TLS nodes, an instance set's single primary is simpler
+ * either way), with DUMP / PTTL / RESTORE through a client.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +17,7 @@ export interface DumpedKey {
   value: Buffer;
 }
 
-const SCAN_COUNT = 500;
+const SCAN_COUNT = 5_000;
 
 /** SAVE on `server`, then its dump.rdb copied to `dest`. */
 export async function saveRdb(server: RedisServer, dest: string): Promise<void> {
@@ -65,4 +68,71 @@ export async function loadRdb(file: string, workDir: string, sink: (batch: Dumpe
 /** RESTORE commands for a batch (REPLACE: a restore over keys already loaded from another file wins). */
 export function restoreCommands(batch: readonly DumpedKey[]): (string | number | Buffer)[][] {
   return batch.map((k) => ["RESTORE", k.key, k.ttl, k.value, "REPLACE"]);
+}
+
+/**
+ * The hash slot of a key (Redis Cluster's rule: CRC16-XMODEM of the key, or of its `{hash tag}` when
+ * it has a non-empty one, modulo 16384).
+ */
+export function keySlot(key: Buffer): number {
+  let data = key;
+  const open = key.indexOf(0x7b);
+  if (open >= 0) {
+    const close = key.indexOf(0x7d, open + 1);
+    if (close > open + 1) data = key.subarray(open + 1, close);
+  }
+  let crc = 0;
+  for (const byte of data) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % 16384;
+}
+
+/** Keys MIGRATE moves in one command. */
+const MIGRATE_BATCH = 1_000;
+
+/**
+ * Every key of the RDB file `file` copied into the cluster by the servers themselves: a throw-away
+ * server loads the file, and MIGRATE … COPY REPLACE … KEYS sends each batch of keys to the primary
+ * serving their slot (`portOf(slot)`), logged in with `login` where the nodes need one. TTLs come
+ * along. Returns the number of keys.
+ */
+export async function migrateRdb(
+  file: string,
+  workDir: string,
+  portOf: (slot: number) => number,
+  login: { username: string; password: string } | undefined,
+): Promise<number> {
+  mkdirSync(workDir, { recursive: true });
+  const dir = mkdtempSync(join(workDir, "restore-"));
+  copyFileSync(file, join(dir, "dump.rdb"));
+  const server = new RedisServer({ dir, cluster: false });
+  const auth = login ? ["AUTH2", login.username, login.password] : [];
+  let total = 0;
+  try {
+    await server.start();
+    let cursor = "0";
+    do {
+      const [next, keys] = (await server.commandBuffer("SCAN", cursor, "COUNT", SCAN_COUNT)) as [Buffer, Buffer[]];
+      cursor = next.toString();
+      const byPort = new Map<number, Buffer[]>();
+      for (const k of keys) {
+        const port = portOf(keySlot(k));
+        byPort.set(port, [...(byPort.get(port) ?? []), k]);
+      }
+      for (const [port, ks] of byPort) {
+        for (let i = 0; i < ks.length; i += MIGRATE_BATCH) {
+          const batch = ks.slice(i, i + MIGRATE_BATCH);
+          // NOKEY: every key of the batch expired meanwhile.
+          await server.commandBuffer("MIGRATE", "127.0.0.1", port, "", 0, 60_000, "COPY", "REPLACE", ...auth, "KEYS", ...batch);
+          total += batch.length;
+        }
+      }
+    } while (cursor !== "0");
+  } finally {
+    await server.stop(false);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return total;
 }

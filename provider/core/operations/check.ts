@@ -7,6 +7,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { assertCredentials, authenticated, endpointOf, tokenSourceOf } from "../../../client/core";
 import { currentSettings } from "../config";
 import { addressOf, identityOf, provisionalName, type Identity } from "../identity";
+import { keepDataCheck } from "../keep-data";
 import { formatPath, issueMessage } from "../issues";
 import { withoutHidden } from "../properties";
 import {
@@ -53,7 +54,7 @@ export async function check(
   if (identity.firstCheck && adopting(def, value)) {
     (opts?.notice ?? ((m) => process.stdout.write(`${m}\n`)))(adoptNotice(def, facts.logical, value, nameKey));
   }
-  return checked(def, env, news, value, identity);
+  return checked(def, env, news, value, identity, { memoKey, olds });
 }
 
 /** The checked inputs derived and checked against the cloud, with the hidden keys the later operations need. */
@@ -63,17 +64,22 @@ async function checked(
   news: Record<string, unknown>,
   value: Record<string, unknown>,
   { createKey, autoNamed }: Identity,
+  { memoKey, olds }: { memoKey: string; olds: Record<string, unknown> },
 ): Promise<dynamic.CheckResult> {
   try {
     const ready = derive(def, value);
     const remote = await checkWithCloud(def, ready, contextFor("read", env));
     if (remote.length > 0) return { inputs: news, failures: remote };
+    // A replacement that keeps the data: its plan, recorded for its create (keep-data.ts), or why it is refused.
+    const keep = await keepDataCheck(def, contextFor("read", env), { memoKey, olds, news: ready, createKey });
+    if (keep.failures.length > 0) return { inputs: news, failures: keep.failures };
     return {
       inputs: toPlain({
         ...ready,
         [PROVIDER_KEY]: news[PROVIDER_KEY],
         ...(createKey !== undefined ? { [CREATE_KEY]: createKey } : {}),
         ...(autoNamed ? { [AUTONAMED_KEY]: true } : {}),
+        ...keep.hidden,
       }),
     };
   } catch (e) {

@@ -6,6 +6,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { verifyTokenProject } from "../../../client/core";
 import { withOfferedValues } from "../hints";
+import { replacingOf } from "../keep-data";
 import { withCreateKey, withoutHidden } from "../properties";
 import { createWithRecovery, describeCreate } from "../recovery";
 import { CREATE_KEY, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../resource";
@@ -18,6 +19,7 @@ export async function create(def: AnyDefinition, env: OperationEnv, inputs: Reco
   const news = withoutHidden(inputs);
   const ctx = contextFor("create", env, opts);
   if (typeof inputs[CREATE_KEY] === "string") ctx.createKey = inputs[CREATE_KEY];
+  ctx.replacing = replacingOf(inputs);
   try {
     await signIn(def, ctx);
     if (!isCoreToken(def.token)) await verifyTokenProject(ctx.settings);

@@ -46,7 +46,11 @@ export class Cluster extends pulumi.CustomResource {
      */
     declare public readonly backupSchedule: pulumi.Output<outputs.cache.ClusterBackupSchedule | undefined>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * What a replacement does with the data: `discard` (the default) creates the new cluster empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+     */
+    declare public readonly dataOnReplace: pulumi.Output<enums.cache.ClusterDataOnReplace>;
+    /**
+     * Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     declare public readonly description: pulumi.Output<string | undefined>;
     /**
@@ -81,6 +85,10 @@ export class Cluster extends pulumi.CustomResource {
      * The cluster's endpoint: point a cluster-mode Redis client at it.
      */
     declare public /*out*/ readonly primaryEndpoint: pulumi.Output<string | undefined>;
+    /**
+     * The backup the replacement that made this cluster took of the one it replaced (`dataOnReplace: keep`): kept while this cluster exists, deleted with it or when it is replaced again.
+     */
+    declare public /*out*/ readonly replacementBackup: pulumi.Output<outputs.cache.ClusterReplacementBackup | undefined>;
     /**
      * Create the cluster from this backup (same cluster mode, engine version equal or newer, the backup's shard count). Changing it replaces the cluster.
      */
@@ -153,6 +161,7 @@ export class Cluster extends pulumi.CustomResource {
             }
             resourceInputs["adopt"] = (args?.adopt) ?? false;
             resourceInputs["backupSchedule"] = args?.backupSchedule;
+            resourceInputs["dataOnReplace"] = (args?.dataOnReplace) ?? "discard";
             resourceInputs["description"] = args?.description;
             resourceInputs["flavorId"] = args?.flavorId;
             resourceInputs["keepAutomaticBackups"] = (args?.keepAutomaticBackups) ?? true;
@@ -170,11 +179,13 @@ export class Cluster extends pulumi.CustomResource {
             resourceInputs["managedShardIds"] = undefined /*out*/;
             resourceInputs["parameterGroupSyncStatus"] = undefined /*out*/;
             resourceInputs["primaryEndpoint"] = undefined /*out*/;
+            resourceInputs["replacementBackup"] = undefined /*out*/;
             resourceInputs["shardDetails"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["backupSchedule"] = undefined /*out*/;
+            resourceInputs["dataOnReplace"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["flavorId"] = undefined /*out*/;
             resourceInputs["keepAutomaticBackups"] = undefined /*out*/;
@@ -184,6 +195,7 @@ export class Cluster extends pulumi.CustomResource {
             resourceInputs["parameterGroupSyncStatus"] = undefined /*out*/;
             resourceInputs["port"] = undefined /*out*/;
             resourceInputs["primaryEndpoint"] = undefined /*out*/;
+            resourceInputs["replacementBackup"] = undefined /*out*/;
             resourceInputs["restoreFromBackup"] = undefined /*out*/;
             resourceInputs["securityGroupIds"] = undefined /*out*/;
             resourceInputs["shardDetails"] = undefined /*out*/;
@@ -217,7 +229,11 @@ export interface ClusterArgs {
      */
     backupSchedule?: pulumi.Input<inputs.cache.ClusterBackupScheduleArgs | undefined>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * What a replacement does with the data: `discard` (the default) creates the new cluster empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+     */
+    dataOnReplace?: pulumi.Input<enums.cache.ClusterDataOnReplace | undefined>;
+    /**
+     * Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     description?: pulumi.Input<string | undefined>;
     /**

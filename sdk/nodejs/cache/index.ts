@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "../utilities";
 
 // Export members:
+export { BackupArgs } from "./backup";
+export type Backup = import("./backup").Backup;
+export const Backup: typeof import("./backup").Backup = null as any;
+utilities.lazyLoad(exports, ["Backup"], () => require("./backup"));
+
 export { CacheWithParametersArgs } from "./cacheWithParameters";
 export type CacheWithParameters = import("./cacheWithParameters").CacheWithParameters;
 export const CacheWithParameters: typeof import("./cacheWithParameters").CacheWithParameters = null as any;
@@ -15,10 +20,20 @@ export type Cluster = import("./cluster").Cluster;
 export const Cluster: typeof import("./cluster").Cluster = null as any;
 utilities.lazyLoad(exports, ["Cluster"], () => require("./cluster"));
 
+export { GetBackupsArgs, GetBackupsResult, GetBackupsOutputArgs } from "./getBackups";
+export const getBackups: typeof import("./getBackups").getBackups = null as any;
+export const getBackupsOutput: typeof import("./getBackups").getBackupsOutput = null as any;
+utilities.lazyLoad(exports, ["getBackups","getBackupsOutput"], () => require("./getBackups"));
+
 export { GetClusterArgs, GetClusterResult, GetClusterOutputArgs } from "./getCluster";
 export const getCluster: typeof import("./getCluster").getCluster = null as any;
 export const getClusterOutput: typeof import("./getCluster").getClusterOutput = null as any;
 utilities.lazyLoad(exports, ["getCluster","getClusterOutput"], () => require("./getCluster"));
+
+export { GetClusterNodesArgs, GetClusterNodesResult, GetClusterNodesOutputArgs } from "./getClusterNodes";
+export const getClusterNodes: typeof import("./getClusterNodes").getClusterNodes = null as any;
+export const getClusterNodesOutput: typeof import("./getClusterNodes").getClusterNodesOutput = null as any;
+utilities.lazyLoad(exports, ["getClusterNodes","getClusterNodesOutput"], () => require("./getClusterNodes"));
 
 export { GetClustersArgs, GetClustersResult, GetClustersOutputArgs } from "./getClusters";
 export const getClusters: typeof import("./getClusters").getClusters = null as any;
@@ -60,10 +75,30 @@ export type ParameterGroup = import("./parameterGroup").ParameterGroup;
 export const ParameterGroup: typeof import("./parameterGroup").ParameterGroup = null as any;
 utilities.lazyLoad(exports, ["ParameterGroup"], () => require("./parameterGroup"));
 
+export { ResetParameterGroupArgs, ResetParameterGroupResult, ResetParameterGroupOutputArgs } from "./resetParameterGroup";
+export const resetParameterGroup: typeof import("./resetParameterGroup").resetParameterGroup = null as any;
+export const resetParameterGroupOutput: typeof import("./resetParameterGroup").resetParameterGroupOutput = null as any;
+utilities.lazyLoad(exports, ["resetParameterGroup","resetParameterGroupOutput"], () => require("./resetParameterGroup"));
+
+export { RetryParameterGroupApplyArgs, RetryParameterGroupApplyResult, RetryParameterGroupApplyOutputArgs } from "./retryParameterGroupApply";
+export const retryParameterGroupApply: typeof import("./retryParameterGroupApply").retryParameterGroupApply = null as any;
+export const retryParameterGroupApplyOutput: typeof import("./retryParameterGroupApply").retryParameterGroupApplyOutput = null as any;
+utilities.lazyLoad(exports, ["retryParameterGroupApply","retryParameterGroupApplyOutput"], () => require("./retryParameterGroupApply"));
+
+export { RollbackParameterGroupArgs, RollbackParameterGroupResult, RollbackParameterGroupOutputArgs } from "./rollbackParameterGroup";
+export const rollbackParameterGroup: typeof import("./rollbackParameterGroup").rollbackParameterGroup = null as any;
+export const rollbackParameterGroupOutput: typeof import("./rollbackParameterGroup").rollbackParameterGroupOutput = null as any;
+utilities.lazyLoad(exports, ["rollbackParameterGroup","rollbackParameterGroupOutput"], () => require("./rollbackParameterGroup"));
+
 export { ShardArgs } from "./shard";
 export type Shard = import("./shard").Shard;
 export const Shard: typeof import("./shard").Shard = null as any;
 utilities.lazyLoad(exports, ["Shard"], () => require("./shard"));
+
+export { TakeBackupArgs, TakeBackupResult, TakeBackupOutputArgs } from "./takeBackup";
+export const takeBackup: typeof import("./takeBackup").takeBackup = null as any;
+export const takeBackupOutput: typeof import("./takeBackup").takeBackupOutput = null as any;
+utilities.lazyLoad(exports, ["takeBackup","takeBackupOutput"], () => require("./takeBackup"));
 
 
 // Export enums:
@@ -73,6 +108,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "krcloud:cache:Backup":
+                return new Backup(name, <any>undefined, { urn })
             case "krcloud:cache:CacheWithParameters":
                 return new CacheWithParameters(name, <any>undefined, { urn })
             case "krcloud:cache:Cluster":

@@ -50,7 +50,11 @@ export class InstanceSet extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly currentPrimaryInstanceId: pulumi.Output<string | undefined>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * What a replacement does with the data: `discard` (the default) creates the new instance set empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+     */
+    declare public readonly dataOnReplace: pulumi.Output<enums.cache.InstanceSetDataOnReplace>;
+    /**
+     * Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     declare public readonly description: pulumi.Output<string | undefined>;
     /**
@@ -101,6 +105,10 @@ export class InstanceSet extends pulumi.CustomResource {
      * Endpoint for reads from the replicas.
      */
     declare public /*out*/ readonly readEndpoint: pulumi.Output<string | undefined>;
+    /**
+     * The backup the replacement that made this instance set took of the one it replaced (`dataOnReplace: keep`): kept while this instance set exists, deleted with it or when it is replaced again.
+     */
+    declare public /*out*/ readonly replacementBackup: pulumi.Output<outputs.cache.InstanceSetReplacementBackup | undefined>;
     /**
      * One subnet per replica; replicas are added and removed in place.
      */
@@ -169,6 +177,7 @@ export class InstanceSet extends pulumi.CustomResource {
             }
             resourceInputs["adopt"] = (args?.adopt) ?? false;
             resourceInputs["backupSchedule"] = args?.backupSchedule;
+            resourceInputs["dataOnReplace"] = (args?.dataOnReplace) ?? "discard";
             resourceInputs["description"] = args?.description;
             resourceInputs["flavorId"] = args?.flavorId;
             resourceInputs["highAvailability"] = (args?.highAvailability) ?? false;
@@ -191,11 +200,13 @@ export class InstanceSet extends pulumi.CustomResource {
             resourceInputs["parameterGroupSyncStatus"] = undefined /*out*/;
             resourceInputs["primaryEndpoint"] = undefined /*out*/;
             resourceInputs["readEndpoint"] = undefined /*out*/;
+            resourceInputs["replacementBackup"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["backupSchedule"] = undefined /*out*/;
             resourceInputs["currentPrimaryInstanceId"] = undefined /*out*/;
+            resourceInputs["dataOnReplace"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["flavorId"] = undefined /*out*/;
             resourceInputs["highAvailability"] = undefined /*out*/;
@@ -209,6 +220,7 @@ export class InstanceSet extends pulumi.CustomResource {
             resourceInputs["primaryInstanceId"] = undefined /*out*/;
             resourceInputs["primarySubnetId"] = undefined /*out*/;
             resourceInputs["readEndpoint"] = undefined /*out*/;
+            resourceInputs["replacementBackup"] = undefined /*out*/;
             resourceInputs["replicaSubnetIds"] = undefined /*out*/;
             resourceInputs["restoreFrom"] = undefined /*out*/;
             resourceInputs["securityGroupIds"] = undefined /*out*/;
@@ -241,7 +253,11 @@ export interface InstanceSetArgs {
      */
     backupSchedule?: pulumi.Input<inputs.cache.InstanceSetBackupScheduleArgs | undefined>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * What a replacement does with the data: `discard` (the default) creates the new instance set empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+     */
+    dataOnReplace?: pulumi.Input<enums.cache.InstanceSetDataOnReplace | undefined>;
+    /**
+     * Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     description?: pulumi.Input<string | undefined>;
     /**

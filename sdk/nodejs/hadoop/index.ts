@@ -25,6 +25,11 @@ export const getClusters: typeof import("./getClusters").getClusters = null as a
 export const getClustersOutput: typeof import("./getClusters").getClustersOutput = null as any;
 utilities.lazyLoad(exports, ["getClusters","getClustersOutput"], () => require("./getClusters"));
 
+export { RerunClusterArgs, RerunClusterResult, RerunClusterOutputArgs } from "./rerunCluster";
+export const rerunCluster: typeof import("./rerunCluster").rerunCluster = null as any;
+export const rerunClusterOutput: typeof import("./rerunCluster").rerunClusterOutput = null as any;
+utilities.lazyLoad(exports, ["rerunCluster","rerunClusterOutput"], () => require("./rerunCluster"));
+
 
 // Export enums:
 export * from "../types/enums/hadoop";

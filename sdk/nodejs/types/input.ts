@@ -10,6 +10,24 @@ import * as utilities from "../utilities";
 
 export namespace cache {
     /**
+     * How long each operation may wait, like Pulumi's customTimeouts (which dynamic providers never receive): defaults create 60 minutes, update 40 minutes, delete 45 minutes. Only steers the provider: changing it changes nothing in the cloud.
+     */
+    export interface BackupTimeoutsArgs {
+        /**
+         * How long create may wait for the resource to settle (default 60 minutes).
+         */
+        create?: pulumi.Input<string | undefined>;
+        /**
+         * How long delete may wait for the resource to settle (default 45 minutes).
+         */
+        delete?: pulumi.Input<string | undefined>;
+        /**
+         * How long update may wait for the resource to settle (default 40 minutes).
+         */
+        update?: pulumi.Input<string | undefined>;
+    }
+
+    /**
      * A cluster (cluster mode): a Cluster's inputs but `parameterGroupId` and `user`. Exactly one of cluster and instanceSet.
      */
     export interface CacheWithParametersClusterArgs {
@@ -22,7 +40,11 @@ export namespace cache {
          */
         backupSchedule?: pulumi.Input<inputs.cache.CacheWithParametersClusterBackupScheduleArgs | undefined>;
         /**
-         * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+         * What a replacement does with the data: `discard` (the default) creates the new cluster empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+         */
+        dataOnReplace?: pulumi.Input<enums.cache.CacheWithParametersClusterDataOnReplace | undefined>;
+        /**
+         * Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
          */
         description?: pulumi.Input<string | undefined>;
         /**
@@ -77,6 +99,7 @@ export namespace cache {
         return {
             ...val,
             adopt: (val.adopt) ?? false,
+            dataOnReplace: (val.dataOnReplace) ?? "discard",
             keepAutomaticBackups: (val.keepAutomaticBackups) ?? true,
             port: (val.port) ?? 6379,
             tlsEnabled: (val.tlsEnabled) ?? false,
@@ -139,7 +162,11 @@ export namespace cache {
          */
         backupSchedule?: pulumi.Input<inputs.cache.CacheWithParametersInstanceSetBackupScheduleArgs | undefined>;
         /**
-         * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+         * What a replacement does with the data: `discard` (the default) creates the new instance set empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+         */
+        dataOnReplace?: pulumi.Input<enums.cache.CacheWithParametersInstanceSetDataOnReplace | undefined>;
+        /**
+         * Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
          */
         description?: pulumi.Input<string | undefined>;
         /**
@@ -206,6 +233,7 @@ export namespace cache {
         return {
             ...val,
             adopt: (val.adopt) ?? false,
+            dataOnReplace: (val.dataOnReplace) ?? "discard",
             highAvailability: (val.highAvailability) ?? false,
             keepAutomaticBackups: (val.keepAutomaticBackups) ?? true,
             port: (val.port) ?? 6379,
@@ -491,6 +519,7 @@ export namespace cache {
          */
         update?: pulumi.Input<string | undefined>;
     }
+
 }
 
 export namespace dataquery {
@@ -786,6 +815,99 @@ export namespace hadoop {
         type: pulumi.Input<enums.hadoop.ClusterUserTaskType>;
     }
 
+    /**
+     * HDFS settings for the re-run.
+     */
+    export interface RerunClusterConfig {
+        /**
+         * MB, 1 to 1024.
+         */
+        hdfsBlockSize?: number;
+        /**
+         * 1 to 500.
+         */
+        hdfsReplication?: number;
+    }
+
+    /**
+     * HDFS settings for the re-run.
+     */
+    export interface RerunClusterConfigArgs {
+        /**
+         * MB, 1 to 1024.
+         */
+        hdfsBlockSize?: pulumi.Input<number | undefined>;
+        /**
+         * 1 to 500.
+         */
+        hdfsReplication?: pulumi.Input<number | undefined>;
+    }
+
+    export interface RerunClusterInstanceSpec {
+        /**
+         * Nodes, 1 to 1000.
+         */
+        nodeCnt?: number;
+        /**
+         * `MASTER`, `WORKER` or `TASK`.
+         */
+        type: enums.hadoop.RerunClusterInstanceSpecType;
+        /**
+         * GB, 100 to 16384.
+         */
+        volumeSize?: number;
+    }
+
+    export interface RerunClusterInstanceSpecArgs {
+        /**
+         * Nodes, 1 to 1000.
+         */
+        nodeCnt?: pulumi.Input<number | undefined>;
+        /**
+         * `MASTER`, `WORKER` or `TASK`.
+         */
+        type: pulumi.Input<enums.hadoop.RerunClusterInstanceSpecType>;
+        /**
+         * GB, 100 to 16384.
+         */
+        volumeSize?: pulumi.Input<number | undefined>;
+    }
+
+    /**
+     * Task options for the re-run.
+     */
+    export interface RerunClusterUserTaskInfo {
+        /**
+         * Spark: `client` or `cluster`.
+         */
+        deployMode?: enums.hadoop.RerunClusterUserTaskInfoDeployMode;
+        /**
+         * Hive or Spark options.
+         */
+        execOpts?: string;
+        /**
+         * Spark application parameters.
+         */
+        execParams?: string;
+    }
+
+    /**
+     * Task options for the re-run.
+     */
+    export interface RerunClusterUserTaskInfoArgs {
+        /**
+         * Spark: `client` or `cluster`.
+         */
+        deployMode?: pulumi.Input<enums.hadoop.RerunClusterUserTaskInfoDeployMode | undefined>;
+        /**
+         * Hive or Spark options.
+         */
+        execOpts?: pulumi.Input<string | undefined>;
+        /**
+         * Spark application parameters.
+         */
+        execParams?: pulumi.Input<string | undefined>;
+    }
 }
 
 export namespace objectstorage {

@@ -10,6 +10,24 @@ import * as utilities from "../utilities";
 
 export namespace cache {
     /**
+     * How long each operation may wait, like Pulumi's customTimeouts (which dynamic providers never receive): defaults create 60 minutes, update 40 minutes, delete 45 minutes. Only steers the provider: changing it changes nothing in the cloud.
+     */
+    export interface BackupTimeouts {
+        /**
+         * How long create may wait for the resource to settle (default 60 minutes).
+         */
+        create?: string;
+        /**
+         * How long delete may wait for the resource to settle (default 45 minutes).
+         */
+        delete?: string;
+        /**
+         * How long update may wait for the resource to settle (default 40 minutes).
+         */
+        update?: string;
+    }
+
+    /**
      * Automatic backups; omitted: none. Changed in place.
      */
     export interface ClusterBackupSchedule {
@@ -21,6 +39,28 @@ export namespace cache {
          * Days to keep automatic backups.
          */
         retentionDays?: number;
+    }
+
+    /**
+     * The backup the replacement that made this cluster took of the one it replaced (`dataOnReplace: keep`): kept while this cluster exists, deleted with it or when it is replaced again.
+     */
+    export interface ClusterReplacementBackup {
+        /**
+         * The backup's id.
+         */
+        id: string;
+        /**
+         * The backup's name.
+         */
+        name: string;
+        /**
+         * The name of the cache it was taken of.
+         */
+        replaced: string;
+        /**
+         * Its size as the cloud reports it.
+         */
+        sizeBytes?: number;
     }
 
     export interface ClusterShard {
@@ -111,6 +151,49 @@ export namespace cache {
         keyId: string;
     }
 
+    export interface GetBackupsBackup {
+        /**
+         * true: a cluster's; false: an instance set's.
+         */
+        clusterEnabled?: boolean;
+        /**
+         * The cluster or instance set it was taken of.
+         */
+        clusterId?: string;
+        clusterName?: string;
+        createdAt?: string;
+        expiresAt?: string;
+        id: string;
+        /**
+         * `automatic` (a backup schedule's) or `manual` (on demand).
+         */
+        kind?: string;
+        name?: string;
+        shardCount?: number;
+        /**
+         * Its size as the cloud reports it.
+         */
+        sizeBytes?: number;
+        /**
+         * `Creating`, `Available`, `Failed`, ...
+         */
+        status?: string;
+        version?: string;
+    }
+
+    export interface GetClusterNodesNode {
+        endpoint?: string;
+        id: string;
+        name?: string;
+        role?: string;
+        /**
+         * The shard it serves (clusters).
+         */
+        shardId?: string;
+        status?: string;
+        subnetId?: string;
+    }
+
     export interface GetClustersCluster {
         /**
          * true for a cluster, false for an instance set.
@@ -195,6 +278,28 @@ export namespace cache {
         role?: string;
         status?: string;
         subnetId?: string;
+    }
+
+    /**
+     * The backup the replacement that made this instance set took of the one it replaced (`dataOnReplace: keep`): kept while this instance set exists, deleted with it or when it is replaced again.
+     */
+    export interface InstanceSetReplacementBackup {
+        /**
+         * The backup's id.
+         */
+        id: string;
+        /**
+         * The backup's name.
+         */
+        name: string;
+        /**
+         * The name of the cache it was taken of.
+         */
+        replaced: string;
+        /**
+         * Its size as the cloud reports it.
+         */
+        sizeBytes?: number;
     }
 
     /**
@@ -313,6 +418,39 @@ export namespace cache {
          * How long update may wait for the resource to settle (default 40 minutes).
          */
         update?: string;
+    }
+
+    /**
+     * The backup, available (absent in a preview).
+     */
+    export interface TakeBackupBackup {
+        /**
+         * true: a cluster's; false: an instance set's.
+         */
+        clusterEnabled?: boolean;
+        /**
+         * The cluster or instance set it was taken of.
+         */
+        clusterId?: string;
+        clusterName?: string;
+        createdAt?: string;
+        expiresAt?: string;
+        id: string;
+        /**
+         * `automatic` (a backup schedule's) or `manual` (on demand).
+         */
+        kind?: string;
+        name?: string;
+        shardCount?: number;
+        /**
+         * Its size as the cloud reports it.
+         */
+        sizeBytes?: number;
+        /**
+         * `Creating`, `Available`, `Failed`, ...
+         */
+        status?: string;
+        version?: string;
     }
 
 }

@@ -21,9 +21,13 @@ export interface FaultSpec {
   operation?: string;
   method?: string;
   pathRegex?: string;
+  /** The share of matching requests hit, 0 to 1 (default 1). */
+  probability?: number;
   times?: number;
   action: "error" | "latency" | "drop" | "lose-response";
   status?: number;
+  /** Seconds, sent as Retry-After with an error. */
+  retryAfter?: number;
   latencyMs?: number;
 }
 

@@ -11,7 +11,7 @@ import { systemClock } from "../../../client/core";
 import { waitInstanceSetSettled } from "../../../provider/cache/waiters";
 import type { Entry } from "../../support/faults/sim-stack";
 import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
-import { CACHE_NAME, describedDrift, DRIFTED_DESCRIPTION, FLAVOR, OUTSIDE, OUTSIDE_NETWORK, SUBNETS, VERSION, within } from "./cluster";
+import { CACHE_NAME, describedDrift, DRIFTED_DESCRIPTION, FLAVOR, OUTSIDE, OUTSIDE_NETWORK, replacementBackup, SUBNETS, VERSION, within } from "./cluster";
 
 export const STANDALONE_GROUP = "default.redis7.0.standalone";
 
@@ -172,7 +172,7 @@ export const zeroDiffSpec: ZeroDiffSpec = {
 };
 
 /** What the cloud holds for it: the instance set. */
-export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "cache/instance-set", id: e.id }];
+export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "cache/instance-set", id: e.id }, ...replacementBackup(e)];
 
 /** Its description changed through the control API. */
 export const drift: DriftFact = {

@@ -58,7 +58,8 @@ export async function cloudView(inventory: readonly InventoryItem[], p: ProjectV
     // Setup, not the stack's: the KMS key, the query result bucket and what queries write there.
     if (e.service === "kms" && e.kind === "key") continue;
     if (e.service === "object-storage" && (e.id === p.resultBucket || e.id.startsWith(`${p.resultBucket}/`))) continue;
-    if (e.service === "cache" && e.kind === "backup") continue;
+    // Automatic backups are a schedule's, no resource of anyone's; on-demand ones are a stack's.
+    if (e.service === "cache" && e.kind === "backup" && (await p.cache.backups.find(e.id))?.kind === "automatic") continue;
     out.push({ kind: `${e.service}/${e.kind}`, id: e.id });
     if (e.service === "cache" && e.kind === "cluster") {
       for (const s of await p.cache.shards.list(e.id)) out.push({ kind: "cache/shard", id: `${e.id}/${s.id}` });
@@ -113,8 +114,9 @@ export class MatrixEnv {
 
   private constructor(readonly tc: TestCloud) {}
 
-  static async start(): Promise<MatrixEnv> {
-    return new MatrixEnv(await startTestCloud({ cacheEngine: "simulated" }));
+  /** On simulated cache nodes unless a test needs real ones (the data of a replacement that keeps it). */
+  static async start(o: { cacheEngine?: "redis" | "simulated" } = {}): Promise<MatrixEnv> {
+    return new MatrixEnv(await startTestCloud({ cacheEngine: o.cacheEngine ?? "simulated" }));
   }
 
   resource(token: string): EngineResource {

@@ -62,10 +62,15 @@ export class SimStack {
   readonly createKeys = new Set<string>();
   /** Called after check and before create (a test arranges a failure of the create it is about to see). */
   beforeCreate?: (d: Declared, inputs: Props) => Promise<void>;
+  /**
+   * Replaced resources the engine keeps in state to delete: one whose replacement's create failed
+   * after the replacement was recorded (a partial failure). The next `up` deletes them first.
+   */
+  readonly pendingDeletes: Entry[] = [];
 
   /**
-   * @param identity the stack's identity (the key of its StackIdentity resource, as the resource
-   *   classes pass it): another one with the same `name` is a twin stack in another backend.
+   * @param identity the stack's identity (the id of its krcloud-stack provider resource, as the
+   *   resource classes pass it): another one with the same `name` is a twin stack in another backend.
    */
   constructor(
     readonly name: string,
@@ -120,6 +125,11 @@ export class SimStack {
   /** `pulumi up` of `program`: resources no longer declared are deleted afterwards (dependents first). Returns the step per resource. */
   async up(program: readonly Declared[]): Promise<Record<string, StepOp>> {
     const steps: Record<string, StepOp> = {};
+    while (this.pendingDeletes.length > 0) {
+      const e = this.pendingDeletes[0]!;
+      await this.deleteEntry(e);
+      this.pendingDeletes.shift();
+    }
     for (const d of program) {
       const old = this.entries.get(d.logical);
       const inputs = await this.checked(d, old?.inputs ?? {});
@@ -142,6 +152,7 @@ export class SimStack {
             await this.create(d, fresh);
           } catch (e) {
             if (!this.entries.has(d.logical)) this.entries.set(d.logical, old);
+            else this.pendingDeletes.push(old);
             throw e;
           }
           await this.deleteEntry(old);

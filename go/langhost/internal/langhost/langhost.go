@@ -7,7 +7,8 @@
 // github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3, .../sdk/nodejs/cmd/pulumi-language-nodejs/v3)
 // and the Go module proxy reachable from this project's machines refuses every version of them (HTTP
 // 403). These hosts implement what `pulumi preview/up/refresh/destroy/import` need and nothing more: no
-// `pulumi new` templating, code generation, dependency installation or policy packs.
+// `pulumi new` templating, code generation or dependency installation; of plugins, only Node.js
+// policy packs (plugin.go).
 package langhost
 
 import (

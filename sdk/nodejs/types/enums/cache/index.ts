@@ -12,6 +12,36 @@ export const CacheWithParametersApplyMode = {
  */
 export type CacheWithParametersApplyMode = (typeof CacheWithParametersApplyMode)[keyof typeof CacheWithParametersApplyMode];
 
+export const CacheWithParametersClusterDataOnReplace = {
+    Discard: "discard",
+    Keep: "keep",
+} as const;
+
+/**
+ * What a replacement does with the data: `discard` (the default) creates the new cluster empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+ */
+export type CacheWithParametersClusterDataOnReplace = (typeof CacheWithParametersClusterDataOnReplace)[keyof typeof CacheWithParametersClusterDataOnReplace];
+
+export const CacheWithParametersInstanceSetDataOnReplace = {
+    Discard: "discard",
+    Keep: "keep",
+} as const;
+
+/**
+ * What a replacement does with the data: `discard` (the default) creates the new instance set empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+ */
+export type CacheWithParametersInstanceSetDataOnReplace = (typeof CacheWithParametersInstanceSetDataOnReplace)[keyof typeof CacheWithParametersInstanceSetDataOnReplace];
+
+export const ClusterDataOnReplace = {
+    Discard: "discard",
+    Keep: "keep",
+} as const;
+
+/**
+ * What a replacement does with the data: `discard` (the default) creates the new cluster empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+ */
+export type ClusterDataOnReplace = (typeof ClusterDataOnReplace)[keyof typeof ClusterDataOnReplace];
+
 export const GetParameterGroupsClusterMode = {
     Enabled: "enabled",
     Disabled: "disabled",
@@ -32,6 +62,16 @@ export const GetParameterGroupsParameterGroupType = {
  */
 export type GetParameterGroupsParameterGroupType = (typeof GetParameterGroupsParameterGroupType)[keyof typeof GetParameterGroupsParameterGroupType];
 
+export const InstanceSetDataOnReplace = {
+    Discard: "discard",
+    Keep: "keep",
+} as const;
+
+/**
+ * What a replacement does with the data: `discard` (the default) creates the new instance set empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md.
+ */
+export type InstanceSetDataOnReplace = (typeof InstanceSetDataOnReplace)[keyof typeof InstanceSetDataOnReplace];
+
 export const ParameterGroupApplyMode = {
     Sequential: "sequential",
     Parallel: "parallel",
@@ -41,3 +81,23 @@ export const ParameterGroupApplyMode = {
  * How changed parameters reach the clusters using the group: `sequential` (one at a time, the default) or `parallel`.
  */
 export type ParameterGroupApplyMode = (typeof ParameterGroupApplyMode)[keyof typeof ParameterGroupApplyMode];
+
+export const ResetParameterGroupApplyMode = {
+    Sequential: "sequential",
+    Parallel: "parallel",
+} as const;
+
+/**
+ * `sequential` (the default) or `parallel`.
+ */
+export type ResetParameterGroupApplyMode = (typeof ResetParameterGroupApplyMode)[keyof typeof ResetParameterGroupApplyMode];
+
+export const RollbackParameterGroupApplyMode = {
+    Sequential: "sequential",
+    Parallel: "parallel",
+} as const;
+
+/**
+ * `sequential` or `parallel`: how the clusters using the group get the values.
+ */
+export type RollbackParameterGroupApplyMode = (typeof RollbackParameterGroupApplyMode)[keyof typeof RollbackParameterGroupApplyMode];

@@ -66,3 +66,24 @@ export const ClusterUserTaskType = {
  * `hive` or `spark`.
  */
 export type ClusterUserTaskType = (typeof ClusterUserTaskType)[keyof typeof ClusterUserTaskType];
+
+export const RerunClusterInstanceSpecType = {
+    MASTER: "MASTER",
+    WORKER: "WORKER",
+    TASK: "TASK",
+} as const;
+
+/**
+ * `MASTER`, `WORKER` or `TASK`.
+ */
+export type RerunClusterInstanceSpecType = (typeof RerunClusterInstanceSpecType)[keyof typeof RerunClusterInstanceSpecType];
+
+export const RerunClusterUserTaskInfoDeployMode = {
+    Client: "client",
+    Cluster: "cluster",
+} as const;
+
+/**
+ * Spark: `client` or `cluster`.
+ */
+export type RerunClusterUserTaskInfoDeployMode = (typeof RerunClusterUserTaskInfoDeployMode)[keyof typeof RerunClusterUserTaskInfoDeployMode];

@@ -12,7 +12,16 @@ import { waitBackupAvailable } from "../../../provider/cache/backups";
 import { waitClusterSettled } from "../../../provider/cache/waiters";
 import type { Control, StateResource } from "../../harness/engine";
 import type { Entry } from "../../support/faults/sim-stack";
-import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type OutsideResource, type SecretsFact, type ZeroDiffSpec } from "../fixture";
+import {
+  SECRET_MARK,
+  type CloudKind,
+  type DriftFact,
+  type FaultRow,
+  type OutsideFact,
+  type OutsideResource,
+  type SecretsFact,
+  type ZeroDiffSpec,
+} from "../fixture";
 
 /** The cache engine version, flavor and parameter group the fixtures use (and the zero-diff suite's resources made outside Pulumi). */
 export const VERSION = "7.0.15";

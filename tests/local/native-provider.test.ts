@@ -353,6 +353,12 @@ test("invoke serves the lookups with the provider's settings; a temp URL comes b
   await tc.sdk.putObject("native-lookup", "a.txt", "a");
   expect(await invoke("krcloud:objectstorage:getBucket", { name: "native-lookup" })).toMatchObject({ name: "native-lookup", objectCount: 1 });
   expect((await invoke("krcloud:objectstorage:getBuckets", { prefix: "native-" })).names).toEqual(["native-lookup"]);
+  expect(await invoke("krcloud:objectstorage:getBucketObjects", { bucket: "native-lookup", delimiter: "/" })).toMatchObject({
+    keys: ["a.txt"],
+    objects: [{ key: "a.txt", size: 1 }],
+    prefixes: [],
+    truncated: false,
+  });
   const url = await invoke("krcloud:objectstorage:getTempUrl", { bucket: "native-lookup", key: "a.txt" });
   expect(isSecret(url.url)).toBe(true);
   expect(url.expiresAt).toEqual(expect.any(Number));

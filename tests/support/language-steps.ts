@@ -19,6 +19,7 @@ import {
   generateSdks,
   installDriftTool,
   installNativePlugin,
+  sharedSdks,
   nativeResourcesOfType,
   newProject,
   providerConfig,
@@ -40,8 +41,11 @@ export interface StaticSiteLanguage {
   hostMissing: () => string | undefined;
   /** The page the program writes when no `message` is configured. */
   greeting: string;
-  /** Which SDKs generateSdks builds besides the sources (the wheel, the Java SDK with Maven). */
-  sdks: { wheel: boolean; java?: boolean };
+  /**
+   * Which SDKs generateSdks builds besides the sources (the wheel, the Java SDK with Maven); `shared`:
+   * the ones made once per schema.json and shared with the other tests and the benchmarks (sharedSdks).
+   */
+  sdks: { wheel: boolean; java?: boolean } | "shared";
   /** What the example's README tells users to do to wire the program to its SDK (`sdkDir` holds them all). */
   wire: (workDir: string, sdkDir: string) => Promise<void>;
   /** beforeAll's time: a cold toolchain cache falls in it, not in up's. */
@@ -66,8 +70,11 @@ export function staticSiteSteps(lang: StaticSiteLanguage): void {
     cloud = await startCloud();
     sandbox = new Sandbox({ label: `native-${lang.stack}` });
     project = await newProject(cloud, lang.stack);
-    const sdkDir = path.join(sandbox.root, "sdk");
-    await Promise.all([installNativePlugin(sandbox).then(() => installDriftTool(sandbox)), generateSdks(sdkDir, lang.sdks)]);
+    const sdks = lang.sdks;
+    const [sdkDir] = await Promise.all([
+      sdks === "shared" ? sharedSdks() : generateSdks(path.join(sandbox.root, "sdk"), sdks).then(() => path.join(sandbox.root, "sdk")),
+      installNativePlugin(sandbox).then(() => installDriftTool(sandbox)),
+    ]);
     workDir = sandbox.copyProgram(example.dir, undefined, { nodeModules: false });
     await lang.wire(workDir, sdkDir);
     stack = await sandbox.createStack(workDir, STACK, providerConfig(project));

@@ -57,7 +57,7 @@ help:
 	@echo "make bench-scale the scale benchmarks at 10,000 resources per door (hours; see docs/benchmarks.md)"
 	@echo "make schema      regenerate schema.json, docs/reference/ (with each example in TypeScript, Python and Go) and the args types provider/<module>/args.ts"
 	@echo "make sdks        generate the SDKs from schema.json: Python (and its wheel), Go and Java (installed with mvn) into sdk/python, sdk/go, sdk/java, TypeScript into sdk/nodejs/ (pulumi-krcloud/native)"
-	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud (directory + tarball under .state/plugin/)"
+	@echo "make plugin      pack the native provider plugin pulumi-resource-krcloud and the krcloud-drift tool plugin (tarballs under .state/plugin/)"
 	@echo "make pack        build the npm package's tarball; prints its path (npm install \"\$$(make -s -C <this dir> pack)\")"
 	@echo "make clean       remove the build (dist/)"
 	@echo "make clean-all   stop the local cloud and remove what runs keep: dist/, sdk/{python,go,java}, .state/ (local cloud data, demo stacks, plugin, packs)"
@@ -129,7 +129,8 @@ schema: build
 	$(MAKE) build
 
 # The native provider plugin, runnable without the repository; install it with
-# `pulumi plugin install resource krcloud <version> -f <absolute path to the tarball>`.
+# `pulumi plugin install resource krcloud <version> -f <absolute path to the tarball>`, and krcloud-drift
+# for any language's project with `pulumi plugin install tool krcloud-drift <version> -f <its tarball>`.
 plugin: build
 	node dist/tools/pack-plugin.js
 

@@ -37,7 +37,7 @@ export default tseslint.config(
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" },
       ],
-      // The SDK and the local cloud read untyped JSON on purpose and narrow it with zod or checks.
+      // The client and the local cloud read untyped JSON on purpose and narrow it with zod or checks.
       "@typescript-eslint/no-unsafe-assignment": "off",
       "@typescript-eslint/no-unsafe-member-access": "off",
       "@typescript-eslint/no-unsafe-argument": "off",

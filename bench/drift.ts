@@ -14,11 +14,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { startLocalCloud } from "../local-cloud";
-import { newProject, providerConfig, runNode, Sandbox, type CloudProject } from "../tests/harness/engine";
+import { providerConfig, runNode, type CloudProject, type Sandbox } from "../tests/harness/engine";
 import { lastRequestSeq, timed } from "./measure";
 import { writeNodeProgram } from "./program";
 import { entry } from "../tests/harness/entries";
+import { withBed } from "./bed";
 import { sized, type Study } from "./study";
 
 const PROGRAM = `"use strict";
@@ -62,10 +62,7 @@ export interface DriftFigures {
 }
 
 export async function driftBenchmarks(o: { resources: number; stacks: number }, log: (line: string) => void): Promise<DriftFigures> {
-  const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
-  const sandbox = new Sandbox({ label: "bench-drift" });
-  try {
-    const project = await newProject(cloud, "benchdrift");
+  return withBed({ label: "drift", project: "benchdrift" }, async ({ cloud, sandbox, project }) => {
     const dir = program(sandbox);
 
     const [upMs] = await timed(() => deploy(sandbox, dir, project, "big", o.resources - 1));
@@ -91,10 +88,7 @@ export async function driftBenchmarks(o: { resources: number; stacks: number }, 
     );
     log(`drift check of ${o.stacks} stacks all at once (--concurrency ${o.stacks}): ${seconds(allMs)} (${(oneMs / allMs).toFixed(2)}x faster)`);
     return { resources: o.resources, checkMs, requests: sent, stacks: o.stacks, oneMs, defaultMs: defMs, allMs };
-  } finally {
-    await cloud.close();
-    sandbox.cleanup();
-  }
+  });
 }
 
 /** A 1,000-resource stack, and 20 stacks concurrently against one after the other (`make bench-smoke`: 10 resources, 2 stacks). */

@@ -16,10 +16,10 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startLocalCloud } from "../local-cloud";
 import { contentTypeOf } from "../provider/objectstorage/folder/scan";
-import { installNativePlugin, newProject, providerConfig, Sandbox } from "../tests/harness/engine";
+import { providerConfig } from "../tests/harness/engine";
 import { makeFiles, run, swiftCommand, timed } from "./folder";
+import { withBed } from "./bed";
 import { sized, type Study } from "./study";
 
 export interface FloorFigures {
@@ -67,11 +67,7 @@ function yaml(name: string, resources: string[]): string {
 
 export async function folderFloorBenchmarks(o: { files: number; objects: number }, log: (line: string) => void): Promise<FloorFigures> {
   const swift = await swiftCommand(log);
-  const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
-  const sandbox = new Sandbox({ label: "bench-floor" });
-  try {
-    const project = await newProject(cloud, "benchfloor");
-    await installNativePlugin(sandbox);
+  return withBed({ label: "floor", project: "benchfloor", plugin: true }, async ({ cloud, sandbox, project }) => {
     const counts = () => cloud.control.counters().byOperation;
     const requestsSince = (before: Record<string, number>): Record<string, number> => {
       const out: Record<string, number> = {};
@@ -196,10 +192,7 @@ export async function folderFloorBenchmarks(o: { files: number; objects: number 
       stateBytesBefore,
       stateBytesAfter,
     };
-  } finally {
-    await cloud.close();
-    sandbox.cleanup();
-  }
+  });
 }
 
 /** A fresh clone's no-op deploy of 10,000 files, and the move of 1,000 BucketObjects into one folder (`make bench-smoke`: 20 files, 5 objects). */

@@ -18,8 +18,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startLocalCloud } from "../local-cloud";
-import { installNativePlugin, newProject, providerConfig, Sandbox } from "../tests/harness/engine";
+import { providerConfig } from "../tests/harness/engine";
+import { withBed } from "./bed";
 import { sized, type Study } from "./study";
 
 export interface FolderFigures {
@@ -94,11 +94,7 @@ export function makeFiles(dir: string, n: number): number {
 
 export async function folderBenchmarks(o: { files: number; objects: number }, log: (line: string) => void): Promise<FolderFigures> {
   const swift = await swiftCommand(log);
-  const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
-  const sandbox = new Sandbox({ label: "bench-folder" });
-  try {
-    const project = await newProject(cloud, "benchfolder");
-    await installNativePlugin(sandbox);
+  return withBed({ label: "folder", project: "benchfolder", plugin: true }, async ({ cloud, sandbox, project }) => {
     // The counters, not the request log, which keeps only the latest requests.
     const counts = () => cloud.control.counters().byOperation;
     const puts = (before: Record<string, number>) => (counts()["object-storage.PutObject"] ?? 0) - (before["object-storage.PutObject"] ?? 0);
@@ -237,10 +233,7 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
       folderStateBytes,
       objectsStateBytes,
     };
-  } finally {
-    await cloud.close();
-    sandbox.cleanup();
-  }
+  });
 }
 
 /** A folder of 10,000 files: one BucketFolder beside `swift upload` and beside 300 BucketObjects (`make bench-smoke`: 20 files, 3 objects). */

@@ -11,12 +11,12 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startLocalCloud } from "../local-cloud";
 import { resolveSettings } from "../client/core";
 import { ObjectStorageClient } from "../client/objectstorage";
-import { installNativePlugin, newProject, pulumiBinDir, runNode, runPulumi, Sandbox } from "../tests/harness/engine";
+import { pulumiBinDir, runNode, runPulumi } from "../tests/harness/engine";
 import { lastRequestSeq, timed } from "./measure";
 import { entry } from "../tests/harness/entries";
+import { withBed } from "./bed";
 import { sized, type Study } from "./study";
 
 export interface ListFigures {
@@ -36,11 +36,7 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
 }
 
 export async function listBenchmarks(o: { buckets: number }, log: (line: string) => void): Promise<ListFigures> {
-  const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
-  const sandbox = new Sandbox({ label: "bench-list" });
-  try {
-    const project = await newProject(cloud, "benchlist");
-    await installNativePlugin(sandbox);
+  return withBed({ label: "list", project: "benchlist", plugin: true }, async ({ cloud, sandbox, project }) => {
     const env = {
       ...sandbox.env(),
       KRCLOUD_LOCAL_CLOUD_URL: cloud.url,
@@ -79,10 +75,7 @@ export async function listBenchmarks(o: { buckets: number }, log: (line: string)
     if (found !== o.buckets) throw new Error(`krcloud-drift --unmanaged found ${found} buckets of ${o.buckets}`);
     log(`krcloud-drift --unmanaged on the same project: ${(driftMs / 1000).toFixed(1)} s; ${driftRequests} requests`);
     return { buckets: o.buckets, doMs, doRequests, driftMs, driftRequests };
-  } finally {
-    await cloud.close();
-    sandbox.cleanup();
-  }
+  });
 }
 
 /** The plugin's List through `pulumi do` beside krcloud-drift --unmanaged, on 1,000 buckets (`make bench-smoke`: 10). */

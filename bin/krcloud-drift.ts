@@ -2,18 +2,10 @@
 /**
  * krcloud-drift: reports resources whose cloud state no longer matches what the Pulumi program
  * declares, for one or more stacks, without changing anything; and, with --unmanaged, the
- * resources no stack manages. The tool lives in drift/ (docs/drift.md).
+ * resources no stack manages. The tool lives in drift/ (docs/drift.md). Programs in other
+ * languages run the same tool from the native plugin (`pulumi plugin run krcloud-drift -- ...`).
  */
 import "../provider/core/node-version";
-import { main } from "../drift/cli";
-import { EXIT } from "../drift/model";
+import { runDriftProcess } from "./drift-process";
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`krcloud-drift: ${(e as Error)?.stack ?? String(e)}\n`);
-    process.exitCode = EXIT.error;
-  },
-);
+void runDriftProcess(process.argv.slice(2));

@@ -8,8 +8,13 @@
  * Only remedies that work are printed. A BucketFolder's drift is in its outputs (a changed, missing
  * or extra object), which no program sets: its remedies name the files of the folder and the inputs
  * that decide (`exclude`, `deleteExtraObjects`), on the resource the program declares (the folder,
- * or the StaticSite whose child it is).
+ * or the StaticSite whose child it is). A program declares a krcloud component (a StaticSite), never
+ * its children: a child's drift is accepted by the component's inputs that keep it, where the
+ * component says which (provider/core/component.ts, `drift`), else by an ignore rule the line gives.
  */
+import type { ComponentDrift } from "../provider/core/component";
+import { findComponent } from "../provider/registry";
+import { IGNORE_FILE } from "./ignore";
 import type { Fix, ResourceResult } from "./model";
 import { displayType } from "./analyze";
 import { pathParts, SECRET, show, topKey } from "./values";
@@ -41,6 +46,11 @@ function pulumi(verb: string, ctx: FixContext, urn: string, extra: string[] = []
  */
 export function addFixes(resources: readonly ResourceResult[], cloudInputs: ReadonlyMap<string, Record<string, unknown>>, ctx: FixContext): void {
   for (const r of resources) {
+    const parent = parentComponent(r);
+    if (parent !== undefined && r.type !== FOLDER) {
+      r.fix = childFix(r, parent, cloudInputs.get(r.urn) ?? {}, ctx);
+      continue;
+    }
     if (r.status === "deleted") {
       r.fix = {
         revert: pulumi("up", ctx, r.urn, ["--refresh", "--run-program"]),
@@ -71,16 +81,66 @@ export function addFixes(resources: readonly ResourceResult[], cloudInputs: Read
 }
 
 const FOLDER = "krcloud:objectstorage:BucketFolder";
-/** The component that declares a folder of its own, and the suffix of that child's name (static-site.ts). */
-const FOLDER_COMPONENTS: Record<string, string> = { "krcloud:objectstorage:StaticSite": "-content" };
+
+/** A krcloud component a resource is a child of: its type's short name, and its logical name where it says. */
+interface Parent {
+  kind: string;
+  name?: string;
+  drift?: ComponentDrift;
+}
+
+function parentComponent(r: ResourceResult): Parent | undefined {
+  const types = (r.urn.split("::")[2] ?? "").split("$");
+  if (types.length < 2) return undefined;
+  const token = displayType(types[types.length - 2]!);
+  const c = findComponent(token);
+  if (c === undefined) return undefined;
+  return { kind: token.split(":")[2] ?? token, name: c.drift?.ownerOf({ name: r.name, type: r.type }), drift: c.drift };
+}
+
+/** How a line names the component: `the StaticSite "www"`. */
+function componentName(p: Parent, child: string): string {
+  return p.name !== undefined ? `the ${p.kind} "${p.name}"` : `the ${p.kind} that declares "${child}"`;
+}
 
 /** The resource the program declares for a folder: the folder itself, or the component it is a child of. */
 function declaredAs(r: ResourceResult): string {
-  const types = (r.urn.split("::")[2] ?? "").split("$");
-  const parent = types.length > 1 ? displayType(types[types.length - 2]!) : undefined;
-  const suffix = parent === undefined ? undefined : FOLDER_COMPONENTS[parent];
-  if (suffix !== undefined && r.name.endsWith(suffix)) return `the ${parent!.split(":")[2]} "${r.name.slice(0, -suffix.length)}"`;
-  return `"${r.name}"`;
+  const parent = parentComponent(r);
+  return parent === undefined ? `"${r.name}"` : componentName(parent, r.name);
+}
+
+/**
+ * An ignore rule that accepts drift of `urn` (at `property`, or its deletion), as the line that
+ * writes it into the ignore file: one YAML item of `rules:`, in JSON (which YAML reads).
+ */
+function ignoreRule(urn: string, property: string | undefined, reason: string): string {
+  const rule = property === undefined ? { urn, reason } : { urn, property, reason };
+  return `add to ${IGNORE_FILE} beside Pulumi.yaml (or the file --ignore-file names), under rules: - ${JSON.stringify(rule)}`;
+}
+
+/**
+ * A component's child: revert is the targeted up (the component's program puts the child back as it
+ * declares it); accept sets the component's inputs that keep the cloud's values, and for what no
+ * input keeps (or a deleted child, which the component always declares) gives the ignore rule.
+ */
+function childFix(r: ResourceResult, parent: Parent, cloud: Record<string, unknown>, ctx: FixContext): Fix {
+  const owner = componentName(parent, r.name);
+  const revert = pulumi("up", ctx, r.urn, ["--refresh", "--run-program"]);
+  if (r.status === "deleted")
+    return { revert, accept: `${owner} declares "${r.name}": no program keeps it deleted; ${ignoreRule(r.urn, undefined, `${r.name} deleted, kept so`)}` };
+  const keys = [...new Set(r.properties.filter((p) => p.origin !== "program").map((p) => topKey(p.path)))];
+  const kept = parent.drift?.accept({ name: r.name, type: r.type, keys, cloud }) ?? {
+    inputs: {},
+    unkept: Object.fromEntries(keys.map((k) => [k, `no input of the ${parent.kind} is known to keep it`])),
+  };
+  const parts: string[] = [];
+  const set = Object.entries(kept.inputs);
+  // Each value whole (as JSON): the line is what the user writes.
+  if (set.length > 0) parts.push(`in the program, set ${owner}'s ${set.map(([k, v]) => `${k}: ${show(v, Infinity)}`).join("; ")}`);
+  for (const [k, why] of Object.entries(kept.unkept))
+    parts.push(`${k} of "${r.name}": ${why}; ${ignoreRule(r.urn, k, `${k} of ${r.name} kept as the cloud has it`)}`);
+  const acceptValues = Object.fromEntries(keys.map((k) => [k, cloud[k]]));
+  return { revert, accept: parts.join(". "), acceptValues };
 }
 
 /**
@@ -130,7 +190,7 @@ function folderFix(r: ResourceResult, cloud: Record<string, unknown>, ctx: FixCo
   }
   if (changed.length > 0)
     accepts.push(
-      `make the folder's files what the bucket holds: put the objects' content into ${list(changed, file)} (the content type comes from the extension or contentTypes)`,
+      `make the folder's files what the bucket holds: put the objects' content into ${list(changed, file)} (the content type comes from the extension${parentComponent(r) === undefined ? " or contentTypes" : ""})`,
     );
   if (missing.length > 0) accepts.push(`remove ${list(missing, file)} from the folder (the objects are gone)`);
   if (gone.length > 0 && extra.length + changed.length + missing.length === 0) {

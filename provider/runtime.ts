@@ -4,6 +4,7 @@
  * not load the cache service.
  */
 import "./core/node-version";
+import { guardCredentials } from "./core/credential-guard";
 import { buildProvider } from "./core/provider";
 import { warn } from "./core/engine-log";
 import type { AnyDefinition, DiffResult } from "./core/resource";
@@ -23,7 +24,8 @@ export function provider(token: string): ReturnType<typeof buildProvider> {
   const cache = (g[BUILT] ??= new Map());
   let p = cache.get(token);
   if (!p) {
-    p = buildProvider(definition(token));
+    // A core type (the stack's identity) calls no service: no credentials to guard.
+    p = token === STACK_IDENTITY_TOKEN ? buildProvider(definition(token)) : guardCredentials(buildProvider(definition(token)));
     cache.set(token, p);
   }
   return p;

@@ -1,7 +1,8 @@
 /**
  * Reference docs from schema.json: docs/reference/<module>/<Type>.md per resource and function
  * (an example program, inputs, outputs, the fields of every nested type they use, which changes
- * replace, import, timeouts) and docs/reference/README.md.
+ * replace, import, timeouts) and docs/reference/README.md; and the README's table of services,
+ * between its markers.
  *
  *   node dist/tools/gen-reference.js [schema.json] [out dir] [converted examples dir]
  *
@@ -19,6 +20,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
+import { SERVICE_TITLE, SERVICES } from "../client/core";
 import { findDefinition } from "../provider/registry";
 
 /**
@@ -112,13 +114,14 @@ interface ResourceSpec extends ObjectSpec {
   inputProperties?: Record<string, PropertySpec>;
   requiredInputs?: string[];
   listInputs?: ObjectSpec;
+  isComponent?: boolean;
 }
 interface FunctionSpec {
   description?: string;
   inputs?: ObjectSpec;
   outputs?: ObjectSpec & PropertySpec;
 }
-interface Schema {
+export interface Schema {
   resources: Record<string, ResourceSpec>;
   functions: Record<string, FunctionSpec>;
   types: Record<string, TypeSpec & Json>;
@@ -429,6 +432,45 @@ export function generate(
   return files;
 }
 
+/** The markers around the README's table of services, which `readmeWithServices` writes. */
+export const SERVICES_BEGIN = "<!-- services: generated from schema.json by tools/gen-reference.ts (make schema); do not edit -->";
+export const SERVICES_END = "<!-- end of services -->";
+
+/**
+ * The README's table of services: each service of the package (in the client's order of services,
+ * under the name the docs use), its resources, components and lookups, each linked to its reference
+ * page. A service of the schema the client does not know is an error naming it.
+ */
+export function serviceTable(schema: Schema): string {
+  const modules = new Map<string, { resources: string[]; components: string[]; functions: string[] }>();
+  const of = (token: string) => {
+    const mod = token.split(":")[1]!;
+    if (!(SERVICES as readonly string[]).includes(mod))
+      throw new Error(`${token}: service "${mod}" is not in the client's SERVICE_TABLE (client/core/settings.ts)`);
+    return modules.get(mod) ?? modules.set(mod, { resources: [], components: [], functions: [] }).get(mod)!;
+  };
+  for (const [token, r] of Object.entries(schema.resources)) (r.isComponent ? of(token).components : of(token).resources).push(token);
+  for (const token of Object.keys(schema.functions)) of(token).functions.push(token);
+  const link = (token: string) => {
+    const [, mod, name] = token.split(":") as [string, string, string];
+    return `[\`${name}\`](docs/reference/${mod}/${name}.md)`;
+  };
+  const cell = (tokens: string[]) => (tokens.length > 0 ? [...tokens].sort().map(link).join(", ") : "none");
+  const rows = SERVICES.filter((s) => modules.has(s)).map((s) => {
+    const m = modules.get(s)!;
+    return `| ${SERVICE_TITLE[s]} | \`${s}\` | ${cell(m.resources)} | ${cell(m.components)} | ${cell(m.functions)} |`;
+  });
+  return ["| service | module | resources | components | lookups |", "|---|---|---|---|---|", ...rows].join("\n");
+}
+
+/** `readme` with the table of services between its markers replaced by `serviceTable(schema)`; throws when the markers are missing. */
+export function readmeWithServices(readme: string, schema: Schema): string {
+  const begin = readme.indexOf(SERVICES_BEGIN);
+  const end = readme.indexOf(SERVICES_END);
+  if (begin < 0 || end < begin) throw new Error(`README.md has no table of services between "${SERVICES_BEGIN}" and "${SERVICES_END}"`);
+  return `${readme.slice(0, begin + SERVICES_BEGIN.length)}\n${serviceTable(schema)}\n${readme.slice(end)}`;
+}
+
 if (require.main === module) {
   const root = repoRoot();
   const schemaPath = process.argv[2] ?? path.join(root, "schema.json");
@@ -444,5 +486,7 @@ if (require.main === module) {
     fs.mkdirSync(path.dirname(path.join(out, rel)), { recursive: true });
     fs.writeFileSync(path.join(out, rel), text);
   }
-  process.stdout.write(`${files.size} pages in ${out}\n`);
+  const readme = path.join(root, "README.md");
+  fs.writeFileSync(readme, readmeWithServices(fs.readFileSync(readme, "utf8"), JSON.parse(fs.readFileSync(schemaPath, "utf8")) as Schema));
+  process.stdout.write(`${files.size} pages in ${out}; the table of services in ${readme}\n`);
 }

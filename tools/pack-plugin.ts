@@ -6,8 +6,19 @@
  *                                               schema.json, dist/ (no tests, tools or local cloud),
  *                                               node_modules/ (production dependencies the plugin loads)
  *   .state/plugin/pulumi-resource-krcloud-v<version>.tar.gz
+ *   .state/plugin/krcloud-drift-v<version>/      pulumi-tool-krcloud-drift (shell launcher)
+ *   .state/plugin/pulumi-tool-krcloud-drift-v<version>.tar.gz
  *
- * Install with `pulumi plugin install resource krcloud <version> -f <absolute path of either>`.
+ * Install with `pulumi plugin install resource krcloud <version> -f <absolute path of either>`, and
+ * krcloud-drift for a project in any language with `pulumi plugin install tool krcloud-drift
+ * <version> -f <absolute path>`; run it with `pulumi plugin run krcloud-drift -- --stack dev`.
+ *
+ * The tool plugin is a launcher of a few lines, not a second copy of the code: krcloud-drift runs
+ * the program's refresh-preview, which needs the resource plugin anyway, so the launcher runs the
+ * resource plugin of its own version installed beside it (`pulumi-resource-krcloud drift ...`).
+ * A Pulumi tool plugin is what every language's team already has the means to install and run (the
+ * Pulumi CLI), with no npm project, pip package or Go module of krcloud's own; one tarball serves
+ * every language, and the release ships 1 KB more.
  *
  * No bundler is installed here, so the plugin is the compiled files plus a copy of the dependency
  * closure of the packages the plugin requires, resolved the way Node resolves them from the
@@ -20,15 +31,45 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 
 /** What the plugin's code requires at run time (the local cloud's own dependencies are left out). */
-const ROOT_DEPENDENCIES = ["@pulumi/pulumi", "@grpc/grpc-js", "google-protobuf", "zod", "undici", "fast-xml-parser", "fast-glob", "mime-types"];
-/** Compiled directories the plugin loads. */
-const DIST_PARTS = ["index.js", "provider", "client", "bin/pulumi-resource-krcloud.js"];
+const ROOT_DEPENDENCIES = ["@pulumi/pulumi", "@grpc/grpc-js", "google-protobuf", "zod", "undici", "fast-xml-parser", "fast-glob", "mime-types", "yaml"];
+/** Compiled directories the plugin loads (drift/: its `drift` command, krcloud-drift). */
+const DIST_PARTS = ["index.js", "provider", "client", "drift", "bin/pulumi-resource-krcloud.js", "bin/drift-process.js"];
 
 const LAUNCHER = `#!/bin/sh
 # pulumi-resource-krcloud: runs the krcloud native provider plugin with Node >= 22 (KRCLOUD_NODE or node on PATH).
 dir=$(cd "$(dirname "$0")" && pwd)
 exec "\${KRCLOUD_NODE:-node}" "$dir/dist/bin/pulumi-resource-krcloud.js" "$@"
 `;
+
+/**
+ * The tool plugin's launcher: `pulumi plugin run krcloud-drift -- ARGS` runs it with ARGS (after
+ * the flags the CLI puts in front of any plugin's own when it logs or traces: `--logtostderr`,
+ * `-v=N`, `--tracing URL`), and it runs the resource plugin of the same version, installed beside
+ * it in Pulumi's plugin directory, with `drift ARGS`. Every other argument passes untouched, so
+ * krcloud-drift's options need nothing here; its exit status is the launcher's.
+ */
+export function driftToolLauncher(version: string): string {
+  const install = `pulumi plugin install resource krcloud ${version}`;
+  return `#!/bin/sh
+# pulumi-tool-krcloud-drift: krcloud-drift for a Pulumi project in any language, as a Pulumi tool plugin:
+#   pulumi plugin run krcloud-drift -- --stack dev
+# It runs the krcloud resource plugin v${version} installed beside it (${install}).
+dir=$(cd "$(dirname "$0")" && pwd)
+plugin="$(dirname "$dir")/resource-krcloud-v${version}/pulumi-resource-krcloud"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --logtostderr|-v=*) shift ;;
+    --tracing) shift; [ $# -gt 0 ] && shift ;;
+    *) break ;;
+  esac
+done
+if [ ! -x "$plugin" ]; then
+  echo "krcloud-drift: the krcloud resource plugin v${version} it runs is not installed ($plugin is missing): ${install} (-f <its tarball>, or --server <where releases are>), then run this again" >&2
+  exit 1
+fi
+exec "$plugin" drift "$@"
+`;
+}
 
 function repoRoot(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
@@ -117,10 +158,21 @@ function main(): void {
 
   fs.rmSync(tarball, { force: true });
   execFileSync("tar", ["-czf", tarball, "-C", dest, "."]);
+
+  const toolDir = path.join(outDir, `krcloud-drift-v${version}`);
+  const toolTarball = path.join(outDir, `pulumi-tool-krcloud-drift-v${version}.tar.gz`);
+  fs.rmSync(toolDir, { recursive: true, force: true });
+  fs.mkdirSync(toolDir, { recursive: true });
+  fs.writeFileSync(path.join(toolDir, "pulumi-tool-krcloud-drift"), driftToolLauncher(version), { mode: 0o755 });
+  fs.rmSync(toolTarball, { force: true });
+  execFileSync("tar", ["-czf", toolTarball, "-C", toolDir, "."]);
+
   process.stdout.write(
     `plugin directory: ${dest} (${mib(dirSize(dest))}, node_modules ${mib(dirSize(path.join(dest, "node_modules")))})\n` +
       `plugin tarball:   ${tarball} (${mib(fs.statSync(tarball).size)})\n` +
-      `install: pulumi plugin install resource krcloud ${version} -f ${tarball}\n`,
+      `drift tool:       ${toolTarball} (${fs.statSync(toolTarball).size} bytes)\n` +
+      `install: pulumi plugin install resource krcloud ${version} -f ${tarball}\n` +
+      `         pulumi plugin install tool krcloud-drift ${version} -f ${toolTarball}   (then: pulumi plugin run krcloud-drift -- --stack <stack>)\n`,
   );
 }
 

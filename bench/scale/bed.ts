@@ -8,15 +8,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startLocalCloud, type LocalCloud } from "../../local-cloud";
 import {
-  generateSdks,
   installNativePlugin,
-  makeVirtualenv,
   newProject,
   PACKAGE_VERSION,
   providerConfig,
   PULUMI_PYTHON_VERSION,
   pulumiBinDir,
-  pythonWheel,
+  sharedVirtualenv,
   runPulumi,
   Sandbox,
   type CloudProject,
@@ -35,6 +33,8 @@ export interface Bed {
   floorFile: string;
   preload: string;
   programs: Map<string, string>;
+  /** The Python programs' virtualenv, once the Python door needed it. */
+  pythonVenv?: string;
 }
 
 /** The scale programs compile as a program krcloud-drift --unmanaged generates does. */
@@ -85,18 +85,13 @@ for i in range(count):
 `;
 
 /**
- * The virtualenv every Python program of the bed shares (bed.root/python/venv): \`pulumi\` from PyPI
- * at the CLI's version and the pulumi_krcloud wheel generated from this tree's schema.json.
+ * The virtualenv every Python program of the bed runs in: \`pulumi\` from PyPI at the CLI's version
+ * and the pulumi_krcloud wheel generated from this tree's schema.json, made once per wheel and shared
+ * with the engine tests (sharedVirtualenv, tests/harness/engine/languages.ts).
  */
 async function pythonVirtualenv(bed: Bed): Promise<string> {
-  const venv = path.join(bed.root, "python", "venv");
-  if (fs.existsSync(path.join(venv, "bin", "python"))) return venv;
-  const sdk = path.join(bed.root, "python", "sdk");
-  await generateSdks(sdk);
-  const requirements = path.join(bed.root, "python", "requirements.txt");
-  fs.writeFileSync(requirements, `pulumi==${PULUMI_PYTHON_VERSION}\n`);
-  await makeVirtualenv(venv, requirements, pythonWheel(sdk));
-  return venv;
+  bed.pythonVenv ??= await sharedVirtualenv(`pulumi==${PULUMI_PYTHON_VERSION}\n`);
+  return bed.pythonVenv;
 }
 
 function yamlProgram(n: number): string {
@@ -115,8 +110,8 @@ export function programDir(bed: Bed, door: DoorSpec, n: number): string {
   if (door.program === "yaml") {
     fs.writeFileSync(path.join(src, "Pulumi.yaml"), yamlProgram(n));
   } else if (door.program === "python") {
-    const venv = path.join(bed.root, "python", "venv");
-    fs.writeFileSync(path.join(src, "Pulumi.yaml"), `name: bench-python\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`);
+    if (bed.pythonVenv === undefined) throw new Error("the Python door's program before its virtualenv (ensureStack makes it first)");
+    fs.writeFileSync(path.join(src, "Pulumi.yaml"), `name: bench-python\nruntime:\n  name: python\n  options:\n    virtualenv: ${bed.pythonVenv}\n`);
     fs.writeFileSync(path.join(src, "__main__.py"), PYTHON_PROGRAM);
   } else {
     fs.writeFileSync(path.join(src, "Pulumi.yaml"), `name: bench-${door.program}\nruntime: nodejs\n`);
@@ -321,8 +316,17 @@ export async function runStep(
   return result;
 }
 
-/** The bench's local cloud, project, sandboxes (real plugin, no-op plugin) and the warm-up that records the floors' outputs. */
-export async function openBed(log: (line: string) => void, doors: readonly DoorId[] = Object.keys(DOORS) as DoorId[]): Promise<Bed> {
+/**
+ * The bench's local cloud, project, sandboxes (real plugin, no-op plugin) and the warm-up that
+ * records the floors' outputs. `warmAll: false` (`make bench-smoke`, whose figures mean nothing)
+ * leaves out the other doors' warm-up runs, which only warm caches: each door still creates and
+ * destroys in the measured steps.
+ */
+export async function openBed(
+  log: (line: string) => void,
+  doors: readonly DoorId[] = Object.keys(DOORS) as DoorId[],
+  o: { warmAll?: boolean } = {},
+): Promise<Bed> {
   const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
   const project = await newProject(cloud, "scale");
   const real = new Sandbox({ label: "bench-scale-real" });
@@ -344,8 +348,8 @@ export async function openBed(log: (line: string) => void, doors: readonly DoorI
   await runPulumi(floor, ["plugin", "install", "resource", "krcloud", PACKAGE_VERSION, "-f", pluginDir], floor.root);
 
   // Warm-up: one bucket through the real doors records what the floors return; then every door
-  // once (module loading, plugin start, the disk cache), all destroyed.
-  log("warm-up: one bucket per door");
+  // once (module loading, plugin start, the disk cache), all destroyed (not at the smoke size).
+  log(o.warmAll === false ? "warm-up: one bucket through K and Y (the floors' outputs)" : "warm-up: one bucket per door");
   const created = new Set<string>();
   const warm = async (id: DoorId, steps: Step[]): Promise<void> => {
     for (const s of steps) await runStep(bed, DOORS[id], 1, s, 0, 0, {}, created);
@@ -365,6 +369,7 @@ export async function openBed(log: (line: string) => void, doors: readonly DoorI
   fs.writeFileSync(bed.floorFile, JSON.stringify({ dynamic: { outputs: strip(dyn.outputs) }, native: { inputs: nat.inputs, outputs: nat.outputs } }));
   await warm("K", ["destroy"]);
   await warm("Y", ["destroy"]);
+  if (o.warmAll === false) return bed;
   for (const id of ["F", "T", "TF", "YF", "P"] as DoorId[]) if (doors.includes(id)) await warm(id, ["create", "destroy"]);
   return bed;
 }

@@ -1,7 +1,8 @@
 /**
  * Scale: every door beside its floor at 200 and 1,000 resources (bench/scale/; `make bench-scale`
  * runs it at 10,000). KRCLOUD_BENCH_SIZES overrides the sizes (e.g. `20,200` while working on the
- * bench); `make bench-smoke` runs every door at 2 resources, the plan steps once.
+ * bench); `make bench-smoke` runs every door at 2 resources, the plan steps once, and warms up only
+ * the two doors whose buckets the floors return (openBed's warmAll).
  */
 import { measureScale } from "../scale";
 import { closeBed, openBed } from "../scale/bed";
@@ -21,7 +22,7 @@ export const scaleStudy: Study = {
       skipCheckpointsAbove: Infinity,
       log: ctx.log,
     };
-    const bed = await openBed(opts.log);
+    const bed = await openBed(opts.log, opts.doors, { warmAll: sized(ctx, true, false) });
     try {
       const { results, failures } = await measureScale(bed, opts);
       if (ctx.size === "smoke" && failures.length > 0) throw new Error(`scale: ${failures.join("; ")}`);

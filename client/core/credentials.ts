@@ -220,6 +220,13 @@ function parseTime(s: string): number | undefined {
 export class CredentialError extends Error {
   readonly code = "KRCLOUD_CREDENTIALS";
   override readonly name = "CredentialError";
+  /** 401 when the identity service refused the access key itself (wrong, revoked or expired). */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 /** `{identity}/v3/auth/tokens`, whether the identity endpoint was given with its `/v3` or without. */
@@ -259,6 +266,7 @@ async function issueForAccessKey(source: Extract<TokenSource, { kind: "access-ke
       throw new CredentialError(
         `${which} was refused by the identity service ${endpoint} (401${e.apiMessage ? `: ${e.apiMessage}` : ""}): it is wrong, revoked or expired; ` +
           `create a new access key and set krcloud:credentialId and krcloud:credentialSecret (as a secret)`,
+        401,
       );
     }
     if (isApiError(e) && e.status === 403) {
@@ -465,7 +473,8 @@ export function credentialsFor(service: ServiceName, s: Settings, clock?: Clock)
   if (AUTH_SCHEME[service] === "access-key") {
     const which = `the access key "${s.credentialId ?? ""}" (${accessKeyOrigin(s)})`;
     return {
-      current: async () => ({ headers: accessKeyHeaders(service, s) }),
+      // The ID names the key in messages (as the identity service's do); only the secret is redacted.
+      current: async () => ({ headers: accessKeyHeaders(service, s), identifiers: ["credential-id"] }),
       renew: async () => false,
       explain: (status) =>
         status === 401

@@ -14,7 +14,9 @@
  *
  * (object storage: client/objectstorage/secrets.ts). A service that sends `Credential-Secret` or
  * `Hadoop-Service-Api-Key` registers those the same way. Values of every header the transport's
- * `authHeaders()` returns, and the settings' secrets, are redacted whether registered or not.
+ * `authHeaders()` returns, and the settings' secrets, are redacted whether registered or not. One
+ * credential is no secret: an access key's ID (`Credential-ID`, `krcloud:credentialId`) says which
+ * key was used, and every message about the key names it; its secret never appears.
  */
 
 export const REDACTED = "[redacted]";

@@ -10,16 +10,17 @@ import { runtimeSecrets } from "./redact";
 import type { RetryOptions } from "./retry";
 
 /**
- * Every service, one line each: the path under a local cloud's URL where it is mounted, and how it
- * authenticates (specs: `X-Auth-Token`, or the `Credential-ID`/`Credential-Secret` access key).
+ * Every service, one line each: what the docs call it (the README's table of services is generated
+ * from it), the path under a local cloud's URL where it is mounted, and how it authenticates
+ * (specs: `X-Auth-Token`, or the `Credential-ID`/`Credential-Secret` access key).
  */
 const SERVICE_TABLE = {
-  objectstorage: { localCloudPrefix: "/object-storage", auth: "token" },
-  cache: { localCloudPrefix: "/cache", auth: "token" },
-  kms: { localCloudPrefix: "/kms", auth: "token" },
-  dataquery: { localCloudPrefix: "/data-query", auth: "access-key" },
-  hadoop: { localCloudPrefix: "/hadoop", auth: "access-key" },
-} as const satisfies Record<string, { localCloudPrefix: string; auth: "token" | "access-key" }>;
+  objectstorage: { title: "object storage", localCloudPrefix: "/object-storage", auth: "token" },
+  cache: { title: "cache (Redis-compatible)", localCloudPrefix: "/cache", auth: "token" },
+  kms: { title: "key management", localCloudPrefix: "/kms", auth: "token" },
+  dataquery: { title: "data query", localCloudPrefix: "/data-query", auth: "access-key" },
+  hadoop: { title: "Hadoop", localCloudPrefix: "/hadoop", auth: "access-key" },
+} as const satisfies Record<string, { title: string; localCloudPrefix: string; auth: "token" | "access-key" }>;
 
 export type ServiceName = keyof typeof SERVICE_TABLE;
 export const SERVICES = Object.keys(SERVICE_TABLE) as readonly ServiceName[];
@@ -27,6 +28,11 @@ export const SERVICES = Object.keys(SERVICE_TABLE) as readonly ServiceName[];
 export const LOCAL_CLOUD_PREFIX: Readonly<Record<ServiceName, string>> = Object.fromEntries(
   SERVICES.map((s) => [s, SERVICE_TABLE[s].localCloudPrefix]),
 ) as Record<ServiceName, string>;
+/** What each service is called in the docs (the README's table of services). */
+export const SERVICE_TITLE: Readonly<Record<ServiceName, string>> = Object.fromEntries(SERVICES.map((s) => [s, SERVICE_TABLE[s].title])) as Record<
+  ServiceName,
+  string
+>;
 /** How each service authenticates. */
 export const AUTH_SCHEME: Readonly<Record<ServiceName, "token" | "access-key">> = Object.fromEntries(SERVICES.map((s) => [s, SERVICE_TABLE[s].auth])) as Record<
   ServiceName,

@@ -24,7 +24,8 @@ export interface TransportOptions {
   /**
    * Credential headers, computed per attempt so a rotated credential is picked up. Their values are
    * redacted from every message, error field and log line, whether or not their names are
-   * registered as secret (redact.ts). `credentials`, when given, takes their place.
+   * registered as secret (redact.ts). `credentials`, when given, takes their place (and may name
+   * identifiers that are no secret, `CredentialLease.identifiers`).
    */
   authHeaders?: () => Headers;
   /** Credentials that renew themselves (credentials.ts): asked per attempt, renewed after a 401. */
@@ -42,6 +43,12 @@ export interface TransportOptions {
 /** The credential headers one attempt was sent with. */
 export interface CredentialLease {
   headers: Headers;
+  /**
+   * Those of `headers` that say who calls without proving it (the access key's ID, `Credential-ID`):
+   * no secret, so messages keep naming them, as the identity service's do. Every other credential
+   * header's value is redacted everywhere.
+   */
+  identifiers?: readonly string[];
 }
 
 /**
@@ -109,6 +116,14 @@ export interface HttpResponse {
   requestId?: string;
   /** Attempts made, including the successful one. */
   attempts: number;
+}
+
+/** The values of a lease's credential headers that are secret (all but its identifiers). */
+function secretValuesOf(lease: CredentialLease | undefined): string[] {
+  const ids = new Set((lease?.identifiers ?? []).map((h) => h.toLowerCase()));
+  return Object.entries(lease?.headers ?? {})
+    .filter(([k]) => !ids.has(k.toLowerCase()))
+    .map(([, v]) => v);
 }
 
 /**
@@ -213,7 +228,7 @@ export class Transport {
       const lease = await this.lease(spec);
       const headers: Headers = { "user-agent": this.opts.userAgent ?? "pulumi-krcloud", ...(lease?.headers ?? {}) };
       for (const [k, v] of Object.entries(spec.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
-      const secrets = this.secretList(headers, Object.values(lease?.headers ?? {}));
+      const secrets = this.secretList(headers, secretValuesOf(lease));
       for (const v of spec.secrets ?? []) if (v) secrets.push(v);
 
       let outcome: RetryOutcome;
@@ -346,7 +361,7 @@ export class Transport {
     let lease: CredentialLease | undefined;
     if (this.opts.credentials) lease = await this.opts.credentials.current();
     else if (this.opts.authHeaders) lease = { headers: this.opts.authHeaders() };
-    if (lease) this.lastAuthValues = Object.values(lease.headers);
+    if (lease) this.lastAuthValues = secretValuesOf(lease);
     return lease;
   }
 

@@ -40,6 +40,7 @@ import type {
   EmptyBucketOptions,
   GetObjectResult,
   LifecycleRule,
+  ListAllObjectsOptions,
   ListBucketsOptions,
   ListObjectsOptions,
   MoveObjectOptions,
@@ -250,8 +251,8 @@ export class ObjectStorageClient {
     return listing.listObjects(this.ops, bucket, o);
   }
 
-  /** Every entry, following the marker from page to page until a short page. */
-  listAllObjects(bucket: string, o: Omit<ListObjectsOptions, "marker"> = {}): Promise<ObjectListEntry[]> {
+  /** Every entry, following the marker from page to page until a short page or the answer's object count (see operations/listing.ts). */
+  listAllObjects(bucket: string, o: ListAllObjectsOptions = {}): Promise<ObjectListEntry[]> {
     return listing.listAllObjects(this.ops, bucket, o);
   }
 

@@ -217,10 +217,25 @@ export interface ListObjectsOptions {
   limit?: number;
 }
 
+export interface ListAllObjectsOptions extends Omit<ListObjectsOptions, "marker"> {
+  /**
+   * Walk on to a short page even when an answer's object count says every object is listed: for a
+   * caller that must see every key even where the count lags behind the listing (a create that
+   * refuses objects it did not make). Default false: the count ends the walk.
+   */
+  toShortPage?: boolean;
+}
+
 export interface ObjectPage {
   entries: ObjectListEntry[];
   /** Pass as `marker` for the next page; undefined when this page was short (the last one). */
   nextMarker?: string;
+  /**
+   * The bucket's object count as this answer gives it (`X-Container-Object-Count`: Swift sends it
+   * on a listing as on HEAD, spec 01 §2.6 names it for HEAD only); undefined when the answer lacks it.
+   * The whole bucket's, whatever the prefix: `listAllObjects` ends a walk by it (docs/api-assumptions.md).
+   */
+  objectCount?: number;
 }
 
 export interface CopyObjectOptions {

@@ -29,15 +29,13 @@ export function logicalNameFor(name: string, suffix: string, taken: Set<string>)
   return n;
 }
 
-const SUFFIX: Readonly<Record<string, string>> = {
-  "krcloud:objectstorage:BucketCors": "-cors",
-  "krcloud:objectstorage:BucketLifecycle": "-lifecycle",
-};
-
-/** Each unmanaged resource with the logical name it gets (the same in the import file and the program). */
+/**
+ * Each unmanaged resource with the logical name it gets (the same in the import file and the
+ * program): its name, with its type's `list.nameSuffix` when it is named after another resource.
+ */
 export function namesOf(resources: readonly CloudResource[]): Map<CloudResource, string> {
   const taken = new Set<string>();
-  return new Map(resources.map((r) => [r, logicalNameFor(r.name, SUFFIX[r.token] ?? "", taken)]));
+  return new Map(resources.map((r) => [r, logicalNameFor(r.name, definition(r.token).list?.nameSuffix ?? "", taken)]));
 }
 
 export function importFileOf(resources: readonly CloudResource[]): ImportFile {

@@ -47,6 +47,7 @@ const backupPatch = z.strictObject({
     .max(2 ** 50)
     .optional(),
   status: status.optional(),
+  name: z.string().min(1).max(255).optional(),
 });
 const groupPatch = z.strictObject({
   description: z.string().max(100).optional(),
@@ -115,6 +116,7 @@ export class CacheControl extends KindControl {
         const b = this.backup(id);
         const p = parseWith(backupPatch, patch ?? {});
         if (p.size !== undefined) b.size = p.size;
+        if (p.name !== undefined) this.be.state.backups.rename(b, p.name);
         if (p.status !== undefined) this.be.forceBackupStatus(b, p.status);
         return this.views.backup(b, false);
       },

@@ -39,7 +39,7 @@ export interface ClusterArgs {
   backupSchedule?: pulumi.Input<ClusterBackupScheduleArgs>;
   /** What a replacement does with the data: `discard` (the default) creates the new cluster empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md. */
   dataOnReplace?: pulumi.Input<ClusterDataOnReplace>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Node size (see getFlavors). Changing it replaces the cluster. */
   flavorId: pulumi.Input<string>;
@@ -77,7 +77,7 @@ export interface InstanceSetArgs {
   backupSchedule?: pulumi.Input<InstanceSetBackupScheduleArgs>;
   /** What a replacement does with the data: `discard` (the default) creates the new instance set empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md. */
   dataOnReplace?: pulumi.Input<InstanceSetDataOnReplace>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Instance size (see getFlavors). Changing it replaces the instance set. */
   flavorId: pulumi.Input<string>;
@@ -121,7 +121,7 @@ export interface ParameterGroupArgs {
   applyMode?: pulumi.Input<ParameterGroupApplyMode>;
   /** The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group. */
   baseParameterGroupId: pulumi.Input<string>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Group name. When omitted: the logical name plus a random suffix. Changing it replaces the group. */
   name?: pulumi.Input<string>;
@@ -166,7 +166,7 @@ export interface CacheWithParametersClusterArgs {
   backupSchedule?: pulumi.Input<CacheWithParametersClusterBackupScheduleArgs>;
   /** What a replacement does with the data: `discard` (the default) creates the new cluster empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md. */
   dataOnReplace?: pulumi.Input<CacheWithParametersClusterDataOnReplace>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Node size (see getFlavors). Changing it replaces the cluster. */
   flavorId: pulumi.Input<string>;
@@ -228,7 +228,7 @@ export interface CacheWithParametersInstanceSetArgs {
   backupSchedule?: pulumi.Input<CacheWithParametersInstanceSetBackupScheduleArgs>;
   /** What a replacement does with the data: `discard` (the default) creates the new instance set empty; `keep` takes a backup of this one, creates the replacement from it and waits until it is Running before this one is deleted (with the same name: this one is deleted after its backup, and the new one restored under the name). The preview says how, and refuses a change the restore rules forbid. Only steers the provider: changing it changes nothing by itself. See docs/changing-stateful-resources.md. */
   dataOnReplace?: pulumi.Input<CacheWithParametersInstanceSetDataOnReplace>;
-  /** Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** Instance size (see getFlavors). Changing it replaces the instance set. */
   flavorId: pulumi.Input<string>;

@@ -93,7 +93,7 @@ export function recordInputs(what: keyof typeof RECORD_INPUT_DOCS) {
   const docs = RECORD_INPUT_DOCS[what];
   return {
     name: cacheName(what === "cluster" ? "Cluster" : "Instance set"),
-    description: description(),
+    description: description(what === "cluster"),
     version: nonEmpty().describe(`Engine version (see getVersions). Changing it replaces the ${what}.`),
     port: port(),
     flavorId: nonEmpty().describe(docs.flavorId),

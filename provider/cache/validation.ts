@@ -1,6 +1,6 @@
 /** zod schemas shared by the cache resources; the rules are the client's validators (client/cache/validate.ts). */
 import { z } from "zod";
-import { DESCRIPTION_TAG_MAX, markerOf, nonEmpty, splitDescription, taggedDescription, type Context } from "../core";
+import { DESCRIPTION_TAG_LENGTH, DESCRIPTION_TAG_WITH_STEP_LENGTH, markerOf, nonEmpty, splitDescription, taggedDescription, type Context } from "../core";
 import type { Settings } from "../../client/core";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
 import { DESCRIPTION_MAX, PORT_MAX, PORT_MIN, RETENTION_MAX, RETENTION_MIN, validateDescription, validateInstanceSetName } from "../../client/cache";
@@ -17,24 +17,32 @@ export function cacheName(what: string) {
     );
 }
 
-/** The description's room: the service's 100 characters, less krcloud's ownership tag (ownership.ts). */
-export const USER_DESCRIPTION_MAX = DESCRIPTION_MAX - DESCRIPTION_TAG_MAX;
+/**
+ * The description's room: the service's 100 characters, less krcloud's ownership tag (ownership.ts,
+ * 18 characters), and for a cluster less the shards step its tag records while shards are added.
+ */
+export function userDescriptionMax(recordsShardSteps: boolean): number {
+  return DESCRIPTION_MAX - (recordsShardSteps ? DESCRIPTION_TAG_WITH_STEP_LENGTH : DESCRIPTION_TAG_LENGTH);
+}
 
-export function description() {
+/** `recordsShardSteps`: a cluster, whose tag also records a shards step (cluster.ts). */
+export function description(recordsShardSteps = false) {
+  const max = userDescriptionMax(recordsShardSteps);
+  const room = recordsShardSteps ? DESCRIPTION_TAG_WITH_STEP_LENGTH : DESCRIPTION_TAG_LENGTH;
   return z
     .string()
     .superRefine((v, ctx) => {
       for (const f of validateDescription(v, "")) ctx.addIssue({ code: "custom", message: f.reason });
       const len = [...v].length;
-      if (len > USER_DESCRIPTION_MAX)
+      if (len > max)
         ctx.addIssue({
           code: "custom",
-          message: `must be at most ${USER_DESCRIPTION_MAX} characters (got ${len}): the service takes ${DESCRIPTION_MAX}, and krcloud keeps ${DESCRIPTION_TAG_MAX} for its ownership tag`,
+          message: `must be at most ${max} characters (got ${len}): the service takes ${DESCRIPTION_MAX}, and krcloud keeps ${room} for its ownership tag`,
         });
     })
     .optional()
     .describe(
-      `Description, at most ${USER_DESCRIPTION_MAX} characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag \`[krcloud:…]\`, which krcloud never reports back.`,
+      `Description, at most ${max} characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag \`[k:…]\`, which krcloud never reports back.`,
     );
 }
 

@@ -11,10 +11,10 @@ import { Archive, Asset } from "@pulumi/pulumi/asset";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { getProject, getStack } from "@pulumi/pulumi/metadata";
 import { Output, secret } from "@pulumi/pulumi/output";
-import { CustomResource } from "@pulumi/pulumi/resource";
+import { CustomResource, ProviderResource } from "@pulumi/pulumi/resource";
 import { getStackResource } from "@pulumi/pulumi/runtime/stack";
 import { LOGICAL_NAME_KEY, outputSchema, URN_KEY, STACK_KEY, type AnyDefinition, type ResourceDefinition } from "./resource";
-import { STACK_IDENTITY_NAME, STACK_IDENTITY_TOKEN } from "./stack-identity";
+import { STACK_IDENTITY_NAME } from "./stack-identity";
 import { secretOutputsFor } from "./secrets";
 import { lightStacks } from "./light-stacks";
 import { stubProvider } from "./stub";
@@ -78,29 +78,40 @@ export function urnOf(token: string, name: string, parent: pulumi.Resource | und
   return `urn:pulumi:${getStack()}::${getProject()}::${types.join("$")}::${name}`;
 }
 
-/** The StackIdentity resource of each stack a program runs (Automation API programs may run several in one process). */
+/** The identity of each stack a program runs (Automation API programs may run several in one process). */
 const IDENTITIES = new WeakMap<object, Output<string>>();
 /** Where no stack resource exists (a mocked runtime in tests): one for the process. */
 const NO_STACK = {};
+/** The package of the engine's built-in provider (it serves StackReference): its provider resources cost no plugin process. */
+const BUILTIN_PROVIDER_PACKAGE = "pulumi";
 
-class StackIdentityResource extends DynamicResource {}
+class StackIdentityProvider extends ProviderResource {}
 
 /**
- * The key of this stack's StackIdentity resource (stack-identity.ts), declared once per stack with
- * its first krcloud resource: every krcloud resource takes it as a hidden input, so its create key,
- * generated name and ownership marker are this stack's alone, and the identity is created before
- * (and deleted after) every resource that depends on it.
+ * This stack's identity (stack-identity.ts), declared once per stack with its first krcloud
+ * resource: every krcloud resource takes it as a hidden input, so its create key, generated name
+ * and ownership marker are this stack's alone, and the identity exists before (and goes after)
+ * every resource that depends on it.
+ *
+ * It is the id of a provider resource, `krcloud-stack`, which the engine draws once and keeps in
+ * the stack's state, as it does for the native plugin's provider (whose id is that door's
+ * identity). A provider resource, because the engine targets providers implicitly: `pulumi up
+ * --target <a krcloud resource>` creates it with the targeted resource on a new stack, where a
+ * resource of its own would be left out of the targets and fail the run ("depends on ... which was
+ * not specified in --target list"). One of the engine's built-in provider (`pulumi:providers:pulumi`),
+ * which the engine serves itself: one of the dynamic provider's package would start a second
+ * dynamic provider host on the program's critical path (measured: 2 to 4 s more per preview of a
+ * small stack on the loaded 2-core build machine). It has no inputs, so it is never updated nor
+ * replaced; nothing uses it as a provider. Stacks made before keep their StackIdentity resource
+ * until an untargeted `up` deletes it (its delete makes no request).
  */
 export function stackIdentityKey(): Output<string> {
   const holder = (getStackResource() as object | undefined) ?? NO_STACK;
-  let key = IDENTITIES.get(holder);
-  if (key === undefined) {
-    const [mod, type] = moduleAndType(STACK_IDENTITY_TOKEN);
-    const identity = new StackIdentityResource(stubProvider(STACK_IDENTITY_TOKEN), STACK_IDENTITY_NAME, { key: undefined }, {}, mod, type);
-    key = (identity as unknown as { key: Output<string> }).key;
-    IDENTITIES.set(holder, key);
-  }
-  return key;
+  const known = IDENTITIES.get(holder);
+  if (known !== undefined) return known;
+  const id: Output<string> = new StackIdentityProvider(BUILTIN_PROVIDER_PACKAGE, STACK_IDENTITY_NAME, {}, {}).id;
+  IDENTITIES.set(holder, id);
+  return id;
 }
 
 /**

@@ -53,6 +53,37 @@ export interface ComponentDefinition<I = unknown, O = unknown> {
    * which keys are set, known while values are not (a preview), never on the values.
    */
   build(scope: Scope, name: string, inputs: ValidatedInputs<I>, args: Record<string, unknown>): ComponentOutputs<O>;
+  /** How krcloud-drift's remedies for its children name what a program can write (drift/remediation.ts). */
+  drift?: ComponentDrift;
+}
+
+/**
+ * A program declares the component, never its children: drift of a child is kept by the
+ * component's inputs or by none (krcloud-drift then names the ignore rule that accepts it).
+ */
+export interface ComponentDrift {
+  /** The component's logical name, from a child's name and type token; undefined when the child is none of its children. */
+  ownerOf(child: { name: string; type: string }): string | undefined;
+  /** The component's inputs that give each drifted input of the child its cloud value, and why no input gives the others. */
+  accept(child: DriftedChild): ChildAccept;
+}
+
+/** A child whose inputs drifted, as krcloud-drift read it. */
+export interface DriftedChild {
+  name: string;
+  /** `krcloud:<module>:<Type>`. */
+  type: string;
+  /** The drifted top-level inputs. */
+  keys: readonly string[];
+  /** The child's inputs as refresh read them from the cloud (secrets masked). */
+  cloud: Readonly<Record<string, unknown>>;
+}
+
+export interface ChildAccept {
+  /** The component's inputs to set, with the values that keep the cloud's. */
+  inputs: Record<string, unknown>;
+  /** The drifted inputs of the child no input of the component keeps, each with why. */
+  unkept: Record<string, string>;
 }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyComponent = ComponentDefinition<any, any>;

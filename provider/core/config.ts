@@ -4,6 +4,7 @@
  * arrive decrypted here and are read inside each method; they never enter state or logs.
  */
 import { checkedUrl, resolveSettings, SERVICES, endpointKeys, type Settings } from "../../client/core";
+import { withRotation } from "./rotation";
 
 export const CONFIG_KEYS = [
   "region",
@@ -38,10 +39,19 @@ export function stackConfig(): Readonly<Record<string, string>> {
   return ((globalThis as unknown as Record<symbol, unknown>)[SLOT] as Record<string, string> | undefined) ?? {};
 }
 
-/** Settings for one provider call: stack config, then environment. */
-export function currentSettings(): Settings {
+/** The settings as configured: stack config (or an explicit provider's inputs), then environment. */
+export function configuredSettings(): Settings {
   const cfg = stackConfig();
   return resolveSettings({}, (k) => cfg[k], process.env);
+}
+
+/**
+ * Settings for one provider call: as configured, with the environment's credentials in place of an
+ * access key the identity service refused, where credential-guard.ts decided so (rotation.ts).
+ */
+export function currentSettings(): Settings {
+  const cfg = stackConfig();
+  return withRotation(configuredSettings(), (k) => cfg[k], process.env);
 }
 
 const IDENTITY = Symbol.for("krcloud.provider.identity");
@@ -62,21 +72,6 @@ export function providerIdentity(): string | undefined {
 
 /** Keys the engine adds to a provider's configuration itself. */
 const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
-
-/**
- * Keys whose change never changes what a resource is: who calls (credentials, the token command)
- * and by which door (endpoints). A stack may rotate them freely (native plugin `DiffConfig`).
- */
-export const CONNECTION_KEYS: ReadonlySet<string> = new Set([
-  "authToken",
-  "tokenCommand",
-  "credentialId",
-  "credentialSecret",
-  "identityEndpoint",
-  "hadoopApiKey",
-  "localCloudUrl",
-  ...SERVICES.map((s) => endpointKeys(s)[0]),
-]);
 
 const URL_KEYS = new Set(["identityEndpoint", "localCloudUrl", ...SERVICES.map((s) => endpointKeys(s)[0])]);
 /** The project is a path segment of object storage (`/v1/{account}`). */

@@ -33,8 +33,8 @@ export const CREATE_KEY = "__krcloudCreateKey";
 /** Hidden input recorded by check when it generated the name (the name derives from the create key). */
 export const AUTONAMED_KEY = "__krcloudAutoNamed";
 /**
- * Hidden input the dynamic classes pass: the key of the stack's StackIdentity resource
- * (stack-identity.ts), part of every create key, so two stacks of the same name and project in
+ * Hidden input the dynamic classes pass: the stack's identity, the id of its `krcloud-stack`
+ * provider resource (stack-identity.ts, class.ts), part of every create key, so two stacks of the same name and project in
  * different backends never derive the same names or ownership markers. The native plugin takes
  * its provider resource's id instead (CheckOptions.stack).
  */
@@ -113,6 +113,8 @@ export interface OperationOptions {
   timeoutSeconds?: number;
   /** Where progress lines go (the native plugin: the engine's log, on the resource's row); default stdout. */
   progress?: (message: string) => void;
+  /** Where a warning goes (the native plugin: the engine's log, on the resource's row); default the dynamic host's engine log. */
+  warn?: (message: string) => void;
 }
 
 export interface CheckOptions {
@@ -125,6 +127,8 @@ export interface CheckOptions {
   stack?: string;
   /** Where a check's notices go (the native plugin: the engine's log, on the resource's row); default stdout. */
   notice?: (message: string) => void;
+  /** Where a warning goes, as for an operation (`OperationOptions.warn`). */
+  warn?: (message: string) => void;
 }
 
 /** `diff` as the dynamic host sees it, plus the changed keys for the native plugin's detailed diff. */
@@ -259,6 +263,12 @@ export interface Listing {
    * parent's line (a bucket's objects) instead of listing each one.
    */
   parent?: { token: string; input: string };
+  /**
+   * Appended to an item's `name` for its logical name (krcloud-drift --unmanaged's import file and
+   * program) when the item is named after another resource of its own: a bucket's CORS policy is
+   * named by its bucket, so it becomes `<bucket>-cors` beside the bucket's `<bucket>`.
+   */
+  nameSuffix?: string;
   /** One page of what exists, in the service's order. */
   page(ctx: Context, request: ListRequest): Promise<ListPage>;
 }
@@ -546,53 +556,5 @@ export function inputKeys(def: AnyDefinition): string[] {
   return perDefinition(KEYS, def, (d) => Object.keys((inputSchema(d) as unknown as { shape?: Record<string, unknown> }).shape ?? {}));
 }
 
-/** The listing of `def`, with `query` checked against it; throws for a type without one and for a query naming an input it does not filter by. */
-export function listingFor(def: AnyDefinition, query: Readonly<Record<string, string>>): Listing {
-  const list = def.list;
-  if (list === undefined) throw new Error(`${def.token} cannot be listed${def.unlisted ? `: ${def.unlisted}` : ""}`);
-  const takes = Object.keys(list.inputs ?? {});
-  const unknown = Object.keys(query).filter((k) => !takes.includes(k));
-  if (unknown.length > 0) throw new Error(`${def.token} cannot be listed by ${unknown.join(", ")}: it takes ${takes.join(", ") || "no filter"}`);
-  if (list.parent && !query[list.parent.input])
-    throw new Error(`listing ${list.kind[1]}: give ${list.parent.input} (the ${list.parent.token.split(":")[2]} they are in)`);
-  return list;
-}
-
-/** One page of what `def.list` finds for `request` (the native plugin's List serves each page from here). */
-export function listPage(def: AnyDefinition, ctx: Context, request: ListRequest): Promise<ListPage> {
-  return listingFor(def, request.query ?? {}).page(ctx, request);
-}
-
-/** Only the items whose name starts with the query's `name`, when it gives one (the `name` filter of most types). */
-export function byNamePrefix(items: readonly Listed[], query: ListRequest["query"]): Listed[] {
-  const prefix = query?.name;
-  return prefix ? items.filter((i) => i.name.startsWith(prefix)) : [...items];
-}
-
-/** The `name` filter's description in listInputs. */
-export const NAME_PREFIX_FILTER = "Only those whose name starts with this.";
-
-/**
- * The listing of a type whose service lists all its records at once, without pages: `all` reads
- * them (id and name), and the `name` filter keeps those whose name starts with it.
- */
-export function listedByName(kind: readonly [string, string], all: (ctx: Context) => Promise<Listed[]>): Listing {
-  return { kind, inputs: { name: NAME_PREFIX_FILTER }, page: async (ctx, request) => ({ items: byNamePrefix(await all(ctx), request.query) }) };
-}
-
-/**
- * Every resource `def.list` finds for `query`, page after page. Throws for a type without a list
- * and for a query naming an input the type does not filter by.
- */
-export async function listAll(def: AnyDefinition, ctx: Context, query: Readonly<Record<string, string>> = {}): Promise<Listed[]> {
-  const list = listingFor(def, query);
-  const all: Listed[] = [];
-  let continuation: string | undefined;
-  do {
-    const page = await list.page(ctx, { query, continuation });
-    all.push(...page.items);
-    // A continuation that does not move would never end.
-    continuation = page.continuation !== continuation ? page.continuation : undefined;
-  } while (continuation !== undefined);
-  return all;
-}
+// Listing a type's resources (listingFor, listPage, listAll, ...): listing.ts, re-exported here.
+export * from "./listing";

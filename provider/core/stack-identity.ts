@@ -1,15 +1,16 @@
 /**
- * The stack's identity on the dynamic door: one small resource per stack (`krcloud-stack`, type
- * `krcloud:index:StackIdentity`) whose create draws a random key and keeps it in the stack's
- * state. Every krcloud resource class takes its key as a hidden input (`STACK_KEY`), so create
- * keys, auto-names and ownership markers (ownership.ts) differ between two stacks of the same
- * name and project in different backends, and stay the same across runs of one stack, the run
- * after a killed CLI included.
+ * The stack's identity. Every krcloud resource takes it as a hidden input (`STACK_KEY`), so create
+ * keys, auto-names and ownership markers (ownership.ts) differ between two stacks of the same name
+ * and project in different backends, and stay the same across runs of one stack, the run after a
+ * killed CLI included. It is the id the engine gives a provider resource, unique per stack and kept
+ * in its state: on the native plugin, the provider's own (passed to Configure); on the dynamic door,
+ * that of one provider resource of the engine's built-in provider, `krcloud-stack`, which the classes
+ * declare with the stack's first krcloud resource (class.ts `stackIdentityKey`).
  *
- * The native plugin needs no such resource: the engine gives every provider resource an id of its
- * own, unique per stack and kept in its state, and passes it to Configure.
- *
- * It makes no request: create draws the key, read returns what was recorded, delete forgets it.
+ * Before, the dynamic door kept its identity in a resource of its own, `krcloud-stack` of type
+ * `krcloud:index:StackIdentity`, which `pulumi up --target` left out on a new stack. This
+ * definition stays for the stacks that hold one: its read returns what was recorded, its delete
+ * forgets it (the first untargeted `up` deletes it), and it makes no request.
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";

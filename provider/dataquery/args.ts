@@ -7,7 +7,7 @@ export interface DataSourceArgs {
   adopt?: pulumi.Input<boolean>;
   /** Database name; required for PostgreSQL. */
   databaseName?: pulumi.Input<string>;
-  /** Description. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back. */
+  /** Description. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back. */
   description?: pulumi.Input<string>;
   /** The database instance's id. */
   instanceId: pulumi.Input<string>;

@@ -36,7 +36,7 @@ function dataSourceShape() {
     description: z
       .string()
       .optional()
-      .describe("Description. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back."),
+      .describe("Description. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back."),
     instanceId: nonEmpty().describe("The database instance's id."),
     username: nonEmpty().describe("Database user name."),
     password: nonEmpty()

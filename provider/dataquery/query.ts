@@ -11,7 +11,19 @@
 import { z } from "zod";
 import { DATA_QUERY_LIMITS, TERMINAL_STATES, type DataQueryClient, type QueryResultPage } from "../../client/dataquery";
 import { isConflict, isNotFound, rethrowAs, withAction } from "../../client/core";
-import { PartialFailure, pickShape, timeoutFor, timeoutsInput, waitWithProgress, type Context, defineResource, resourceClass, nonEmpty } from "../core";
+import {
+  PartialFailure,
+  pickShape,
+  timeoutFor,
+  timeoutsInput,
+  waitWithProgress,
+  type Context,
+  defineResource,
+  resourceClass,
+  nonEmpty,
+  markerDigits,
+  markerOf,
+} from "../core";
 import { dataQuery } from "./client";
 import type { QueryArgs } from "./args";
 
@@ -124,11 +136,11 @@ export const query = defineResource("krcloud:dataquery:Query", queryInputs, quer
     lookFirst: true,
     async find(ctx, inputs) {
       if (ctx.createKey === undefined || inputs.reuse) return undefined;
-      const marker = markerOf(ctx.createKey);
+      const marks = [sqlMarker(ctx.createKey) ?? "", `/* krcloud:${ctx.createKey} */`].filter((m) => m !== "");
       const recent = await dataQuery(ctx)
         .listQueries({ sort: "createdAt,desc", size: 100, maxPages: RECENT_PAGES })
         .catch(rethrowAs("looking for an earlier run of this data query"));
-      return recent.find((q) => (q.queryInfo.queryTextPreview ?? "").startsWith(marker))?.queryInfo.queryId;
+      return recent.find((q) => marks.some((m) => (q.queryInfo.queryTextPreview ?? "").startsWith(m)))?.queryInfo.queryId;
     },
   },
   describe: (id) => `data query "${id}"`,
@@ -212,20 +224,26 @@ export const query = defineResource("krcloud:dataquery:Query", queryInputs, quer
 /** How far back (pages of 100, newest first) a create looks for an earlier run of itself. */
 const RECENT_PAGES = 5;
 
-/** The comment that marks a run with its create key; within the 300 characters of the service's text preview. */
-function markerOf(createKey: string): string {
-  return `/* krcloud:${createKey} */`;
+/**
+ * The comment that marks a run with its create key's marker (ownership.ts), in 19 characters of the
+ * 300 of the service's text preview (runs made before carry `/* krcloud:<create key> *\/`, 45, and
+ * are found too).
+ */
+function sqlMarker(createKey: string | undefined): string | undefined {
+  const marker = markerOf(createKey);
+  return marker === undefined ? undefined : `/*k:${markerDigits(marker)}*/`;
 }
 
 /** The SQL as sent: the program's, after the marker comment (SQL engines ignore it). */
 export function markedSql(sql: string, createKey: string | undefined): string {
-  return createKey === undefined ? sql : `${markerOf(createKey)} ${sql}`;
+  const mark = sqlMarker(createKey);
+  return mark === undefined ? sql : `${mark} ${sql}`;
 }
 
 function importedInputs(page: QueryResultPage): Partial<QueryInputs> {
   const text = page.queryInfo.queryTextPreview;
   return {
-    ...(text !== undefined ? { query: text.replace(/^\/\* krcloud:[^*]* \*\/ /, "") } : {}),
+    ...(text !== undefined ? { query: text.replace(/^\/\*(?:k:[0-9a-z]{13}| krcloud:[^*]* )\*\/ /, "") } : {}),
     ...(page.resultConfig.bucketName !== undefined ? { bucketName: page.resultConfig.bucketName } : {}),
     path: page.resultConfig.path ?? "",
     captureRows: 0,

@@ -56,7 +56,7 @@ export const bucketCors = bucketDocument("krcloud:objectstorage:BucketCors", buc
   noun: "CORS policy",
   // An existing policy equal to the program's is taken over without adopt: nothing would change.
   claimKey: "krcloud-cors-owner",
-  listed: { nouns: "CORS policies", has: async (c, bucket) => (await c.getCors(bucket)).length > 0 },
+  listed: { nouns: "CORS policies", has: async (c, bucket) => (await c.getCors(bucket)).length > 0, nameSuffix: "-cors" },
 
   // An empty header list means none, and read reports it as absent (client/objectstorage/wire/bucket-cors.ts):
   // record it that way, or every refresh would show a diff.

@@ -58,8 +58,11 @@ export interface BucketDocumentSpec<I extends BucketDocument<unknown>, R = RuleO
   derive?: ResourceDefinition<I, I>["derive"];
   /** The bucket metadata key that holds the ownership marker of whoever set the document (`krcloud-cors-owner`). */
   claimKey: string;
-  /** What several of them are called (`CORS policies`), and whether a bucket has one: the type's list. */
-  listed: { nouns: string; has(c: ObjectStorageClient, bucket: string): Promise<boolean> };
+  /**
+   * What several of them are called (`CORS policies`), whether a bucket has one (the type's list),
+   * and the suffix of its logical name beside its bucket's (`-cors`: it is named by its bucket).
+   */
+  listed: { nouns: string; has(c: ObjectStorageClient, bucket: string): Promise<boolean>; nameSuffix: string };
   /** The document's rules; an empty list when none is set or the bucket is gone. */
   get(c: ObjectStorageClient, bucket: string): Promise<R[]>;
   /** Sets the whole document; resolves to the rules the service echoed. */
@@ -94,6 +97,7 @@ export function bucketDocument<I extends BucketDocument<unknown>>(
     list: {
       kind: [spec.noun, spec.listed.nouns],
       inputs: { bucket: `Only this bucket's ${spec.noun} (a bucket has at most one).` },
+      nameSuffix: spec.listed.nameSuffix,
       async page(ctx, request) {
         const c = objectStorage(ctx);
         const one = request.query?.bucket;

@@ -178,7 +178,9 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
     const id = folderId(inputs);
     const manifest = folderManifest(inputs);
     knowFolder(inputs.bucket, inputs.prefix, manifest.keys());
-    const stored = await listPrefix(c, inputs.bucket, inputs.prefix);
+    // Without adopt, every key must be seen (a key beyond a lagging object count would be uploaded
+    // over without the ownership check): the listing goes on to its short page.
+    const stored = await listPrefix(c, inputs.bucket, inputs.prefix, { toShortPage: !inputs.adopt });
     const present = [...manifest.keys()].filter((k) => stored.has(k));
     const skip = await alreadyThere(ctx, c, inputs, manifest, stored, present);
     // A handover (objects this folder did not upload, taken over with adopt): recorded in the

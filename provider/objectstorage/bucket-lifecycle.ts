@@ -82,7 +82,7 @@ export const bucketLifecycle = bucketDocument("krcloud:objectstorage:BucketLifec
   noun: "lifecycle configuration",
   existing: "one",
   claimKey: "krcloud-lifecycle-owner",
-  listed: { nouns: "lifecycle configurations", has: async (c, bucket) => (await c.getLifecycle(bucket)) !== undefined },
+  listed: { nouns: "lifecycle configurations", has: async (c, bucket) => (await c.getLifecycle(bucket)) !== undefined, nameSuffix: "-lifecycle" },
   get: async (c, bucket) => ((await c.getLifecycle(bucket)) ?? []).map(flattenRule),
   put: async (c, bucket, rules) => (await c.putLifecycle(bucket, rules.map(expandRule))).map(flattenRule),
   remove: async (c, bucket) => {

@@ -1,8 +1,10 @@
-/** Lookups: getBucket, getBuckets (all pages), getObjectStorageInfo, getTempUrl. */
+/** Lookups: getBucket, getBuckets (all pages), getBucketObjects, getObjectStorageInfo, getTempUrl. */
 import { z } from "zod";
+import { OBJECT_PAGE_LIMIT, type ObjectListEntry, type ObjectStorageClient } from "../../client/objectstorage";
 import { pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { objectStorage } from "./client";
 import { flattenAcl } from "./bucket";
+import { bucketName } from "./validation";
 
 const lookup = serviceLookups("objectstorage", objectStorage);
 
@@ -77,6 +79,83 @@ export const { getBuckets, getBucketsOutput } = lookup("getBuckets", {
 });
 export type GetBucketsArgs = LookupArgs<typeof getBuckets>;
 export type GetBucketsResult = LookupResult<typeof getBuckets>;
+
+/** An object as getBucketObjects lists it. */
+const objectSummaryShape = () => ({
+  key: z.string().describe("The object's key."),
+  size: z.number().describe("Size in bytes."),
+  etag: z.string().describe("Its ETag as the listing reports it (the MD5 of an object uploaded whole)."),
+  contentType: z.string().describe("Its content type."),
+  lastModified: z.string().describe("Last modification time, as the listing reports it."),
+});
+
+/**
+ * Lists a bucket's objects (spec 01 §4.3, List objects), page after page of at most 1,000: every
+ * one, those under a prefix, or one level of a folder tree (a delimiter groups the deeper keys).
+ */
+export const { getBucketObjects, getBucketObjectsOutput } = lookup("getBucketObjects", {
+  description:
+    "Lists a bucket's objects in name order, page after page of at most 1,000 (one request each): every one, those under `prefix`, or one level of a folder tree with `delimiter` (the deeper keys grouped in `prefixes`); at most `maxKeys` entries when set.",
+  args: () => ({
+    bucket: bucketName().describe("The bucket."),
+    prefix: z.string().optional().describe("Only keys that start with this (`reports/`)."),
+    delimiter: z
+      .string()
+      .min(1, "must not be empty")
+      .optional()
+      .describe("Groups every key holding it after `prefix` into one entry of `prefixes`, up to and including it: `/` lists one level of a folder tree."),
+    maxKeys: z
+      .number()
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .optional()
+      .describe("At most this many entries, objects and prefixes together, in name order; default: every one (`truncated` says whether more are left)."),
+  }),
+  result: () =>
+    z.object({
+      keys: z.array(z.string()).describe("The keys of the objects found, in name order."),
+      objects: z.array(z.object(objectSummaryShape())).describe("The objects found, in name order."),
+      prefixes: z
+        .array(z.string())
+        .describe("With `delimiter`: the common prefixes of the keys grouped, each ending with the delimiter, in name order; empty otherwise."),
+      truncated: z.boolean().describe("Whether `maxKeys` ended the listing before its last entry."),
+    }),
+  async run(args, c) {
+    const { entries, truncated } = await listUpTo(c, args.bucket, { prefix: args.prefix, delimiter: args.delimiter }, args.maxKeys);
+    const objects = entries.flatMap((e) =>
+      e.kind === "object"
+        ? [{ key: e.name, size: e.bytes ?? 0, etag: e.hash ?? "", contentType: e.contentType ?? "", lastModified: e.lastModified ?? "" }]
+        : [],
+    );
+    return { keys: objects.map((o) => o.key), objects, prefixes: entries.flatMap((e) => (e.kind === "subdir" ? [e.subdir] : [])), truncated };
+  },
+});
+export type GetBucketObjectsArgs = LookupArgs<typeof getBucketObjects>;
+export type GetBucketObjectsResult = LookupResult<typeof getBucketObjects>;
+
+/**
+ * The listing's entries, page after page, up to `max` (all when undefined); `truncated` when
+ * entries are left after the `max`th (a full last page is followed by one request of one entry to know).
+ */
+async function listUpTo(
+  c: ObjectStorageClient,
+  bucket: string,
+  o: { prefix?: string; delimiter?: string },
+  max: number | undefined,
+): Promise<{ entries: ObjectListEntry[]; truncated: boolean }> {
+  const entries: ObjectListEntry[] = [];
+  for (let marker: string | undefined; ;) {
+    const left = max === undefined ? OBJECT_PAGE_LIMIT : max - entries.length;
+    if (left <= 0) {
+      const next = await c.listObjects(bucket, { ...o, marker, limit: 1 });
+      return { entries, truncated: next.entries.length > 0 };
+    }
+    const page = await c.listObjects(bucket, { ...o, marker, limit: Math.min(left, OBJECT_PAGE_LIMIT) });
+    entries.push(...page.entries);
+    if (page.nextMarker === undefined || page.nextMarker === marker) return { entries, truncated: false };
+    marker = page.nextMarker;
+  }
+}
 
 /** The service's capability document (`/info`): limits such as max_file_size, container_listing_limit. */
 export const { getObjectStorageInfo, getObjectStorageInfoOutput } = lookup("getObjectStorageInfo", {

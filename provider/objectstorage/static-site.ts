@@ -12,11 +12,11 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { all, type Output } from "@pulumi/pulumi/output";
-import { componentClass, defineComponent } from "../core/component";
-import { Bucket } from "./bucket";
-import { BucketCors, corsRule } from "./bucket-cors";
-import { BucketFolder } from "./bucket-folder";
-import { BucketLifecycle } from "./bucket-lifecycle";
+import { componentClass, defineComponent, type ChildAccept, type DriftedChild } from "../core/component";
+import { bucket as bucketDefinition, Bucket } from "./bucket";
+import { BucketCors, bucketCors, corsRule } from "./bucket-cors";
+import { BucketFolder, bucketFolder } from "./bucket-folder";
+import { BucketLifecycle, bucketLifecycle } from "./bucket-lifecycle";
 import { bucketName, isIpOrCidr, objectKey } from "./validation";
 import type { StaticSiteArgs } from "./args";
 
@@ -156,6 +156,77 @@ export function siteLayout(i: StaticSiteInputs, bucket: string): StaticSiteLayou
   };
 }
 
+/** The site's children: each one's type, and its name as the site's name plus this suffix. */
+const CHILDREN = {
+  bucket: { type: bucketDefinition.token, suffix: "" },
+  cors: { type: bucketCors.token, suffix: "-cors" },
+  logs: { type: bucketLifecycle.token, suffix: "-logs" },
+  content: { type: bucketFolder.token, suffix: "-content" },
+} as const;
+/** The id of the site's one lifecycle rule. */
+const LOG_RULE_ID = "expire-logs";
+
+/** The site's name from a child's, or undefined when the child is none of a site's. */
+function siteOfChild(child: { name: string; type: string }): string | undefined {
+  const c = Object.values(CHILDREN).find((k) => k.type === child.type && child.name.endsWith(k.suffix));
+  return c === undefined ? undefined : child.name.slice(0, child.name.length - c.suffix.length);
+}
+
+/**
+ * The site's inputs that keep a child's drifted inputs as the cloud has them (krcloud-drift's accept
+ * line), and why none keeps the others: the site always makes its bucket public-read, keeps one
+ * enabled lifecycle rule, and sets nothing else on its bucket.
+ */
+function acceptChildDrift(child: DriftedChild): ChildAccept {
+  const shape = staticSiteInputs().shape;
+  const out: ChildAccept = { inputs: {}, unkept: {} };
+  for (const key of child.keys) {
+    const value = child.cloud[key];
+    const kept =
+      child.type === CHILDREN.bucket.type && key === "acl"
+        ? keptAcl(value, shape.publicReadAllowIpList)
+        : child.type === CHILDREN.cors.type && key === "rules"
+          ? keptCors(value, shape.corsRules)
+          : child.type === CHILDREN.logs.type && key === "rules"
+            ? keptLogRule(value, shape.logPrefix, shape.logExpirationDays)
+            : `a StaticSite sets no ${key} on its ${child.type.split(":")[2]}`;
+    if (typeof kept === "string") out.unkept[key] = kept;
+    else Object.assign(out.inputs, kept);
+  }
+  return out;
+}
+
+function keptAcl(acl: unknown, list: z.ZodType): Record<string, unknown> | string {
+  const a = (acl ?? {}) as { public?: unknown; publicReadAllowIpList?: unknown };
+  const ips = list.safeParse(a.publicReadAllowIpList ?? []);
+  if (a.public === "read-only" && ips.success) return { publicReadAllowIpList: ips.data };
+  return `a StaticSite's bucket is always readable without a token (acl.public "read-only"): no input keeps ${JSON.stringify(acl ?? null)}`;
+}
+
+function keptCors(rules: unknown, corsRules: z.ZodType): Record<string, unknown> | string {
+  const r = corsRules.safeParse(rules);
+  // The cloud's rules as they are (parsing would spell out defaults the program need not write).
+  if (r.success) return { corsRules: rules };
+  return `a StaticSite's corsRules cannot be this policy (${r.error.issues[0]?.message ?? "not a CORS policy"})`;
+}
+
+function keptLogRule(rules: unknown, logPrefix: z.ZodType, days: z.ZodType): Record<string, unknown> | string {
+  const [rule, ...more] = Array.isArray(rules) ? (rules as Record<string, unknown>[]) : [];
+  const set = rule === undefined ? [] : Object.keys(rule).filter((k) => rule[k] !== undefined);
+  if (
+    rule !== undefined &&
+    more.length === 0 &&
+    rule.id === LOG_RULE_ID &&
+    rule.status === "Enabled" &&
+    set.every((k) => ["id", "prefix", "status", "expirationDays"].includes(k))
+  ) {
+    const p = logPrefix.safeParse(rule.prefix);
+    const d = days.safeParse(rule.expirationDays);
+    if (p.success && d.success) return { logPrefix: p.data, logExpirationDays: d.data };
+  }
+  return `a StaticSite's lifecycle configuration is one enabled rule "${LOG_RULE_ID}" expiring logPrefix after logExpirationDays days: no input keeps ${JSON.stringify(rules ?? null)}`;
+}
+
 export const staticSite = defineComponent<StaticSiteInputs, StaticSiteOutputs>({
   token: "krcloud:objectstorage:StaticSite",
   description:
@@ -170,14 +241,14 @@ export const staticSite = defineComponent<StaticSiteInputs, StaticSiteOutputs>({
       })),
       forceDestroy: inputs.get("forceDestroy"),
     });
-    scope.resource(BucketCors, `${name}-cors`, { bucket: bucket.name, rules: inputs.get("corsRules") });
-    scope.resource(BucketLifecycle, `${name}-logs`, {
+    scope.resource(BucketCors, `${name}${CHILDREN.cors.suffix}`, { bucket: bucket.name, rules: inputs.get("corsRules") });
+    scope.resource(BucketLifecycle, `${name}${CHILDREN.logs.suffix}`, {
       bucket: bucket.name,
       rules: all([inputs.get("logPrefix"), inputs.get("logExpirationDays")]).apply(([prefix, days]) => [
-        { id: "expire-logs", prefix, status: "Enabled" as const, expirationDays: days },
+        { id: LOG_RULE_ID, prefix, status: "Enabled" as const, expirationDays: days },
       ]),
     });
-    const folder = scope.resource(BucketFolder, `${name}-content`, {
+    const folder = scope.resource(BucketFolder, `${name}${CHILDREN.content.suffix}`, {
       bucket: bucket.name,
       path: inputs.get("path"),
       prefix: inputs.get("prefix"),
@@ -198,6 +269,7 @@ export const staticSite = defineComponent<StaticSiteInputs, StaticSiteOutputs>({
   },
   inputs: staticSiteInputs,
   outputs: staticSiteOutputs,
+  drift: { ownerOf: siteOfChild, accept: acceptChildDrift },
 });
 
 export type { StaticSiteArgs } from "./args";

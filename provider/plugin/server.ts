@@ -23,7 +23,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { authenticated, redactError, redactText, secretValues, systemClock, type ServiceName } from "../../client/core";
-import { configFailures, CONNECTION_KEYS, currentSettings, providerIdentity, setProviderIdentity, setStackConfig } from "../core/config";
+import { configFailures, currentSettings, providerIdentity, setProviderIdentity, setStackConfig } from "../core/config";
 import { UNKNOWN } from "../core/unknown";
 import { LOGICAL_NAME_KEY, PARTIAL_KEY, PROVIDER_KEY, listPage, type AnyDefinition, type Context, type Listed, type OperationOptions } from "../core/resource";
 import { toPlain } from "../core/sanitize";
@@ -238,7 +238,7 @@ export class KrcloudProviderService {
   /** The per-call options of an operation: its timeout (`customTimeouts`) and where its progress lines go. */
   private options(req: { getUrn(): string; getTimeout(): number }): OperationOptions {
     const urn = req.getUrn();
-    return { timeoutSeconds: req.getTimeout(), progress: (m) => this.log(urn, m) };
+    return { timeoutSeconds: req.getTimeout(), progress: (m) => this.log(urn, m), warn: (m) => this.log(urn, m, "warning") };
   }
 
   /**
@@ -322,16 +322,18 @@ export class KrcloudProviderService {
   });
 
   /**
-   * A change of credentials, of the token command or of endpoints changes who calls and by which
-   * door, never a resource: no diff. The region or the project changes where the resources are: an
-   * update of the provider, never a replacement of a resource (replacing on it would also break
-   * moving a stack from the dynamic classes to the plugin, docs/architecture.md).
+   * Any change of the configuration is an update of the provider alone, never a replacement: a
+   * resource is neither updated nor replaced for it (replacing would also break moving a stack from
+   * the dynamic classes to the plugin, docs/architecture.md). It must be a change, not "no diff",
+   * for credentials too: the engine configures the provider with the new configuration only for a
+   * change, and otherwise keeps the instance it configured from the state, whose rotated key the
+   * identity service refuses (issue 38 item 4: `up` and `refresh --run-program` kept the old key).
    */
   diffConfig = handle(async (req: provproto.DiffRequest) => {
     const olds = revealProps(fromStruct(req.getOldInputs() ?? req.getOlds())).props;
     const news = revealProps(fromStruct(req.getNews())).props;
     const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
-      .filter((k) => k !== "version" && !CONNECTION_KEYS.has(k) && JSON.stringify(olds[k]) !== JSON.stringify(news[k]))
+      .filter((k) => k !== "version" && JSON.stringify(olds[k]) !== JSON.stringify(news[k]))
       .sort();
     return diffResponse(changed.length > 0, olds, news, changed, []);
   });
@@ -347,7 +349,7 @@ export class KrcloudProviderService {
       const result = await provider(token).check(
         olds.props,
         { ...news.props, [LOGICAL_NAME_KEY]: name },
-        { urn, stack: providerIdentity(), notice: (m) => this.log(urn, m, "info", false) },
+        { urn, stack: providerIdentity(), notice: (m) => this.log(urn, m, "info", false), warn: (m) => this.log(urn, m, "warning") },
       );
       const res = new provproto.CheckResponse();
       // The engine stores the checked inputs in the state: a secret input is a secret there even when

@@ -25,13 +25,13 @@ import {
   engineType,
   newProject,
   providerConfig,
-  recipeFor,
   Sandbox,
   startCloud,
   stateResources,
   type CloudProject,
   type StateResource,
 } from "../harness/engine";
+import { recipeFor } from "../resources";
 import { launchBrowser, screenshot, type Browser } from "../support/browser";
 import { runDrift } from "../support/drift";
 

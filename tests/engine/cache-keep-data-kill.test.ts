@@ -19,7 +19,8 @@ import { ENGINE_TEST_TIMEOUT_MS, runPulumi, stateResources } from "../harness/en
 import { engineFile, jsProgram } from "../harness/engine/engine-file";
 import { killedUp } from "../support/faults/reliability-steps";
 
-jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
+// Each cell is an up killed mid-replacement, a cancel and an up that finishes it, with 100,000 keys checked: twice an engine test's usual time under load.
+jest.setTimeout(2 * ENGINE_TEST_TIMEOUT_MS);
 
 const engine = engineFile({ label: "cache-keep-data-kill", project: "keepkill" });
 const KEYS = 2_000;

@@ -6,6 +6,8 @@
  * `pulumi preview --expect-no-changes` passes for both, with the same outputs (the StaticSite's
  * `layout`: no default changed) after the next `up`. The YAML door does the same with the plugin of
  * this version, then the plugin of the next (the installed next package's, under the next version).
+ * On both doors the site's state is first made what a release before the BucketFolder input
+ * `deleteExtraObjects` wrote (the key removed from it): it too previews with no changes.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -116,6 +118,34 @@ async function quietPreview(stack: Stack): Promise<void> {
   expect(changedSteps(events).filter((s) => !s.urn.includes("::pulumi:providers:"))).toEqual([]);
 }
 
+/**
+ * The state of `stack` as the releases before `deleteExtraObjects` wrote it (a BucketFolder input
+ * added since, which the StaticSite passes to its folder and records in `layout`): the key removed
+ * wherever the state holds it, inputs and outputs of every resource (the folder, the site, the
+ * stack's outputs). Returns how many were removed.
+ */
+async function asBeforeDeleteExtraObjects(stack: Stack): Promise<number> {
+  const state = await stack.exportStack();
+  let removed = 0;
+  const strip = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(strip);
+    else if (v !== null && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      if ("deleteExtraObjects" in o) {
+        delete o.deleteExtraObjects;
+        removed++;
+      }
+      Object.values(o).forEach(strip);
+    }
+  };
+  for (const r of state.deployment.resources as { inputs?: unknown; outputs?: unknown }[]) {
+    strip(r.inputs);
+    strip(r.outputs);
+  }
+  await stack.importStack(state);
+  return removed;
+}
+
 /** Destroys every stack; the project holds nothing after. */
 async function destroyAll(stacks: Record<string, Stack>): Promise<void> {
   for (const stack of Object.values(stacks)) expect((await stack.destroy({ color: "never" })).summary.result).toBe("succeeded");
@@ -133,7 +163,7 @@ beforeAll(() => {
   next = pack(NEXT);
 });
 
-test(`TypeScript: a StaticSite and a CacheWithParameters made by ${PKG.version} preview with no changes on ${NEXT}, with the same outputs`, async () => {
+test(`TypeScript: a StaticSite and a CacheWithParameters made by ${PKG.version} preview with no changes on ${NEXT}, with the same outputs; so does a site whose state predates deleteExtraObjects`, async () => {
   const stacks: Record<string, Stack> = {};
   const before: Record<string, Record<string, unknown>> = {};
   for (const name of ["site", "cache"]) {
@@ -141,6 +171,8 @@ test(`TypeScript: a StaticSite and a CacheWithParameters made by ${PKG.version} 
     before[name] = values((await stacks[name].up({ color: "never" })).outputs);
     expect(before[name].version).toBe(PKG.version);
   }
+  // The folder's input and output, the site's layout and the stack's exported layout.
+  expect(await asBeforeDeleteExtraObjects(stacks.site!)).toBeGreaterThanOrEqual(3);
   install(dir, next);
   for (const name of ["site", "cache"]) {
     await quietPreview(stacks[name]!);
@@ -150,7 +182,7 @@ test(`TypeScript: a StaticSite and a CacheWithParameters made by ${PKG.version} 
   await destroyAll(stacks);
 });
 
-test(`YAML (the plugin's Construct): a StaticSite and a CacheWithParameters made by plugin ${PKG.version} preview with no changes on ${NEXT}`, async () => {
+test(`YAML (the plugin's Construct): a StaticSite and a CacheWithParameters made by plugin ${PKG.version} preview with no changes on ${NEXT}; so does a site whose state predates deleteExtraObjects`, async () => {
   const yamlDir = path.join(engine.sandbox.root, "programs", "upgrade-yaml");
   writeProgram(yamlDir, true);
   const stacks: Record<string, Stack> = {};
@@ -160,6 +192,7 @@ test(`YAML (the plugin's Construct): a StaticSite and a CacheWithParameters made
     stacks[name] = await engine.stack(path.join(yamlDir, name), `yaml-${name}`);
     before[name] = values((await stacks[name].up({ color: "never" })).outputs);
   }
+  expect(await asBeforeDeleteExtraObjects(stacks.site!)).toBeGreaterThanOrEqual(3);
   // The next: the package of NEXT installed by npm, as the plugin of that version.
   const launcher = path.join(engine.sandbox.root, "plugin-next");
   fs.mkdirSync(launcher, { recursive: true });

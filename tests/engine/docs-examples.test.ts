@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { CONVERTED_LANGUAGES, convertedFromDir, convertedFromPages, exampleFiles, generate } from "../../tools/gen-reference";
-import { generateSdks, GO, makeVirtualenv, PULUMI_PYTHON_VERSION, pythonWheel, REPO_ROOT, Sandbox } from "../harness/engine";
+import { GO, PULUMI_PYTHON_VERSION, REPO_ROOT, Sandbox, sharedSdks, sharedVirtualenv } from "../harness/engine";
 
 jest.setTimeout(900_000);
 
@@ -37,8 +37,7 @@ function programs(dir: string): string[] {
 
 beforeAll(async () => {
   sandbox = new Sandbox({ label: "docs-examples" });
-  sdkDir = path.join(sandbox.root, "sdk");
-  await generateSdks(sdkDir);
+  sdkDir = await sharedSdks();
   shown = path.join(sandbox.root, "shown");
   const fromPages = convertedFromPages(PAGES);
   for (const token of tokens()) {
@@ -94,10 +93,7 @@ test("every TypeScript example type-checks against pulumi-krcloud/native", async
 });
 
 test("every Python example byte-compiles, and what it uses of pulumi_krcloud exists in the wheel", async () => {
-  const venv = path.join(sandbox.root, "venv");
-  const requirements = path.join(sandbox.root, "requirements.txt");
-  fs.writeFileSync(requirements, `pulumi==${PULUMI_PYTHON_VERSION}\n`);
-  await makeVirtualenv(venv, requirements, pythonWheel(sdkDir));
+  const venv = await sharedVirtualenv(`pulumi==${PULUMI_PYTHON_VERSION}\n`);
   const files = programs("python");
   // Every attribute chain from `krcloud` (krcloud.cache.Cluster, krcloud.objectstorage.BucketAclPublic.READ_ONLY) resolves.
   const check = `

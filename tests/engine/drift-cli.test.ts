@@ -12,7 +12,8 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import Ajv from "ajv";
 import { XMLParser } from "fast-xml-parser";
 import { REPORT_SCHEMA } from "../../drift/schema";
-import { ENGINE_TEST_TIMEOUT_MS, recipeFor, REPO_ROOT, resourcesOfType, staticSite } from "../harness/engine";
+import { ENGINE_TEST_TIMEOUT_MS, REPO_ROOT, resourcesOfType, staticSite } from "../harness/engine";
+import { recipeFor } from "../resources";
 import { backendDigest, driftedPaths, mutatingRequests, parseReport, resourceNamed, runDrift } from "../support/drift";
 import { engineFile } from "../harness/engine/engine-file";
 

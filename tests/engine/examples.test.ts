@@ -11,7 +11,6 @@ import type { LocalCloud } from "../../local-cloud";
 import {
   applyLocalCloudSetup,
   backendFiles,
-  cloudSnapshot,
   discoverExamples,
   ENGINE_TEST_TIMEOUT_MS,
   eventCollector,
@@ -20,7 +19,6 @@ import {
   logicalName,
   newProject,
   providerConfig,
-  recipeFor,
   Sandbox,
   startCloud,
   stateResources,
@@ -30,6 +28,7 @@ import {
   withoutSecrets,
   type StateResource,
 } from "../harness/engine";
+import { cloudSnapshot, recipeFor } from "../resources";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -2,14 +2,20 @@
  * krcloud-drift on an object the folder did not upload (issue 38 item 5): every remedy line the
  * report prints is run as the user would (the program change it names, then its command), and the
  * next check exits 0. A BucketFolder from JavaScript (the dynamic classes), a StaticSite's folder
- * from YAML (the plugin: the program declares the site, not the folder).
+ * from YAML (the plugin: the program declares the site, not the folder). On the site also its other
+ * children, which the program never declares either: drift of its bucket, CORS policy and log rule
+ * is accepted by the site's inputs the lines name, or by the ignore rules they give, and reverted by
+ * their targeted `up`s.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { ResourceResult } from "../../drift/model";
+import { resolveSettings } from "../../client/core";
+import { ObjectStorageClient } from "../../client/objectstorage";
+import { IGNORE_FILE } from "../../drift/ignore";
+import type { ResourceResult, StackReport } from "../../drift/model";
 import { ENGINE_TEST_TIMEOUT_MS } from "../harness/engine";
 import { parseReport, resourceNamed, runDrift } from "../support/drift";
 import { engineFile, jsProgram } from "../harness/engine/engine-file";
@@ -36,12 +42,14 @@ async function keys(bucket: string): Promise<string[]> {
   return ((await res.json()) as { name: string }[]).map((o) => o.name).sort();
 }
 
-/** The drift check of `stack`: its exit code and the row of the folder named `name`. */
-async function check(dir: string, stack: string, name: string): Promise<{ code: number; row: ResourceResult }> {
-  const out = path.join(engine.sandbox.root, `drift-${stack}-${Date.now()}.json`);
+let checks = 0;
+/** The drift check of `stack`: its exit code, the row of the resource named `name`, and the report. */
+async function check(dir: string, stack: string, name: string): Promise<{ code: number; row: ResourceResult; report: StackReport }> {
+  const out = path.join(engine.sandbox.root, `drift-${stack}-${++checks}.json`);
   const r = await runDrift(engine.sandbox, ["--cwd", dir, "--stack", stack, "--out", `json=${out}`]);
   expect(r.stderr).toBe("");
-  return { code: r.code, row: resourceNamed(parseReport(fs.readFileSync(out, "utf8")).stacks[0], name) };
+  const report = parseReport(fs.readFileSync(out, "utf8")).stacks[0]!;
+  return { code: r.code, row: resourceNamed(report, name), report };
 }
 
 /** Runs the command a remedy line ends with, unattended. */
@@ -49,6 +57,17 @@ async function runCommand(line: string): Promise<void> {
   const command = line.includes("; then: ") ? line.slice(line.lastIndexOf("; then: ") + "; then: ".length) : line;
   expect(command).toMatch(/^pulumi (up|refresh) /);
   await promisify(execFile)("bash", ["-c", `${command} --yes --non-interactive --skip-preview`], { env: { ...process.env, ...engine.sandbox.env() } });
+}
+
+/** Does what an accept line that gives ignore rules says: each rule into the project's ignore file. */
+function writeIgnoreRules(dir: string, lines: string[]): void {
+  const items = lines.flatMap((l) =>
+    [...l.matchAll(/add to \.krcloud-driftignore beside Pulumi\.yaml \(or the file --ignore-file names\), under rules: - (\{.*?\})(?=\. |$)/g)].map(
+      (m) => `  - ${m[1]}`,
+    ),
+  );
+  expect(items).toHaveLength(lines.length);
+  fs.writeFileSync(path.join(dir, IGNORE_FILE), `rules:\n${items.join("\n")}\n`);
 }
 
 /**
@@ -95,7 +114,6 @@ async function strayCycle(o: {
   const left = await keys(bucket);
   expect(left).not.toContain(`${o.prefix}stray.txt`);
   expect(left).toContain(`${o.prefix}extra.txt`);
-  await engine.destroyLeavesNothing(o.stack);
 }
 
 test("a BucketFolder (JavaScript, dynamic classes): a stray's accept and revert lines each make the next check pass", async () => {
@@ -130,22 +148,25 @@ test("a BucketFolder (JavaScript, dynamic classes): a stray's accept and revert 
       await stack.setConfig(`${project}:deleteExtraObjects`, { value: String(s.deleteExtraObjects) });
     },
   });
+  await engine.destroyLeavesNothing(stack);
 });
 
-test("a StaticSite (YAML, the plugin): the lines name the site the program declares, and each makes the next check pass", async () => {
-  const yaml = (s: { exclude: string[]; deleteExtraObjects: boolean }) =>
+test("a StaticSite (YAML, the plugin): the lines name the site the program declares, and each makes the next check pass; so do those of its bucket, CORS policy and log rule", async () => {
+  /** The site's properties the program declares; the remedies change them. */
+  const site: Record<string, unknown> = { path: "site", exclude: [], deleteExtraObjects: false };
+  const yaml = () =>
     [
       "name: krcloud-test-site-remedies",
       "runtime: yaml",
       "resources:",
       "  www:",
       "    type: krcloud:objectstorage:StaticSite",
-      `    properties: { path: site, exclude: ${JSON.stringify(s.exclude)}, deleteExtraObjects: ${s.deleteExtraObjects} }`,
+      `    properties: ${JSON.stringify(site)}`,
       "outputs:",
       "  bucketName: ${www.bucketName}",
       "",
     ].join("\n");
-  const files: Record<string, string> = { "Pulumi.yaml": yaml({ exclude: [], deleteExtraObjects: false }) };
+  const files: Record<string, string> = { "Pulumi.yaml": yaml() };
   for (const [rel, body] of Object.entries(FILES)) files[`site/${rel}`] = body;
   const dir = engine.program("site-remedies", files);
   const stack = await engine.stack(dir, "site-remedies");
@@ -155,6 +176,67 @@ test("a StaticSite (YAML, the plugin): the lines name the site the program decla
     name: "www-content",
     owner: 'the StaticSite "www"',
     prefix: "",
-    change: async (s) => fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yaml(s)),
+    change: async (s) => {
+      Object.assign(site, s);
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yaml());
+    },
   });
+  await siteChildrenCycle(dir, stack, async (inputs) => {
+    Object.assign(site, inputs);
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yaml());
+  });
+  await engine.destroyLeavesNothing(stack);
 });
+
+/**
+ * The site's bucket, CORS policy and log rule changed behind Pulumi's back. Accept lines: the
+ * policy and the rule by the site's inputs they name (set in the program), the private bucket by
+ * the ignore rule its line gives (no input keeps it); then each revert line (the targeted up) and,
+ * for the log rule deleted, its accept line (the ignore rule of the deletion) and its revert line.
+ * After each, the next check exits 0.
+ */
+async function siteChildrenCycle(dir: string, stack: Stack, set: (inputs: Record<string, unknown>) => Promise<void>): Promise<void> {
+  const bucket = (await stack.outputs()).bucketName!.value as string;
+  const c = new ObjectStorageClient({
+    settings: resolveSettings({ localCloudUrl: engine.cloud.url, authToken: engine.project.token, projectId: engine.project.projectId }),
+  });
+  const cors = [{ allowedOrigins: ["https://example.com"], allowedMethods: ["GET" as const, "PUT" as const] }];
+  await c.updateBucketAcl(bucket, { public: "deny" });
+  await c.putCors(bucket, cors);
+  await c.putLifecycle(bucket, [{ id: "expire-logs", prefix: "logs/", status: "Enabled", days: 7 }]);
+  const drifted = await check(dir, stack.name, "www");
+  expect(drifted.code).toBe(2);
+  const row = (name: string) => resourceNamed(drifted.report, name);
+  // Never a line that sets a child's input: the program declares the site only.
+  for (const name of ["www", "www-cors", "www-logs"]) expect(row(name).fix!.accept).not.toMatch(new RegExp(`set "?${name}"?'s`));
+  // The site's inputs each line names, with their values (JSON), as the user writes them.
+  const accepted: Record<string, unknown> = {};
+  for (const name of ["www-cors", "www-logs"]) {
+    const m = /^in the program, set the StaticSite "www"'s (.*)$/.exec(row(name).fix!.accept);
+    expect(m).not.toBeNull();
+    for (const part of m![1]!.split(/; (?=[A-Za-z]+: )/)) accepted[part.slice(0, part.indexOf(": "))] = JSON.parse(part.slice(part.indexOf(": ") + 2));
+  }
+  expect(accepted).toEqual({ corsRules: cors, logPrefix: "logs/", logExpirationDays: 7 });
+  await set(accepted);
+  writeIgnoreRules(dir, [row("www").fix!.accept]);
+  const kept = await check(dir, stack.name, "www");
+  expect(kept.code).toBe(0);
+  expect(kept.row.status).toBe("drifted");
+  expect(kept.row.properties.every((p) => p.disposition === "ignored")).toBe(true);
+
+  // The bucket's revert (the ignore rule gone), and a deleted log rule.
+  fs.rmSync(path.join(dir, IGNORE_FILE));
+  await runCommand(row("www").fix!.revert);
+  expect((await c.getBucket(bucket)).acl?.public).toBe("read-only");
+  await c.deleteLifecycle(bucket);
+  const deleted = await check(dir, stack.name, "www-logs");
+  expect(deleted.code).toBe(2);
+  expect(resourceNamed(deleted.report, "www").status).toBe("clean");
+  expect(deleted.row.status).toBe("deleted");
+  writeIgnoreRules(dir, [deleted.row.fix!.accept]);
+  expect((await check(dir, stack.name, "www-logs")).code).toBe(0);
+  fs.rmSync(path.join(dir, IGNORE_FILE));
+  await runCommand(deleted.row.fix!.revert);
+  expect((await check(dir, stack.name, "www-logs")).code).toBe(0);
+  expect(await c.getLifecycle(bucket)).toEqual([{ id: "expire-logs", prefix: "logs/", status: "Enabled", days: 7 }]);
+}

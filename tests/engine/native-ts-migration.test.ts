@@ -18,6 +18,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { startLocalCloud } from "../../local-cloud";
 import {
   applyLocalCloudSetup,
+  byUrn,
   changedSteps,
   discoverExamples,
   ENGINE_TEST_TIMEOUT_MS,
@@ -110,10 +111,8 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
   test("made with the dynamic classes, it moves to pulumi-krcloud/native by its import and aliases with no resource changed", async () => {
     const first = await stack.up({ color: "never" });
     expect(first.summary.result).toBe("succeeded");
-    // The program's resources; not the stack's identity (krcloud-stack), which the plugin does not need.
-    const before = stateResources(await stack.exportStack()).filter(
-      (r) => r.type.startsWith("pulumi-nodejs:dynamic/krcloud/") && r.type !== "pulumi-nodejs:dynamic/krcloud/index:StackIdentity",
-    );
+    // The program's resources (the stack's identity, krcloud-stack, is a provider resource the plugin does not need).
+    const before = stateResources(await stack.exportStack()).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/krcloud/"));
     expect(before.length).toBeGreaterThan(1);
     const idsBefore = Object.fromEntries(before.map((r) => [r.urn.split("::").at(-1)!, r.id]));
 
@@ -125,18 +124,18 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
 
     const providerSteps = [
       { urn: expect.stringContaining("::pulumi:providers:krcloud::default"), op: "create" },
-      // The dynamic classes' stack identity: the plugin needs none (its provider id is the stack's identity).
-      { urn: expect.stringContaining("::pulumi-nodejs:dynamic/krcloud/index:StackIdentity::krcloud-stack"), op: "delete" },
       { urn: expect.stringContaining("::pulumi:providers:pulumi-nodejs::default"), op: "delete" },
+      // The dynamic classes' stack identity: the plugin needs none (its provider id is the stack's identity).
+      { urn: expect.stringContaining("::pulumi:providers:pulumi::krcloud-stack"), op: "delete" },
     ];
     const preview = eventCollector();
     await stack.preview({ color: "never", onEvent: preview.onEvent });
-    expect(changedSteps(preview.events)).toEqual(providerSteps);
+    expect(byUrn(changedSteps(preview.events))).toEqual(providerSteps);
 
     const up = eventCollector();
     const moved = await stack.up({ color: "never", onEvent: up.onEvent });
     expect(moved.summary.result).toBe("succeeded");
-    expect(changedSteps(up.events)).toEqual(providerSteps);
+    expect(byUrn(changedSteps(up.events))).toEqual(providerSteps);
 
     const state = await stack.exportStack();
     // The cloud's resources (a component, krcloud:cache:CacheWithParameters, has no id and keeps its type).

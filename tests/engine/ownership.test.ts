@@ -3,8 +3,8 @@
  *
  * - Twin stacks: stack `dev` of the same program from two backends (two sandboxes), against one
  *   cloud project. Auto-names come from the URN, which names neither backend; what tells the two
- *   apart is the stack's identity (the dynamic classes' StackIdentity resource, the native
- *   plugin's provider id). Both `up`s succeed, each makes its own resources, and each `destroy`
+ *   apart is the stack's identity (the id of the dynamic classes' krcloud-stack provider
+ *   resource, the native plugin's provider id). Both `up`s succeed, each makes its own resources, and each `destroy`
  *   deletes only its own.
  * - A `pulumi up` killed during a shard scale-out (1 → 2 shards), then `pulumi cancel` and `up`:
  *   the shard the killed run added is recognised (the step is recorded in the cluster's

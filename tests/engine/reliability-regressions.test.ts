@@ -169,12 +169,12 @@ test("replacements through the CLI: a data source whose description changes and 
   const ds = after.entries.find((e) => e.logical === "ds")!;
   expect(ds.id).not.toBe(first.entries.find((e) => e.logical === "ds")!.id);
   // The service shows the program's description with the ownership tag of the new create.
-  expect((await bed.dq.findDataSource(ds.id))?.description).toMatch(/^two \[krcloud:[0-9a-f]{16}\]$/);
+  expect((await bed.dq.findDataSource(ds.id))?.description).toMatch(/^two \[k:[0-9a-z]{13}\]$/);
   expect(await stackInventory(bed)).toEqual([`data-query/data-source:${ds.id}`]);
   // The new SQL ran, as a run of its own; the first run is history.
   const runs = (await bed.dq.listQueries({ size: 10 })).map((q) => [
     q.queryInfo.queryId,
-    q.queryInfo.queryTextPreview?.replace(/^\/\* krcloud:[0-9a-f]+ \*\/ /, ""),
+    q.queryInfo.queryTextPreview?.replace(/^\/\*k:[0-9a-z]{13}\*\/ /, ""),
   ]);
   expect(runs).toHaveLength(2);
   expect(runs).toContainEqual([after.entries.find((e) => e.logical === "query")!.id, "select 2 as b"]);

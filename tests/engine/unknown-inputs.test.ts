@@ -31,7 +31,6 @@ test("first run: preview plans creates with every input unknown, and up applies 
   // Node's "SQLite is an experimental feature" warning (loaded by Pulumi's closure serializer) is not shown.
   expect(printed).not.toMatch(/ExperimentalWarning|SQLite/);
   expect(krcloudOps(preview.events)).toEqual({
-    "krcloud-stack": "create",
     upstream: "create",
     site: "create",
     "site-cors": "create",
@@ -39,7 +38,7 @@ test("first run: preview plans creates with every input unknown, and up applies 
     page: "create",
     note: "create",
   });
-  expect(first.changeSummary.create).toBe(8); // with the stack and its identity (krcloud-stack)
+  expect(first.changeSummary.create).toBe(8); // with the stack and its identity (the provider resource krcloud-stack)
   expect(await engine.inventory()).toEqual([]);
 
   const up = await stack.up({ color: "never" });

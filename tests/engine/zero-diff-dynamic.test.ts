@@ -17,6 +17,7 @@ import {
   adoptingSpec,
   baseSpec,
   makeOutside,
+  outsideTypes,
   prepareCloud,
   secretValues,
   typesOf,
@@ -74,16 +75,10 @@ test("resources made outside Pulumi (passwords and other write-only inputs inclu
     ...(await makeOutside("secret", engine.project, fx, secrets, `s${tag}`, made)),
   ]);
   const adopted = adoptingSpec(outside);
-  // Only types without an adopt of their own are left out: a query (a create runs it) and the KMS
-  // resources (the cloud keeps no record of a ciphertext or data key). An object has no adopt flag:
-  // its create writes the same content over it. A BucketFolder's adopt is tested against the local
-  // cloud (tests/local/objectstorage-bucket-folder.test.ts): the outside resources hold no folder.
-  const notAdoptable = ["krcloud:dataquery:Query", "krcloud:kms:Ciphertext", "krcloud:kms:DataKey", "krcloud:objectstorage:BucketFolder"];
-  expect([...typesOf({ resources: adopted })].sort()).toEqual(
-    resourceTypes()
-      .filter((t) => !notAdoptable.includes(t))
-      .sort(),
-  );
+  // Every type whose fixture makes it outside Pulumi and says no reason it cannot be adopted
+  // (tests/resources/<module>/<noun>.ts `outside`: a query's create runs it again; KMS resources
+  // leave no record; a BucketFolder's adopt is tested against the local cloud).
+  expect([...typesOf({ resources: adopted })].sort()).toEqual(outsideTypes().adoptable.sort());
 
   const before = new Map((await engine.inventory()).map((e) => [`${e.service}:${e.kind}:${e.id}`, e]));
   writeDynamicSpec(baseDir, { resources: [...baseStackSpec.resources, ...adopted] });

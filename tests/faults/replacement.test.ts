@@ -145,7 +145,7 @@ test.each(CASES.map((c) => [c.name, c] as const))("%s: the replacement exists, w
   if (c.token === "krcloud:dataquery:Query") {
     // Both SQL texts ran, once each; the state holds the new run.
     const runs = await p.dq.listQueries({ size: 10 });
-    expect(runs.map((r) => r.queryInfo.queryTextPreview?.replace(/^\/\* krcloud:[0-9a-f]+ \*\/ /, "")).sort()).toEqual(
+    expect(runs.map((r) => r.queryInfo.queryTextPreview?.replace(/^\/\*k:[0-9a-z]{13}\*\/ /, "")).sort()).toEqual(
       [SQL, "select count(*) as n from orders"].sort(),
     );
     expect(runs.find((r) => r.queryInfo.queryTextPreview?.endsWith("from orders"))?.queryInfo.queryId).toBe(replacement.id);

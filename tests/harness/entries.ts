@@ -26,6 +26,8 @@ export const ENTRIES = {
   teeOutput: "tests/support/secrets/tee-output",
   /** The args types' generator (`--check`). */
   genArgs: "tools/gen-args",
+  /** Packs the native plugin and the krcloud-drift tool plugin (`make plugin`). */
+  packPlugin: "tools/pack-plugin",
   /** The scale benchmarks' provider calls without the engine. */
   providerCalls: "bench/provider-calls",
   /** The scale benchmarks' no-op floors: a dynamic provider and a plugin that do nothing. */

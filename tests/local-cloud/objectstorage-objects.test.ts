@@ -56,6 +56,9 @@ describe("local cloud: object storage (spec 01)", () => {
       expect(account.headers).toMatchObject({ "x-account-container-count": "1", "x-account-object-count": "2", "x-account-bytes-used": "11" });
       const container = await call("HEAD", swift("/obj-bucket"), { headers: auth });
       expect(container.headers).toMatchObject({ "x-container-object-count": "2", "x-container-bytes-used": "11", "x-storage-policy": "default-placement" });
+      // The listing answers them too, as Swift does (the client ends a walk at a full page by the count).
+      const listing = await call("GET", swift("/obj-bucket?format=json&prefix=docs/"), { headers: auth });
+      expect(listing.headers).toMatchObject({ "x-container-object-count": "2", "x-container-bytes-used": "11" });
     });
 
     test("listings in plain, json and xml with prefix, delimiter, marker and limit", async () => {

@@ -353,6 +353,12 @@ test("invoke serves the lookups with the provider's settings; a temp URL comes b
   await tc.sdk.putObject("native-lookup", "a.txt", "a");
   expect(await invoke("krcloud:objectstorage:getBucket", { name: "native-lookup" })).toMatchObject({ name: "native-lookup", objectCount: 1 });
   expect((await invoke("krcloud:objectstorage:getBuckets", { prefix: "native-" })).names).toEqual(["native-lookup"]);
+  expect(await invoke("krcloud:objectstorage:getBucketObjects", { bucket: "native-lookup", delimiter: "/" })).toMatchObject({
+    keys: ["a.txt"],
+    objects: [{ key: "a.txt", size: 1 }],
+    prefixes: [],
+    truncated: false,
+  });
   const url = await invoke("krcloud:objectstorage:getTempUrl", { bucket: "native-lookup", key: "a.txt" });
   expect(isSecret(url.url)).toBe(true);
   expect(url.expiresAt).toEqual(expect.any(Number));
@@ -454,7 +460,7 @@ describe("provider configuration", () => {
     expect(r.failures.join("\n")).not.toMatch(/s3cr3t-value|typo-SECRET/);
   });
 
-  test("DiffConfig: rotated credentials, a token command and endpoints change nothing; the region or project is an update, never a replacement", async () => {
+  test("DiffConfig: rotated credentials, a token command, endpoints, the region or the project are an update of the provider, never a replacement", async () => {
     const olds = { localCloudUrl: "http://127.0.0.1:8790", authToken: secret("old-token"), projectId: "p1", region: "kr-central-2", version: "0.1.0" };
     const rotated = await diffConfig(olds, {
       localCloudUrl: "http://127.0.0.1:8791",
@@ -465,8 +471,12 @@ describe("provider configuration", () => {
       region: "kr-central-2",
       version: "0.2.0",
     });
-    expect(rotated.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    // A change, so that the engine configures the provider with the new key (an unchanged provider keeps the one it configured from the state).
+    expect(rotated.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_SOME);
     expect(rotated.getReplacesList()).toEqual([]);
+    expect(detailed(rotated)).toEqual({ authToken: "DELETE", credentialId: "ADD", credentialSecret: "ADD", localCloudUrl: "UPDATE", tokenCommand: "ADD" });
+    const same = await diffConfig(olds, { ...olds, authToken: secret("old-token"), version: "0.2.0" });
+    expect(same.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_NONE);
     const moved = await diffConfig(olds, { ...olds, region: "kr-central-1", projectId: "p2" });
     expect(moved.getChanges()).toBe(provproto.DiffResponse.DiffChanges.DIFF_SOME);
     expect(moved.getReplacesList()).toEqual([]);

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CheckFailed, rejection, startTestCloud, type EngineResource, type TestCloud } from "../support/local-cloud";
+import { CheckFailed, rejection, startTestCloud, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
 
 const TOKEN = "krcloud:objectstorage:BucketFolder";
 const OWNED = expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string;
@@ -83,6 +83,34 @@ test("basic: every selected file goes up once with its content type and the mark
   const hidden = await folder.up({ ...args, prefix: "all/", hidden: true });
   expect(Object.keys(hidden.outputs.manifest as object)).toContain("all/.hidden");
 });
+
+test("the listing floor: a deploy from a fresh clone of 1,000 and of 2,000 unchanged files reads 1 and 2 listing pages (the answer's object count ends the walk at a full page) and uploads nothing; so does a refresh", async () => {
+  const deployed: Record<number, ResourceState> = {};
+  for (const n of [1000, 2000]) {
+    const bucket = `floor-${n}`;
+    await tc.sdk.createBucket({ name: bucket });
+    const files: Record<string, string> = {};
+    for (let i = 0; i < n; i++) files[`d${i % 10}/f${i}.txt`] = `file ${i}\n`;
+    const args = { bucket, path: makeFolder(files), prefix: "site/" };
+    const state = await folder.up(args);
+    expect(state.outputs.fileCount).toBe(n);
+    // A fresh clone: the same files at another path, each new, no hash kept for them.
+    const cursor = tc.logCursor();
+    const next = await folder.apply(state, { ...args, path: makeFolder(files) });
+    expect(next.diff.changes).toBe(true);
+    expect(tc.requestsSince(cursor).map((r) => r.operation)).toEqual(Array<string>(n / 1000).fill("ListObjects"));
+    const refreshed = tc.logCursor();
+    expect((await folder.refresh(next))!.outputs.fileCount).toBe(n);
+    expect(tc.requestsSince(refreshed).map((r) => r.operation)).toEqual(Array<string>(n / 1000).fill("ListObjects"));
+    deployed[n] = next;
+  }
+  // Beside an object outside the prefix the bucket's count cannot say the prefix is done: one page more.
+  await tc.sdk.putObject("floor-1000", "elsewhere.txt", "x");
+  const cursor = tc.logCursor();
+  await folder.refresh(deployed[1000]!);
+  expect(tc.requestsSince(cursor).map((r) => r.operation)).toEqual(["ListObjects", "ListObjects"]);
+  // 3,000 uploads and 6,000 files hashed: about 25 s on the shared 2-core machine, more under load.
+}, 180_000);
 
 test("update in place: one changed, one added, one removed is 2 PUTs and 1 DELETE; nothing else is touched", async () => {
   const files: Record<string, string> = {};

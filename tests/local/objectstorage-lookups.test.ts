@@ -1,12 +1,20 @@
 /**
- * Lookups (getBucket, getBuckets, getObjectStorageInfo, getTempUrl) against the local cloud. They
+ * Lookups (getBucket, getBuckets, getBucketObjects, getObjectStorageInfo, getTempUrl) against the local cloud. They
  * run in the program process and read `pulumi.runtime.getConfig`, then the environment: the
  * harness sets krcloud:localCloudUrl, krcloud:authToken and krcloud:projectId in the program's config.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { getBucket, getBuckets, getObjectStorageInfo, getTempUrl, getTempUrlOutput } from "../../provider/objectstorage/functions";
-import { createBuckets, rejection, type TestCloud } from "../support/local-cloud";
+import {
+  getBucket,
+  getBucketObjects,
+  getBucketObjectsOutput,
+  getBuckets,
+  getObjectStorageInfo,
+  getTempUrl,
+  getTempUrlOutput,
+} from "../../provider/objectstorage/functions";
+import { createBuckets, putObjects, rejection, type TestCloud } from "../support/local-cloud";
 import { testCloudForFile } from "../support/local-cloud/per-file";
 
 let tc: TestCloud;
@@ -52,6 +60,79 @@ test("getBuckets: follows pages until every bucket is listed, with prefix and in
   const before = tc.totalRequests();
   expect((await rejection(getBuckets({ prefix: "page", include: "01" }))).message).toMatch(/cannot be combined/);
   expect(tc.totalRequests()).toBe(before);
+});
+
+test("getBucketObjects: every page of a bucket's objects, under a prefix, one level of a folder tree with a delimiter", async () => {
+  await tc.sdk.createBucket({ name: "listing" });
+  // 1,005 objects under logs/: the listing's pages hold 1,000, so every one takes two requests.
+  const logs = Array.from({ length: 1005 }, (_, i) => `logs/${String(i).padStart(5, "0")}.log`);
+  await putObjects(tc.sdk, "listing", logs, 32);
+  const reports = {
+    "reports/2024/a.csv": "a,1\n",
+    "reports/2024/b.csv": "b,2\n",
+    "reports/latest.csv": "region,revenue\nkr-central,165\n",
+    "reports/old/x.csv": "",
+  };
+  for (const [key, body] of Object.entries(reports)) await tc.sdk.putObject("listing", key, body, { contentType: "text/csv" });
+
+  const cursor = tc.logCursor();
+  const all = await getBucketObjects({ bucket: "listing" });
+  expect(all.keys).toEqual([...logs, ...Object.keys(reports)].sort());
+  expect(all).toMatchObject({ prefixes: [], truncated: false });
+  expect(tc.requestsSince(cursor).filter((e) => e.operation === "ListObjects")).toHaveLength(2);
+
+  // One level under reports/: the object there, and the folders below it.
+  const level = await getBucketObjects({ bucket: "listing", prefix: "reports/", delimiter: "/" });
+  expect(level).toEqual({
+    keys: ["reports/latest.csv"],
+    objects: [
+      {
+        key: "reports/latest.csv",
+        size: Buffer.byteLength(reports["reports/latest.csv"]),
+        etag: createHash("md5").update(reports["reports/latest.csv"]).digest("hex"),
+        contentType: "text/csv",
+        lastModified: expect.any(String),
+      },
+    ],
+    prefixes: ["reports/2024/", "reports/old/"],
+    truncated: false,
+  });
+  expect((await getBucketObjects({ bucket: "listing", prefix: "reports/2024/" })).keys).toEqual(["reports/2024/a.csv", "reports/2024/b.csv"]);
+  expect((await getBucketObjects({ bucket: "listing", prefix: "nothing/" })).keys).toEqual([]);
+});
+
+test("getBucketObjects: maxKeys ends the listing there and says whether entries are left; bad input is refused before any request", async () => {
+  await tc.sdk.createBucket({ name: "listing-max" });
+  const keys = Array.from({ length: 1003 }, (_, i) => `k/${String(i).padStart(5, "0")}`);
+  await putObjects(tc.sdk, "listing-max", keys, 32);
+
+  expect(await getBucketObjects({ bucket: "listing-max", maxKeys: 3 })).toMatchObject({ keys: keys.slice(0, 3), truncated: true });
+  // Exactly as many as there are: a full page, then one entry asked for to know that none is left.
+  let cursor = tc.logCursor();
+  expect(await getBucketObjects({ bucket: "listing-max", maxKeys: 1003 })).toMatchObject({ keys, truncated: false });
+  expect(tc.requestsSince(cursor).filter((e) => e.operation === "ListObjects")).toHaveLength(3);
+  expect(await getBucketObjects({ bucket: "listing-max", maxKeys: 1002 })).toMatchObject({ keys: keys.slice(0, 1002), truncated: true });
+  // Objects and prefixes count together.
+  expect(await getBucketObjects({ bucket: "listing-max", delimiter: "/", maxKeys: 1 })).toEqual({ keys: [], objects: [], prefixes: ["k/"], truncated: false });
+
+  cursor = tc.logCursor();
+  for (const [args, text] of [
+    [{ bucket: "No_Such" }, /bucket.*must be lower-case letters/],
+    [{ bucket: "listing-max", delimiter: "" }, /delimiter.*must not be empty/],
+    [{ bucket: "listing-max", maxKeys: 0 }, /maxKeys.*must be at least 1/],
+    [{ bucket: "listing-max", maxKeys: 1.5 }, /maxKeys.*must be a whole number/],
+  ] as const) {
+    expect((await rejection(getBucketObjects(args))).message).toMatch(text);
+  }
+  expect(tc.requestsSince(cursor)).toEqual([]);
+  expect((await rejection(getBucketObjects({ bucket: "no-such-bucket" }))).message).toMatch(/getBucketObjects: .*"no-such-bucket".*404/);
+});
+
+test("getBucketObjectsOutput: the listing as an Output", async () => {
+  await tc.sdk.createBucket({ name: "listing-output" });
+  await tc.sdk.putObject("listing-output", "a.txt", "a");
+  const r = getBucketObjectsOutput({ bucket: "listing-output" });
+  expect(await new Promise<string[]>((resolve) => r.keys.apply(resolve))).toEqual(["a.txt"]);
 });
 
 test("getObjectStorageInfo: the capability document's limits", async () => {

@@ -2,20 +2,22 @@
  * The test fixtures of every resource type, found by the registry's definitions: the fixture of
  * `krcloud:<module>:<Type>` is tests/resources/<module>/<noun>.ts, `<noun>` the type in kebab-case
  * as its definition's file is named (fixture.ts says what one exports). The tables the tests walk
- * (valid inputs, cross-field rules, the fault matrix's rows, the zero-diff specs) are derived from
- * them, so a type added to the registry is in every one, and a type without its fixture fails,
- * naming the file to add.
+ * (valid inputs, cross-field rules, the fault matrix's rows and cloud kinds, the zero-diff and
+ * drift-all specs, the drift recipes, the resources made outside Pulumi, the secrets scan's
+ * stacks) are derived from them, so a type added to the registry is in every one, and a type
+ * without its fixture, or a fixture without one of its facts, fails naming the file and the fact.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { allDefinitions } from "../../provider/registry";
+import { allDefinitions, findDefinition } from "../../provider/registry";
+import type { Control, StateResource } from "../harness/engine";
 import type { RulesContext, TypeRules } from "../support/inputs/cross-field";
 import type { Input } from "../support/inputs/rules";
-import type { ResourceFixture } from "./fixture";
+import { FIXTURE_EXPORTS, type DriftRecipe, type ResourceFixture } from "./fixture";
 
-export { SECRET_MARK, type ResourceFixture } from "./fixture";
+export * from "./fixture";
 
-const EXPORTS: readonly (keyof ResourceFixture)[] = ["valid", "crossFieldRules", "faultRow", "zeroDiffSpec"];
+const EXPORTS: readonly (keyof ResourceFixture)[] = FIXTURE_EXPORTS;
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c, i: number) => (i ? "-" : "") + c.toLowerCase());
 
@@ -25,7 +27,7 @@ export function fixtureFile(token: string): string {
   return `tests/resources/${mod}/${kebab(type)}.ts`;
 }
 
-/** The fixture of `token`; throws naming the file to add, or the export it lacks. */
+/** The fixture of `token`; throws naming the file to add, or the facts it lacks or has in the wrong shape. */
 export function fixtureOf(token: string): ResourceFixture {
   const file = fixtureFile(token);
   const compiled = path.join(__dirname, path.relative("tests/resources", file).replace(/\.ts$/, ".js"));
@@ -33,9 +35,74 @@ export function fixtureOf(token: string): ResourceFixture {
     throw new Error(`${token} has no test fixture: add ${file} exporting ${EXPORTS.join(", ")} (see docs/contributing/new-resource.md)`);
   }
   const fixture = require(compiled) as Partial<ResourceFixture>;
-  const missing = EXPORTS.filter((k) => fixture[k] === undefined);
-  if (missing.length > 0) throw new Error(`${file} exports no ${missing.join(", ")}`);
+  const problem = fixtureProblem(file, fixture);
+  if (problem !== undefined) throw new Error(problem);
   return fixture as ResourceFixture;
+}
+
+/** What is wrong with a fixture's exports, naming each fact it lacks or has in the wrong shape; undefined when nothing is. */
+export function fixtureProblem(file: string, fixture: Partial<ResourceFixture>): string | undefined {
+  const missing = EXPORTS.filter((k) => fixture[k] === undefined);
+  if (missing.length > 0) return `${file} exports no ${missing.join(", ")} (see tests/resources/fixture.ts and docs/contributing/new-resource.md)`;
+  const shapes = shapeProblems(fixture as ResourceFixture);
+  return shapes.length > 0 ? `${file}: ${shapes.join("; ")}` : undefined;
+}
+
+const has = (o: object, k: string): boolean => k in o;
+
+/** A fact of the wrong shape: `drift` that is neither a recipe, a change nor none, and the like. */
+function shapeProblems(f: ResourceFixture): string[] {
+  const out: string[] = [];
+  if (typeof f.cloudKinds !== "function") out.push("cloudKinds must be a function of a state entry");
+  const d = f.drift as object;
+  if (!has(d, "recipe") && !(has(d, "change") && has(d, "noRecipe")) && !has(d, "none"))
+    out.push("drift must be { recipe }, { change, noRecipe } or { none: why }");
+  const o = f.outside as object;
+  if (!has(o, "make") && !has(o, "none")) out.push("outside must be { make } or { none: why }");
+  const s = f.secrets as object;
+  if (!has(s, "holder") && !has(s, "none")) out.push("secrets must be { holder } or { none: why }");
+  return out;
+}
+
+/**
+ * What a type's facts say that its definition contradicts, each naming the fact: the drift check
+ * sees no change of an `unverifiable` type and every change of another; a type `pulumi import`
+ * cannot take (no `importId`) is made outside Pulumi for no one; a secrets holder has secret inputs.
+ */
+export function factProblems(token: string): string[] {
+  const def = findDefinition(token);
+  if (def === undefined) return [`${token} is not registered`];
+  const f = fixtureOf(token);
+  const out: string[] = [];
+  const unverifiable = def.unverifiable !== undefined;
+  if (unverifiable && !("none" in f.drift)) out.push(`drift: the definition is unverifiable, so the fact is { none: why }`);
+  if (!unverifiable && "none" in f.drift) out.push(`drift: the drift check sees this type (the definition is not unverifiable): give a recipe or a change`);
+  if (def.importId === undefined && "make" in f.outside)
+    out.push(`outside: the definition has no importId, so nothing made outside can be imported: { none: why }`);
+  if ("holder" in f.secrets && (def.secretInputs ?? []).length === 0) out.push(`secrets: a holder declares secretInputs in its definition`);
+  return out;
+}
+
+/** The drift recipe of a dynamic-class resource's state type (`pulumi-nodejs:dynamic/krcloud/<module>:<Type>`), if its fixture has one. */
+export function recipeFor(type: string): DriftRecipe | undefined {
+  const token = /^pulumi-nodejs:dynamic\//.test(type) ? tokenOf(type) : undefined;
+  if (token === undefined || findDefinition(token) === undefined) return undefined;
+  const d = fixtureOf(token).drift;
+  return "recipe" in d ? d.recipe : undefined;
+}
+
+/** The control record behind a state resource as its recipe snapshots it, or undefined when the cloud no longer has it. */
+export async function cloudSnapshot(control: Control, r: StateResource): Promise<unknown> {
+  const recipe = recipeFor(r.type);
+  if (!recipe || !r.id) return undefined;
+  const rec = await control.getResource(recipe.service, recipe.kind, r.id);
+  return rec === undefined ? undefined : recipe.snapshot(rec);
+}
+
+/** A state resource type as a token: the dynamic classes' `pulumi-nodejs:dynamic/krcloud/cache:Cluster`, or the token itself. */
+export function tokenOf(type: string): string | undefined {
+  const m = /^(?:pulumi-nodejs:dynamic\/)?krcloud[/:](\w+):(\w+)$/.exec(type);
+  return m ? `krcloud:${m[1]}:${m[2]}` : undefined;
 }
 
 /**

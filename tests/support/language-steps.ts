@@ -3,18 +3,23 @@
  * and a language host (native-python.test.ts, native-go.test.ts, native-java.test.ts): up, preview
  * --expect-no-changes, a change behind Pulumi's back reported by krcloud-drift and taken in by
  * refresh, pulumi import of a bucket made elsewhere, destroy. Each file says how its program is
- * wired to its SDK; the steps, and what they expect, are the same in every language.
+ * wired to its SDK; the steps, and what they expect, are the same in every language. The project
+ * holds nothing of npm's (no package.json, no node_modules): krcloud-drift runs as its team would
+ * run it, the Pulumi tool plugin (`pulumi plugin run krcloud-drift -- ...`).
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { LocalCloud } from "../../local-cloud";
 import { resolveSettings } from "../../client/core";
 import { ObjectStorageClient } from "../../client/objectstorage";
-import { driftedPaths, parseReport, runDrift } from "./drift";
+import { driftedPaths, parseReport, runDriftTool } from "./drift";
 import {
   discoverExamples,
   generateSdks,
+  installDriftTool,
   installNativePlugin,
+  sharedSdks,
   nativeResourcesOfType,
   newProject,
   providerConfig,
@@ -36,8 +41,11 @@ export interface StaticSiteLanguage {
   hostMissing: () => string | undefined;
   /** The page the program writes when no `message` is configured. */
   greeting: string;
-  /** Which SDKs generateSdks builds besides the sources (the wheel, the Java SDK with Maven). */
-  sdks: { wheel: boolean; java?: boolean };
+  /**
+   * Which SDKs generateSdks builds besides the sources (the wheel, the Java SDK with Maven); `shared`:
+   * the ones made once per schema.json and shared with the other tests and the benchmarks (sharedSdks).
+   */
+  sdks: { wheel: boolean; java?: boolean } | "shared";
   /** What the example's README tells users to do to wire the program to its SDK (`sdkDir` holds them all). */
   wire: (workDir: string, sdkDir: string) => Promise<void>;
   /** beforeAll's time: a cold toolchain cache falls in it, not in up's. */
@@ -62,9 +70,12 @@ export function staticSiteSteps(lang: StaticSiteLanguage): void {
     cloud = await startCloud();
     sandbox = new Sandbox({ label: `native-${lang.stack}` });
     project = await newProject(cloud, lang.stack);
-    const sdkDir = path.join(sandbox.root, "sdk");
-    await Promise.all([installNativePlugin(sandbox), generateSdks(sdkDir, lang.sdks)]);
-    workDir = sandbox.copyProgram(example.dir);
+    const sdks = lang.sdks;
+    const [sdkDir] = await Promise.all([
+      sdks === "shared" ? sharedSdks() : generateSdks(path.join(sandbox.root, "sdk"), sdks).then(() => path.join(sandbox.root, "sdk")),
+      installNativePlugin(sandbox).then(() => installDriftTool(sandbox)),
+    ]);
+    workDir = sandbox.copyProgram(example.dir, undefined, { nodeModules: false });
     await lang.wire(workDir, sdkDir);
     stack = await sandbox.createStack(workDir, STACK, providerConfig(project));
     sdk = new ObjectStorageClient({ settings: resolveSettings({ localCloudUrl: cloud.url, authToken: project.token, projectId: project.projectId }) });
@@ -94,11 +105,12 @@ export function staticSiteSteps(lang: StaticSiteLanguage): void {
     expect(stdout).toMatch(/\b3 unchanged\b/);
   });
 
-  test("a change behind Pulumi's back: krcloud-drift reports it, refresh takes it in, up puts the program's value back", async () => {
+  test("a change behind Pulumi's back: krcloud-drift (the tool plugin, from the project) reports it, refresh takes it in, up puts the program's value back", async () => {
     const bucket = nativeResourcesOfType(await stack.exportStack(), "krcloud:objectstorage:Bucket")[0]!;
     await project.control.patchResource("object-storage", "bucket", bucket.id!, { acl: { public: "deny" } });
 
-    const r = await runDrift(sandbox, ["--cwd", workDir, "--stack", STACK, "--format", "json"]);
+    expect(["package.json", "node_modules"].filter((f) => fs.existsSync(path.join(workDir, f)))).toEqual([]);
+    const r = await runDriftTool(sandbox, ["--stack", STACK, "--format", "json"], workDir);
     expect({ code: r.code, stderr: r.stderr, out: r.code === 2 ? "" : r.stdout }).toEqual({ code: 2, stderr: "", out: "" });
     const site = parseReport(r.stdout).stacks[0]!.resources.find((x) => x.urn === bucket.urn)!;
     expect(driftedPaths(site)).toEqual([["acl.public", "deny", "read-only"]]);

@@ -234,6 +234,28 @@ describe("the access key", () => {
     expect(JSON.stringify(failures)).not.toContain(SECRET);
   });
 
+  test("one rule for the key's ID: named in the identity service's 401 and in data query's and Hadoop's, never its secret", async () => {
+    const clock = fakeClock();
+    srv.route = () => jsonReply(401, { error: { code: 401, message: "Credential authentication failed" } });
+    const s = accessKeySettings({ hadoopEndpoint: `${srv.origin}/svc`, dataqueryEndpoint: `${srv.origin}/svc` });
+    const identity = (await authenticated(s, { clock }).catch((e: unknown) => e)) as Error;
+    const direct = await Promise.all(
+      (["hadoop", "dataquery"] as const).map((svc) =>
+        transportFor(svc, { settings: s, clock })
+          .request({ operation: "Get", method: "GET", path: "/thing", idempotent: true })
+          .then(
+            () => new Error("answered"),
+            (e: unknown) => e as Error,
+          ),
+      ),
+    );
+    for (const e of [identity, ...direct]) {
+      expect(e.message).toContain('the access key "key-1" (krcloud:credentialId and krcloud:credentialSecret) was refused');
+      expect(JSON.stringify({ ...e, message: e.message, stack: e.stack })).not.toContain(SECRET);
+    }
+    expect(srv.seen.filter((r) => r.url === "/svc/thing").map((r) => r.headers["credential-id"])).toEqual(["key-1", "key-1"]);
+  });
+
   test("the identity endpoint must not send the secret over plain http to another machine", async () => {
     const s = resolveSettings({}, (k) => ({ credentialId: "key-1", credentialSecret: SECRET, identityEndpoint: "http://iam.example.com/identity" })[k], {});
     await expect(authenticated(s)).rejects.toThrow(/the identity endpoint http:\/\/iam\.example\.com uses plain http:\/\/ to a host that is not this machine/);

@@ -12,7 +12,8 @@ import { formatUnmanaged, installSpec, programDependencies, programNotes, type U
 import { discover, listedTypes, plural, unconfigured, type CloudResource } from "../../drift/unmanaged/discover";
 import { defineResource, listAll, type AnyDefinition, type Context, type ListRequest } from "../../provider/core/resource";
 import { systemClock } from "../../client/core";
-import { PROGRAM_TSCONFIG, typescriptProgram, type AdoptedResource } from "../../drift/unmanaged/generate";
+import { importFileOf, PROGRAM_TSCONFIG, typescriptProgram, type AdoptedResource } from "../../drift/unmanaged/generate";
+import { allDefinitions } from "../../provider/registry";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
@@ -206,5 +207,24 @@ describe("discovery is the types' own lists", () => {
       [{ group: "g" }, "3"],
     ]);
     await expect(listAll(def, ctx, { color: "red" })).rejects.toThrow("krcloud:test:Thing cannot be listed by color: it takes group");
+  });
+});
+
+describe("logical names", () => {
+  const found = (token: string, name: string): CloudResource => ({ token, id: name, name, service: "objectstorage", kind: "x", managed: false });
+
+  test("a bucket's CORS policy and lifecycle configuration, named by their bucket, get their definitions' name suffix beside it", () => {
+    const resources = [
+      found("krcloud:objectstorage:Bucket", "site"),
+      found("krcloud:objectstorage:BucketCors", "site"),
+      found("krcloud:objectstorage:BucketLifecycle", "site"),
+    ];
+    expect(importFileOf(resources).resources.map((r) => r.name)).toEqual(["site", "site-cors", "site-lifecycle"]);
+  });
+
+  test("the suffixes come from the definitions (list.nameSuffix), and no two listed types share one", () => {
+    const suffixes = allDefinitions().flatMap((d) => (d.list?.nameSuffix ? [[d.token, d.list.nameSuffix] as const] : []));
+    expect(Object.fromEntries(suffixes)).toEqual({ "krcloud:objectstorage:BucketCors": "-cors", "krcloud:objectstorage:BucketLifecycle": "-lifecycle" });
+    expect(new Set(suffixes.map(([, s]) => s)).size).toBe(suffixes.length);
   });
 });

@@ -5,8 +5,10 @@
  * 1. its definition, `provider/<module>/<noun>.ts` (the token, and the class at its end);
  * 2. one line in `provider/<module>/index.ts` exporting the class and its args type;
  * 3. its reference example, `provider/<module>/<noun>.example.yaml`;
- * 4. its test fixture, `tests/resources/<module>/<noun>.ts` (valid inputs, cross-field rules, its
- *    fault-matrix row, its zero-diff resources);
+ * 4. its test fixture, `tests/resources/<module>/<noun>.ts`: every fact about the type the tests
+ *    that walk the types need (valid inputs, cross-field rules, its fault-matrix row, its zero-diff
+ *    resources, what the cloud holds for it, how it drifts, how it is made outside Pulumi, whether
+ *    it holds secrets; tests/resources/fixture.ts), each checked against its definition;
  * 5. its test against the local cloud, a `tests/local/<module>-*.test.ts` that names its token.
  *
  * A component (provider/core/component.ts) is three files and one line: its definition
@@ -16,14 +18,16 @@
  *
  * A lookup is one statement in `provider/<module>/functions.ts` and its example,
  * `provider/<module>/<name in kebab-case>.example.yaml` (previewed by tests/engine/docs-reference).
- * Everything else is derived: schema.json, docs/reference, the args types, the native SDK, the
- * tables every test that walks the types reads, krcloud-drift's discovery.
+ * Everything else is derived: schema.json, docs/reference, the README's table of services, the
+ * args types, the native SDK, the tables and programs every test that walks the types reads (the
+ * fault matrix, the zero-diff, drift-all and secrets-scan stacks, the resources made outside
+ * Pulumi), krcloud-drift's discovery (with its logical names: the definition's `list.nameSuffix`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { allComponents, allDefinitions, allLookups } from "../../provider/registry";
 import { exampleFile } from "../../tools/gen-reference";
-import { fixtureFile, fixtureOf } from "../resources";
+import { factProblems, FIXTURE_EXPORTS, fixtureFile, fixtureOf, fixtureProblem, resourceTypes, type ResourceFixture } from "../resources";
 import { FAULT_FILES } from "../support/faults/rows";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
@@ -81,15 +85,17 @@ function resourceNeeds(token: string): Need[] {
     .readdirSync(path.join(ROOT, "tests", "local"))
     .filter((f) => f.startsWith(`${mod}-`) && f.endsWith(".test.ts"))
     .filter((f) => new RegExp(`${token}\\b`).test(read(`tests/local/${f}`)!));
-  let fixtureProblem: string | undefined;
+  let problem: string | undefined;
   try {
     fixtureOf(token);
+    const facts = factProblems(token);
+    if (facts.length > 0) problem = facts.join("; ");
   } catch (e) {
-    fixtureProblem = (e as Error).message;
+    problem = (e as Error).message;
   }
   return [
     ...definitionNeeds(token, "resourceClass"),
-    { what: "the test fixture", file: fixture, missing: fixtureProblem },
+    { what: "the test fixture", file: fixture, missing: problem },
     {
       what: "its test against the local cloud",
       file: `tests/local/${mod}-*.test.ts`,
@@ -150,6 +156,31 @@ test("every registered resource type has them", () => {
   const defs = allDefinitions();
   expect(defs.length).toBeGreaterThan(10);
   expect(defs.flatMap((d) => missing(resourceNeeds(d.token)).map((m) => `${d.token}: ${m}`))).toEqual([]);
+});
+
+test("a fixture names each fact it lacks, and each fact of the wrong shape", () => {
+  const file = "tests/resources/widgets/spare-wheel.ts";
+  const whole = fixtureOf("krcloud:objectstorage:Bucket");
+  const { cloudKinds: _c, drift: _d, outside: _o, secrets: _s, ...old } = whole;
+  expect(fixtureProblem(file, old)).toBe(
+    `${file} exports no cloudKinds, drift, outside, secrets (see tests/resources/fixture.ts and docs/contributing/new-resource.md)`,
+  );
+  expect(fixtureProblem(file, {})).toContain(`exports no ${FIXTURE_EXPORTS.join(", ")}`);
+  const wrong = { ...whole, drift: {}, outside: { notAdoptable: "x" }, secrets: { holds: true } } as unknown as ResourceFixture;
+  expect(fixtureProblem(file, wrong)).toBe(
+    `${file}: drift must be { recipe }, { change, noRecipe } or { none: why }; outside must be { make } or { none: why }; secrets must be { holder } or { none: why }`,
+  );
+  expect(fixtureProblem(file, whole)).toBeUndefined();
+});
+
+test("every type's facts agree with its definition: unverifiable types say why drift is unseen, the others how they drift; what cannot be imported is made outside for no one; a secrets holder has secret inputs", () => {
+  const types = resourceTypes();
+  expect(types.flatMap((t) => factProblems(t).map((p) => `${t}: ${p}`))).toEqual([]);
+  // Each kind of fact is in use, so none of the checks above is vacuous.
+  const facts = types.map((t) => fixtureOf(t));
+  expect(facts.some((f) => "recipe" in f.drift) && facts.some((f) => "change" in f.drift) && facts.some((f) => "none" in f.drift)).toBe(true);
+  expect(facts.some((f) => "make" in f.outside) && facts.some((f) => "none" in f.outside)).toBe(true);
+  expect(facts.some((f) => "holder" in f.secrets) && facts.some((f) => "none" in f.secrets)).toBe(true);
 });
 
 test("every registered lookup has them", () => {

@@ -177,6 +177,33 @@ test("listAllObjects follows the marker until a short page", async () => {
   expect(new URL(srv.seen[0]!.url, "http://x").searchParams.get("format")).toBe("json");
 });
 
+test("listAllObjects ends at a full page when the answer's object count says every object is listed; without the count, with a count that lags, a delimiter or toShortPage, it goes on to the short page", async () => {
+  const names = ["a0", "a1", "a2", "a3"];
+  /** A bucket of `names` whose listing answers carry `count` (none: no header), 2 a page. */
+  const walk = async (count: number | undefined, o: { prefix?: string; delimiter?: string; toShortPage?: boolean } = {}) => {
+    srv.seen.length = 0;
+    srv.route = (r) => {
+      const q = new URL(r.url, "http://x").searchParams;
+      const page = names.filter((n) => n > (q.get("marker") ?? "") && n.startsWith(q.get("prefix") ?? "")).slice(0, Number(q.get("limit")));
+      const body = page.map((name) => ({ name, bytes: 1, hash: "h", content_type: "x", last_modified: "t" }));
+      return json(200, body, count === undefined ? {} : { "x-container-object-count": String(count) });
+    };
+    const all = await client().listAllObjects("b", { limit: 2, ...o });
+    return { names: all.map((e) => (e.kind === "object" ? e.name : e.subdir)), requests: srv.seen.length };
+  };
+  // 4 objects, 2 a page: the count ends the walk after the second (full) page.
+  expect(await walk(4)).toEqual({ names, requests: 2 });
+  // Without the header (the spec names it for HEAD only): the empty third page, as before.
+  expect(await walk(undefined)).toEqual({ names, requests: 3 });
+  // A count below what was listed lags behind the listing: it proves nothing.
+  expect(await walk(3)).toEqual({ names, requests: 3 });
+  // Objects outside the prefix: the bucket's count is more than the prefix holds.
+  expect(await walk(6, { prefix: "a" })).toEqual({ names, requests: 3 });
+  expect(await walk(4, { prefix: "a" })).toEqual({ names, requests: 2 });
+  expect(await walk(4, { toShortPage: true })).toEqual({ names, requests: 3 });
+  expect((await walk(4, { delimiter: "/" })).requests).toBe(3);
+});
+
 test("copy and move send Destination as /{bucket}/{path} (or bucket/path when configured)", async () => {
   srv.route = () => ({ status: 201 });
   await client().copyObject("a", "x y", "b", "d/z w");

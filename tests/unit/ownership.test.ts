@@ -5,7 +5,9 @@
  */
 import { apiErrorFor, systemClock } from "../../client/core";
 import {
-  DESCRIPTION_TAG_MAX,
+  DESCRIPTION_TAG_LENGTH,
+  DESCRIPTION_TAG_WITH_STEP_LENGTH,
+  markerDigits,
   markerOf,
   recordedDescription,
   splitDescription,
@@ -29,28 +31,60 @@ test("a marker is the create key's first 16 hex digits; none for an unknown or m
 
 test("a description's tag: appended for the service, removed for the program, with a pending shards step or without", () => {
   const m = markerOf(KEY)!;
-  for (const text of ["web cache", "", undefined, "has [brackets] inside"]) {
+  for (const text of ["web cache", "", undefined, "has [brackets] inside", "ends like a tag [k:short]"]) {
     const sent = taggedDescription(text, m)!;
-    expect(sent.endsWith(`[krcloud:${m}]`)).toBe(true);
+    expect(sent).toBe(`${text ? `${text} ` : ""}[k:${markerDigits(m)}]`);
+    expect(sent.length - (text ? text.length : -1)).toBe(DESCRIPTION_TAG_LENGTH);
     expect(splitDescription(sent)).toEqual({ text: text ?? "", marker: m });
-    const pending = taggedDescription(text, m, "abcd1234")!;
-    expect(splitDescription(pending)).toEqual({ text: text ?? "", marker: m, pending: "abcd1234" });
-    expect(pending.length - (text ?? "").length).toBeLessThanOrEqual(DESCRIPTION_TAG_MAX);
+    const pending = taggedDescription(text, m, "00cd1234")!;
+    expect(splitDescription(pending)).toEqual({ text: text ?? "", marker: m, pending: "00cd1234" });
+    expect(pending.length - (text ? text.length : -1)).toBe(DESCRIPTION_TAG_WITH_STEP_LENGTH);
   }
   // What the program set is what is recorded: an empty description it did not set stays unset.
-  expect(recordedDescription(`[krcloud:${m}]`, undefined)).toBeUndefined();
-  expect(recordedDescription(`[krcloud:${m}]`, "")).toBe("");
+  expect(recordedDescription(`[k:${markerDigits(m)}]`, undefined)).toBeUndefined();
+  expect(recordedDescription(`[k:${markerDigits(m)}]`, "")).toBe("");
   expect(recordedDescription("made by hand", undefined)).toBe("made by hand");
   expect(taggedDescription("no marker", undefined)).toBe("no marker");
 });
 
-test("a cache description leaves room for the tag: 64 characters, and the rule says why", () => {
-  const schema = inputSchema(definition("krcloud:cache:ParameterGroup"));
-  const ok = schema.safeParse({ baseParameterGroupId: "default.redis7.0.cluster", name: "pgroup", description: "d".repeat(64) });
-  expect(ok.success).toBe(true);
-  const long = schema.safeParse({ baseParameterGroupId: "default.redis7.0.cluster", name: "pgroup", description: "d".repeat(65) });
-  expect(long.success).toBe(false);
-  expect(JSON.stringify(long.error?.issues)).toMatch(/at most 64 characters \(got 65\): the service takes 100, and krcloud keeps 36 for its ownership tag/);
+test("the tag is 18 characters (26 with a shards step), half the 36 of the tag it replaces; a marker of any value fits it", () => {
+  expect([DESCRIPTION_TAG_LENGTH, DESCRIPTION_TAG_WITH_STEP_LENGTH]).toEqual([18, 26]);
+  for (const marker of ["0000000000000000", "ffffffffffffffff", "8000000000000001"]) {
+    const sent = taggedDescription("x", marker, "ffffffff")!;
+    expect(sent).toMatch(/^x \[k:[0-9a-z]{13}\+[0-9a-z]{7}\]$/);
+    expect(splitDescription(sent)).toEqual({ text: "x", marker, pending: "ffffffff" });
+  }
+  // 13 base-36 digits beyond 64 bits are not a tag of ours: the text is the user's.
+  expect(splitDescription("x [k:zzzzzzzzzzzzz]")).toEqual({ text: "x [k:zzzzzzzzzzzzz]" });
+});
+
+test("descriptions written with the tag of earlier versions keep their marker and step", () => {
+  const m = markerOf(KEY)!;
+  expect(splitDescription(`web cache [krcloud:${m}]`)).toEqual({ text: "web cache", marker: m });
+  expect(splitDescription(`[krcloud:${m}+abcd1234]`)).toEqual({ text: "", marker: m, pending: "abcd1234" });
+  expect(recordedDescription(`[krcloud:${m}]`, undefined)).toBeUndefined();
+});
+
+test("a cache description leaves room for the tag: 82 characters, 74 for a cluster (its tag may record a shards step); the rule says why", () => {
+  const cases = [
+    ["krcloud:cache:ParameterGroup", { baseParameterGroupId: "default.redis7.0.cluster", name: "pgroup" }, 82, 18],
+    ["krcloud:cache:InstanceSet", {}, 82, 18],
+    ["krcloud:cache:Cluster", {}, 74, 26],
+  ] as const;
+  for (const [token, rest, max, room] of cases) {
+    const schema = inputSchema(definition(token));
+    const issues = (description: string) =>
+      JSON.stringify(schema.safeParse({ ...rest, description }).error?.issues.filter((i) => i.path[0] === "description") ?? []);
+    expect([token, issues("d".repeat(max))]).toEqual([token, "[]"]);
+    expect([token, issues("d".repeat(max + 1))]).toEqual([
+      token,
+      expect.stringMatching(
+        new RegExp(`at most ${max} characters \\(got ${max + 1}\\): the service takes 100, and krcloud keeps ${room} for its ownership tag`),
+      ),
+    ]);
+    // With its tag, the longest description the program may set is what the service takes.
+    expect([token, max + room]).toEqual([token, 100]);
+  }
 });
 
 test("bucket and object metadata: krcloud- names are reserved in check and never reported", () => {

@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { generate } from "../../tools/gen-reference";
+import { generate, readmeWithServices, serviceTable, type Schema } from "../../tools/gen-reference";
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 const DOCS = path.join(ROOT, "docs", "reference");
@@ -22,6 +22,27 @@ test("docs/reference matches schema.json (run `make schema` after changing a def
   for (const [rel, text] of expected) expect([rel, fs.readFileSync(path.join(DOCS, rel), "utf8") === text]).toEqual([rel, true]);
   // Every resource and function has its page.
   expect(expected.size).toBe(Object.keys(schema.resources).length + Object.keys(schema.functions).length + 1);
+});
+
+test("the README's table of services is what tools/gen-reference.ts makes of schema.json (run `make schema`)", () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as Schema;
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  expect(readme).toContain(serviceTable(schema));
+  expect(readmeWithServices(readme, schema)).toBe(readme);
+  // Every resource, component and lookup is in it, by name and linked to its page.
+  for (const token of [...Object.keys(schema.resources), ...Object.keys(schema.functions)]) {
+    const [, mod, name] = token.split(":") as [string, string, string];
+    expect([token, readme.includes(`[\`${name}\`](docs/reference/${mod}/${name}.md)`)]).toEqual([token, true]);
+  }
+});
+
+test("a new type in the schema lands in the table of services; a service the client does not know is named", () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "schema.json"), "utf8")) as Schema;
+  const grown: Schema = { ...schema, resources: { ...schema.resources, "krcloud:kms:SpareKey": {} } };
+  expect(serviceTable(grown)).toContain("[`SpareKey`](docs/reference/kms/SpareKey.md)");
+  expect(() => serviceTable({ ...schema, functions: { ...schema.functions, "krcloud:widgets:getSpares": {} } })).toThrow(
+    'krcloud:widgets:getSpares: service "widgets" is not in the client\'s SERVICE_TABLE',
+  );
 });
 
 /** The section of `page` under the heading `### name`, up to the next heading of that level or above. */

@@ -3,7 +3,7 @@
  * (README, templates, examples, the program krcloud-drift --unmanaged writes) names the same git URL
  * and tag, which package.json's repository and version make; the prepare script builds what the
  * package ships; the release workflow runs on a tag that names the version, tests, publishes, and
- * attaches the plugin under the names `pulumi plugin install --server github://…` looks for. The
+ * attaches the plugins under the names `pulumi plugin install --server github://…` looks for. The
  * workflow's own shell steps run here (gh replaced by a recorder); GitHub itself is not reachable.
  */
 import { spawnSync } from "node:child_process";
@@ -103,12 +103,13 @@ describe("the release workflow", () => {
     expect(bad.stdout).toContain(`::error title=release tag::tag v9.9.9 does not name package.json's version ${PKG.version}`);
   });
 
-  test("the GitHub release: this version's CHANGELOG section as notes, the plugin under its own name and once per platform", () => {
+  test("the GitHub release: this version's CHANGELOG section as notes, the provider plugin and the drift tool plugin under their own names and once per platform", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-release-"));
     try {
       fs.mkdirSync(path.join(dir, ".state", "plugin"), { recursive: true });
       fs.mkdirSync(path.join(dir, "bin"));
       fs.writeFileSync(path.join(dir, ".state", "plugin", "pulumi-resource-krcloud-v1.2.0.tar.gz"), "plugin");
+      fs.writeFileSync(path.join(dir, ".state", "plugin", "pulumi-tool-krcloud-drift-v1.2.0.tar.gz"), "tool");
       fs.writeFileSync(
         path.join(dir, "CHANGELOG.md"),
         "# Changelog\n\n## [Unreleased]\n\n- next\n\n## [1.2.0] - 2026-12-01\n\n### Added\n- this release\n\n## [1.1.0] - 2026-11-01\n\n- older\n",
@@ -130,10 +131,9 @@ describe("the release workflow", () => {
           .map((a) => path.basename(a))
           .sort(),
       ).toEqual(
-        [
-          "pulumi-resource-krcloud-v1.2.0.tar.gz",
-          ...["darwin-amd64", "darwin-arm64", "linux-amd64", "linux-arm64"].map((p) => `pulumi-resource-krcloud-v1.2.0-${p}.tar.gz`),
-        ].sort(),
+        ["pulumi-resource-krcloud", "pulumi-tool-krcloud-drift"]
+          .flatMap((p) => [`${p}-v1.2.0.tar.gz`, ...["darwin-amd64", "darwin-arm64", "linux-amd64", "linux-arm64"].map((os) => `${p}-v1.2.0-${os}.tar.gz`)])
+          .sort(),
       );
       expect(fs.readFileSync(path.join(dir, ".state", "release", "notes.md"), "utf8").trim()).toBe("### Added\n- this release");
     } finally {

@@ -125,6 +125,15 @@ export class Backups {
     this.checked.delete(clusterId);
   }
 
+  /** A backup renamed behind the API's back (the control API's drift; the public API has no rename): its data stays. */
+  rename(b: StoredBackup, name: string): void {
+    if (name === b.name) return;
+    if (this.all.has(key(b.projectId, name))) throw new Unprocessable(`name: a backup named "${name}" already exists in this project.`);
+    this.all.delete(key(b.projectId, b.name));
+    b.name = name;
+    this.all.set(key(b.projectId, name), b);
+  }
+
   delete(projectId: string, name: string): boolean {
     const b = this.all.get(key(projectId, name));
     if (!b) return false;

@@ -20,20 +20,20 @@ export interface Stored {
   contentType: string;
 }
 
-/** The prefix's objects from the JSON listing: one request per 1,000 objects. */
-export async function listPrefix(c: ObjectStorageClient, bucket: string, prefix: string): Promise<Map<string, Stored>> {
+/**
+ * The prefix's objects from the JSON listing: one request per 1,000 objects, and none for an empty
+ * page after a full one where the answer counts the bucket's objects (client/objectstorage's
+ * listAllObjects). `toShortPage`: for a caller that must see every key even where that count lags.
+ */
+export async function listPrefix(c: ObjectStorageClient, bucket: string, prefix: string, o: { toShortPage?: boolean } = {}): Promise<Map<string, Stored>> {
   const out = new Map<string, Stored>();
-  let marker: string | undefined;
-  do {
-    const page = await c
-      .listObjects(bucket, { prefix: prefix === "" ? undefined : prefix, marker, limit: OBJECT_PAGE_LIMIT })
-      .catch(rethrowAs(`listing the objects of bucket "${bucket}" under "${prefix}"`));
-    for (const e of page.entries) {
-      if (e.kind !== "object") continue;
-      out.set(e.name, { etag: stripQuotes(e.hash ?? ""), size: e.bytes ?? 0, contentType: (e.contentType ?? "").split(";")[0]!.trim() });
-    }
-    marker = page.nextMarker;
-  } while (marker !== undefined);
+  const entries = await c
+    .listAllObjects(bucket, { prefix: prefix === "" ? undefined : prefix, limit: OBJECT_PAGE_LIMIT, toShortPage: o.toShortPage })
+    .catch(rethrowAs(`listing the objects of bucket "${bucket}" under "${prefix}"`));
+  for (const e of entries) {
+    if (e.kind !== "object") continue;
+    out.set(e.name, { etag: stripQuotes(e.hash ?? ""), size: e.bytes ?? 0, contentType: (e.contentType ?? "").split(";")[0]!.trim() });
+  }
   return out;
 }
 

@@ -50,7 +50,7 @@ export class Cluster extends pulumi.CustomResource {
      */
     declare public readonly dataOnReplace: pulumi.Output<enums.cache.ClusterDataOnReplace>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     declare public readonly description: pulumi.Output<string | undefined>;
     /**
@@ -233,7 +233,7 @@ export interface ClusterArgs {
      */
     dataOnReplace?: pulumi.Input<enums.cache.ClusterDataOnReplace | undefined>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     description?: pulumi.Input<string | undefined>;
     /**

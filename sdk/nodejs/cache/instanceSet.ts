@@ -54,7 +54,7 @@ export class InstanceSet extends pulumi.CustomResource {
      */
     declare public readonly dataOnReplace: pulumi.Output<enums.cache.InstanceSetDataOnReplace>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     declare public readonly description: pulumi.Output<string | undefined>;
     /**
@@ -257,7 +257,7 @@ export interface InstanceSetArgs {
      */
     dataOnReplace?: pulumi.Input<enums.cache.InstanceSetDataOnReplace | undefined>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     description?: pulumi.Input<string | undefined>;
     /**

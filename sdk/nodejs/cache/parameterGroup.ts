@@ -58,7 +58,7 @@ export class ParameterGroup extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly clusterModeEnabled: pulumi.Output<boolean | undefined>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     declare public readonly description: pulumi.Output<string | undefined>;
     /**
@@ -150,7 +150,7 @@ export interface ParameterGroupArgs {
      */
     baseParameterGroupId: pulumi.Input<string>;
     /**
-     * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     description?: pulumi.Input<string | undefined>;
     /**

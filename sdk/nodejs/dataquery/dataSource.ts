@@ -50,7 +50,7 @@ export class DataSource extends pulumi.CustomResource {
      */
     declare public readonly databaseName: pulumi.Output<string | undefined>;
     /**
-     * Description. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * Description. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     declare public readonly description: pulumi.Output<string | undefined>;
     /**
@@ -148,7 +148,7 @@ export interface DataSourceArgs {
      */
     databaseName?: pulumi.Input<string | undefined>;
     /**
-     * Description. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+     * Description. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
      */
     description?: pulumi.Input<string | undefined>;
     /**

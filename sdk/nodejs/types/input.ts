@@ -44,7 +44,7 @@ export namespace cache {
          */
         dataOnReplace?: pulumi.Input<enums.cache.CacheWithParametersClusterDataOnReplace | undefined>;
         /**
-         * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+         * Description, at most 74 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
          */
         description?: pulumi.Input<string | undefined>;
         /**
@@ -166,7 +166,7 @@ export namespace cache {
          */
         dataOnReplace?: pulumi.Input<enums.cache.CacheWithParametersInstanceSetDataOnReplace | undefined>;
         /**
-         * Description, at most 64 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[krcloud:…]`, which krcloud never reports back.
+         * Description, at most 82 characters, no line breaks or emoji. Changed in place. The service shows it followed by krcloud's ownership tag `[k:…]`, which krcloud never reports back.
          */
         description?: pulumi.Input<string | undefined>;
         /**

@@ -927,6 +927,29 @@ export namespace objectstorage {
         publicReadAllowIpList?: string[];
     }
 
+    export interface GetBucketObjectsObject {
+        /**
+         * Its content type.
+         */
+        contentType: string;
+        /**
+         * Its ETag as the listing reports it (the MD5 of an object uploaded whole).
+         */
+        etag: string;
+        /**
+         * The object's key.
+         */
+        key: string;
+        /**
+         * Last modification time, as the listing reports it.
+         */
+        lastModified: string;
+        /**
+         * Size in bytes.
+         */
+        size: number;
+    }
+
     export interface GetBucketsBucket {
         /**
          * Total size of the objects in bytes.

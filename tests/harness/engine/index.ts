@@ -9,12 +9,10 @@
  * - sandbox.ts: the sandbox, its stacks, and the native provider plugin installed into it;
  * - cloud.ts: the local cloud's control API, a project of its own, a program's stack config;
  * - state.ts: a stack's state, the backend's files and a run's events; running commands;
- * - drift.ts: the drift recipes, changing each resource type behind Pulumi's back;
  * - fleet.ts: a planted fleet of stacks (violations and drifts) for fleet checks;
  * - languages.ts: Python and Go programs: their language hosts, the generated SDKs, a virtualenv.
  */
 export * from "./cloud";
-export * from "./drift";
 export * from "./fleet";
 export * from "./languages";
 export * from "./paths";

@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type ConfigMap, type Deployment, type Stack } from "@pulumi/pulumi/automation";
+import { driftToolLauncher } from "../../../tools/pack-plugin";
 import { smallInstanceSet } from "../../resources/cache/small-instance-set";
 import { smallCluster } from "../../resources/hadoop/small-cluster";
 import { pulumiBinDir, REPO_ROOT, toolPath } from "./paths";
@@ -74,7 +75,7 @@ export class Sandbox {
    * `pulumi-krcloud` is a link to the repository itself (`make install`), and a fixtures.json of the
    * resources' fixture inputs the programs declare (a Hadoop cluster's, an instance set's).
    */
-  copyProgram(src: string, name = path.basename(src)): string {
+  copyProgram(src: string, name = path.basename(src), opts: { nodeModules?: boolean } = {}): string {
     const dest = path.join(this.root, "programs", name);
     fs.cpSync(src, dest, {
       recursive: true,
@@ -83,7 +84,8 @@ export class Sandbox {
         return base !== "node_modules" && !/^Pulumi\..+\.ya?ml$/.test(base);
       },
     });
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
+    // `nodeModules: false`: a project of another language, with nothing of npm's beside it.
+    if (opts.nodeModules !== false) fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dest, "node_modules"), "dir");
     // The inputs the test programs share with the resources' fixtures (tests/resources), as data.
     fs.writeFileSync(path.join(dest, "fixtures.json"), JSON.stringify({ hadoopCluster: smallCluster, instanceSet: smallInstanceSet }));
     return dest;
@@ -149,14 +151,26 @@ export function runPulumi(sandbox: Sandbox, args: string[], cwd: string): Promis
 /**
  * Installs the native plugin of this working tree into the sandbox's PULUMI_HOME the way users do
  * (`pulumi plugin install resource krcloud <version> -f <dir>`): a directory whose launcher runs
- * dist/bin/pulumi-resource-krcloud.js of this tree (the packed, repository-free plugin is tested
- * in native-package.test.ts).
+ * dist/bin/pulumi-resource-krcloud.js of this tree (the packed, repository-free plugin and drift
+ * tool are tested in native-package.test.ts).
  */
 export async function installNativePlugin(sandbox: Sandbox): Promise<void> {
   const dir = path.join(sandbox.root, "plugin-src");
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "pulumi-resource-krcloud"), `#!/bin/sh\nexec node ${JSON.stringify(entry("plugin"))} "$@"\n`, { mode: 0o755 });
   await runPulumi(sandbox, ["plugin", "install", "resource", "krcloud", PACKAGE_VERSION, "-f", dir], sandbox.root);
+}
+
+/**
+ * Installs krcloud-drift as the Pulumi tool plugin users install (`pulumi plugin install tool
+ * krcloud-drift <version>`): a directory holding the launcher `make plugin` packs, which runs the
+ * resource plugin installed beside it (installNativePlugin first). `runDriftTool` runs it.
+ */
+export async function installDriftTool(sandbox: Sandbox): Promise<void> {
+  const dir = path.join(sandbox.root, "drift-tool-src");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "pulumi-tool-krcloud-drift"), driftToolLauncher(PACKAGE_VERSION), { mode: 0o755 });
+  await runPulumi(sandbox, ["plugin", "install", "tool", "krcloud-drift", PACKAGE_VERSION, "-f", dir], sandbox.root);
 }
 
 /** The test program served by the native plugin (tests/programs/native-site). */

@@ -94,6 +94,11 @@ export function changedSteps(events: EngineEvent[]): { urn: string; op: string }
     .map((m) => ({ urn: m.urn, op: m.op }));
 }
 
+/** Steps in the order of their URNs: steps the engine runs at once (deletes of independent providers) come in any order. */
+export function byUrn<T extends { urn: string }>(steps: readonly T[]): T[] {
+  return [...steps].sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
+}
+
 /** Logical name -> step op of a preview or up, for the krcloud resources (not the stack). */
 export function krcloudOps(events: EngineEvent[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -127,8 +132,18 @@ export function runNode(
   env: Record<string, string>,
   cwd = REPO_ROOT,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCommand(process.execPath, [script, ...args], env, cwd);
+}
+
+/** Runs `file` with `args`, resolving (never rejecting) with its exit status and output. */
+export function runCommand(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = REPO_ROOT,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, ...args], { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(file, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -1,15 +1,16 @@
 "use strict";
 /**
  * Every krcloud resource type through the dynamic classes, as `spec.json` beside this file declares
- * them (the tests write it; tests/support/zero-diff/ renders the same spec as a Pulumi YAML
- * program for the native plugin). Plain JavaScript, so that it runs unchanged on the package of
+ * them (the tests write it: the zero-diff suite, the secrets scan, the drift-all stack of
+ * tests/engine/drift-resources.test.ts; tests/support/zero-diff/ renders the same spec as a Pulumi
+ * YAML program for the native plugin). Plain JavaScript, so that it runs unchanged on the package of
  * today and on an earlier release (tests/engine/previous-release.test.ts). Each resource is
  * `{ name, type, properties, options? }`:
  *
  *   type        the krcloud token, e.g. `krcloud:cache:Cluster` (the class krcloud.cache.Cluster)
  *   properties  the class's args; a string that is exactly `${other.prop}` is that resource's
  *               output (as in Pulumi YAML); `{"fn::fileAsset": path}` and `{"fn::stringAsset": text}`
- *               are assets
+ *               are assets; `{"fn::secret": value}` is the value as a secret
  *   options     `dependsOn` (logical names)
  *
  * Stack output `ids`: every resource's id under its logical name.
@@ -35,6 +36,7 @@ function resolve(v) {
   if (v !== null && typeof v === "object") {
     if (typeof v["fn::fileAsset"] === "string") return new pulumi.asset.FileAsset(v["fn::fileAsset"]);
     if (typeof v["fn::stringAsset"] === "string") return new pulumi.asset.StringAsset(v["fn::stringAsset"]);
+    if ("fn::secret" in v) return pulumi.secret(resolve(v["fn::secret"]));
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
   }
   return v;

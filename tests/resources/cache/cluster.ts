@@ -1,13 +1,27 @@
 /**
- * The test fixture of Cluster (`krcloud:cache:Cluster`, provider/cache/cluster.ts): its valid
- * inputs, the cross-field rules of its inputs, its row of the fault matrix and its resources in the
- * zero-diff specs (tests/resources/fixture.ts says what each is; index.ts derives the tables from
- * them).
+ * The test fixture of Cluster (`krcloud:cache:Cluster`, provider/cache/cluster.ts): every fact
+ * the tests that walk the types need (tests/resources/fixture.ts says what each is; index.ts
+ * derives the tables from them).
  */
 import fc from "fast-check";
 import { arr, cacheUserRules, obj, rule, TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import { SECRET_MARK, type FaultRow, type ZeroDiffSpec } from "../fixture";
+import { CacheClient } from "../../../client/cache";
+import { systemClock, type Settings } from "../../../client/core";
+import { waitBackupAvailable } from "../../../provider/cache/backups";
+import { waitClusterSettled } from "../../../provider/cache/waiters";
+import type { Control, StateResource } from "../../harness/engine";
+import type { Entry } from "../../support/faults/sim-stack";
+import {
+  SECRET_MARK,
+  type CloudKind,
+  type DriftFact,
+  type FaultRow,
+  type OutsideFact,
+  type OutsideResource,
+  type SecretsFact,
+  type ZeroDiffSpec,
+} from "../fixture";
 
 /** The cache engine version, flavor and parameter group the fixtures use (and the zero-diff suite's resources made outside Pulumi). */
 export const VERSION = "7.0.15";
@@ -192,4 +206,127 @@ export const zeroDiffSpec: ZeroDiffSpec = {
       adopt: false,
     }),
   ],
+};
+
+/** What the cloud holds for it: the cluster, and each shard it added (`<cluster>/<shard>`; the inventory lists no shard, the fault matrix reads them). */
+export const cloudKinds = (e: Entry): CloudKind[] => [
+  { kind: "cache/cluster", id: e.id },
+  ...((e.outputs.managedShardIds as string[] | undefined) ?? []).map((s) => ({ kind: "cache/shard", id: `${e.id}/${s}` })),
+  ...replacementBackup(e),
+];
+
+/** The backup a data-keeping replacement took (dataOnReplace: keep), which the cache's outputs name and which is deleted with it. */
+export function replacementBackup(e: Entry): CloudKind[] {
+  const b = e.outputs.replacementBackup as { id?: unknown } | undefined;
+  return typeof b?.id === "string" ? [{ kind: "cache/backup", id: b.id }] : [];
+}
+
+export const DRIFTED_DESCRIPTION = "drifted behind Pulumi's back";
+
+/** A cache record's description changed through the control API (a cluster's, an instance set's). */
+export const describedDrift =
+  (kind: string) =>
+  async (control: Control, r: StateResource): Promise<string[]> => {
+    await control.patchResource("cache", kind, r.id!, { description: DRIFTED_DESCRIPTION });
+    return ["description"];
+  };
+
+/** Its description changed through the control API. */
+export const drift: DriftFact = {
+  recipe: {
+    service: "cache",
+    kind: "cluster",
+    root: true,
+    snapshot: (rec) => ({ description: rec.description, shardCount: rec.shardCount, totalNodeCount: rec.totalNodeCount, version: rec.version }),
+    drift: describedDrift("cluster"),
+    recorded: (outs) => outs.description === DRIFTED_DESCRIPTION,
+  },
+};
+
+/** The subnets and security group of a cache made outside Pulumi: one primary with one replica. */
+export const OUTSIDE_NETWORK = {
+  subnets: [{ id: "sn-a" }, { id: "sn-b" }],
+  subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [{ id: "sn-b" }] }],
+  securityGroups: [{ id: "sg-1" }],
+};
+
+/** Settled as the provider means it (every shard and node Running: an import reads the topology), through its own waiter. */
+export async function settledCluster(settings: Settings, clusterId: string, what = `cache cluster ${clusterId}`): Promise<void> {
+  await waitClusterSettled({ settings, progress: () => undefined, clock: systemClock }, new CacheClient({ settings }), clusterId, what, { timeoutMs: 120_000 });
+}
+
+/**
+ * A cluster made through the client: without a user (plain), or with one and its password (secret:
+ * the cloud never answers the password back). Waited for until settled.
+ */
+export const outside: OutsideFact = {
+  async make({ set, settings, s, tag, name }) {
+    const secret = set === "secret";
+    const user = secret ? { user: { name: "outsider", password: s.cacheClusterPassword } } : {};
+    const clusterName = `${tag}-cl`;
+    const cl = await new CacheClient({ settings }).clusters.create({
+      name: clusterName,
+      description: "made outside",
+      version: VERSION,
+      port: 6379,
+      shardCount: 1,
+      nodeCountPerShard: 2,
+      flavorId: FLAVOR,
+      parameterGroupId: CLUSTER_GROUP,
+      ...OUTSIDE_NETWORK,
+      ...user,
+    });
+    await settledCluster(settings, cl.id);
+    // With the plain set, a backup of it, on demand, as takeBackup or a console would take it (the Backup type's outside).
+    const backups: OutsideResource[] = [];
+    if (!secret) {
+      const cache = new CacheClient({ settings });
+      const backupName = `${tag}-bk`;
+      const { id: backupId } = await cache.backups.create({ clusterId: cl.id, name: backupName });
+      await waitBackupAvailable({ settings, progress: () => undefined, clock: systemClock }, cache, backupId, `backup ${backupName}`, 120_000);
+      backups.push({
+        name: name("backup"),
+        type: "krcloud:cache:Backup",
+        importId: backupId,
+        properties: { clusterId: cl.id, name: backupName },
+        adopt: { adopt: true },
+      });
+    }
+    return [
+      ...backups,
+      {
+        name: name("cluster"),
+        type: "krcloud:cache:Cluster",
+        importId: cl.id,
+        properties: {
+          name: clusterName,
+          description: "made outside",
+          version: VERSION,
+          flavorId: FLAVOR,
+          parameterGroupId: CLUSTER_GROUP,
+          subnetIds: ["sn-a", "sn-b"],
+          securityGroupIds: ["sg-1"],
+          shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: ["sn-b"] }],
+          ...user,
+        },
+        adopt: { adopt: true },
+      },
+    ];
+  },
+};
+
+/** Its user's password: given as a KMS ciphertext, and sent by a create that then fails (the first listing of its shards refused). */
+export const secrets: SecretsFact = {
+  holder: {
+    asCiphertexts: (p, kms) => ({ ...p, parameterGroupId: CLUSTER_GROUP, user: { name: "app", passwordCiphertext: kms("cacheClusterPassword") } }),
+    failing: {
+      name: (tag) => `${tag}-fail-cluster`,
+      properties: { parameterGroupId: CLUSTER_GROUP },
+      request: ["cache", "CreateCluster"],
+      async plant(control) {
+        await control.addFault({ service: "cache", operation: "ListShards", action: "error", status: 400, times: 1 });
+        return async () => undefined;
+      },
+    },
+  },
 };

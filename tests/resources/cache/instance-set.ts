@@ -1,14 +1,17 @@
 /**
  * The test fixture of InstanceSet (`krcloud:cache:InstanceSet`, provider/cache/instance-set.ts):
- * its valid inputs, the cross-field rules of its inputs, its row of the fault matrix and its
- * resources in the zero-diff specs (tests/resources/fixture.ts says what each is; index.ts derives
- * the tables from them).
+ * every fact the tests that walk the types need (tests/resources/fixture.ts says what each is;
+ * index.ts derives the tables from them).
  */
 import fc from "fast-check";
 import { arr, cacheUserRules, rule, TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
 import { isPlainObject, type Input } from "../../support/inputs/rules";
-import { SECRET_MARK, type FaultRow, type ZeroDiffSpec } from "../fixture";
-import { CACHE_NAME, FLAVOR, OUTSIDE, SUBNETS, VERSION, within } from "./cluster";
+import { CacheClient } from "../../../client/cache";
+import { systemClock } from "../../../client/core";
+import { waitInstanceSetSettled } from "../../../provider/cache/waiters";
+import type { Entry } from "../../support/faults/sim-stack";
+import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
+import { CACHE_NAME, describedDrift, DRIFTED_DESCRIPTION, FLAVOR, OUTSIDE, OUTSIDE_NETWORK, replacementBackup, SUBNETS, VERSION, within } from "./cluster";
 
 export const STANDALONE_GROUP = "default.redis7.0.standalone";
 
@@ -166,4 +169,82 @@ export const zeroDiffSpec: ZeroDiffSpec = {
       adopt: false,
     }),
   ],
+};
+
+/** What the cloud holds for it: the instance set. */
+export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "cache/instance-set", id: e.id }, ...replacementBackup(e)];
+
+/** Its description changed through the control API. */
+export const drift: DriftFact = {
+  recipe: {
+    service: "cache",
+    kind: "instance-set",
+    root: true,
+    snapshot: (rec) => ({
+      description: rec.description,
+      totalNodeCount: rec.totalNodeCount,
+      recoveryEnabled: rec.recoveryEnabled,
+      backupSchedule: rec.backupSchedule,
+    }),
+    drift: describedDrift("instance-set"),
+    recorded: (outs) => outs.description === DRIFTED_DESCRIPTION,
+  },
+};
+
+/** An instance set made through the client, without a user (plain) or with one (secret). Waited for until settled. */
+export const outside: OutsideFact = {
+  async make({ set, settings, s, tag, name }) {
+    const user = set === "secret" ? { user: { name: "outsider", password: s.instanceSetPassword } } : {};
+    const setName = `${tag}-is`;
+    const cache = new CacheClient({ settings });
+    const is = await cache.instanceSets.create({
+      instanceSetName: setName,
+      description: "made outside",
+      replicas: 2,
+      flavorId: FLAVOR,
+      recoveryEnabled: false,
+      ...OUTSIDE_NETWORK,
+      parameterGroupId: STANDALONE_GROUP,
+      port: 6379,
+      version: VERSION,
+      ...user,
+    });
+    const ctx = { settings, progress: () => undefined, clock: systemClock };
+    await waitInstanceSetSettled(ctx, cache, is.id, `cache instance set ${is.id}`, { timeoutMs: 120_000 });
+    return [
+      {
+        name: name("iset"),
+        type: "krcloud:cache:InstanceSet",
+        importId: is.id,
+        properties: {
+          name: setName,
+          description: "made outside",
+          version: VERSION,
+          flavorId: FLAVOR,
+          parameterGroupId: STANDALONE_GROUP,
+          subnetIds: ["sn-a", "sn-b"],
+          securityGroupIds: ["sg-1"],
+          primarySubnetId: "sn-a",
+          replicaSubnetIds: ["sn-b"],
+          ...user,
+        },
+        adopt: { adopt: true },
+      },
+    ];
+  },
+};
+
+/** Its user's password: given as a KMS ciphertext, and sent by a create that then fails (the first listing of its instances refused). */
+export const secrets: SecretsFact = {
+  holder: {
+    asCiphertexts: (p, kms) => ({ ...p, user: { name: "queue", passwordCiphertext: kms("instanceSetPassword") } }),
+    failing: {
+      name: (tag) => `${tag}-fail-iset`,
+      request: ["cache", "CreateInstanceSet"],
+      async plant(control) {
+        await control.addFault({ service: "cache", operation: "ListInstances", action: "error", status: 400, times: 1 });
+        return async () => undefined;
+      },
+    },
+  },
 };

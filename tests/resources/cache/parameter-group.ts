@@ -1,14 +1,16 @@
 /**
  * The test fixture of ParameterGroup (`krcloud:cache:ParameterGroup`,
- * provider/cache/parameter-group.ts): its valid inputs, the cross-field rules of its inputs, its
- * row of the fault matrix and its resources in the zero-diff specs (tests/resources/fixture.ts says
- * what each is; index.ts derives the tables from them).
+ * provider/cache/parameter-group.ts): every fact the tests that walk the types need
+ * (tests/resources/fixture.ts says what each is; index.ts derives the tables from them).
  */
 import fc from "fast-check";
 import { rule, TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import type { FaultRow, ZeroDiffSpec } from "../fixture";
-import { CLUSTER_GROUP } from "./cluster";
+import { CacheClient } from "../../../client/cache";
+import { isSecret } from "../../harness/engine/state";
+import type { Entry } from "../../support/faults/sim-stack";
+import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
+import { CLUSTER_GROUP, DRIFTED_DESCRIPTION } from "./cluster";
 import { STANDALONE_GROUP } from "./instance-set";
 
 /** Inputs check accepts, with every secret-bearing input set. */
@@ -83,3 +85,56 @@ export const zeroDiffSpec: ZeroDiffSpec = {
     r("params-empty", "krcloud:cache:ParameterGroup", { baseParameterGroupId: STANDALONE_GROUP, parameters: {} }),
   ],
 };
+
+/** What the cloud holds for it: the parameter group. */
+export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "cache/parameter-group", id: e.id }];
+
+/**
+ * Its description changed, and its `timeout` parameter set to 1 where the program manages it (a
+ * group manages only the parameters the program sets), through the control API.
+ */
+export const drift: DriftFact = {
+  recipe: {
+    service: "cache",
+    kind: "parameter-group",
+    root: true,
+    snapshot: (rec) => ({
+      description: rec.description,
+      parameters: Object.fromEntries((rec.parameters as { parameterKey: string; parameterValue: string }[]).map((p) => [p.parameterKey, p.parameterValue])),
+    }),
+    async drift(control, r) {
+      const managesTimeout = (r.outputs?.parameters as Record<string, string> | undefined)?.timeout !== undefined;
+      await control.patchResource("cache", "parameter-group", r.id!, {
+        description: DRIFTED_DESCRIPTION,
+        ...(managesTimeout ? { values: { timeout: "1" } } : {}),
+      });
+      return managesTimeout ? ["description", "parameters"] : ["description"];
+    },
+    recorded: (outs) => {
+      const timeout = (outs.parameters as Record<string, string> | undefined)?.timeout;
+      return outs.description === DRIFTED_DESCRIPTION && (isSecret(outs.parameters) || timeout === undefined || timeout === "1");
+    },
+  },
+};
+
+/** A parameter group made and modified through the client. */
+export const outside: OutsideFact = {
+  async make({ set, settings, tag, name }) {
+    if (set !== "plain") return [];
+    const cache = new CacheClient({ settings });
+    const groupName = `${tag}-params`;
+    const { id } = await cache.parameterGroups.create({ parameterGroupId: CLUSTER_GROUP, name: groupName, description: "made outside" });
+    await cache.parameterGroups.modify(id, { parameters: { timeout: "120" }, applyMode: "sequential" });
+    return [
+      {
+        name: name("params"),
+        type: "krcloud:cache:ParameterGroup",
+        importId: id,
+        properties: { name: groupName, baseParameterGroupId: CLUSTER_GROUP, description: "made outside", parameters: { timeout: "120" } },
+        adopt: { adopt: true },
+      },
+    ];
+  },
+};
+
+export const secrets: SecretsFact = { none: "no secret input" };

@@ -1,13 +1,15 @@
 /**
- * The test fixture of Query (`krcloud:dataquery:Query`, provider/dataquery/query.ts): its valid
- * inputs, the cross-field rules of its inputs, its row of the fault matrix and its resources in the
- * zero-diff specs (tests/resources/fixture.ts says what each is; index.ts derives the tables from
- * them).
+ * The test fixture of Query (`krcloud:dataquery:Query`, provider/dataquery/query.ts): every fact
+ * the tests that walk the types need (tests/resources/fixture.ts says what each is; index.ts
+ * derives the tables from them).
  */
 import fc from "fast-check";
 import { serviceRules, TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import type { FaultRow, ZeroDiffSpec } from "../fixture";
+import { DataQueryClient } from "../../../client/dataquery";
+import { waitFor } from "../../../client/core";
+import type { Entry } from "../../support/faults/sim-stack";
+import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
 
 /** The SQL of the fault matrix's queries (and the replacement cases'): a total per region. */
 export const SQL = "select region, sum(amount) as total from orders group by region order by region";
@@ -68,3 +70,38 @@ export const zeroDiffSpec: ZeroDiffSpec = {
     }),
   ],
 };
+
+/** What the cloud holds for it: the query run (its id), which the fault matrix finds by the create key in its SQL comment. */
+export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "data-query/query", id: e.id }];
+
+export const drift: DriftFact = { none: "a query is a finished run: the drift check has nothing in the cloud to compare with (unverifiable)" };
+
+/** A query run through the client, waited for until finished. */
+export const outside: OutsideFact = {
+  notAdoptable: "a query has no adopt: a create runs it again",
+  async make({ set, settings, stack, name }) {
+    if (set !== "plain") return [];
+    const dq = new DataQueryClient({ settings });
+    const sql = "select 42 as answer";
+    const q = await dq.runQuery({ query: sql, bucketName: stack.resultsBucket, path: "outside" });
+    await waitFor({
+      resource: `data query ${q.queryId}`,
+      status: async () => (await dq.findQuery(q.queryId))?.queryInfo.state,
+      stateOf: (s) => s,
+      target: ["FINISHED"],
+      timeoutMs: 120_000,
+      minDelayMs: 100,
+      maxDelayMs: 1_000,
+    });
+    return [
+      {
+        name: name("query"),
+        type: "krcloud:dataquery:Query",
+        importId: q.queryId,
+        properties: { query: sql, bucketName: stack.resultsBucket, path: "outside" },
+      },
+    ];
+  },
+};
+
+export const secrets: SecretsFact = { none: "no secret input" };

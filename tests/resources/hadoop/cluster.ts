@@ -1,13 +1,16 @@
 /**
- * The test fixture of Cluster (`krcloud:hadoop:Cluster`, provider/hadoop/cluster.ts): its valid
- * inputs, the cross-field rules of its inputs, its row of the fault matrix and its resources in the
- * zero-diff specs (tests/resources/fixture.ts says what each is; index.ts derives the tables from
- * them).
+ * The test fixture of Cluster (`krcloud:hadoop:Cluster`, provider/hadoop/cluster.ts): every fact
+ * the tests that walk the types need (tests/resources/fixture.ts says what each is; index.ts
+ * derives the tables from them).
  */
 import fc from "fast-check";
 import { arr, keepOneOf, obj, oneOfRules, rule, serviceRules, TIMEOUTS, type Obj, type TypeRules } from "../../support/inputs/cross-field";
 import { isPlainObject, type Input } from "../../support/inputs/rules";
-import { SECRET_MARK, type FaultRow, type ZeroDiffSpec } from "../fixture";
+import { waitFor } from "../../../client/core";
+import { HadoopClient } from "../../../client/hadoop";
+import { canonicalConfig } from "../../../provider/hadoop/cluster";
+import type { Entry } from "../../support/faults/sim-stack";
+import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
 import { smallCluster } from "./small-cluster";
 
 export { smallCluster };
@@ -300,4 +303,114 @@ export const zeroDiffSpec: ZeroDiffSpec = {
       adopt: false,
     }),
   ],
+};
+
+/** What the cloud holds for it: the cluster. */
+export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "hadoop/cluster", id: e.id }];
+
+/** The worker count each drifted cluster was given, by name (recorded() gets only outputs). */
+const driftedWorkers = new Map<string, number>();
+
+/** Two workers more, through the control API. */
+export const drift: DriftFact = {
+  recipe: {
+    service: "hadoop",
+    kind: "cluster",
+    root: true,
+    snapshot: (rec) => ({ workerCnt: rec.workerCnt }),
+    async drift(control, r) {
+      const rec = (await control.getResource("hadoop", "cluster", r.id!))!;
+      const workers = Number(rec.workerCnt) + 2;
+      await control.patchResource("hadoop", "cluster", r.id!, { workerCnt: workers });
+      driftedWorkers.set(String(r.outputs?.name), workers);
+      return ["workerCnt"];
+    },
+    recorded: (outs) => outs.workerCnt === driftedWorkers.get(String(outs.name)),
+  },
+};
+
+/**
+ * A cluster made through the client with configuration: without passwords (plain), or with admin
+ * and metastore passwords (secret: the cloud never answers them back). Waited for until Running.
+ */
+export const outside: OutsideFact = {
+  async make({ set, settings, fx, s, tag, name }) {
+    const secret = set === "secret";
+    const hadoop = new HadoopClient({ settings });
+    const hadoopName = `${tag}-hadoop`;
+    const configurations = [{ classification: "core-site", properties: { "io.file.buffer.size": "65536" } }];
+    const h = await hadoop.createCluster({
+      name: hadoopName,
+      clusterVersion: "HDE-2.0.1",
+      clusterType: "hadoop",
+      isHa: false,
+      keypairName: "kp-outside",
+      masterFlavorName: "m2a.xlarge",
+      workerFlavorName: "m2a.xlarge",
+      masterVolumeSize: 100,
+      workerVolumeSize: 100,
+      workerCnt: 2,
+      monitoring: false,
+      vpcId: "vpc-outside",
+      subnetId: "sn-outside",
+      adminInfo: { userId: "hue-admin", ...(secret ? { userPw: s.hadoopAdminPassword } : {}) },
+      config: { hdfsReplication: 2, hdfsBlockSize: 128, configText: canonicalConfig(configurations) },
+      ...(secret ? { hiveMetastoreInfo: { mySqlInfo: { objectId: fx.mysqlInstance, dbName: "hive", userId: "hive", userPw: s.metastorePassword } } } : {}),
+    });
+    await waitFor({
+      resource: `Hadoop cluster ${h.id}`,
+      status: async () => (await hadoop.getCluster(h.id)).status,
+      stateOf: (x) => x,
+      target: ["Running"],
+      timeoutMs: 120_000,
+      minDelayMs: 100,
+      maxDelayMs: 1_000,
+    });
+    return [
+      {
+        name: name("hadoop"),
+        type: "krcloud:hadoop:Cluster",
+        importId: h.id,
+        properties: {
+          name: hadoopName,
+          clusterVersion: "HDE-2.0.1",
+          clusterType: "hadoop",
+          keypairName: "kp-outside",
+          masterFlavorName: "m2a.xlarge",
+          workerFlavorName: "m2a.xlarge",
+          workerCnt: 2,
+          vpcId: "vpc-outside",
+          subnetId: "sn-outside",
+          adminUserId: "hue-admin",
+          hdfsReplication: 2,
+          configurations,
+          ...(secret
+            ? {
+                adminPassword: s.hadoopAdminPassword,
+                metastore: { mysql: { objectId: fx.mysqlInstance, dbName: "hive", userId: "hive", password: s.metastorePassword } },
+              }
+            : {}),
+        },
+        adopt: { adopt: true },
+      },
+    ];
+  },
+};
+
+/** Its admin and metastore passwords: given as KMS ciphertexts, and sent by a create that then fails (a create-failure rule: the cluster ends Terminated). */
+export const secrets: SecretsFact = {
+  holder: {
+    asCiphertexts: ({ adminPassword: _admin, ...p }, kms) => {
+      const { password: _password, ...mysql } = (p.metastore as { mysql: Record<string, unknown> }).mysql;
+      return { ...p, adminPasswordCiphertext: kms("hadoopAdminPassword"), metastore: { mysql: { ...mysql, passwordCiphertext: kms("metastorePassword") } } };
+    },
+    failing: {
+      name: (tag) => `${tag}-fail-hadoop`,
+      request: ["hadoop", "CreateCluster"],
+      async plant(control, name) {
+        await control.patchResource("hadoop", "create-failure", name, { reason: "no capacity in the zone" });
+        return () => control.deleteResource("hadoop", "create-failure", name);
+      },
+    },
+  },
 };

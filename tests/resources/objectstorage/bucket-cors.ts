@@ -1,13 +1,15 @@
 /**
  * The test fixture of BucketCors (`krcloud:objectstorage:BucketCors`,
- * provider/objectstorage/bucket-cors.ts): its valid inputs, the cross-field rules of its inputs,
- * its row of the fault matrix and its resources in the zero-diff specs (tests/resources/fixture.ts
- * says what each is; index.ts derives the tables from them).
+ * provider/objectstorage/bucket-cors.ts): every fact the tests that walk the types need
+ * (tests/resources/fixture.ts says what each is; index.ts derives the tables from them).
  */
 import fc from "fast-check";
 import type { TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import type { FaultRow, ZeroDiffSpec } from "../fixture";
+import { ObjectStorageClient } from "../../../client/objectstorage";
+import { isSecret } from "../../harness/engine/state";
+import type { Entry } from "../../support/faults/sim-stack";
+import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
 import { site } from "./bucket";
 
 /** Inputs check accepts, with every secret-bearing input set. */
@@ -74,3 +76,35 @@ export const zeroDiffSpec: ZeroDiffSpec = {
     }),
   ],
 };
+
+/** What the cloud holds for it: the bucket's CORS policy (its id is the bucket's name). */
+export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "object-storage/bucket-cors", id: e.id }];
+
+const DRIFT_ORIGIN = "https://drift.invalid";
+
+/** Its rules replaced by one for another origin, through the control API. */
+export const drift: DriftFact = {
+  recipe: {
+    service: "object-storage",
+    kind: "bucket-cors",
+    snapshot: (rec) => rec.cors,
+    async drift(control, r) {
+      await control.patchResource("object-storage", "bucket-cors", r.id!, { cors: [{ allowed_origins: [DRIFT_ORIGIN], allowed_methods: ["PUT"] }] });
+      return ["rules"];
+    },
+    recorded: (outs) => isSecret(outs.rules) || JSON.stringify(outs.rules).includes(DRIFT_ORIGIN),
+  },
+};
+
+/** A CORS policy set through the client on the stack's results bucket (the bucket is the stack's; its policy is not). */
+export const outside: OutsideFact = {
+  async make({ set, settings, stack, name }) {
+    if (set !== "plain") return [];
+    const bucket = stack.resultsBucket;
+    const rules = [{ allowedOrigins: ["https://outside.example.com"], allowedMethods: ["GET" as const, "PUT" as const], maxAgeSeconds: 600 }];
+    await new ObjectStorageClient({ settings }).putCors(bucket, rules);
+    return [{ name: name("cors"), type: "krcloud:objectstorage:BucketCors", importId: bucket, properties: { bucket, rules }, adopt: { adopt: true } }];
+  },
+};
+
+export const secrets: SecretsFact = { none: "no secret input" };

@@ -1,8 +1,7 @@
 /**
  * The test fixture of BucketFolder (`krcloud:objectstorage:BucketFolder`,
- * provider/objectstorage/bucket-folder.ts): its valid inputs, the cross-field rules of its inputs,
- * its row of the fault matrix and its resources in the zero-diff specs (tests/resources/fixture.ts
- * says what each is; index.ts derives the tables from them).
+ * provider/objectstorage/bucket-folder.ts): every fact the tests that walk the types need
+ * (tests/resources/fixture.ts says what each is; index.ts derives the tables from them).
  */
 import fc from "fast-check";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -10,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import type { FaultRow, ZeroDiffSpec } from "../fixture";
+import type { Entry } from "../../support/faults/sim-stack";
+import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
 import { site } from "./bucket";
 
 let folder: string | undefined;
@@ -58,7 +58,12 @@ export const faultRow: FaultRow = {
 
 /** Its resources in the zero-diff suite's specs. */
 export const zeroDiffSpec: ZeroDiffSpec = {
-  base: ({ r, ref }) => [r("site-folder", "krcloud:objectstorage:BucketFolder", { bucket: ref("bucket", "name"), path: sampleFolder() })],
+  // A bucket of its own: with the default prefix every other object of its bucket would be one it
+  // did not upload (`extraObjects`), which krcloud-drift reports.
+  base: ({ r, ref }) => [
+    r("folder-bucket", "krcloud:objectstorage:Bucket", {}),
+    r("site-folder", "krcloud:objectstorage:BucketFolder", { bucket: ref("folder-bucket", "name"), path: sampleFolder() }),
+  ],
   varied: ({ r, ref }) => [
     r("site-folder", "krcloud:objectstorage:BucketFolder", {
       bucket: ref("bucket", "name"),
@@ -75,3 +80,30 @@ export const zeroDiffSpec: ZeroDiffSpec = {
     }),
   ],
 };
+
+/** What the cloud holds for it: one object per manifest entry (its keys carry the prefix), in the folder's bucket. */
+export const cloudKinds = (e: Entry): CloudKind[] =>
+  Object.keys((e.outputs.manifest as Record<string, unknown> | undefined) ?? {}).map((k) => ({
+    kind: "object-storage/object",
+    id: `${String(e.outputs.bucket)}/${k}`,
+  }));
+
+/**
+ * One of its files deleted from the bucket, through the control API: reported under `manifest` by
+ * its key, and as `manifestDigest` (the input the engine compares).
+ */
+export const drift: DriftFact = {
+  noRecipe: "a folder is many objects, not one control record a recipe could snapshot",
+  async change({ control }, r) {
+    const [key] = Object.keys((r.outputs?.manifest as Record<string, unknown> | undefined) ?? {}).sort();
+    if (key === undefined) throw new Error(`${r.urn} uploaded nothing to drift`);
+    await control.deleteResource("object-storage", "object", `${String(r.outputs!.bucket)}/${key}`);
+    return ["manifest", "manifestDigest"];
+  },
+};
+
+export const outside: OutsideFact = {
+  none: "a folder is objects under a prefix beside a local folder: its adopt is tested against the local cloud (tests/local/objectstorage-bucket-folder.test.ts), its import by tests/engine/bucket-folder.test.ts",
+};
+
+export const secrets: SecretsFact = { none: "no secret input" };

@@ -1,13 +1,15 @@
 /**
  * The test fixture of BucketLifecycle (`krcloud:objectstorage:BucketLifecycle`,
- * provider/objectstorage/bucket-lifecycle.ts): its valid inputs, the cross-field rules of its
- * inputs, its row of the fault matrix and its resources in the zero-diff specs
+ * provider/objectstorage/bucket-lifecycle.ts): every fact the tests that walk the types need
  * (tests/resources/fixture.ts says what each is; index.ts derives the tables from them).
  */
 import fc from "fast-check";
 import { arr, drop, obj, rule, serviceRules, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
-import type { FaultRow, ZeroDiffSpec } from "../fixture";
+import { ObjectStorageClient } from "../../../client/objectstorage";
+import { isSecret } from "../../harness/engine/state";
+import type { Entry } from "../../support/faults/sim-stack";
+import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
 import { site } from "./bucket";
 
 /** Inputs check accepts, with every secret-bearing input set. */
@@ -114,3 +116,43 @@ export const zeroDiffSpec: ZeroDiffSpec = {
     }),
   ],
 };
+
+/** What the cloud holds for it: the bucket's lifecycle configuration (its id is the bucket's name). */
+export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "object-storage/bucket-lifecycle", id: e.id }];
+
+const DRIFT_LIFECYCLE =
+  "<LifecycleConfiguration><Rule><ID>drift</ID><Prefix>drift/</Prefix><Status>Disabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>";
+
+/** Its rules replaced by one disabled rule for `drift/`, through the control API. */
+export const drift: DriftFact = {
+  recipe: {
+    service: "object-storage",
+    kind: "bucket-lifecycle",
+    snapshot: (rec) => rec.lifecycle,
+    async drift(control, r) {
+      await control.patchResource("object-storage", "bucket-lifecycle", r.id!, { lifecycle: DRIFT_LIFECYCLE });
+      return ["rules"];
+    },
+    recorded: (outs) => isSecret(outs.rules) || (outs.rules as { prefix?: string }[])?.[0]?.prefix === "drift/",
+  },
+};
+
+/** A lifecycle configuration set through the client on the stack's results bucket. */
+export const outside: OutsideFact = {
+  async make({ set, settings, stack, name }) {
+    if (set !== "plain") return [];
+    const bucket = stack.resultsBucket;
+    await new ObjectStorageClient({ settings }).putLifecycle(bucket, [{ id: "outside", prefix: "old/", status: "Enabled", days: 7 }]);
+    return [
+      {
+        name: name("lifecycle"),
+        type: "krcloud:objectstorage:BucketLifecycle",
+        importId: bucket,
+        properties: { bucket, rules: [{ id: "outside", prefix: "old/", status: "Enabled", expirationDays: 7 }] },
+        adopt: { adopt: true },
+      },
+    ];
+  },
+};
+
+export const secrets: SecretsFact = { none: "no secret input" };

@@ -1,14 +1,16 @@
 /**
  * The test fixture of BucketObject (`krcloud:objectstorage:BucketObject`,
- * provider/objectstorage/bucket-object.ts): its valid inputs, the cross-field rules of its inputs,
- * its row of the fault matrix and its resources in the zero-diff specs (tests/resources/fixture.ts
- * says what each is; index.ts derives the tables from them).
+ * provider/objectstorage/bucket-object.ts): every fact the tests that walk the types need
+ * (tests/resources/fixture.ts says what each is; index.ts derives the tables from them).
  */
 import fc from "fast-check";
 import { pathToFileURL } from "node:url";
 import { drop, rule, serviceRules, type Obj, type RulesContext, type TypeRules } from "../../support/inputs/cross-field";
 import { isPlainObject, type Input } from "../../support/inputs/rules";
-import { SECRET_MARK, type FaultRow, type ZeroDiffSpec } from "../fixture";
+import { ObjectStorageClient } from "../../../client/objectstorage";
+import { isSecret, md5 } from "../../harness/engine/state";
+import type { Entry } from "../../support/faults/sim-stack";
+import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
 import { site, keepMetadataTotal, metadataTotalRule, reservedMetadataRule } from "./bucket";
 
 /** Inputs check accepts, with every secret-bearing input set. */
@@ -174,3 +176,52 @@ export const zeroDiffSpec: ZeroDiffSpec = {
     }),
   ],
 };
+
+/** What the cloud holds for it: the object (its id is `<bucket>/<key>`). */
+export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "object-storage/object", id: e.id }];
+
+/** What a drifted object's content becomes. */
+export const DEFACED = "<h1>defaced behind Pulumi's back</h1>\n";
+
+/** A defaced object (its content's MD5 changes), or a folder marker's metadata, through the control API. */
+export const drift: DriftFact = {
+  recipe: {
+    service: "object-storage",
+    kind: "object",
+    snapshot: (rec) => ({ hash: rec.hash, metadata: rec.metadata, contentType: rec.content_type }),
+    async drift(control, r) {
+      if (r.outputs?.folder === true) {
+        await control.patchResource("object-storage", "object", r.id!, { metadata: { drifted: "yes" } });
+        return ["metadata"];
+      }
+      // A defaced page: the content changes, so its MD5 no longer matches the source file.
+      await control.patchResource("object-storage", "object", r.id!, { content: DEFACED });
+      return ["contentMd5"];
+    },
+    recorded: (outs) =>
+      outs.folder === true ? isSecret(outs.metadata) || (outs.metadata as Record<string, string>)?.drifted === "yes" : outs.contentMd5 === md5(DEFACED),
+  },
+};
+
+/**
+ * An object with inline content uploaded through the client to the stack's results bucket (secret
+ * set: the cloud never answers the content back). A create never overwrites an object this stack
+ * did not upload: adopt says to.
+ */
+export const outside: OutsideFact = {
+  async make({ set, settings, stack, name }) {
+    if (set !== "secret") return [];
+    await new ObjectStorageClient({ settings }).putObject(stack.resultsBucket, "outside.txt", "made outside Pulumi\n", { contentType: "text/plain" });
+    return [
+      {
+        name: name("object"),
+        type: "krcloud:objectstorage:BucketObject",
+        importId: `${stack.resultsBucket}/outside.txt`,
+        properties: { bucket: stack.resultsBucket, key: "outside.txt", content: "made outside Pulumi\n", contentType: "text/plain" },
+        adopt: { adopt: true },
+      },
+    ];
+  },
+};
+
+export const secrets: SecretsFact = { none: "no password-like input: its content is the program's, written as given" };

@@ -1,13 +1,15 @@
 /**
  * The test fixture of Bucket (`krcloud:objectstorage:Bucket`, provider/objectstorage/bucket.ts):
- * its valid inputs, the cross-field rules of its inputs, its row of the fault matrix and its
- * resources in the zero-diff specs (tests/resources/fixture.ts says what each is; index.ts derives
- * the tables from them).
+ * every fact the tests that walk the types need (tests/resources/fixture.ts says what each is;
+ * index.ts derives the tables from them).
  */
 import fc from "fast-check";
 import { arr, obj, rule, type Obj, type TypeRules } from "../../support/inputs/cross-field";
+import { ObjectStorageClient } from "../../../client/objectstorage";
+import { isSecret } from "../../harness/engine/state";
 import { isPlainObject, type Input } from "../../support/inputs/rules";
-import type { FaultRow, ZeroDiffSpec } from "../fixture";
+import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
+import type { Entry } from "../../support/faults/sim-stack";
 
 /** A bucket other rows of the fault matrix depend on. */
 export const site = { logical: "site", token: "krcloud:objectstorage:Bucket", args: { forceDestroy: true } };
@@ -113,3 +115,57 @@ export const zeroDiffSpec: ZeroDiffSpec = {
     }),
   ],
 };
+
+/** What the cloud holds for it: the bucket. */
+export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "object-storage/bucket", id: e.id }];
+
+/** The ACL each drifted bucket was given (recorded() gets only outputs). */
+const driftedAcl = new Map<string, string>();
+
+/** Metadata without the keys krcloud keeps for its ownership markers. */
+function programMetadata(m: unknown): Record<string, string> {
+  return Object.fromEntries(Object.entries((m as Record<string, string> | null) ?? {}).filter(([k]) => !k.startsWith("krcloud-")));
+}
+
+/** Its ACL turned around and the program's metadata removed, through the control API. */
+export const drift: DriftFact = {
+  recipe: {
+    service: "object-storage",
+    kind: "bucket",
+    root: true,
+    // krcloud's ownership markers (`krcloud-*` metadata) are its own, not the program's state.
+    snapshot: (rec) => ({ acl: (rec.acl as { public?: string } | null)?.public ?? "deny", metadata: programMetadata(rec.metadata) }),
+    async drift(control, r) {
+      const rec = (await control.getResource("object-storage", "bucket", r.id!))!;
+      const isPublic = (rec.acl as { public?: string } | null)?.public === "read-only";
+      const hadMetadata = Object.keys(programMetadata(rec.metadata)).length > 0;
+      await control.patchResource("object-storage", "bucket", r.id!, { acl: { public: isPublic ? "deny" : "read-only" }, metadata: null });
+      driftedAcl.set(r.id!, isPublic ? "deny" : "read-only");
+      return hadMetadata ? ["acl", "metadata"] : ["acl"];
+    },
+    recorded: (outs) => isSecret(outs.acl) || (outs.acl as { public?: string })?.public === driftedAcl.get(outs.name as string),
+  },
+};
+
+/** A bucket with an ACL and metadata, made through the client (plain: the cloud answers every input back). */
+export const outside: OutsideFact = {
+  async make({ set, settings, tag, name }) {
+    if (set !== "plain") return [];
+    const os = new ObjectStorageClient({ settings });
+    const bucket = `${tag}-outside`;
+    await os.createBucket({ name: bucket });
+    await os.updateBucketAcl(bucket, { public: "read-only" });
+    await os.updateContainerMetadata(bucket, { team: "ops" }, []);
+    return [
+      {
+        name: name("bucket"),
+        type: "krcloud:objectstorage:Bucket",
+        importId: bucket,
+        properties: { name: bucket, acl: { public: "read-only" }, metadata: { team: "ops" } },
+        adopt: { adopt: true },
+      },
+    ];
+  },
+};
+
+export const secrets: SecretsFact = { none: "no secret input (a program may make its metadata secret as a whole: the drift test's vault bucket)" };

@@ -1,7 +1,7 @@
 /**
  * The cache test bed shared by tests/local/cache-*: a local cloud (real redis-server nodes or
- * simulated ones) with the four cache resource types configured as the engine configures them, an
- * SDK client for arranging and checking state, and the values the local cloud's catalogue offers.
+ * simulated ones) with the four cache resource types configured as the engine configures them,
+ * the client for arranging and checking state, and the values the local cloud's catalogue offers.
  */
 import { CacheClient } from "../../../client/cache";
 import { clusterArgs as fixtureCluster, CLUSTER_GROUP, SUBNETS, VERSION } from "../../resources/cache/cluster";

@@ -5,13 +5,22 @@
  */
 import { createHash } from "node:crypto";
 import type { DriftReport, ResourceResult, StackReport } from "../../../drift/model";
-import { backendFiles, runNode, type Sandbox } from "../../harness/engine";
+import * as path from "node:path";
+import { backendFiles, pulumiBinDir, runCommand, runNode, type Sandbox } from "../../harness/engine";
 import { entry } from "../../harness/entries";
 
 export const DRIFT_BIN = entry("drift");
 
 export function runDrift(sandbox: Sandbox, args: string[], env: Record<string, string> = {}, cwd?: string) {
   return runNode(DRIFT_BIN, args, { ...sandbox.env(), ...env }, cwd);
+}
+
+/**
+ * krcloud-drift as a YAML, Python, Go or Java team runs it: `pulumi plugin run krcloud-drift -- ARGS`
+ * in the project's directory (the tool plugin, installDriftTool). The exit status is the tool's.
+ */
+export function runDriftTool(sandbox: Sandbox, args: string[], cwd: string, env: Record<string, string> = {}) {
+  return runCommand(path.join(pulumiBinDir(), "pulumi"), ["plugin", "run", "krcloud-drift", "--", ...args], { ...sandbox.env(), ...env }, cwd);
 }
 
 /** Every file of the file backend with its SHA-256: equal before and after means no state was written. */

@@ -4,8 +4,9 @@
  * environment of the cells, one local cloud with a project of its own per cell.
  */
 import { resolveSettings } from "../../../client/core";
-import type { MatrixProject } from "./columns";
+import type { MatrixProject, ProjectView } from "./columns";
 import { EngineResource, startTestCloud, type TestCloud } from "../local-cloud";
+import { fixtureOf } from "../../resources";
 import { projectClients } from "./project";
 import type { Entry } from "./sim-stack";
 
@@ -35,56 +36,11 @@ export interface Counts {
 
 const MARKER = /^\/\* krcloud:([0-9a-f]+) \*\//;
 
-/** The backup a data-keeping replacement took, which its cache's outputs name (dataOnReplace: keep). */
-function replacementBackup(o: Record<string, unknown>): CloudEntry[] {
-  const b = o.replacementBackup as { id?: unknown } | undefined;
-  return typeof b?.id === "string" ? [{ kind: "cache/backup", id: b.id }] : [];
-}
-
-/** What each state entry should have in the cloud (kind/id), as `cloudView` names it. */
+/** What each state entry should have in the cloud (kind/id), as `cloudView` names it: its fixture's `cloudKinds`. */
 function expectedOf(e: Entry): CloudEntry[] {
-  const o = e.outputs;
-  switch (e.token) {
-    case "krcloud:objectstorage:Bucket":
-      return [{ kind: "object-storage/bucket", id: e.id }];
-    case "krcloud:objectstorage:BucketCors":
-      return [{ kind: "object-storage/bucket-cors", id: e.id }];
-    case "krcloud:objectstorage:BucketLifecycle":
-      return [{ kind: "object-storage/bucket-lifecycle", id: e.id }];
-    case "krcloud:objectstorage:BucketObject":
-      return [{ kind: "object-storage/object", id: e.id }];
-    case "krcloud:objectstorage:BucketFolder":
-      // One object per manifest entry (keys with the prefix), in the folder's bucket.
-      return Object.keys((o.manifest as Record<string, unknown> | undefined) ?? {}).map((k) => ({
-        kind: "object-storage/object",
-        id: `${String(o.bucket)}/${k}`,
-      }));
-    case "krcloud:cache:ParameterGroup":
-      return [{ kind: "cache/parameter-group", id: e.id }];
-    case "krcloud:cache:Cluster":
-      return [
-        { kind: "cache/cluster", id: e.id },
-        ...((o.managedShardIds as string[] | undefined) ?? []).map((s) => ({ kind: "cache/shard", id: `${e.id}/${s}` })),
-        ...replacementBackup(o),
-      ];
-    case "krcloud:cache:Shard":
-      return [{ kind: "cache/shard", id: e.id }];
-    case "krcloud:cache:InstanceSet":
-      return [{ kind: "cache/instance-set", id: e.id }, ...replacementBackup(o)];
-    case "krcloud:cache:Backup":
-      return [{ kind: "cache/backup", id: e.id }];
-    case "krcloud:dataquery:DataSource":
-      return [{ kind: "data-query/data-source", id: e.id }];
-    case "krcloud:dataquery:Query":
-      return [{ kind: "data-query/query", id: e.id }];
-    case "krcloud:hadoop:Cluster":
-      return [{ kind: "hadoop/cluster", id: e.id }];
-    case "krcloud:kms:Ciphertext":
-    case "krcloud:kms:DataKey":
-      return [{ kind: "kms/ciphertext", id: e.id }];
-    default:
-      throw new Error(`no cloud mapping for ${e.token}`);
-  }
+  return fixtureOf(e.token)
+    .cloudKinds(e)
+    .map(({ kind, id }) => ({ kind, id }));
 }
 
 const key = (c: CloudEntry) => `${c.kind}:${c.id}`;
@@ -92,13 +48,10 @@ const key = (c: CloudEntry) => `${c.kind}:${c.id}`;
 /**
  * The project's resources in the local cloud: the control API's inventory, plus what it does not
  * list: each cache cluster's shards, the project's query runs (with the create key each carries),
- * and, for the KMS entries of the state, whether their ciphertext decrypts (it then "exists").
+ * and what the state's entries expect that only a probe finds (`present` of their fixture's
+ * `cloudKinds`: a KMS ciphertext exists while it decrypts).
  */
-export async function cloudView(
-  inventory: readonly InventoryItem[],
-  p: Pick<MatrixProject, "id" | "cache" | "dq" | "kms" | "resultBucket">,
-  state: readonly Entry[],
-): Promise<CloudEntry[]> {
+export async function cloudView(inventory: readonly InventoryItem[], p: ProjectView, state: readonly Entry[]): Promise<CloudEntry[]> {
   const inv = inventory.filter((e) => e.projectId === p.id);
   const out: CloudEntry[] = [];
   for (const e of inv) {
@@ -119,12 +72,7 @@ export async function cloudView(
     }
   }
   for (const e of state) {
-    if (e.token !== "krcloud:kms:Ciphertext" && e.token !== "krcloud:kms:DataKey") continue;
-    const o = e.outputs;
-    const plain = await p.kms
-      .decrypt(String(o.keyId), { ciphertext: String(o.ciphertext), ...(typeof o.aad === "string" ? { aad: o.aad } : {}) })
-      .catch(() => undefined);
-    if (plain !== undefined && (e.token === "krcloud:kms:DataKey" || plain === o.plaintext)) out.push({ kind: "kms/ciphertext", id: e.id });
+    for (const k of fixtureOf(e.token).cloudKinds(e)) if (k.present !== undefined && (await k.present(p))) out.push({ kind: k.kind, id: k.id });
   }
   return out;
 }

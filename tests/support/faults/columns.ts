@@ -100,6 +100,9 @@ export const FAULTS: Readonly<Record<FaultName, FaultKind>> = {
 /** How a resource type meets a FAILED cell. */
 export type FailedHow = "node" | "instance" | "hadoop-create-failure" | "bad-sql";
 
+/** What the fault matrix reads the cloud with: a project's id and clients. */
+export type ProjectView = Pick<MatrixProject, "id" | "cache" | "dq" | "kms" | "resultBucket">;
+
 export interface MatrixProject extends ProjectClients {
   id: string;
   config: Record<string, string>;

@@ -69,8 +69,8 @@ export class SimStack {
   readonly pendingDeletes: Entry[] = [];
 
   /**
-   * @param identity the stack's identity (the key of its StackIdentity resource, as the resource
-   *   classes pass it): another one with the same `name` is a twin stack in another backend.
+   * @param identity the stack's identity (the id of its krcloud-stack provider resource, as the
+   *   resource classes pass it): another one with the same `name` is a twin stack in another backend.
    */
   constructor(
     readonly name: string,

@@ -196,7 +196,7 @@ export interface TestCloud {
   /** The stack config handed to `configure` (`krcloud:*` keys). */
   readonly config: Readonly<Record<string, string>>;
   readonly settings: Settings;
-  /** SDK client with the test credentials, for arranging and checking state directly. */
+  /** The client (client/objectstorage) with the test credentials, for arranging and checking state directly. */
   readonly sdk: ObjectStorageClient;
   readonly bucket: EngineResource;
   readonly cors: EngineResource;

@@ -15,13 +15,13 @@
  *   every input, Pulumi's to keep);
  * - what every Node process the CLI started wrote to stdout and stderr: the providers (the dynamic
  *   provider host, the native plugin) and the program (tests/support/secrets/tee-output.ts);
- * - every error of a run that fails after the passwords were sent (a cache cluster, a data source
- *   and a Hadoop cluster fail after their create requests);
+ * - every error of a run that fails after the passwords were sent (each secrets holder whose
+ *   fixture says how its create fails after its request: `secrets` in tests/resources/);
  * - the local cloud's request log (`GET /_control/requests`);
- * - the drift report (`krcloud-drift --json`) of drifted secret-bearing resources.
+ * - the drift report (`krcloud-drift --json`) of the secrets holders, each drifted as its fixture says.
  *
- * And with a KMS ciphertext instead of every password-like input (`user.passwordCiphertext`,
- * `passwordCiphertext`, `adminPasswordCiphertext`, `metastore.mysql.passwordCiphertext`): the
+ * And with a KMS ciphertext instead of every password-like input (each holder's fixture gives its
+ * form: `user.passwordCiphertext`, `passwordCiphertext`, `adminPasswordCiphertext`, ...): the
  * plaintext is nowhere in the state, not even inside a secret envelope (so nothing there encrypts
  * it with the stack's secrets provider); only the KMS ciphertext is.
  */
@@ -37,6 +37,7 @@ import {
   ENGINE_TEST_TIMEOUT_MS,
   installNativePlugin,
   isSecret,
+  logicalName,
   newProject,
   providerConfig,
   pulumiYamlBinDir,
@@ -63,6 +64,7 @@ import {
   type SpecResource,
 } from "../zero-diff";
 import { entry } from "../../harness/entries";
+import { fixtureOf, tokenOf, type DriftContext, type FailingCreate, type SecretHolder } from "../../resources";
 
 export type Door = "dynamic" | "native";
 
@@ -161,51 +163,52 @@ async function requestLog(cloud: LocalCloud): Promise<string> {
   return res.text();
 }
 
-/** The resources of `spec` whose inputs carry the secrets: a cache cluster and instance set, a data source, a Hadoop cluster. */
+/** The types whose inputs hold secrets: their fixtures' `secrets` is a `holder`. */
+function holderOf(type: string): SecretHolder | undefined {
+  const f = fixtureOf(type).secrets;
+  return "holder" in f ? f.holder : undefined;
+}
+
+/** The resources of `spec` whose inputs carry the secrets (their type is a secrets holder), renamed `<prefix>-<name>`. */
 function passwordHolders(spec: Spec, prefix: string): SpecResource[] {
-  const keep = ["cluster", "iset", "ds", "hadoop"];
-  return spec.resources.filter((r) => keep.includes(r.name.slice(r.name.indexOf("-") + 1))).map((r) => ({ ...r, name: `${prefix}-${r.name.split("-")[1]}` }));
+  return spec.resources.filter((r) => holderOf(r.type) !== undefined).map((r) => ({ ...r, name: `${prefix}-${r.name.slice(r.name.indexOf("-") + 1)}` }));
 }
 
-/** A cache cluster, a data source and a Hadoop cluster with the secrets, explicit names (a create-failure rule names its cluster) and no references. */
-function failingSpec(fx: CloudFixture, s: SecretValues, tag: string): Spec {
-  const resources = passwordHolders(baseSpec(fx, s), "zf")
-    .filter((r) => r.type !== "krcloud:cache:InstanceSet")
-    .map((r) => {
-      const properties: Record<string, unknown> = {
-        ...r.properties,
-        name: r.type === "krcloud:dataquery:DataSource" ? `${tag}_fail_source` : `${tag}-fail-${r.name.slice(3)}`,
-      };
-      if (r.type === "krcloud:cache:Cluster") properties.parameterGroupId = CLUSTER_GROUP;
-      return { ...r, properties };
-    });
-  return { resources };
+/** A resource of the failing stack and how its create fails after its request carried the secrets. */
+interface Failing {
+  resource: SpecResource;
+  how: FailingCreate;
 }
 
-const CLUSTER_GROUP = "default.redis7.0.cluster";
-
-/** The password holders with every password-like input given as its KMS ciphertext (`cipher`, made with KMS encrypt). */
-function ciphertextSpec(fx: CloudFixture, cipher: Record<keyof SecretValues, string>): Spec {
-  const kms = (k: keyof SecretValues) => ({ keyId: fx.keyId, ciphertext: cipher[k] });
-  const resources = passwordHolders(baseSpec(fx, secretValues("unused")), "zk").map((r) => {
-    const p = { ...r.properties };
-    if (r.type === "krcloud:cache:Cluster") {
-      p.parameterGroupId = CLUSTER_GROUP;
-      p.user = { name: "app", passwordCiphertext: kms("cacheClusterPassword") };
-    } else if (r.type === "krcloud:cache:InstanceSet") p.user = { name: "queue", passwordCiphertext: kms("instanceSetPassword") };
-    else if (r.type === "krcloud:dataquery:DataSource") {
-      delete p.password;
-      p.passwordCiphertext = kms("dataSourcePassword");
-    } else if (r.type === "krcloud:hadoop:Cluster") {
-      delete p.adminPassword;
-      p.adminPasswordCiphertext = kms("hadoopAdminPassword");
-      const mysql = { ...(p.metastore as { mysql: Record<string, unknown> }).mysql };
-      delete mysql.password;
-      p.metastore = { mysql: { ...mysql, passwordCiphertext: kms("metastorePassword") } };
-    }
-    return { ...r, properties: p };
+/**
+ * The secrets holders whose create can be made to fail after its request was accepted, with the
+ * secrets, explicit names (a create-failure rule names its cluster) and no references.
+ */
+function failingSpec(fx: CloudFixture, s: SecretValues, tag: string): Failing[] {
+  return passwordHolders(baseSpec(fx, s), "zf").flatMap((r) => {
+    const how = holderOf(r.type)!.failing;
+    if ("none" in how) return [];
+    const properties = { ...r.properties, ...how.properties, name: how.name(tag) };
+    if (JSON.stringify(properties).includes("${"))
+      throw new Error(
+        `${r.type}: its failing-stack resource refers to another (${JSON.stringify(properties)}): its fixture's secrets.holder.failing.properties must replace the reference`,
+      );
+    return [{ resource: { ...r, properties }, how }];
   });
-  return { resources };
+}
+
+/** The password holders with every password-like input given as its KMS ciphertext (`cipher`, made with KMS encrypt), and which secret values they use. */
+function ciphertextSpec(fx: CloudFixture, cipher: Record<keyof SecretValues, string>): { spec: Spec; used: (keyof SecretValues)[] } {
+  const used = new Set<keyof SecretValues>();
+  const kms = (k: keyof SecretValues) => {
+    used.add(k);
+    return { keyId: fx.keyId, ciphertext: cipher[k] };
+  };
+  const resources = passwordHolders(baseSpec(fx, secretValues("unused")), "zk").map((r) => ({
+    ...r,
+    properties: holderOf(r.type)!.asCiphertexts(r.properties, kms),
+  }));
+  return { spec: { resources }, used: [...used] };
 }
 
 /**
@@ -363,17 +366,15 @@ export function secretsScanSuite(door: Door): void {
     expect(only.sources.length).toBeGreaterThan(1);
   });
 
-  test("a run that fails after the passwords were sent (a cache cluster, a data source, a Hadoop cluster): its errors hold none of them", async () => {
+  test("a run that fails after the passwords were sent (each secrets holder whose create can fail so): its errors hold none of them", async () => {
     const tag = `f${project.projectId.slice(-6)}`;
-    const spec = failingSpec(fx, secrets, tag);
+    const failing = failingSpec(fx, secrets, tag);
+    expect(failing.length).toBeGreaterThan(0);
+    const spec: Spec = { resources: failing.map((f) => f.resource) };
     // Only the access key: the identity service issues the tokens.
     const { stack } = await newStack("fail", spec, accessKeyConfig(cloud, project));
-    const hadoopName = spec.resources.find((r) => r.type === "krcloud:hadoop:Cluster")!.properties.name as string;
-    // Each fails after its create request (with the password) was accepted: the Hadoop cluster ends
-    // Terminated, the first read of the data source and of the cluster's shards is refused.
-    await project.control.patchResource("hadoop", "create-failure", hadoopName, { reason: "no capacity in the zone" });
-    await project.control.addFault({ service: "data-query", operation: "ListDataSources", action: "error", status: 400, times: 1 });
-    await project.control.addFault({ service: "cache", operation: "ListShards", action: "error", status: 400, times: 1 });
+    // Each fails after its create request (with the password) was accepted (its fixture plants how).
+    const cleanups = await Promise.all(failing.map((f) => f.how.plant(project.control, String(f.resource.properties.name))));
     const failed = await upDebug(stack);
     await addRuntimeSecrets();
     expect(failed.ok).toBe(false);
@@ -384,31 +385,32 @@ export function secretsScanSuite(door: Door): void {
     figures.push(`failing run: ${spec.resources.length} resources failed after their create requests, ${errorLines.length} error lines`);
     // The create requests (with the passwords) were accepted before each failed.
     const sent = JSON.parse(await requestLog(cloud)) as { requests: { service: string; operation: string; status: number }[] };
-    for (const [service, operation] of [
-      ["cache", "CreateCluster"],
-      ["data-query", "CreateDataSource"],
-      ["hadoop", "CreateCluster"],
-    ]) {
+    for (const [service, operation] of failing.map((f) => f.how.request)) {
       expect([service, operation, sent.requests.some((r) => r.service === service && r.operation === operation && r.status < 300)]).toEqual([
         service,
         operation,
         true,
       ]);
     }
-    await project.control.deleteResource("hadoop", "create-failure", hadoopName);
+    for (const cleanup of cleanups) await cleanup();
   });
 
   test("the drift report (krcloud-drift --json) of the drifted secret-bearing resources holds none of them", async () => {
     const { name, dir } = stacks[0]!;
     const state = stateResources(await stacks[0]!.stack.exportStack());
-    const id = (n: string) => state.find((r) => r.urn.endsWith(`::${n}`))!.id!;
-    await project.control.patchResource("cache", "cluster", id("zd-cluster"), { description: "drifted" });
-    await project.control.patchResource("cache", "instance-set", id("zd-iset"), { description: "drifted" });
-    await project.control.patchResource("hadoop", "cluster", id("zd-hadoop"), { workerCnt: 4 });
+    // Each secrets holder of the scan stack drifted as its fixture says (tests/resources/<module>/<noun>.ts `drift`).
+    const holders = state.filter((r) => r.urn.includes("::zd-") && holderOf(tokenOf(r.type) ?? "") !== undefined);
+    expect(holders.length).toBeGreaterThan(0);
+    const ctx: DriftContext = { control: project.control, settings: sdkSettings(project), fx, s: secrets };
+    for (const r of holders) {
+      const d = fixtureOf(tokenOf(r.type)!).drift;
+      if ("recipe" in d) await d.recipe.drift(project.control, r);
+      else if ("change" in d) await d.change(ctx, r);
+    }
     const drift = await runNode(entry("drift"), ["--cwd", dir, "--stack", name, "--json"], sandbox.env());
     expect([drift.code, drift.stderr]).toEqual([EXIT.drift, ""]);
     const drifted = JSON.stringify(JSON.parse(drift.stdout));
-    for (const n of ["zd-cluster", "zd-iset", "zd-hadoop"]) expect([n, drifted.includes(`"${n}"`)]).toEqual([n, true]);
+    for (const n of holders.map((r) => logicalName(r.urn))) expect([n, drifted.includes(`"${n}"`)]).toEqual([n, true]);
     expectNoHits(scanner.scan("krcloud-drift --json", `${drift.stdout}\n${drift.stderr}`));
   });
 
@@ -420,7 +422,7 @@ export function secretsScanSuite(door: Door): void {
     for (const [k, v] of Object.entries(plain)) scanner.add(`${k} (KMS-encrypted input)`, v);
     const before = JSON.parse(await requestLog(cloud)) as { lastSeq: number };
 
-    const spec = ciphertextSpec(fx, cipher);
+    const { spec, used } = ciphertextSpec(fx, cipher);
     // Tokens from a token command (the access key stays for data query and Hadoop).
     const { "krcloud:authToken": _static, ...withoutToken } = providerConfig(project, { "krcloud:tokenCommand": { value: tokenCommand() } });
     const { stack } = await newStack("kms", spec, withoutToken);
@@ -432,11 +434,10 @@ export function secretsScanSuite(door: Door): void {
     expectNoHits(scanner.scan("diagnostic messages of up --debug (kms)", up.messages));
     // The provider decrypted each one to call the API.
     const log = JSON.parse(await requestLog(cloud)) as { requests: { seq: number; service: string; operation: string }[] };
-    expect(log.requests.filter((r) => r.seq > before.lastSeq && r.service === "kms" && r.operation === "Decrypt").length).toBeGreaterThanOrEqual(5);
+    expect(log.requests.filter((r) => r.seq > before.lastSeq && r.service === "kms" && r.operation === "Decrypt").length).toBeGreaterThanOrEqual(used.length);
 
     // `--show-secrets` opens every secret envelope: the plaintext is not in any of them either.
     const opened = JSON.stringify(await stack.exportStack());
-    const used = ["cacheClusterPassword", "instanceSetPassword", "dataSourcePassword", "hadoopAdminPassword", "metastorePassword"] as const;
     expectNoHits(new SecretScanner(Object.fromEntries(used.map((k) => [k, plain[k]]))).scan("pulumi stack export --show-secrets (kms)", opened));
     for (const k of used) expect([k, opened.includes(cipher[k])]).toEqual([k, true]);
     figures.push(`kms stack: ${spec.resources.length} resources, ${used.length} password-like inputs as KMS ciphertexts, their plaintext nowhere in the state`);

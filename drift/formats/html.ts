@@ -3,9 +3,11 @@
  * fetched, so a CI run can upload it as an artifact and anyone can open it. A chart of the stacks
  * and resources by status, a table of every resource (sorted by a click on a column, filtered by
  * status, stack and text), and each finding with its property-level differences and the two
- * remedies. The page reads fully without JavaScript; its one inline script (html-ui/report.ts,
- * compiled into the package) only sorts and filters, and the Content-Security-Policy allows that
- * script alone.
+ * remedies. A fleet (several stacks, `krcloud-drift merge`) adds a chart of each stack's resources
+ * by status; a run with `--policy` adds the pack's findings (policy, level, resource, finding, fix),
+ * filtered by the same stack and text. The page reads fully without JavaScript; its one inline
+ * script (html-ui/report.ts, compiled into the package) only sorts and filters, and the
+ * Content-Security-Policy allows that script alone.
  *
  * The page is a list of sections rendered from the report model, each on its own: a new part of the
  * model (a fleet's stacks, policy findings) is a new entry in SECTIONS.
@@ -13,7 +15,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DriftReport, PropertyFinding, ResourceResult, StackReport } from "../model";
+import type { DriftReport, PolicyViolation, PropertyFinding, ResourceResult, StackReport } from "../model";
+import { liveLines, policySummary, splitFix } from "./policy";
 import { describeExit, isFinding, seconds, statusWord } from "./text";
 
 /** Text for HTML: every character that could open markup or end an attribute is escaped. */
@@ -65,6 +68,29 @@ function bar(label: string, counts: Array<[string, number]>): string {
   return `<figure class="bar"><figcaption>${e(label)}: ${total}</figcaption><svg viewBox="0 0 600 22" width="600" height="22" role="img" aria-label="${e(label)}">${parts.join("")}</svg><ul class="legend">${legend}</ul></figure>`;
 }
 
+/** One row per stack: its resources by status and policy findings (a click on its name filters the page to it). */
+function stackChart(report: DriftReport): string {
+  const width = 600;
+  const rows = report.stacks.map((stack) => {
+    const counts = RESOURCE_STATUSES.map((s) => [s, stack.resources.filter((r) => r.status === s).length] as const);
+    const total = stack.resources.length;
+    let x = 0;
+    const rects = counts
+      .filter(([, c]) => c > 0)
+      .map(([status, c]) => {
+        const w = (c / total) * width;
+        const rect = `<rect class="s-${status}" x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="16"><title>${e(stack.stack)}: ${status} ${c}</title></rect>`;
+        x += w;
+        return rect;
+      });
+    const violations = report.policy?.violations.filter((v) => v.stack === stack.stack).length;
+    const words = counts.filter(([, c]) => c > 0).map(([s, c]) => `${s} ${c}`);
+    if (violations !== undefined) words.push(`${violations} policy`);
+    return `<li data-stack="${e(stack.stack)}" data-status="${e(stack.status)}"><button type="button" class="stack-name" title="show only this stack">${e(stack.stack)}</button><svg viewBox="0 0 ${width} 16" width="${width}" height="16" role="img" aria-label="${e(`${stack.stack}: ${words.join(", ")}`)}">${rects.join("")}</svg><span class="counts">${e(words.join(", "))}</span></li>`;
+  });
+  return `<figure class="by-stack"><figcaption>resources by stack and status</figcaption><ul id="stack-chart">${rows.join("")}</ul></figure>`;
+}
+
 function changedPaths(r: ResourceResult): string {
   if (r.status === "deleted") return "deleted outside Pulumi";
   if (r.status === "unreadable") return r.error?.split("\n")[0] ?? "could not be read";
@@ -105,6 +131,12 @@ function findingArticle({ stack, resource: r, anchor }: Located): string {
   return `<article class="finding" id="${anchor}" data-stack="${e(stack.stack)}" data-status="${e(r.status)}"><h3>${e(r.name)} <span class="status s-${e(r.status)}">${e(statusWord(r))}</span></h3><p class="meta">${e(r.type)} in stack ${e(stack.stack)}${r.operation ? `; the next up would ${e(r.operation)} it` : ""}${r.line !== undefined ? `; declared at line ${r.line}` : ""}</p><p class="urn"><code>${e(r.urn)}</code></p>${notes}${properties}${fix}</article>`;
 }
 
+function violationRow(v: PolicyViolation): string {
+  const { finding, fix } = splitFix(v.message);
+  const where = v.managed ? (v.line !== undefined ? `line ${v.line}` : "") : "unmanaged: no stack manages it";
+  return `<tr data-stack="${e(v.stack)}" data-level="${v.level}" data-managed="${v.managed}" data-policy="${e(v.policy)}"><td>${e(v.stack)}</td><td>${e(v.name)}${where ? `<br><small>${e(where)}</small>` : ""}</td><td>${e(v.type)}</td><td><code>${e(v.policy)}</code><br><small>${e(`${v.pack} ${v.packVersion}`)}</small></td><td><span class="level l-${v.level}">${v.level}</span></td><td>${e(finding)}</td><td>${e(fix)}</td></tr>`;
+}
+
 export const SECTIONS: HtmlSection[] = [
   {
     id: "summary",
@@ -120,6 +152,13 @@ export const SECTIONS: HtmlSection[] = [
           "resources",
           RESOURCE_STATUSES.map((s) => [s, resources.filter((r) => r.status === s).length]),
         ),
+        report.policy
+          ? bar(
+              "policy violations",
+              (["mandatory", "advisory"] as const).map((l) => [l, report.policy!.violations.filter((v) => v.level === l).length]),
+            )
+          : "",
+        report.stacks.length > 1 ? stackChart(report) : "",
         `<p class="exit">${e(describeExit(report.exitCode))}</p>`,
       ].join("");
     },
@@ -128,11 +167,13 @@ export const SECTIONS: HtmlSection[] = [
     id: "stacks",
     title: "Stacks",
     render(report) {
+      const policy = report.policy;
+      const violations = (stack: string) => (policy ? `<td class="num">${policy.violations.filter((v) => v.stack === stack).length}</td>` : "");
       const rows = report.stacks.map(
         (s) =>
-          `<tr data-status="${e(s.status)}"><td>${e(s.stack)}</td><td>${e(s.project ?? "")}</td><td><span class="status s-${e(s.status)}">${e(s.status)}</span></td><td class="num">${s.counts.resources}</td><td class="num">${s.counts.drifted}</td><td class="num">${s.counts.deleted}</td><td class="num">${s.counts.unreadable}</td><td class="num">${s.counts.ignored}</td><td class="num">${s.counts.baseline}</td><td class="num">${e(seconds(s.durationMs))}</td><td>${e(s.error?.split("\n")[0] ?? "")}</td></tr>`,
+          `<tr data-stack="${e(s.stack)}" data-status="${e(s.status)}"><td>${e(s.stack)}</td><td>${e(s.project ?? "")}</td><td><span class="status s-${e(s.status)}">${e(s.status)}</span></td><td class="num">${s.counts.resources}</td><td class="num">${s.counts.drifted}</td><td class="num">${s.counts.deleted}</td><td class="num">${s.counts.unreadable}</td><td class="num">${s.counts.ignored}</td><td class="num">${s.counts.baseline}</td>${violations(s.stack)}<td class="num">${e(seconds(s.durationMs))}</td><td>${e(s.error?.split("\n")[0] ?? "")}</td></tr>`,
       );
-      return `<table class="stacks"><thead><tr><th>stack</th><th>project</th><th>status</th><th>resources</th><th>drifted</th><th>deleted</th><th>unreadable</th><th>ignored</th><th>known</th><th>time</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+      return `<table class="stacks" id="stack-table"><thead><tr><th>stack</th><th>project</th><th>status</th><th>resources</th><th>drifted</th><th>deleted</th><th>unreadable</th><th>ignored</th><th>known</th>${policy ? "<th>policy</th>" : ""}<th>time</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
     },
   },
   {
@@ -150,6 +191,18 @@ export const SECTIONS: HtmlSection[] = [
         (s) => `<label><input type="checkbox" name="status" value="${s}" checked> ${s} (${all.filter((x) => x.resource.status === s).length})</label>`,
       ).join("");
       return `<form class="filters" id="filters" hidden><input type="search" name="text" placeholder="name, type or property" aria-label="filter text"><select name="stack" aria-label="stack"><option value="">every stack</option>${stacks}</select>${toggles}<output name="shown"></output></form><table class="resources sortable" id="resource-table"><thead><tr><th data-sort="text">stack</th><th data-sort="text">resource</th><th data-sort="text">type</th><th data-sort="status">status</th><th data-sort="text">what differs</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+    },
+  },
+  {
+    id: "policy",
+    title: "Policy findings",
+    render(report) {
+      const p = report.policy;
+      if (!p) return undefined;
+      const lines = [policySummary(report)!, ...liveLines(report).map((l) => l.trim())].map((l) => `<p>${e(l)}</p>`);
+      const error = p.error === undefined ? "" : `<pre class="error">The policy pack did not run to the end: ${e(p.error)}</pre>`;
+      if (p.violations.length === 0) return `${lines.join("")}${error}`;
+      return `${lines.join("")}${error}<p id="policy-shown" class="shown"></p><table class="policy sortable" id="policy-table"><thead><tr><th data-sort="text">stack</th><th data-sort="text">resource</th><th data-sort="text">type</th><th data-sort="text">policy</th><th data-sort="level">level</th><th data-sort="text">finding</th><th>fix</th></tr></thead><tbody>${p.violations.map(violationRow).join("")}</tbody></table>`;
     },
   },
   {
@@ -185,6 +238,10 @@ span.status{color:#fff;border-radius:8px;padding:0 .5em;font-size:.85em;white-sp
 .filters{display:flex;flex-wrap:wrap;gap:.8em;align-items:center;margin:.5em 0}.filters input[type=search]{min-width:16em}
 .finding{background:#fff;border:1px solid #d8dde6;border-radius:6px;padding:.6em 1em;margin:.8em 0}.finding h3{margin:.2em 0}
 .meta,.urn{color:#5d6879;margin:.2em 0}.diff td.was pre{color:#8d1c1c}.diff td.now pre{color:#1b5e20}
+.by-stack ul{list-style:none;padding:0;margin:.3em 0}.by-stack li{display:flex;gap:.6em;align-items:center;margin:.15em 0}
+.by-stack .stack-name{min-width:10em;text-align:left;background:none;border:0;padding:0;font:inherit;color:#1d4f91;cursor:pointer}.by-stack svg{background:#eef1f5;max-width:60%}.by-stack .counts{color:#5d6879;font-size:.9em}.by-stack li.dim{opacity:.35}
+.s-mandatory{fill:#c62828;background:#c62828}.s-advisory{fill:#f9a825;background:#f9a825}span.level{border-radius:8px;padding:0 .5em;font-size:.85em}
+.l-mandatory{background:#c62828;color:#fff}.l-advisory{background:#f9a825;color:#1d2430}.policy small{color:#5d6879}
 .fix pre{background:#f3f5f8;padding:.5em;border-radius:4px}.error{color:#8d1c1c}[hidden]{display:none!important}
 `;
 

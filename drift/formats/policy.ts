@@ -28,3 +28,12 @@ export function locationOf(report: DriftReport, v: PolicyViolation): { file?: st
   const file = report.stacks.find((s) => s.stack === v.stack)?.programFile;
   return file ? { file, line: v.line ?? 1 } : {};
 }
+
+/**
+ * A violation's message as its finding and its fix: the pack's rules end each message with
+ * `Fix: …` (policy/rules.ts); a pack of one's own may not, and then the fix is empty.
+ */
+export function splitFix(message: string): { finding: string; fix: string } {
+  const at = message.lastIndexOf(" Fix: ");
+  return at < 0 ? { finding: message, fix: "" } : { finding: message.slice(0, at), fix: message.slice(at + " Fix: ".length) };
+}

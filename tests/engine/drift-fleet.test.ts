@@ -6,13 +6,15 @@
  * engine drives it (tests/support/fleet/ci-engines.ts): a GitHub Actions matrix of 3 shards with a
  * fan-in job, GitLab `parallel: 3`, a Kubernetes Indexed Job of 4. Acceptance, for every run: every
  * shard finishes; the report finds every planted item and nothing else; a merged report is the
- * unsharded one byte for byte, times aside; and the local cloud's request log never holds more
- * requests in a second than the recipe's budget.
+ * unsharded one byte for byte, times aside; the fan-in job writes the merged report's HTML page
+ * (every stack, drift and policy finding) and keeps it as an artifact; and the local cloud's request
+ * log never holds more requests in a second than the recipe's budget.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseYaml } from "yaml";
+import { FORMATS } from "../../drift/formats";
 import type { DriftReport } from "../../drift/model";
 import { startLocalCloud } from "../../local-cloud";
 import {
@@ -56,6 +58,26 @@ async function logged<T>(fn: () => Promise<T>): Promise<{ value: T; busiest: num
   const value = await fn();
   const { requests } = await requestsSince(engine.project, lastSeq);
   return { value, busiest: busiestSecond(requests), throttled: requests.filter((r) => r.status === 429).length, total: requests.length };
+}
+
+/**
+ * The HTML page the fan-in job wrote is the merged report's (the same run: the same times), and it
+ * lists every stack, every drifted or deleted resource and every policy finding.
+ */
+function expectHtmlReport(file: string, merged: DriftReport): void {
+  const html = fs.readFileSync(file, "utf8");
+  expect(html).toBe(FORMATS.html!(merged));
+  const attrs = (re: RegExp) => [...html.matchAll(re)].map((m) => m.slice(1).join(" ")).sort();
+  expect(attrs(/<tr data-stack="([^"]+)" data-status="[^"]+"><td>/g)).toEqual([...STACKS].sort());
+  expect(attrs(/<article class="finding" id="[^"]+" data-stack="([^"]+)" data-status="(drifted|deleted)">/g)).toEqual(
+    expected.drifts.map((d) => d.replace(/ \S+ (\S+)$/, " $1")).sort(),
+  );
+  expect(attrs(/<tr data-stack="([^"]+)" data-level="[^"]+" data-managed="[^"]+" data-policy="([^"]+)">/g)).toEqual(
+    expected.violations
+      .map((v) => v.split(" "))
+      .map(([policy, , stack]) => `${stack} ${policy}`)
+      .sort(),
+  );
 }
 
 /** Every shard's job succeeded (its findings are in its report); the merging job exits with the fleet's verdict, 4. */
@@ -124,6 +146,8 @@ test("GitHub Actions: a matrix of 3 shards, then the fan-in job merging their ar
   expect(timeless(merged)).toBe(whole);
   expect(summaries[3]).toContain("## krcloud drift check: drift found");
   expect(JSON.parse(fs.readFileSync(path.join(workspaces.report!, "drift.sarif"), "utf8")).runs[0].results.length).toBeGreaterThan(0);
+  expect(fs.readdirSync(path.join(run.value.artifacts, "krcloud-fleet-report"))).toEqual(["drift.html"]);
+  expectHtmlReport(path.join(run.value.artifacts, "krcloud-fleet-report", "drift.html"), merged);
   expect(run.busiest).toBeLessThanOrEqual(budget);
 });
 
@@ -135,6 +159,8 @@ test("GitLab CI: parallel: 3 with CI_NODE_INDEX/CI_NODE_TOTAL, artifacts to the 
   const merged = JSON.parse(fs.readFileSync(path.join(workspaces["krcloud-drift-report"]!, "drift.json"), "utf8")) as DriftReport;
   expect(timeless(merged)).toBe(whole);
   expect(fs.readFileSync(path.join(workspaces["krcloud-drift-report"]!, "drift.xml"), "utf8")).toContain('<testsuite name="policy" tests="6"');
+  expect(run.value.artifacts["krcloud-drift-report"]).toEqual(["drift.html", "drift.json"]);
+  expectHtmlReport(path.join(workspaces["krcloud-drift-report"]!, "drift.html"), merged);
   expect(run.busiest).toBeLessThanOrEqual(budget);
 });
 
@@ -143,8 +169,9 @@ test("Kubernetes: an Indexed Job of 4 (JOB_COMPLETION_INDEX, a shared volume), t
   const run = await logged(() => runKubernetesJobs(path.join(RECIPES, "k8s-indexed-job.yaml"), ctx, { reports }));
   expect(run.value.map((r) => r.job)).toEqual(["krcloud-drift-0", "krcloud-drift-1", "krcloud-drift-2", "krcloud-drift-3", "krcloud-drift-merge"]);
   expectFinished(run.value);
-  expect(fs.readdirSync(reports).sort()).toEqual(["merged.json", "shard-1.json", "shard-2.json", "shard-3.json", "shard-4.json"]);
+  expect(fs.readdirSync(reports).sort()).toEqual(["merged.html", "merged.json", "shard-1.json", "shard-2.json", "shard-3.json", "shard-4.json"]);
   const merged = JSON.parse(fs.readFileSync(path.join(reports, "merged.json"), "utf8")) as DriftReport;
+  expectHtmlReport(path.join(reports, "merged.html"), merged);
   expect(timeless(merged)).toBe(whole);
   expect(run.busiest).toBeLessThanOrEqual(budget);
 });

@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import Ajv from "ajv";
 import { PACK_DIR } from "../../policy";
+import { FORMATS } from "../../drift/formats";
 import { REPORT_SCHEMA } from "../../drift/schema";
 import { startLocalCloud } from "../../local-cloud";
 import { ENGINE_TEST_TIMEOUT_MS, providerConfig, resourcesOfType, runPulumi } from "../harness/engine";
@@ -83,7 +84,7 @@ test("--state-out: a state file of the managed and the unmanaged resources, no s
   ]);
 });
 
-test("--policy krcloud: the same two violations, exit 4, in every format (SARIF: the rule ids and levels)", async () => {
+test("--policy krcloud: the same two violations, exit 4, in every format (SARIF: the rule ids and levels; HTML: a row per violation with its fix)", async () => {
   const out = (f: string) => path.join(engine.sandbox.root, "policy-out", `drift.${f}`);
   const r = await runDrift(engine.sandbox, [
     "--cwd",
@@ -94,7 +95,7 @@ test("--policy krcloud: the same two violations, exit 4, in every format (SARIF:
     "krcloud",
     "--format",
     "json",
-    ...["table", "sarif", "junit", "github", "markdown"].flatMap((f) => ["--out", `${f}=${out(f)}`]),
+    ...["table", "sarif", "junit", "github", "markdown", "html"].flatMap((f) => ["--out", `${f}=${out(f)}`]),
   ]);
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 4, stderr: "" });
   const report = parseReport(r.stdout);
@@ -126,4 +127,12 @@ test("--policy krcloud: the same two violations, exit 4, in every format (SARIF:
   expect(fs.readFileSync(out("junit"), "utf8")).toMatch(new RegExp(`<testsuite name="policy" tests="2" failures="2"`));
   expect(fs.readFileSync(out("github"), "utf8")).toContain(`::error title=krcloud policy%3A ${REPLICA_RULE} hand-made::`);
   expect(fs.readFileSync(out("markdown"), "utf8")).toContain("2 policy violation(s) (krcloud ");
+  // The HTML page is the report's, its policy section a row per violation with the rule's fix.
+  const html = fs.readFileSync(out("html"), "utf8");
+  expect(html).toBe(FORMATS.html!(report));
+  const rows = [...html.matchAll(/<tr data-stack="prod" data-level="(\w+)" data-managed="(\w+)" data-policy="([^"]+)">[\s\S]*?<td>([^<]*)<\/td><\/tr>/g)];
+  expect(rows.map((m) => [m[3], m[1], m[2], m[4]!.length > 0])).toEqual([
+    [REPLICA_RULE, "mandatory", "false", true],
+    [BUCKET_RULE, "mandatory", "true", true],
+  ]);
 });

@@ -95,7 +95,7 @@ export function expand(text: string, context: Record<string, Record<string, unkn
 export async function runGithubWorkflow(
   file: string,
   ctx: EngineContext,
-): Promise<{ runs: JobRun[]; summaries: string[]; workspaces: Record<string, string> }> {
+): Promise<{ runs: JobRun[]; summaries: string[]; workspaces: Record<string, string>; artifacts: string }> {
   const wf = parseYaml(fs.readFileSync(file, "utf8")) as { env?: Record<string, string>; jobs: Record<string, GhJob> };
   const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-gh-artifacts-"));
   const env = { ...ctx.env, ...Object.fromEntries(Object.entries(wf.env ?? {}).map(([k, v]) => [k, expand(String(v), { secrets: ctx.secrets })])) };
@@ -125,7 +125,7 @@ export async function runGithubWorkflow(
       done.add(name);
     }
   }
-  return { runs, summaries, workspaces };
+  return { runs, summaries, workspaces, artifacts };
 }
 
 function cartesian(matrix: Record<string, unknown[]>): Record<string, unknown>[] {
@@ -201,7 +201,10 @@ type GlJob = {
   artifacts?: { when?: string; paths?: string[] };
 };
 
-export async function runGitlabPipeline(file: string, ctx: EngineContext): Promise<{ runs: JobRun[]; workspaces: Record<string, string> }> {
+export async function runGitlabPipeline(
+  file: string,
+  ctx: EngineContext,
+): Promise<{ runs: JobRun[]; workspaces: Record<string, string>; artifacts: Record<string, string[]> }> {
   const doc = parseYaml(fs.readFileSync(file, "utf8")) as Record<string, unknown> & { stages: string[]; variables?: Record<string, string> };
   const jobs = Object.entries(doc).filter(([, v]) => typeof v === "object" && v !== null && "script" in v) as [string, GlJob][];
   const artifacts = new Map<string, string[]>();
@@ -246,7 +249,7 @@ export async function runGitlabPipeline(file: string, ctx: EngineContext): Promi
       runs.push(...instances.map((i) => i.run));
     }
   }
-  return { runs, workspaces };
+  return { runs, workspaces, artifacts: Object.fromEntries([...artifacts].map(([job, files]) => [job, files.map((f) => path.basename(f)).sort()])) };
 }
 
 // ---------------------------------------------------------------- Kubernetes Indexed Job

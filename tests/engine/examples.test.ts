@@ -55,9 +55,12 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
   /** Another: an example with a database reads its password as config `dbPassword`. */
   const dbPassword = `db-${randomBytes(12).toString("hex")}`;
 
-  /** The state's resources that have a drift recipe (the krcloud resources of the program). */
+  /** The state's resources that have a drift recipe that applies to them (the krcloud resources of the program). */
   async function managed(): Promise<StateResource[]> {
-    return stateResources(await stack.exportStack()).filter((r) => recipeFor(r.type) !== undefined);
+    return stateResources(await stack.exportStack()).filter((r) => {
+      const recipe = recipeFor(r.type);
+      return recipe !== undefined && (recipe.applies?.(r) ?? true);
+    });
   }
 
   async function snapshots(resources: StateResource[]): Promise<Map<string, unknown>> {

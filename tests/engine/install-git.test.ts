@@ -96,7 +96,7 @@ test("README's install command: npm builds the package from the git tag and inst
 
   const installed = path.join(projectDir, "node_modules", PKG.name);
   expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
-  expect(fs.readdirSync(installed).sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "dist", "package.json", "schema.json"]);
+  expect(fs.readdirSync(installed).sort()).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "dist", "package.json", "policy", "schema.json"]);
   for (const f of ["dist/index.js", "dist/index.d.ts", "dist/sdk/nodejs/index.js", "dist/bin/krcloud-drift.js", "dist/provider/runtime.js"]) {
     expect([f, fs.existsSync(path.join(installed, f))]).toEqual([f, true]);
   }

@@ -68,7 +68,8 @@ afterAll(async () => {
 
 test("the tarball ships the compiled package, schema, README, LICENSE and CHANGELOG, and nothing else", () => {
   const top = files.filter((f) => !f.startsWith("dist/"));
-  expect(top).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json", "schema.json"]);
+  // The policy pack's folder (pulumi-krcloud/policy/pack, for --policy-pack) is its project file and manifest; its code is in dist/.
+  expect(top).toEqual(["CHANGELOG.md", "LICENSE", "README.md", "package.json", "policy/pack/PulumiPolicy.yaml", "policy/pack/package.json", "schema.json"]);
   // No tests, no development tools, no benchmarks, no TypeScript sources (declarations are fine), no build info.
   expect(files.filter((f) => /^dist\/(tests|tools|bench)\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts")) || f.endsWith(".tsbuildinfo"))).toEqual([]);
   // Everything package.json points users at is inside, declarations included.
@@ -125,7 +126,7 @@ test("the project the README's command installed runs a program through the Pulu
   const installed = path.join(projectDir, "node_modules", PKG.name);
   expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
   // What npm unpacked (node_modules: dependencies npm nests when versions differ).
-  const shipped = new Set(["CHANGELOG.md", "LICENSE", "README.md", "dist", "node_modules", "package.json", "schema.json"]);
+  const shipped = new Set(["CHANGELOG.md", "LICENSE", "README.md", "dist", "node_modules", "package.json", "policy", "schema.json"]);
   expect(fs.readdirSync(installed).filter((f) => !shipped.has(f))).toEqual([]);
   expect(fs.existsSync(path.join(installed, "dist", "tests"))).toBe(false);
   expect((JSON.parse(fs.readFileSync(path.join(projectDir, "package.json"), "utf8")) as PackageJson).dependencies[PKG.name]).toMatch(/^file:.*\.tgz$/);

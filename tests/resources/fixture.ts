@@ -80,6 +80,8 @@ export interface DriftRecipe {
   drift(control: Control, r: StateResource): Promise<string[]>;
   /** After `refresh`: the drifted value as recorded in state (outputs; secret outputs are skipped). */
   recorded(outputs: Record<string, unknown>): boolean;
+  /** Whether the recipe applies to this resource (absent: always); a terminated job cluster cannot be drifted and put back. */
+  applies?(r: StateResource): boolean;
 }
 
 /** What a drift change may use: the control API, the project's client settings, what the stack's spec was made with. */

@@ -10,6 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { allDefinitions, findDefinition } from "../../provider/registry";
+import { inputKeys } from "../../provider/core/resource";
 import type { Control, StateResource } from "../harness/engine";
 import type { RulesContext, TypeRules } from "../support/inputs/cross-field";
 import type { Input } from "../support/inputs/rules";
@@ -76,7 +77,11 @@ export function factProblems(token: string): string[] {
   const out: string[] = [];
   const unverifiable = def.unverifiable !== undefined;
   if (unverifiable && !("none" in f.drift)) out.push(`drift: the definition is unverifiable, so the fact is { none: why }`);
-  if (!unverifiable && "none" in f.drift) out.push(`drift: the drift check sees this type (the definition is not unverifiable): give a recipe or a change`);
+  // A verifiable type may say no drift can be planted only when every input it sends replaces it
+  // (nothing the cloud could change in place to drift from): the check still sees it deleted.
+  const replacedOnly = inputKeys(def).every((k) => (def.replaceOn ?? []).includes(k) || (def.localInputs ?? []).includes(k));
+  if (!unverifiable && "none" in f.drift && !replacedOnly)
+    out.push(`drift: the drift check sees this type (the definition is not unverifiable, and some inputs change in place): give a recipe or a change`);
   if (def.importId === undefined && "make" in f.outside)
     out.push(`outside: the definition has no importId, so nothing made outside can be imported: { none: why }`);
   if ("holder" in f.secrets && (def.secretInputs ?? []).length === 0) out.push(`secrets: a holder declares secretInputs in its definition`);

@@ -8,7 +8,10 @@ import { TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
 import type { Entry } from "../../support/faults/sim-stack";
 import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
-import { clusterArgs } from "./cluster";
+import { CacheClient } from "../../../client/cache";
+import { systemClock } from "../../../client/core";
+import { waitBackupAvailable } from "../../../provider/cache/backups";
+import { clusterArgs, settledCluster } from "./cluster";
 
 /** Inputs check accepts, with every secret-bearing input set (it has none). */
 export const valid: Input = { clusterId: "cluster-1", name: "before-upgrade" };
@@ -39,28 +42,39 @@ export const zeroDiffSpec: ZeroDiffSpec = {
 /** What the cloud holds for it: the backup. */
 export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "cache/backup", id: e.id }];
 
-export const DRIFTED_BACKUP_NAME = "drifted-behind-pulumis-back";
-
 /**
- * Renamed through the control API (the public API has no rename: a backup renamed by the cloud's
- * staff or a console), seen as its name; `up` puts it back by replacing it (every change does).
+ * No drift to plant: its inputs are the cache it was taken of, which the cloud cannot change, and
+ * its name, whose change replaces it and which, auto-named, a refresh takes as it finds it. The
+ * check sees it deleted (a refresh reads it by id; tests/engine/drift-resources.test.ts reports it
+ * clean when untouched).
  */
 export const drift: DriftFact = {
-  recipe: {
-    service: "cache",
-    kind: "backup",
-    snapshot: (rec) => ({ name: rec.name }),
-    async drift(control, r) {
-      await control.patchResource("cache", "backup", r.id!, { name: DRIFTED_BACKUP_NAME });
-      return ["name"];
-    },
-    recorded: (outs) => outs.name === DRIFTED_BACKUP_NAME,
-  },
+  none: "every input replaces it: the cache it was taken of cannot change, and an auto-named backup renamed is taken as found",
 };
 
-/** Made outside Pulumi by the cluster's fact: a backup of the cluster made there (tests/resources/cache/cluster.ts), as the types are made at once and a backup needs its cache. */
+/**
+ * With the plain set, a backup of the stack's cluster taken through the client, as takeBackup or a
+ * console would take it (a backup needs a settled cache; the shard's fact adds a shard to the same
+ * cluster meanwhile, which a backup allows).
+ */
 export const outside: OutsideFact = {
-  none: "a backup needs a cache settled first: the cluster's fact (cache/cluster.ts) takes one of the cluster it makes outside, and returns it with it",
+  async make({ set, settings, tag, stack, name }) {
+    if (set !== "plain") return [];
+    await settledCluster(settings, stack.clusterId);
+    const cache = new CacheClient({ settings });
+    const backupName = `${tag}-bk`;
+    const { id } = await cache.backups.create({ clusterId: stack.clusterId, name: backupName });
+    await waitBackupAvailable({ settings, progress: () => undefined, clock: systemClock }, cache, id, `backup ${backupName}`, 120_000);
+    return [
+      {
+        name: name("backup"),
+        type: "krcloud:cache:Backup",
+        importId: id,
+        properties: { clusterId: stack.clusterId, name: backupName },
+        adopt: { adopt: true },
+      },
+    ];
+  },
 };
 
 export const secrets: SecretsFact = { none: "no secret input" };

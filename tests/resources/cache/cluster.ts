@@ -8,20 +8,10 @@ import { arr, cacheUserRules, obj, rule, TIMEOUTS, type TypeRules } from "../../
 import type { Input } from "../../support/inputs/rules";
 import { CacheClient } from "../../../client/cache";
 import { systemClock, type Settings } from "../../../client/core";
-import { waitBackupAvailable } from "../../../provider/cache/backups";
 import { waitClusterSettled } from "../../../provider/cache/waiters";
 import type { Control, StateResource } from "../../harness/engine";
 import type { Entry } from "../../support/faults/sim-stack";
-import {
-  SECRET_MARK,
-  type CloudKind,
-  type DriftFact,
-  type FaultRow,
-  type OutsideFact,
-  type OutsideResource,
-  type SecretsFact,
-  type ZeroDiffSpec,
-} from "../fixture";
+import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
 
 /** The cache engine version, flavor and parameter group the fixtures use (and the zero-diff suite's resources made outside Pulumi). */
 export const VERSION = "7.0.15";
@@ -277,23 +267,7 @@ export const outside: OutsideFact = {
       ...user,
     });
     await settledCluster(settings, cl.id);
-    // With the plain set, a backup of it, on demand, as takeBackup or a console would take it (the Backup type's outside).
-    const backups: OutsideResource[] = [];
-    if (!secret) {
-      const cache = new CacheClient({ settings });
-      const backupName = `${tag}-bk`;
-      const { id: backupId } = await cache.backups.create({ clusterId: cl.id, name: backupName });
-      await waitBackupAvailable({ settings, progress: () => undefined, clock: systemClock }, cache, backupId, `backup ${backupName}`, 120_000);
-      backups.push({
-        name: name("backup"),
-        type: "krcloud:cache:Backup",
-        importId: backupId,
-        properties: { clusterId: cl.id, name: backupName },
-        adopt: { adopt: true },
-      });
-    }
     return [
-      ...backups,
       {
         name: name("cluster"),
         type: "krcloud:cache:Cluster",

@@ -326,6 +326,11 @@ export const drift: DriftFact = {
       return ["workerCnt"];
     },
     recorded: (outs) => outs.workerCnt === driftedWorkers.get(String(outs.name)),
+    // A job cluster that ran its job is Terminated: the cloud refuses to scale it, so `up` could not put a drift back.
+    applies: (r) => {
+      const status = r.outputs?.status;
+      return !(typeof status === "string" && /^Terminat/.test(status));
+    },
   },
 };
 

@@ -7,7 +7,8 @@
  * 3. its reference example, `provider/<module>/<noun>.example.yaml`;
  * 4. its test fixture, `tests/resources/<module>/<noun>.ts` (valid inputs, cross-field rules, its
  *    fault-matrix row, its zero-diff resources);
- * 5. its test against the local cloud, a `tests/local/<module>-*.test.ts` that names its token.
+ * 5. its test against the local cloud, a `tests/local/<module>-*.test.ts` that names its token;
+ * 6. in its definition, `readsFromList`: how its reads are answered from its list pages, or why not.
  *
  * A component (provider/core/component.ts) is three files and one line: its definition
  * `provider/<module>/<noun>.ts` ending with its class (`componentClass`), one line in the module's
@@ -150,6 +151,23 @@ test("every registered resource type has them", () => {
   const defs = allDefinitions();
   expect(defs.length).toBeGreaterThan(10);
   expect(defs.flatMap((d) => missing(resourceNeeds(d.token)).map((m) => `${d.token}: ${m}`))).toEqual([]);
+});
+
+test("every registered resource type says whether its reads come from its list pages, and why not in one line", () => {
+  const said = allDefinitions().map((d) => {
+    const r = d.readsFromList;
+    if (r === undefined) return `${d.token}: no readsFromList (list-reads.ts: { walk, outputs }, or { no: "why not" })`;
+    if ("no" in r) return /^[^\n]{10,200}$/.test(r.no) ? "ok" : `${d.token}: readsFromList.no is not one line of 10-200 characters`;
+    return typeof r.walk === "function" && typeof r.outputs === "function" ? "ok" : `${d.token}: readsFromList needs walk and outputs`;
+  });
+  expect(said.filter((s) => s !== "ok")).toEqual([]);
+  // Those that read from their list, so that a declaration dropped by mistake shows here.
+  expect(allDefinitions().filter((d) => d.readsFromList && !("no" in d.readsFromList)).map((d) => d.token).sort()).toEqual([
+    "krcloud:cache:Backup",
+    "krcloud:cache:Cluster",
+    "krcloud:cache:InstanceSet",
+    "krcloud:dataquery:DataSource",
+  ]);
 });
 
 test("every registered lookup has them", () => {

@@ -114,7 +114,13 @@ async function plant(cloud: LocalCloud, settings: Settings, n: number): Promise<
   });
   const sets: string[] = new Array<string>(n);
   await forEachLimit([...Array(n).keys()], PARALLEL, async (i) => {
-    const made = await cache.instanceSets.create({ ...common, instanceSetName: `iset-${i}`, replicas: 1, recoveryEnabled: false, parameterGroupId: "default.redis7.0.standalone" });
+    const made = await cache.instanceSets.create({
+      ...common,
+      instanceSetName: `iset-${i}`,
+      replicas: 1,
+      recoveryEnabled: false,
+      parameterGroupId: "default.redis7.0.standalone",
+    });
     sets[i] = made.id;
   });
   // Settled, so that a backup may be taken.
@@ -155,16 +161,10 @@ async function refresh(cloud: LocalCloud, config: Record<string, string>, p: Pla
   const prov = provider(p.token);
   await prov.configure({ config: { get: (k: string) => config[k] } } as never);
   const before = servedBy(cloud, p.service);
-  const quiet = process.stdout.write;
   let gone = 0;
-  process.stdout.write = (() => true) as typeof process.stdout.write;
-  try {
-    await forEachLimit(p.ids, PARALLEL, async (id) => {
-      if ((await prov.read(id, {})).id === "") gone++;
-    });
-  } finally {
-    process.stdout.write = quiet;
-  }
+  await forEachLimit(p.ids, PARALLEL, async (id) => {
+    if ((await prov.read(id, {}, { progress: () => undefined })).id === "") gone++;
+  });
   if (gone > 0) throw new Error(`reads: ${gone} of ${p.ids.length} ${p.token} read as gone`);
   return (servedBy(cloud, p.service) - before) / p.ids.length;
 }

@@ -89,7 +89,12 @@ export function listReadsOf(def: AnyDefinition): ListReads<Record<string, unknow
  * The read of `id`: from the type's list pages when other reads of the type arrive with it (or a
  * walk is under way or kept), otherwise, and when the listing does not have it, `def.read`.
  */
-export async function readFromListOrOwn(def: AnyDefinition, ctx: Context, id: string, olds: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+export async function readFromListOrOwn(
+  def: AnyDefinition,
+  ctx: Context,
+  id: string,
+  olds: Record<string, unknown>,
+): Promise<Record<string, unknown> | undefined> {
   const reads = listReadsOf(def);
   if (reads === undefined) return def.read(ctx, id, olds);
   const found = await scopeOf(def, ctx).loader.load({ id, ctx, reads });

@@ -162,12 +162,12 @@ test("every registered resource type says whether its reads come from its list p
   });
   expect(said.filter((s) => s !== "ok")).toEqual([]);
   // Those that read from their list, so that a declaration dropped by mistake shows here.
-  expect(allDefinitions().filter((d) => d.readsFromList && !("no" in d.readsFromList)).map((d) => d.token).sort()).toEqual([
-    "krcloud:cache:Backup",
-    "krcloud:cache:Cluster",
-    "krcloud:cache:InstanceSet",
-    "krcloud:dataquery:DataSource",
-  ]);
+  expect(
+    allDefinitions()
+      .filter((d) => d.readsFromList && !("no" in d.readsFromList))
+      .map((d) => d.token)
+      .sort(),
+  ).toEqual(["krcloud:cache:Backup", "krcloud:cache:Cluster", "krcloud:cache:InstanceSet", "krcloud:dataquery:DataSource"]);
 });
 
 test("every registered lookup has them", () => {

@@ -98,6 +98,12 @@ export const backup = defineResource("krcloud:cache:Backup", backupInputs, backu
     }
   },
 
+  // The list carries every field a backup's GET does (the same record): a refresh of many is one walk.
+  readsFromList: {
+    walk: async (ctx) => new Map((await cache(ctx).backups.list().catch(rethrowAs("listing cache backups"))).map((b) => [b.id, b] as const)),
+    outputs: async (_ctx, _id, b: CacheBackup, olds) => flatten(b, olds),
+  },
+
   async read(ctx, id, olds) {
     const b = await cache(ctx)
       .backups.find(id)

@@ -13,9 +13,8 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient } from "../../client/cache";
-import { endpointOf, mayHaveApplied, rethrowAs, withAction } from "../../client/core";
-import { listKey, readThroughList } from "../core/coalesce";
+import { SHARDS_MAX, SHARDS_MIN, REPLICAS_MAX, validateBackupSchedule, type CacheClient, type CacheClusterRecord } from "../../client/cache";
+import { mayHaveApplied, rethrowAs, withAction } from "../../client/core";
 import { PartialFailure, timeoutFor, defineResource, idAndName, resourceClass, splitDescription, nonEmpty, listedByName } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";
 import { cache } from "./client";
@@ -206,21 +205,18 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
     }
   },
 
-  // A refresh reads every cluster at once: the reads that arrive together share one ListClusters
-  // call for the records (the list carries the same fields as GetCluster); one missing from it is
-  // looked up by its own GetCluster. Each cluster's shards are still read on their own.
+  // The list carries the record a GetCluster does; the shards are still read per cluster.
+  readsFromList: {
+    walk: async (ctx) => new Map((await cache(ctx).clusters.list().catch(rethrowAs("listing cache clusters"))).map((r) => [r.id, r] as const)),
+    async outputs(ctx, id, record: CacheClusterRecord, olds) {
+      const s = await clusterSnapshot(cache(ctx), id, async () => record).catch(rethrowAs(`reading cache cluster "${id}"`));
+      return s ? flatten(s, olds, managedIdsOf(s, olds)) : undefined;
+    },
+    also: "its shards: one topology read per cluster",
+  },
+
   async read(ctx, id, olds) {
-    const c = cache(ctx);
-    const st = ctx.settings;
-    const key = listKey("cache.ListClusters", endpointOf(st, "cache"), st.projectId, st.authToken);
-    const findRecord = (x: string) =>
-      readThroughList(
-        key,
-        () => c.clusters.list(),
-        (all) => all.find((r) => r.id === x),
-        () => c.findClusterById(x),
-      );
-    const s = await clusterSnapshot(c, id, findRecord).catch(rethrowAs(`reading cache cluster "${id}"`));
+    const s = await clusterSnapshot(cache(ctx), id).catch(rethrowAs(`reading cache cluster "${id}"`));
     if (!s) return undefined;
     return flatten(s, olds, managedIdsOf(s, olds));
   },

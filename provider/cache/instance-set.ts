@@ -10,7 +10,7 @@
  * Spec: 02-cache.md §2.1, §2.2, §3, §4.3, §8.
  */
 import { z } from "zod";
-import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient } from "../../client/cache";
+import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient, type CacheClusterRecord } from "../../client/cache";
 import { rethrowAs } from "../../client/core";
 import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty, listedByName } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";
@@ -162,6 +162,16 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
     } catch (e) {
       throw new PartialFailure(setId, { ...(await bestKnown(c, setId, inputs)), replacementBackup }, e);
     }
+  },
+
+  // The list carries the record a GetCluster does; the instances are still read per instance set.
+  readsFromList: {
+    walk: async (ctx) => new Map((await cache(ctx).clusters.list().catch(rethrowAs("listing cache instance sets"))).map((r) => [r.id, r] as const)),
+    async outputs(ctx, setId, record: CacheClusterRecord, olds) {
+      const s = await instanceSetSnapshot(cache(ctx), setId, async () => record).catch(rethrowAs(`reading cache instance set "${setId}"`));
+      return s ? flatten(s, olds) : undefined;
+    },
+    also: "its instances: one topology read per instance set",
   },
 
   async read(ctx, setId, olds) {

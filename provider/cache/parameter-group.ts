@@ -112,6 +112,8 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
     }
   },
 
+  readsFromList: { no: "its read needs the group's parameters (its own GET), the clusters using it and its events: the list carries none of them" },
+
   async read(ctx, id, olds) {
     return readGroup(cache(ctx), id, olds);
   },

@@ -105,6 +105,8 @@ export const shard = defineResource("krcloud:cache:Shard", shardInputs, shardOut
     }
   },
 
+  readsFromList: { no: "a shard is listed within its cluster by id only: its nodes and slots come from its own GET" },
+
   async read(ctx, id, olds) {
     return readShard(cache(ctx), id, olds);
   },

@@ -38,8 +38,12 @@ export async function clusterSnapshot(
   return topology && { record, topology };
 }
 
-export async function instanceSetSnapshot(c: CacheClient, id: string): Promise<InstanceSetSnapshot | undefined> {
-  const record = await c.findClusterById(id);
+export async function instanceSetSnapshot(
+  c: CacheClient,
+  id: string,
+  findRecord: (id: string) => Promise<CacheClusterRecord | undefined> = (x) => c.findClusterById(x),
+): Promise<InstanceSetSnapshot | undefined> {
+  const record = await findRecord(id);
   if (!record) return undefined;
   const topology = await orUndefined(c.instanceSetTopology(id));
   return topology && { record, topology };

@@ -3,6 +3,7 @@ export * from "./component";
 export * from "./config";
 export * from "./naming";
 export * from "./resource";
+export * from "./list-reads";
 export * from "./provider";
 export * from "./identity";
 export * from "./lookup";

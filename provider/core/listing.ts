@@ -1,9 +1,8 @@
 /**
- * Listing a type's resources through its definition's `list` (the plugin's List, discovery,
- * lookups): the query checked against the type, one page, every page. Re-exported by resource.ts.
+ * The functions over a type's listing (`Listing` in resource.ts): the checked query, one page, every
+ * page, and the name-prefix filter most types share.
  */
-
-import type { AnyDefinition, Context, ListPage, ListRequest, Listed, Listing } from "./resource";
+import type { AnyDefinition, Context, Listed, ListPage, ListRequest, Listing } from "./resource";
 
 /** The listing of `def`, with `query` checked against it; throws for a type without one and for a query naming an input it does not filter by. */
 export function listingFor(def: AnyDefinition, query: Readonly<Record<string, string>>): Listing {

@@ -456,6 +456,23 @@ export interface DriftDeclarations<O extends Record<string, unknown>> {
    * objects under its prefix that it did not upload.
    */
   driftOutputs?: readonly (keyof O & string)[];
+  /**
+   * Whether the type's list answer carries everything its read needs (list-reads.ts): then reads
+   * that arrive together are answered from one walk of the list pages; `no` says, in one line, why
+   * not (a bucket's ACL and CORS documents, a group's parameters). Every type declares it
+   * (tests/unit/new-resource.test.ts).
+   */
+  readsFromList?: ListReads<O> | { no: string };
+}
+
+/** How a type's reads are answered from its list pages (list-reads.ts). */
+export interface ListReads<O extends Record<string, unknown>, R = unknown> {
+  /** Every record of the type in the project, by the resource's id: all the list's pages, one walk. */
+  walk(ctx: Context): Promise<ReadonlyMap<string, R>>;
+  /** What `read` returns for the resource `id` listed as `record` (the same outputs its own read gives). */
+  outputs(ctx: Context, id: string, record: R, olds: O): Promise<O | undefined>;
+  /** What a read from the list still asks of the cloud per resource, when anything (a cluster's shards), in one line. */
+  also?: string;
 }
 
 /** The calls to the cloud: what the core's operations run (operations/). */
@@ -556,5 +573,4 @@ export function inputKeys(def: AnyDefinition): string[] {
   return perDefinition(KEYS, def, (d) => Object.keys((inputSchema(d) as unknown as { shape?: Record<string, unknown> }).shape ?? {}));
 }
 
-// Listing a type's resources (listingFor, listPage, listAll, ...): listing.ts, re-exported here.
 export * from "./listing";

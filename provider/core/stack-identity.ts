@@ -35,6 +35,7 @@ export const stackIdentity: ResourceDefinition<Record<string, never>, { key: str
     const key = randomUUID();
     return { id: key, outs: { key } };
   },
+  readsFromList: { no: "its read makes no request" },
   async read(_ctx, id, olds) {
     return { key: typeof olds.key === "string" && olds.key !== "" ? olds.key : id };
   },

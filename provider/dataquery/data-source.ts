@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { DATA_SOURCE_NAME, type DataQueryClient, type DataSource as DataSourceRecord } from "../../client/dataquery";
-import { endpointOf, isNotFound, rethrowAs, withAction } from "../../client/core";
+import { isNotFound, rethrowAs, withAction } from "../../client/core";
 import {
   jsonEqual,
   markerOf,
@@ -22,7 +22,6 @@ import {
 } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
-import { listKey, readThroughList } from "../core/coalesce";
 import type { DataSourceArgs } from "./args";
 
 function dataSourceShape() {
@@ -109,18 +108,14 @@ export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSou
     }
   },
 
-  // A refresh reads every data source at once: the reads that arrive together share one list call
-  // (coalesce.ts); one missing from it lists again on its own before it is called gone.
+  // The list is the only read there is (no single GET): a refresh of many is one walk.
+  readsFromList: {
+    walk: async (ctx) => new Map((await dataQuery(ctx).listDataSources().catch(rethrowAs("listing data sources"))).map((d) => [d.name, d] as const)),
+    outputs: async (_ctx, _id, d: DataSourceRecord, olds) => flatten(d, olds),
+  },
+
   async read(ctx, id, olds) {
-    const c = dataQuery(ctx);
-    const s = ctx.settings;
-    const key = listKey("dataquery.ListDataSources", endpointOf(s, "dataquery"), s.projectId, s.credentialId);
-    const d = await readThroughList(
-      key,
-      () => c.listDataSources().catch(rethrowAs(`reading data source "${id}"`)),
-      (all) => all.find((x) => x.name === id),
-      () => find(c, id),
-    );
+    const d = await find(dataQuery(ctx), id);
     return d ? flatten(d, olds) : undefined;
   },
 

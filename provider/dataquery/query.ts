@@ -170,6 +170,8 @@ export const query = defineResource("krcloud:dataquery:Query", queryInputs, quer
     }
   },
 
+  readsFromList: { no: "its read keeps the recorded run (columns, rows): only the run's record is asked for, and the run list holds the newest 100 runs only" },
+
   async read(ctx, id, olds) {
     const page = await dataQuery(ctx)
       .findQuery(id)

@@ -114,6 +114,8 @@ export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClus
     }
   },
 
+  readsFromList: { no: "the list's summaries lack what a read reports from the cluster's detail (its component URLs, VMs, script)" },
+
   async read(ctx, id, olds) {
     const c = hadoop(ctx);
     const cl = await c.findCluster(id).catch(rethrowAs(`reading Hadoop cluster "${id}"`));

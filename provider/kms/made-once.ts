@@ -57,6 +57,7 @@ export function madeOnce<I extends { keyId: string }, O extends I & { ciphertext
       const outs = await make(kms(ctx), inputs).catch(rethrowAs(`${doing} with KMS key "${inputs.keyId}"`));
       return { id: stableId(outs.ciphertext), outs };
     },
+    readsFromList: { no: "its read makes no request: the key management service keeps nothing to read" },
     read: async (_ctx, _id, olds) => olds,
     update: async (_ctx, _id, current, news) => ({ ...current, ...news }),
     delete: async () => undefined,

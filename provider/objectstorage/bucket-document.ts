@@ -129,6 +129,8 @@ export function bucketDocument<I extends BucketDocument<unknown>>(
       return { id: inputs.bucket, outs: outs(inputs.bucket, spec.align(echoed, inputs.rules), inputs.adopt) };
     },
 
+    readsFromList: { no: `the ${spec.noun} is a document of its bucket (a GET per bucket): the list of buckets does not carry it` },
+
     /** From the id alone (import: no olds) the rules are reported as the service has them. */
     async read(ctx, id, olds) {
       const rules = await findDocument(ctx, objectStorage(ctx), id);

@@ -210,6 +210,8 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
     return { id, outs: outputsOf(c, inputs, done, largeEtags, extra) };
   },
 
+  readsFromList: { no: "its read is a listing already (the objects under its prefix), one per folder" },
+
   async read(ctx, id, olds) {
     const c = objectStorage(ctx);
     const imported = olds.bucket === undefined;

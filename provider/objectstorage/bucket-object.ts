@@ -248,6 +248,8 @@ export const bucketObject = defineResource("krcloud:objectstorage:BucketObject",
   },
 
   /** From the id alone (`pulumi import`: no olds), bucket and path come from the id. */
+  readsFromList: { no: "a listing gives an object's size, hash and type, not its metadata and headers (a HEAD each)" },
+
   async read(ctx, id, olds) {
     const { bucket, path } = olds.bucket !== undefined && olds.key !== undefined ? { bucket: olds.bucket, path: objectPath(olds) } : parseObjectId(id);
     return readObject(objectStorage(ctx), bucket, path, olds);

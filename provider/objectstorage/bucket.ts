@@ -154,6 +154,8 @@ export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInput
     }
   },
 
+  readsFromList: { no: "the list gives bucket names only: a read needs the bucket's own metadata, ACLs and quota (its HEAD)" },
+
   async read(ctx, id, olds) {
     return readBucket(ctx, objectStorage(ctx), id, olds);
   },

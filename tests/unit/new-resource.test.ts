@@ -9,7 +9,8 @@
  *    that walk the types need (valid inputs, cross-field rules, its fault-matrix row, its zero-diff
  *    resources, what the cloud holds for it, how it drifts, how it is made outside Pulumi, whether
  *    it holds secrets; tests/resources/fixture.ts), each checked against its definition;
- * 5. its test against the local cloud, a `tests/local/<module>-*.test.ts` that names its token.
+ * 5. its test against the local cloud, a `tests/local/<module>-*.test.ts` that names its token;
+ * 6. in its definition, `readsFromList`: how its reads are answered from its list pages, or why not.
  *
  * A component (provider/core/component.ts) is three files and one line: its definition
  * `provider/<module>/<noun>.ts` ending with its class (`componentClass`), one line in the module's
@@ -181,6 +182,23 @@ test("every type's facts agree with its definition: unverifiable types say why d
   expect(facts.some((f) => "recipe" in f.drift) && facts.some((f) => "change" in f.drift) && facts.some((f) => "none" in f.drift)).toBe(true);
   expect(facts.some((f) => "make" in f.outside) && facts.some((f) => "none" in f.outside)).toBe(true);
   expect(facts.some((f) => "holder" in f.secrets) && facts.some((f) => "none" in f.secrets)).toBe(true);
+});
+
+test("every registered resource type says whether its reads come from its list pages, and why not in one line", () => {
+  const said = allDefinitions().map((d) => {
+    const r = d.readsFromList;
+    if (r === undefined) return `${d.token}: no readsFromList (list-reads.ts: { walk, outputs }, or { no: "why not" })`;
+    if ("no" in r) return /^[^\n]{10,200}$/.test(r.no) ? "ok" : `${d.token}: readsFromList.no is not one line of 10-200 characters`;
+    return typeof r.walk === "function" && typeof r.outputs === "function" ? "ok" : `${d.token}: readsFromList needs walk and outputs`;
+  });
+  expect(said.filter((s) => s !== "ok")).toEqual([]);
+  // Those that read from their list, so that a declaration dropped by mistake shows here.
+  expect(
+    allDefinitions()
+      .filter((d) => d.readsFromList && !("no" in d.readsFromList))
+      .map((d) => d.token)
+      .sort(),
+  ).toEqual(["krcloud:cache:Backup", "krcloud:cache:Cluster", "krcloud:cache:InstanceSet", "krcloud:dataquery:DataSource"]);
 });
 
 test("every registered lookup has them", () => {

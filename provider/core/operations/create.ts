@@ -10,6 +10,7 @@ import { replacingOf } from "../keep-data";
 import { withCreateKey, withoutHidden } from "../properties";
 import { createWithRecovery, describeCreate } from "../recovery";
 import { CREATE_KEY, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../resource";
+import { forgetListings } from "../list-reads";
 import { toPlain } from "../sanitize";
 import { isCoreToken } from "../stack-identity";
 import { clean, contextFor, counted, forEngine, partialFailureError, signIn, type OperationEnv } from "./env";
@@ -27,5 +28,8 @@ export async function create(def: AnyDefinition, env: OperationEnv, inputs: Reco
     return { id, outs: toPlain(withCreateKey(outs, ctx.createKey)) };
   } catch (e) {
     throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, news, e), provider, ctx.createKey)));
+  } finally {
+    // A write of the type: what is kept of its listings no longer stands for the cloud (list-reads.ts).
+    forgetListings(def.token);
   }
 }

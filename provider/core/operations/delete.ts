@@ -5,6 +5,7 @@
 import { isNotFound, mayHaveApplied, verifyTokenProject } from "../../../client/core";
 import { withoutHidden } from "../properties";
 import type { AnyDefinition, Context, OperationOptions } from "../resource";
+import { forgetListings } from "../list-reads";
 import { isCoreToken } from "../stack-identity";
 import { clean, contextFor, counted, forEngine, signIn, type OperationEnv } from "./env";
 
@@ -26,6 +27,9 @@ export async function deleteResource(
     if (isNotFound(e)) return;
     const unsettled = await settleDelete(def, ctx, id, props, e);
     if (unsettled !== undefined) throw forEngine(clean(unsettled));
+  } finally {
+    // A write of the type: what is kept of its listings no longer stands for the cloud (list-reads.ts).
+    forgetListings(def.token);
   }
 }
 

@@ -16,6 +16,7 @@ import {
   type Context,
   type OperationOptions,
 } from "../resource";
+import { readFromListOrOwn } from "../list-reads";
 import { toPlain } from "../sanitize";
 import { isCoreToken } from "../stack-identity";
 import { beforeDeadline, DeadlineExceededError } from "../wait";
@@ -69,7 +70,8 @@ async function readNow(def: AnyDefinition, ctx: Context, id: string, olds: Recor
   // what exists (orphaned for good), so the token is checked here too: first, unless the
   // record the read returns names the project (then only when it does not, or is gone).
   if (!def.projectOf && !isCoreToken(def.token)) await verifyTokenProject(ctx.settings);
-  const read = await def.read(ctx, id, olds);
+  // Reads of a type that arrive together are answered from its list pages where it declares they can be (list-reads.ts).
+  const read = await readFromListOrOwn(def, ctx, id, olds);
   if (def.projectOf && (read === undefined || def.projectOf(read, ctx.settings.projectId) !== ctx.settings.projectId)) await verifyTokenProject(ctx.settings);
   return read;
 }

@@ -8,6 +8,7 @@ import { mayHaveApplied, verifyTokenProject } from "../../../client/core";
 import { withOfferedValues } from "../hints";
 import { withCreateKey, withoutHidden } from "../properties";
 import { CREATE_KEY, isPartialFailure, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../resource";
+import { forgetListings } from "../list-reads";
 import { toPlain } from "../sanitize";
 import { isCoreToken } from "../stack-identity";
 import { clean, contextFor, counted, forEngine, partialFailureError, signIn, type OperationEnv } from "./env";
@@ -42,6 +43,9 @@ export async function update(
     return { outs: toPlain(withCreateKey(outs, ctx.createKey)) };
   } catch (e) {
     throw forEngine(clean(partialFailureError(await withOfferedValues(def, ctx, desired, mayHaveBeenApplied(e)), provider, ctx.createKey)));
+  } finally {
+    // A write of the type: what is kept of its listings no longer stands for the cloud (list-reads.ts).
+    forgetListings(def.token);
   }
 }
 

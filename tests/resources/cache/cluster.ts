@@ -155,8 +155,8 @@ export const faultRow: FaultRow = {
   args: () => clusterArgs(1),
   // A shard more: AddShard, which is not idempotent.
   updated: () => clusterArgs(2),
-  // A read lists the clusters (reads that arrive together share one ListClusters call).
-  ops: { create: "CreateCluster", update: "AddShard", read: "ListClusters", delete: "DeleteCluster" },
+  // A read alone is its own GetCluster (reads that arrive together share one walk of ListClusters: list-reads.ts).
+  ops: { create: "CreateCluster", update: "AddShard", read: "GetCluster", delete: "DeleteCluster" },
   stuck: { service: "cache", kind: { create: "node", update: "node" } },
   failed: { create: "node", update: "node" },
 };

@@ -19,6 +19,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startLocalCloud, type LocalCloud, type RequestLogEntry } from "../../../local-cloud";
 import { URN_KEY } from "../../../provider/core/resource";
+import { setListReadTiming } from "../../../provider/core/list-reads";
 import { provider } from "../../../provider/runtime";
 import { closeAllPools, resolveSettings, type Settings } from "../../../client/core";
 import { ObjectStorageClient } from "../../../client/objectstorage";
@@ -254,6 +255,9 @@ export async function startTestCloud(o: { service?: string; cacheEngine?: "redis
     delete process.env[k];
   }
   const savedProgramConfig = pulumi.runtime.allConfig();
+  // A test's steps stand for separate commands (each its own provider process): no walk of a
+  // type's list outlives the reads it was made for (list-reads.ts; tests/local/list-reads.test.ts tests the keep).
+  const savedTiming = setListReadTiming({ keepMs: 0 });
   pulumi.runtime.setAllConfig({ ...savedProgramConfig, ...config });
 
   const settings = resolveSettings({
@@ -322,6 +326,7 @@ export async function startTestCloud(o: { service?: string; cacheEngine?: "redis
       await closeAllPools();
       await cloud.close();
       pulumi.runtime.setAllConfig(savedProgramConfig);
+      setListReadTiming(savedTiming);
       for (const [k, v] of Object.entries(savedEnv)) if (v !== undefined) process.env[k] = v;
     },
   };

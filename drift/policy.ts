@@ -10,11 +10,17 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PACK_DIR } from "../policy";
 import type { PolicyResult, PolicyViolation } from "./model";
 import { sortViolations } from "./fleet";
 import { errorSummary } from "./run";
 import type { Subject } from "./state-out";
+
+/**
+ * The package's own pack (`pulumi-krcloud/policy/pack`), where policy/index.ts's PACK_DIR is; not
+ * imported from there, so that the native plugin, which ships drift/ without policy/ and its
+ * @pulumi/policy, loads (its krcloud-drift takes a pack's path).
+ */
+const PACK_DIR = path.resolve(__dirname, "..", "..", "policy", "pack");
 
 /** The pack directory `--policy` names: `krcloud` is pulumi-krcloud/policy's. Throws naming what is missing. */
 export function packDir(spec: string): string {

@@ -21,7 +21,17 @@ const SCAN_COUNT = 5_000;
 
 /** SAVE on `server`, then its dump.rdb copied to `dest`. */
 export async function saveRdb(server: RedisServer, dest: string): Promise<void> {
-  await server.command("SAVE");
+  // A primary whose replica has just attached is writing its data for the replica's full sync
+  // (a background save): SAVE is refused until it ends, so it is asked again, for up to a minute.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await server.command("SAVE");
+      break;
+    } catch (e) {
+      if (attempt >= 600 || !/in progress/i.test(e instanceof Error ? e.message : String(e))) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
   mkdirSync(join(dest, ".."), { recursive: true });
   copyFileSync(join(server.spec.dir, "dump.rdb"), dest);
 }

@@ -31,7 +31,18 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 
 /** What the plugin's code requires at run time (the local cloud's own dependencies are left out). */
-const ROOT_DEPENDENCIES = ["@pulumi/pulumi", "@grpc/grpc-js", "google-protobuf", "zod", "undici", "fast-xml-parser", "fast-glob", "mime-types", "yaml", "dataloader"];
+const ROOT_DEPENDENCIES = [
+  "@pulumi/pulumi",
+  "@grpc/grpc-js",
+  "google-protobuf",
+  "zod",
+  "undici",
+  "fast-xml-parser",
+  "fast-glob",
+  "mime-types",
+  "yaml",
+  "dataloader",
+];
 /** Compiled directories the plugin loads (drift/: its `drift` command, krcloud-drift). */
 const DIST_PARTS = ["index.js", "provider", "client", "drift", "bin/pulumi-resource-krcloud.js", "bin/drift-process.js"];
 

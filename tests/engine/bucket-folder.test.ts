@@ -169,6 +169,14 @@ describe.each([
     fs.writeFileSync(path.join(folder, "d1", "f1.txt"), "changed\n");
     fs.writeFileSync(path.join(folder, "d1", "new.txt"), "added\n");
     fs.rmSync(path.join(folder, "d2", "f2.txt"));
+    if (door === "native") {
+      // `--diff` prints the plugin's note on stderr as a bare line outside the resource's block: it names the folder.
+      const diffed = await stack.preview({ color: "never", diff: true });
+      expect(diffed.stdout).toMatch(/~ manifestDigest\s*: "sha256:/);
+      expect(diffed.stderr).toContain(
+        `folder "${bucket}/site/": 3 files differ (1 changed, 1 added, 1 removed): ~site/d1/f1.txt, +site/d1/new.txt, -site/d2/f2.txt`,
+      );
+    }
     const since = cursor();
     const up = await stack.up({ color: "never" });
     expect(up.outputs.fileCount!.value).toBe(300);

@@ -154,7 +154,9 @@ test("objects under the prefix the folder did not upload: kept and reported by d
   const found = (await folder.refresh(opted))!;
   const plan = await folder.plan(found, { ...args, deleteExtraObjects: true });
   expect(plan.diff.changes).toBe(true);
-  expect(plan.diff.notes).toEqual(["1 objects under the prefix that the folder did not upload are deleted (deleteExtraObjects): www/later.txt"]);
+  expect(plan.diff.notes).toEqual([
+    'folder "site-files/www/": 1 object under the prefix that the folder did not upload is deleted (deleteExtraObjects): www/later.txt',
+  ]);
   const cleaned = await folder.apply(found, { ...args, deleteExtraObjects: true });
   expect(Object.keys(await contents()).sort()).toEqual(["outside.txt", "www/a.txt", "www/b.txt"]);
 

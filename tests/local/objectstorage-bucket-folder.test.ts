@@ -128,7 +128,7 @@ test("update in place: one changed, one added, one removed is 2 PUTs and 1 DELET
   expect(next.diff.replaces ?? []).toEqual([]);
   expect(next.diff.diffs).toEqual(["manifestDigest"]);
   // The preview names the files, as the digest does not.
-  expect(next.diff.notes).toEqual(["3 files differ (1 changed, 1 added, 1 removed): ~p/3.txt, +p/new.txt, -p/7.txt"]);
+  expect(next.diff.notes).toEqual(['folder "site-files/": 3 files differ (1 changed, 1 added, 1 removed): ~p/3.txt, +p/new.txt, -p/7.txt']);
   const ops = tc.countsSince(before);
   expect(ops.PutObject).toBe(2);
   expect(ops.DeleteObject).toBe(1);
@@ -140,7 +140,7 @@ test("update in place: one changed, one added, one removed is 2 PUTs and 1 DELET
   // deleteRemoved false: a removed file stays in the bucket and leaves the manifest.
   unlinkSync(join(path, "p/8.txt"));
   const kept = await folder.apply(next, { ...args, deleteRemoved: false });
-  expect(kept.diff.notes).toEqual(["1 file differs (0 changed, 0 added, 1 removed, left in the bucket): -p/8.txt"]);
+  expect(kept.diff.notes).toEqual(['folder "site-files/": 1 file differs (0 changed, 0 added, 1 removed, left in the bucket): -p/8.txt']);
   expect(await keys()).toContain("p/8.txt");
   expect(Object.keys(kept.outputs.manifest as object)).not.toContain("p/8.txt");
 });
@@ -302,7 +302,7 @@ test("import: the listing under the prefix becomes the manifest; the declaring p
   const path = makeFolder({ "same.txt": "same", "old.txt": "new!", "added.txt": "added" });
   const before = tc.counts();
   const next = await folder.apply({ id: imported.id, inputs: imported.inputs ?? {}, outputs: imported.props }, { bucket: "site-files", path, prefix: "www/" });
-  expect(next.diff.notes).toEqual(["3 files differ (1 changed, 1 added, 1 removed): ~www/old.txt, +www/added.txt, -www/gone.txt"]);
+  expect(next.diff.notes).toEqual(['folder "site-files/www/": 3 files differ (1 changed, 1 added, 1 removed): ~www/old.txt, +www/added.txt, -www/gone.txt']);
   const ops = tc.countsSince(before);
   expect([ops.PutObject, ops.DeleteObject]).toEqual([2, 1]);
   expect(await keys()).toEqual(["elsewhere.txt", "www/added.txt", "www/old.txt", "www/same.txt"]);

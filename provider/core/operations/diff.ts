@@ -26,7 +26,7 @@ export async function diff(
   const nameKey = def.autoName?.property;
   const sameName = nameKey === undefined || containsUnknown(news[nameKey]) || jsonEqual(news[nameKey], olds[nameKey]);
   const warning = replacesKeys.length > 0 ? replacementWarning(def, id, olds, news, replacesKeys) : undefined;
-  const notes = changed.length > 0 && def.diffNotes !== undefined && !containsUnknown(news) ? noted(def, olds, news) : [];
+  const notes = changed.length > 0 && def.diffNotes !== undefined && !containsUnknown(news) ? noted(def, id, olds, news) : [];
   return {
     changes: changed.length > 0 || olds[PARTIAL_KEY] !== undefined,
     replaces: replacesKeys,
@@ -57,10 +57,14 @@ function changesOf(def: AnyDefinition, olds: Record<string, unknown>, news: Reco
   return { changed, replacesKeys };
 }
 
-/** The definition's notes on a diff; a note that cannot be made (a folder gone since check) is left out, never a failed diff. */
-function noted(def: AnyDefinition, olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+/**
+ * The definition's notes on a diff, each naming its resource: `pulumi preview --diff` prints them
+ * on stderr as bare lines, apart from the resource's block, so a note must say whose it is. A note
+ * that cannot be made (a folder gone since check) is left out, never a failed diff.
+ */
+function noted(def: AnyDefinition, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
   try {
-    return def.diffNotes!(olds, news);
+    return def.diffNotes!(olds, news).map((n) => `${def.describe(id)}: ${n}`);
   } catch {
     return [];
   }

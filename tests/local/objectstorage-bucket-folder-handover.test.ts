@@ -5,11 +5,12 @@
  * deleteExtraObjects), and a destroy that touches the prefix only.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claimKey } from "../../provider/objectstorage/folder/handover";
-import { startTestCloud, TOKENS, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { TOKENS, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { testCloudForFile } from "../support/local-cloud/per-file";
+import { treeForFile, writeTree } from "../support/files";
 
 let tc: TestCloud;
 let folder: EngineResource;
@@ -17,32 +18,19 @@ let object: EngineResource;
 let root: string;
 let n = 0;
 
-beforeAll(async () => {
+beforeAll(() => {
   process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
-  tc = await startTestCloud();
+});
+testCloudForFile({ bucket: "site-files" }, async (c) => {
+  tc = c;
   folder = await tc.resource("krcloud:objectstorage:BucketFolder");
   object = await tc.resource(TOKENS.object);
-  root = mkdtempSync(join(tmpdir(), "krcloud-folder-handover-"));
 });
-afterAll(async () => {
-  await tc?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  tc.reset();
-  await tc.sdk.createBucket({ name: "site-files" });
-});
+treeForFile("krcloud-folder-handover-", {}, (d) => (root = d));
 
 const md5 = (b: string) => createHash("md5").update(b).digest("hex");
 
-function makeFolder(files: Record<string, string>): string {
-  const dir = join(root, `f${++n}`);
-  for (const [rel, body] of Object.entries(files)) {
-    mkdirSync(join(dir, rel, ".."), { recursive: true });
-    writeFileSync(join(dir, rel), body);
-  }
-  return dir;
-}
+const makeFolder = (files: Record<string, string>): string => writeTree(join(root, `f${++n}`), files);
 
 async function contents(prefix?: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

@@ -5,10 +5,11 @@
  * run again, an encrypted bucket.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CheckFailed, rejection, startTestCloud, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { CheckFailed, rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { testCloudForFile } from "../support/local-cloud/per-file";
+import { treeForFile, writeTree } from "../support/files";
 
 const TOKEN = "krcloud:objectstorage:BucketFolder";
 const OWNED = expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string;
@@ -18,33 +19,20 @@ let folder: EngineResource;
 let root: string;
 let n = 0;
 
-beforeAll(async () => {
+beforeAll(() => {
   // Hashes are cached in this process only: no cache file under the home directory.
   process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
-  tc = await startTestCloud();
+});
+testCloudForFile({ bucket: "site-files" }, async (c) => {
+  tc = c;
   folder = await tc.resource(TOKEN);
-  root = mkdtempSync(join(tmpdir(), "krcloud-folder-test-"));
 });
-afterAll(async () => {
-  await tc?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  tc.reset();
-  await tc.sdk.createBucket({ name: "site-files" });
-});
+treeForFile("krcloud-folder-test-", {}, (d) => (root = d));
 
 const md5 = (b: Buffer | string) => createHash("md5").update(b).digest("hex");
 
 /** A fresh folder with `files` (relative path -> content). */
-function makeFolder(files: Record<string, string>): string {
-  const dir = join(root, `f${++n}`);
-  for (const [rel, body] of Object.entries(files)) {
-    mkdirSync(join(dir, rel, ".."), { recursive: true });
-    writeFileSync(join(dir, rel), body);
-  }
-  return dir;
-}
+const makeFolder = (files: Record<string, string>): string => writeTree(join(root, `f${++n}`), files);
 
 async function keys(bucket = "site-files", prefix?: string): Promise<string[]> {
   const page = await tc.sdk.listObjects(bucket, { prefix });

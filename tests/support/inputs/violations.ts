@@ -116,6 +116,14 @@ export function violations(root: Field, o: { skipMissing?: readonly string[]; va
   const out: Violation[] = [];
   const vo: ValueOptions = { values: o.values };
   const add = (at: Step[], kind: string, aborts: boolean, make: Violation["make"]) => out.push({ at, kind, aborts, make });
+  /** A rule of the node at `at` broken by each value `bad` makes, which check reports with `text` and goes on. */
+  const broken = (at: Step[], kind: string, text: string, bad: Arbitrary<unknown>) =>
+    add(
+      at,
+      kind,
+      false,
+      bad.map((value) => () => ({ value, path: [], texts: [text] })),
+    );
 
   const walk = (n: Node, at: Step[]) => {
     add(at, "type", true, typeViolation(n));
@@ -124,36 +132,32 @@ export function violations(root: Field, o: { skipMissing?: readonly string[]; va
         const valid = validValue({ node: n, optional: false }, at, vo) as Arbitrary<string>;
         if (n.min && n.min.value > 0) {
           const min = n.min;
-          add(
+          broken(
             at,
             "min_length",
-            false,
-            fc.tuple(valid, fc.nat()).map(([s, k]) => () => ({ value: head(s, k % min.value), path: [], texts: [min.text] })),
+            min.text,
+            fc.tuple(valid, fc.nat()).map(([s, k]) => head(s, k % min.value)),
           );
         }
         if (n.max) {
           const max = n.max;
-          add(
+          broken(
             at,
             "max_length",
-            false,
-            fc.tuple(valid, fc.integer({ min: 1, max: 40 }), fc.constantFrom("a", "0", "-", "x")).map(([s, k, c]) => () => {
+            max.text,
+            fc.tuple(valid, fc.integer({ min: 1, max: 40 }), fc.constantFrom("a", "0", "-", "x")).map(([s, k, c]) => {
               let v = s.length ? s : c;
               while (length(v) <= max.value) v += v;
-              return { value: head(v, max.value + k), path: [], texts: [max.text] };
+              return head(v, max.value + k);
             }),
           );
         }
         n.patterns.forEach((p, i) =>
-          add(
+          broken(
             at,
             `pattern ${i + 1}`,
-            false,
-            filtered(candidatesFor(valid), (s) => !p.re.test(s), `strings breaking pattern ${p.re} at "${schemaPathText(at)}"`).map((s) => () => ({
-              value: s,
-              path: [],
-              texts: [p.text],
-            })),
+            p.text,
+            filtered(candidatesFor(valid), (s) => !p.re.test(s), `strings breaking pattern ${p.re} at "${schemaPathText(at)}"`),
           ),
         );
         n.refinements.forEach((r, i) => add(at, `refinement ${i + 1}`, false, refinementViolation(r, candidatesFor(valid), schemaPathText(at))));
@@ -164,29 +168,29 @@ export function violations(root: Field, o: { skipMissing?: readonly string[]; va
         const inRange = intBetween(Math.max(Math.ceil(lo), -INT32), Math.min(Math.floor(hi), INT32));
         if (n.int) {
           const int = n.int;
-          add(
+          broken(
             at,
             "int",
-            false,
-            fc.tuple(inRange, fc.constantFrom(0.5, 0.25, 0.001)).map(([v, f]) => () => ({ value: v === hi ? v - f : v + f, path: [], texts: [int.text] })),
+            int.text,
+            fc.tuple(inRange, fc.constantFrom(0.5, 0.25, 0.001)).map(([v, f]) => (v === hi ? v - f : v + f)),
           );
         }
         if (n.low) {
           const low = n.low;
-          add(
+          broken(
             at,
             "minimum",
-            false,
-            fc.integer({ min: 0, max: 1000 }).map((k) => () => ({ value: (low.exclusive ? low.value : low.value - 1) - k, path: [], texts: [low.text] })),
+            low.text,
+            fc.integer({ min: 0, max: 1000 }).map((k) => (low.exclusive ? low.value : low.value - 1) - k),
           );
         }
         if (n.high) {
           const high = n.high;
-          add(
+          broken(
             at,
             "maximum",
-            false,
-            fc.integer({ min: 0, max: 1000 }).map((k) => () => ({ value: (high.exclusive ? high.value : high.value + 1) + k, path: [], texts: [high.text] })),
+            high.text,
+            fc.integer({ min: 0, max: 1000 }).map((k) => (high.exclusive ? high.value : high.value + 1) + k),
           );
         }
         n.refinements.forEach((r, i) => add(at, `refinement ${i + 1}`, false, refinementViolation(r, inRange, schemaPathText(at))));
@@ -217,21 +221,11 @@ export function violations(root: Field, o: { skipMissing?: readonly string[]; va
         const element = validValue(n.element, [...at, { element: true }], vo);
         if (n.min && n.min.value > 0) {
           const min = n.min;
-          add(
-            at,
-            "min_items",
-            false,
-            fc.tuple(fc.array(element, { maxLength: min.value - 1 })).map(([v]) => () => ({ value: v, path: [], texts: [min.text] })),
-          );
+          broken(at, "min_items", min.text, fc.array(element, { maxLength: min.value - 1 }));
         }
         if (n.max) {
           const max = n.max;
-          add(
-            at,
-            "max_items",
-            false,
-            fc.array(element, { minLength: max.value + 1, maxLength: max.value + 3 }).map((v) => () => ({ value: v, path: [], texts: [max.text] })),
-          );
+          broken(at, "max_items", max.text, fc.array(element, { minLength: max.value + 1, maxLength: max.value + 3 }));
         }
         walk(n.element.node, [...at, { element: true }]);
         return;

@@ -9,28 +9,19 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claimKey } from "../../provider/objectstorage/folder/handover";
 import { TOKENS, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
-import { testCloudForFile } from "../support/local-cloud/per-file";
-import { treeForFile, writeTree } from "../support/files";
+import { folderTestsForFile } from "../support/local-cloud/folder";
 
 let tc: TestCloud;
 let folder: EngineResource;
 let object: EngineResource;
-let root: string;
-let n = 0;
 
-beforeAll(() => {
-  process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
-});
-testCloudForFile({ bucket: "site-files" }, async (c) => {
+const { makeFolder } = folderTestsForFile("krcloud-folder-handover-", async (c, f) => {
   tc = c;
-  folder = await tc.resource("krcloud:objectstorage:BucketFolder");
-  object = await tc.resource(TOKENS.object);
+  folder = f;
+  object = await c.resource(TOKENS.object);
 });
-treeForFile("krcloud-folder-handover-", {}, (d) => (root = d));
 
 const md5 = (b: string) => createHash("md5").update(b).digest("hex");
-
-const makeFolder = (files: Record<string, string>): string => writeTree(join(root, `f${++n}`), files);
 
 async function contents(prefix?: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

@@ -8,31 +8,19 @@ import { createHash } from "node:crypto";
 import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CheckFailed, rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
-import { testCloudForFile } from "../support/local-cloud/per-file";
-import { treeForFile, writeTree } from "../support/files";
+import { folderTestsForFile } from "../support/local-cloud/folder";
 
-const TOKEN = "krcloud:objectstorage:BucketFolder";
 const OWNED = expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string;
 
 let tc: TestCloud;
 let folder: EngineResource;
-let root: string;
-let n = 0;
 
-beforeAll(() => {
-  // Hashes are cached in this process only: no cache file under the home directory.
-  process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
-});
-testCloudForFile({ bucket: "site-files" }, async (c) => {
+const { makeFolder, root } = folderTestsForFile("krcloud-folder-test-", (c, f) => {
   tc = c;
-  folder = await tc.resource(TOKEN);
+  folder = f;
 });
-treeForFile("krcloud-folder-test-", {}, (d) => (root = d));
 
 const md5 = (b: Buffer | string) => createHash("md5").update(b).digest("hex");
-
-/** A fresh folder with `files` (relative path -> content). */
-const makeFolder = (files: Record<string, string>): string => writeTree(join(root, `f${++n}`), files);
 
 async function keys(bucket = "site-files", prefix?: string): Promise<string[]> {
   const page = await tc.sdk.listObjects(bucket, { prefix });
@@ -198,7 +186,7 @@ test("bad input is refused by check, naming the property and the rule, with no r
   const failures = async (args: Record<string, unknown>) => (await folder.check({}, args)).failures.map((f) => `${f.property}: ${f.reason}`).join("\n");
   expect(await failures({ bucket: "site-files", path, prefix: "/abs/" })).toMatch(/prefix.*must be empty or end with '\/'/);
   expect(await failures({ bucket: "site-files", path, prefix: "noslash" })).toMatch(/prefix.*must be empty or end with '\/'/);
-  expect(await failures({ bucket: "site-files", path: join(root, "nope") })).toMatch(/path.*does not exist/);
+  expect(await failures({ bucket: "site-files", path: join(root(), "nope") })).toMatch(/path.*does not exist/);
   expect(await failures({ bucket: "site-files", path: join(path, "a.txt") })).toMatch(/path.*is not a folder/);
   expect(await failures({ bucket: "site-files", path, contentTypes: { md: "text/markdown" } })).toMatch(/contentTypes.*file extensions with their dot/);
   expect(await failures({ bucket: "site-files", path, include: [] })).toMatch(/include.*at least one glob/);

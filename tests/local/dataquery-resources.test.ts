@@ -7,6 +7,7 @@ import { DataQueryClient } from "../../client/dataquery";
 import { ObjectStorageClient } from "../../client/objectstorage";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 import { testCloudForFile } from "../support/local-cloud/per-file";
+import { putRecords } from "../support/local-cloud/records";
 
 let tc: TestCloud;
 let source: EngineResource;
@@ -28,12 +29,7 @@ testCloudForFile({ service: "data-query" }, async (c) => {
 });
 beforeEach(async () => {
   tc.reset();
-  for (const [id, engine] of [
-    ["mysql-1", "mysql"],
-    ["pg-1", "postgresql"],
-  ]) {
-    expect((await tc.controlApi("PATCH", `/resources/data-query/instance/${id}`, { projectId: tc.projectId, engine, databases: SEED })).status).toBe(200);
-  }
+  await putRecords(tc, "data-query/instance", { "mysql-1": { engine: "mysql", databases: SEED }, "pg-1": { engine: "postgresql", databases: SEED } });
   await os.createBucket({ name: "results" });
 });
 

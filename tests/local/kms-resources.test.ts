@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { KmsClient } from "../../client/kms";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
 import { testCloudForFile } from "../support/local-cloud/per-file";
+import { putRecords } from "../support/local-cloud/records";
 
 let tc: TestCloud;
 let ciphertext: EngineResource;
@@ -21,13 +22,7 @@ testCloudForFile({ service: "kms" }, async (c) => {
 });
 beforeEach(async () => {
   tc.reset();
-  for (const [id, type] of [
-    ["sym-1", "symmetric"],
-    ["sign-1", "asymmetric"],
-    ["mac-1", "mac"],
-  ]) {
-    expect((await tc.controlApi("PATCH", `/resources/kms/key/${id}`, { projectId: tc.projectId, type })).status).toBe(200);
-  }
+  await putRecords(tc, "kms/key", { "sym-1": { type: "symmetric" }, "sign-1": { type: "asymmetric" }, "mac-1": { type: "mac" } });
 });
 
 const SECRET = "db-password-Zq9!";

@@ -5,44 +5,23 @@
  * deleteExtraObjects), and a destroy that touches the prefix only.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claimKey } from "../../provider/objectstorage/folder/handover";
-import { startTestCloud, TOKENS, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { TOKENS, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { folderTestsForFile } from "../support/local-cloud/folder";
 
 let tc: TestCloud;
 let folder: EngineResource;
 let object: EngineResource;
-let root: string;
-let n = 0;
 
-beforeAll(async () => {
-  process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
-  tc = await startTestCloud();
-  folder = await tc.resource("krcloud:objectstorage:BucketFolder");
-  object = await tc.resource(TOKENS.object);
-  root = mkdtempSync(join(tmpdir(), "krcloud-folder-handover-"));
-});
-afterAll(async () => {
-  await tc?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  tc.reset();
-  await tc.sdk.createBucket({ name: "site-files" });
+const { makeFolder } = folderTestsForFile("krcloud-folder-handover-", async (c, f) => {
+  tc = c;
+  folder = f;
+  object = await c.resource(TOKENS.object);
 });
 
 const md5 = (b: string) => createHash("md5").update(b).digest("hex");
-
-function makeFolder(files: Record<string, string>): string {
-  const dir = join(root, `f${++n}`);
-  for (const [rel, body] of Object.entries(files)) {
-    mkdirSync(join(dir, rel, ".."), { recursive: true });
-    writeFileSync(join(dir, rel), body);
-  }
-  return dir;
-}
 
 async function contents(prefix?: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

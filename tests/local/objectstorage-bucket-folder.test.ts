@@ -5,46 +5,22 @@
  * run again, an encrypted bucket.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CheckFailed, rejection, startTestCloud, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { CheckFailed, rejection, type EngineResource, type ResourceState, type TestCloud } from "../support/local-cloud";
+import { folderTestsForFile } from "../support/local-cloud/folder";
 
-const TOKEN = "krcloud:objectstorage:BucketFolder";
 const OWNED = expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string;
 
 let tc: TestCloud;
 let folder: EngineResource;
-let root: string;
-let n = 0;
 
-beforeAll(async () => {
-  // Hashes are cached in this process only: no cache file under the home directory.
-  process.env.KRCLOUD_FOLDER_HASH_CACHE = "off";
-  tc = await startTestCloud();
-  folder = await tc.resource(TOKEN);
-  root = mkdtempSync(join(tmpdir(), "krcloud-folder-test-"));
-});
-afterAll(async () => {
-  await tc?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  tc.reset();
-  await tc.sdk.createBucket({ name: "site-files" });
+const { makeFolder, root } = folderTestsForFile("krcloud-folder-test-", (c, f) => {
+  tc = c;
+  folder = f;
 });
 
 const md5 = (b: Buffer | string) => createHash("md5").update(b).digest("hex");
-
-/** A fresh folder with `files` (relative path -> content). */
-function makeFolder(files: Record<string, string>): string {
-  const dir = join(root, `f${++n}`);
-  for (const [rel, body] of Object.entries(files)) {
-    mkdirSync(join(dir, rel, ".."), { recursive: true });
-    writeFileSync(join(dir, rel), body);
-  }
-  return dir;
-}
 
 async function keys(bucket = "site-files", prefix?: string): Promise<string[]> {
   const page = await tc.sdk.listObjects(bucket, { prefix });
@@ -210,7 +186,7 @@ test("bad input is refused by check, naming the property and the rule, with no r
   const failures = async (args: Record<string, unknown>) => (await folder.check({}, args)).failures.map((f) => `${f.property}: ${f.reason}`).join("\n");
   expect(await failures({ bucket: "site-files", path, prefix: "/abs/" })).toMatch(/prefix.*must be empty or end with '\/'/);
   expect(await failures({ bucket: "site-files", path, prefix: "noslash" })).toMatch(/prefix.*must be empty or end with '\/'/);
-  expect(await failures({ bucket: "site-files", path: join(root, "nope") })).toMatch(/path.*does not exist/);
+  expect(await failures({ bucket: "site-files", path: join(root(), "nope") })).toMatch(/path.*does not exist/);
   expect(await failures({ bucket: "site-files", path: join(path, "a.txt") })).toMatch(/path.*is not a folder/);
   expect(await failures({ bucket: "site-files", path, contentTypes: { md: "text/markdown" } })).toMatch(/contentTypes.*file extensions with their dot/);
   expect(await failures({ bucket: "site-files", path, include: [] })).toMatch(/include.*at least one glob/);

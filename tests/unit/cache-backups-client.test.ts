@@ -66,35 +66,19 @@ test("get and delete by id (guessed); find answers undefined on 404; an empty id
 
 describe("the record: the likely spellings of each field", () => {
   test("as the local cloud answers it", () => {
-    const raw = {
-      objectId: "backup-1",
+    // The fields read under the names they have on the wire; the others are renamed or derived.
+    const kept = {
       name: "sessions-keep-1",
       clusterId: "cluster-1",
       clusterName: "sessions",
       clusterEnabled: true,
       version: "7.0.15",
       shardCount: 2,
-      type: "manual",
       status: "Available",
-      size: 52_000,
       createdAt: "2026-11-28T03:00:00.000Z",
-      expiresAt: null,
     };
-    expect(flattenBackup(raw, "reading")).toEqual({
-      id: "backup-1",
-      name: "sessions-keep-1",
-      clusterId: "cluster-1",
-      clusterName: "sessions",
-      clusterEnabled: true,
-      version: "7.0.15",
-      shardCount: 2,
-      kind: "manual",
-      status: "Available",
-      state: "available",
-      sizeBytes: 52_000,
-      createdAt: "2026-11-28T03:00:00.000Z",
-      raw,
-    });
+    const raw = { objectId: "backup-1", ...kept, type: "manual", size: 52_000, expiresAt: null };
+    expect(flattenBackup(raw, "reading")).toEqual({ id: "backup-1", ...kept, kind: "manual", state: "available", sizeBytes: 52_000, raw });
   });
 
   test("other names: id, backupName, sourceId, engineVersion, backupType, sizeBytes / backupSize / sizeMb, numeric strings, a wrapper", () => {

@@ -4,9 +4,6 @@
  * children a CacheWithParameters declares from a plain parameter map (through Pulumi's mocks: no
  * engine, no cloud).
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { parseComponentInputs } from "../../provider/core/component";
 import { allComponents } from "../../provider/registry";
@@ -14,14 +11,10 @@ import { siteLayout, staticSite } from "../../provider/objectstorage/static-site
 import { cacheWithParameters } from "../../provider/cache/cache-with-parameters";
 import { cluster } from "../../provider/cache/cluster";
 import { parameterGroup } from "../../provider/cache/parameter-group";
+import { treeForFile } from "../support/files";
 
 let site: string;
-beforeAll(() => {
-  site = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-site-"));
-  fs.writeFileSync(path.join(site, "index.html"), "<h1>hi</h1>\n");
-  fs.writeFileSync(path.join(site, "404.html"), "<h1>no</h1>\n");
-});
-afterAll(() => fs.rmSync(site, { recursive: true, force: true }));
+treeForFile("krcloud-site-", { "index.html": "<h1>hi</h1>\n", "404.html": "<h1>no</h1>\n" }, (d) => (site = d));
 
 const siteError = (args: object): string => {
   try {

@@ -14,18 +14,18 @@ import { EXIT, exitCodeOf, type DriftReport, type PolicyResult, type PolicyViola
 import { buildReport, stackReport } from "../../drift/report";
 import type { StackRun } from "../../drift/run";
 import { DYNAMIC, previewEvents } from "../support/drift/events";
+import { treeForFile } from "../support/files";
 
 const BUCKET = DYNAMIC("krcloud:objectstorage:Bucket");
 const NOW = new Date("2026-11-20T10:00:00Z");
 const STACKS = ["prod-a", "prod-b", "dev", "staging", "prod-c", "qa", "edge-1", "edge-2"];
 
 let workDir: string;
-beforeAll(() => {
-  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "krcloud-drift-fleet-"));
-  fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), "name: web\nruntime: nodejs\n");
-  fs.writeFileSync(path.join(workDir, "index.ts"), 'new krcloud.objectstorage.Bucket("site", {});\n');
-});
-afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+treeForFile(
+  "krcloud-drift-fleet-",
+  { "Pulumi.yaml": "name: web\nruntime: nodejs\n", "index.ts": 'new krcloud.objectstorage.Bucket("site", {});\n' },
+  (d) => (workDir = d),
+);
 
 /** A stack's run: its bucket drifted when the name says so, clean otherwise. */
 function run(stack: string): StackRun {

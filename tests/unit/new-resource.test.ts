@@ -138,19 +138,42 @@ function lookupNeeds(token: string): Need[] {
 
 const missing = (needs: Need[]) => needs.filter((n) => n.missing !== undefined).map((n) => `${n.what}, ${n.file}: ${n.missing}`);
 
-test("a new resource type needs its definition, its index line, its example, its fixture and its test", () => {
-  expect(resourceNeeds("krcloud:widgets:SpareWheel").map((n) => [n.what, n.file])).toEqual([
-    ["the definition", "provider/widgets/spare-wheel.ts"],
-    ["the index line", "provider/widgets/index.ts"],
-    ["the reference example", "provider/widgets/spare-wheel.example.yaml"],
-    ["the test fixture", "tests/resources/widgets/spare-wheel.ts"],
-    ["its test against the local cloud", "tests/local/widgets-*.test.ts"],
-  ]);
-  expect(missing(resourceNeeds("krcloud:widgets:SpareWheel"))).toHaveLength(5);
-  expect(lookupNeeds("krcloud:widgets:getSpareWheels").map((n) => [n.what, n.file])).toEqual([
-    ["the lookup's statement", "provider/widgets/functions.ts"],
-    ["the reference example", "provider/widgets/get-spare-wheels.example.yaml"],
-  ]);
+test.each([
+  {
+    what: "resource type needs its definition, its index line, its example, its fixture and its test",
+    needs: resourceNeeds,
+    token: "krcloud:widgets:SpareWheel",
+    files: [
+      ["the definition", "provider/widgets/spare-wheel.ts"],
+      ["the index line", "provider/widgets/index.ts"],
+      ["the reference example", "provider/widgets/spare-wheel.example.yaml"],
+      ["the test fixture", "tests/resources/widgets/spare-wheel.ts"],
+      ["its test against the local cloud", "tests/local/widgets-*.test.ts"],
+    ],
+  },
+  {
+    what: "lookup needs its statement and its example",
+    needs: lookupNeeds,
+    token: "krcloud:widgets:getSpareWheels",
+    files: [
+      ["the lookup's statement", "provider/widgets/functions.ts"],
+      ["the reference example", "provider/widgets/get-spare-wheels.example.yaml"],
+    ],
+  },
+  {
+    what: "component needs its definition, its index line, its example and its engine test",
+    needs: componentNeeds,
+    token: "krcloud:widgets:SpareGarage",
+    files: [
+      ["the definition", "provider/widgets/spare-garage.ts"],
+      ["the index line", "provider/widgets/index.ts"],
+      ["the reference example", "provider/widgets/spare-garage.example.yaml"],
+      ["its engine test, both doors", "tests/engine/components.test.ts"],
+    ],
+  },
+])("a new $what; none is there for a made-up one", ({ needs, token, files }) => {
+  expect(needs(token).map((n) => [n.what, n.file])).toEqual(files);
+  expect(missing(needs(token))).toHaveLength(files.length);
 });
 
 test("every registered resource type has them", () => {
@@ -212,16 +235,6 @@ test("every service with resource types runs in one fault-matrix file", () => {
   const files = Object.entries(FAULT_FILES as Record<string, readonly string[]>);
   expect(files.flatMap(([, s]) => s).sort()).toEqual(services);
   for (const [file] of files) expect([file, fs.existsSync(path.join(ROOT, "tests", "faults", `${file}.test.ts`))]).toEqual([file, true]);
-});
-
-test("a new component needs its definition, its index line, its example and its engine test", () => {
-  expect(componentNeeds("krcloud:widgets:SpareGarage").map((n) => [n.what, n.file])).toEqual([
-    ["the definition", "provider/widgets/spare-garage.ts"],
-    ["the index line", "provider/widgets/index.ts"],
-    ["the reference example", "provider/widgets/spare-garage.example.yaml"],
-    ["its engine test, both doors", "tests/engine/components.test.ts"],
-  ]);
-  expect(missing(componentNeeds("krcloud:widgets:SpareGarage"))).toHaveLength(4);
 });
 
 test("every registered component has them", () => {

@@ -7,8 +7,8 @@ import fc from "fast-check";
 import { serviceRules, TIMEOUTS, type TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
 import { DataQueryClient } from "../../../client/dataquery";
-import { waitFor } from "../../../client/core";
 import type { Entry } from "../../support/faults/sim-stack";
+import { settled } from "../../support/zero-diff/settle";
 import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
 
 /** The SQL of the fault matrix's queries (and the replacement cases'): a total per region. */
@@ -84,15 +84,7 @@ export const outside: OutsideFact = {
     const dq = new DataQueryClient({ settings });
     const sql = "select 42 as answer";
     const q = await dq.runQuery({ query: sql, bucketName: stack.resultsBucket, path: "outside" });
-    await waitFor({
-      resource: `data query ${q.queryId}`,
-      status: async () => (await dq.findQuery(q.queryId))?.queryInfo.state,
-      stateOf: (s) => s,
-      target: ["FINISHED"],
-      timeoutMs: 120_000,
-      minDelayMs: 100,
-      maxDelayMs: 1_000,
-    });
+    await settled(`data query ${q.queryId}`, async () => (await dq.findQuery(q.queryId))?.queryInfo.state, ["FINISHED"]);
     return [
       {
         name: name("query"),

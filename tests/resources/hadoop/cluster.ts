@@ -6,10 +6,10 @@
 import fc from "fast-check";
 import { arr, keepOneOf, obj, oneOfRules, rule, serviceRules, TIMEOUTS, type Obj, type TypeRules } from "../../support/inputs/cross-field";
 import { isPlainObject, type Input } from "../../support/inputs/rules";
-import { waitFor } from "../../../client/core";
 import { HadoopClient } from "../../../client/hadoop";
 import { canonicalConfig } from "../../../provider/hadoop/cluster";
 import type { Entry } from "../../support/faults/sim-stack";
+import { settled } from "../../support/zero-diff/settle";
 import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
 import { smallCluster } from "./small-cluster";
 
@@ -362,15 +362,7 @@ export const outside: OutsideFact = {
       config: { hdfsReplication: 2, hdfsBlockSize: 128, configText: canonicalConfig(configurations) },
       ...(secret ? { hiveMetastoreInfo: { mySqlInfo: { objectId: fx.mysqlInstance, dbName: "hive", userId: "hive", userPw: s.metastorePassword } } } : {}),
     });
-    await waitFor({
-      resource: `Hadoop cluster ${h.id}`,
-      status: async () => (await hadoop.getCluster(h.id)).status,
-      stateOf: (x) => x,
-      target: ["Running"],
-      timeoutMs: 120_000,
-      minDelayMs: 100,
-      maxDelayMs: 1_000,
-    });
+    await settled(`Hadoop cluster ${h.id}`, async () => (await hadoop.getCluster(h.id)).status, ["Running"]);
     return [
       {
         name: name("hadoop"),

@@ -9,7 +9,7 @@ import type { Input } from "../../support/inputs/rules";
 import { ObjectStorageClient } from "../../../client/objectstorage";
 import { isSecret } from "../../harness/engine/state";
 import type { Entry } from "../../support/faults/sim-stack";
-import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
+import type { CloudKind, DriftFact, DriftRecipe, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
 import { site } from "./bucket";
 
 /** Inputs check accepts, with every secret-bearing input set. */
@@ -82,19 +82,37 @@ export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "object-storage/bu
 
 const DRIFT_ORIGIN = "https://drift.invalid";
 
-/** Its rules replaced by one for another origin, through the control API. */
-export const drift: DriftFact = {
-  recipe: {
-    service: "object-storage",
-    kind: "bucket-cors",
-    snapshot: (rec) => rec.cors,
-    async drift(control, r) {
-      await control.patchResource("object-storage", "bucket-cors", r.id!, { cors: [{ allowed_origins: [DRIFT_ORIGIN], allowed_methods: ["PUT"] }] });
-      return ["rules"];
+/**
+ * The rules of a document of a bucket (`kind` in the control API: its CORS policy, its lifecycle
+ * configuration; its id is the bucket's name) replaced by `patch` through the control API.
+ */
+export function bucketRulesDrift(
+  kind: string,
+  snapshot: DriftRecipe["snapshot"],
+  patch: Record<string, unknown>,
+  recorded: DriftRecipe["recorded"],
+): DriftFact {
+  return {
+    recipe: {
+      service: "object-storage",
+      kind,
+      snapshot,
+      async drift(control, r) {
+        await control.patchResource("object-storage", kind, r.id!, patch);
+        return ["rules"];
+      },
+      recorded,
     },
-    recorded: (outs) => isSecret(outs.rules) || JSON.stringify(outs.rules).includes(DRIFT_ORIGIN),
-  },
-};
+  };
+}
+
+/** Its rules replaced by one for another origin, through the control API. */
+export const drift = bucketRulesDrift(
+  "bucket-cors",
+  (rec) => rec.cors,
+  { cors: [{ allowed_origins: [DRIFT_ORIGIN], allowed_methods: ["PUT"] }] },
+  (outs) => isSecret(outs.rules) || JSON.stringify(outs.rules).includes(DRIFT_ORIGIN),
+);
 
 /** A CORS policy set through the client on the stack's results bucket (the bucket is the stack's; its policy is not). */
 export const outside: OutsideFact = {

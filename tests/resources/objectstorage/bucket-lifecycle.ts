@@ -9,8 +9,9 @@ import type { Input } from "../../support/inputs/rules";
 import { ObjectStorageClient } from "../../../client/objectstorage";
 import { isSecret } from "../../harness/engine/state";
 import type { Entry } from "../../support/faults/sim-stack";
-import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
+import type { CloudKind, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
 import { site } from "./bucket";
+import { bucketRulesDrift } from "./bucket-cors";
 
 /** Inputs check accepts, with every secret-bearing input set. */
 export const valid: Input = { bucket: "valid-bucket", rules: [{ id: "expire-logs", prefix: "logs/", expirationDays: 30 }] };
@@ -124,18 +125,12 @@ const DRIFT_LIFECYCLE =
   "<LifecycleConfiguration><Rule><ID>drift</ID><Prefix>drift/</Prefix><Status>Disabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>";
 
 /** Its rules replaced by one disabled rule for `drift/`, through the control API. */
-export const drift: DriftFact = {
-  recipe: {
-    service: "object-storage",
-    kind: "bucket-lifecycle",
-    snapshot: (rec) => rec.lifecycle,
-    async drift(control, r) {
-      await control.patchResource("object-storage", "bucket-lifecycle", r.id!, { lifecycle: DRIFT_LIFECYCLE });
-      return ["rules"];
-    },
-    recorded: (outs) => isSecret(outs.rules) || (outs.rules as { prefix?: string }[])?.[0]?.prefix === "drift/",
-  },
-};
+export const drift = bucketRulesDrift(
+  "bucket-lifecycle",
+  (rec) => rec.lifecycle,
+  { lifecycle: DRIFT_LIFECYCLE },
+  (outs) => isSecret(outs.rules) || (outs.rules as { prefix?: string }[])?.[0]?.prefix === "drift/",
+);
 
 /** A lifecycle configuration set through the client on the stack's results bucket. */
 export const outside: OutsideFact = {

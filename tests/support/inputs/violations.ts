@@ -104,6 +104,25 @@ function candidatesFor(valid: Arbitrary<string>): Arbitrary<string> {
   );
 }
 
+/** Strings of `valid` cut to fewer than `min` characters. */
+const shorter = (valid: Arbitrary<string>, min: number): Arbitrary<string> => fc.tuple(valid, fc.nat()).map(([s, k]) => head(s, k % min));
+
+/** Strings of `valid` (an empty one: of a filler character) repeated past `max` characters, by 1 to 40. */
+const longer = (valid: Arbitrary<string>, max: number): Arbitrary<string> =>
+  fc.tuple(valid, fc.integer({ min: 1, max: 40 }), fc.constantFrom("a", "0", "-", "x")).map(([s, k, c]) => {
+    let v = s.length ? s : c;
+    while (length(v) <= max) v += v;
+    return head(v, max + k);
+  });
+
+/** Numbers of `inRange` moved off the integers (down from `hi`, which may be the last one allowed; up from the others). */
+const fractional = (inRange: Arbitrary<number>, hi: number): Arbitrary<number> =>
+  fc.tuple(inRange, fc.constantFrom(0.5, 0.25, 0.001)).map(([v, f]) => (v === hi ? v - f : v + f));
+
+/** Numbers beyond `bound` by 0 to 1000 (`by` -1: below a minimum, 1: above a maximum); an exclusive bound is itself beyond. */
+const beyond = (bound: { value: number; exclusive?: boolean }, by: -1 | 1): Arbitrary<number> =>
+  fc.integer({ min: 0, max: 1000 }).map((k) => (bound.exclusive ? bound.value : bound.value + by) + by * k);
+
 function typeViolation(n: Node): Violation["make"] {
   return fc.constantFrom(...OTHER_TYPES[n.kind]).map((v) => () => ({ value: v, path: [], texts: [n.typeText] }));
 }
@@ -116,44 +135,28 @@ export function violations(root: Field, o: { skipMissing?: readonly string[]; va
   const out: Violation[] = [];
   const vo: ValueOptions = { values: o.values };
   const add = (at: Step[], kind: string, aborts: boolean, make: Violation["make"]) => out.push({ at, kind, aborts, make });
+  /** A rule of the node at `at` broken by each value `bad` makes, which check reports with `text` and goes on. */
+  const broken = (at: Step[], kind: string, text: string, bad: Arbitrary<unknown>) =>
+    add(
+      at,
+      kind,
+      false,
+      bad.map((value) => () => ({ value, path: [], texts: [text] })),
+    );
 
   const walk = (n: Node, at: Step[]) => {
     add(at, "type", true, typeViolation(n));
     switch (n.kind) {
       case "string": {
         const valid = validValue({ node: n, optional: false }, at, vo) as Arbitrary<string>;
-        if (n.min && n.min.value > 0) {
-          const min = n.min;
-          add(
-            at,
-            "min_length",
-            false,
-            fc.tuple(valid, fc.nat()).map(([s, k]) => () => ({ value: head(s, k % min.value), path: [], texts: [min.text] })),
-          );
-        }
-        if (n.max) {
-          const max = n.max;
-          add(
-            at,
-            "max_length",
-            false,
-            fc.tuple(valid, fc.integer({ min: 1, max: 40 }), fc.constantFrom("a", "0", "-", "x")).map(([s, k, c]) => () => {
-              let v = s.length ? s : c;
-              while (length(v) <= max.value) v += v;
-              return { value: head(v, max.value + k), path: [], texts: [max.text] };
-            }),
-          );
-        }
+        if (n.min && n.min.value > 0) broken(at, "min_length", n.min.text, shorter(valid, n.min.value));
+        if (n.max) broken(at, "max_length", n.max.text, longer(valid, n.max.value));
         n.patterns.forEach((p, i) =>
-          add(
+          broken(
             at,
             `pattern ${i + 1}`,
-            false,
-            filtered(candidatesFor(valid), (s) => !p.re.test(s), `strings breaking pattern ${p.re} at "${schemaPathText(at)}"`).map((s) => () => ({
-              value: s,
-              path: [],
-              texts: [p.text],
-            })),
+            p.text,
+            filtered(candidatesFor(valid), (s) => !p.re.test(s), `strings breaking pattern ${p.re} at "${schemaPathText(at)}"`),
           ),
         );
         n.refinements.forEach((r, i) => add(at, `refinement ${i + 1}`, false, refinementViolation(r, candidatesFor(valid), schemaPathText(at))));
@@ -162,33 +165,9 @@ export function violations(root: Field, o: { skipMissing?: readonly string[]; va
       case "number": {
         const { lo, hi } = numberRange(n);
         const inRange = intBetween(Math.max(Math.ceil(lo), -INT32), Math.min(Math.floor(hi), INT32));
-        if (n.int) {
-          const int = n.int;
-          add(
-            at,
-            "int",
-            false,
-            fc.tuple(inRange, fc.constantFrom(0.5, 0.25, 0.001)).map(([v, f]) => () => ({ value: v === hi ? v - f : v + f, path: [], texts: [int.text] })),
-          );
-        }
-        if (n.low) {
-          const low = n.low;
-          add(
-            at,
-            "minimum",
-            false,
-            fc.integer({ min: 0, max: 1000 }).map((k) => () => ({ value: (low.exclusive ? low.value : low.value - 1) - k, path: [], texts: [low.text] })),
-          );
-        }
-        if (n.high) {
-          const high = n.high;
-          add(
-            at,
-            "maximum",
-            false,
-            fc.integer({ min: 0, max: 1000 }).map((k) => () => ({ value: (high.exclusive ? high.value : high.value + 1) + k, path: [], texts: [high.text] })),
-          );
-        }
+        if (n.int) broken(at, "int", n.int.text, fractional(inRange, hi));
+        if (n.low) broken(at, "minimum", n.low.text, beyond(n.low, -1));
+        if (n.high) broken(at, "maximum", n.high.text, beyond(n.high, 1));
         n.refinements.forEach((r, i) => add(at, `refinement ${i + 1}`, false, refinementViolation(r, inRange, schemaPathText(at))));
         return;
       }
@@ -215,24 +194,8 @@ export function violations(root: Field, o: { skipMissing?: readonly string[]; va
         return;
       case "array": {
         const element = validValue(n.element, [...at, { element: true }], vo);
-        if (n.min && n.min.value > 0) {
-          const min = n.min;
-          add(
-            at,
-            "min_items",
-            false,
-            fc.tuple(fc.array(element, { maxLength: min.value - 1 })).map(([v]) => () => ({ value: v, path: [], texts: [min.text] })),
-          );
-        }
-        if (n.max) {
-          const max = n.max;
-          add(
-            at,
-            "max_items",
-            false,
-            fc.array(element, { minLength: max.value + 1, maxLength: max.value + 3 }).map((v) => () => ({ value: v, path: [], texts: [max.text] })),
-          );
-        }
+        if (n.min && n.min.value > 0) broken(at, "min_items", n.min.text, fc.array(element, { maxLength: n.min.value - 1 }));
+        if (n.max) broken(at, "max_items", n.max.text, fc.array(element, { minLength: n.max.value + 1, maxLength: n.max.value + 3 }));
         walk(n.element.node, [...at, { element: true }]);
         return;
       }

@@ -17,8 +17,9 @@
  * - `make demo`, the real target, first and then with nothing to do (demo.ts; goal < 15 s).
  * - krcloud-drift of a 1,000-resource stack (time, requests per resource) and of 20 stacks
  *   concurrently against one after the other (drift.ts).
- * - Fewer reads: requests per resource of a refresh-like read of 1,000 resources per type, with reads
- *   answered from list pages off and on (studies/reads.ts).
+ * - Fewer reads: requests per resource of a refresh and of a drift check (its reads and its share of
+ *   the unmanaged discovery) of 1,000 resources of every type, with reads answered from list pages
+ *   off and on (studies/reads.ts, planted by studies/reads-plant.ts).
  * - A planted fleet of 12 stacks and 1,000 resources checked with --policy and a request budget as
  *   1, 2 and 4 shards, merged (wall time, the busiest second against the budget; fleet.ts).
  * - `pulumi do krcloud:objectstorage:Bucket list --all` of 1,000 buckets (the plugin's List) beside

@@ -17,8 +17,9 @@
  * - `make demo`, the real target, first and then with nothing to do (demo.ts; goal < 15 s).
  * - krcloud-drift of a 1,000-resource stack (time, requests per resource) and of 20 stacks
  *   concurrently against one after the other (drift.ts).
- * - Fewer reads: requests per resource of a refresh-like read of 1,000 resources per type, with reads
- *   answered from list pages off and on (studies/reads.ts).
+ * - Fewer reads: requests per resource of a refresh and of a drift check (its reads and its share of
+ *   the unmanaged discovery) of 1,000 resources of every type, with reads answered from list pages
+ *   off and on (studies/reads.ts, planted by studies/reads-plant.ts).
  * - A planted fleet of 12 stacks and 1,000 resources checked with --policy and a request budget as
  *   1, 2 and 4 shards, merged (wall time, the busiest second against the budget; fleet.ts).
  * - `pulumi do krcloud:objectstorage:Bucket list --all` of 1,000 buckets (the plugin's List) beside
@@ -34,6 +35,9 @@
  * - Scale: 200 and 1,000 buckets through each door (dynamic TS, native TS, native YAML, native
  *   Python) beside each door's no-op floor (Python has none), every step from create to destroy
  *   (studies/scale.ts; KRCLOUD_BENCH_SIZES overrides the sizes, e.g. `20,200` while working on the bench).
+ *
+ * `KRCLOUD_BENCH_ONLY=<name>[,<name>...]` runs only the studies named (`reads`, `drift`, ...) and
+ * writes nothing, at either size: for working on one study without the others' minutes.
  *
  * docs/benchmarks.md: this run's part is the section between `<!-- begin make-bench -->` and
  * `<!-- end make-bench -->`; what follows it (the analysis, the sections of `make bench-scale`) stays.
@@ -85,7 +89,8 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   const sections: string[] = [];
   const log = (line: string) => console.error(line);
-  for (const study of STUDIES) {
+  const only = selected(process.env.KRCLOUD_BENCH_ONLY);
+  for (const study of only ?? STUDIES) {
     const t = performance.now();
     log(`bench: ${study.name} (${size})`);
     const r = await study.run({ size, log });
@@ -103,6 +108,10 @@ async function main(): Promise<void> {
   console.log(table);
   for (const s of sections) console.log(s);
   const minutes = (performance.now() - started) / 60_000;
+  if (only !== undefined) {
+    log(`bench: ${only.map((s) => s.name).join(", ")} ran in ${minutes.toFixed(1)} min (KRCLOUD_BENCH_ONLY; docs/benchmarks.md untouched)`);
+    return;
+  }
   if (size === "smoke") {
     log(`bench-smoke: ${STUDIES.length} studies ran in ${minutes.toFixed(1)} min (figures at the smoke size mean nothing; docs/benchmarks.md untouched)`);
     return;
@@ -149,6 +158,18 @@ Memory of the local cloud is its heap and external memory after a collection, pe
 ${scale}
 `;
   writeSection("make-bench", doc, true);
+}
+
+/** The studies `KRCLOUD_BENCH_ONLY` names, in their order; undefined when it is unset or empty. */
+export function selected(only: string | undefined): Study[] | undefined {
+  const names = (only ?? "")
+    .split(",")
+    .map((n) => n.trim())
+    .filter((n) => n !== "");
+  if (names.length === 0) return undefined;
+  const unknown = names.filter((n) => !STUDIES.some((s) => s.name === n));
+  if (unknown.length > 0) throw new Error(`KRCLOUD_BENCH_ONLY: no study ${unknown.join(", ")} (there are: ${STUDIES.map((s) => s.name).join(", ")})`);
+  return STUDIES.filter((s) => names.includes(s.name));
 }
 
 if (require.main === module) {

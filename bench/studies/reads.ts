@@ -1,31 +1,37 @@
 /**
- * Fewer reads (issue 36 item 4): requests per resource of a refresh-like read of N resources of a
- * type (N = 1,000; 20 at the smoke size), with reads answered from list pages off (before:
- * `KRCLOUD_READS_FROM_LIST=off`, one read per resource) and on (after: provider/core/list-reads.ts),
- * in one run. Each read is the provider's own `read` (what `pulumi refresh` and krcloud-drift call),
- * 16 at a time as an engine with `--parallel 16` sends them; requests are the local cloud's request
- * log's count for the type's service. The types that declare `no` are measured too (Bucket): their
- * reads do not change; the others that declare `no` are listed with their reason.
+ * Fewer reads (issue 36 item 4): requests per resource of a refresh and of a drift check of N
+ * resources of every resource type of the registry (N = 1,000; 20 at the smoke size), with reads
+ * answered from list pages off (before: `KRCLOUD_READS_FROM_LIST=off`, one read per resource) and on
+ * (after: provider/core/list-reads.ts), in one run, all in one project of one local cloud
+ * (reads-plant.ts makes them). Requests are the local cloud's request log's count for the type's
+ * service.
+ *
+ * Refresh: each resource read through the provider's own `read` (what `pulumi refresh` and
+ * krcloud-drift's refresh-preview call), 16 at a time as an engine with `--parallel 16` sends them.
+ *
+ * Drift check: krcloud-drift makes the same reads, then lists what no stack manages
+ * (drift/unmanaged/discover.ts: every listable type of every service once, and within each bucket
+ * its objects and documents). The discovery is measured once over everything planted, per service
+ * (D_s requests to service s), and spread over the R_s resources planted in that service:
+ * drift-check requests per resource of type T in service s = refresh(T) + D_s / R_s. A project
+ * holding only type T would pay the same D_s over fewer resources; the share is of this fleet.
+ *
+ * The types that declare `readsFromList: { no }` are measured too: before = after is their honest
+ * figure (KMS's made-once types read nothing at all).
  */
-import { CacheClient } from "../../client/cache";
 import { closeAllPools, resolveSettings, type Settings } from "../../client/core";
 import { forEachLimit } from "../../client/core/concurrency";
-import { DataQueryClient } from "../../client/dataquery";
-import { ObjectStorageClient } from "../../client/objectstorage";
+import { discover } from "../../drift/unmanaged/discover";
 import { startLocalCloud, type LocalCloud } from "../../local-cloud";
 import { READS_FROM_LIST_ENV } from "../../provider/core/list-reads";
 import { allDefinitions } from "../../provider/registry";
 import { provider } from "../../provider/runtime";
 import { sized, type Row, type Study } from "../study";
+import { plantAll, type Planted } from "./reads-plant";
 
 const PARALLEL = 16;
 
-interface Planted {
-  token: string;
-  /** The service's name in the request log. */
-  service: string;
-  ids: string[];
-}
+type Mode = "off" | "on";
 
 export const readsStudy: Study = {
   name: "reads",
@@ -34,28 +40,51 @@ export const readsStudy: Study = {
     const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
     try {
       const { settings, config } = credentials(cloud);
-      const planted = await plant(cloud, settings, n);
+      const t = performance.now();
+      const planted = await plantAll(
+        cloud,
+        settings,
+        n,
+        allDefinitions().map((d) => d.token),
+      );
+      ctx.log(`reads: planted ${planted.length} types x ${n} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      const perService = new Map<string, number>();
+      for (const p of planted) perService.set(p.service, (perService.get(p.service) ?? 0) + p.ids.length);
+      const discovery = { off: await discovered(cloud, settings, "off", perService), on: await discovered(cloud, settings, "on", perService) };
       const rows: Row[] = [];
-      const measured = new Set<string>();
       for (const p of planted) {
         const before = await refresh(cloud, config, p, "off");
         const after = await refresh(cloud, config, p, "on");
-        ctx.log(`reads: ${p.token}: ${before.toFixed(3)} -> ${after.toFixed(3)} requests per resource (${p.ids.length})`);
-        measured.add(p.token);
+        const share = {
+          off: (discovery.off.get(p.service) ?? 0) / perService.get(p.service)!,
+          on: (discovery.on.get(p.service) ?? 0) / perService.get(p.service)!,
+        };
+        const driftBefore = before + share.off;
+        const driftAfter = after + share.on;
+        ctx.log(
+          `reads: ${p.token}: refresh ${before.toFixed(3)} -> ${after.toFixed(3)}, drift check ${driftBefore.toFixed(3)} -> ${driftAfter.toFixed(3)} requests per resource (${p.ids.length})`,
+        );
+        const type = p.token.split(":").slice(1).join(":");
+        const goal = goalOf(p.token);
         rows.push({
-          figure: `refresh of ${p.ids.length} ${p.token.split(":").slice(1).join(":")}: requests per resource`,
+          figure: `refresh of ${p.ids.length} ${type}: requests per resource`,
           ours: after.toFixed(3),
           baseline: before.toFixed(3),
-          ratio: after === before ? "unchanged" : after > 0 ? `${(before / after).toFixed(1)}x fewer` : "none left",
-          goal: readsFromListOf(p.token) ? "fewer than 1 per resource (one walk)" : "unchanged (declares no)",
+          ratio: ratioOf(before, after),
+          goal,
+        });
+        rows.push({
+          figure: `drift check of ${p.ids.length} ${type}: requests per resource (refresh + ${share.on.toFixed(3)}, the ${p.service} discovery's share: ${discovery.on.get(p.service) ?? 0} requests / ${perService.get(p.service)} ${p.service} resources)`,
+          ours: driftAfter.toFixed(3),
+          baseline: driftBefore.toFixed(3),
+          ratio: ratioOf(driftBefore, driftAfter),
+          goal,
         });
       }
-      const notes = allDefinitions()
-        .filter((d) => !measured.has(d.token))
-        .map((d) => {
-          const r = d.readsFromList;
-          return `${d.token}: not measured; reads from its list: ${r && "no" in r ? `no, ${r.no}` : "yes"}`;
-        });
+      const notes = [
+        `Reads study: ${n} of each of the ${planted.length} resource types in one project; drift check per resource = refresh + the discovery's requests to the type's service / the resources planted in that service (bench/studies/reads.ts).`,
+        "KMS Ciphertext and DataKey: made through the client (one encrypt or data-key call each); the service keeps nothing of them, so their read makes no request and no discovery lists them.",
+      ];
       return { rows, notes };
     } finally {
       delete process.env[READS_FROM_LIST_ENV];
@@ -65,9 +94,29 @@ export const readsStudy: Study = {
   },
 };
 
-function readsFromListOf(token: string): boolean {
+function ratioOf(before: number, after: number): string {
+  return after === before ? "unchanged" : after > 0 ? `${(before / after).toFixed(1)}x fewer` : "none left";
+}
+
+function goalOf(token: string): string {
   const r = allDefinitions().find((d) => d.token === token)?.readsFromList;
-  return r !== undefined && !("no" in r);
+  if (r === undefined) return "unchanged (declares nothing)";
+  if ("no" in r) return `unchanged (declares no: ${r.no})`;
+  return r.also !== undefined ? `about 1 per resource: one walk, plus ${r.also}` : "fewer than 1 per resource (one walk)";
+}
+
+function setMode(mode: Mode): void {
+  if (mode === "off") process.env[READS_FROM_LIST_ENV] = "off";
+  else delete process.env[READS_FROM_LIST_ENV];
+}
+
+/** The discovery's requests per service (krcloud-drift --unmanaged's listing of the whole project). */
+async function discovered(cloud: LocalCloud, settings: Settings, mode: Mode, services: ReadonlyMap<string, number>): Promise<Map<string, number>> {
+  setMode(mode);
+  const before = new Map([...services.keys()].map((s) => [s, servedBy(cloud, s)]));
+  const d = await discover(settings, new Set());
+  if (d.errors.length > 0) throw new Error(`reads: the discovery failed: ${d.errors.map((e) => `${e.service}: ${e.error}`).join("; ")}`);
+  return new Map([...services.keys()].map((s) => [s, servedBy(cloud, s) - before.get(s)!]));
 }
 
 function credentials(cloud: LocalCloud): { settings: Settings; config: Record<string, string> } {
@@ -90,74 +139,9 @@ function credentials(cloud: LocalCloud): { settings: Settings; config: Record<st
   return { settings, config };
 }
 
-/** N of each measured type, made through the clients (not the provider: a create is a write). */
-async function plant(cloud: LocalCloud, settings: Settings, n: number): Promise<Planted[]> {
-  const cache = new CacheClient({ settings });
-  const common = {
-    port: 6379,
-    flavorId: "redis.small",
-    subnets: [{ id: "sn-a" }],
-    subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [] }],
-    securityGroups: [{ id: "sg" }],
-    version: "7.0.15",
-  };
-  const clusters: string[] = new Array<string>(n);
-  await forEachLimit([...Array(n).keys()], PARALLEL, async (i) => {
-    const made = await cache.clusters.create({
-      ...common,
-      name: `clus-${i}`,
-      shardCount: 1,
-      nodeCountPerShard: 1,
-      parameterGroupId: "default.redis7.0.cluster",
-    });
-    clusters[i] = made.id;
-  });
-  const sets: string[] = new Array<string>(n);
-  await forEachLimit([...Array(n).keys()], PARALLEL, async (i) => {
-    const made = await cache.instanceSets.create({
-      ...common,
-      instanceSetName: `iset-${i}`,
-      replicas: 1,
-      recoveryEnabled: false,
-      parameterGroupId: "default.redis7.0.standalone",
-    });
-    sets[i] = made.id;
-  });
-  // Settled, so that a backup may be taken.
-  cloud.control.advanceClock({ ms: 3_600_000 });
-  const backups: string[] = new Array<string>(n);
-  await forEachLimit([...Array(n).keys()], PARALLEL, async (i) => {
-    backups[i] = (await cache.backups.create({ clusterId: clusters[i % clusters.length]!, name: `back-${i}` })).id;
-  });
-  const dq = new DataQueryClient({ settings });
-  const instance = await fetch(`${cloud.controlUrl}/resources/data-query/instance/mysql-1`, {
-    method: "PATCH",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ projectId: settings.projectId, engine: "mysql", databases: {} }),
-  });
-  if (instance.status !== 200) throw new Error(`reads: the local cloud refused the database instance (${instance.status})`);
-  const sources = [...Array(n).keys()].map((i) => `src_${i}`);
-  await forEachLimit(sources, PARALLEL, (name) =>
-    dq.createDataSource({ name, type: "MYSQL", scope: "PRIVATE", instanceId: "mysql-1", username: "reader", password: "s3cret-Pw" }),
-  );
-  const os = new ObjectStorageClient({ settings });
-  const buckets = [...Array(n).keys()].map((i) => `reads-${i}`);
-  await forEachLimit(buckets, PARALLEL, async (name) => {
-    await os.createBucket({ name });
-  });
-  return [
-    { token: "krcloud:cache:Cluster", service: "cache", ids: clusters },
-    { token: "krcloud:cache:InstanceSet", service: "cache", ids: sets },
-    { token: "krcloud:cache:Backup", service: "cache", ids: backups },
-    { token: "krcloud:dataquery:DataSource", service: "data-query", ids: sources },
-    { token: "krcloud:objectstorage:Bucket", service: "object-storage", ids: buckets },
-  ];
-}
-
 /** The requests per resource of reading every one of `p`, PARALLEL at a time, through the provider's read. */
-async function refresh(cloud: LocalCloud, config: Record<string, string>, p: Planted, mode: "off" | "on"): Promise<number> {
-  if (mode === "off") process.env[READS_FROM_LIST_ENV] = "off";
-  else delete process.env[READS_FROM_LIST_ENV];
+async function refresh(cloud: LocalCloud, config: Record<string, string>, p: Planted, mode: Mode): Promise<number> {
+  setMode(mode);
   const prov = provider(p.token);
   await prov.configure({ config: { get: (k: string) => config[k] } } as never);
   const before = servedBy(cloud, p.service);

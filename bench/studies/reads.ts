@@ -101,34 +101,29 @@ async function plant(cloud: LocalCloud, settings: Settings, n: number): Promise<
     securityGroups: [{ id: "sg" }],
     version: "7.0.15",
   };
-  const clusters: string[] = new Array<string>(n);
-  await forEachLimit([...Array(n).keys()], PARALLEL, async (i) => {
-    const made = await cache.clusters.create({
-      ...common,
-      name: `clus-${i}`,
-      shardCount: 1,
-      nodeCountPerShard: 1,
-      parameterGroupId: "default.redis7.0.cluster",
+  // `n` of a kind, `PARALLEL` at a time; their ids in order.
+  const made = async (make: (i: number) => Promise<{ id: string }>): Promise<string[]> => {
+    const ids = new Array<string>(n);
+    await forEachLimit([...Array(n).keys()], PARALLEL, async (i) => {
+      ids[i] = (await make(i)).id;
     });
-    clusters[i] = made.id;
-  });
-  const sets: string[] = new Array<string>(n);
-  await forEachLimit([...Array(n).keys()], PARALLEL, async (i) => {
-    const made = await cache.instanceSets.create({
+    return ids;
+  };
+  const clusters = await made((i) =>
+    cache.clusters.create({ ...common, name: `clus-${i}`, shardCount: 1, nodeCountPerShard: 1, parameterGroupId: "default.redis7.0.cluster" }),
+  );
+  const sets = await made((i) =>
+    cache.instanceSets.create({
       ...common,
       instanceSetName: `iset-${i}`,
       replicas: 1,
       recoveryEnabled: false,
       parameterGroupId: "default.redis7.0.standalone",
-    });
-    sets[i] = made.id;
-  });
+    }),
+  );
   // Settled, so that a backup may be taken.
   cloud.control.advanceClock({ ms: 3_600_000 });
-  const backups: string[] = new Array<string>(n);
-  await forEachLimit([...Array(n).keys()], PARALLEL, async (i) => {
-    backups[i] = (await cache.backups.create({ clusterId: clusters[i % clusters.length]!, name: `back-${i}` })).id;
-  });
+  const backups = await made((i) => cache.backups.create({ clusterId: clusters[i % clusters.length]!, name: `back-${i}` }));
   const dq = new DataQueryClient({ settings });
   const instance = await fetch(`${cloud.controlUrl}/resources/data-query/instance/mysql-1`, {
     method: "PATCH",

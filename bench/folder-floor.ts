@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { contentTypeOf } from "../provider/objectstorage/folder/scan";
 import { providerConfig } from "../tests/harness/engine";
-import { makeFiles, run, swiftCommand, timed } from "./folder";
+import { makeFiles, run, swiftCommand, timed, timedWithHandlerTimes, writeBucketProgram } from "./folder";
 import { withBed } from "./bed";
 import { sized, type Study } from "./study";
 
@@ -52,19 +52,6 @@ function md5Pass(dir: string): number {
   return performance.now() - t;
 }
 
-function yaml(name: string, resources: string[]): string {
-  return [
-    `name: ${name}`,
-    "runtime: yaml",
-    "resources:",
-    "  files:",
-    "    type: krcloud:objectstorage:Bucket",
-    "    properties: { forceDestroy: true }",
-    ...resources,
-    "",
-  ].join("\n");
-}
-
 export async function folderFloorBenchmarks(o: { files: number; objects: number }, log: (line: string) => void): Promise<FloorFigures> {
   const swift = await swiftCommand(log);
   return withBed({ label: "floor", project: "benchfloor", plugin: true }, async ({ cloud, sandbox, project }) => {
@@ -82,14 +69,11 @@ export async function folderFloorBenchmarks(o: { files: number; objects: number 
 
     // The first deploy, from the working copy.
     const folderDir = path.join(sandbox.root, "folder");
-    fs.mkdirSync(folderDir);
-    fs.writeFileSync(
-      path.join(folderDir, "Pulumi.yaml"),
-      yaml("krcloud-bench-floor", [
-        "  content:",
-        "    type: krcloud:objectstorage:BucketFolder",
-        '    properties: { bucket: "${files.name}", path: "${folder}" }',
-      ]).replace("resources:", "configuration:\n  folder: { type: String }\nresources:"),
+    writeBucketProgram(
+      folderDir,
+      "krcloud-bench-floor",
+      ["  content:", "    type: krcloud:objectstorage:BucketFolder", '    properties: { bucket: "${files.name}", path: "${folder}" }'],
+      ["  folder: { type: String }"],
     );
     const stack = await sandbox.createStack(folderDir, "floor", providerConfig(project, { folder: { value: content } }));
     await stack.up({ color: "never" });
@@ -99,25 +83,14 @@ export async function folderFloorBenchmarks(o: { files: number; objects: number 
     fs.cpSync(content, clone, { recursive: true });
     const md5PassMs = md5Pass(clone);
     await stack.setConfig("folder", { value: clone });
-    const timesFile = path.join(sandbox.root, "handler-times.jsonl");
-    process.env.KRCLOUD_HANDLER_TIMES = timesFile;
-    process.env.KRCLOUD_FOLDER_HASH_CACHE = fs.mkdtempSync(path.join(sandbox.root, "hashes-"));
-    let cloneUpMs: number;
     const before = { ...counts() };
-    try {
-      [cloneUpMs] = await timed(() => stack.up({ color: "never" }));
-    } finally {
-      delete process.env.KRCLOUD_HANDLER_TIMES;
-      delete process.env.KRCLOUD_FOLDER_HASH_CACHE;
-    }
+    const [cloneUpMs, calls] = await timedWithHandlerTimes(
+      path.join(sandbox.root, "handler-times.jsonl"),
+      { KRCLOUD_FOLDER_HASH_CACHE: fs.mkdtempSync(path.join(sandbox.root, "hashes-")) },
+      () => stack.up({ color: "never" }),
+    );
     const cloneRequests = requestsSince(before);
-    const cloneCheckCpuMs = fs
-      .readFileSync(timesFile, "utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as { handler: string; type: string; cpuMs: number })
-      .filter((c) => c.type === "krcloud:objectstorage:BucketFolder" && c.handler === "check")
-      .reduce((n, c) => n + c.cpuMs, 0);
+    const cloneCheckCpuMs = calls.filter((c) => c.handler === "check").reduce((n, c) => n + c.cpuMs, 0);
     log(
       `bench-floor: fresh clone up ${(cloneUpMs / 1000).toFixed(1)} s, requests ${JSON.stringify(cloneRequests)}, check CPU ${(cloneCheckCpuMs / 1000).toFixed(2)} s (one MD5 pass ${(md5PassMs / 1000).toFixed(2)} s)`,
     );
@@ -143,30 +116,23 @@ export async function folderFloorBenchmarks(o: { files: number; objects: number 
       fs.copyFileSync(path.join(content, rel), path.join(moved, rel));
     }
     const moveDir = path.join(sandbox.root, "move");
-    fs.mkdirSync(moveDir);
-    const programFile = path.join(moveDir, "Pulumi.yaml");
-    fs.writeFileSync(
-      programFile,
-      yaml(
-        "krcloud-bench-move",
-        rels.flatMap((rel, i) => [
-          `  o${i}:`,
-          "    type: krcloud:objectstorage:BucketObject",
-          `    properties: { bucket: "\${files.name}", key: ${JSON.stringify(`site/${rel}`)}, source: ${JSON.stringify(path.join(moved, rel))}, contentType: ${JSON.stringify(contentTypeOf(rel, {}, "application/octet-stream"))} }`,
-        ]),
-      ),
+    writeBucketProgram(
+      moveDir,
+      "krcloud-bench-move",
+      rels.flatMap((rel, i) => [
+        `  o${i}:`,
+        "    type: krcloud:objectstorage:BucketObject",
+        `    properties: { bucket: "\${files.name}", key: ${JSON.stringify(`site/${rel}`)}, source: ${JSON.stringify(path.join(moved, rel))}, contentType: ${JSON.stringify(contentTypeOf(rel, {}, "application/octet-stream"))} }`,
+      ]),
     );
     const move = await sandbox.createStack(moveDir, "move", providerConfig(project));
     await move.up({ color: "never" });
     const stateBytesBefore = JSON.stringify((await move.exportStack()).deployment).length;
-    fs.writeFileSync(
-      programFile,
-      yaml("krcloud-bench-move", [
-        "  site:",
-        "    type: krcloud:objectstorage:BucketFolder",
-        `    properties: { bucket: "\${files.name}", path: ${JSON.stringify(moved)}, prefix: site/, adopt: true }`,
-      ]),
-    );
+    writeBucketProgram(moveDir, "krcloud-bench-move", [
+      "  site:",
+      "    type: krcloud:objectstorage:BucketFolder",
+      `    properties: { bucket: "\${files.name}", path: ${JSON.stringify(moved)}, prefix: site/, adopt: true }`,
+    ]);
     const moveBefore = { ...counts() };
     const [moveUpMs] = await timed(() => move.up({ color: "never" }));
     const moveRequests = requestsSince(moveBefore);

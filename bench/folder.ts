@@ -73,6 +73,62 @@ export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t, v];
 }
 
+/**
+ * A YAML program of a bucket `files` (destroyed with its objects) and `resources`, lines of its
+ * `resources:` map, written to `dir`/Pulumi.yaml (`dir` made); that file.
+ */
+export function writeBucketProgram(dir: string, name: string, resources: string[], configuration: string[] = []): string {
+  const file = path.join(dir, "Pulumi.yaml");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(file, bucketProgram(name, resources, configuration));
+  return file;
+}
+
+function bucketProgram(name: string, resources: string[], configuration: string[]): string {
+  return [
+    `name: ${name}`,
+    "runtime: yaml",
+    ...(configuration.length > 0 ? ["configuration:", ...configuration] : []),
+    "resources:",
+    "  files:",
+    "    type: krcloud:objectstorage:Bucket",
+    "    properties: { forceDestroy: true }",
+    ...resources,
+    "",
+  ].join("\n");
+}
+
+/** A line KRCLOUD_HANDLER_TIMES makes the plugin write (provider/plugin). */
+export interface HandlerCall {
+  handler: string;
+  type: string;
+  ms: number;
+  cpuMs: number;
+  pid: number;
+}
+
+/**
+ * `up`, timed, with `env` set meanwhile and the plugins it starts (they inherit the variable)
+ * appending a line per handler call to `timesFile`; its BucketFolder calls.
+ */
+export async function timedWithHandlerTimes(timesFile: string, env: Record<string, string>, up: () => Promise<unknown>): Promise<[number, HandlerCall[]]> {
+  const names = ["KRCLOUD_HANDLER_TIMES", ...Object.keys(env)];
+  Object.assign(process.env, { KRCLOUD_HANDLER_TIMES: timesFile, ...env });
+  let ms: number;
+  try {
+    [ms] = await timed(up);
+  } finally {
+    for (const n of names) delete process.env[n];
+  }
+  const calls = fs
+    .readFileSync(timesFile, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as HandlerCall)
+    .filter((c) => c.type === "krcloud:objectstorage:BucketFolder");
+  return [ms, calls];
+}
+
 /** Sizes 1 KiB .. 1 MiB: nine in ten of 1..16 KiB, one in ten of 64 KiB..1 MiB. Deterministic. */
 function sizeOf(i: number): number {
   return i % 10 === 9 ? 64 * 1024 * (1 + (i % 16)) : 1024 * (1 + (i % 16));
@@ -109,22 +165,11 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
 
     // One BucketFolder.
     const folderDir = path.join(sandbox.root, "folder");
-    fs.mkdirSync(folderDir);
-    fs.writeFileSync(
-      path.join(folderDir, "Pulumi.yaml"),
-      [
-        "name: krcloud-bench-folder",
-        "runtime: yaml",
-        "resources:",
-        "  files:",
-        "    type: krcloud:objectstorage:Bucket",
-        "    properties: { forceDestroy: true }",
-        "  content:",
-        "    type: krcloud:objectstorage:BucketFolder",
-        `    properties: { bucket: "\${files.name}", path: ${JSON.stringify(content)} }`,
-        "",
-      ].join("\n"),
-    );
+    writeBucketProgram(folderDir, "krcloud-bench-folder", [
+      "  content:",
+      "    type: krcloud:objectstorage:BucketFolder",
+      `    properties: { bucket: "\${files.name}", path: ${JSON.stringify(content)} }`,
+    ]);
     const folder = await sandbox.createStack(folderDir, "folder", providerConfig(project));
     let since = { ...counts() };
     const [folderUpMs] = await timed(() => folder.up({ color: "never" }));
@@ -144,22 +189,8 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
     // One file changed.
     fs.writeFileSync(path.join(content, "d5", "f5.bin"), "changed\n");
     since = { ...counts() };
-    // The plugin started by this up inherits the variable and appends a line per handler call.
-    const timesFile = path.join(sandbox.root, "handler-times.jsonl");
-    process.env.KRCLOUD_HANDLER_TIMES = timesFile;
-    let redeployMs: number;
-    try {
-      [redeployMs] = await timed(() => folder.up({ color: "never" }));
-    } finally {
-      delete process.env.KRCLOUD_HANDLER_TIMES;
-    }
+    const [redeployMs, calls] = await timedWithHandlerTimes(path.join(sandbox.root, "handler-times.jsonl"), {}, () => folder.up({ color: "never" }));
     const redeployPuts = puts(since);
-    const calls = fs
-      .readFileSync(timesFile, "utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as { handler: string; type: string; ms: number; cpuMs: number; pid: number })
-      .filter((c) => c.type === "krcloud:objectstorage:BucketFolder");
     const redeployProviderMs: Record<string, number> = {};
     const redeployProviderCalls: Record<string, number> = {};
     const redeployProviderCpuMs: Record<string, number> = {};
@@ -186,15 +217,7 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
 
     // M BucketObjects of the first M files.
     const objectsDir = path.join(sandbox.root, "objects");
-    fs.mkdirSync(objectsDir);
-    const lines = [
-      "name: krcloud-bench-objects",
-      "runtime: yaml",
-      "resources:",
-      "  files:",
-      "    type: krcloud:objectstorage:Bucket",
-      "    properties: { forceDestroy: true }",
-    ];
+    const lines: string[] = [];
     for (let i = 0; i < o.objects; i++) {
       const rel = `d${i % 100}/f${i}.bin`;
       lines.push(
@@ -203,7 +226,7 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
         `    properties: { bucket: "\${files.name}", key: "${rel}", source: ${JSON.stringify(path.join(content, rel))} }`,
       );
     }
-    fs.writeFileSync(path.join(objectsDir, "Pulumi.yaml"), `${lines.join("\n")}\n`);
+    writeBucketProgram(objectsDir, "krcloud-bench-objects", lines);
     const objects = await sandbox.createStack(objectsDir, "objects", providerConfig(project));
     const [objectsUpMs] = await timed(() => objects.up({ color: "never" }));
     log(`bench-folder: ${o.objects} BucketObjects up ${(objectsUpMs / 1000).toFixed(1)} s`);

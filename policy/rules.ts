@@ -128,6 +128,18 @@ export function isReadOnly(ctx: RuleContext<ReadOnlyMarks>): boolean {
 const globs = (description: string) => ({ type: "array", items: { type: "string" }, description });
 const PRODUCTION_SCHEMA = globs("Stack name globs of production stacks (a stack tagged krcloud:environment=production is one too).");
 
+/** The settings of a rule for production stacks with one minimum `key` (a whole number, 1 or more): defaults and schema. */
+function productionMinimum<K extends string>(
+  key: K,
+  value: number,
+  description: string,
+): Pick<RuleBase<StackMarks & Record<K, number>>, "defaults" | "configSchema"> {
+  return {
+    defaults: { productionStacks: DEFAULT_PRODUCTION_STACKS, [key]: value } as StackMarks & Record<K, number>,
+    configSchema: { properties: { productionStacks: PRODUCTION_SCHEMA, [key]: { type: "integer", minimum: 1, description } } },
+  };
+}
+
 const BUCKET = "krcloud:objectstorage:Bucket";
 const CACHE_CLUSTER = "krcloud:cache:Cluster";
 const INSTANCE_SET = "krcloud:cache:InstanceSet";
@@ -232,10 +244,7 @@ export const cacheReplicaInProduction: ResourceRule<ReplicaConfig> = {
   remediationSteps: "Add a replica subnet to each shard (shards[i].replicaSubnetIds) or instance set (replicaSubnetIds); replicas are added in place.",
   tokens: [CACHE_CLUSTER, INSTANCE_SET, SHARD],
   reads: { [CACHE_CLUSTER]: ["shards[].replicaSubnetIds"], [INSTANCE_SET]: ["replicaSubnetIds"], [SHARD]: ["replicaSubnetIds"] },
-  defaults: { productionStacks: DEFAULT_PRODUCTION_STACKS, minReplicas: 1 },
-  configSchema: {
-    properties: { productionStacks: PRODUCTION_SCHEMA, minReplicas: { type: "integer", minimum: 1, description: "Replicas each shard needs." } },
-  },
+  ...productionMinimum("minReplicas", 1, "Replicas each shard needs."),
   check(s, ctx) {
     if (!isProduction(ctx)) return [];
     const min = ctx.config.minReplicas;
@@ -265,10 +274,7 @@ export const cacheBackupsInProduction: ResourceRule<BackupConfig> = {
   remediationSteps: "Set backupSchedule with retentionDays of at least the configured minimum; it changes in place.",
   tokens: [CACHE_CLUSTER, INSTANCE_SET],
   reads: { [CACHE_CLUSTER]: ["backupSchedule.retentionDays"], [INSTANCE_SET]: ["backupSchedule.retentionDays"] },
-  defaults: { productionStacks: DEFAULT_PRODUCTION_STACKS, minRetentionDays: 7 },
-  configSchema: {
-    properties: { productionStacks: PRODUCTION_SCHEMA, minRetentionDays: { type: "integer", minimum: 1, description: "Days backups are kept, at least." } },
-  },
+  ...productionMinimum("minRetentionDays", 7, "Days backups are kept, at least."),
   check(s, ctx) {
     if (!isProduction(ctx)) return [];
     const min = ctx.config.minRetentionDays;

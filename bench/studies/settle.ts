@@ -9,6 +9,7 @@ import { CacheClient } from "../../client/cache";
 import { waitFor, type Clock } from "../../client/core";
 import type { LocalCloud } from "../../local-cloud";
 import { clusterSnapshot, clusterState, SETTLED } from "../../provider/cache/waiters";
+import { smallClusterInput } from "../../tests/harness/cache-data";
 import type { Row, Study } from "../study";
 import { withCloud } from "./cloud";
 
@@ -54,18 +55,7 @@ async function settle(cloud: LocalCloud, client: CacheClient, settleMs: number, 
     body: JSON.stringify({ service: "cache", kind: "cluster", mode: "duration", ms: settleMs }),
   });
   const name = `bench-${settleMs / 1000}-${conventional ? "c" : "o"}`;
-  const { id } = await client.clusters.create({
-    name,
-    version: "7.0.15",
-    port: 6379,
-    shardCount: 1,
-    nodeCountPerShard: 1,
-    flavorId: "redis.small",
-    parameterGroupId: "default.redis7.0.cluster",
-    subnets: [{ id: "sn-a" }],
-    subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [] }],
-    securityGroups: [{ id: "sg" }],
-  });
+  const { id } = await client.clusters.create(smallClusterInput(name, "sg"));
   const clock = virtualClock(cloud);
   let calls = 0;
   if (conventional) await clock.sleep(30_000);

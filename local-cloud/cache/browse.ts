@@ -13,47 +13,35 @@ type Fields = Record<string, unknown>;
 export function cacheBrowser(be: CacheBackend, control: CacheControl): ServiceBrowser {
   const get = (kind: string, id: string): Fields => control.getResource(kind, id) as Fields;
   const text = (value: unknown): string => (typeof value === "string" ? value : "");
-  const node = (kind: "node" | "instance", id: string): BrowseNode => {
+  /** The node of control API resource `kind` `id`: its line (`shown`) drawn from its record, which it carries. */
+  const resourceNode = (kind: string, id: string, shown: (record: Fields) => Pick<BrowseNode, "label" | "status" | "facts" | "children">): BrowseNode => {
     const record = get(kind, id);
-    return {
-      kind,
-      id,
+    const { label, children, ...line } = shown(record);
+    return { kind, id, label, ...line, record, control: { kind, id }, ...(children ? { children } : {}) };
+  };
+  const node = (kind: "node" | "instance", id: string): BrowseNode =>
+    resourceNode(kind, id, (record) => ({
       label: text(record.name) || text(record.instanceName) || id,
       status: String(record.status),
       facts: { role: text(record.role), endpoint: text(record.endpoint) },
-      record,
-      control: { kind, id },
-    };
-  };
+    }));
   const clusterNode = (c: StoredCluster): BrowseNode => {
-    const kind = c.clusterEnabled ? "cluster" : "instance-set";
-    const record = get(kind, c.id);
     const children = c.clusterEnabled
-      ? c.shards.map((s): BrowseNode => {
-          const id = `${c.id}/${s.id}`;
-          const shard = get("shard", id);
-          return {
-            kind: "shard",
-            id,
+      ? c.shards.map((s) =>
+          resourceNode("shard", `${c.id}/${s.id}`, (shard) => ({
             label: s.name,
             status: String(shard.status),
             facts: { slots: String(shard.slots), nodes: s.nodes.length },
-            record: shard,
-            control: { kind: "shard", id },
             children: s.nodes.map((n) => node("node", n.id)),
-          };
-        })
+          })),
+        )
       : c.shards.flatMap((s) => s.nodes.map((n) => node("instance", n.id)));
-    return {
-      kind,
-      id: c.id,
+    return resourceNode(c.clusterEnabled ? "cluster" : "instance-set", c.id, (record) => ({
       label: c.name,
       status: String(record.status),
       facts: { version: String(record.version), nodes: Number(record.totalNodeCount), parameters: String(record.parameterGroupSyncStatus) },
-      record,
-      control: { kind, id: c.id },
       children,
-    };
+    }));
   };
   return {
     tree(projectId) {
@@ -64,35 +52,20 @@ export function cacheBrowser(be: CacheBackend, control: CacheControl): ServiceBr
         group(
           "parameter-groups",
           "parameter groups",
-          groups.map((g) => {
-            const record = get("parameter-group", g.id);
-            return {
-              kind: "parameter-group",
-              id: g.id,
-              label: g.name,
-              facts: { engine: g.engineVersion },
-              record,
-              control: { kind: "parameter-group", id: g.id },
-            };
-          }),
+          groups.map((g) => resourceNode("parameter-group", g.id, () => ({ label: g.name, facts: { engine: g.engineVersion } }))),
         ),
         group("clusters", "clusters", clusters.filter((c) => c.clusterEnabled).map(clusterNode)),
         group("instance-sets", "instance sets", clusters.filter((c) => !c.clusterEnabled).map(clusterNode)),
         group(
           "backups",
           "backups",
-          backups.map((b) => {
-            const record = get("backup", b.id);
-            return {
-              kind: "backup",
-              id: b.id,
+          backups.map((b) =>
+            resourceNode("backup", b.id, (record) => ({
               label: b.name,
               status: String(record.status),
               facts: { shards: b.shardCount, type: b.kind, bytes: b.size ?? 0 },
-              record,
-              control: { kind: "backup", id: b.id },
-            };
-          }),
+            })),
+          ),
         ),
       ];
     },

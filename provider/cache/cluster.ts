@@ -28,15 +28,7 @@ import {
   statusOutputs,
   steeringInputs,
 } from "./cluster-record";
-import {
-  backupForReplacement,
-  keepPlanOf,
-  keepsCacheData,
-  replacementBackupNow,
-  replacementBackupOf,
-  replacementBackupOutput,
-  whereTheDataIs,
-} from "./keep-data";
+import { createKeepingData, keepsCacheData, replacementBackupNow, replacementBackupOutput } from "./keep-data";
 import { nodeOutputs, nodeShape } from "./nodes";
 import { formatSlots, managedShards, missing, placementOf, placementsReplace, surplus } from "./topology";
 import { requestDescription, shownDescription, user, userForRequest } from "./validation";
@@ -153,20 +145,13 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
     const what = `cache cluster "${inputs.name}"`;
     const replicas = inputs.shards[0]!.replicaSubnetIds.length;
     const timeoutMs = timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS);
+    // Before the replacement's backup: a password that cannot be read then fails with the old cluster untouched.
+    const user = await userForRequest(ctx.settings, inputs.user, `cache cluster "${inputs.name}"`);
     // A replacement that keeps the data restores from a backup of the cluster it replaces.
-    const plan = keepPlanOf(ctx);
-    const kept = plan
-      ? await backupForReplacement(ctx, c, plan, {
-          clusterMode: true,
-          version: inputs.version,
-          flavorId: inputs.flavorId,
-          shardCount: inputs.shards.length,
-          timeoutMs,
-        })
-      : undefined;
-    const restore = kept?.backup.name ?? inputs.restoreFromBackup;
-    const { id } = await c.clusters
-      .create({
+    const target = { clusterMode: true, version: inputs.version, flavorId: inputs.flavorId, shardCount: inputs.shards.length, timeoutMs };
+    const { id, replacementBackup } = await createKeepingData(ctx, c, target, what, (keptBackup) => {
+      const restore = keptBackup ?? inputs.restoreFromBackup;
+      return c.clusters.create({
         name: inputs.name,
         description: requestDescription(ctx, inputs.description),
         version: inputs.version,
@@ -180,13 +165,11 @@ export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, cl
         securityGroups: inputs.securityGroupIds.map((s) => ({ id: s })),
         tlsEnabled: inputs.tlsEnabled,
         backupSchedule: inputs.backupSchedule ? { cron: inputs.backupSchedule.cron, retentionLimit: inputs.backupSchedule.retentionDays } : undefined,
-        user: await userForRequest(ctx.settings, inputs.user, `cache cluster "${inputs.name}"`),
+        user,
         restoreSource: restore ? { backupName: restore } : undefined,
-      })
-      .catch(rethrowAs(`creating ${what}`))
-      .catch((e: unknown) => Promise.reject(whereTheDataIs(e, kept, "cluster")));
+      });
+    });
     // The cluster exists from here on: whatever fails below leaves it in state, and the next up resumes.
-    const replacementBackup = replacementBackupOf(kept, plan?.from ?? "");
     try {
       const s = await waitClusterSettled(ctx, c, id, `${what} (${id})`, { timeoutMs });
       return {

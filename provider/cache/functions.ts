@@ -7,7 +7,7 @@
  * function that changes something does nothing and says so (`dryRun: true`).
  */
 import { z } from "zod";
-import { APPLY_MODES, type CacheBackup, type CacheClient, type CacheClusterRecord } from "../../client/cache";
+import { APPLY_MODES, type ApplyMode, type CacheBackup, type CacheClient, type CacheClusterRecord } from "../../client/cache";
 import { isConflict, systemClock, withAction, type Settings } from "../../client/core";
 import { idAndName, parseDuration, pickShape, pickShapes, serviceLookups, type Context, type LookupArgs, type LookupResult } from "../core";
 import { AVAILABLE, backupOnce, waitBackupAvailable } from "./backups";
@@ -317,17 +317,30 @@ async function settledGroup(c: CacheClient, settings: Settings, id: string, time
   return { dryRun: false, parameterGroupId: g.id, parameters, syncStatus: "In-Sync" };
 }
 
+/** The arguments every function that changes a group's values takes. */
+type GroupChangeArgs = { parameterGroupId: string; applyMode?: ApplyMode; timeout?: string };
+
+/**
+ * A function that changes a group's values (`change`), then waits until the clusters using it are
+ * In-Sync and reads the values back; in a preview it does nothing (`dryRun: true`).
+ */
+function groupChange<A extends GroupChangeArgs>(change: (c: CacheClient, args: A) => Promise<unknown>) {
+  return {
+    result: groupChangeResult,
+    mutates: { what: "the group's parameter values", preview: (args: A) => ({ dryRun: true, parameterGroupId: args.parameterGroupId }) },
+    async run(args: A, c: CacheClient, settings: Settings) {
+      await change(c, args);
+      return settledGroup(c, settings, args.parameterGroupId, args.timeout);
+    },
+  };
+}
+
 /** Returns a parameter group's values to those used before its last change. */
 export const { rollbackParameterGroup, rollbackParameterGroupOutput } = lookup("rollbackParameterGroup", {
   description:
     "Returns a custom cache parameter group's values to those used before its last change and waits until the clusters using it are In-Sync. The values are a ParameterGroup's inputs only for the parameters its program declares: a rollback of a change made outside the program leaves no drift; one that changes a declared value is drift, which `pulumi preview --refresh` shows and the next `up` undoes. Not idempotent: a second call rolls back again. In a preview it does nothing (`dryRun: true`).",
   args: groupArgs,
-  result: groupChangeResult,
-  mutates: { what: "the group's parameter values", preview: (args) => ({ dryRun: true, parameterGroupId: args.parameterGroupId }) },
-  async run(args, c, settings) {
-    await c.parameterGroups.rollback(args.parameterGroupId, args.applyMode);
-    return settledGroup(c, settings, args.parameterGroupId, args.timeout);
-  },
+  ...groupChange((c, args) => c.parameterGroups.rollback(args.parameterGroupId, args.applyMode)),
 });
 export type RollbackParameterGroupArgs = LookupArgs<typeof rollbackParameterGroup>;
 export type RollbackParameterGroupResult = LookupResult<typeof rollbackParameterGroup>;
@@ -337,12 +350,7 @@ export const { resetParameterGroup, resetParameterGroupOutput } = lookup("resetP
   description:
     "Returns every value of a custom cache parameter group to its default group's and waits until the clusters using it are In-Sync. A reset of a group whose program declares no parameter leaves no drift; declared values come back with the next `up`. In a preview it does nothing (`dryRun: true`).",
   args: () => ({ ...groupArgs(), applyMode: z.enum(APPLY_MODES).default("sequential").describe("`sequential` (the default) or `parallel`.") }),
-  result: groupChangeResult,
-  mutates: { what: "the group's parameter values", preview: (args) => ({ dryRun: true, parameterGroupId: args.parameterGroupId }) },
-  async run(args, c, settings) {
-    await c.parameterGroups.reset(args.parameterGroupId, args.applyMode);
-    return settledGroup(c, settings, args.parameterGroupId, args.timeout);
-  },
+  ...groupChange((c, args: GroupChangeArgs & { applyMode: ApplyMode }) => c.parameterGroups.reset(args.parameterGroupId, args.applyMode)),
 });
 export type ResetParameterGroupArgs = LookupArgs<typeof resetParameterGroup>;
 export type ResetParameterGroupResult = LookupResult<typeof resetParameterGroup>;

@@ -14,15 +14,7 @@ import { backupCronForHour, REPLICAS_MAX, validateRestoreFiles, type CacheClient
 import { rethrowAs } from "../../client/core";
 import { PartialFailure, timeoutFor, defineResource, resourceClass, nonEmpty, listedByName } from "../core";
 import { clusterMarker, findClusterByName, listClusters } from "./find";
-import {
-  backupForReplacement,
-  keepPlanOf,
-  keepsCacheData,
-  replacementBackupNow,
-  replacementBackupOf,
-  replacementBackupOutput,
-  whereTheDataIs,
-} from "./keep-data";
+import { createKeepingData, keepsCacheData, replacementBackupNow, replacementBackupOutput } from "./keep-data";
 import { instanceResult, instanceShape } from "./nodes";
 import { cache } from "./client";
 import * as record from "./cluster-record";
@@ -127,14 +119,13 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
     const c = cache(ctx);
     const what = `cache instance set "${inputs.name}"`;
     const timeoutMs = timeoutFor(ctx, inputs.timeouts, "create", CACHE_TIMEOUTS);
+    // Before the replacement's backup: a password that cannot be read then fails with the old instance set untouched.
+    const user = await userForRequest(ctx.settings, inputs.user, `cache instance set "${inputs.name}"`);
     // A replacement that keeps the data restores from a backup of the instance set it replaces.
-    const plan = keepPlanOf(ctx);
-    const kept = plan
-      ? await backupForReplacement(ctx, c, plan, { clusterMode: false, version: inputs.version, flavorId: inputs.flavorId, timeoutMs })
-      : undefined;
-    const r = kept ? { backupName: kept.backup.name } : inputs.restoreFrom;
-    const { id: setId } = await c.instanceSets
-      .create({
+    const target = { clusterMode: false, version: inputs.version, flavorId: inputs.flavorId, timeoutMs };
+    const { id: setId, replacementBackup } = await createKeepingData(ctx, c, target, what, (keptBackup) => {
+      const r = keptBackup !== undefined ? { backupName: keptBackup } : inputs.restoreFrom;
+      return c.instanceSets.create({
         instanceSetName: inputs.name,
         description: requestDescription(ctx, inputs.description),
         replicas: inputs.replicaSubnetIds.length + 1,
@@ -146,16 +137,14 @@ export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceS
         backupSchedule: inputs.backupSchedule
           ? { cron: backupCronForHour(inputs.backupSchedule.hour), retentionLimit: inputs.backupSchedule.retentionDays }
           : undefined,
-        user: await userForRequest(ctx.settings, inputs.user, `cache instance set "${inputs.name}"`),
+        user,
         tlsEnabled: inputs.tlsEnabled,
         parameterGroupId: inputs.parameterGroupId,
         port: inputs.port,
         version: inputs.version,
         restoreSource: r?.backupName !== undefined ? { backupName: r.backupName } : r?.files !== undefined ? { files: r.files } : undefined,
-      })
-      .catch(rethrowAs(`creating ${what}`))
-      .catch((e: unknown) => Promise.reject(whereTheDataIs(e, kept, "instance set")));
-    const replacementBackup = replacementBackupOf(kept, plan?.from ?? "");
+      });
+    });
     try {
       const s = await waitInstanceSetSettled(ctx, c, setId, `${what} (${setId})`, { timeoutMs });
       return { id: setId, outs: { ...flatten(s, inputs), replacementBackup } };

@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import type { CacheBackup, CacheClient, CacheClusterRecord } from "../../client/cache";
-import { isNotFound, withAction } from "../../client/core";
+import { isNotFound, rethrowAs, withAction } from "../../client/core";
 import { containsUnknown, jsonEqual, markerOf, splitDescription, toPlain, type Context, type KeepsData } from "../core";
 import { cache } from "./client";
 import { backupOnce, backupState, AVAILABLE, formatBytes, waitBackupAvailable } from "./backups";
@@ -273,6 +273,27 @@ async function backupAndMaybeDelete(ctx: Context, c: CacheClient, plan: KeepPlan
   }
   await waitClusterGone(ctx, c, old.id, who, target.timeoutMs);
   return { ...kept, deletedOld: true };
+}
+
+/**
+ * A cluster's or an instance set's create request (`request`, given the name of the backup to
+ * restore from in a replacement that keeps the data, taken first by `backupForReplacement`), its
+ * failure said as creating `what` and, once the old cache is gone, where the data is; with the
+ * `replacementBackup` output of the new cache.
+ */
+export async function createKeepingData(
+  ctx: Context,
+  c: CacheClient,
+  target: RestoreTarget,
+  what: string,
+  request: (keptBackup: string | undefined) => Promise<{ id: string }>,
+): Promise<{ id: string; replacementBackup: ReplacementBackup }> {
+  const plan = keepPlanOf(ctx);
+  const kept = plan ? await backupForReplacement(ctx, c, plan, target) : undefined;
+  const { id } = await request(kept?.backup.name)
+    .catch(rethrowAs(`creating ${what}`))
+    .catch((e: unknown) => Promise.reject(whereTheDataIs(e, kept, target.clusterMode ? "cluster" : "instance set")));
+  return { id, replacementBackup: replacementBackupOf(kept, plan?.from ?? "") };
 }
 
 /** The spec's restore rules against the backup itself; what is broken, in words, or undefined. */

@@ -16,37 +16,34 @@ const BUSY = new Set(["creating", "modifying", "deleting", "restoring", "provisi
 /** Defaults of the `timeouts` input (terraform-provider-aws' replication group: 60/40/45 minutes). */
 export const CACHE_TIMEOUTS = Object.freeze({ create: 60 * 60_000, update: 40 * 60_000, delete: 45 * 60_000 });
 
-export interface ClusterSnapshot {
+/** A cluster's or an instance set's record with its topology, read together. */
+export interface Snapshot<T> {
   record: CacheClusterRecord;
-  topology: ClusterTopology;
+  topology: T;
 }
+export type ClusterSnapshot = Snapshot<ClusterTopology>;
+export type InstanceSetSnapshot = Snapshot<InstanceSetTopology>;
 
-export interface InstanceSetSnapshot {
-  record: CacheClusterRecord;
-  topology: InstanceSetTopology;
-}
+type FindRecord = (id: string) => Promise<CacheClusterRecord | undefined>;
 
-/** `findRecord`: how the cluster's record is found (a read shares a list call with the reads beside it). */
-export async function clusterSnapshot(
-  c: CacheClient,
-  id: string,
-  findRecord: (id: string) => Promise<CacheClusterRecord | undefined> = (x) => c.findClusterById(x),
-): Promise<ClusterSnapshot | undefined> {
+/** `findRecord`: how the record is found (a read shares a list call with the reads beside it); undefined when either is gone. */
+async function snapshot<T>(id: string, findRecord: FindRecord, topologyOf: (id: string) => Promise<T>): Promise<Snapshot<T> | undefined> {
   const record = await findRecord(id);
   if (!record) return undefined;
-  const topology = await orUndefined(c.clusterTopology(id));
+  const topology = await orUndefined(topologyOf(id));
   return topology && { record, topology };
 }
 
-export async function instanceSetSnapshot(
+export function clusterSnapshot(c: CacheClient, id: string, findRecord: FindRecord = (x) => c.findClusterById(x)): Promise<ClusterSnapshot | undefined> {
+  return snapshot(id, findRecord, (x) => c.clusterTopology(x));
+}
+
+export function instanceSetSnapshot(
   c: CacheClient,
   id: string,
-  findRecord: (id: string) => Promise<CacheClusterRecord | undefined> = (x) => c.findClusterById(x),
+  findRecord: FindRecord = (x) => c.findClusterById(x),
 ): Promise<InstanceSetSnapshot | undefined> {
-  const record = await findRecord(id);
-  if (!record) return undefined;
-  const topology = await orUndefined(c.instanceSetTopology(id));
-  return topology && { record, topology };
+  return snapshot(id, findRecord, (x) => c.instanceSetTopology(x));
 }
 
 /** A progress-friendly state: `Modifying (4/6 nodes running)`, SETTLED or FAILED. */

@@ -7,6 +7,26 @@
  */
 import { createHash } from "node:crypto";
 import { Cluster, Redis } from "ioredis";
+import type { CreateClusterInput } from "../../client/cache/types";
+
+/**
+ * A client create body for the smallest cluster (one shard of one node, in sn-a), for the tests and
+ * studies that make a cluster through the client, below the engine, to watch it settle.
+ */
+export function smallClusterInput(name: string, securityGroupId: string): CreateClusterInput {
+  return {
+    name,
+    version: "7.0.15",
+    port: 6379,
+    shardCount: 1,
+    nodeCountPerShard: 1,
+    flavorId: "redis.small",
+    parameterGroupId: "default.redis7.0.cluster",
+    subnets: [{ id: "sn-a" }],
+    subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [] }],
+    securityGroups: [{ id: securityGroupId }],
+  };
+}
 
 /** `host:port` as the cache resources output endpoints. */
 function hostPort(endpoint: string): { host: string; port: number } {

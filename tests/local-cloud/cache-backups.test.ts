@@ -9,7 +9,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CacheClient } from "../../client/cache";
 import { isConflict, isNotFound } from "../../client/core";
-import { cacheClient, contents, expectedChecksum, writeKeys } from "../harness/cache-data";
+import { cacheClient, contents, expectedChecksum, smallClusterInput, writeKeys } from "../harness/cache-data";
 import { clusterArgs, instanceSetArgs } from "../support/cache";
 import { cacheBedForFile } from "../support/local-cloud/per-file";
 import { rejection, type EngineResource, type TestCloud } from "../support/local-cloud";
@@ -124,18 +124,7 @@ test("bad requests: a name taken (409), a cluster that does not exist (404), a n
   expect((await rejection(sdk.backups.create({ clusterId: source.id, name: "1-starts-with-a-digit" }))).message).toMatch(/400 .*name: 1 to 64 letters/);
 
   await tc.controlApi("PUT", "/transitions", { service: "cache", kind: "cluster", mode: "duration", ms: 3_600_000 });
-  const { id: creating } = await sdk.clusters.create({
-    name: "fresh",
-    version: "7.0.15",
-    port: 6379,
-    shardCount: 1,
-    nodeCountPerShard: 1,
-    flavorId: "redis.small",
-    parameterGroupId: "default.redis7.0.cluster",
-    subnets: [{ id: "sn-a" }],
-    subnetAssignments: [{ primary: { id: "sn-a" }, replicas: [] }],
-    securityGroups: [{ id: "sg-1" }],
-  });
+  const { id: creating } = await sdk.clusters.create(smallClusterInput("fresh", "sg-1"));
   expect((await rejection(sdk.backups.create({ clusterId: creating, name: "too-early" }))).message).toMatch(/400 .*still being created/);
 });
 

@@ -4,21 +4,13 @@ import { z } from "zod";
 import { once } from "../../core";
 import { normalizeStatus } from "../topology";
 import type { BackupSchedule, CacheClusterRecord, SubnetAssignment } from "../types";
-import { compact, idFields, listReader, optBool, optNum, optStr, recordReader, refList, refSchema, statusFields } from "./readers";
+import { compact, idFields, listReader, optBool, optNum, optStr, recordReader, refList, refSchema, statusFields, tolerantList } from "./readers";
 
 function subnetAssignmentList() {
-  return z
-    .array(z.unknown())
-    .nullish()
-    .catch(undefined)
-    .transform((items): SubnetAssignment[] => {
-      const out: SubnetAssignment[] = [];
-      for (const item of items ?? []) {
-        const r = z.looseObject({ primary: refSchema(), replicas: refList() }).safeParse(item);
-        if (r.success) out.push({ primary: { id: r.data.primary.id }, replicas: r.data.replicas });
-      }
-      return out;
-    });
+  return tolerantList((item): SubnetAssignment | undefined => {
+    const r = z.looseObject({ primary: refSchema(), replicas: refList() }).safeParse(item);
+    return r.success ? { primary: { id: r.data.primary.id }, replicas: r.data.replicas } : undefined;
+  });
 }
 
 const backupScheduleSchema = once(() => {

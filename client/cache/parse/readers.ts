@@ -56,23 +56,22 @@ export const refSchema = once(() => {
   return z.looseObject({ id: idValue() });
 });
 
-/** A list of `{id}` refs; bare id strings are accepted, malformed items dropped. */
-export function refList() {
+/** A list read item by item: `read` gives undefined for an item it drops; no list (or not one) reads as empty. */
+export function tolerantList<T>(read: (item: unknown) => T | undefined) {
   return z
     .array(z.unknown())
     .nullish()
     .catch(undefined)
-    .transform((items): Ref[] => {
-      const out: Ref[] = [];
-      for (const item of items ?? []) {
-        if (typeof item === "string" && item !== "") out.push({ id: item });
-        else {
-          const r = refSchema().safeParse(item);
-          if (r.success) out.push({ id: r.data.id });
-        }
-      }
-      return out;
-    });
+    .transform((items): T[] => (items ?? []).map(read).filter((v): v is T => v !== undefined));
+}
+
+/** A list of `{id}` refs; bare id strings are accepted, malformed items dropped. */
+export function refList() {
+  return tolerantList((item): Ref | undefined => {
+    if (typeof item === "string" && item !== "") return { id: item };
+    const r = refSchema().safeParse(item);
+    return r.success ? { id: r.data.id } : undefined;
+  });
 }
 
 /**

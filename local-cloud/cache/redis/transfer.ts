@@ -36,42 +36,52 @@ export async function saveRdb(server: RedisServer, dest: string): Promise<void> 
   copyFileSync(join(server.spec.dir, "dump.rdb"), dest);
 }
 
-/** Every key of the RDB file `file`, handed to `sink` a few hundred at a time. Returns the number of keys. */
-export async function loadRdb(file: string, workDir: string, sink: (batch: DumpedKey[]) => Promise<void>): Promise<number> {
+/**
+ * A throw-away standalone server loading a copy of the RDB file `file` (in a directory of its own
+ * below `workDir`), and `each` called with every non-empty batch of its keys (SCAN); the server is
+ * stopped and its directory removed after.
+ */
+async function eachKeyBatch(file: string, workDir: string, each: (server: RedisServer, keys: Buffer[]) => Promise<void>): Promise<void> {
   mkdirSync(workDir, { recursive: true });
   const dir = mkdtempSync(join(workDir, "restore-"));
   copyFileSync(file, join(dir, "dump.rdb"));
   const server = new RedisServer({ dir, cluster: false });
-  let total = 0;
   try {
     await server.start();
     let cursor = "0";
     do {
       const [next, keys] = (await server.commandBuffer("SCAN", cursor, "COUNT", SCAN_COUNT)) as [Buffer, Buffer[]];
       cursor = next.toString();
-      if (keys.length === 0) continue;
-      const replies = await server.pipeline(
-        keys.flatMap((k) => [
-          ["DUMP", k],
-          ["PTTL", k],
-        ]),
-        true,
-      );
-      const batch: DumpedKey[] = [];
-      keys.forEach((key, i) => {
-        const [dumpError, value] = replies[2 * i]!;
-        const [, ttl] = replies[2 * i + 1]!;
-        // Gone meanwhile (expired): nothing to copy.
-        if (dumpError || value === null || Number(ttl) === -2) return;
-        batch.push({ key, ttl: Math.max(0, Number(ttl)), value: value as Buffer });
-      });
-      total += batch.length;
-      if (batch.length) await sink(batch);
+      if (keys.length > 0) await each(server, keys);
     } while (cursor !== "0");
   } finally {
     await server.stop(false);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Every key of the RDB file `file`, handed to `sink` a few hundred at a time. Returns the number of keys. */
+export async function loadRdb(file: string, workDir: string, sink: (batch: DumpedKey[]) => Promise<void>): Promise<number> {
+  let total = 0;
+  await eachKeyBatch(file, workDir, async (server, keys) => {
+    const replies = await server.pipeline(
+      keys.flatMap((k) => [
+        ["DUMP", k],
+        ["PTTL", k],
+      ]),
+      true,
+    );
+    const batch: DumpedKey[] = [];
+    keys.forEach((key, i) => {
+      const [dumpError, value] = replies[2 * i]!;
+      const [, ttl] = replies[2 * i + 1]!;
+      // Gone meanwhile (expired): nothing to copy.
+      if (dumpError || value === null || Number(ttl) === -2) return;
+      batch.push({ key, ttl: Math.max(0, Number(ttl)), value: value as Buffer });
+    });
+    total += batch.length;
+    if (batch.length) await sink(batch);
+  });
   return total;
 }
 
@@ -114,35 +124,22 @@ export async function migrateRdb(
   portOf: (slot: number) => number,
   login: { username: string; password: string } | undefined,
 ): Promise<number> {
-  mkdirSync(workDir, { recursive: true });
-  const dir = mkdtempSync(join(workDir, "restore-"));
-  copyFileSync(file, join(dir, "dump.rdb"));
-  const server = new RedisServer({ dir, cluster: false });
   const auth = login ? ["AUTH2", login.username, login.password] : [];
   let total = 0;
-  try {
-    await server.start();
-    let cursor = "0";
-    do {
-      const [next, keys] = (await server.commandBuffer("SCAN", cursor, "COUNT", SCAN_COUNT)) as [Buffer, Buffer[]];
-      cursor = next.toString();
-      const byPort = new Map<number, Buffer[]>();
-      for (const k of keys) {
-        const port = portOf(keySlot(k));
-        byPort.set(port, [...(byPort.get(port) ?? []), k]);
+  await eachKeyBatch(file, workDir, async (server, keys) => {
+    const byPort = new Map<number, Buffer[]>();
+    for (const k of keys) {
+      const port = portOf(keySlot(k));
+      byPort.set(port, [...(byPort.get(port) ?? []), k]);
+    }
+    for (const [port, ks] of byPort) {
+      for (let i = 0; i < ks.length; i += MIGRATE_BATCH) {
+        const batch = ks.slice(i, i + MIGRATE_BATCH);
+        // NOKEY: every key of the batch expired meanwhile.
+        await server.commandBuffer("MIGRATE", "127.0.0.1", port, "", 0, 60_000, "COPY", "REPLACE", ...auth, "KEYS", ...batch);
+        total += batch.length;
       }
-      for (const [port, ks] of byPort) {
-        for (let i = 0; i < ks.length; i += MIGRATE_BATCH) {
-          const batch = ks.slice(i, i + MIGRATE_BATCH);
-          // NOKEY: every key of the batch expired meanwhile.
-          await server.commandBuffer("MIGRATE", "127.0.0.1", port, "", 0, 60_000, "COPY", "REPLACE", ...auth, "KEYS", ...batch);
-          total += batch.length;
-        }
-      }
-    } while (cursor !== "0");
-  } finally {
-    await server.stop(false);
-    rmSync(dir, { recursive: true, force: true });
-  }
+    }
+  });
   return total;
 }

@@ -7,29 +7,10 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
-import { startLocalCloud, type LocalCloud } from "../../../local-cloud";
+import { startLocalCloud, type FaultSpec, type InventoryEntry, type LocalCloud } from "../../../local-cloud";
 
-export interface InventoryEntry {
-  service: string;
-  kind: string;
-  id: string;
-  projectId: string;
-}
-
-export interface FaultSpec {
-  service?: string;
-  operation?: string;
-  method?: string;
-  pathRegex?: string;
-  /** The share of matching requests hit, 0 to 1 (default 1). */
-  probability?: number;
-  times?: number;
-  action: "error" | "latency" | "drop" | "lose-response";
-  status?: number;
-  /** Seconds, sent as Retry-After with an error. */
-  retryAfter?: number;
-  latencyMs?: number;
-}
+// The control API's bodies as the local cloud types them: the harness speaks HTTP, but the shapes are one.
+export type { FaultSpec, InventoryEntry } from "../../../local-cloud";
 
 export class ControlApiError extends Error {
   constructor(

@@ -68,28 +68,14 @@ func rootDirectory(req *pulumirpc.RunRequest) string {
 // (default true), tsconfig, nodeargs. `node` is the first on $PATH.
 var NodeJS Language = lang{name: "pulumi-language-nodejs", version: []string{"node", "--version"}, prefix: "v", command: nodeCommand}
 
-// resolveRunScript asks node to resolve @pulumi/pulumi/cmd/run from the program directory, so the
-// program's own copy of @pulumi/pulumi is used (node_modules lookup, symlinks and NODE_PATH all work).
-func resolveRunScript(ctx context.Context, node, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, node, "-e", `process.stdout.write(require.resolve("@pulumi/pulumi/cmd/run"))`)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("could not resolve @pulumi/pulumi/cmd/run from %s (is @pulumi/pulumi installed "+
-			"in the program's node_modules?): %w: %s", dir, err, strings.TrimSpace(stderr.String()))
-	}
-	return strings.TrimSpace(string(out)), nil
-}
-
 func nodeCommand(ctx context.Context, req *pulumirpc.RunRequest, engineAddress string) (*exec.Cmd, func(), error) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return nil, nil, errors.New("could not find node on the $PATH")
 	}
 	dir := ProgramDir(req)
-	runScript, err := resolveRunScript(ctx, node, dir)
+	// From the program's directory, so that the program's own copy of @pulumi/pulumi runs it.
+	runScript, err := resolveModule(ctx, node, dir, "@pulumi/pulumi/cmd/run", "in the program's node_modules")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -69,7 +69,7 @@ func nodePolicyPackCommand(ctx context.Context, req *pulumirpc.RunPluginRequest)
 	if dir == "" {
 		dir = req.GetPwd()
 	}
-	runScript, err := resolveModule(ctx, node, dir, "@pulumi/pulumi/cmd/run-policy-pack")
+	runScript, err := resolveModule(ctx, node, dir, "@pulumi/pulumi/cmd/run-policy-pack", "where the policy pack can find it")
 	if err != nil {
 		return nil, err
 	}
@@ -90,16 +90,17 @@ func nodePolicyPackCommand(ctx context.Context, req *pulumirpc.RunPluginRequest)
 	return cmd, nil
 }
 
-// resolveModule asks node to resolve a module from dir (node_modules lookup, symlinks, NODE_PATH).
-func resolveModule(ctx context.Context, node, dir, module string) (string, error) {
+// resolveModule asks node to resolve a module of @pulumi/pulumi from dir (node_modules lookup,
+// symlinks, NODE_PATH); `where` says where the package should have been, for the error.
+func resolveModule(ctx context.Context, node, dir, module, where string) (string, error) {
 	cmd := exec.CommandContext(ctx, node, "-e", "process.stdout.write(require.resolve(process.argv[1]))", module)
 	cmd.Dir = dir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("could not resolve %s from %s (is @pulumi/pulumi installed where the policy pack "+
-			"can find it?): %w: %s", module, dir, err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("could not resolve %s from %s (is @pulumi/pulumi installed %s?): %w: %s",
+			module, dir, where, err, strings.TrimSpace(stderr.String()))
 	}
 	return strings.TrimSpace(string(out)), nil
 }

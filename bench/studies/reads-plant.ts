@@ -15,6 +15,7 @@ import { KmsClient } from "../../client/kms";
 import { ObjectStorageClient } from "../../client/objectstorage";
 import type { LocalCloud } from "../../local-cloud";
 import { stableId } from "../../provider/kms/made-once";
+import { smallHadoopClusterInput } from "../../tests/harness/hadoop-data";
 
 /** How many creates are in flight at a time. */
 const PARALLEL = 16;
@@ -146,25 +147,7 @@ async function plantHadoop(settings: Settings, n: number): Promise<Planted[]> {
   const hadoop = new HadoopClient({ settings });
   const ids = await each(
     n,
-    async (i) =>
-      (
-        await hadoop.createCluster({
-          name: `hdp-${i}`,
-          clusterVersion: "HDE-2.0.1",
-          clusterType: "hadoop",
-          isHa: false,
-          keypairName: "kp",
-          masterFlavorName: "m2a.xlarge",
-          workerFlavorName: "m2a.xlarge",
-          masterVolumeSize: 100,
-          workerVolumeSize: 100,
-          workerCnt: 2,
-          monitoring: false,
-          vpcId: "vpc-1",
-          subnetId: "sn-1",
-          config: { hdfsReplication: 2, hdfsBlockSize: 128 },
-        })
-      ).id,
+    async (i) => (await hadoop.createCluster(smallHadoopClusterInput(`hdp-${i}`, { keypairName: "kp", vpcId: "vpc-1", subnetId: "sn-1" }))).id,
   );
   return [{ token: "krcloud:hadoop:Cluster", service: "hadoop", ids }];
 }

@@ -11,6 +11,7 @@ import { canonicalConfig } from "../../../provider/hadoop/cluster";
 import type { Entry } from "../../support/faults/sim-stack";
 import { settled } from "../../support/zero-diff/settle";
 import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
+import { smallHadoopClusterInput } from "../../harness/hadoop-data";
 import { smallCluster } from "./small-cluster";
 
 export { smallCluster };
@@ -345,19 +346,7 @@ export const outside: OutsideFact = {
     const hadoopName = `${tag}-hadoop`;
     const configurations = [{ classification: "core-site", properties: { "io.file.buffer.size": "65536" } }];
     const h = await hadoop.createCluster({
-      name: hadoopName,
-      clusterVersion: "HDE-2.0.1",
-      clusterType: "hadoop",
-      isHa: false,
-      keypairName: "kp-outside",
-      masterFlavorName: "m2a.xlarge",
-      workerFlavorName: "m2a.xlarge",
-      masterVolumeSize: 100,
-      workerVolumeSize: 100,
-      workerCnt: 2,
-      monitoring: false,
-      vpcId: "vpc-outside",
-      subnetId: "sn-outside",
+      ...smallHadoopClusterInput(hadoopName, { keypairName: "kp-outside", vpcId: "vpc-outside", subnetId: "sn-outside" }),
       adminInfo: { userId: "hue-admin", ...(secret ? { userPw: s.hadoopAdminPassword } : {}) },
       config: { hdfsReplication: 2, hdfsBlockSize: 128, configText: canonicalConfig(configurations) },
       ...(secret ? { hiveMetastoreInfo: { mySqlInfo: { objectId: fx.mysqlInstance, dbName: "hive", userId: "hive", userPw: s.metastorePassword } } } : {}),

@@ -15,7 +15,9 @@ import {
   ENGINE_TEST_TIMEOUT_MS,
   eventCollector,
   installProject,
+  NATIVE_SITE_NS,
   nativeSiteProgram,
+  nativeSiteSecrets,
   stateResources,
   withoutSecrets,
 } from "../harness/engine";
@@ -23,9 +25,8 @@ import { engineFile, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-const NS = "krcloud-test-native-site";
-const OWNER = `owner-secret-${Date.now().toString(36)}`;
-const CONTENT = `<h1>secret page ${Date.now().toString(36)}</h1>`;
+const NS = NATIVE_SITE_NS;
+const { owner: OWNER, content: CONTENT, config: SECRETS } = nativeSiteSecrets();
 
 let stack: Stack;
 
@@ -36,8 +37,7 @@ beforeAll(async () => {
   installProject(nativeSiteProgram(), dir);
   stack = await engine.stack(dir, "migration", {
     [`${NS}:mode`]: { value: "dynamic" },
-    [`${NS}:owner`]: { value: OWNER, secret: true },
-    [`${NS}:content`]: { value: CONTENT, secret: true },
+    ...SECRETS,
   });
 });
 

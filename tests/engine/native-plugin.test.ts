@@ -14,7 +14,9 @@ import {
   eventCollector,
   isSecret,
   nativeResourcesOfType,
+  NATIVE_SITE_NS,
   nativeSiteProgram,
+  nativeSiteSecrets,
   runPulumi,
   stateResources,
 } from "../harness/engine";
@@ -22,9 +24,8 @@ import { engineFile, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-const NS = "krcloud-test-native-site";
-const OWNER = `owner-secret-${Date.now().toString(36)}`;
-const CONTENT = `<h1>secret page ${Date.now().toString(36)}</h1>`;
+const NS = NATIVE_SITE_NS;
+const { owner: OWNER, content: CONTENT, config: SECRETS } = nativeSiteSecrets();
 
 let stack: Stack;
 let workDir: string;
@@ -34,10 +35,7 @@ const engine = engineFile({ label: "native", project: "native", plugin: true });
 
 beforeAll(async () => {
   workDir = engine.sandbox.copyProgram(nativeSiteProgram());
-  stack = await engine.stack(workDir, "native", {
-    [`${NS}:owner`]: { value: OWNER, secret: true },
-    [`${NS}:content`]: { value: CONTENT, secret: true },
-  });
+  stack = await engine.stack(workDir, "native", SECRETS);
   sdk = new ObjectStorageClient({
     settings: resolveSettings({ localCloudUrl: engine.cloud.url, authToken: engine.project.token, projectId: engine.project.projectId }),
   });

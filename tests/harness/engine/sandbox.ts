@@ -179,19 +179,22 @@ export function nativeSiteProgram(): string {
   return path.join(REPO_ROOT, "tests", "programs", "native-site");
 }
 
-/** The config namespace of tests/programs/native-site. */
-export const NATIVE_SITE_NS = "krcloud-test-native-site";
-
 /**
- * The native-site program's two secrets (its bucket's `owner` metadata and its object's content),
- * new for each test file so that a test can look for them in plaintext, and the config that sets
- * them as secrets.
+ * The native-site program: where it is, its config namespace, and its two secrets (its bucket's
+ * `owner` metadata and its object's content), new for each file so that a test can look for them
+ * in plaintext, with the config that sets them as secrets.
  */
-export function nativeSiteSecrets(): { owner: string; content: string; config: ConfigMap } {
+export function nativeSite(): { dir: string; ns: string; owner: string; content: string; secrets: ConfigMap } {
   const owner = `owner-secret-${Date.now().toString(36)}`;
   const content = `<h1>secret page ${Date.now().toString(36)}</h1>`;
-  const config = { [`${NATIVE_SITE_NS}:owner`]: { value: owner, secret: true }, [`${NATIVE_SITE_NS}:content`]: { value: content, secret: true } };
-  return { owner, content, config };
+  const ns = "krcloud-test-native-site";
+  return {
+    dir: nativeSiteProgram(),
+    ns,
+    owner,
+    content,
+    secrets: { [`${ns}:owner`]: { value: owner, secret: true }, [`${ns}:content`]: { value: content, secret: true } },
+  };
 }
 
 /** Resources of a native-plugin stack of type `token` (the krcloud token itself). */

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT, runPulumi, toolPath } from "../harness/engine";
 import { engineFile, jsProgram } from "../harness/engine/engine-file";
-import { writeFiles } from "../support/programs";
+import { writeFiles } from "../harness/programs";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 

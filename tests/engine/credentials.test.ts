@@ -22,7 +22,7 @@ import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig,
 import { runDrift } from "../support/drift";
 import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/faults/reliability";
 import { engineFile, YAML_SITE_RESOURCES, yamlProgram } from "../harness/engine/engine-file";
-import { writeFiles } from "../support/programs";
+import { writeFiles } from "../harness/programs";
 import { findings, NONE } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);

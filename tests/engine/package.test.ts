@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { ENGINE_TEST_TIMEOUT_MS, objectText, REPO_ROOT, toolPath } from "../harness/engine";
 import { claimedBlock, DocsSandbox } from "../support/docs/runnable";
 import { engineFile } from "../harness/engine/engine-file";
-import { tsProgram, writeFiles } from "../support/programs";
+import { tsProgram, writeFiles } from "../harness/programs";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 

@@ -20,7 +20,7 @@ import { buildReport, stackReport } from "../../drift/report";
 import type { StackRun } from "../../drift/run";
 import { REPORT_SCHEMA } from "../../drift/schema";
 import { DYNAMIC, previewEvents, SECRET_ENVELOPE } from "../support/drift/events";
-import { tsProgram, writeFiles } from "../support/programs";
+import { tsProgram, writeFiles } from "../harness/programs";
 
 const SARIF_SCHEMA = JSON.parse(
   fs.readFileSync(path.join(path.dirname(require.resolve("@microsoft/jest-sarif/package.json")), "lib", "schemas", "sarif-2.1.0-rtm.5.json"), "utf8"),

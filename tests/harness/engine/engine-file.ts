@@ -21,7 +21,7 @@ import {
   type CloudProject,
   type InventoryEntry,
 } from ".";
-import { writeFiles } from "../../support/programs";
+import { writeFiles } from "../programs";
 
 /** The file's cloud, sandbox and project: set before its first test runs (its first `beforeAll`). */
 export interface EngineFile {

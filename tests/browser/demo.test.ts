@@ -14,17 +14,16 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { FORMATS } from "../../drift/formats";
 import { exitCodeOf, overallStatus, type DriftReport } from "../../drift/model";
 import { startLocalCloud, type LocalCloud } from "../../local-cloud";
 import {
-  applyLocalCloudSetup,
   discoverExamples,
   ENGINE_TEST_TIMEOUT_MS,
   engineType,
+  exampleStack,
   newProject,
-  providerConfig,
   Sandbox,
   startCloud,
   stateResources,
@@ -61,6 +60,15 @@ const objectUrl = (bucket: string, key: string) => `${cloud.endpoints["object-st
 async function controlGet<T>(route: string): Promise<T> {
   return (await (await fetch(`${cloud.controlUrl}${route}`)).json()) as T;
 }
+/** Sets the form's fields in order (a select's option, an input's text), then submits it. */
+async function submit(form: Locator, fields: Record<string, string>): Promise<void> {
+  for (const [name, value] of Object.entries(fields)) {
+    const field = form.locator(`select[name=${name}], input[name=${name}]`);
+    if ((await field.evaluate((e) => e.tagName)) === "SELECT") await field.selectOption(value);
+    else await field.fill(value);
+  }
+  await form.locator("button[type=submit]").click();
+}
 const putObject = (bucket: string, key: string, body: string, headers: Record<string, string> = {}) =>
   fetch(objectUrl(bucket, key), { method: "PUT", headers: { "X-Auth-Token": project.token, "content-type": "text/plain", ...headers }, body });
 
@@ -70,10 +78,8 @@ beforeAll(async () => {
   sandbox = new Sandbox({ label: "browser" });
   project = await newProject(cloud, "console");
   for (const example of examples) {
-    await applyLocalCloudSetup(project, example.dir);
-    const dir = sandbox.copyProgram(example.dir);
     const name = `demo-${example.name}`;
-    const stack = await sandbox.createStack(dir, name, providerConfig(project, { [`${example.project}:dbPassword`]: { value: "browser-test", secret: true } }));
+    const { stack, dir } = await exampleStack(sandbox, project, example, name, { dbPassword: { value: "browser-test", secret: true } });
     stacks.set(example.name, { stack, dir, name });
   }
   // As make demo does: the three ups at once.
@@ -152,10 +158,7 @@ test("a fault switched on in the console fails the next matching request as the 
   const page = await browser.page();
   await page.goto(consoleAt("tab=faults"));
   const form = page.locator("form.add-fault");
-  await form.locator("select[name=service]").selectOption("object-storage");
-  await form.locator("input[name=operation]").fill("PutObject");
-  await form.locator("select[name=action]").selectOption("error-500");
-  await form.locator("button[type=submit]").click();
+  await submit(form, { service: "object-storage", operation: "PutObject", action: "error-500" });
   await page.locator("table.fault-list tbody tr").waitFor();
   const [fault] = (await controlGet<{ faults: Array<{ id: string }> }>("/faults")).faults;
   expect(fault!).toMatchObject({ service: "object-storage", operation: "PutObject", action: "error", status: 500, times: 1, remaining: 1 });
@@ -176,9 +179,7 @@ test("a fault switched on in the console fails the next matching request as the 
   expect((await putObject(bucket, "faulted.txt", "x")).status).toBe(201);
 
   // A lost answer: the request is applied, the connection closes without one.
-  await form.locator("input[name=operation]").fill("PutObject");
-  await form.locator("select[name=action]").selectOption("lose-response");
-  await form.locator("button[type=submit]").click();
+  await submit(form, { operation: "PutObject", action: "lose-response" });
   // The list shows the new fault once the control API has it (the two before it are spent).
   await page.locator("table.fault-list tbody tr td", { hasText: "lose-response" }).waitFor();
   await expect(putObject(bucket, "lost.txt", "applied")).rejects.toThrow();
@@ -204,11 +205,7 @@ test("a transition set in the console slows what it names until it is made immed
   const page = await browser.page();
   await page.goto(consoleAt("tab=faults"));
   const form = page.locator("form.set-transition");
-  await form.locator("select[name=service]").selectOption("cache");
-  await form.locator("select[name=kind]").selectOption("cluster");
-  await form.locator("select[name=mode]").selectOption("duration");
-  await form.locator("input[name=amount]").fill("90");
-  await form.locator("button[type=submit]").click();
+  await submit(form, { service: "cache", kind: "cluster", mode: "duration", amount: "90" });
   await page.locator("tr[data-transition='cache/cluster']").waitFor();
   expect((await controlGet<{ transitions: unknown[] }>("/transitions")).transitions).toEqual([
     { service: "cache", kind: "cluster", mode: "duration", ms: 90_000 },

@@ -13,7 +13,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector } from "../harness/engine";
-import { descendants, endProcesses, spawnPulumi, until } from "../support/faults/reliability";
+import { spawnPulumi } from "../support/faults/reliability";
+import { killedPulumi } from "../support/faults/reliability-steps";
 import { engineFile, jsProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -218,19 +219,13 @@ describe.each(["js", "yaml"])("the %s door", (door) => {
     await fault({ operation: "HeadContainer", action: "latency", latencyMs: 300 });
     const start = cursor();
     // Four steps at a time, so that the deletes are spread over seconds however many the engine would start at once.
-    const run = spawnPulumi(engine.sandbox, ["up", "--yes", "--skip-preview", "--non-interactive", "--parallel", "4", "--stack", `move-${door}`], dir);
-    let left: number[] = [];
-    try {
-      await until("the old resources' deletes are under way", async () => {
-        if (run.child.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${run.output()}`);
-        return count(operations(start), "HeadContainer") >= 30;
-      });
-      left = descendants(run.child.pid!);
-      run.child.kill("SIGKILL");
-      await run.done;
-    } finally {
-      endProcesses(left.length ? left : descendants(run.child.pid ?? -1));
-    }
+    await killedPulumi(
+      engine.sandbox,
+      ["up", "--yes", "--skip-preview", "--non-interactive", "--parallel", "4", "--stack", `move-${door}`],
+      dir,
+      "the old resources' deletes are under way",
+      async () => count(operations(start), "HeadContainer") >= 30,
+    );
     await clearFaults();
     expect(await types()).toContain("BucketObject");
     await spawnPulumi(engine.sandbox, ["cancel", "--yes", "--stack", `move-${door}`], dir).done;

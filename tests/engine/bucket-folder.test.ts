@@ -28,7 +28,8 @@ import {
 import { resolveSettings } from "../../client/core";
 import { ObjectStorageClient } from "../../client/objectstorage";
 import { driftedPaths, parseReport, resourceNamed, runDrift } from "../support/drift";
-import { descendants, endProcesses, spawnPulumi, until } from "../support/faults/reliability";
+import { spawnPulumi } from "../support/faults/reliability";
+import { killedPulumi } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -115,6 +116,14 @@ describe.each([
   });
   afterAll(() => sandbox?.cleanup());
 
+  /** An up of the stack: the file count it outputs and how many PUTs and DELETEs it sent. */
+  async function upWrites(): Promise<{ fileCount: unknown; putsDeletes: number[] }> {
+    const since = cursor();
+    const up = await stack.up({ color: "never" });
+    const ops = operations(since);
+    return { fileCount: up.outputs.fileCount!.value, putsDeletes: [count(ops, "PutObject"), count(ops, "DeleteObject")] };
+  }
+
   test("300 files up, then a preview with no changes", async () => {
     const since = cursor();
     const up = await stack.up({ color: "never" });
@@ -151,11 +160,7 @@ describe.each([
 
       fs.writeFileSync(path.join(clone, "d5", "f5.txt"), "changed in the clone\n");
       fs.rmSync(path.join(clone, "d6", "f6.txt"));
-      const next = cursor();
-      const again = await stack.up({ color: "never" });
-      expect(again.outputs.fileCount!.value).toBe(299);
-      const changed = operations(next);
-      expect([count(changed, "PutObject"), count(changed, "DeleteObject")]).toEqual([1, 1]);
+      expect(await upWrites()).toEqual({ fileCount: 299, putsDeletes: [1, 1] });
       expect(await objectText(project, bucket, "site/d5/f5.txt")).toBe("changed in the clone\n");
     } finally {
       delete env.KRCLOUD_FOLDER_HASH_CACHE;
@@ -177,11 +182,7 @@ describe.each([
         `folder "${bucket}/site/": 3 files differ (1 changed, 1 added, 1 removed): ~site/d1/f1.txt, +site/d1/new.txt, -site/d2/f2.txt`,
       );
     }
-    const since = cursor();
-    const up = await stack.up({ color: "never" });
-    expect(up.outputs.fileCount!.value).toBe(300);
-    const ops = operations(since);
-    expect([count(ops, "PutObject"), count(ops, "DeleteObject")]).toEqual([2, 1]);
+    expect(await upWrites()).toEqual({ fileCount: 300, putsDeletes: [2, 1] });
     expect(await objectText(project, bucket, "site/d1/f1.txt")).toBe("changed\n");
   });
 
@@ -233,19 +234,13 @@ describe.each([
     // Slow uploads, so that the CLI is killed with the folder's create half done.
     await fault({ operation: "PutObject", action: "latency", latencyMs: 150 });
     const start = cursor();
-    const run = spawnPulumi(sandbox, ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "folder"], dir);
-    let left: number[] = [];
-    try {
-      await until("the folder's uploads are under way", async () => {
-        if (run.child.exitCode !== null) throw new Error(`pulumi up ended before it was killed:\n${run.output()}`);
-        return count(operations(start), "PutObject") >= 40;
-      });
-      left = descendants(run.child.pid!);
-      run.child.kill("SIGKILL");
-      await run.done;
-    } finally {
-      endProcesses(left.length ? left : descendants(run.child.pid ?? -1));
-    }
+    await killedPulumi(
+      sandbox,
+      ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "folder"],
+      dir,
+      "the folder's uploads are under way",
+      async () => count(operations(start), "PutObject") >= 40,
+    );
     await clearFaults();
     const uploadedBeforeKill = count(operations(start), "PutObject");
     expect(uploadedBeforeKill).toBeLessThan(300);

@@ -8,7 +8,7 @@
  * the dynamic classes (TypeScript/JavaScript) and the native plugin (YAML).
  */
 import { ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig } from "../harness/engine";
-import { engineFile, jsProgram, yamlProgram } from "../harness/engine/engine-file";
+import { engineFile, jsProgram, yamlResourceProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -41,12 +41,8 @@ test("dynamic classes: a nested failure prints the input's value, not {<nil>}", 
 test("native plugin (YAML): a nested failure prints the input's value, not {<nil>}", async () => {
   const stack = await engine.programStack(
     "native",
-    yamlProgram("krcloud-check-failures-yaml", [
-      "resources:",
-      "  site:",
-      "    type: krcloud:objectstorage:Bucket",
-      "    properties:",
-      `      acl: { public: read-only, publicReadAllowIpList: [${BAD_IP}] }`,
+    yamlResourceProgram("krcloud-check-failures-yaml", "site", "krcloud:objectstorage:Bucket", [
+      `acl: { public: read-only, publicReadAllowIpList: [${BAD_IP}] }`,
     ]),
     { plugin: true },
   );

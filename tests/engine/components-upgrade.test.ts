@@ -14,7 +14,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, REPO_ROOT, runPulumi, toolPath } from "../harness/engine";
-import { engineFile } from "../harness/engine/engine-file";
+import { engineFile, jsProgram } from "../harness/engine/engine-file";
+import { writeFiles } from "../harness/programs";
 
 jest.setTimeout(3 * ENGINE_TEST_TIMEOUT_MS);
 
@@ -73,26 +74,25 @@ function writeProgram(dir: string, yaml: boolean): void {
     }
     return;
   }
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: krcloud-upgrade\nruntime: nodejs\nmain: index.js\n");
-  fs.writeFileSync(
-    path.join(dir, "index.js"),
-    [
-      '"use strict";',
-      'const pulumi = require("@pulumi/pulumi");',
-      'const krcloud = require("pulumi-krcloud");',
-      'if (pulumi.getStack() === "site") {',
-      '  const it = new krcloud.objectstorage.StaticSite("it", { path: "site", errorDocument: "404.html" });',
-      "  exports.indexUrl = it.indexUrl;",
-      "  exports.layout = it.layout;",
-      "} else {",
-      `  const it = new krcloud.cache.CacheWithParameters("it", ${JSON.stringify(CACHE)});`,
-      "  exports.cacheId = it.cacheId;",
-      "  exports.parameterGroupId = it.parameterGroupId;",
-      "  exports.parameters = it.parameters;",
-      "}",
-      'exports.version = require("pulumi-krcloud/package.json").version;',
-      "",
-    ].join("\n"),
+  writeFiles(
+    dir,
+    jsProgram(
+      "krcloud-upgrade",
+      [
+        'if (pulumi.getStack() === "site") {',
+        '  const it = new krcloud.objectstorage.StaticSite("it", { path: "site", errorDocument: "404.html" });',
+        "  exports.indexUrl = it.indexUrl;",
+        "  exports.layout = it.layout;",
+        "} else {",
+        `  const it = new krcloud.cache.CacheWithParameters("it", ${JSON.stringify(CACHE)});`,
+        "  exports.cacheId = it.cacheId;",
+        "  exports.parameterGroupId = it.parameterGroupId;",
+        "  exports.parameters = it.parameters;",
+        "}",
+        'exports.version = require("pulumi-krcloud/package.json").version;',
+      ],
+      { pulumi: true },
+    ),
   );
 }
 

@@ -13,7 +13,7 @@
 import type { ConfigMap, Stack } from "@pulumi/pulumi/automation";
 import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, expectFailure, stateResources } from "../harness/engine";
 import { FAULTS_PROGRAM, NS, projectBed, stackInventory } from "../support/faults/reliability";
-import { engineFile } from "../harness/engine/engine-file";
+import { engineFile, YAML_SITE_RESOURCES, yamlProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -34,20 +34,7 @@ async function madeWithKeyA(door: Door, label: string, pinned: boolean) {
       ...Object.fromEntries(Object.entries(program).map(([k, v]) => [`${NS}:${k}`, { value: v }])),
     });
   } else {
-    const dir = engine.program(label, {
-      "Pulumi.yaml": [
-        `name: krcloud-test-rotation-${label}`,
-        "runtime: yaml",
-        "resources:",
-        "  site:",
-        "    type: krcloud:objectstorage:Bucket",
-        "    properties: { forceDestroy: true }",
-        "  index:",
-        "    type: krcloud:objectstorage:BucketObject",
-        '    properties: { bucket: "${site.name}", key: index.html, content: "<h1>hi</h1>" }',
-        "",
-      ].join("\n"),
-    });
+    const dir = engine.program(label, yamlProgram(`krcloud-test-rotation-${label}`, YAML_SITE_RESOURCES));
     stack = await engine.sandbox.createStack(dir, label, accessKeyConfig(engine.cloud, bed.project, extra));
   }
   expect((await stack.up({ color: "never" })).summary.result).toBe("succeeded");

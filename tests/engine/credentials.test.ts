@@ -21,7 +21,8 @@ import { EXIT } from "../../drift/model";
 import { accessKeyConfig, ENGINE_TEST_TIMEOUT_MS, expectFailure, providerConfig, tokensIssued } from "../harness/engine";
 import { runDrift } from "../support/drift";
 import { audit, FAULTS_PROGRAM, NS, projectBed, stackInventory, type Bed } from "../support/faults/reliability";
-import { engineFile } from "../harness/engine/engine-file";
+import { engineFile, YAML_SITE_RESOURCES, yamlProgram } from "../harness/engine/engine-file";
+import { writeFiles } from "../harness/programs";
 import { findings, NONE } from "../support/faults/reliability-steps";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
@@ -78,19 +79,10 @@ describe("only an access key and the identity endpoint", () => {
   test("native plugin (YAML): the same, through the plugin's default provider", async () => {
     const p = await projectBed(engine.cloud, "yamlkey");
     const dir = path.join(engine.sandbox.root, "programs", "yaml-key");
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(
-      path.join(dir, "Pulumi.yaml"),
-      [
-        "name: krcloud-test-credentials-yaml",
-        "runtime: yaml",
-        "resources:",
-        "  site:",
-        "    type: krcloud:objectstorage:Bucket",
-        "    properties: { forceDestroy: true }",
-        "  index:",
-        "    type: krcloud:objectstorage:BucketObject",
-        '    properties: { bucket: "${site.name}", key: index.html, content: "<h1>hi</h1>" }',
+    writeFiles(
+      dir,
+      yamlProgram("krcloud-test-credentials-yaml", [
+        ...YAML_SITE_RESOURCES,
         "  params:",
         "    type: krcloud:cache:ParameterGroup",
         "    properties: { baseParameterGroupId: default.redis7.0.cluster, parameters: { maxmemory-policy: allkeys-lru } }",
@@ -99,8 +91,7 @@ describe("only an access key and the identity endpoint", () => {
         `    properties: { keyId: ${p.keyId}, plaintext: credentials-yaml }`,
         "outputs:",
         "  url: ${index.url}",
-        "",
-      ].join("\n"),
+      ]),
     );
     const stack = await engine.sandbox.createStack(dir, "yamlkey", accessKeyConfig(engine.cloud, p.project));
     await wholeLife(stack, dir, "yamlkey", 5);

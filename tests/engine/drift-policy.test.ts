@@ -13,7 +13,7 @@ import { PACK_DIR } from "../../policy";
 import { FORMATS } from "../../drift/formats";
 import { REPORT_SCHEMA } from "../../drift/schema";
 import { startLocalCloud } from "../../local-cloud";
-import { ENGINE_TEST_TIMEOUT_MS, providerConfig, resourcesOfType, runPulumi } from "../harness/engine";
+import { backedUpCluster, ENGINE_TEST_TIMEOUT_MS, providerConfig, resourcesOfType, runPulumi } from "../harness/engine";
 import { EngineResource } from "../support/local-cloud";
 import { parseReport, runDrift } from "../support/drift";
 import { engineFile, jsProgram } from "../harness/engine/engine-file";
@@ -39,20 +39,7 @@ beforeAll(async () => {
   // Made by hand: a cluster whose one shard has no replica (backups and TLS as the rules want them).
   const cluster = new EngineResource("krcloud:cache:Cluster");
   await cluster.configure(Object.fromEntries(Object.entries(providerConfig(engine.project)).map(([k, v]) => [k, v.value])));
-  await cluster.up(
-    {
-      name: "hand-made",
-      version: "7.0.15",
-      flavorId: "redis.small",
-      parameterGroupId: "default.redis7.0.cluster",
-      subnetIds: ["sn-a", "sn-b"],
-      securityGroupIds: ["sg-1"],
-      shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: [] }],
-      backupSchedule: { cron: "0 3 * * *", retentionDays: 7 },
-      tlsEnabled: true,
-    },
-    "hand-made",
-  );
+  await cluster.up(backedUpCluster("hand-made"), "hand-made");
 });
 
 test("--state-out: a state file of the managed and the unmanaged resources, no secret in it, that pulumi policy analyze --file judges", async () => {

@@ -9,16 +9,15 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { Cluster, Redis } from "ioredis";
 import type { LocalCloud } from "../../local-cloud";
 import {
-  applyLocalCloudSetup,
   backendFiles,
   discoverExamples,
   ENGINE_TEST_TIMEOUT_MS,
   eventCollector,
+  exampleStack,
   expectFailure,
   isSecret,
   logicalName,
   newProject,
-  providerConfig,
   Sandbox,
   startCloud,
   stateResources,
@@ -73,16 +72,10 @@ describe.each(examples.map((e) => [e.name, e] as const))("example %s", (_name, e
     cloud = await startCloud();
     sandbox = new Sandbox({ label: `example-${example.name}` });
     project = await newProject(cloud, example.name);
-    setup = await applyLocalCloudSetup(project, example.dir);
-    const dir = sandbox.copyProgram(example.dir);
-    stack = await sandbox.createStack(
-      dir,
-      "engine",
-      providerConfig(project, {
-        [`${example.project}:siteVerification`]: { value: siteVerification, secret: true },
-        [`${example.project}:dbPassword`]: { value: dbPassword, secret: true },
-      }),
-    );
+    ({ stack, setup } = await exampleStack(sandbox, project, example, "engine", {
+      siteVerification: { value: siteVerification, secret: true },
+      dbPassword: { value: dbPassword, secret: true },
+    }));
   });
 
   afterAll(async () => {

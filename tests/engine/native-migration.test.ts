@@ -9,23 +9,12 @@
  */
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import {
-  byUrn,
-  changedSteps,
-  ENGINE_TEST_TIMEOUT_MS,
-  eventCollector,
-  installProject,
-  nativeSiteProgram,
-  stateResources,
-  withoutSecrets,
-} from "../harness/engine";
+import { byUrn, changedSteps, ENGINE_TEST_TIMEOUT_MS, eventCollector, installProject, nativeSite, stateResources, withoutSecrets } from "../harness/engine";
 import { engineFile, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-const NS = "krcloud-test-native-site";
-const OWNER = `owner-secret-${Date.now().toString(36)}`;
-const CONTENT = `<h1>secret page ${Date.now().toString(36)}</h1>`;
+const site = nativeSite();
 
 let stack: Stack;
 
@@ -33,11 +22,10 @@ const engine = engineFile({ label: "native-migration", project: "migration", plu
 
 beforeAll(async () => {
   const dir = path.join(engine.sandbox.root, "programs", "migration");
-  installProject(nativeSiteProgram(), dir);
+  installProject(site.dir, dir);
   stack = await engine.stack(dir, "migration", {
-    [`${NS}:mode`]: { value: "dynamic" },
-    [`${NS}:owner`]: { value: OWNER, secret: true },
-    [`${NS}:content`]: { value: CONTENT, secret: true },
+    [`${site.ns}:mode`]: { value: "dynamic" },
+    ...site.secrets,
   });
 });
 
@@ -51,7 +39,7 @@ test("a stack made with the dynamic classes moves to the plugin with aliases and
   const bucketName = first.outputs.bucketName!.value as string;
   const createdAt = (await engine.project.control.getResource("object-storage", "bucket", bucketName))?.created_at;
 
-  await stack.setAllConfig({ [`${NS}:mode`]: { value: "native" }, [`${NS}:aliasDynamic`]: { value: "true" } });
+  await stack.setAllConfig({ [`${site.ns}:mode`]: { value: "native" }, [`${site.ns}:aliasDynamic`]: { value: "true" } });
   // Only the default providers change: the plugin's comes, the dynamic host's goes.
   const providerSteps = [
     { urn: expect.stringContaining("::pulumi:providers:krcloud::default"), op: "create" },
@@ -74,7 +62,7 @@ test("a stack made with the dynamic classes moves to the plugin with aliases and
   expect(types).toEqual(expect.arrayContaining(["pulumi:providers:krcloud", "krcloud:objectstorage:Bucket", "krcloud:objectstorage:BucketObject"]));
   expect(types.filter((t) => t.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
   const visible = JSON.stringify(withoutSecrets(state.deployment));
-  for (const secret of [OWNER, CONTENT, engine.project.token]) expect(visible.includes(secret)).toBe(false);
+  for (const secret of [site.owner, site.content, engine.project.token]) expect(visible.includes(secret)).toBe(false);
 
   // Refresh runs through the plugin and drops the `__provider` the unchanged resources still carry
   // (a `same` step keeps the recorded outputs); the dynamic host could not serve state without it.

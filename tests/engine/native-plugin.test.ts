@@ -14,7 +14,7 @@ import {
   eventCollector,
   isSecret,
   nativeResourcesOfType,
-  nativeSiteProgram,
+  nativeSite,
   runPulumi,
   stateResources,
 } from "../harness/engine";
@@ -22,9 +22,7 @@ import { engineFile, previewSteps } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
-const NS = "krcloud-test-native-site";
-const OWNER = `owner-secret-${Date.now().toString(36)}`;
-const CONTENT = `<h1>secret page ${Date.now().toString(36)}</h1>`;
+const site = nativeSite();
 
 let stack: Stack;
 let workDir: string;
@@ -33,11 +31,8 @@ let sdk: ObjectStorageClient;
 const engine = engineFile({ label: "native", project: "native", plugin: true });
 
 beforeAll(async () => {
-  workDir = engine.sandbox.copyProgram(nativeSiteProgram());
-  stack = await engine.stack(workDir, "native", {
-    [`${NS}:owner`]: { value: OWNER, secret: true },
-    [`${NS}:content`]: { value: CONTENT, secret: true },
-  });
+  workDir = engine.sandbox.copyProgram(site.dir);
+  stack = await engine.stack(workDir, "native", site.secrets);
   sdk = new ObjectStorageClient({
     settings: resolveSettings({ localCloudUrl: engine.cloud.url, authToken: engine.project.token, projectId: engine.project.projectId }),
   });
@@ -64,7 +59,7 @@ test("up creates the resources through the plugin; state holds no __provider and
 
   // At rest (checkpoints, history, backups): none of the secrets in plaintext.
   for (const { file, text } of backendFiles(engine.sandbox.backendDir)) {
-    for (const secret of [engine.project.token, engine.project.credentialSecret, OWNER, CONTENT]) {
+    for (const secret of [engine.project.token, engine.project.credentialSecret, site.owner, site.content]) {
       expect([file, text.includes(secret)]).toEqual([file, false]);
     }
   }
@@ -78,13 +73,13 @@ test("preview --diff shows per-property changes and which property forces replac
   try {
     await previewDiffs();
   } finally {
-    await stack.removeConfig(`${NS}:acl`);
-    await stack.removeConfig(`${NS}:bucketName`);
+    await stack.removeConfig(`${site.ns}:acl`);
+    await stack.removeConfig(`${site.ns}:bucketName`);
   }
 });
 
 async function previewDiffs(): Promise<void> {
-  await stack.setConfig(`${NS}:acl`, { value: "read-only" });
+  await stack.setConfig(`${site.ns}:acl`, { value: "read-only" });
   const { events, onEvent } = eventCollector();
   const inPlace = await stack.preview({ color: "never", diff: true, onEvent });
   const step = events.map((e) => e.resourcePreEvent?.metadata).find((m) => m?.type === "krcloud:objectstorage:Bucket");
@@ -92,7 +87,7 @@ async function previewDiffs(): Promise<void> {
   expect(step?.detailedDiff).toEqual({ acl: { diffKind: "update", inputDiff: true } });
   expect(inPlace.stdout).toMatch(/~ acl\s*: \{\s*~ public: "deny" => "read-only"/);
 
-  await stack.setConfig(`${NS}:bucketName`, { value: "renamed-site" });
+  await stack.setConfig(`${site.ns}:bucketName`, { value: "renamed-site" });
   const replace = eventCollector();
   const replaced = await stack.preview({ color: "never", diff: true, onEvent: replace.onEvent });
   const meta = replace.events.map((e) => e.resourcePreEvent?.metadata).find((m) => m?.type === "krcloud:objectstorage:Bucket" && m.op !== "same");
@@ -121,7 +116,7 @@ test("pulumi import adopts a bucket made behind Pulumi's back; the declaring pro
   expect(adopted?.id).toBe(name);
   expect(adopted?.inputs).toMatchObject({ name, metadata: { team: "ops" } });
 
-  await stack.setConfig(`${NS}:adoptName`, { value: name });
+  await stack.setConfig(`${site.ns}:adoptName`, { value: name });
   expect(await previewSteps(stack)).toEqual([]);
   const up = await stack.up({ color: "never" });
   expect(up.summary.resourceChanges).toEqual({ same: expect.any(Number) });
@@ -131,7 +126,7 @@ test("pulumi import adopts a bucket made behind Pulumi's back; the declaring pro
 test("the import option adopts an existing bucket with no changes", async () => {
   const name = `imp-${engine.project.projectId.slice(-8)}`;
   await sdk.createBucket({ name });
-  await stack.setConfig(`${NS}:importId`, { value: name });
+  await stack.setConfig(`${site.ns}:importId`, { value: name });
   const up = await stack.up({ color: "never" });
   expect(up.summary.resourceChanges).toEqual({ same: expect.any(Number), import: 1 });
   expect(await previewSteps(stack)).toEqual([]);

@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { ENGINE_TEST_TIMEOUT_MS, objectText, REPO_ROOT, toolPath } from "../harness/engine";
 import { claimedBlock, DocsSandbox } from "../support/docs/runnable";
 import { engineFile } from "../harness/engine/engine-file";
+import { tsProgram, writeFiles } from "../harness/programs";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -135,20 +136,19 @@ test("the project the README's command installed runs a program through the Pulu
   // project's own: Pulumi compiles it with the TypeScript npm installed as the package's peer
   // dependency (without it, Pulumi's bundled TypeScript 3.8 cannot read the package's types).
   expect(fs.existsSync(path.join(projectDir, "node_modules", "typescript"))).toBe(true);
-  fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), "name: krcloud-from-tarball\nruntime: nodejs\n");
-  fs.writeFileSync(
-    path.join(projectDir, "index.ts"),
-    [
-      // @pulumi/pulumi came with the package.
-      'import * as pulumi from "@pulumi/pulumi";',
-      'import * as krcloud from "pulumi-krcloud";',
-      "",
-      'const bucket = new krcloud.objectstorage.Bucket("packed", {});',
-      'new krcloud.objectstorage.BucketObject("hello", { bucket: bucket.name, key: "hello.txt", content: "installed from the tarball\\n", contentType: "text/plain" });',
-      "export const bucketName = bucket.name;",
-      "export const stack = pulumi.getStack();",
-      "",
-    ].join("\n"),
+  // @pulumi/pulumi came with the package.
+  writeFiles(
+    projectDir,
+    tsProgram(
+      "krcloud-from-tarball",
+      [
+        'const bucket = new krcloud.objectstorage.Bucket("packed", {});',
+        'new krcloud.objectstorage.BucketObject("hello", { bucket: bucket.name, key: "hello.txt", content: "installed from the tarball\\n", contentType: "text/plain" });',
+        "export const bucketName = bucket.name;",
+        "export const stack = pulumi.getStack();",
+      ],
+      { pulumi: true },
+    ),
   );
   const stack = await engine.stack(projectDir, "packed");
   const up = await stack.up({ color: "never" });

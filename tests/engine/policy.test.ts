@@ -9,7 +9,7 @@
  */
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { PACK_DIR, RULES } from "../../policy";
-import { ENGINE_TEST_TIMEOUT_MS, eventCollector } from "../harness/engine";
+import { backedUpCluster, ENGINE_TEST_TIMEOUT_MS, eventCollector } from "../harness/engine";
 import { smallCluster } from "../resources/hadoop/small-cluster";
 import { engineFile, jsProgram, yamlProgram } from "../harness/engine/engine-file";
 
@@ -22,17 +22,6 @@ type Spec = Record<string, { token: string; props: Record<string, unknown> }>;
 /** One resource per rule's subject, violating (`bad`) or satisfying every rule; names unique per door (`p`). */
 function resources(p: string, bad: boolean): Spec {
   const encrypted = { encryption: { type: "managed" } };
-  const cluster = {
-    name: `${p}-cache`,
-    version: "7.0.15",
-    flavorId: "redis.small",
-    subnetIds: ["sn-a", "sn-b"],
-    parameterGroupId: "default.redis7.0.cluster",
-    securityGroupIds: ["sg-1"],
-    shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: bad ? [] : ["sn-b"] }],
-    backupSchedule: { cron: "0 3 * * *", retentionDays: 7 },
-    tlsEnabled: true,
-  };
   const instanceSet = {
     name: `${p}-queue`,
     version: "7.0.15",
@@ -65,7 +54,7 @@ function resources(p: string, bad: boolean): Spec {
         ...(bad ? { password: "Pw-plain-1" } : { passwordCiphertext: { ciphertext: "c2VjcmV0", keyId: "key-1" } }),
       },
     },
-    cache: { token: "krcloud:cache:Cluster", props: cluster },
+    cache: { token: "krcloud:cache:Cluster", props: backedUpCluster(`${p}-cache`, bad ? [] : ["sn-b"]) },
     queue: { token: "krcloud:cache:InstanceSet", props: instanceSet },
     hadoop: { token: "krcloud:hadoop:Cluster", props: { ...smallCluster, name: `${p}-hadoop`, monitoring: !bad } },
     daily: {

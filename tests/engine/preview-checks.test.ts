@@ -6,7 +6,7 @@
  * yet in the preview (another resource's output) skips the check: the preview passes.
  */
 import { ENGINE_TEST_TIMEOUT_MS, expectFailure } from "../harness/engine";
-import { engineFile, jsProgram, yamlProgram } from "../harness/engine/engine-file";
+import { engineFile, jsProgram, yamlResourceProgram } from "../harness/engine/engine-file";
 
 jest.setTimeout(ENGINE_TEST_TIMEOUT_MS);
 
@@ -70,13 +70,9 @@ test("dynamic classes: a base group not known yet in the preview skips the check
 test("native plugin (YAML): the same failures in the preview", async () => {
   const stack = await engine.programStack(
     "native",
-    yamlProgram("krcloud-preview-checks-native", [
-      "resources:",
-      "  params:",
-      "    type: krcloud:cache:ParameterGroup",
-      "    properties:",
-      "      baseParameterGroupId: default.redis7.0.cluster",
-      `      parameters: ${JSON.stringify(BAD)}`,
+    yamlResourceProgram("krcloud-preview-checks-native", "params", "krcloud:cache:ParameterGroup", [
+      "baseParameterGroupId: default.redis7.0.cluster",
+      `parameters: ${JSON.stringify(BAD)}`,
     ]),
     { plugin: true },
   );

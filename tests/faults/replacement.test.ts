@@ -50,6 +50,15 @@ interface Case {
   shows: Props;
 }
 
+/** A case of `token` declared with `args()` first, then with `args(change)`. */
+const changed = (name: string, token: string, args: (over: Props, p: MatrixProject) => Props, change: Props, shows: Props): Case => ({
+  name,
+  token,
+  before: (p) => args({}, p),
+  after: (p) => args(change, p),
+  shows,
+});
+
 const CASES: Case[] = [
   {
     name: "ParameterGroup, new base group",
@@ -58,27 +67,15 @@ const CASES: Case[] = [
     after: () => ({ baseParameterGroupId: "default.redis7.2.cluster", parameters: { "maxmemory-policy": "allkeys-lru" } }),
     shows: { baseParameterGroupId: "default.redis7.2.cluster" },
   },
-  {
-    name: "Cluster, new flavor",
-    token: "krcloud:cache:Cluster",
-    before: () => cluster(),
-    after: () => cluster({ flavorId: "redis.medium" }),
-    shows: { flavorId: "redis.medium" },
-  },
-  {
-    name: "Cluster, new user password only (a secret: a new name too)",
-    token: "krcloud:cache:Cluster",
-    before: () => cluster(),
-    after: () => cluster({ user: { name: "app", password: "Pw-two-2" } }),
-    shows: { flavorId: "redis.small" },
-  },
-  {
-    name: "InstanceSet, new flavor",
-    token: "krcloud:cache:InstanceSet",
-    before: () => instanceSet(),
-    after: () => instanceSet({ flavorId: "redis.medium" }),
-    shows: { flavorId: "redis.medium" },
-  },
+  changed("Cluster, new flavor", "krcloud:cache:Cluster", cluster, { flavorId: "redis.medium" }, { flavorId: "redis.medium" }),
+  changed(
+    "Cluster, new user password only (a secret: a new name too)",
+    "krcloud:cache:Cluster",
+    cluster,
+    { user: { name: "app", password: "Pw-two-2" } },
+    { flavorId: "redis.small" },
+  ),
+  changed("InstanceSet, new flavor", "krcloud:cache:InstanceSet", instanceSet, { flavorId: "redis.medium" }, { flavorId: "redis.medium" }),
   {
     name: "Shard, new primary subnet (no name)",
     token: "krcloud:cache:Shard",
@@ -87,20 +84,20 @@ const CASES: Case[] = [
     after: (_p, s) => ({ clusterId: s.id("cluster"), primarySubnetId: "sn-c" }),
     shows: { primarySubnetId: "sn-c" },
   },
-  {
-    name: "DataSource, new description",
-    token: "krcloud:dataquery:DataSource",
-    before: (p) => dataSource(p, { description: "one" }),
-    after: (p) => dataSource(p, { description: "two" }),
-    shows: { description: "two" },
-  },
-  {
-    name: "DataSource, new password only (a secret: a new name too)",
-    token: "krcloud:dataquery:DataSource",
-    before: (p) => dataSource(p),
-    after: (p) => dataSource(p, { password: "Pw-two-2" }),
-    shows: { type: "MYSQL" },
-  },
+  changed(
+    "DataSource, new description",
+    "krcloud:dataquery:DataSource",
+    (over, p) => dataSource(p, { description: "one", ...over }),
+    { description: "two" },
+    { description: "two" },
+  ),
+  changed(
+    "DataSource, new password only (a secret: a new name too)",
+    "krcloud:dataquery:DataSource",
+    (over, p) => dataSource(p, over),
+    { password: "Pw-two-2" },
+    { type: "MYSQL" },
+  ),
   {
     name: "Query, new SQL",
     token: "krcloud:dataquery:Query",
@@ -109,20 +106,20 @@ const CASES: Case[] = [
     after: (p, s) => ({ query: "select count(*) as n from orders", dataSource: s.id("sales"), database: "shop", bucketName: p.resultBucket, captureRows: 5 }),
     shows: { rows: [["3"]], state: "FINISHED" },
   },
-  {
-    name: "Hadoop Cluster, new worker flavor",
-    token: "krcloud:hadoop:Cluster",
-    before: () => hadoop(),
-    after: () => hadoop({ workerFlavorName: "m2a.2xlarge" }),
-    shows: { workerFlavorName: "m2a.2xlarge", status: "Running" },
-  },
-  {
-    name: "Hadoop Cluster, new admin password only (a secret: a new name too)",
-    token: "krcloud:hadoop:Cluster",
-    before: () => hadoop(),
-    after: () => hadoop({ adminPassword: "Adm1n-Pw-2!" }),
-    shows: { status: "Running" },
-  },
+  changed(
+    "Hadoop Cluster, new worker flavor",
+    "krcloud:hadoop:Cluster",
+    hadoop,
+    { workerFlavorName: "m2a.2xlarge" },
+    { workerFlavorName: "m2a.2xlarge", status: "Running" },
+  ),
+  changed(
+    "Hadoop Cluster, new admin password only (a secret: a new name too)",
+    "krcloud:hadoop:Cluster",
+    hadoop,
+    { adminPassword: "Adm1n-Pw-2!" },
+    { status: "Running" },
+  ),
 ];
 
 test.each(CASES.map((c) => [c.name, c] as const))("%s: the replacement exists, what it replaced is gone, state and cloud agree", async (_name, c) => {

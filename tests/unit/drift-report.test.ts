@@ -20,6 +20,7 @@ import { buildReport, stackReport } from "../../drift/report";
 import type { StackRun } from "../../drift/run";
 import { REPORT_SCHEMA } from "../../drift/schema";
 import { DYNAMIC, previewEvents, SECRET_ENVELOPE } from "../support/drift/events";
+import { tsProgram, writeFiles } from "../harness/programs";
 
 const SARIF_SCHEMA = JSON.parse(
   fs.readFileSync(path.join(path.dirname(require.resolve("@microsoft/jest-sarif/package.json")), "lib", "schemas", "sarif-2.1.0-rtm.5.json"), "utf8"),
@@ -44,17 +45,13 @@ beforeAll(() => {
   fs.mkdirSync(path.join(root, ".git"));
   workDir = path.join(root, "infra");
   fs.mkdirSync(workDir);
-  fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), "name: web\nruntime: nodejs\n");
-  fs.writeFileSync(
-    path.join(workDir, "index.ts"),
-    [
-      'import * as krcloud from "pulumi-krcloud";',
-      "",
+  writeFiles(
+    workDir,
+    tsProgram("web", [
       'const site = new krcloud.objectstorage.Bucket("site", { acl: { public: "read-only" } });',
       'new krcloud.objectstorage.BucketCors("site-cors", { bucket: site.name, rules: [] });',
       'new krcloud.objectstorage.Bucket("logs", {});',
-      "",
-    ].join("\n"),
+    ]),
   );
 });
 

@@ -21,6 +21,7 @@ import {
   type CloudProject,
   type InventoryEntry,
 } from ".";
+import { writeFiles } from "../programs";
 
 /** The file's cloud, sandbox and project: set before its first test runs (its first `beforeAll`). */
 export interface EngineFile {
@@ -121,11 +122,7 @@ export function requireYamlHost(): void {
 export function writeProgram(sandbox: Sandbox, name: string, files: Record<string, string>): string {
   const src = path.join(sandbox.root, "src", name);
   fs.mkdirSync(src, { recursive: true });
-  for (const [file, text] of Object.entries(files)) {
-    // A file in a folder of the program (`site/index.html`) gets its folder.
-    fs.mkdirSync(path.dirname(path.join(src, file)), { recursive: true });
-    fs.writeFileSync(path.join(src, file), text);
-  }
+  writeFiles(src, files);
   return sandbox.copyProgram(src);
 }
 
@@ -143,7 +140,23 @@ export function jsProgram(project: string, lines: string[], opts: { pulumi?: boo
   };
 }
 
+/** The smallest site of the native plugin, as YAML resources: a bucket `site` and its object `index` (index.html). */
+export const YAML_SITE_RESOURCES = [
+  "resources:",
+  "  site:",
+  "    type: krcloud:objectstorage:Bucket",
+  "    properties: { forceDestroy: true }",
+  "  index:",
+  "    type: krcloud:objectstorage:BucketObject",
+  '    properties: { bucket: "${site.name}", key: index.html, content: "<h1>hi</h1>" }',
+];
+
 /** A Pulumi YAML program: its Pulumi.yaml, the project's name and runtime before `lines`. */
 export function yamlProgram(project: string, lines: string[]): Record<string, string> {
   return { "Pulumi.yaml": [`name: ${project}`, "runtime: yaml", ...lines, ""].join("\n") };
+}
+
+/** A YAML program of one resource, `name` of `type`, its properties given as YAML lines below `properties:`. */
+export function yamlResourceProgram(project: string, name: string, type: string, properties: string[]): Record<string, string> {
+  return yamlProgram(project, ["resources:", `  ${name}:`, `    type: ${type}`, "    properties:", ...properties.map((l) => `      ${l}`)]);
 }

@@ -135,26 +135,30 @@ async function outside(project: CloudProject, token: string, args: Record<string
   return (await p.create(checked.inputs)).id;
 }
 
+/**
+ * A cache cluster's inputs with backups and TLS as the policy pack wants them, and one shard whose
+ * replicas are `replicaSubnetIds`: none (the default) is the one violation the replica rule finds
+ * in production.
+ */
+export function backedUpCluster(name: string, replicaSubnetIds: string[] = []): Record<string, unknown> {
+  return {
+    name,
+    version: "7.0.15",
+    flavorId: "redis.small",
+    parameterGroupId: "default.redis7.0.cluster",
+    subnetIds: ["sn-a", "sn-b"],
+    securityGroupIds: ["sg-1"],
+    shards: [{ primarySubnetId: "sn-a", replicaSubnetIds }],
+    backupSchedule: { cron: "0 3 * * *", retentionDays: 7 },
+    tlsEnabled: true,
+  };
+}
+
 /** Plants the plan's outside resources and drifts (the stacks' own plants came with their deploy). */
 export async function plantFleet(project: CloudProject, plan: FleetPlan, stacks: readonly Stack[]): Promise<void> {
   for (const o of plan.outside) {
     if (o.kind === "cluster") {
-      await outside(
-        project,
-        "krcloud:cache:Cluster",
-        {
-          name: o.name,
-          version: "7.0.15",
-          flavorId: "redis.small",
-          parameterGroupId: "default.redis7.0.cluster",
-          subnetIds: ["sn-a", "sn-b"],
-          securityGroupIds: ["sg-1"],
-          shards: [{ primarySubnetId: "sn-a", replicaSubnetIds: [] }],
-          backupSchedule: { cron: "0 3 * * *", retentionDays: 7 },
-          tlsEnabled: true,
-        },
-        o.name,
-      );
+      await outside(project, "krcloud:cache:Cluster", backedUpCluster(o.name), o.name);
     } else {
       const args = o.kind === "public" ? { encryption: { type: "managed" }, acl: { public: "read-only" } } : {};
       await outside(project, "krcloud:objectstorage:Bucket", { name: o.name, ...args }, o.name);

@@ -12,7 +12,8 @@ import { LocalWorkspace, PulumiCommand, type ConfigMap, type Deployment, type St
 import { driftToolLauncher } from "../../../tools/pack-plugin";
 import { smallInstanceSet } from "../../resources/cache/small-instance-set";
 import { smallCluster } from "../../resources/hadoop/small-cluster";
-import { pulumiBinDir, REPO_ROOT, toolPath } from "./paths";
+import { applyLocalCloudSetup, providerConfig, type CloudProject, type SetupResource } from "./cloud";
+import { pulumiBinDir, REPO_ROOT, toolPath, type ExampleProgram } from "./paths";
 import { stateResources, type StateResource } from "./state";
 import { entry } from "../entries";
 
@@ -178,7 +179,44 @@ export function nativeSiteProgram(): string {
   return path.join(REPO_ROOT, "tests", "programs", "native-site");
 }
 
+/**
+ * The native-site program: where it is, its config namespace, and its two secrets (its bucket's
+ * `owner` metadata and its object's content), new for each file so that a test can look for them
+ * in plaintext, with the config that sets them as secrets.
+ */
+export function nativeSite(): { dir: string; ns: string; owner: string; content: string; secrets: ConfigMap } {
+  const owner = `owner-secret-${Date.now().toString(36)}`;
+  const content = `<h1>secret page ${Date.now().toString(36)}</h1>`;
+  const ns = "krcloud-test-native-site";
+  return {
+    dir: nativeSiteProgram(),
+    ns,
+    owner,
+    content,
+    secrets: { [`${ns}:owner`]: { value: owner, secret: true }, [`${ns}:content`]: { value: content, secret: true } },
+  };
+}
+
 /** Resources of a native-plugin stack of type `token` (the krcloud token itself). */
 export function nativeResourcesOfType(d: Deployment, token: string): StateResource[] {
   return stateResources(d).filter((r) => r.type === token);
+}
+
+/**
+ * A stack of `example` (examples/) in the project: the example's local-cloud.setup.json applied to
+ * the project first (`setup`: what it made), the program copied into the sandbox, the stack
+ * configured for the project and with the example's own `settings` (without its namespace).
+ */
+export async function exampleStack(
+  sandbox: Sandbox,
+  project: CloudProject,
+  example: ExampleProgram,
+  stackName: string,
+  settings: ConfigMap,
+): Promise<{ stack: Stack; dir: string; setup: SetupResource[] }> {
+  const setup = await applyLocalCloudSetup(project, example.dir);
+  const dir = sandbox.copyProgram(example.dir);
+  const config = Object.fromEntries(Object.entries(settings).map(([k, v]) => [`${example.project}:${k}`, v]));
+  const stack = await sandbox.createStack(dir, stackName, providerConfig(project, config));
+  return { stack, dir, setup };
 }

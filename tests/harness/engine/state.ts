@@ -125,23 +125,20 @@ export async function expectFailure(fn: () => Promise<unknown>): Promise<string>
   throw new Error(`expected the operation to fail, it succeeded: ${JSON.stringify(result)?.slice(0, 500)}`);
 }
 
+/** How a command ended: its exit status and output. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
 /** Runs a node script (e.g. dist/bin/krcloud-drift.js) and returns its exit code and output. */
-export function runNode(
-  script: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd = REPO_ROOT,
-): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runNode(script: string, args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<CommandResult> {
   return runCommand(process.execPath, [script, ...args], env, cwd);
 }
 
 /** Runs `file` with `args`, resolving (never rejecting) with its exit status and output. */
-export function runCommand(
-  file: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd = REPO_ROOT,
-): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCommand(file: string, args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<CommandResult> {
   return new Promise((resolve) => {
     execFile(file, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : 1) : 0;

@@ -216,10 +216,17 @@ export async function stackInventory(bed: Pick<Bed, "cloud" | "project" | "resul
 // ---------------------------------------------------------------------------------------------
 // The CLI as a child process (to be killed)
 
+/** How a CLI run ended: its exit code, or the signal that ended it, and its output. */
+export interface CliEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
 export interface CliRun {
   child: ChildProcess;
   output(): string;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>;
+  done: Promise<CliEnd>;
 }
 
 /**
@@ -232,9 +239,7 @@ export function spawnPulumi(sandbox: Sandbox, args: string[], cwd: string): CliR
   let out = "";
   child.stdout.on("data", (b: Buffer) => (out += b.toString()));
   child.stderr.on("data", (b: Buffer) => (out += b.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, output: out })),
-  );
+  const done = new Promise<CliEnd>((resolve) => child.on("close", (code, signal) => resolve({ code, signal, output: out })));
   return { child, output: () => out, done };
 }
 

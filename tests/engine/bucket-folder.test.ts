@@ -170,7 +170,7 @@ describe.each([
     await stack.up({ color: "never" });
   });
 
-  test("one file changed, one added, one removed: exactly 2 PUTs and 1 DELETE", async () => {
+  test("one file changed, one added, one removed: exactly 2 PUTs and 1 DELETE; on the plugin door, preview --diff names the folder and its files", async () => {
     fs.writeFileSync(path.join(folder, "d1", "f1.txt"), "changed\n");
     fs.writeFileSync(path.join(folder, "d1", "new.txt"), "added\n");
     fs.rmSync(path.join(folder, "d2", "f2.txt"));

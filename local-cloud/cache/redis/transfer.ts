@@ -23,12 +23,14 @@ const SCAN_COUNT = 5_000;
 export async function saveRdb(server: RedisServer, dest: string): Promise<void> {
   // A primary whose replica has just attached is writing its data for the replica's full sync
   // (a background save): SAVE is refused until it ends, so it is asked again, for up to a minute.
+  // An admin connection closed under it (seen while a shard was being added to the cluster) is no
+  // answer either: SAVE is asked again on a new connection.
   for (let attempt = 0; ; attempt++) {
     try {
       await server.command("SAVE");
       break;
     } catch (e) {
-      if (attempt >= 600 || !/in progress/i.test(e instanceof Error ? e.message : String(e))) throw e;
+      if (attempt >= 600 || !/in progress|connection is closed/i.test(e instanceof Error ? e.message : String(e))) throw e;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

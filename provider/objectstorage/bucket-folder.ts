@@ -162,13 +162,13 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
       const first = [...c.changed.map((k) => `~${k}`), ...c.added.map((k) => `+${k}`), ...c.removed.map((k) => `-${k}`)].slice(0, 5);
       if (n > 0)
         notes.push(
-          `${files(n, "file")} ${n === 1 ? "differs" : "differ"} (${c.changed.length} changed, ${c.added.length} added, ${c.removed.length} removed${news.deleteRemoved ? "" : ", left in the bucket"}): ${first.join(", ")}${n > 5 ? ", ..." : ""}`,
+          `${amount(n, "file")} ${n === 1 ? "differs" : "differ"} (${c.changed.length} changed, ${c.added.length} added, ${c.removed.length} removed${news.deleteRemoved ? "" : ", left in the bucket"}): ${first.join(", ")}${n > 5 ? ", ..." : ""}`,
         );
     }
     const extra = news.deleteExtraObjects ? extraToDelete(decodeManifest(olds.extraObjects), news) : [];
     if (extra.length > 0)
       notes.push(
-        `${files(extra.length, "object")} under the prefix that the folder did not upload ${extra.length === 1 ? "is" : "are"} deleted (deleteExtraObjects): ${extra.slice(0, 5).join(", ")}${extra.length > 5 ? ", ..." : ""}`,
+        `${amount(extra.length, "object")} under the prefix that the folder did not upload ${extra.length === 1 ? "is" : "are"} deleted (deleteExtraObjects): ${extra.slice(0, 5).join(", ")}${extra.length > 5 ? ", ..." : ""}`,
       );
     return notes;
   },
@@ -269,7 +269,7 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
     const strays = news.deleteExtraObjects ? [...extra.keys()] : [];
     if (changed.length + (news.deleteRemoved ? removed.length : 0) + strays.length > 0)
       ctx.progress(
-        `${bucketFolder.describe(id)}: uploading ${files(changed.length, "changed file")}${news.deleteRemoved ? `, deleting ${files(removed.length, "removed one")}` : ""}${strays.length > 0 ? ` and ${files(strays.length, "object")} it did not upload` : ""}`,
+        `${bucketFolder.describe(id)}: uploading ${amount(changed.length, "changed file")}${news.deleteRemoved ? `, deleting ${amount(removed.length, "removed one")}` : ""}${strays.length > 0 ? ` and ${amount(strays.length, "object")} it did not upload` : ""}`,
       );
     try {
       await uploadAll(ctx, c, news, want, changed, done, largeEtags);
@@ -294,7 +294,7 @@ export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder",
     // Objects this process's BucketObject deletes left to the folder (they were handed over to it).
     const left = takeLeft(bucket, prefix).filter((k) => !keys.has(k));
     await deleteAll(c, bucket, left);
-    ctx.progress(`${bucketFolder.describe(id)}: ${files(keys.size + left.length, "object")} deleted`);
+    ctx.progress(`${bucketFolder.describe(id)}: ${amount(keys.size + left.length, "object")} deleted`);
   },
 });
 
@@ -422,6 +422,6 @@ export const BucketFolder = resourceClass<BucketFolderArgs, BucketFolderOutputs>
 export type BucketFolder = InstanceType<typeof BucketFolder>;
 
 /** `1 changed file`, `3 changed files`. */
-function files(n: number, noun: string): string {
+function amount(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

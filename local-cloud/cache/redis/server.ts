@@ -230,8 +230,9 @@ export class RedisServer {
 
   /** The admin connection (no reconnects: a node that went away fails the command at once). */
   private client(): Redis {
-    // "close": the socket went away and, with no reconnects, "end" follows: a new connection now.
     if (this.admin && this.admin.status !== "end" && this.admin.status !== "close") return this.admin;
+    // "close": the socket went away and, with no reconnects, "end" follows: dropped, a new connection now.
+    this.dropAdmin();
     const admin = new Redis({
       host: "127.0.0.1",
       port: this.port,

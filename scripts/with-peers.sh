@@ -36,14 +36,25 @@ cleanup() {
   local rc=$? pid pids=()
   trap '' INT TERM
   [[ -n $child ]] && kill -TERM "$child" 2>/dev/null && wait "$child" 2>/dev/null || true
-  # (the grep, cut and subshell that list them carry the id too, and are gone once listed: kill -0)
-  for pid in $(grep -lsz "^KRCLOUD_RUN_ID=$KRCLOUD_RUN_ID\$" /proc/[0-9]*/environ | cut -d/ -f3); do
-    [[ $pid != "$$" ]] && kill -0 "$pid" 2>/dev/null && pids+=("$pid")
+  # Passes until one finds nothing new: a process caught inside exec() shows an empty environment for
+  # a moment, and one may start another while it is stopped. (The grep, cut and subshell that list
+  # them carry the id too, and are gone once listed: kill -0.)
+  local -A told=()
+  local pass
+  for pass in 1 2 3 4 5 6 7 8; do
+    pids=()
+    for pid in $(grep -lsz "^KRCLOUD_RUN_ID=$KRCLOUD_RUN_ID\$" /proc/[0-9]*/environ | cut -d/ -f3); do
+      [[ $pid != "$$" && -z ${told[$pid]:-} ]] && kill -0 "$pid" 2>/dev/null && pids+=("$pid")
+    done
+    if ((${#pids[@]} == 0)); then
+      ((pass > 1)) && break
+    else
+      say "stopping ${#pids[@]} processes this run left running: $(ps -o comm= -p "$(IFS=,; echo "${pids[*]}")" | sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')"
+      kill -TERM "${pids[@]}" 2>/dev/null || true
+      for pid in "${pids[@]}"; do told[$pid]=1; done
+    fi
+    sleep 0.1
   done
-  if ((${#pids[@]} > 0)); then
-    say "stopping ${#pids[@]} processes this run left running: $(ps -o comm= -p "$(IFS=,; echo "${pids[*]}")" | sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')"
-    kill -TERM "${pids[@]}" 2>/dev/null || true
-  fi
   for what in "${started[@]}"; do
     say "stopping $what (started by this run)"
     case $what in

@@ -45,7 +45,7 @@ afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const LEAVER = (end: string) => `sleep 300 & echo $!; setsid sleep 300 & echo $!; echo "url=$KRCLOUD_PG_URL"; ${end}`;
 
 test("when the command ends it stops the peers it started, not the one that ran before, and what the command left", async () => {
-  const r = spawnSync("bash", [path.join(tmp, "with-peers.sh"), "swift", "sql", "--", "bash", "-c", LEAVER("exit 3")], { encoding: "utf8" });
+  const r = spawnSync("bash", [path.join(tmp, "with-peers.sh"), "swift", "sql", "--", "bash", "-c", LEAVER("exit 3")], { encoding: "utf8", timeout: 45_000 });
   expect(r.status).toBe(3); // the command's status
   expect(r.stdout).toContain("url=postgresql://x");
   const pids = r.stdout

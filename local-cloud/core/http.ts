@@ -99,6 +99,25 @@ export function controlledBy(control: ServiceControl): ServiceControl {
   };
 }
 
+/** A service whose routes, control (its control.ts) and console tree all work on one backend. */
+export interface BackendParts<B, C extends ServiceControl> {
+  routes(backend: B): RouteDefinition[];
+  control: new (backend: B) => C;
+  browse?(backend: B, control: C): ServiceBrowser;
+}
+
+/** The service `name` (`catalogType` in the identity catalog) over `backend`, its control API served by its control. */
+export function serviceOver<B, C extends ServiceControl>(name: string, catalogType: string, backend: B, parts: BackendParts<B, C>): ServiceDefinition {
+  const control = new parts.control(backend);
+  return {
+    name,
+    catalogType,
+    routes: parts.routes(backend),
+    ...controlledBy(control),
+    ...(parts.browse ? { browse: parts.browse(backend, control) } : {}),
+  };
+}
+
 /** What the control API does with one kind of a service's records (`/_control/resources/{service}/{kind}/{id}`). */
 export interface ControlledKind {
   get(id: string): unknown;

@@ -1,4 +1,4 @@
-import { controlledBy, type ServiceDefinition } from "../core/http";
+import { serviceOver, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { DataQueryBackend } from "./backend";
 import { dataQueryBrowser } from "./browse";
@@ -22,12 +22,9 @@ export function createDataQueryService(core: CoreContext): ServiceDefinition {
     new SqlEngine(),
     () => core.objectStore,
   );
-  const control = new DataQueryControl(backend);
-  return {
-    name: SERVICE,
-    catalogType: "data-query",
-    routes: dataQueryRoutes(backend),
-    ...controlledBy(control),
-    browse: dataQueryBrowser(backend, control, core.state),
-  };
+  return serviceOver(SERVICE, "data-query", backend, {
+    routes: dataQueryRoutes,
+    control: DataQueryControl,
+    browse: (be, control) => dataQueryBrowser(be, control, core.state),
+  });
 }

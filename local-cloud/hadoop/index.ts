@@ -1,4 +1,4 @@
-import { controlledBy, type ServiceDefinition } from "../core/http";
+import { serviceOver, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { HadoopBackend } from "./backend";
 import { hadoopBrowser } from "./browse";
@@ -17,12 +17,5 @@ export function createHadoopService(core: CoreContext): ServiceDefinition {
     core.state,
     () => core.objectStore,
   );
-  const control = new HadoopControl(backend);
-  return {
-    name: SERVICE,
-    catalogType: "hadoop",
-    routes: hadoopRoutes(backend),
-    ...controlledBy(control),
-    browse: hadoopBrowser(backend, control),
-  };
+  return serviceOver(SERVICE, "hadoop", backend, { routes: hadoopRoutes, control: HadoopControl, browse: hadoopBrowser });
 }

@@ -1,4 +1,4 @@
-import { controlledBy, type ServiceDefinition } from "../core/http";
+import { serviceOver, type ServiceDefinition } from "../core/http";
 import type { CoreContext } from "../core/server";
 import { KmsBackend } from "./backend";
 import { kmsBrowser } from "./browse";
@@ -8,13 +8,5 @@ import { kmsRoutes } from "./routes";
 
 /** Key management (spec 03 A) under `/kms`; its keys are made through the control API (control.ts). */
 export function createKmsService(_core: CoreContext): ServiceDefinition {
-  const backend = new KmsBackend();
-  const control = new KmsControl(backend);
-  return {
-    name: SERVICE,
-    catalogType: "key-manager",
-    routes: kmsRoutes(backend),
-    ...controlledBy(control),
-    browse: kmsBrowser(backend, control),
-  };
+  return serviceOver(SERVICE, "key-manager", new KmsBackend(), { routes: kmsRoutes, control: KmsControl, browse: kmsBrowser });
 }

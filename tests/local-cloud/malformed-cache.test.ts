@@ -35,9 +35,7 @@ const cache: Service = {
   name: "cache",
   key: "cache",
   base: () => fuzz.cloud.endpoints.cache!,
-  json: () => true,
-  async ensure() {
-    const i = ids.cache!;
+  async ensure(i) {
     const c = (method: string, path: string, body?: unknown) => api(method, `${fuzz.cloud.endpoints.cache!}/v1${path}`, creds.token!, body);
     const present =
       exists("cache", "parameter-group", i.group) &&

@@ -9,16 +9,13 @@ import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/c
 import { fieldsOf, route, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
-const { ids } = fuzz;
 
 const control: Service = {
   name: "control API",
   key: "control",
   base: () => fuzz.controlCloud.url,
-  json: () => true,
-  async ensure() {
+  async ensure(i) {
     fuzz.controlCloud.control.clearFaults();
-    const i = ids.control!;
     i.fault = fuzz.controlCloud.control.addFault({ service: "kms", operation: "Encrypt", action: "error", status: 503, times: 1 }).id;
     i.key = "fz-ctl-key";
     try {

@@ -8,16 +8,14 @@ import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/c
 import { fieldsOf, route, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
-const { api, creds, exists, ids } = fuzz;
+const { api, creds, exists } = fuzz;
 let seq = 0;
 
 const dataQuery: Service = {
   name: "data query",
   key: "dq",
   base: () => `${fuzz.cloud.endpoints["data-query"]!}/v1/data-query`,
-  json: () => true,
-  async ensure() {
-    const i = ids.dq!;
+  async ensure(i) {
     const dq = (method: string, path: string, body?: unknown) => api(method, `${this.base()}${path}`, creds.key!, body);
     if (!exists("data-query", "instance", "fz-db")) {
       fuzz.cloud.control.flush();

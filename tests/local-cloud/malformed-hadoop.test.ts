@@ -18,9 +18,7 @@ const hadoop: Service = {
   name: "Hadoop",
   key: "hadoop",
   base: () => `${fuzz.cloud.endpoints.hadoop!}/v2/hadoop-service/clusters`,
-  json: () => true,
-  async ensure() {
-    const i = ids.hadoop!;
+  async ensure(i) {
     const h = (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) =>
       api(method, `${this.base()}${path}`, { ...creds.key!, ...extra }, body);
     const live = (id: string | undefined) =>

@@ -8,7 +8,7 @@ import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/c
 import { fieldsOf, route, type Field, type Json, type Route, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
-const { exists, ids } = fuzz;
+const { exists } = fuzz;
 
 const kmsRoute = (op: string, suffix: string, key: string, body: () => Json, fields: Field[]): Route =>
   route(op, `POST /api/v1/keys/{${key}}${suffix}`, "token", { json: body, fields, media: ["application/json"] });
@@ -16,9 +16,7 @@ const kms: Service = {
   name: "key management",
   key: "kms",
   base: () => fuzz.cloud.endpoints.kms!,
-  json: () => true,
-  async ensure() {
-    const i = ids.kms!;
+  async ensure(i) {
     for (const [slot, type] of [
       ["sym", "symmetric"],
       ["asym", "asymmetric"],

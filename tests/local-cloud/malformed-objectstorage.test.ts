@@ -9,7 +9,7 @@ import { malformedClouds, malformedTitle, PROJECT } from "../support/malformed/c
 import { fieldsOf, route, type Service } from "../support/malformed/requests";
 
 const fuzz = malformedClouds();
-const { api, creds, exists, ids } = fuzz;
+const { api, creds, exists } = fuzz;
 let seq = 0;
 
 const LIFECYCLE =
@@ -33,10 +33,9 @@ const objectStorage: Service = {
   badIds: { bucket: BAD_BUCKETS, empty: BAD_BUCKETS, object: BAD_OBJECTS },
   base: () => fuzz.cloud.endpoints["object-storage"]!,
   json: (path) => path.startsWith("/v1_ext") || path.startsWith("/info"),
-  async ensure() {
+  async ensure(i) {
     const os = this.base();
     const t = creds.token!;
-    const i = ids.os!;
     i.account = PROJECT;
     if (!exists("object-storage", "bucket", "fz-bucket")) {
       await api("PUT", `${os}/v1_ext/bucket`, t, { name: "fz-bucket", type: "STANDARD" });

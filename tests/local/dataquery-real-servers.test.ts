@@ -23,15 +23,11 @@ beforeAll(() => {
     throw new Error("KRCLOUD_PG_URL and KRCLOUD_MARIADB_URL are not set: `make test` starts the servers (scripts/sql-peers.sh start prints them)");
   }
 });
-testCloudForFile({ service: "data-query" }, async (c) => {
+testCloudForFile({ service: "data-query", bucket: "results" }, async (c) => {
   tc = c;
   source = await tc.resource("krcloud:dataquery:DataSource");
   query = await tc.resource("krcloud:dataquery:Query");
   os = new ObjectStorageClient({ settings: tc.settings });
-});
-beforeEach(async () => {
-  tc.reset();
-  await os.createBucket({ name: "results" });
 });
 
 const SEED = `CREATE TABLE orders(id INTEGER, region VARCHAR(8), amount INTEGER);

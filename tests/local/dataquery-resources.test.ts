@@ -20,17 +20,14 @@ const SEED = {
          INSERT INTO orders VALUES (1, 'kr', 10), (2, 'us', 20), (3, 'kr', 5);`,
 };
 
-testCloudForFile({ service: "data-query" }, async (c) => {
+const seed = (c: TestCloud) =>
+  putRecords(c, "data-query/instance", { "mysql-1": { engine: "mysql", databases: SEED }, "pg-1": { engine: "postgresql", databases: SEED } });
+testCloudForFile({ service: "data-query", seed, bucket: "results" }, async (c) => {
   tc = c;
   source = await tc.resource("krcloud:dataquery:DataSource");
   query = await tc.resource("krcloud:dataquery:Query");
   dq = new DataQueryClient({ settings: tc.settings });
   os = new ObjectStorageClient({ settings: tc.settings });
-});
-beforeEach(async () => {
-  tc.reset();
-  await putRecords(tc, "data-query/instance", { "mysql-1": { engine: "mysql", databases: SEED }, "pg-1": { engine: "postgresql", databases: SEED } });
-  await os.createBucket({ name: "results" });
 });
 
 const mysqlSource = { name: "sales", type: "MYSQL", instanceId: "mysql-1", username: "reader", password: "s3cret-Pw" };

@@ -14,15 +14,12 @@ let ciphertext: EngineResource;
 let dataKey: EngineResource;
 let kms: KmsClient;
 
-testCloudForFile({ service: "kms" }, async (c) => {
+const seed = (c: TestCloud) => putRecords(c, "kms/key", { "sym-1": { type: "symmetric" }, "sign-1": { type: "asymmetric" }, "mac-1": { type: "mac" } });
+testCloudForFile({ service: "kms", seed }, async (c) => {
   tc = c;
   ciphertext = await tc.resource("krcloud:kms:Ciphertext");
   dataKey = await tc.resource("krcloud:kms:DataKey");
   kms = new KmsClient({ settings: tc.settings });
-});
-beforeEach(async () => {
-  tc.reset();
-  await putRecords(tc, "kms/key", { "sym-1": { type: "symmetric" }, "sign-1": { type: "asymmetric" }, "mac-1": { type: "mac" } });
 });
 
 const SECRET = "db-password-Zq9!";

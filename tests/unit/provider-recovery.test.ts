@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { apiErrorFor, TransportError, type Clock } from "../../client/core";
+import { thingBasics, thingInputs } from "./operations/thing";
 import { AUTONAMED_KEY, buildProvider, CREATE_KEY, markerOf, URN_KEY, STACK_KEY, UNKNOWN, type ResourceDefinition } from "../../provider/core";
 
 type In = { name: string; size: number; zone: string; adopt: boolean };
@@ -43,24 +44,12 @@ class FakeCloud {
 }
 
 function definition(cloud: FakeCloud): ResourceDefinition<In, Out> {
-  const inputs = () =>
-    z
-      .object({
-        name: z.string().min(4).max(30),
-        size: z.number().int().min(1),
-        zone: z.string().default("a"),
-        adopt: z.boolean().default(false),
-      })
-      .strict();
+  const inputs = () => thingInputs(30, { zone: z.string().default("a") });
   return {
-    token: "krcloud:test:Thing",
-    description: "test",
+    ...thingBasics(30),
     inputs,
     outputs: () => inputs().extend({ id: z.string() }),
     replaceOn: ["name", "zone"],
-    deleteBeforeReplace: true,
-    localInputs: ["adopt"],
-    autoName: { property: "name", minLength: 4, maxLength: 30, lowerCase: true },
     recovery: {
       async find(_ctx, i) {
         cloud.finds++;
@@ -68,7 +57,6 @@ function definition(cloud: FakeCloud): ResourceDefinition<In, Out> {
       },
       markerOf: async (_ctx, id) => cloud.things.get(id)?.owner,
     },
-    describe: (id) => `thing "${id}"`,
     async create(ctx, i) {
       const id = cloud.create({ ...i, owner: markerOf(ctx.createKey) });
       return { id, outs: outsOf(cloud.things.get(id)!) };

@@ -9,9 +9,17 @@ import type { Input } from "../../support/inputs/rules";
 import { CacheClient } from "../../../client/cache";
 import { systemClock, type Settings } from "../../../client/core";
 import { waitClusterSettled } from "../../../provider/cache/waiters";
-import type { Control, StateResource } from "../../harness/engine";
 import type { Entry } from "../../support/faults/sim-stack";
-import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
+import {
+  SECRET_MARK,
+  type CloudKind,
+  type DriftFact,
+  type DriftRecipe,
+  type FaultRow,
+  type OutsideFact,
+  type SecretsFact,
+  type ZeroDiffSpec,
+} from "../fixture";
 
 /** The cache engine version, flavor and parameter group the fixtures use (and the zero-diff suite's resources made outside Pulumi). */
 export const VERSION = "7.0.15";
@@ -213,25 +221,31 @@ export function replacementBackup(e: Entry): CloudKind[] {
 
 export const DRIFTED_DESCRIPTION = "drifted behind Pulumi's back";
 
-/** A cache record's description changed through the control API (a cluster's, an instance set's). */
-export const describedDrift =
-  (kind: string) =>
-  async (control: Control, r: StateResource): Promise<string[]> => {
-    await control.patchResource("cache", kind, r.id!, { description: DRIFTED_DESCRIPTION });
-    return ["description"];
-  };
-
-/** Its description changed through the control API. */
-export const drift: DriftFact = {
+/**
+ * A cache's description changed through the control API (a cluster's, an instance set's), its
+ * record a root; `snapshot` is the part of that record the program manages.
+ */
+export const describedDrift = (kind: string, snapshot: DriftRecipe["snapshot"]): DriftFact => ({
   recipe: {
     service: "cache",
-    kind: "cluster",
+    kind,
     root: true,
-    snapshot: (rec) => ({ description: rec.description, shardCount: rec.shardCount, totalNodeCount: rec.totalNodeCount, version: rec.version }),
-    drift: describedDrift("cluster"),
+    snapshot,
+    async drift(control, r) {
+      await control.patchResource("cache", kind, r.id!, { description: DRIFTED_DESCRIPTION });
+      return ["description"];
+    },
     recorded: (outs) => outs.description === DRIFTED_DESCRIPTION,
   },
-};
+});
+
+/** Its description changed through the control API. */
+export const drift = describedDrift("cluster", (rec) => ({
+  description: rec.description,
+  shardCount: rec.shardCount,
+  totalNodeCount: rec.totalNodeCount,
+  version: rec.version,
+}));
 
 /** The subnets and security group of a cache made outside Pulumi: one primary with one replica. */
 export const OUTSIDE_NETWORK = {

@@ -10,8 +10,8 @@ import { CacheClient } from "../../../client/cache";
 import { systemClock } from "../../../client/core";
 import { waitInstanceSetSettled } from "../../../provider/cache/waiters";
 import type { Entry } from "../../support/faults/sim-stack";
-import { SECRET_MARK, type CloudKind, type DriftFact, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
-import { CACHE_NAME, describedDrift, DRIFTED_DESCRIPTION, FLAVOR, OUTSIDE, OUTSIDE_NETWORK, replacementBackup, SUBNETS, VERSION, within } from "./cluster";
+import { SECRET_MARK, type CloudKind, type FaultRow, type OutsideFact, type SecretsFact, type ZeroDiffSpec } from "../fixture";
+import { CACHE_NAME, describedDrift, FLAVOR, OUTSIDE, OUTSIDE_NETWORK, replacementBackup, SUBNETS, VERSION, within } from "./cluster";
 
 export const STANDALONE_GROUP = "default.redis7.0.standalone";
 
@@ -175,21 +175,12 @@ export const zeroDiffSpec: ZeroDiffSpec = {
 export const cloudKinds = (e: Entry): CloudKind[] => [{ kind: "cache/instance-set", id: e.id }, ...replacementBackup(e)];
 
 /** Its description changed through the control API. */
-export const drift: DriftFact = {
-  recipe: {
-    service: "cache",
-    kind: "instance-set",
-    root: true,
-    snapshot: (rec) => ({
-      description: rec.description,
-      totalNodeCount: rec.totalNodeCount,
-      recoveryEnabled: rec.recoveryEnabled,
-      backupSchedule: rec.backupSchedule,
-    }),
-    drift: describedDrift("instance-set"),
-    recorded: (outs) => outs.description === DRIFTED_DESCRIPTION,
-  },
-};
+export const drift = describedDrift("instance-set", (rec) => ({
+  description: rec.description,
+  totalNodeCount: rec.totalNodeCount,
+  recoveryEnabled: rec.recoveryEnabled,
+  backupSchedule: rec.backupSchedule,
+}));
 
 /** An instance set made through the client, without a user (plain) or with one (secret). Waited for until settled. */
 export const outside: OutsideFact = {

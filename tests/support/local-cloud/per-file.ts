@@ -19,7 +19,9 @@ export interface TestCloudOptions {
   cacheEngine?: "redis" | "simulated";
   /** Reset the cloud before each test. */
   reset?: boolean;
-  /** Reset the cloud before each test, then create this bucket. */
+  /** Reset the cloud before each test, then put back what the file's tests start from (records, say). */
+  seed?: (tc: TestCloud) => Promise<unknown>;
+  /** Reset the cloud before each test, then (after `seed`) create this bucket. */
   bucket?: string;
 }
 
@@ -36,9 +38,10 @@ export function testCloudForFile(opts: TestCloudOptions, set: (tc: TestCloud) =>
   afterAll(async () => {
     await tc?.close();
   });
-  if (opts.reset || opts.bucket !== undefined) {
+  if (opts.reset || opts.seed || opts.bucket !== undefined) {
     beforeEach(async () => {
       tc!.reset();
+      await opts.seed?.(tc!);
       if (opts.bucket !== undefined) await tc!.sdk.createBucket({ name: opts.bucket });
     });
   }

@@ -98,7 +98,7 @@ export function malformedClouds(): MalformedClouds {
     for (const [index, route] of service.routes.entries()) {
       await fc.assert(
         fc.asyncProperty(mutations(service, route, creds), async (m) => {
-          await service.ensure();
+          await service.ensure(ids[service.key]!);
           const { url, answer } = await send(service, m, ids[service.key]!);
           statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
           sent++;

@@ -69,10 +69,10 @@ export interface Service {
   key: string;
   base: () => string;
   routes: Route[];
-  /** Puts back the resources the routes name (a generated request may have deleted one). */
-  ensure: () => Promise<void>;
-  /** Error bodies are JSON `{code, message}`, else plain text. */
-  json: (path: string) => boolean;
+  /** Puts back the resources the routes name (a generated request may have deleted one), noting them in its entry in `ids`. */
+  ensure: (ids: Record<string, string>) => Promise<void>;
+  /** Error bodies are JSON `{code, message}` where this holds (absent: on every path), else plain text. */
+  json?: (path: string) => boolean;
   /** Bad values for slots whose names are free (object storage: "constructor" is a valid bucket name). */
   badIds?: Record<string, string[]>;
 }
@@ -300,7 +300,7 @@ export function judge(service: Service, m: Mutation, answer: Answer): string | u
   if (m.expect.kind === "4xx" && (answer.status < 400 || answer.status > 499)) return `${answer.status} instead of a 4xx: ${answer.text.slice(0, 200)}`;
   if (answer.status >= 400 && m.method !== "HEAD") {
     if (answer.text.trim() === "") return `${answer.status} without an error body`;
-    if (service.json(m.path)) {
+    if (service.json?.(m.path) ?? true) {
       let parsed: { code?: unknown; message?: unknown } | undefined;
       try {
         parsed = JSON.parse(answer.text) as { code?: unknown; message?: unknown };

@@ -12,14 +12,13 @@
  */
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { providerConfig, runNode, type CloudProject, type Sandbox } from "../tests/harness/engine";
 import { lastRequestSeq, timed } from "./measure";
 import { writeNodeProgram } from "./program";
 import { entry } from "../tests/harness/entries";
 import { withBed } from "./bed";
-import { sized, type Study } from "./study";
+import { runAlone, sized, type Study } from "./study";
 
 const PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -118,14 +117,5 @@ export const driftStudy: Study = {
 };
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { resources: { type: "string" }, stacks: { type: "string" } } });
-  const resources = Number(values.resources ?? 1000);
-  const stacks = Number(values.stacks ?? 20);
-  driftBenchmarks({ resources, stacks }, (l) => process.stdout.write(`${l}\n`)).then(
-    () => undefined,
-    (e: unknown) => {
-      process.stderr.write(`bench-drift: ${(e as Error)?.stack ?? String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  runAlone("bench-drift", { resources: 1000, stacks: 20 }, driftBenchmarks, { print: false });
 }

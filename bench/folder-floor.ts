@@ -15,12 +15,11 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import { contentTypeOf } from "../provider/objectstorage/folder/scan";
 import { providerConfig } from "../tests/harness/engine";
 import { makeFiles, run, swiftCommand, timed, timedWithHandlerTimes, writeBucketProgram } from "./folder";
 import { withBed } from "./bed";
-import { sized, type Study } from "./study";
+import { runAlone, sized, type Study } from "./study";
 
 export interface FloorFigures {
   files: number;
@@ -193,12 +192,5 @@ export const folderFloorStudy: Study = {
 };
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { files: { type: "string" }, objects: { type: "string" } } });
-  folderFloorBenchmarks({ files: Number(values.files ?? 10_000), objects: Number(values.objects ?? 1_000) }, (l) => process.stdout.write(`${l}\n`)).then(
-    (f) => process.stdout.write(`${JSON.stringify(f, null, 2)}\n`),
-    (e: unknown) => {
-      process.stderr.write(`bench-floor: ${(e as Error)?.stack ?? String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  runAlone("bench-floor", { files: 10_000, objects: 1_000 }, folderFloorBenchmarks, { print: true });
 }

@@ -17,10 +17,9 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import { providerConfig } from "../tests/harness/engine";
 import { withBed } from "./bed";
-import { sized, type Study } from "./study";
+import { runAlone, sized, type Study } from "./study";
 
 export interface FolderFigures {
   files: number;
@@ -303,12 +302,5 @@ export const folderStudy: Study = {
 };
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { files: { type: "string" }, objects: { type: "string" } } });
-  folderBenchmarks({ files: Number(values.files ?? 10_000), objects: Number(values.objects ?? 300) }, (l) => process.stdout.write(`${l}\n`)).then(
-    (f) => process.stdout.write(`${JSON.stringify(f, null, 2)}\n`),
-    (e: unknown) => {
-      process.stderr.write(`bench-folder: ${(e as Error)?.stack ?? String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  runAlone("bench-folder", { files: 10_000, objects: 300 }, folderBenchmarks, { print: true });
 }

@@ -10,14 +10,13 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import { resolveSettings } from "../client/core";
 import { ObjectStorageClient } from "../client/objectstorage";
 import { pulumiBinDir, runNode, runPulumi } from "../tests/harness/engine";
 import { lastRequestSeq, timed } from "./measure";
 import { entry } from "../tests/harness/entries";
 import { withBed } from "./bed";
-import { sized, type Study } from "./study";
+import { runAlone, sized, type Study } from "./study";
 
 export interface ListFigures {
   buckets: number;
@@ -98,12 +97,5 @@ export const listStudy: Study = {
 };
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { buckets: { type: "string" } } });
-  listBenchmarks({ buckets: Number(values.buckets ?? 1000) }, (l) => process.stdout.write(`${l}\n`)).then(
-    () => undefined,
-    (e: unknown) => {
-      process.stderr.write(`bench-list: ${(e as Error)?.stack ?? String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  runAlone("bench-list", { buckets: 1000 }, listBenchmarks, { print: false });
 }

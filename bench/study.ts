@@ -5,6 +5,7 @@
  * `smoke` is `make bench-smoke` (part of `make test`): every study at a tiny size, so a study that
  * no longer runs is found by the tests, not by the next person who runs the benchmarks.
  */
+import { parseArgs } from "node:util";
 
 /** One row of the table: a figure, ours beside its baseline, their ratio and the goal. */
 export interface Row {
@@ -39,4 +40,28 @@ export interface Study {
 /** The value for the run's size: `full` for `make bench`, `smoke` for `make bench-smoke`. */
 export function sized<T>(ctx: StudyContext, full: T, smoke: T): T {
   return ctx.size === "smoke" ? smoke : full;
+}
+
+/**
+ * A study's module run on its own (`node dist/bench/folder.js --files 100`): each option of
+ * `defaults` may be given on the command line as a number; progress lines go to stdout, the figures
+ * too when `print` (as JSON), and a failure to stderr under `label`, with exit code 1.
+ */
+export function runAlone<O extends Record<string, number>>(
+  label: string,
+  defaults: O,
+  bench: (o: O, log: (line: string) => void) => Promise<unknown>,
+  { print }: { print: boolean },
+): void {
+  const { values } = parseArgs({ options: Object.fromEntries(Object.keys(defaults).map((k) => [k, { type: "string" as const }])) });
+  const o = Object.fromEntries(Object.entries(defaults).map(([k, d]) => [k, Number(values[k] ?? d)])) as O;
+  bench(o, (l) => process.stdout.write(`${l}\n`)).then(
+    (f) => {
+      if (print) process.stdout.write(`${JSON.stringify(f, null, 2)}\n`);
+    },
+    (e: unknown) => {
+      process.stderr.write(`${label}: ${(e as Error)?.stack ?? String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

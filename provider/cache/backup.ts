@@ -16,17 +16,14 @@ import { isConflict, isNotFound, rethrowAs, withAction } from "../../client/core
 import { defineResource, listedByName, nonEmpty, PartialFailure, resourceClass, timeoutFor, timeoutsInput } from "../core";
 import { AVAILABLE, backupState, waitBackupAvailable } from "./backups";
 import { cache } from "./client";
-import { adoptInput } from "./validation";
+import { adoptInput, groupOrBackupName } from "./validation";
 import { CACHE_TIMEOUTS } from "./waiters";
 import type { BackupArgs } from "./args";
 
 export function backupInputs() {
   return z.strictObject({
     clusterId: nonEmpty().describe("The cluster or instance set to back up. Changing it replaces the backup (a new one of the other cache)."),
-    name: z
-      .string()
-      .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter")
-      .describe("The backup's name. When omitted: the logical name plus a random suffix. Changing it replaces the backup."),
+    name: groupOrBackupName().describe("The backup's name. When omitted: the logical name plus a random suffix. Changing it replaces the backup."),
     timeouts: timeoutsInput(CACHE_TIMEOUTS),
     adopt: adoptInput("a backup"),
   });

@@ -12,7 +12,7 @@ import { componentClass, defineComponent, nonEmpty, spread } from "../core";
 import { Cluster, clusterShape } from "./cluster";
 import { InstanceSet, instanceSetShape } from "./instance-set";
 import { ParameterGroup } from "./parameter-group";
-import { user } from "./validation";
+import { groupOrBackupName, user } from "./validation";
 import type { CacheWithParametersArgs } from "./args";
 
 /** A cache's inputs without what the component sets: its parameter group, and its user (a secret input of the component's own). */
@@ -39,11 +39,7 @@ export function cacheWithParametersInputs() {
         .record(z.string().min(1, "parameter names must not be empty"), z.string())
         .default({})
         .describe("Parameter values by name, as strings (`maxmemory-policy: allkeys-lru`). A change updates the group; the cache is not replaced."),
-      parameterGroupName: z
-        .string()
-        .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter")
-        .optional()
-        .describe("The group's name. When omitted: the component's name plus `-params` and a random suffix."),
+      parameterGroupName: groupOrBackupName().optional().describe("The group's name. When omitted: the component's name plus `-params` and a random suffix."),
       applyMode: z
         .enum(APPLY_MODES)
         .default("sequential")

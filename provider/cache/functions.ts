@@ -14,6 +14,7 @@ import { AVAILABLE, backupOnce, waitBackupAvailable } from "./backups";
 import { cache } from "./client";
 import { instanceResult, instanceShape } from "./nodes";
 import { CACHE_TIMEOUTS, waitClusterSynced, waitGroupInSync } from "./waiters";
+import { groupOrBackupName } from "./validation";
 
 const lookup = serviceLookups("cache", cache);
 
@@ -235,11 +236,7 @@ export const { takeBackup, takeBackupOutput } = lookup("takeBackup", {
     "Takes an on-demand backup of a cache cluster or instance set now and waits until it is available. A backup of that name that exists already is returned instead of taking another (give `name` to make a program's call take one backup, not one per `up`). Changes no resource's inputs. In a preview it does nothing (`dryRun: true`).",
   args: () => ({
     clusterId: z.string().describe("The cluster's or instance set's id."),
-    name: z
-      .string()
-      .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter")
-      .optional()
-      .describe("The backup's name; default: the cache's name and the time (UTC)."),
+    name: groupOrBackupName().optional().describe("The backup's name; default: the cache's name and the time (UTC)."),
     timeout: timeoutArg(),
   }),
   result: () =>

@@ -22,16 +22,13 @@ import { findParameterGroupByName, groupMarker } from "./find";
 import { PartialFailure, recordedDescription, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty, listedByName, type Context } from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
-import { adoptInput, description, requestDescription } from "./validation";
+import { adoptInput, description, groupOrBackupName, requestDescription } from "./validation";
 import { CACHE_TIMEOUTS, newestFirst, waitGroupInSync } from "./waiters";
 import type { ParameterGroupArgs } from "./args";
 
 export function parameterGroupInputs() {
   return z.strictObject({
-    name: z
-      .string()
-      .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter")
-      .describe("Group name. When omitted: the logical name plus a random suffix. Changing it replaces the group."),
+    name: groupOrBackupName().describe("Group name. When omitted: the logical name plus a random suffix. Changing it replaces the group."),
     baseParameterGroupId: nonEmpty().describe(
       "The default group this group is created from (its id or name); its catalogue checks every value. Changing it replaces the group.",
     ),

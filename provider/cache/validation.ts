@@ -17,6 +17,11 @@ export function cacheName(what: string) {
     );
 }
 
+/** Parameter group and backup names: the one rule the cache API has for both. */
+export function groupOrBackupName() {
+  return z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter");
+}
+
 /**
  * The description's room: the service's 100 characters, less krcloud's ownership tag (ownership.ts,
  * 18 characters), and for a cluster less the shards step its tag records while shards are added.

@@ -44,11 +44,11 @@ export function buildProvider(def: AnyDefinition, options: ProviderOptions = {})
     async configure(req) {
       setStackConfig(req.config);
     },
-    check: (olds, news, opts) => check(def, env, olds, news, opts),
-    diff: (id, olds, news, oldInputs) => diff(def, env, id, olds, news, oldInputs),
-    create: (inputs, opts) => create(def, env, inputs, opts),
-    read: (id, props, opts) => read(def, env, id, props, opts),
-    update: (id, olds, news, opts) => update(def, env, id, olds, news, opts),
-    delete: (id, props, opts) => deleteResource(def, env, id, props, opts),
+    check: (olds, news, opts) => check({ def, env, opts }, olds, news),
+    diff: (id, olds, news, oldInputs) => diff(def, id, olds, news, oldInputs),
+    create: (inputs, opts) => create({ def, env, opts }, inputs),
+    read: (id, props, opts) => read({ def, env, opts }, id, props),
+    update: (id, olds, news, opts) => update({ def, env, opts }, id, olds, news),
+    delete: (id, props, opts) => deleteResource({ def, env, opts }, id, props),
   };
 }

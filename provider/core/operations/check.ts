@@ -23,20 +23,15 @@ import {
 } from "../resource";
 import { toPlain } from "../sanitize";
 import { containsUnknown, parseKnown, UNKNOWN, type ParseIssue } from "../unknown";
-import { clean, contextFor, forEngine, serviceOf, signIn, type OperationEnv } from "./env";
+import { clean, contextFor, forEngine, serviceOf, signIn, type Call } from "./env";
 
 type Failure = { property: string; reason: string };
 
 /** The create key a check chose for a replacement, by type and URN, until the engine's second check of it (identity.ts). */
 const replacementKeys = new Map<string, string>();
 
-export async function check(
-  def: AnyDefinition,
-  env: OperationEnv,
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-  opts?: CheckOptions,
-): Promise<dynamic.CheckResult> {
+export async function check(call: Call<CheckOptions>, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.CheckResult> {
+  const { def, opts } = call;
   const program = withoutHidden(news);
   const facts = { olds, program, ...addressOf(def, news, opts) };
   const nameKey = def.autoName?.property;
@@ -54,13 +49,12 @@ export async function check(
   if (identity.firstCheck && adopting(def, value)) {
     (opts?.notice ?? ((m) => process.stdout.write(`${m}\n`)))(adoptNotice(def, facts.logical, value, nameKey));
   }
-  return checked(def, env, news, value, identity, { memoKey, olds });
+  return checked(call, news, value, identity, { memoKey, olds });
 }
 
 /** The checked inputs derived and checked against the cloud, with the hidden keys the later operations need. */
 async function checked(
-  def: AnyDefinition,
-  env: OperationEnv,
+  { def, env }: Call<CheckOptions>,
   news: Record<string, unknown>,
   value: Record<string, unknown>,
   { createKey, autoNamed }: Identity,

@@ -9,13 +9,14 @@ import { withOfferedValues } from "../hints";
 import { replacingOf } from "../keep-data";
 import { withCreateKey, withoutHidden } from "../properties";
 import { createWithRecovery, describeCreate } from "../recovery";
-import { CREATE_KEY, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../resource";
+import { CREATE_KEY, PROVIDER_KEY } from "../resource";
 import { forgetListings } from "../list-reads";
 import { toPlain } from "../sanitize";
 import { isCoreToken } from "../stack-identity";
-import { clean, contextFor, counted, forEngine, partialFailureError, signIn, type OperationEnv } from "./env";
+import { clean, contextFor, counted, forEngine, partialFailureError, signIn, type Call } from "./env";
 
-export async function create(def: AnyDefinition, env: OperationEnv, inputs: Record<string, unknown>, opts?: OperationOptions): Promise<dynamic.CreateResult> {
+export async function create(call: Call, inputs: Record<string, unknown>): Promise<dynamic.CreateResult> {
+  const { def, env, opts } = call;
   const provider = inputs[PROVIDER_KEY];
   const news = withoutHidden(inputs);
   const ctx = contextFor("create", env, opts);

@@ -4,19 +4,14 @@
  */
 import { isNotFound, mayHaveApplied, verifyTokenProject } from "../../../client/core";
 import { withoutHidden } from "../properties";
-import type { AnyDefinition, Context, OperationOptions } from "../resource";
+import type { AnyDefinition, Context } from "../resource";
 import { forgetListings } from "../list-reads";
 import { isCoreToken } from "../stack-identity";
-import { clean, contextFor, counted, forEngine, signIn, type OperationEnv } from "./env";
+import { clean, contextFor, counted, forEngine, signIn, type Call } from "./env";
 
 /** `delete` is a reserved word: the operation is `deleteResource`. */
-export async function deleteResource(
-  def: AnyDefinition,
-  env: OperationEnv,
-  id: string,
-  props: Record<string, unknown>,
-  opts?: OperationOptions,
-): Promise<void> {
+export async function deleteResource(call: Call, id: string, props: Record<string, unknown>): Promise<void> {
+  const { def, env, opts } = call;
   const ctx = contextFor("delete", env, opts);
   try {
     await signIn(def, ctx);

@@ -8,12 +8,10 @@ import { replacementWarning } from "../replacement";
 import { inputKeys, PARTIAL_KEY, type AnyDefinition, type DiffResult } from "../resource";
 import { jsonEqual } from "../sanitize";
 import { containsUnknown } from "../unknown";
-import type { OperationEnv } from "./env";
 
 /** `oldInputs`: the recorded inputs, where the engine gives them (the native plugin; dynamic providers get outputs only). */
 export async function diff(
   def: AnyDefinition,
-  _env: OperationEnv,
   id: string,
   recorded: Record<string, unknown>,
   news: Record<string, unknown>,

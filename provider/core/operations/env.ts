@@ -15,6 +15,16 @@ export interface OperationEnv {
   clock: Clock;
 }
 
+/**
+ * One engine call on a resource: what `buildProvider` binds (the definition and the environment)
+ * and the call's trailing options, which only the native plugin passes.
+ */
+export interface Call<O = OperationOptions> {
+  def: AnyDefinition;
+  env: OperationEnv;
+  opts?: O;
+}
+
 export type Operation = "create" | "read" | "update" | "delete";
 
 /** The context of one call: the current settings, where progress goes, and the deadline of the engine's timeout. */

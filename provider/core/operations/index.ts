@@ -1,7 +1,7 @@
 /**
  * The provider by operation, one named function per engine call, as pulumi-go-provider's `infer`
- * has one method per RPC: each takes the definition, the environment `buildProvider` binds, and the
- * engine's arguments.
+ * has one method per RPC: each takes the call (the definition, the environment `buildProvider`
+ * binds, the engine's trailing options) and the engine's arguments; diff, pure, takes the definition.
  */
 export { check, adoptNotice } from "./check";
 export { diff } from "./diff";

@@ -6,29 +6,15 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { verifyTokenProject } from "../../../client/core";
 import { withCreateKey, withoutHidden } from "../properties";
-import {
-  CREATE_KEY,
-  inputsFromOutputs,
-  PARTIAL_KEY,
-  READ_ERROR_KEY,
-  READ_ERRORS_ENV,
-  type AnyDefinition,
-  type Context,
-  type OperationOptions,
-} from "../resource";
+import { CREATE_KEY, inputsFromOutputs, PARTIAL_KEY, READ_ERROR_KEY, READ_ERRORS_ENV, type AnyDefinition, type Context } from "../resource";
 import { readFromListOrOwn } from "../list-reads";
 import { toPlain } from "../sanitize";
 import { isCoreToken } from "../stack-identity";
 import { beforeDeadline, DeadlineExceededError } from "../wait";
-import { clean, contextFor, forEngine, signIn, type OperationEnv } from "./env";
+import { clean, contextFor, forEngine, signIn, type Call } from "./env";
 
-export async function read(
-  def: AnyDefinition,
-  env: OperationEnv,
-  id: string,
-  props: Record<string, unknown>,
-  opts?: OperationOptions,
-): Promise<dynamic.ReadResult> {
+export async function read(call: Call, id: string, props: Record<string, unknown>): Promise<dynamic.ReadResult> {
+  const { def, env, opts } = call;
   const ctx = contextFor("read", env, opts);
   const olds = withoutHidden(props);
   const marker = (props ?? {})[PARTIAL_KEY];

@@ -7,20 +7,14 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { mayHaveApplied, verifyTokenProject } from "../../../client/core";
 import { withOfferedValues } from "../hints";
 import { withCreateKey, withoutHidden } from "../properties";
-import { CREATE_KEY, isPartialFailure, PROVIDER_KEY, type AnyDefinition, type OperationOptions } from "../resource";
+import { CREATE_KEY, isPartialFailure, PROVIDER_KEY } from "../resource";
 import { forgetListings } from "../list-reads";
 import { toPlain } from "../sanitize";
 import { isCoreToken } from "../stack-identity";
-import { clean, contextFor, counted, forEngine, partialFailureError, signIn, type OperationEnv } from "./env";
+import { clean, contextFor, counted, forEngine, partialFailureError, signIn, type Call } from "./env";
 
-export async function update(
-  def: AnyDefinition,
-  env: OperationEnv,
-  id: string,
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
-  opts?: OperationOptions,
-): Promise<dynamic.UpdateResult> {
+export async function update(call: Call, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<dynamic.UpdateResult> {
+  const { def, env, opts } = call;
   const provider = news[PROVIDER_KEY];
   const desired = withoutHidden(news);
   const ctx = contextFor("update", env, opts);

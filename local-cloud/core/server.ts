@@ -283,7 +283,10 @@ export class LocalCloudServer {
         }
       });
     });
-    server.keepAliveTimeout = 5_000;
+    // Idle connections are kept longer than any client here keeps them (undici and fetch take the
+    // Keep-Alive hint less a second): with Node's 5 s, a test's client reusing a socket at 4 s on a
+    // loaded machine met the server's close (fetch failed, ECONNRESET).
+    server.keepAliveTimeout = 65_000;
     this.servers.push(server);
     return new Promise((resolve, reject) => {
       server.once("error", reject);

@@ -98,18 +98,10 @@ export async function clearFaults(cloud: LocalCloud): Promise<void> {
 }
 
 export async function controlCall(cloud: LocalCloud, method: string, route: string, body?: unknown): Promise<unknown> {
-  const send = () =>
-    fetch(`${cloud.controlUrl}${route}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  // A kept-alive socket the server closed as it was reused fails with a reset before the request
-  // is read; an idempotent call (GET, PUT, DELETE) is sent again once on a new one, a POST never.
-  const res = await send().catch((e: unknown) => {
-    const reset = (e as { cause?: { code?: string } }).cause?.code === "ECONNRESET";
-    if (reset && method !== "POST") return send();
-    throw e;
+  const res = await fetch(`${cloud.controlUrl}${route}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} /_control${route}: ${res.status} ${text.slice(0, 300)}`);

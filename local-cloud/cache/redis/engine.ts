@@ -20,7 +20,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { evenSlots, type CacheEngine, type EngineHooks, type NodeHealth, type RestoreFiles } from "../engine";
 import type { StoredBackup, StoredCluster, StoredNode, StoredShard } from "../model";
-import { meetAll } from "./cluster";
+import { clusterIdOf, meetAll } from "./cluster";
 import { addReplica, addShard, clusterMode, formCluster, removeReplica, removeShard, settleCluster } from "./cluster-mode";
 import { BackupFiles } from "./data";
 import type { Forwarder } from "./forwarder";
@@ -235,8 +235,10 @@ export class RedisEngine implements CacheEngine {
       // Only a persisted local cloud restarts, so the server outlives a crash like the first one.
       const server = deployment.serverFor(node);
       const before = node.port;
-      if (!(node.port && (await server.takeOver(node.port, node.busPort)))) await server.start();
+      if (!(await server.takeOver(node))) await server.start();
       deployment.recordServer(node, server);
+      // A crash may have come before the cluster id was recorded; the node's own answer is the truth.
+      if (cluster.clusterEnabled) node.redisId = await clusterIdOf(server);
       if (node.port !== before) moved.push(node);
     };
     if (cluster.clusterEnabled) {

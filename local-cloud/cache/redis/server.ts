@@ -141,6 +141,9 @@ export class RedisServer {
       ...(this.spec.replicaOf ? ["--replicaof", "127.0.0.1", String(this.spec.replicaOf)] : []),
       ...Object.entries(this.spec.config ?? {}).flatMap(([k, v]) => [`--${k}`, v]),
     ];
+    // Written before the process starts, so a process that runs always has its ports here: a restart
+    // finds it by its directory even when the local cloud died before its state file recorded them.
+    writeFileSync(this.portsFile, `${JSON.stringify({ port: this.port, busPort: this.busPort })}\n`);
     const [cmd, argv] = !this.spec.outlivesParent && canUsePdeathsig() ? ["setpriv", ["--pdeathsig", "KILL", "--", exe, ...args]] : [exe, args];
     const child = spawn(cmd, argv, { stdio: "ignore", cwd: this.spec.dir });
     this.child = child;
@@ -160,15 +163,22 @@ export class RedisServer {
     this.served = true;
   }
 
+  private get portsFile(): string {
+    return join(this.spec.dir, "krcloud-ports.json");
+  }
+
   /**
    * Takes over a process left running by an earlier local cloud, when the pid file names a live
-   * process that answers on `port` from this directory. False when there is none.
+   * process that answers from this directory on the ports it was launched with (recorded in the
+   * directory; else the `stored` ones). False when there is none.
    */
-  async takeOver(port: number, busPort: number | undefined): Promise<boolean> {
+  async takeOver(stored: { port?: number; busPort?: number }): Promise<boolean> {
     const pidFile = join(this.spec.dir, "redis.pid");
     if (!existsSync(pidFile)) return false;
     const pid = Number(readFileSync(pidFile, "utf8").trim());
     if (!Number.isInteger(pid) || pid <= 0 || !processExists(pid)) return false;
+    const { port, busPort } = { ...stored, ...this.launchedPorts() };
+    if (!port) return false;
     this.port = port;
     this.busPort = busPort ?? 0;
     try {
@@ -191,6 +201,17 @@ export class RedisServer {
       this.watcher.unref();
     });
     return true;
+  }
+
+  /** The ports the directory's last process was launched with; none when unrecorded or unreadable. */
+  private launchedPorts(): { port?: number; busPort?: number } {
+    try {
+      const { port, busPort } = JSON.parse(readFileSync(this.portsFile, "utf8")) as { port?: unknown; busPort?: unknown };
+      const valid = (p: unknown): p is number => Number.isInteger(p) && (p as number) > 0 && (p as number) < 65536;
+      return { ...(valid(port) ? { port } : {}), ...(valid(busPort) ? { busPort } : {}) };
+    } catch {
+      return {};
+    }
   }
 
   private ended(): void {

@@ -9,6 +9,8 @@
 #   only the ones this run started are stopped.
 # - Every process the command leaves behind (a local cloud a test started, its redis-server nodes) is
 #   stopped too: they carry this run's KRCLOUD_RUN_ID in their environment, which nothing else has.
+# - The command's temporary files go in a folder of this run (its TMPDIR), removed at the end: a test
+#   that forgets a temporary folder leaves nothing on the machine.
 #
 # By hand: `bash scripts/swift-peer.sh stop`, `bash scripts/sql-peers.sh stop`, `make local-cloud-stop`.
 set -euo pipefail
@@ -30,6 +32,7 @@ done
 export KRCLOUD_RUN_ID="with-peers-$$-$RANDOM$RANDOM"
 started=() # "swift", "sql pg", "sql mariadb": what to stop
 child=
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/krcloud-run.XXXXXX")
 
 # Stops, in this order: the command (if still running), what it left running, the peers we started.
 cleanup() {
@@ -55,6 +58,10 @@ cleanup() {
     fi
     sleep 0.1
   done
+  if [[ -d $run_tmp ]]; then
+    say "removing this run's temporary files ($(du -sm "$run_tmp" 2>/dev/null | cut -f1) MiB)"
+    rm -rf "$run_tmp" 2>/dev/null || rm -rf "$run_tmp" 2>/dev/null || say "could not remove all of $run_tmp"
+  fi
   for what in "${started[@]}"; do
     say "stopping $what (started by this run)"
     case $what in
@@ -94,7 +101,7 @@ done
 
 # The command runs in the background so that a TERM to this script reaches it (bash defers its traps
 # while a foreground command runs); as a background job it ignores Ctrl-C's INT, and cleanup stops it.
-"$@" &
+TMPDIR=$run_tmp "$@" &
 child=$!
 wait "$child" && rc=0 || rc=$?
 child=

@@ -58,6 +58,19 @@ test("when the command ends it stops the peers it started, not the one that ran 
   expect(r.stderr).toContain("pg is running already (sql-peers): used, and left running");
 });
 
+test("the command's temporary files go in a folder of the run, removed when it ends", () => {
+  const r = spawnSync(
+    "bash",
+    [path.join(tmp, "with-peers.sh"), "--", "bash", "-c", `echo "tmp=$TMPDIR"; mkdir "$TMPDIR/forgotten"; echo x > "$TMPDIR/forgotten/file"`],
+    { encoding: "utf8", timeout: 45_000, env: { ...process.env, TMPDIR: tmp } },
+  );
+  expect(r.status).toBe(0);
+  const runTmp = /^tmp=(.*)$/m.exec(r.stdout)?.[1];
+  expect(runTmp).toMatch(new RegExp(`^${tmp}/krcloud-run\\.`));
+  expect(fs.existsSync(runTmp!)).toBe(false);
+  expect(r.stderr).toMatch(/removing this run's temporary files \(\d+ MiB\)/);
+});
+
 test.each([
   ["TERM to the script (kill)", "SIGTERM", false],
   ["INT to its process group (Ctrl-C)", "SIGINT", true],

@@ -4,7 +4,7 @@
  * (tests/resources/fixture.ts says what each is; index.ts derives the tables from them).
  */
 import fc from "fast-check";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TypeRules } from "../../support/inputs/cross-field";
@@ -14,15 +14,29 @@ import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiff
 import { site } from "./bucket";
 
 let folder: string | undefined;
-/** A small site folder made once per process: two pages, a stylesheet and a hidden file. */
+/**
+ * A small site folder: two pages, a stylesheet and a hidden file. One per temporary directory (named
+ * by its content's version), shared by the test processes: made aside and moved into place, so
+ * that a process that finds it finds it whole.
+ */
 export function sampleFolder(): string {
   if (folder === undefined) {
-    folder = mkdtempSync(join(tmpdir(), "krcloud-folder-fixture-"));
-    mkdirSync(join(folder, "css"));
-    writeFileSync(join(folder, "index.html"), "<h1>krcloud</h1>\n");
-    writeFileSync(join(folder, "404.html"), "<h1>not found</h1>\n");
-    writeFileSync(join(folder, "css", "site.css"), "h1 { color: teal }\n");
-    writeFileSync(join(folder, ".env"), "HIDDEN=1\n");
+    const dir = join(tmpdir(), "krcloud-folder-fixture-v1");
+    if (!existsSync(dir)) {
+      const aside = mkdtempSync(`${dir}-`);
+      mkdirSync(join(aside, "css"));
+      writeFileSync(join(aside, "index.html"), "<h1>krcloud</h1>\n");
+      writeFileSync(join(aside, "404.html"), "<h1>not found</h1>\n");
+      writeFileSync(join(aside, "css", "site.css"), "h1 { color: teal }\n");
+      writeFileSync(join(aside, ".env"), "HIDDEN=1\n");
+      try {
+        renameSync(aside, dir);
+      } catch {
+        // Another process moved its copy first: the same files.
+        rmSync(aside, { recursive: true, force: true });
+      }
+    }
+    folder = dir;
   }
   return folder;
 }

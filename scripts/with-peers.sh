@@ -29,7 +29,8 @@ done
 [[ ${1:-} == -- ]] && shift
 (($# > 0)) || { say "usage: $0 [swift] [sql] -- <command>..."; exit 2; }
 
-export KRCLOUD_RUN_ID="with-peers-$$-$RANDOM$RANDOM"
+# Given to the command only: the peers this run starts are stopped by their own scripts, in order.
+run_id="with-peers-$$-$RANDOM$RANDOM"
 started=() # "swift", "sql pg", "sql mariadb": what to stop
 child=
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/krcloud-run.XXXXXX")
@@ -40,13 +41,12 @@ cleanup() {
   trap '' INT TERM
   [[ -n $child ]] && kill -TERM "$child" 2>/dev/null && wait "$child" 2>/dev/null || true
   # Passes until one finds nothing new: a process caught inside exec() shows an empty environment for
-  # a moment, and one may start another while it is stopped. (The grep, cut and subshell that list
-  # them carry the id too, and are gone once listed: kill -0.)
+  # a moment, and one may start another while it is stopped. (kill -0: one may have ended since.)
   local -A told=()
   local pass
   for pass in 1 2 3 4 5 6 7 8; do
     pids=()
-    for pid in $(grep -lsz "^KRCLOUD_RUN_ID=$KRCLOUD_RUN_ID\$" /proc/[0-9]*/environ | cut -d/ -f3); do
+    for pid in $(grep -lsz "^KRCLOUD_RUN_ID=$run_id\$" /proc/[0-9]*/environ | cut -d/ -f3); do
       [[ $pid != "$$" && -z ${told[$pid]:-} ]] && kill -0 "$pid" 2>/dev/null && pids+=("$pid")
     done
     if ((${#pids[@]} == 0)); then
@@ -101,7 +101,7 @@ done
 
 # The command runs in the background so that a TERM to this script reaches it (bash defers its traps
 # while a foreground command runs); as a background job it ignores Ctrl-C's INT, and cleanup stops it.
-TMPDIR=$run_tmp "$@" &
+KRCLOUD_RUN_ID=$run_id TMPDIR=$run_tmp "$@" &
 child=$!
 wait "$child" && rc=0 || rc=$?
 child=

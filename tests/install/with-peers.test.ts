@@ -34,7 +34,8 @@ beforeEach(() => {
   const record = `echo "$(basename "$0" .sh) $*" >> "${tmp}/calls"`;
   fs.writeFileSync(
     path.join(tmp, "swift-peer.sh"),
-    `${record}\ncase $1 in status) exit 1 ;; env) echo KRCLOUD_SWIFT_AUTH_URL=http://127.0.0.1:1/auth/v1.0 ;; esac\n`,
+    // Its start leaves a server running (a sleep), which its stop ends.
+    `${record}\ncase $1 in status) exit 1 ;; start) sleep 300 >/dev/null 2>&1 & echo $! > "${tmp}/peer.pid" ;; stop) kill "$(cat "${tmp}/peer.pid")" ;; env) echo KRCLOUD_SWIFT_AUTH_URL=http://127.0.0.1:1/auth/v1.0 ;; esac\n`,
   );
   fs.writeFileSync(path.join(tmp, "sql-peers.sh"), `${record}\ncase $1 in running) echo pg ;; env) echo KRCLOUD_PG_URL=postgresql://x ;; esac\n`);
   fs.writeFileSync(path.join(tmp, "calls"), "");
@@ -56,6 +57,9 @@ test("when the command ends it stops the peers it started, not the one that ran 
   expect(await gone(pids)).toBe(true);
   expect(calls().filter((c) => / (start|stop)/.test(c))).toEqual(["swift-peer start", "sql-peers start", "swift-peer stop", "sql-peers stop mariadb"]);
   expect(r.stderr).toContain("pg is running already (sql-peers): used, and left running");
+  // The peer's own server is its script's to stop, not one of what the command left.
+  expect(r.stderr).toMatch(/stopping 2 processes this run left running: sleep x2\n/);
+  expect(await gone([Number(fs.readFileSync(path.join(tmp, "peer.pid"), "utf8"))])).toBe(true);
 });
 
 test("the command's temporary files go in a folder of the run, removed when it ends", () => {

@@ -10,7 +10,6 @@
  * - provider/<module>/args.ts is what tools/gen-args.ts makes of schema.json (`make schema`).
  */
 import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { compileSources } from "../support/docs/typescript-blocks";
@@ -21,18 +20,12 @@ jest.setTimeout(120_000);
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-
 /** Compiles `sources` (file name -> text) as modules of a program that depends on pulumi-krcloud. */
 function compile(sources: Record<string, string>): { program: ts.Program; names: string[]; problems: string[] } {
-  const { program, names, dir } = compileSources(ROOT, "krcloud-args-", sources, {
+  const { program, names } = compileSources(ROOT, "krcloud-args-", sources, {
     module: ts.ModuleKind.CommonJS,
     moduleResolution: ts.ModuleResolutionKind.Node10,
   });
-  dirs.push(dir);
   const problems = ts
     .getPreEmitDiagnostics(program)
     .map((d) => `${path.basename(d.file?.fileName ?? "")} ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);

@@ -4,31 +4,39 @@
  * (tests/resources/fixture.ts says what each is; index.ts derives the tables from them).
  */
 import fc from "fast-check";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { TypeRules } from "../../support/inputs/cross-field";
 import type { Input } from "../../support/inputs/rules";
 import type { Entry } from "../../support/faults/sim-stack";
 import type { CloudKind, DriftFact, FaultRow, OutsideFact, SecretsFact, ZeroDiffSpec } from "../fixture";
 import { site } from "./bucket";
 
+/** A small site: two pages, a stylesheet and a hidden file. */
+const SAMPLE: Record<string, string> = {
+  "index.html": "<h1>krcloud</h1>\n",
+  "404.html": "<h1>not found</h1>\n",
+  "css/site.css": "h1 { color: teal }\n",
+  ".env": "HIDDEN=1\n",
+};
 let folder: string | undefined;
 /**
- * A small site folder: two pages, a stylesheet and a hidden file. One per temporary directory (named
- * by its content's version), shared by the test processes: made aside and moved into place, so
- * that a process that finds it finds it whole.
+ * The sample site as a folder: one per temporary directory and content (named by its digest),
+ * shared by the test processes; made aside and moved into place, so that a process that finds it
+ * finds it whole.
  */
 export function sampleFolder(): string {
   if (folder === undefined) {
-    const dir = join(tmpdir(), "krcloud-folder-fixture-v1");
+    const digest = createHash("sha256").update(JSON.stringify(SAMPLE)).digest("hex").slice(0, 12);
+    const dir = join(tmpdir(), `krcloud-folder-fixture-${digest}`);
     if (!existsSync(dir)) {
       const aside = mkdtempSync(`${dir}-`);
-      mkdirSync(join(aside, "css"));
-      writeFileSync(join(aside, "index.html"), "<h1>krcloud</h1>\n");
-      writeFileSync(join(aside, "404.html"), "<h1>not found</h1>\n");
-      writeFileSync(join(aside, "css", "site.css"), "h1 { color: teal }\n");
-      writeFileSync(join(aside, ".env"), "HIDDEN=1\n");
+      for (const [file, text] of Object.entries(SAMPLE)) {
+        mkdirSync(dirname(join(aside, file)), { recursive: true });
+        writeFileSync(join(aside, file), text);
+      }
       try {
         renameSync(aside, dir);
       } catch {

@@ -36,32 +36,37 @@ export function tsBlocks(root: string, file: string): Snippet[] {
 /**
  * A program of `sources` (file name -> text), each a module, written into a new temp directory
  * whose node_modules is the repository's (so `pulumi-krcloud` is this package): strict, no emit,
- * ES2022, Node's types; `module` says how imports resolve. Returns the program, its files in the
- * order of `sources`, and the directory (the caller removes it).
+ * ES2022, Node's types; `module` says how imports resolve. Returns the program and its files in the
+ * order of `sources`. The directory is removed once the program is built: TypeScript has read every
+ * file and resolved every import by then, and checks from memory.
  */
 export function compileSources(
   root: string,
   prefix: string,
   sources: Record<string, string>,
   module: Pick<ts.CompilerOptions, "module" | "moduleResolution">,
-): { program: ts.Program; names: string[]; dir: string } {
+): { program: ts.Program; names: string[] } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
-  const names = Object.entries(sources).map(([name, text]) => {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, text);
-    return file;
-  });
-  const program = ts.createProgram(names, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    ...module,
-    moduleDetection: ts.ModuleDetectionKind.Force,
-    esModuleInterop: true,
-    skipLibCheck: true,
-    types: ["node"],
-    typeRoots: [path.join(root, "node_modules", "@types")],
-  });
-  return { program, names, dir };
+  try {
+    fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const names = Object.entries(sources).map(([name, text]) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, text);
+      return file;
+    });
+    const program = ts.createProgram(names, {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      ...module,
+      moduleDetection: ts.ModuleDetectionKind.Force,
+      esModuleInterop: true,
+      skipLibCheck: true,
+      types: ["node"],
+      typeRoots: [path.join(root, "node_modules", "@types")],
+    });
+    return { program, names };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

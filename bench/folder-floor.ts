@@ -119,8 +119,6 @@ export async function folderFloorBenchmarks(o: { files: number; objects: number 
       `bench-floor: the move of ${o.objects} BucketObjects ${(moveUpMs / 1000).toFixed(1)} s, requests ${JSON.stringify(moveRequests)}, state ${stateBytesBefore} -> ${stateBytesAfter} B`,
     );
 
-    await stack.destroy({ color: "never" });
-    await move.destroy({ color: "never" });
     return {
       files: o.files,
       totalBytes,

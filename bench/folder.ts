@@ -211,8 +211,6 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
     const objectsRefreshRequests = requestsSince(since);
     const objectsStateBytes = JSON.stringify((await objects.exportStack()).deployment).length;
 
-    await folder.destroy({ color: "never" });
-    await objects.destroy({ color: "never" });
     return {
       files: o.files,
       totalBytes,

@@ -30,7 +30,8 @@ const userTaskSchema = z.looseObject({
   logBucketName: optStr(),
 });
 
-const createSchema = z.looseObject({
+/** The create body's fields the backend keeps as they came (the others it reads, checks or renames). */
+const asGivenShape = {
   name: str(),
   clusterVersion: str().regex(CLUSTER_VERSION, "must look like HDE-2.0.1 (<PREFIX>-X.X.X)"),
   clusterType: z.enum(CLUSTER_TYPES, { error: `must be one of ${CLUSTER_TYPES.join(", ")}` }),
@@ -43,10 +44,15 @@ const createSchema = z.looseObject({
   workerVolumeSize: int(LIMITS.volumeSize),
   workerCnt: int(LIMITS.nodeCnt),
   monitoring: bool(),
-  securityGroupIds: z.array(str(), { error: "must be an array of strings" }).optional(),
-  securityGroupName: optStr(),
   vpcId: str(),
   subnetId: str(),
+};
+const AS_GIVEN = Object.keys(asGivenShape) as (keyof typeof asGivenShape)[];
+
+const createSchema = z.looseObject({
+  ...asGivenShape,
+  securityGroupIds: z.array(str(), { error: "must be an array of strings" }).optional(),
+  securityGroupName: optStr(),
   adminInfo: z.looseObject({ userId: optStr(), userPw: base64().optional() }, { error: "must be an object" }).optional(),
   config: z.looseObject(
     {
@@ -79,24 +85,6 @@ const createSchema = z.looseObject({
     )
     .optional(),
 });
-
-/** The create body's fields the backend keeps as they came (the rest it reads, checks or renames). */
-const AS_GIVEN = [
-  "name",
-  "clusterVersion",
-  "clusterType",
-  "installComponents",
-  "isHa",
-  "keypairName",
-  "masterFlavorName",
-  "workerFlavorName",
-  "masterVolumeSize",
-  "workerVolumeSize",
-  "workerCnt",
-  "monitoring",
-  "vpcId",
-  "subnetId",
-] as const;
 
 export type CreateClusterInput = Pick<z.infer<typeof createSchema>, (typeof AS_GIVEN)[number]> & {
   securityGroupIds: string[];

@@ -12,7 +12,10 @@ export interface StudyBed {
   project: CloudProject;
 }
 
-/** Runs `body` with a bed labelled `bench-<label>` (its project `project`), closed after it, whatever it did. */
+/**
+ * Runs `body` with a bed labelled `bench-<label>` (its project `project`), closed after it, whatever it
+ * did: closing the cloud and removing the sandbox removes the stacks too, so a study does not destroy them.
+ */
 export async function withBed<T>(o: { label: string; project: string; plugin?: boolean }, body: (bed: StudyBed) => Promise<T>): Promise<T> {
   const cloud = await startLocalCloud({ port: 0, cacheEngine: "simulated" });
   const sandbox = new Sandbox({ label: `bench-${o.label}` });

@@ -18,7 +18,7 @@ import { lastRequestSeq, timed } from "./measure";
 import { writeNodeProgram } from "./program";
 import { entry } from "../tests/harness/entries";
 import { withBed } from "./bed";
-import { runAlone, sized, type Study } from "./study";
+import { figuresStudy, runAlone } from "./study";
 
 const PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -91,31 +91,27 @@ export async function driftBenchmarks(o: { resources: number; stacks: number }, 
 }
 
 /** A 1,000-resource stack, and 20 stacks concurrently against one after the other (`make bench-smoke`: 10 resources, 2 stacks). */
-export const driftStudy: Study = {
-  name: "drift",
-  async run(ctx) {
-    const d = await driftBenchmarks(sized(ctx, { resources: 1000, stacks: 20 }, { resources: 10, stacks: 2 }), ctx.log);
-    return {
-      rows: [
-        {
-          figure: `krcloud-drift of a ${d.resources.toLocaleString("en")}-resource stack, a bucket and its objects (s; requests per resource)`,
-          ours: `${(d.checkMs / 1000).toFixed(1)} s; ${(d.requests / d.resources).toFixed(2)}`,
-          baseline: "-",
-          ratio: "-",
-          goal: `<= 1 request per resource: ${d.requests <= d.resources ? "met" : "missed"}`,
-        },
-        {
-          figure: `krcloud-drift of ${d.stacks} stacks: concurrent (default, ${os.availableParallelism()} at a time; all at once) vs one after the other (s)`,
-          ours: `${(d.defaultMs / 1000).toFixed(1)}; ${(d.allMs / 1000).toFixed(1)}`,
-          baseline: `${(d.oneMs / 1000).toFixed(1)}`,
-          ratio: `${(d.oneMs / d.defaultMs).toFixed(2)}x faster (default)`,
-          goal: "-",
-        },
-      ],
-    };
-  },
-};
+export const driftStudy = figuresStudy("drift", { full: { resources: 1000, stacks: 20 }, smoke: { resources: 10, stacks: 2 } }, driftBenchmarks, (d) => {
+  return {
+    rows: [
+      {
+        figure: `krcloud-drift of a ${d.resources.toLocaleString("en")}-resource stack, a bucket and its objects (s; requests per resource)`,
+        ours: `${(d.checkMs / 1000).toFixed(1)} s; ${(d.requests / d.resources).toFixed(2)}`,
+        baseline: "-",
+        ratio: "-",
+        goal: `<= 1 request per resource: ${d.requests <= d.resources ? "met" : "missed"}`,
+      },
+      {
+        figure: `krcloud-drift of ${d.stacks} stacks: concurrent (default, ${os.availableParallelism()} at a time; all at once) vs one after the other (s)`,
+        ours: `${(d.defaultMs / 1000).toFixed(1)}; ${(d.allMs / 1000).toFixed(1)}`,
+        baseline: `${(d.oneMs / 1000).toFixed(1)}`,
+        ratio: `${(d.oneMs / d.defaultMs).toFixed(2)}x faster (default)`,
+        goal: "-",
+      },
+    ],
+  };
+});
 
 if (require.main === module) {
-  runAlone("bench-drift", { resources: 1000, stacks: 20 }, driftBenchmarks, { print: false });
+  runAlone("bench-drift", driftStudy, { print: false });
 }

@@ -19,28 +19,7 @@ import { contentTypeOf } from "../provider/objectstorage/folder/scan";
 import { providerConfig } from "../tests/harness/engine";
 import { makeFiles, run, swiftCommand, timed, timedWithHandlerTimes, writeBucketProgram } from "./folder";
 import { withBed } from "./bed";
-import { runAlone, sized, type Study } from "./study";
-
-export interface FloorFigures {
-  files: number;
-  totalBytes: number;
-  /** The fresh clone's `pulumi up`: wall time, and the object storage requests by operation. */
-  cloneUpMs: number;
-  cloneRequests: Record<string, number>;
-  /** The plugin's CPU time in check during that up (hashing, globbing, stats), summed over its processes. */
-  cloneCheckCpuMs: number;
-  /** One MD5 pass over the folder in this process: what hashing each file once costs here. */
-  md5PassMs: number;
-  /** `swift upload --skip-identical` of the same clone. */
-  swiftMs: number;
-  swiftRequests: Record<string, number>;
-  objects: number;
-  /** The move: `pulumi up` wall time, requests by operation, state bytes before and after. */
-  moveUpMs: number;
-  moveRequests: Record<string, number>;
-  stateBytesBefore: number;
-  stateBytesAfter: number;
-}
+import { figuresStudy, runAlone, sumOf } from "./study";
 
 function md5Pass(dir: string): number {
   const t = performance.now();
@@ -51,7 +30,7 @@ function md5Pass(dir: string): number {
   return performance.now() - t;
 }
 
-export async function folderFloorBenchmarks(o: { files: number; objects: number }, log: (line: string) => void): Promise<FloorFigures> {
+export async function folderFloorBenchmarks(o: { files: number; objects: number }, log: (line: string) => void) {
   const swift = await swiftCommand(log);
   return withBed({ label: "floor", project: "benchfloor", plugin: true }, async ({ cloud, sandbox, project }) => {
     const counts = () => cloud.control.counters().byOperation;
@@ -140,18 +119,21 @@ export async function folderFloorBenchmarks(o: { files: number; objects: number 
       `bench-floor: the move of ${o.objects} BucketObjects ${(moveUpMs / 1000).toFixed(1)} s, requests ${JSON.stringify(moveRequests)}, state ${stateBytesBefore} -> ${stateBytesAfter} B`,
     );
 
-    await stack.destroy({ color: "never" });
-    await move.destroy({ color: "never" });
     return {
       files: o.files,
       totalBytes,
+      /** The fresh clone's `pulumi up`: wall time, and the object storage requests by operation. */
       cloneUpMs,
       cloneRequests,
+      /** The plugin's CPU time in check during that up (hashing, globbing, stats), summed over its processes. */
       cloneCheckCpuMs,
+      /** One MD5 pass over the folder in this process: what hashing each file once costs here. */
       md5PassMs,
+      /** `swift upload --skip-identical` of the same clone. */
       swiftMs,
       swiftRequests,
       objects: o.objects,
+      /** The move: `pulumi up` wall time, requests by operation, state bytes before and after. */
       moveUpMs,
       moveRequests,
       stateBytesBefore,
@@ -161,11 +143,11 @@ export async function folderFloorBenchmarks(o: { files: number; objects: number 
 }
 
 /** A fresh clone's no-op deploy of 10,000 files, and the move of 1,000 BucketObjects into one folder (`make bench-smoke`: 20 files, 5 objects). */
-export const folderFloorStudy: Study = {
-  name: "folder-floor",
-  async run(ctx) {
-    const ff = await folderFloorBenchmarks(sized(ctx, { files: 10_000, objects: 1_000 }, { files: 20, objects: 5 }), ctx.log);
-    const total = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+export const folderFloorStudy = figuresStudy(
+  "folder-floor",
+  { full: { files: 10_000, objects: 1_000 }, smoke: { files: 20, objects: 5 } },
+  folderFloorBenchmarks,
+  (ff) => {
     const listed = (r: Record<string, number>) =>
       Object.entries(r)
         .map(([k, v]) => `${v} ${k}`)
@@ -176,7 +158,7 @@ export const folderFloorStudy: Study = {
           figure: `deploy from a fresh clone of ${ff.files.toLocaleString("en")} unchanged files (no hash cache, new file times) vs swift upload --skip-identical of the same clone (s; requests)`,
           ours: `${(ff.cloneUpMs / 1000).toFixed(1)} s; ${listed(ff.cloneRequests)}; check CPU ${(ff.cloneCheckCpuMs / 1000).toFixed(2)} s (one MD5 pass: ${(ff.md5PassMs / 1000).toFixed(2)} s)`,
           baseline: `${(ff.swiftMs / 1000).toFixed(1)} s; ${listed(ff.swiftRequests)}`,
-          ratio: `${(total(ff.swiftRequests) / Math.max(1, total(ff.cloneRequests))).toFixed(0)}x fewer requests`,
+          ratio: `${(sumOf(ff.swiftRequests) / Math.max(1, sumOf(ff.cloneRequests))).toFixed(0)}x fewer requests`,
           goal: `0 PUTs, at most ${Math.ceil(ff.files / 1000)} listing pages, each file hashed once`,
         },
         {
@@ -189,8 +171,8 @@ export const folderFloorStudy: Study = {
       ],
     };
   },
-};
+);
 
 if (require.main === module) {
-  runAlone("bench-floor", { files: 10_000, objects: 1_000 }, folderFloorBenchmarks, { print: true });
+  runAlone("bench-floor", folderFloorStudy, { print: true });
 }

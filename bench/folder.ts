@@ -19,30 +19,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { providerConfig } from "../tests/harness/engine";
 import { withBed } from "./bed";
-import { runAlone, sized, type Study } from "./study";
-
-export interface FolderFigures {
-  files: number;
-  totalBytes: number;
-  folderUpMs: number;
-  folderPuts: number;
-  swiftMs: number;
-  objects: number;
-  objectsUpMs: number;
-  redeployMs: number;
-  redeployPuts: number;
-  /** The plugin's time in each handler for the folder during the re-deploy, summed (ms), and the calls. */
-  redeployProviderMs: Record<string, number>;
-  /** The plugin process's CPU time in those handlers (ms): less sensitive than wall time to other load on the machine. */
-  redeployProviderCpuMs: Record<string, number>;
-  redeployProviderCalls: Record<string, number>;
-  /** How many plugin processes served those calls (the preview and the update may each start one). */
-  redeployPluginProcesses: number;
-  folderRefreshRequests: number;
-  objectsRefreshRequests: number;
-  folderStateBytes: number;
-  objectsStateBytes: number;
-}
+import { figuresStudy, runAlone, sumOf } from "./study";
 
 const SWIFTCLIENT = "4.11.0";
 
@@ -147,7 +124,7 @@ export function makeFiles(dir: string, n: number): number {
   return total;
 }
 
-export async function folderBenchmarks(o: { files: number; objects: number }, log: (line: string) => void): Promise<FolderFigures> {
+export async function folderBenchmarks(o: { files: number; objects: number }, log: (line: string) => void) {
   const swift = await swiftCommand(log);
   return withBed({ label: "folder", project: "benchfolder", plugin: true }, async ({ cloud, sandbox, project }) => {
     // The counters, not the request log, which keeps only the latest requests.
@@ -199,8 +176,8 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
       redeployProviderCalls[c.handler] = (redeployProviderCalls[c.handler] ?? 0) + 1;
     }
     const redeployPluginProcesses = new Set(calls.map((c) => c.pid)).size;
-    const providerTotal = Object.values(redeployProviderMs).reduce((a, b) => a + b, 0);
-    const providerCpu = Object.values(redeployProviderCpuMs).reduce((a, b) => a + b, 0);
+    const providerTotal = sumOf(redeployProviderMs);
+    const providerCpu = sumOf(redeployProviderCpuMs);
     log(
       `bench-folder: re-deploy with one file changed ${(redeployMs / 1000).toFixed(1)} s, ${redeployPuts} PUTs; provider time ${(providerTotal / 1000).toFixed(2)} s, CPU ${(providerCpu / 1000).toFixed(2)} s (${Object.entries(
         redeployProviderMs,
@@ -234,8 +211,6 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
     const objectsRefreshRequests = requestsSince(since);
     const objectsStateBytes = JSON.stringify((await objects.exportStack()).deployment).length;
 
-    await folder.destroy({ color: "never" });
-    await objects.destroy({ color: "never" });
     return {
       files: o.files,
       totalBytes,
@@ -246,9 +221,12 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
       objectsUpMs,
       redeployMs,
       redeployPuts,
+      /** The plugin's time in each handler for the folder during the re-deploy, summed (ms), and the calls. */
       redeployProviderMs,
       redeployProviderCalls,
+      /** The plugin process's CPU time in those handlers (ms): less sensitive than wall time to other load on the machine. */
       redeployProviderCpuMs,
+      /** How many plugin processes served those calls (the preview and the update may each start one). */
       redeployPluginProcesses,
       folderRefreshRequests,
       objectsRefreshRequests,
@@ -259,48 +237,43 @@ export async function folderBenchmarks(o: { files: number; objects: number }, lo
 }
 
 /** A folder of 10,000 files: one BucketFolder beside `swift upload` and beside 300 BucketObjects (`make bench-smoke`: 20 files, 3 objects). */
-export const folderStudy: Study = {
-  name: "folder",
-  async run(ctx) {
-    const f = await folderBenchmarks(sized(ctx, { files: 10_000, objects: 300 }, { files: 20, objects: 3 }), ctx.log);
-    const perObjectMs = f.objectsUpMs / f.objects;
-    const files = f.files.toLocaleString("en");
-    const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0) / 1000;
-    return {
-      rows: [
-        {
-          figure: `BucketFolder create of ${files} files (${(f.totalBytes / 1024 / 1024).toFixed(0)} MiB, 1 KiB to 1 MiB) vs swift upload (python-swiftclient) of the same folder (s)`,
-          ours: `${(f.folderUpMs / 1000).toFixed(1)} s`,
-          baseline: `${(f.swiftMs / 1000).toFixed(1)} s`,
-          ratio: `${(f.folderUpMs / f.swiftMs).toFixed(2)}x`,
-          goal: "at most 1.2x",
-        },
-        {
-          figure: `BucketFolder create of ${files} files vs ${f.objects} BucketObjects (s; per file)`,
-          ours: `${(f.folderUpMs / 1000).toFixed(1)} s; ${(f.folderUpMs / f.files).toFixed(1)} ms`,
-          baseline: `${(f.objectsUpMs / 1000).toFixed(1)} s; ${perObjectMs.toFixed(1)} ms (and growing with N)`,
-          ratio: `${(perObjectMs / (f.folderUpMs / f.files)).toFixed(1)}x per file`,
-          goal: "-",
-        },
-        {
-          figure: `BucketFolder re-deploy with one file changed of ${files} (provider time: the plugin in check, diff and update, wall and CPU; pulumi up wall time; PUTs)`,
-          ours: `${sum(f.redeployProviderMs).toFixed(2)} s, CPU ${sum(f.redeployProviderCpuMs).toFixed(2)} s; ${(f.redeployMs / 1000).toFixed(1)} s; ${f.redeployPuts}`,
-          baseline: "-",
-          ratio: "-",
-          goal: "under 2 s of provider time; 1 PUT",
-        },
-        {
-          figure: `refresh requests and state bytes: BucketFolder of ${files} files vs ${f.objects} BucketObjects`,
-          ours: `${f.folderRefreshRequests}; ${f.folderStateBytes.toLocaleString("en")} B`,
-          baseline: `${f.objectsRefreshRequests}; ${f.objectsStateBytes.toLocaleString("en")} B`,
-          ratio: `${(((f.objectsStateBytes / f.objects) * f.files) / f.folderStateBytes).toFixed(1)}x smaller state per file`,
-          goal: `${Math.ceil(f.files / 1000)} listing pages`,
-        },
-      ],
-    };
-  },
-};
+export const folderStudy = figuresStudy("folder", { full: { files: 10_000, objects: 300 }, smoke: { files: 20, objects: 3 } }, folderBenchmarks, (f) => {
+  const perObjectMs = f.objectsUpMs / f.objects;
+  const files = f.files.toLocaleString("en");
+  return {
+    rows: [
+      {
+        figure: `BucketFolder create of ${files} files (${(f.totalBytes / 1024 / 1024).toFixed(0)} MiB, 1 KiB to 1 MiB) vs swift upload (python-swiftclient) of the same folder (s)`,
+        ours: `${(f.folderUpMs / 1000).toFixed(1)} s`,
+        baseline: `${(f.swiftMs / 1000).toFixed(1)} s`,
+        ratio: `${(f.folderUpMs / f.swiftMs).toFixed(2)}x`,
+        goal: "at most 1.2x",
+      },
+      {
+        figure: `BucketFolder create of ${files} files vs ${f.objects} BucketObjects (s; per file)`,
+        ours: `${(f.folderUpMs / 1000).toFixed(1)} s; ${(f.folderUpMs / f.files).toFixed(1)} ms`,
+        baseline: `${(f.objectsUpMs / 1000).toFixed(1)} s; ${perObjectMs.toFixed(1)} ms (and growing with N)`,
+        ratio: `${(perObjectMs / (f.folderUpMs / f.files)).toFixed(1)}x per file`,
+        goal: "-",
+      },
+      {
+        figure: `BucketFolder re-deploy with one file changed of ${files} (provider time: the plugin in check, diff and update, wall and CPU; pulumi up wall time; PUTs)`,
+        ours: `${(sumOf(f.redeployProviderMs) / 1000).toFixed(2)} s, CPU ${(sumOf(f.redeployProviderCpuMs) / 1000).toFixed(2)} s; ${(f.redeployMs / 1000).toFixed(1)} s; ${f.redeployPuts}`,
+        baseline: "-",
+        ratio: "-",
+        goal: "under 2 s of provider time; 1 PUT",
+      },
+      {
+        figure: `refresh requests and state bytes: BucketFolder of ${files} files vs ${f.objects} BucketObjects`,
+        ours: `${f.folderRefreshRequests}; ${f.folderStateBytes.toLocaleString("en")} B`,
+        baseline: `${f.objectsRefreshRequests}; ${f.objectsStateBytes.toLocaleString("en")} B`,
+        ratio: `${(((f.objectsStateBytes / f.objects) * f.files) / f.folderStateBytes).toFixed(1)}x smaller state per file`,
+        goal: `${Math.ceil(f.files / 1000)} listing pages`,
+      },
+    ],
+  };
+});
 
 if (require.main === module) {
-  runAlone("bench-folder", { files: 10_000, objects: 300 }, folderBenchmarks, { print: true });
+  runAlone("bench-folder", folderStudy, { print: true });
 }

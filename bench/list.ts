@@ -16,7 +16,7 @@ import { pulumiBinDir, runNode, runPulumi } from "../tests/harness/engine";
 import { lastRequestSeq, timed } from "./measure";
 import { entry } from "../tests/harness/entries";
 import { withBed } from "./bed";
-import { runAlone, sized, type Study } from "./study";
+import { figuresStudy, runAlone } from "./study";
 
 export interface ListFigures {
   buckets: number;
@@ -78,24 +78,20 @@ export async function listBenchmarks(o: { buckets: number }, log: (line: string)
 }
 
 /** The plugin's List through `pulumi do` beside krcloud-drift --unmanaged, on 1,000 buckets (`make bench-smoke`: 10). */
-export const listStudy: Study = {
-  name: "list",
-  async run(ctx) {
-    const l = await listBenchmarks({ buckets: sized(ctx, 1000, 10) }, ctx.log);
-    return {
-      rows: [
-        {
-          figure: `pulumi do krcloud:objectstorage:Bucket list --all of ${l.buckets.toLocaleString("en")} buckets vs krcloud-drift --unmanaged on the same project (s; requests)`,
-          ours: `${(l.doMs / 1000).toFixed(1)} s; ${l.doRequests}`,
-          baseline: `${(l.driftMs / 1000).toFixed(1)} s; ${l.driftRequests}`,
-          ratio: `${(l.driftMs / l.doMs).toFixed(2)}x faster`,
-          goal: "-",
-        },
-      ],
-    };
-  },
-};
+export const listStudy = figuresStudy("list", { full: { buckets: 1000 }, smoke: { buckets: 10 } }, listBenchmarks, (l) => {
+  return {
+    rows: [
+      {
+        figure: `pulumi do krcloud:objectstorage:Bucket list --all of ${l.buckets.toLocaleString("en")} buckets vs krcloud-drift --unmanaged on the same project (s; requests)`,
+        ours: `${(l.doMs / 1000).toFixed(1)} s; ${l.doRequests}`,
+        baseline: `${(l.driftMs / 1000).toFixed(1)} s; ${l.driftRequests}`,
+        ratio: `${(l.driftMs / l.doMs).toFixed(2)}x faster`,
+        goal: "-",
+      },
+    ],
+  };
+});
 
 if (require.main === module) {
-  runAlone("bench-list", { buckets: 1000 }, listBenchmarks, { print: false });
+  runAlone("bench-list", listStudy, { print: false });
 }

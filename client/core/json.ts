@@ -33,3 +33,14 @@ export function jsonNumber(v: unknown): number | undefined {
 export function jsonBoolean(v: unknown): boolean | undefined {
   return typeof v === "boolean" ? v : v === "true" ? true : v === "false" ? false : undefined;
 }
+
+/**
+ * An answer that must be an object with an id: the object and the id, read from the first of `keys`
+ * that holds one (`["id", "clusterId"]`); without either, a ResponseFormatError saying the answer has no `what`.
+ */
+export function jsonWithId(v: unknown, keys: readonly string[], action: string, what: string): { o: JsonObject; id: string } {
+  const o = jsonObject(v);
+  const id = o && keys.map((k) => jsonString(o[k])).find((s) => s !== undefined);
+  if (!o || !id) throw new ResponseFormatError(`${action}: the answer has no ${what}`);
+  return { o, id };
+}

@@ -2,7 +2,7 @@
  * Readers of data query answers: tolerant of fields the spec does not list, of numbers sent as
  * strings, and of missing optional parts; a missing required part is a ResponseFormatError naming it.
  */
-import { jsonBoolean, jsonNumber, jsonObject, jsonString } from "../core/json";
+import { jsonBoolean, jsonNumber, jsonObject, jsonString, jsonWithId } from "../core/json";
 import { ResponseFormatError } from "./errors";
 import type { Column, DataSource, QueryInfo, QueryResultPage, QueryStats, QuerySummary, ResultConfig, ReuseConfig } from "./types";
 
@@ -31,9 +31,7 @@ function stats(v: unknown): QueryStats | undefined {
 }
 
 export function queryInfo(v: unknown, action: string): QueryInfo {
-  const q = obj(v);
-  const queryId = str(q?.queryId);
-  if (!q || !queryId) throw new ResponseFormatError(`${action}: the answer has no queryInfo.queryId`);
+  const { o: q, id: queryId } = jsonWithId(v, ["queryId"], action, "queryInfo.queryId");
   const error = str(q.errorMessage) ?? str(q.message) ?? str(q.error) ?? str(q.failureReason);
   return {
     queryId,

@@ -1,5 +1,5 @@
 /** Readers of Hadoop answers: tolerant of unlisted fields, numbers as strings, either spelling of a field. */
-import { jsonBoolean, jsonNumber, jsonObject, jsonString } from "../core/json";
+import { jsonBoolean, jsonNumber, jsonObject, jsonString, jsonWithId } from "../core/json";
 import { ResponseFormatError } from "./errors";
 import type { ClusterSummary, HadoopCluster, RerunRequest, Vm, VolumeInfo } from "./types";
 
@@ -25,9 +25,7 @@ function volumes(v: unknown): VolumeInfo[] {
 }
 
 export function clusterDetail(v: unknown, action: string): HadoopCluster {
-  const o = obj(v);
-  const id = str(o?.id) ?? str(o?.clusterId);
-  if (!o || !id) throw new ResponseFormatError(`${action}: the answer has no cluster id`);
+  const { o, id } = jsonWithId(v, ["id", "clusterId"], action, "cluster id");
   const config = obj(o.config) ?? {};
   const task = obj(o.userTask);
   const urls: Record<string, string> = {};
@@ -112,9 +110,7 @@ export function vm(v: unknown): Vm {
 }
 
 export function rerunRequest(v: unknown, action: string): RerunRequest {
-  const o = obj(v);
-  const requestId = str(o?.requestId);
-  if (!o || !requestId) throw new ResponseFormatError(`${action}: the answer has no requestId`);
+  const { o, id: requestId } = jsonWithId(v, ["requestId"], action, "requestId");
   return {
     clusterId: str(o.clusterId) ?? "",
     clusterName: str(o.clusterName),

@@ -11,7 +11,7 @@ import { parseWith } from "../core/input";
 import type { HadoopBackend } from "./backend";
 import { ApiKeyImpossible, NoSuchKind, NoSuchResource } from "./errors";
 import { KIND, SERVICE, STATUS, apiKeyStatus, isTerminated, type StoredCluster } from "./model";
-import { clusterDetail } from "./views";
+import { clusterDetail, orNull } from "./views";
 
 const DEFAULT_CREATE_FAILURE = "The cluster could not be created (failure injected through the control API).";
 const DEFAULT_JOB_FAILURE = "The job exited with an error (failure injected through the control API).";
@@ -53,10 +53,7 @@ export class HadoopControl extends KindControl {
       ...clusterDetail(c, this.backend.status(c), this.backend.now()),
       projectId: c.projectId,
       phase: c.phase,
-      apiKey: c.apiKey ?? null,
-      apiKeySecurityGroupId: c.apiKeySecurityGroupId ?? null,
-      failJob: c.failJob ?? null,
-      failCreate: c.failCreate ?? null,
+      ...orNull(c, ["apiKey", "apiKeySecurityGroupId", "failJob", "failCreate"]),
       job: c.job ? { ...c.job } : null,
       requests: c.requests.map((r) => ({
         requestId: r.requestId,

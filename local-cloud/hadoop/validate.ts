@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { InvalidParameter } from "./errors";
-import { CLUSTER_TYPES, CLUSTER_VERSION, LIMITS, TERMINATION_POLICIES, type ClusterConfig, type ClusterType, type Group, type UserTask } from "./model";
+import { CLUSTER_TYPES, CLUSTER_VERSION, LIMITS, TERMINATION_POLICIES, type ClusterConfig, type Group, type UserTask } from "./model";
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -30,7 +30,8 @@ const userTaskSchema = z.looseObject({
   logBucketName: optStr(),
 });
 
-const createSchema = z.looseObject({
+/** The create body's fields the backend keeps as they came (the others it reads, checks or renames). */
+const asGivenShape = {
   name: str(),
   clusterVersion: str().regex(CLUSTER_VERSION, "must look like HDE-2.0.1 (<PREFIX>-X.X.X)"),
   clusterType: z.enum(CLUSTER_TYPES, { error: `must be one of ${CLUSTER_TYPES.join(", ")}` }),
@@ -43,10 +44,15 @@ const createSchema = z.looseObject({
   workerVolumeSize: int(LIMITS.volumeSize),
   workerCnt: int(LIMITS.nodeCnt),
   monitoring: bool(),
-  securityGroupIds: z.array(str(), { error: "must be an array of strings" }).optional(),
-  securityGroupName: optStr(),
   vpcId: str(),
   subnetId: str(),
+};
+const AS_GIVEN = Object.keys(asGivenShape) as (keyof typeof asGivenShape)[];
+
+const createSchema = z.looseObject({
+  ...asGivenShape,
+  securityGroupIds: z.array(str(), { error: "must be an array of strings" }).optional(),
+  securityGroupName: optStr(),
   adminInfo: z.looseObject({ userId: optStr(), userPw: base64().optional() }, { error: "must be an object" }).optional(),
   config: z.looseObject(
     {
@@ -80,29 +86,15 @@ const createSchema = z.looseObject({
     .optional(),
 });
 
-export interface CreateClusterInput {
-  name: string;
-  clusterVersion: string;
-  clusterType: ClusterType;
-  installComponents?: string[];
-  isHa: boolean;
-  keypairName: string;
-  masterFlavorName: string;
-  workerFlavorName: string;
-  masterVolumeSize: number;
-  workerVolumeSize: number;
-  workerCnt: number;
-  monitoring: boolean;
+export type CreateClusterInput = Pick<z.infer<typeof createSchema>, (typeof AS_GIVEN)[number]> & {
   securityGroupIds: string[];
-  vpcId: string;
-  subnetId: string;
   adminUserId?: string;
   config: ClusterConfig;
   userTask?: UserTask;
   mySql?: { objectId: string; dbName: string; userId: string };
   dataCatalogId?: string;
   redis?: { objectId: string; dbIdSupersetCelery: number; dbIdSupersetResults: number };
-}
+};
 
 export interface RerunInput {
   instanceSpecs: Array<{ type: Group; nodeCnt?: number; volumeSize?: number }>;
@@ -116,6 +108,11 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   if (result.success) return result.data;
   const issues = result.error.issues.slice(0, 5);
   throw new InvalidParameter(issues.map((i) => `${i.path.length ? i.path.map(String).join(".") : "(body)"}: ${i.message}`).join("; "));
+}
+
+/** The members `keys` of `o` that are set, as they came: an unset one stays absent rather than undefined. */
+function given<T extends object, const K extends keyof T>(o: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Pick<T, K>;
 }
 
 /** Both spellings of one field (the spec spells it two ways): either, or both when equal. */
@@ -171,41 +168,16 @@ export function parseCreate(body: unknown): CreateClusterInput {
   if (meta && !meta.mySqlInfo && !catalog) throw new InvalidParameter("hiveMetastoreInfo", "needs mySqlInfo or dataCatalogInfo");
   const redis = b.redisInfo;
   const userTask: UserTask | undefined = task
-    ? {
-        type: task.type,
-        terminationPolicy: task.terminationPolicy,
-        ...(task.fileUrl !== undefined ? { fileUrl: task.fileUrl } : {}),
-        ...(task.hiveQuery !== undefined ? { hiveQuery: task.hiveQuery } : {}),
-        ...(task.deployMode !== undefined ? { deployMode: task.deployMode } : {}),
-        ...(task.execOpts !== undefined ? { execOpts: task.execOpts } : {}),
-        ...(task.execParams !== undefined ? { execParams: task.execParams } : {}),
-        ...(task.logBucketName !== undefined ? { logBucketName: task.logBucketName } : {}),
-      }
+    ? given(task, ["type", "terminationPolicy", "fileUrl", "hiveQuery", "deployMode", "execOpts", "execParams", "logBucketName"])
     : undefined;
   return {
-    name: b.name,
-    clusterVersion: b.clusterVersion,
-    clusterType: b.clusterType,
-    ...(b.installComponents ? { installComponents: b.installComponents } : {}),
-    isHa: b.isHa,
-    keypairName: b.keypairName,
-    masterFlavorName: b.masterFlavorName,
-    workerFlavorName: b.workerFlavorName,
-    masterVolumeSize: b.masterVolumeSize,
-    workerVolumeSize: b.workerVolumeSize,
-    workerCnt: b.workerCnt,
-    monitoring: b.monitoring,
+    ...given(b, AS_GIVEN),
     securityGroupIds: [...(b.securityGroupIds ?? [])],
-    vpcId: b.vpcId,
-    subnetId: b.subnetId,
     ...(b.adminInfo?.userId !== undefined ? { adminUserId: b.adminInfo.userId } : {}),
     config: {
       hdfsBlockSize,
-      hdfsReplication: config.hdfsReplication,
-      ...(config.configText !== undefined ? { configText: config.configText } : {}),
+      ...given(config, ["hdfsReplication", "configText", "userScript", "userScriptFileUrl"]),
       ...(configFileUrl !== undefined ? { configFileUrl } : {}),
-      ...(config.userScript !== undefined ? { userScript: config.userScript } : {}),
-      ...(config.userScriptFileUrl !== undefined ? { userScriptFileUrl: config.userScriptFileUrl } : {}),
     },
     ...(userTask ? { userTask } : {}),
     ...(meta?.mySqlInfo ? { mySql: { objectId: meta.mySqlInfo.objectId, dbName: meta.mySqlInfo.dbName, userId: meta.mySqlInfo.userId } } : {}),

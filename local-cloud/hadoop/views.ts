@@ -42,6 +42,11 @@ function totalVmUptime(c: StoredCluster, now: number): number {
   return c.retiredVmUptime + c.vms.reduce((sum, vm) => sum + Math.max(0, now - vm.createdAt), 0);
 }
 
+/** The members `keys` of `o`, an absent one as null: the API shows a field it has no value for as null rather than leaving it out. */
+export function orNull<T extends object, const K extends keyof T>(o: T, keys: readonly K[]): { [P in K]: Exclude<T[P], undefined> | null } {
+  return Object.fromEntries(keys.map((k) => [k, o[k] ?? null])) as { [P in K]: Exclude<T[P], undefined> | null };
+}
+
 /** The job as the API shows it; `extra` adds the fields only some views carry. */
 function userTaskView(c: StoredCluster, extra: Record<string, string | null>): Record<string, unknown> | null {
   const t = c.userTask;
@@ -49,11 +54,7 @@ function userTaskView(c: StoredCluster, extra: Record<string, string | null>): R
   return {
     type: t.type,
     terminationPolicy: t.terminationPolicy,
-    fileUrl: t.fileUrl ?? null,
-    hiveQuery: t.hiveQuery ?? null,
-    deployMode: t.deployMode ?? null,
-    execOpts: t.execOpts ?? null,
-    execParams: t.execParams ?? null,
+    ...orNull(t, ["fileUrl", "hiveQuery", "deployMode", "execOpts", "execParams"]),
     ...extra,
   };
 }
@@ -94,8 +95,7 @@ export function clusterDetail(c: StoredCluster, status: string, now: number): Re
     config: {
       hdfsBlockSize: c.config.hdfsBlockSize,
       hdfsReplication: c.config.hdfsReplication,
-      configText: c.config.configText ?? null,
-      configFileUrl: c.config.configFileUrl ?? null,
+      ...orNull(c.config, ["configText", "configFileUrl"]),
     },
     userTask: userTaskView(c, { logBucketName: c.userTask?.logBucketName ?? null, logUrl: c.logUrl ?? null }),
     hiveMetastoreInfo: c.hiveMetastoreInfo ?? null,
@@ -155,8 +155,7 @@ export function runSettings(c: StoredCluster): Record<string, unknown> {
     config: {
       hdfsBlockSize: c.config.hdfsBlockSize,
       hdfsReplication: c.config.hdfsReplication,
-      configText: c.config.configText ?? null,
-      userScript: c.config.userScript ?? null,
+      ...orNull(c.config, ["configText", "userScript"]),
     },
     userTask: userTaskView(c, { logUrl: null }),
   };

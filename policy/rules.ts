@@ -48,8 +48,9 @@ export interface RuleBase<C> {
   /** The configuration and its defaults (a pack config value replaces a default). */
   defaults: C;
   /**
-   * The input properties it reads, per type token (`acl.publicReadAllowIpList`, `shards[].replicaSubnetIds`):
-   * a unit test holds them against schema.json, so a renamed property cannot silently disable a rule.
+   * The type tokens it checks, each with the input properties it reads of that type
+   * (`acl.publicReadAllowIpList`, `shards[].replicaSubnetIds`): a unit test holds them against
+   * schema.json, so a renamed property cannot silently disable a rule.
    */
   reads: Readonly<Record<string, readonly string[]>>;
   configSchema?: ConfigSchema;
@@ -57,8 +58,6 @@ export interface RuleBase<C> {
 
 export interface ResourceRule<C = object> extends RuleBase<C> {
   kind: "resource";
-  /** The type tokens it checks. */
-  tokens: readonly string[];
   /** One message per violation: what is wrong with which property, and the fix. */
   check(subject: Subject, ctx: RuleContext<C>): string[];
 }
@@ -70,7 +69,6 @@ export interface StackViolation {
 
 export interface StackRule<C = object> extends RuleBase<C> {
   kind: "stack";
-  tokens: readonly string[];
   check(resources: readonly Subject[], ctx: RuleContext<C>): StackViolation[];
 }
 
@@ -154,7 +152,6 @@ export const bucketPublicWithoutAllowList: ResourceRule<object> = {
   description: "A bucket readable without a token must name who may read it (an IP allow list).",
   enforcementLevel: "mandatory",
   remediationSteps: 'Set acl.publicReadAllowIpList to the addresses or CIDR ranges that may read, or set acl.public to "deny".',
-  tokens: [BUCKET],
   reads: { [BUCKET]: ["acl.public", "acl.publicReadAllowIpList"] },
   defaults: {},
   check(s) {
@@ -177,7 +174,6 @@ export const bucketWithoutEncryption: ResourceRule<EncryptionConfig> = {
   description: "Buckets are encrypted at rest (server-side encryption), unless exempted by name.",
   enforcementLevel: "advisory",
   remediationSteps: 'Set encryption: {type: "managed"} (a new bucket: encryption is set at creation), or list the bucket in exemptBuckets.',
-  tokens: [BUCKET],
   reads: { [BUCKET]: ["encryption.type", "name"] },
   defaults: { exemptBuckets: [] },
   configSchema: { properties: { exemptBuckets: globs("Bucket name globs exempt from the rule.") } },
@@ -218,7 +214,6 @@ export const passwordNotCiphertext: ResourceRule<object> = {
   description: "A password is given as a KMS ciphertext where the resource takes one, so no plaintext is kept in the state, not even encrypted.",
   enforcementLevel: "advisory",
   remediationSteps: "Encrypt the password with a krcloud.kms.Ciphertext and pass {ciphertext, keyId} as the ...Ciphertext input instead of the password.",
-  tokens: Object.keys(PASSWORD_INPUTS),
   reads: Object.fromEntries(Object.entries(PASSWORD_INPUTS).map(([t, ps]) => [t, ps.flatMap((p) => [p.path.join("."), p.ciphertext])])),
   defaults: {},
   check(s) {
@@ -242,7 +237,6 @@ export const cacheReplicaInProduction: ResourceRule<ReplicaConfig> = {
   description: "In production stacks every cache shard and instance set has a replica, so a node's loss is no outage.",
   enforcementLevel: "mandatory",
   remediationSteps: "Add a replica subnet to each shard (shards[i].replicaSubnetIds) or instance set (replicaSubnetIds); replicas are added in place.",
-  tokens: [CACHE_CLUSTER, INSTANCE_SET, SHARD],
   reads: { [CACHE_CLUSTER]: ["shards[].replicaSubnetIds"], [INSTANCE_SET]: ["replicaSubnetIds"], [SHARD]: ["replicaSubnetIds"] },
   ...productionMinimum("minReplicas", 1, "Replicas each shard needs."),
   check(s, ctx) {
@@ -272,7 +266,6 @@ export const cacheBackupsInProduction: ResourceRule<BackupConfig> = {
   description: "In production stacks caches take automatic backups and keep them long enough to restore from.",
   enforcementLevel: "mandatory",
   remediationSteps: "Set backupSchedule with retentionDays of at least the configured minimum; it changes in place.",
-  tokens: [CACHE_CLUSTER, INSTANCE_SET],
   reads: { [CACHE_CLUSTER]: ["backupSchedule.retentionDays"], [INSTANCE_SET]: ["backupSchedule.retentionDays"] },
   ...productionMinimum("minRetentionDays", 7, "Days backups are kept, at least."),
   check(s, ctx) {
@@ -300,7 +293,6 @@ export const cacheWithoutTls: ResourceRule<object> = {
   description: "Caches encrypt traffic in transit (TLS).",
   enforcementLevel: "advisory",
   remediationSteps: "Set tlsEnabled: true (this replaces the cache: restore it from a backup to keep its data).",
-  tokens: [CACHE_CLUSTER, INSTANCE_SET],
   reads: { [CACHE_CLUSTER]: ["tlsEnabled"], [INSTANCE_SET]: ["tlsEnabled"] },
   defaults: {},
   check(s) {
@@ -317,7 +309,6 @@ export const hadoopWithoutMonitoring: ResourceRule<object> = {
   description: "Hadoop clusters run the monitoring agent.",
   enforcementLevel: "advisory",
   remediationSteps: "Set monitoring: true (this replaces the cluster).",
-  tokens: [HADOOP],
   reads: { [HADOOP]: ["monitoring"] },
   defaults: {},
   check(s) {
@@ -332,7 +323,6 @@ export const queryWritesInReadOnlyStack: ResourceRule<ReadOnlyMarks> = {
   description: "In read-only stacks a data query only reads (no INSERT, UPDATE, DELETE, CREATE, DROP, ...).",
   enforcementLevel: "mandatory",
   remediationSteps: "Remove the writing statements from the query, or move the query to a stack that may write.",
-  tokens: [QUERY],
   reads: { [QUERY]: ["query"] },
   defaults: { readOnlyStacks: DEFAULT_READ_ONLY_STACKS },
   configSchema: { properties: { readOnlyStacks: globs("Stack name globs of read-only stacks (a stack tagged krcloud:readOnly=true is one too).") } },
@@ -352,7 +342,6 @@ export const queryResultBucketPublic: StackRule<object> = {
   description: "A data query does not write its result into a bucket anyone can read.",
   enforcementLevel: "mandatory",
   remediationSteps: 'Point bucketName at a private bucket, or set the bucket\'s acl.public to "deny".',
-  tokens: [QUERY, BUCKET],
   reads: { [QUERY]: ["bucketName"], [BUCKET]: ["name", "acl.public", "acl.publicReadAllowIpList"] },
   defaults: {},
   check(resources) {

@@ -47,8 +47,7 @@ export type BackupOutputs = z.infer<ReturnType<typeof backupOutputs>>;
 export const backup = defineResource("krcloud:cache:Backup", backupInputs, backupOutputs, {
   description:
     "An on-demand backup of a cache cluster or instance set: the data of the moment it is taken, restorable into a new one (`restoreFromBackup`, `restoreFrom`). Every change replaces it.",
-  replaceOn: ["clusterId", "name"],
-  replaceReasons: {
+  replaceOn: {
     clusterId: "a backup holds the data of the cache it was taken of",
     name: "the cache API has no rename of a backup",
   },

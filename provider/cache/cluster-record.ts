@@ -8,6 +8,7 @@ import { isNotFound, withAction } from "../../client/core";
 import {
   containsUnknown,
   nonEmpty,
+  reasonFor,
   recordedDescription,
   REPLACING_KEY,
   timeoutFor,
@@ -26,24 +27,27 @@ import { CACHE_TIMEOUTS, waitClusterGone } from "./waiters";
 import { z } from "zod";
 
 /**
- * Why a change replaces a Cluster or an InstanceSet (spec 02 §4.2, §4.3: their PATCH changes only
- * the description, backup schedule, parameter group and security groups), and what a replacement
- * loses; `what` is `cluster` or `instance set`, `own` the reasons of the inputs only it has.
+ * Which changes replace a Cluster or an InstanceSet and why (spec 02 §4.2, §4.3: their PATCH changes
+ * only the description, backup schedule, parameter group and security groups), and what a
+ * replacement loses; `what` is `cluster` or `instance set`, `own` the replacing inputs only it has.
  */
-export function recordReplacement(what: "cluster" | "instance set", own: Record<string, string>) {
+export function recordReplacement<I extends RecordInputs & Record<string, unknown>>(
+  what: "cluster" | "instance set",
+  own: ResourceDefinition<I, Record<string, unknown>>["replaceOn"],
+) {
   return {
-    replaceReason: `the cache API's ${what} update (PATCH) changes only the description, backup schedule, parameter group and security groups`,
-    replaceReasons: {
+    replaceOn: {
       name: `the cache API has no rename of a ${what}`,
       version: `the cache API has no engine upgrade of a ${what}`,
+      ...reasonFor(
+        ["port", "flavorId", "subnetIds", "tlsEnabled"],
+        `the cache API's ${what} update (PATCH) changes only the description, backup schedule, parameter group and security groups`,
+      ),
       user: `the cache API has no operation that changes a ${what}'s user or password: a new password means a new ${what}`,
       ...own,
     },
     replacementLoses: `The replacement is a new ${what}: new endpoints (clients must be pointed at them) and no data; what this one holds is lost when it is deleted, unless \`dataOnReplace: keep\` moves it through a backup (or the new one is created from a backup of it: ${what === "cluster" ? "restoreFromBackup" : "restoreFrom"}).`,
-  } satisfies Pick<
-    ResourceDefinition<RecordInputs & Record<string, unknown>, Record<string, unknown>>,
-    "replaceReason" | "replaceReasons" | "replacementLoses"
-  >;
+  } satisfies Pick<ResourceDefinition<RecordInputs & Record<string, unknown>, Record<string, unknown>>, "replaceOn" | "replacementLoses">;
 }
 
 /** The settings a Cluster and an InstanceSet change in place with one PATCH. */

@@ -125,12 +125,13 @@ export type ClusterOutputs = z.infer<ReturnType<typeof clusterOutputs>>;
 export const cluster = defineResource("krcloud:cache:Cluster", clusterInputs, clusterOutputs, {
   description:
     "A Redis cluster (cluster mode) with a declared topology, reconciled in place: shards and replicas are added and removed with a wait until every shard and node is Running.",
-  replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "tlsEnabled", "user", "restoreFromBackup"],
-  replaceIf: { shards: placementsReplace },
-  ...recordReplacement("cluster", {
-    restoreFromBackup: "a cluster is restored from a backup only when it is created",
-    shards: "an existing shard's primary cannot move to another subnet (the cache API adds and deletes shards and replicas, never moves a node)",
-  }),
+  ...recordReplacement<ClusterInputs>("cluster", { restoreFromBackup: "a cluster is restored from a backup only when it is created" }),
+  replaceIf: {
+    shards: {
+      when: placementsReplace,
+      reason: "an existing shard's primary cannot move to another subnet (the cache API adds and deletes shards and replicas, never moves a node)",
+    },
+  },
   ...recordDeclarations<ClusterInputs, ClusterOutputs>("enabled"),
   keepsData: keepsCacheData<ClusterInputs>({ clusterMode: true, source: "restoreFromBackup", shardCount: (news) => news.shards.length }),
   importId: "the cluster id",

@@ -103,8 +103,7 @@ export type InstanceSetOutputs = z.infer<ReturnType<typeof instanceSetOutputs>>;
 export const instanceSet = defineResource("krcloud:cache:InstanceSet", instanceSetInputs, instanceSetOutputs, {
   description:
     "A Redis primary with replicas (cluster mode disabled): replica count, high availability and the primary reconciled in place, each step waiting until every instance is Running.",
-  replaceOn: ["name", "version", "port", "flavorId", "subnetIds", "primarySubnetId", "tlsEnabled", "user", "restoreFrom"],
-  ...record.recordReplacement("instance set", {
+  ...record.recordReplacement<InstanceSetInputs>("instance set", {
     primarySubnetId: "the subnet the primary was created in is fixed (promote a replica with primaryInstanceId to move the primary in place)",
     restoreFrom: "an instance set is restored only when it is created",
   }),

@@ -65,8 +65,7 @@ export type ParameterGroupOutputs = z.infer<ReturnType<typeof parameterGroupOutp
 export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", parameterGroupInputs, parameterGroupOutputs, {
   description:
     "A custom cache parameter group created from a default group. Only the parameters the program sets are managed; changes wait until the clusters using the group are In-Sync.",
-  replaceOn: ["name", "baseParameterGroupId"],
-  replaceReasons: {
+  replaceOn: {
     name: "the cache API has no rename of a parameter group",
     baseParameterGroupId: "a custom group's base (default) group is fixed when it is created",
   },

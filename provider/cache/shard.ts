@@ -49,8 +49,7 @@ export type ShardOutputs = z.infer<ReturnType<typeof shardOutputs>>;
 
 export const shard = defineResource("krcloud:cache:Shard", shardInputs, shardOutputs, {
   description: "One shard of a cache cluster, managed apart from the Cluster resource (which leaves shards it did not add alone).",
-  replaceOn: ["clusterId", "primarySubnetId"],
-  replaceReasons: { clusterId: "a shard belongs to the cluster it was added to", primarySubnetId: "a shard's primary cannot move to another subnet" },
+  replaceOn: { clusterId: "a shard belongs to the cluster it was added to", primarySubnetId: "a shard's primary cannot move to another subnet" },
   replacementLoses: "The replacement is a new shard: the slots of this one move to the other shards before it is deleted, with their keys.",
   localInputs: ["timeouts", "adoptShardId"],
   importId: "`<clusterId>/<shardId>`",

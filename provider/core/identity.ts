@@ -6,7 +6,7 @@
  */
 import { autoName, createKeyOf, hexFrom } from "./naming";
 import { defaultOf, withoutHidden, withWriteOnly } from "./properties";
-import { AUTONAMED_KEY, CREATE_KEY, LOGICAL_NAME_KEY, STACK_KEY, URN_KEY, type AnyDefinition, type CheckOptions } from "./resource";
+import { AUTONAMED_KEY, CREATE_KEY, LOGICAL_NAME_KEY, STACK_KEY, URN_KEY, type AnyDefinition, type CheckOptions, type ReplaceIf } from "./resource";
 import { jsonEqual, toPlain } from "./sanitize";
 import { containsUnknown, UNKNOWN } from "./unknown";
 
@@ -107,12 +107,12 @@ export function identityOf(def: AnyDefinition, facts: IdentityFacts): Identity {
 
 /** Whether the checked inputs replace what `old` recorded (replace-on keys other than the auto-name, known values only). */
 export function replaces(def: AnyDefinition, old: Record<string, unknown>, next: Record<string, unknown>, nameKey: string | undefined): boolean {
-  for (const key of def.replaceOn) {
+  for (const key of Object.keys(def.replaceOn)) {
     if (key === nameKey || containsUnknown(next[key])) continue;
     if (!jsonEqual(toPlain(next[key]), toPlain(old[key])) && !(old[key] === undefined && jsonEqual(toPlain(next[key]), defaultOf(def, key)))) return true;
   }
-  for (const [key, replaceIf] of Object.entries((def.replaceIf ?? {}) as Record<string, ((o: unknown, n: unknown) => boolean) | undefined>)) {
-    if (replaceIf && !containsUnknown(next[key]) && replaceIf(toPlain(old[key]), toPlain(next[key]))) return true;
+  for (const [key, replaceIf] of Object.entries((def.replaceIf ?? {}) as Record<string, ReplaceIf | undefined>)) {
+    if (replaceIf && !containsUnknown(next[key]) && replaceIf.when(toPlain(old[key]), toPlain(next[key]))) return true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
 /**
  * What the preview says about a replacement before it happens: which properties force it, why
- * (the definition's `replaceReasons`), and what it loses (`replacementLoses`: the data, the
- * endpoint). The engine's diff display names changed properties but never why one replaces, and a
+ * (the reason the definition's `replaceOn` or `replaceIf` gives each), and what it loses
+ * (`replacementLoses`: the data, the endpoint). The engine's diff display names changed properties but never why one replaces, and a
  * secret property's change shows only as the name it makes change (pulumi/pulumi#3080: a dynamic
  * provider's diff has no detailed diff at all). Both doors log these lines as warnings: the native
  * plugin through the engine on the resource's row, the dynamic classes through the engine too
@@ -12,13 +12,9 @@ import { replacingOf } from "./keep-data";
 import { AUTONAMED_KEY, type AnyDefinition } from "./resource";
 import { containsUnknown } from "./unknown";
 
-/** A replace-on key's reason when its definition gives none. */
-export const DEFAULT_REPLACE_REASON = "the service has no operation that changes it in place";
-
-/** Why a change of `key` replaces a resource of `def`. */
-export function replaceReasonOf(def: AnyDefinition, key: string): string {
-  const reasons = (def.replaceReasons ?? {}) as Record<string, string | undefined>;
-  return reasons[key] ?? def.replaceReason ?? DEFAULT_REPLACE_REASON;
+/** Why a change of `key`, a key of its `replaceOn` or `replaceIf`, replaces a resource of `def`. */
+export function replaceReasonOf(def: AnyDefinition, key: string): string | undefined {
+  return def.replaceOn[key] ?? def.replaceIf?.[key]?.reason;
 }
 
 /**
@@ -38,7 +34,10 @@ export function replacementWarning(
   const generated = nameKey !== undefined && news[AUTONAMED_KEY] === true;
   const causes = replaces.filter((k) => !(generated && k === nameKey && replaces.length > 1));
   if (causes.length === 0) return undefined;
-  const why = causes.map((k) => `${k} ${containsUnknown(news[k]) ? "may change (known only at apply)" : "changes"}, and ${replaceReasonOf(def, k)}`);
+  const why = causes.map((k) => {
+    const reason = replaceReasonOf(def, k);
+    return `${k} ${containsUnknown(news[k]) ? "may change (known only at apply)" : "changes"}${reason === undefined ? "" : `, and ${reason}`}`;
+  });
   const plan = replacingOf(news);
   const after = plan !== undefined && def.keepsData ? ` ${def.keepsData.words(plan)}` : def.replacementLoses ? ` ${def.replacementLoses}` : "";
   return `${named(def, id, nameKey === undefined ? undefined : olds[nameKey])} will be REPLACED: ${why.join("; ")}.${after}`;

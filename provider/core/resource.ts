@@ -325,21 +325,18 @@ export interface ResourceSchema<I extends Record<string, unknown>, O extends Rec
 
 /** When a change replaces the resource, why, what that loses, and in which order (replacement.ts, operations/diff.ts). */
 export interface ReplaceDeclarations<I extends Record<string, unknown>, O extends Record<string, unknown>> {
-  /** Input keys whose change replaces the resource. */
-  replaceOn: readonly (keyof I & string)[];
+  /**
+   * The input keys whose change replaces the resource, each with why, in words the preview shows
+   * before it happens (replacement.ts): `user: "the cache API has no operation that changes a
+   * cluster's user or password"`. A reason ends the preview's sentence "<key> changes, and <reason>."
+   */
+  replaceOn: { readonly [K in keyof I & string]?: string };
   /**
    * Input keys whose change replaces the resource only in some cases (e.g. a changed placement of an
-   * existing shard, not an added shard): true when the change from `old` to `next` replaces.
+   * existing shard, not an added shard): `when` is true when the change from `old` to `next`
+   * replaces, and `reason` says why, as in `replaceOn`.
    */
-  replaceIf?: { readonly [K in keyof I & string]?: (old: unknown, next: unknown) => boolean };
-  /**
-   * Why a change of a replace-on (or `replaceIf`) key replaces the resource, in words the preview
-   * shows before it happens (replacement.ts): "the cache API has no operation that changes a
-   * cluster's user or password". Keys without an entry take `replaceReason`.
-   */
-  replaceReasons?: Partial<Record<keyof I & string, string>>;
-  /** The reason of the replace-on keys without one of their own (default: the service has no operation that changes it in place). */
-  replaceReason?: string;
+  replaceIf?: { readonly [K in keyof I & string]?: ReplaceIf };
   /**
    * What a replacement loses or changes beyond the resource itself (its data, its endpoint), said in
    * the preview beside the reasons: "the replacement is a new cluster with a new endpoint; ...".
@@ -353,6 +350,17 @@ export interface ReplaceDeclarations<I extends Record<string, unknown>, O extend
   deleteBeforeReplace?: boolean | ((olds: O, news: I) => boolean);
   /** A replacement that keeps the resource's data (a cache's `dataOnReplace: "keep"`); see `KeepsData`. */
   keepsData?: KeepsData<I>;
+}
+
+/** A `replaceIf` entry: when a change of its key replaces, and why. */
+export interface ReplaceIf {
+  when: (old: unknown, next: unknown) => boolean;
+  reason: string;
+}
+
+/** `replaceOn` entries for keys that replace for one reason: `{ ...reasonFor(["keyId", "triggers"], why) }`. */
+export function reasonFor<K extends string>(keys: readonly K[], reason: string): Record<K, string> {
+  return Object.fromEntries(keys.map((k) => [k, reason])) as Record<K, string>;
 }
 
 /** What check and diff do with the inputs besides validating them (operations/check.ts, operations/diff.ts). */
@@ -529,10 +537,10 @@ export function inputsFromOutputs(def: AnyDefinition, outs: Record<string, unkno
  */
 export function assertAdoptable(def: AnyDefinition, id: string, existing: Record<string, unknown>, inputs: Record<string, unknown>): void {
   const show = (v: unknown): string => (v === undefined ? "not set" : JSON.stringify(v));
-  const replaceIf = (def.replaceIf ?? {}) as Record<string, ((old: unknown, next: unknown) => boolean) | undefined>;
+  const replaceIf = (def.replaceIf ?? {}) as Record<string, ReplaceIf | undefined>;
   const diffs = [
-    ...def.replaceOn.filter((k) => !jsonEqual(toPlain(existing[k]), toPlain(inputs[k]))),
-    ...Object.keys(replaceIf).filter((k) => replaceIf[k]?.(toPlain(existing[k]), toPlain(inputs[k])) === true),
+    ...Object.keys(def.replaceOn).filter((k) => !jsonEqual(toPlain(existing[k]), toPlain(inputs[k]))),
+    ...Object.keys(replaceIf).filter((k) => replaceIf[k]?.when(toPlain(existing[k]), toPlain(inputs[k])) === true),
   ].map((k) => `${k} is ${show(existing[k])} there but ${show(inputs[k])} in the program`);
   if (diffs.length === 0) return;
   throw new Error(

@@ -29,7 +29,7 @@ function identityOutputs() {
 
 export const stackIdentity: ResourceDefinition<Record<string, never>, { key: string }> = defineResource(STACK_IDENTITY_TOKEN, identityInputs, identityOutputs, {
   description: "The stack's identity for krcloud's ownership markers (dynamic door only; created with the stack's first krcloud resource).",
-  replaceOn: [],
+  replaceOn: {},
   describe: () => "the stack's krcloud identity",
   async create() {
     const key = randomUUID();

@@ -19,6 +19,7 @@ import {
   taggedDescription,
   nonEmpty,
   listedByName,
+  reasonFor,
 } from "../core";
 import { dataQuery } from "./client";
 import { kmsEncrypted, oneOf, passwordOf } from "../kms/encrypted-input";
@@ -52,6 +53,8 @@ function dataSourceShape() {
 
 /** Inputs the service's list does not return (it shows name, type, scope and description only). */
 const UNREADABLE = ["instanceId", "username", "password", "passwordCiphertext", "databaseName"] as const;
+/** Why every input replaces. */
+const NO_UPDATE = "the data query API has no update of a data source";
 
 export function dataSourceInputs() {
   return dataSourceShape().superRefine((d, ctx) => {
@@ -71,11 +74,12 @@ export type DataSourceOutputs = z.infer<ReturnType<typeof dataSourceOutputs>>;
 
 export const dataSource = defineResource("krcloud:dataquery:DataSource", dataSourceInputs, dataSourceOutputs, {
   description: "A MySQL or PostgreSQL data source for data queries. Every change replaces it (the service has no update).",
-  replaceOn: ["name", "type", "scope", "description"],
-  replaceReason: "the data query API has no update of a data source",
+  replaceOn: reasonFor(["name", "type", "scope", "description"], NO_UPDATE),
   // The service never returns these: an import (read from the name alone) records them empty, and
   // the program's values stand for them (writeOnly); a change of a recorded value replaces.
-  replaceIf: Object.fromEntries(UNREADABLE.map((k) => [k, (old: unknown, next: unknown) => old !== "" && old !== undefined && !jsonEqual(old, next)])),
+  replaceIf: Object.fromEntries(
+    UNREADABLE.map((k) => [k, { when: (old: unknown, next: unknown) => old !== "" && old !== undefined && !jsonEqual(old, next), reason: NO_UPDATE }]),
+  ),
   writeOnly: { paths: UNREADABLE },
   deleteBeforeReplace: true,
   localInputs: ["adopt"],

@@ -23,6 +23,7 @@ import {
   nonEmpty,
   markerDigits,
   markerOf,
+  reasonFor,
 } from "../core";
 import { dataQuery } from "./client";
 import type { QueryArgs } from "./args";
@@ -106,8 +107,7 @@ export type QueryOutputs = z.infer<ReturnType<typeof queryOutputs>>;
 
 export const query = defineResource("krcloud:dataquery:Query", queryInputs, queryOutputs, {
   description: "SQL run once on create, and again only when its SQL, data source, database, result location or triggers change. Refresh never re-runs it.",
-  replaceOn: ["query", "dataSource", "database", "bucketName", "path", "triggers"],
-  replaceReason: "a query run cannot change: the query runs again, as a new run",
+  replaceOn: reasonFor(["query", "dataSource", "database", "bucketName", "path", "triggers"], "a query run cannot change: the query runs again, as a new run"),
   localInputs: ["reuse", "captureRows", "timeouts"],
   importId: "the query id",
   list: {

@@ -15,7 +15,7 @@
  */
 import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../client/hadoop";
 import { isApiError, rethrowAs, withAction } from "../../client/core";
-import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, resourceClass, listedByName } from "../core";
+import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, reasonFor, resourceClass, listedByName } from "../core";
 import { hadoop } from "./client";
 import { vmResult } from "./vms";
 import { passwordOf } from "../kms/encrypted-input";
@@ -31,35 +31,38 @@ const isJobCluster = (i: Partial<HadoopClusterInputs>) => i.userTask !== undefin
 export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClusterInputs, hadoopClusterOutputs, {
   description:
     "A Hadoop cluster, long-running or a job cluster. Workers scale in place; a terminated job cluster stays in state and re-runs in place through `rerun`; everything else replaces.",
-  replaceOn: [
-    "name",
-    "clusterVersion",
-    "clusterType",
-    "installComponents",
-    "isHa",
-    "keypairName",
-    "masterFlavorName",
-    "workerFlavorName",
-    "masterVolumeSize",
-    "workerVolumeSize",
-    "monitoring",
-    "securityGroupIds",
-    "vpcId",
-    "subnetId",
-    "adminUserId",
-    "adminPassword",
-    "adminPasswordCiphertext",
-    "hdfsReplication",
-    "hdfsBlockSize",
-    "configurations",
-    "configFileUrl",
-    "userScript",
-    "userTask",
-    "metastore",
-    "redis",
-  ],
-  replaceReason: "the Hadoop API changes a cluster only by its worker count (and re-runs a terminated job cluster)",
-  replaceReasons: { name: "the Hadoop API has no rename of a cluster" },
+  replaceOn: {
+    name: "the Hadoop API has no rename of a cluster",
+    ...reasonFor(
+      [
+        "clusterVersion",
+        "clusterType",
+        "installComponents",
+        "isHa",
+        "keypairName",
+        "masterFlavorName",
+        "workerFlavorName",
+        "masterVolumeSize",
+        "workerVolumeSize",
+        "monitoring",
+        "securityGroupIds",
+        "vpcId",
+        "subnetId",
+        "adminUserId",
+        "adminPassword",
+        "adminPasswordCiphertext",
+        "hdfsReplication",
+        "hdfsBlockSize",
+        "configurations",
+        "configFileUrl",
+        "userScript",
+        "userTask",
+        "metastore",
+        "redis",
+      ],
+      "the Hadoop API changes a cluster only by its worker count (and re-runs a terminated job cluster)",
+    ),
+  },
   replacementLoses:
     "The replacement is a new Hadoop cluster (deleted first: its name is unique): new VMs and addresses, and what is stored on this one's VMs (HDFS, local files) is lost with them; data in object storage stays.",
   deleteBeforeReplace: true,

@@ -7,7 +7,7 @@
  * Spec: 03-kms-dataquery-hadoop.md sections A.2, A.4, A.8.
  */
 import { z } from "zod";
-import { resourceClass } from "../core";
+import { reasonFor, resourceClass } from "../core";
 import { madeOnce, madeOnceInputs } from "./made-once";
 import { aad, keyId, plaintext } from "./validation";
 import type { CiphertextArgs } from "./args";
@@ -32,8 +32,7 @@ export type CiphertextOutputs = z.infer<ReturnType<typeof ciphertextOutputs>>;
 export const ciphertext = madeOnce("krcloud:kms:Ciphertext", ciphertextInputs, ciphertextOutputs, {
   description:
     "A plaintext encrypted once with a KMS key. Re-encrypted only when the plaintext, key, AAD or triggers change (each a replacement); refresh and delete make no call.",
-  replaceOn: ["keyId", "plaintext", "aad", "triggers"],
-  replaceReason: "a ciphertext is made once: it is encrypted again (the old ciphertext still decrypts)",
+  replaceOn: reasonFor(["keyId", "plaintext", "aad", "triggers"], "a ciphertext is made once: it is encrypted again (the old ciphertext still decrypts)"),
   secretInputs: ["plaintext"],
   unverifiable: "a ciphertext is made once by an encrypt call: the cloud keeps nothing to compare with (refresh makes no call)",
   noun: "ciphertext",

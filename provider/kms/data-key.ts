@@ -5,7 +5,7 @@
  * Spec: 03-kms-dataquery-hadoop.md sections A.2, A.4.
  */
 import { z } from "zod";
-import { resourceClass } from "../core";
+import { reasonFor, resourceClass } from "../core";
 import { madeOnce, madeOnceInputs } from "./made-once";
 import { keyId } from "./validation";
 import type { DataKeyArgs } from "./args";
@@ -29,8 +29,7 @@ export type DataKeyOutputs = z.infer<ReturnType<typeof dataKeyOutputs>>;
 export const dataKey = madeOnce("krcloud:kms:DataKey", dataKeyInputs, dataKeyOutputs, {
   description:
     "A data key generated once with a KMS key: a secret Base64 plaintext key and its ciphertext. A new key only when the KMS key or triggers change.",
-  replaceOn: ["keyId", "triggers"],
-  replaceReason: "a data key is made once: a new data key is generated (data encrypted with the old one needs the old one)",
+  replaceOn: reasonFor(["keyId", "triggers"], "a data key is made once: a new data key is generated (data encrypted with the old one needs the old one)"),
   secretOutputs: ["plaintext"],
   unverifiable: "a data key is made once by a generate call: the cloud keeps nothing to compare with (refresh makes no call)",
   noun: "data key",

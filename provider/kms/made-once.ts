@@ -19,7 +19,7 @@ export function madeOnceInputs<S extends z.ZodRawShape>(shape: S) {
 
 export interface MadeOnceSpec<I extends { keyId: string }, O extends I & { ciphertext: string }> extends Pick<
   ResourceSpec<I, O>,
-  "description" | "replaceOn" | "replaceReason" | "secretInputs" | "secretOutputs"
+  "description" | "replaceOn" | "secretInputs" | "secretOutputs"
 > {
   /** Why drift cannot be verified (always so: the service keeps no record of what the call made). */
   unverifiable: string;

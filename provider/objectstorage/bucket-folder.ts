@@ -19,7 +19,7 @@ import { z } from "zod";
 import { rethrowAs } from "../../client/core";
 import type { ObjectStorageClient } from "../../client/objectstorage";
 import { forEachLimit } from "../../client/core/concurrency";
-import { containsUnknown, markerOf, OWNER_METADATA_KEY, PartialFailure, defineResource, resourceClass, type Context } from "../core";
+import { containsUnknown, markerOf, OWNER_METADATA_KEY, PartialFailure, defineResource, reasonFor, resourceClass, type Context } from "../core";
 import { DEFAULT_MULTIPART_THRESHOLD, DEFAULT_PART_SIZE, headerValue, multipartThresholdInput, partSizeInput } from "./bucket-object";
 import { objectStorage } from "./client";
 import { changedFiles, decodeManifest, encodeManifest, manifestDigest, remember, totalBytes, type Manifest } from "./folder/manifest";
@@ -129,14 +129,13 @@ export type BucketFolderOutputs = z.infer<ReturnType<typeof bucketFolderOutputs>
 export const bucketFolder = defineResource("krcloud:objectstorage:BucketFolder", bucketFolderInputs, bucketFolderOutputs, {
   description:
     "A local folder of files under a bucket prefix, as one resource: state holds a manifest (key, MD5, size, content type), an update uploads only the changed files and deletes the removed ones, a refresh reads the listing (one request per 1,000 objects) and reports drift per key (a changed, missing or extra object; not `cacheControl`, which the listing does not carry). An import reads the listing into the manifest: the next `up` uploads only the files that differ. With `adopt`, it takes over the objects of per-file BucketObjects in one `up` without writing or deleting one.",
-  replaceOn: ["bucket", "prefix"],
+  replaceOn: reasonFor(["bucket", "prefix"], "a folder's bucket and prefix are where its objects are: they are uploaded there and deleted from the old place"),
   // Under the same bucket and prefix (`up --replace`), the old folder's delete would remove what the
   // new one uploaded: deleted first. Elsewhere the new one is uploaded first.
   deleteBeforeReplace: (olds, news) => olds.bucket === news.bucket && olds.prefix === news.prefix,
   localInputs: ["adopt"],
   // The engine compares the manifest's digest; what differs is said per key from these.
   driftOutputs: ["manifest", "extraObjects"],
-  replaceReason: "a folder's bucket and prefix are where its objects are: they are uploaded there and deleted from the old place",
   projectOf: (_outputs, configured) => configured,
   describe: (id) => `folder "${id}"`,
   importId: "`<bucket>/<prefix>`, the prefix empty or ending with `/` (`site-files/www/`)",

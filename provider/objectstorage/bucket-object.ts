@@ -25,6 +25,7 @@ import {
   waitWithProgress,
   type Context,
   defineResource,
+  reasonFor,
   resourceClass,
 } from "../core";
 import { metadataAsDeclared } from "./bucket";
@@ -168,13 +169,15 @@ export type BucketObjectOutputs = z.infer<ReturnType<typeof bucketObjectOutputs>
 export const bucketObject = defineResource("krcloud:objectstorage:BucketObject", bucketObjectInputs, bucketObjectOutputs, {
   description:
     "A file or folder in a bucket, with content from a file, a Pulumi asset, text or Base64. Uploads larger than `multipartThreshold` use multipart upload.",
-  replaceOn: ["bucket", "key", "folder"],
+  replaceOn: reasonFor(
+    ["bucket", "key", "folder"],
+    "an object's bucket, key and kind (folder or file) are what it is: another one is uploaded and this one deleted",
+  ),
   // A replacement under the same key (`up --replace`) would otherwise upload over the object and
   // then delete it, and a create never overwrites an object of another create key: deleted first.
   // Under another key (or bucket) it is created first.
   deleteBeforeReplace: (olds, news) => containsUnknown([news.bucket, news.key, news.folder]) || objectId(olds) === objectId(news),
   localInputs: ["adopt"],
-  replaceReason: "an object's bucket, key and kind (folder or file) are what it is: another one is uploaded and this one deleted",
   // The ETag of single-part content is its MD5: with the size it tells a lot about secret content.
   secretWith: { content: ["etag", "size", "contentMd5"], contentBase64: ["etag", "size", "contentMd5"], source: ["etag", "size", "contentMd5"] },
   importId: "`<bucket>/<key>` (a folder: `<bucket>/<key>/`)",

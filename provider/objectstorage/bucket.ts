@@ -17,6 +17,7 @@ import {
   type ListRequest,
   byNamePrefix,
   NAME_PREFIX_FILTER,
+  reasonFor,
 } from "../core";
 import { objectStorage } from "./client";
 import { bucketName, isIpOrCidr, metadata } from "./validation";
@@ -86,9 +87,10 @@ export type BucketOutputs = z.infer<ReturnType<typeof bucketOutputs>>;
 
 export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInputs, bucketOutputs, {
   description: "An object storage bucket with encryption, public-read ACL and metadata.",
-  replaceOn: ["name", "type", "encryption"],
-  replaceReasons: { name: "object storage has no rename of a bucket" },
-  replaceReason: "a bucket's type and encryption are set when it is created",
+  replaceOn: {
+    name: "object storage has no rename of a bucket",
+    ...reasonFor(["type", "encryption"], "a bucket's type and encryption are set when it is created"),
+  },
   replacementLoses:
     "The replacement is a new, empty bucket: the objects of this one are not moved; deleting it deletes them with forceDestroy, and fails while it holds any without.",
   deleteBeforeReplace: true,

@@ -79,7 +79,7 @@ export function factProblems(token: string): string[] {
   if (unverifiable && !("none" in f.drift)) out.push(`drift: the definition is unverifiable, so the fact is { none: why }`);
   // A verifiable type may say no drift can be planted only when every input it sends replaces it
   // (nothing the cloud could change in place to drift from): the check still sees it deleted.
-  const replacedOnly = inputKeys(def).every((k) => (def.replaceOn ?? []).includes(k) || (def.localInputs ?? []).includes(k));
+  const replacedOnly = inputKeys(def).every((k) => def.replaceOn[k] !== undefined || (def.localInputs ?? []).includes(k));
   if (!unverifiable && "none" in f.drift && !replacedOnly)
     out.push(`drift: the drift check sees this type (the definition is not unverifiable, and some inputs change in place): give a recipe or a change`);
   if (def.importId === undefined && "make" in f.outside)

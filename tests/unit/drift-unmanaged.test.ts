@@ -184,7 +184,7 @@ describe("discovery is the types' own lists", () => {
     };
     const def = defineResource("krcloud:test:Thing", undefined as never, undefined as never, {
       description: "",
-      replaceOn: [],
+      replaceOn: {},
       describe: (id) => id,
       create: () => Promise.reject(new Error("no")),
       read: () => Promise.resolve(undefined),

@@ -99,7 +99,7 @@ describe.each(CASES)("$id", ({ id, token, bad, good, stack, says }) => {
     ["dynamic", DYNAMIC],
   ])("violated and satisfied on the %s door's type", (_door, typeOf) => {
     const r = rule(id) as ResourceRule<object>;
-    expect(r.tokens).toContain(tokenOf(typeOf(token)));
+    expect(Object.keys(r.reads)).toContain(tokenOf(typeOf(token)));
     const bad1 = check(id, tokenOf(typeOf(token)), bad, stack);
     expect(bad1).toHaveLength(1);
     expect(bad1[0]).toMatch(says);
@@ -216,7 +216,6 @@ test("the rules name only types and input properties that exist (schema.json, th
     return has(ref ? schema.types[ref] : prop, rest);
   };
   for (const r of RULES) {
-    expect(Object.keys(r.reads).sort()).toEqual([...r.tokens].sort());
     for (const [token, paths] of Object.entries(r.reads)) {
       expect(tokens).toContain(token);
       for (const p of paths) expect([r.id, token, p, has(schema.resources[token], p.split("."))]).toEqual([r.id, token, p, true]);

@@ -49,7 +49,7 @@ function definition(cloud: FakeCloud): ResourceDefinition<In, Out> {
     ...thingBasics(30),
     inputs,
     outputs: () => inputs().extend({ id: z.string() }),
-    replaceOn: ["name", "zone"],
+    replaceOn: { name: "a thing has no rename", zone: "a thing stays in its zone" },
     recovery: {
       async find(_ctx, i) {
         cloud.finds++;

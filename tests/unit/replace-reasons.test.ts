@@ -7,7 +7,7 @@
  */
 import { dynamicHostEngine } from "../../provider/core/engine-log";
 import { buildProvider } from "../../provider/core/provider";
-import { DEFAULT_REPLACE_REASON, replaceReasonOf } from "../../provider/core/replacement";
+import { replaceReasonOf } from "../../provider/core/replacement";
 import { AUTONAMED_KEY } from "../../provider/core/resource";
 import { UNKNOWN } from "../../provider/core/unknown";
 import { allDefinitions } from "../../provider/registry";
@@ -40,14 +40,15 @@ const program = (over: Record<string, unknown>) => {
   return { ...inputs, [AUTONAMED_KEY]: true, ...over };
 };
 
-test("every property that can replace a resource has a reason of its own definition's", () => {
-  const missing: string[] = [];
+test("every reason a property gives for replacing ends the preview's sentence: lower-case, no full stop", () => {
+  const misfits: string[] = [];
   for (const def of allDefinitions()) {
-    for (const key of [...def.replaceOn, ...Object.keys(def.replaceIf ?? {})]) {
-      if (replaceReasonOf(def, key) === DEFAULT_REPLACE_REASON) missing.push(`${def.token}.${key}`);
+    for (const key of [...Object.keys(def.replaceOn), ...Object.keys(def.replaceIf ?? {})]) {
+      const reason = replaceReasonOf(def, key);
+      if (reason === undefined || !/^[a-z]/.test(reason) || reason.endsWith(".")) misfits.push(`${def.token}.${key}: ${reason}`);
     }
   }
-  expect(missing).toEqual([]);
+  expect(misfits).toEqual([]);
 });
 
 test("the resources whose replacement loses data or an endpoint say so", () => {
@@ -99,6 +100,12 @@ test("a value not known yet names the property as one that may change; a name th
   expect(unknown.warnings![0]).toMatch(/version may change \(known only at apply\), and the cache API has no engine upgrade of a cluster/);
   const renamed = await buildProvider(cluster).diff("cluster-1", recorded, { ...program({ name: "sessions-2" }), [AUTONAMED_KEY]: undefined });
   expect(renamed.warnings![0]).toMatch(/REPLACED: name changes, and the cache API has no rename of a cluster/);
+});
+
+test("a change that replaces only in some cases gives its reason too: an existing shard's primary moved", async () => {
+  const d = await buildProvider(cluster).diff("cluster-1", recorded, program({ shards: [{ primarySubnetId: "sn-b", replicaSubnetIds: ["sn-b"] }] }));
+  expect(d.replaces).toEqual(["shards"]);
+  expect(d.warnings![0]).toMatch(/REPLACED: shards changes, and an existing shard's primary cannot move to another subnet/);
 });
 
 test("an in-place change has no warning", async () => {

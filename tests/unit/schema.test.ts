@@ -144,7 +144,7 @@ describe("schema.json", () => {
           }
         }
       }
-      for (const k of def.replaceOn) {
+      for (const k of Object.keys(def.replaceOn)) {
         expect(spec.inputProperties[k]).toMatchObject({ replaceOnChanges: true, willReplaceOnChanges: true });
         expect(spec.properties[k]).toMatchObject({ replaceOnChanges: true });
       }
@@ -281,7 +281,7 @@ describe("zod -> Pulumi type mapping", () => {
         password: z.string().describe("Password."),
         mode: z.enum(["a", "b"]).describe("Mode."),
       }),
-    replaceOn: ["name"],
+    replaceOn: { name: "a thing has no rename" },
     secretOutputs: ["password"],
     autoName: { property: "name", minLength: 1, maxLength: 10 },
   } as unknown as AnyDefinition;

@@ -10,7 +10,7 @@ export function resourceSpec(def: AnyDefinition, types: TypeRegistry): ResourceS
   if (pkg !== PACKAGE_NAME) throw new Error(`resource token ${def.token} is not in package ${PACKAGE_NAME}`);
   const ins = objectProperties(def.inputs(), "input", name, module, types);
   const outs = objectProperties(def.outputs(), "output", name, module, types);
-  const replace = new Set<string>(def.replaceOn);
+  const replace = new Set<string>(Object.keys(def.replaceOn));
   for (const k of replace) {
     if (!(k in ins.properties)) throw new Error(`${def.token}: replaceOn names "${k}", which is not an input`);
   }

@@ -50,7 +50,7 @@ function changesOf(def: AnyDefinition, olds: Record<string, unknown>, news: Reco
     if (!differs || (o === undefined && jsonEqual(n, defaultOf(def, key)))) continue;
     changed.push(key);
     const replaceIf = def.replaceIf?.[key];
-    if (def.replaceOn.includes(key) || (replaceIf !== undefined && (containsUnknown(n) || replaceIf(o, n)))) replacesKeys.push(key);
+    if (def.replaceOn[key] !== undefined || (replaceIf !== undefined && (containsUnknown(n) || replaceIf.when(o, n)))) replacesKeys.push(key);
   }
   return { changed, replacesKeys };
 }

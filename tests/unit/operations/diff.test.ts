@@ -32,7 +32,7 @@ describe("diff", () => {
             adopt: z.boolean().default(false),
           })
           .strict() as never,
-      replaceOn: ["name", "kind"],
+      replaceOn: { name: "a thing has no rename", kind: "a thing's kind is fixed" },
     });
     const old = { name: "abcd", kind: "STANDARD", size: 1, tags: {}, adopt: false, __provider: PROVIDER };
     const { inputs } = await withType.check(old, { name: "abcd", size: UNKNOWN, __provider: PROVIDER });
@@ -46,7 +46,11 @@ describe("diff", () => {
 });
 
 describe("write-only inputs (what the cloud never shows: passwords)", () => {
-  const p = buildProvider({ ...fakeDefinition(new Map()), replaceOn: ["name", "tags"], writeOnly: { paths: ["tags.token"] } });
+  const p = buildProvider({
+    ...fakeDefinition(new Map()),
+    replaceOn: { name: "a thing has no rename", tags: "a thing's tags are fixed" },
+    writeOnly: { paths: ["tags.token"] },
+  });
   // What `pulumi import` records: the cloud showed the tag's name, never its value.
   const imported = { name: "abcd", size: 1, tags: { token: "" }, adopt: false, createdAt: "x", __provider: PROVIDER };
   const declared = { name: "abcd", size: 1, tags: { token: "s3cret" }, adopt: false, __provider: PROVIDER };
@@ -76,7 +80,11 @@ describe("write-only inputs (what the cloud never shows: passwords)", () => {
   });
 
   test("matches can refuse the program's value when what the cloud shows disagrees", async () => {
-    const strict = buildProvider({ ...fakeDefinition(new Map()), replaceOn: ["name", "tags"], writeOnly: { paths: ["tags.token"], matches: () => false } });
+    const strict = buildProvider({
+      ...fakeDefinition(new Map()),
+      replaceOn: { name: "a thing has no rename", tags: "a thing's tags are fixed" },
+      writeOnly: { paths: ["tags.token"], matches: () => false },
+    });
     expect(await strict.diff("abcd", imported, declared)).toMatchObject({ changes: true, replaces: ["tags"] });
   });
 });

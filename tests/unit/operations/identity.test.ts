@@ -13,7 +13,7 @@ const thing = {
   description: "test",
   inputs,
   outputs: inputs,
-  replaceOn: ["name", "zone"],
+  replaceOn: { name: "a thing has no rename", zone: "a thing stays in its zone" },
   autoName: { property: "name", minLength: 4, maxLength: 30, lowerCase: true },
   describe: (id: string) => `thing "${id}"`,
   create: async () => ({ id: "", outs: {} }),

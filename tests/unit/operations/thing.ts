@@ -49,7 +49,7 @@ export function fakeDefinition(store: Map<string, Out>, failAfterCreate = false)
     ...thingBasics(20),
     inputs,
     outputs: () => inputs().extend({ createdAt: z.string() }),
-    replaceOn: ["name"],
+    replaceOn: { name: "a thing has no rename" },
     async create(_ctx, i) {
       store.set(i.name, { ...i, createdAt: "2026-01-01T00:00:00Z" });
       if (failAfterCreate) throw new PartialFailure(i.name, { ...i }, new Error("waiting for thing: timed out"));

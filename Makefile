@@ -74,9 +74,16 @@ install: node_modules/.installed
 
 # Incremental: tsc runs only when a source is newer than its last run (dist/tsconfig.tsbuildinfo, not
 # shipped), and then recompiles only what changed.
-TS_SOURCES := $(shell find index.ts client provider local-cloud drift policy bin tools bench tests \( -path tests/programs -o -path local-cloud/console/ui -o -path drift/formats/html-ui \) -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
+TS_SOURCES := $(shell find index.ts client provider local-cloud drift policy bin tools bench tests \( -path tests/programs -o -path local-cloud/console/ui -o -path local-cloud/core/wire -o -path drift/formats/html-ui \) -prune -o -type f \( -name '*.ts' -o -name '*.json' \) -print)
+# The JSON shapes the local cloud and its console page share (local-cloud/core/wire): a project both
+# reference, so its declarations come first.
+WIRE_SOURCES := $(wildcard local-cloud/core/wire/*.ts local-cloud/core/wire/tsconfig.json)
+dist/tsconfig.wire.tsbuildinfo: node_modules/.installed $(WIRE_SOURCES) tsconfig.browser.json
+	node node_modules/.bin/tsc -p local-cloud/core/wire >&2 || { rm -f $@; exit 1; }
+	@touch $@
+
 # tsc writes its build info even when it reports errors: removed then, so the next make runs it again.
-dist/tsconfig.tsbuildinfo: node_modules/.installed tsconfig.json $(TS_SOURCES)
+dist/tsconfig.tsbuildinfo: node_modules/.installed tsconfig.json $(TS_SOURCES) dist/tsconfig.wire.tsbuildinfo
 	node node_modules/.bin/tsc -p tsconfig.json >&2 || { rm -f $@; exit 1; }
 	@touch $@
 
@@ -93,7 +100,7 @@ dist/tsconfig.native.tsbuildinfo: dist/tsconfig.tsbuildinfo tsconfig.native.json
 # The pages a browser runs (the local cloud's console, the drift report's script): their own tsconfig
 # each (browser globals, ES modules), compiled into dist/ beside the code that serves or inlines them.
 CONSOLE_UI_SOURCES := $(wildcard local-cloud/console/ui/*.ts local-cloud/console/ui/tsconfig.json)
-dist/tsconfig.console.tsbuildinfo: node_modules/.installed $(CONSOLE_UI_SOURCES) tsconfig.browser.json
+dist/tsconfig.console.tsbuildinfo: node_modules/.installed $(CONSOLE_UI_SOURCES) tsconfig.browser.json dist/tsconfig.wire.tsbuildinfo
 	node node_modules/.bin/tsc -p local-cloud/console/ui >&2 || { rm -f $@; exit 1; }
 	@touch $@
 

@@ -10,6 +10,7 @@ import type { LocalCloudControl } from "../core/control";
 import { isValidProjectId } from "../core/credentials";
 import { BadRequest, NoSuchService, apiErrorClass, apiErrorCode } from "../core/errors";
 import type { LocalCloudServer } from "../core/server";
+import type { SentNode } from "../core/wire";
 
 export const NoSuchProject = apiErrorCode(404, "NoSuchProject");
 const NoSuchNode = apiErrorClass(404, "NoSuchNode", (what: string) => `Nothing at ${what} in this project (deleted since?).`);
@@ -22,9 +23,6 @@ export interface ServiceTree {
   name: string;
   nodes: BrowseNode[];
 }
-
-/** A node as sent: its children cut to a page, `more` the number left out. */
-type SentNode = Omit<BrowseNode, "children"> & { children?: SentNode[]; total?: number };
 
 export class ConsoleViews {
   constructor(

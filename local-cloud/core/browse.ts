@@ -6,42 +6,14 @@
  * resource never moves a `reads` transition on.
  */
 
-/** A value shown on a node's line beside its name. */
-export type Fact = string | number | boolean | null;
+import type { BrowseNode, Preview, TransitionKind } from "./wire";
 
-export interface BrowseNode {
-  /** The control API kind (`bucket`, `node`), or a kind only the console shows (`group`, `vm`). */
-  kind: string;
-  /** Unique among its siblings; the control API id where there is one. */
-  id: string;
-  label: string;
-  status?: string;
-  /** A few short facts for the node's line: size, content type, role. */
-  facts?: Record<string, Fact>;
-  /** The raw record: what the control API shows for it (GET /_control/resources/...), or the API's view. */
-  record?: unknown;
-  /** The control API resource it is, when it is one (`{kind, id}` of GET /_control/resources/{service}/{kind}/{id}). */
-  control?: { kind: string; id: string };
-  children?: BrowseNode[];
-  /** Content the console can page through: an object's bytes, a query's rows. */
-  preview?: "bytes" | "rows";
-}
+export type { BrowseNode, Fact, Preview, TransitionKind } from "./wire";
 
 /** Which part of a content the console asks for. */
 export interface PreviewRequest {
   offset: number;
   limit: number;
-}
-
-export type Preview =
-  | { kind: "bytes"; total: number; offset: number; contentType?: string; text?: string; hex?: string }
-  | { kind: "rows"; total: number; offset: number; columns: string[]; rows: string[][] };
-
-/** A managed-state kind the console offers to slow down (PUT /_control/transitions). */
-export interface TransitionKind {
-  kind: string;
-  /** What it moves between, e.g. `Creating -> Running`. */
-  moves: string;
 }
 
 /** A service's part of the console. */

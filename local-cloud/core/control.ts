@@ -20,21 +20,15 @@ import {
 import type { Fault, FaultSpec } from "./faults";
 import { jsonResponse, type ApiResponse, type InventoryEntry } from "./http";
 import { parseWith } from "./input";
-import type { Progression } from "./managed-state";
 import type { RequestCounters, RequestLogEntry } from "./request-log";
 import { renderError, type LocalCloudServer } from "./server";
+import type { Progression, TransitionSetting } from "./wire";
+
+export type { TransitionSetting } from "./wire";
 
 export type IssuedCredential =
   | { kind: "token"; projectId: string; token: string; permissions: string[] }
   | { kind: "access-key"; projectId: string; credentialId: string; credentialSecret: string; permissions: string[] };
-
-export interface TransitionSetting {
-  service: string;
-  kind: string;
-  mode: Progression["mode"];
-  reads?: number;
-  ms?: number;
-}
 
 export interface IssueRequest {
   projectId?: string;

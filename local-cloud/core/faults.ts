@@ -1,34 +1,7 @@
 import { randomHex } from "./ids";
+import type { Fault, FaultSpec } from "./wire";
 
-export type FaultAction = "error" | "latency" | "drop" | "lose-response";
-
-export interface FaultSpec {
-  service?: string;
-  operation?: string;
-  method?: string;
-  /** Tested against the service-relative path without the query string. */
-  pathRegex?: string;
-  /** Chance in [0, 1] that a matching request is hit; default 1. */
-  probability?: number;
-  /** How many requests the fault hits before it is spent; default unlimited. */
-  times?: number;
-  action: FaultAction;
-  status?: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Retry-After header value, in seconds. */
-  retryAfter?: number;
-  /** Delay before the request is handled, on the local cloud's clock (real time or clock advances). */
-  latencyMs?: number;
-}
-
-export interface Fault extends FaultSpec {
-  id: string;
-  /** Requests hit so far. */
-  fired: number;
-  /** Hits left (null = unlimited). */
-  remaining: number | null;
-}
+export type { Fault, FaultAction, FaultSpec } from "./wire";
 
 export interface FaultTarget {
   service: string;

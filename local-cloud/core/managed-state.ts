@@ -3,7 +3,9 @@
  * status to the next either immediately, after N status reads, or after a duration on the local
  * cloud's clock. The progression is chosen per (service, kind) and can be switched by tests.
  */
-export type Progression = { mode: "immediate" } | { mode: "reads"; reads: number } | { mode: "duration"; ms: number };
+import type { Progression } from "./wire";
+
+export type { Progression } from "./wire";
 
 interface PendingTransition {
   to: string;

@@ -1,24 +1,6 @@
-import type { FaultAction } from "./faults";
+import type { RequestLogEntry } from "./wire";
 
-export interface RequestLogEntry {
-  seq: number;
-  /** ISO 8601 time on the local cloud's (virtual) clock. */
-  time: string;
-  service: string;
-  operation: string;
-  method: string;
-  /** Service-relative path, without the query string. */
-  path: string;
-  query: string;
-  /** Status sent, or would have been sent for `lose-response`; 0 for `drop`. */
-  status: number;
-  requestId: string;
-  /** Real time (not the virtual clock) from the request's arrival to its answer (or the closed connection), ms. */
-  durationMs: number;
-  /** The project of the credential the request presented, when it was valid. */
-  projectId?: string;
-  fault?: FaultAction;
-}
+export type { RequestLogEntry } from "./wire";
 
 /** Request counters since the last reset. */
 export interface RequestCounters {

@@ -45,12 +45,10 @@ export interface UploadPart {
   lastModified: number;
 }
 
-export interface MultipartUpload {
+/** The completed upload's object is given its content type, metadata and content headers. */
+export interface MultipartUpload extends Pick<StoredObject, "contentType" | "metadata" | "contentHeaders"> {
   uploadId: string;
   key: string;
-  contentType: string;
-  metadata: Record<string, string>;
-  contentHeaders?: Record<string, string>;
   initiatedAt: number;
   parts: Map<number, UploadPart>;
 }

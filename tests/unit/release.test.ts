@@ -43,7 +43,7 @@ const step = (job: string, name: string): Step => {
 
 describe("installing from git", () => {
   test("the prepare script builds the package, its native SDK and its browser pages, as make build does", () => {
-    const projects = ["tsconfig.json", "tsconfig.native.json", "local-cloud/console/ui", "drift/formats/html-ui"];
+    const projects = ["local-cloud/core/wire", "tsconfig.json", "tsconfig.native.json", "local-cloud/console/ui", "drift/formats/html-ui"];
     expect(PKG.scripts.prepare).toBe(projects.map((p) => `tsc -p ${p}`).join(" && "));
     expect(PKG.scripts.build).toBe(PKG.scripts.prepare);
     expect(PKG.scripts.prepack).toBeUndefined();

@@ -1,74 +1,17 @@
 /** The local cloud's answers the page reads: the console's views and the control API (same origin). */
-
-export interface Fact {
-  [name: string]: string | number | boolean | null;
-}
-
-export interface TreeNode {
-  kind: string;
-  id: string;
-  label: string;
-  status?: string;
-  facts?: Fact;
-  record?: unknown;
-  control?: { kind: string; id: string };
-  children?: TreeNode[];
-  /** How many children there are (only the first page is in `children`). */
-  total?: number;
-  preview?: "bytes" | "rows";
-}
+import type { SentNode, TransitionKind } from "../../core/wire/index.js";
 
 export interface Overview {
   url: string;
   controlUrl: string;
   consoleUrl: string;
-  services: Array<{ name: string; operations: string[]; transitions: Array<{ kind: string; moves: string }> }>;
+  services: Array<{ name: string; operations: string[]; transitions: TransitionKind[] }>;
   projects: Array<{ id: string; resources: number; credentials: number }>;
 }
 
 export interface ProjectTree {
   projectId: string;
-  services: Array<{ name: string; nodes: TreeNode[] }>;
-}
-
-export type Preview =
-  | { kind: "bytes"; total: number; offset: number; contentType?: string; text?: string; hex?: string }
-  | { kind: "rows"; total: number; offset: number; columns: string[]; rows: string[][] };
-
-export interface LogEntry {
-  seq: number;
-  time: string;
-  service: string;
-  operation: string;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  durationMs?: number;
-  projectId?: string;
-  fault?: string;
-}
-
-export interface Fault {
-  id: string;
-  service?: string;
-  operation?: string;
-  method?: string;
-  pathRegex?: string;
-  action: string;
-  status?: number;
-  latencyMs?: number;
-  times?: number;
-  fired: number;
-  remaining: number | null;
-}
-
-export interface Transition {
-  service: string;
-  kind: string;
-  mode: "immediate" | "reads" | "duration";
-  reads?: number;
-  ms?: number;
+  services: Array<{ name: string; nodes: SentNode[] }>;
 }
 
 /** An answer that was not 2xx: its status and the local cloud's message. */

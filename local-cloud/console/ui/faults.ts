@@ -3,7 +3,8 @@
  * /_control/transitions), so a user sees what their own program does when a request fails, its
  * answer is lost, or a cluster takes minutes to come up. The local cloud checks every value.
  */
-import { ApiFailure, call, controlApi, type Fault, type Overview, type Transition } from "./api.js";
+import type { Fault, TransitionSetting } from "../../core/wire/index.js";
+import { ApiFailure, call, controlApi, type Overview } from "./api.js";
 import { append, fill, h } from "./dom.js";
 
 const ACTIONS: Record<string, { label: string; spec: Partial<Fault> }> = {
@@ -78,10 +79,10 @@ export class FaultsView {
       const form = new FormData(transitionForm);
       const mode = value(form, "mode");
       const amount = Number(form.get("amount"));
-      const body: Transition = {
+      const body: TransitionSetting = {
         service: value(form, "service"),
         kind: value(form, "kind"),
-        mode: mode as Transition["mode"],
+        mode: mode as TransitionSetting["mode"],
         ...(mode === "duration" ? { ms: amount * 1000 } : mode === "reads" ? { reads: amount } : {}),
       };
       void this.act(() => call("PUT", controlApi("/transitions"), body), `${body.service} ${body.kind}: ${describe(body)} from now on.`);
@@ -114,7 +115,7 @@ export class FaultsView {
   async refresh(): Promise<void> {
     const [{ faults }, { transitions }] = await Promise.all([
       call<{ faults: Fault[] }>("GET", controlApi("/faults")),
-      call<{ transitions: Transition[] }>("GET", controlApi("/transitions")),
+      call<{ transitions: TransitionSetting[] }>("GET", controlApi("/transitions")),
     ]);
     fill(
       this.faultRows,
@@ -187,7 +188,7 @@ export class FaultsView {
   }
 }
 
-function describe(t: Transition): string {
+function describe(t: TransitionSetting): string {
   return t.mode === "duration" ? `takes ${(t.ms ?? 0) / 1000} s` : t.mode === "reads" ? `settles after ${t.reads ?? 0} reads` : "immediate";
 }
 

@@ -3,7 +3,8 @@
  * operation, status, duration and the fault applied, filtered as the user types. The newest first;
  * the page keeps the last KEEP requests.
  */
-import { call, controlApi, type LogEntry } from "./api.js";
+import type { RequestLogEntry } from "../../core/wire/index.js";
+import { call, controlApi } from "./api.js";
 import { append, fill, h } from "./dom.js";
 
 const KEEP = 2000;
@@ -12,7 +13,7 @@ export class RequestsView {
   readonly element = h("section", { class: "requests", "data-view": "requests" });
   private readonly rows = h("tbody");
   private readonly count = h("span", { class: "count" });
-  private readonly entries: LogEntry[] = [];
+  private readonly entries: RequestLogEntry[] = [];
   private lastSeq = 0;
   private readonly text = h("input", { type: "search", placeholder: "path, operation or request id", "aria-label": "filter text", name: "text" });
   private readonly method = select("method", ["any method", "GET", "HEAD", "PUT", "POST", "PATCH", "DELETE"]);
@@ -49,7 +50,7 @@ export class RequestsView {
 
   /** Reads what was logged since the last read and shows it. */
   async poll(): Promise<void> {
-    const page = await call<{ requests: LogEntry[]; lastSeq: number }>("GET", controlApi(`/requests?since=${this.lastSeq}`));
+    const page = await call<{ requests: RequestLogEntry[]; lastSeq: number }>("GET", controlApi(`/requests?since=${this.lastSeq}`));
     // A reset of the local cloud empties the log; sequence numbers go on.
     if (page.requests.length === 0 && page.lastSeq === this.lastSeq) return;
     this.entries.push(...page.requests);
@@ -90,7 +91,7 @@ export class RequestsView {
             h("td", { class: "path" }, e.query ? `${e.path}?${e.query}` : e.path),
             h("td", {}, e.operation),
             h("td", {}, e.status === 0 ? "none" : e.status),
-            h("td", { class: "num" }, e.durationMs === undefined ? "" : e.durationMs.toFixed(1)),
+            h("td", { class: "num" }, e.durationMs.toFixed(1)),
             h("td", {}, e.fault ?? ""),
           ),
         ),
@@ -98,7 +99,7 @@ export class RequestsView {
   }
 }
 
-function matchesOutcome(e: LogEntry, outcome: string, any: boolean): boolean {
+function matchesOutcome(e: RequestLogEntry, outcome: string, any: boolean): boolean {
   if (any) return true;
   if (outcome === "faulted") return e.fault !== undefined;
   return Math.floor(e.status / 100) === Number(outcome[0]);

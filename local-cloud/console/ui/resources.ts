@@ -3,13 +3,14 @@
  * ...), each node's line with its status and a few facts; the selected node's raw record beside it,
  * and its content page by page (an object's bytes, a query's rows). Long lists come 100 at a time.
  */
-import { call, consoleApi, type Preview, type ProjectTree, type TreeNode } from "./api.js";
+import type { Preview, SentNode } from "../../core/wire/index.js";
+import { call, consoleApi, type ProjectTree } from "./api.js";
 import { append, badge, fill, h, size } from "./dom.js";
 
 interface Selected {
   service: string;
   path: string[];
-  node: TreeNode;
+  node: SentNode;
 }
 
 export class ResourcesView {
@@ -57,13 +58,13 @@ export class ResourcesView {
     }
   }
 
-  private serviceBlock(service: string, nodes: TreeNode[]): HTMLElement {
+  private serviceBlock(service: string, nodes: SentNode[]): HTMLElement {
     const list = h("ul", { role: "group" });
     for (const node of nodes) if ((node.total ?? node.children?.length ?? 0) > 0) list.appendChild(this.item(service, [], node));
     return h("div", { class: "service", "data-service": service }, h("h2", {}, service), list);
   }
 
-  private item(service: string, parent: string[], node: TreeNode): HTMLElement {
+  private item(service: string, parent: string[], node: SentNode): HTMLElement {
     const path = [...parent, `${node.kind}:${node.id}`];
     const key = `${service}/${path.join("/")}`;
     const children = node.children ?? [];
@@ -111,7 +112,7 @@ export class ResourcesView {
     button.addEventListener("click", () => {
       this.paged = true;
       const query = new URLSearchParams([["service", service], ...path.map((step) => ["step", step]), ["offset", String(loaded)]]);
-      void call<{ nodes: TreeNode[]; total: number }>("GET", consoleApi(`/projects/${encodeURIComponent(this.projectId)}/children?${query}`)).then((page) => {
+      void call<{ nodes: SentNode[]; total: number }>("GET", consoleApi(`/projects/${encodeURIComponent(this.projectId)}/children?${query}`)).then((page) => {
         const items = page.nodes.map((n) => this.item(service, path, n));
         const next = loaded + page.nodes.length;
         li.replaceWith(...items, ...(page.total > next ? [this.more(service, path, next, page.total)] : []));
@@ -148,7 +149,7 @@ export class ResourcesView {
     if (node.preview) void this.showPreview(content, service, node, 0);
   }
 
-  private async showPreview(target: HTMLElement, service: string, node: TreeNode, offset: number): Promise<void> {
+  private async showPreview(target: HTMLElement, service: string, node: SentNode, offset: number): Promise<void> {
     const query = new URLSearchParams({ service, kind: node.kind, id: node.id, offset: String(offset) });
     const page = await call<Preview>("GET", consoleApi(`/projects/${encodeURIComponent(this.projectId)}/preview?${query}`));
     const step = page.kind === "rows" ? page.rows.length : page.text !== undefined ? new TextEncoder().encode(page.text).length : (page.hex?.length ?? 0) / 2;
@@ -190,8 +191,8 @@ function hexLines(hex: string, offset: number): string {
   return lines.join("\n");
 }
 
-function find(nodes: TreeNode[], path: string[]): TreeNode | undefined {
-  let found: TreeNode | undefined;
+function find(nodes: SentNode[], path: string[]): SentNode | undefined {
+  let found: SentNode | undefined;
   for (const step of path) {
     found = nodes.find((n) => `${n.kind}:${n.id}` === step);
     if (!found) return undefined;

@@ -28,7 +28,7 @@ export const faultRow: FaultRow = {
   args: (_p, s) => ({ clusterId: s.id("cluster") }),
   ops: { create: "CreateBackup", read: "GetBackup", delete: "DeleteBackup" },
   na: { update: "a backup has nothing to change in place: every change of its inputs replaces it" },
-  stuck: { service: "cache", kind: { create: "backup" } },
+  stuck: { create: "backup" },
 };
 
 /** Its resources in the zero-diff suite's specs. */

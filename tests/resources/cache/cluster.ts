@@ -165,7 +165,7 @@ export const faultRow: FaultRow = {
   updated: () => clusterArgs(2),
   // A read alone is its own GetCluster (reads that arrive together share one walk of ListClusters: list-reads.ts).
   ops: { create: "CreateCluster", update: "AddShard", read: "GetCluster", delete: "DeleteCluster" },
-  stuck: { service: "cache", kind: { create: "node", update: "node" } },
+  stuck: { create: "node", update: "node" },
   failed: { create: "node", update: "node" },
 };
 

@@ -131,7 +131,7 @@ export const faultRow: FaultRow = {
   args: () => instanceSetArgs([]),
   updated: () => instanceSetArgs(["sn-b"]),
   ops: { create: "CreateInstanceSet", update: "AddReplicaInstance", read: "GetCluster", delete: "DeleteInstanceSet" },
-  stuck: { service: "cache", kind: { create: "instance", update: "instance" } },
+  stuck: { create: "instance", update: "instance" },
   failed: { create: "instance", update: "instance" },
 };
 

@@ -27,7 +27,7 @@ export const faultRow: FaultRow = {
   updated: (_p, s) => ({ clusterId: s.id("cluster"), primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] }),
   ops: { create: "AddShard", update: "AddReplica", read: "GetShard", delete: "DeleteShard" },
   noName: "no name: a shard is added to a cluster of its own stack, and found only as the one that was not there before its request",
-  stuck: { service: "cache", kind: { create: "node", update: "node" } },
+  stuck: { create: "node", update: "node" },
   failed: { create: "node", update: "node" },
 };
 

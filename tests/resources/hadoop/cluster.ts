@@ -243,7 +243,7 @@ export const faultRow: FaultRow = {
   args: () => hadoopArgs(3),
   updated: () => hadoopArgs(4),
   ops: { create: "CreateCluster", update: "ScaleCluster", read: "GetCluster", delete: "DeleteCluster" },
-  stuck: { service: "hadoop", kind: { create: "cluster", update: "scale" } },
+  stuck: { create: "cluster", update: "scale" },
   failed: { create: "hadoop-create-failure" },
 };
 

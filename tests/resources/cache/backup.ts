@@ -23,7 +23,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "cache",
   deps: () => [{ logical: "cluster", token: "krcloud:cache:Cluster", args: clusterArgs(1) }],
   args: (_p, s) => ({ clusterId: s.id("cluster") }),
   ops: { create: "CreateBackup", read: "GetBackup", delete: "DeleteBackup" },

@@ -159,7 +159,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "cache",
   args: () => clusterArgs(1),
   // A shard more: AddShard, which is not idempotent.
   updated: () => clusterArgs(2),

@@ -127,7 +127,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "cache",
   args: () => instanceSetArgs([]),
   updated: () => instanceSetArgs(["sn-b"]),
   ops: { create: "CreateInstanceSet", update: "AddReplicaInstance", read: "GetCluster", delete: "DeleteInstanceSet" },

@@ -20,7 +20,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "cache",
   deps: () => [{ logical: "cluster", token: "krcloud:cache:Cluster", args: clusterArgs(1) }],
   args: (_p, s) => ({ clusterId: s.id("cluster"), primarySubnetId: "sn-b", replicaSubnetIds: [] }),
   // A replica more: AddReplica, which is not idempotent.

@@ -34,7 +34,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "data-query",
   deps: (p) => [
     {
       logical: "sales",

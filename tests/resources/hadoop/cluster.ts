@@ -239,7 +239,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "hadoop",
   args: () => hadoopArgs(3),
   updated: () => hadoopArgs(4),
   ops: { create: "CreateCluster", update: "ScaleCluster", read: "GetCluster", delete: "DeleteCluster" },

@@ -111,7 +111,7 @@ export interface MatrixProject extends ProjectClients {
 /** One resource type's row of the matrix. */
 export interface TypeSpec {
   token: string;
-  /** The control API service its requests belong to. */
+  /** The control API service its requests belong to (its module's, from FAULT_FILES in rows.ts). */
   service: string;
   /** Resources it depends on (created before it, in the same stack). */
   deps?: (p: MatrixProject) => Declared[];

@@ -174,8 +174,8 @@ export interface FailingCreate {
   plant(control: Control, name: string): Promise<() => Promise<void>>;
 }
 
-/** A row of the fault matrix without its token (the fixture's type). */
-export type FaultRow = Omit<TypeSpec, "token">;
+/** A row of the fault matrix without its token and service (the fixture's type; tests/support/faults/rows.ts adds them). */
+export type FaultRow = Omit<TypeSpec, "token" | "service">;
 
 /** What a fixture's zero-diff resources are made with. */
 export interface ZeroDiffContext {

@@ -232,8 +232,8 @@ test("every registered lookup has them", () => {
 
 test("every service with resource types runs in one fault-matrix file", () => {
   const services = [...new Set(allDefinitions().map((d) => d.token.split(":")[1]!))].sort();
-  const files = Object.entries(FAULT_FILES as Record<string, readonly string[]>);
-  expect(files.flatMap(([, s]) => s).sort()).toEqual(services);
+  const files = Object.entries(FAULT_FILES as Record<string, Readonly<Record<string, string>>>);
+  expect(files.flatMap(([, s]) => Object.keys(s)).sort()).toEqual(services);
   for (const [file] of files) expect([file, fs.existsSync(path.join(ROOT, "tests", "faults", `${file}.test.ts`))]).toEqual([file, true]);
 });
 

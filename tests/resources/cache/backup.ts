@@ -23,12 +23,11 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "cache",
   deps: () => [{ logical: "cluster", token: "krcloud:cache:Cluster", args: clusterArgs(1) }],
   args: (_p, s) => ({ clusterId: s.id("cluster") }),
   ops: { create: "CreateBackup", read: "GetBackup", delete: "DeleteBackup" },
   na: { update: "a backup has nothing to change in place: every change of its inputs replaces it" },
-  stuck: { service: "cache", kind: { create: "backup" } },
+  stuck: { create: "backup" },
 };
 
 /** Its resources in the zero-diff suite's specs. */

@@ -159,13 +159,12 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "cache",
   args: () => clusterArgs(1),
   // A shard more: AddShard, which is not idempotent.
   updated: () => clusterArgs(2),
   // A read alone is its own GetCluster (reads that arrive together share one walk of ListClusters: list-reads.ts).
   ops: { create: "CreateCluster", update: "AddShard", read: "GetCluster", delete: "DeleteCluster" },
-  stuck: { service: "cache", kind: { create: "node", update: "node" } },
+  stuck: { create: "node", update: "node" },
   failed: { create: "node", update: "node" },
 };
 

@@ -127,11 +127,10 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "cache",
   args: () => instanceSetArgs([]),
   updated: () => instanceSetArgs(["sn-b"]),
   ops: { create: "CreateInstanceSet", update: "AddReplicaInstance", read: "GetCluster", delete: "DeleteInstanceSet" },
-  stuck: { service: "cache", kind: { create: "instance", update: "instance" } },
+  stuck: { create: "instance", update: "instance" },
   failed: { create: "instance", update: "instance" },
 };
 

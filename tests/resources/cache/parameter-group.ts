@@ -63,7 +63,6 @@ const CATALOGUE_VALUES = fc
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "cache",
   args: () => ({ baseParameterGroupId: "default.redis7.0.cluster", parameters: { "maxmemory-policy": "allkeys-lru" } }),
   updated: () => ({ baseParameterGroupId: "default.redis7.0.cluster", parameters: { "maxmemory-policy": "volatile-lru" } }),
   ops: { create: "CreateParameterGroup", update: "ModifyParameterGroup", read: "GetParameterGroup", delete: "DeleteParameterGroup" },

@@ -20,14 +20,13 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "cache",
   deps: () => [{ logical: "cluster", token: "krcloud:cache:Cluster", args: clusterArgs(1) }],
   args: (_p, s) => ({ clusterId: s.id("cluster"), primarySubnetId: "sn-b", replicaSubnetIds: [] }),
   // A replica more: AddReplica, which is not idempotent.
   updated: (_p, s) => ({ clusterId: s.id("cluster"), primarySubnetId: "sn-b", replicaSubnetIds: ["sn-c"] }),
   ops: { create: "AddShard", update: "AddReplica", read: "GetShard", delete: "DeleteShard" },
   noName: "no name: a shard is added to a cluster of its own stack, and found only as the one that was not there before its request",
-  stuck: { service: "cache", kind: { create: "node", update: "node" } },
+  stuck: { create: "node", update: "node" },
   failed: { create: "node", update: "node" },
 };
 

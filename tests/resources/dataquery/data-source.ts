@@ -47,7 +47,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "data-query",
   args: (p) => ({ type: "MYSQL", instanceId: p.instanceId, username: "reader", password: "Pw-matrix-1" }),
   ops: { create: "CreateDataSource", read: "ListDataSources", delete: "DeleteDataSource" },
   na: { update: "every change replaces (no update API)" },

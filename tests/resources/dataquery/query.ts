@@ -34,7 +34,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "data-query",
   deps: (p) => [
     {
       logical: "sales",
@@ -48,7 +47,7 @@ export const faultRow: FaultRow = {
   ops: { create: "RunQuery", update: "GetQueryResult", read: "GetQueryResult" },
   noName: "no name: a run is found only by the create key in its SQL comment",
   na: { delete: "a finished query: nothing to remove" },
-  stuck: { service: "data-query", kind: { create: "query" } },
+  stuck: { create: "query" },
   failed: { create: "bad-sql" },
   noun: /data query/,
 };

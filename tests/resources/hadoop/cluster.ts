@@ -239,11 +239,10 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "hadoop",
   args: () => hadoopArgs(3),
   updated: () => hadoopArgs(4),
   ops: { create: "CreateCluster", update: "ScaleCluster", read: "GetCluster", delete: "DeleteCluster" },
-  stuck: { service: "hadoop", kind: { create: "cluster", update: "scale" } },
+  stuck: { create: "cluster", update: "scale" },
   failed: { create: "hadoop-create-failure" },
 };
 

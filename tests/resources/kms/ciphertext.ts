@@ -21,7 +21,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "kms",
   args: (p) => ({ keyId: p.keyId, plaintext: "matrix-plaintext-1" }),
   ops: { create: "Encrypt" },
   na: { update: "every change replaces", read: RECORDED_ONLY, delete: RECORDED_ONLY },

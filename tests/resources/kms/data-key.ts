@@ -19,7 +19,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "kms",
   args: (p) => ({ keyId: p.keyId }),
   ops: { create: "GenerateDataKey" },
   na: { update: "every change replaces", read: RECORDED_ONLY, delete: RECORDED_ONLY },

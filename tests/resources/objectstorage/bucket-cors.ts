@@ -32,7 +32,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "object-storage",
   deps: () => [site],
   args: (_p, s) => ({ bucket: s.id("site"), rules: [{ allowedOrigins: ["https://www.example.com"], allowedMethods: ["GET"] }] }),
   // The same policy on the other stack's bucket: identical, so only the claim tells them apart.

@@ -69,7 +69,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "object-storage",
   deps: () => [site],
   args: (_p, s) => ({ bucket: s.id("site"), path: sampleFolder(), prefix: "site/" }),
   // The same keys in the other stack's bucket (which this stack names explicitly).

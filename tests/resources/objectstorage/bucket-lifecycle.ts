@@ -84,7 +84,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "object-storage",
   deps: () => [site],
   args: (_p, s) => ({ bucket: s.id("site"), rules: [{ id: "expire-logs", prefix: "logs/", expirationDays: 30 }] }),
   collides: (_p, theirs) => ({ bucket: theirs.id("site"), rules: [{ id: "expire-logs", prefix: "logs/", expirationDays: 30 }] }),

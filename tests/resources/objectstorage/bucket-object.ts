@@ -133,7 +133,6 @@ export function crossFieldRules(ctx: RulesContext): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "object-storage",
   deps: () => [site],
   args: (_p, s) => ({ bucket: s.id("site"), key: "notes/a.txt", content: "hello", contentType: "text/plain" }),
   // The same key in the other stack's bucket (which this stack names explicitly).

@@ -90,7 +90,6 @@ export function crossFieldRules(): TypeRules {
 
 /** Its row of the fault matrix. */
 export const faultRow: FaultRow = {
-  service: "object-storage",
   args: () => ({ forceDestroy: true }),
   updated: () => ({ forceDestroy: true, acl: { public: "read-only" } }),
   ops: { create: "CreateBucket", update: "UpdateBucketAcl", read: "GetBucketMeta", delete: "DeleteBucket" },

@@ -102,7 +102,7 @@ export function notApplicable(t: TypeSpec, op: Op, fault: FaultName): string | u
   if (isOwnershipFault(fault)) return op === "create" ? ownershipNotApplicable(t, fault) : "decided at create";
   if (t.ops[op] === undefined) return t.na?.[op] ?? "no request";
   if (op === "update" && !t.updated) return t.na?.update ?? "no update";
-  if (fault === "stuck" && t.stuck?.kind[op] === undefined) return t.stuck ? "no wait" : "no transition";
+  if (fault === "stuck" && t.stuck?.[op] === undefined) return t.stuck ? "no wait" : "no transition";
   if (fault === "FAILED" && !t.failed?.[op]) return "no terminal state";
   return undefined;
 }
@@ -152,7 +152,7 @@ export async function runCell(env: MatrixEnv, t: TypeSpec, op: Op, fault: FaultN
   const notes: string[] = [];
   let faultId: string | undefined;
   const spec = FAULTS[fault].spec;
-  if (stuckHere) await env.hold(t.stuck!.service, t.stuck!.kind[op]!);
+  if (stuckHere) await env.hold(t.service, t.stuck![op]!);
   if (failedHow === "node" || failedHow === "instance") await env.hold("cache", failedHow);
   if (spec) faultId = (await env.control<{ id: string }>("POST", "/faults", { service: t.service, operation, ...spec })).id;
   if (fault === "LR/fresh") await closeAllPools();
@@ -176,7 +176,7 @@ export async function runCell(env: MatrixEnv, t: TypeSpec, op: Op, fault: FaultN
   }
   const progress = env.progress().slice(progressBefore);
   const after = compareState([...stack.entries.values()], await cloudView(await env.inventory(), p, [...stack.entries.values()]), stack.createKeys);
-  if (stuckHere) await env.release(t.stuck!.service, t.stuck!.kind[op]!);
+  if (stuckHere) await env.release(t.service, t.stuck![op]!);
   if (broken) await env.control("PATCH", `/resources/cache/${failedHow}/${broken}`, { status: "Running" });
   if (failedHow === "node" || failedHow === "instance") await env.release("cache", failedHow);
   if (failedHow === "hadoop-create-failure" && typeof targetInputs?.name === "string") {

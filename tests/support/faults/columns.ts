@@ -111,7 +111,7 @@ export interface MatrixProject extends ProjectClients {
 /** One resource type's row of the matrix. */
 export interface TypeSpec {
   token: string;
-  /** The control API service its requests belong to. */
+  /** The control API service its requests belong to (its module's, from FAULT_FILES in rows.ts). */
   service: string;
   /** Resources it depends on (created before it, in the same stack). */
   deps?: (p: MatrixProject) => Declared[];
@@ -123,8 +123,8 @@ export interface TypeSpec {
   ops: Partial<Record<Op, string>>;
   /** Why a column is n/a. */
   na?: Partial<Record<Op, string>>;
-  /** The status transition the stuck cells hold, per column (its kind in the control API's transitions). */
-  stuck?: { service: string; kind: Partial<Record<Op, string>> };
+  /** The status transition the stuck cells hold, per column: its kind in the control API's transitions of the row's service. */
+  stuck?: Partial<Record<Op, string>>;
   /** How the FAILED cells fail, per column. */
   failed?: Partial<Record<Op, FailedHow>>;
   /** Words that name the resource in a message besides its recorded name and id (a query has no name). */

@@ -9,19 +9,21 @@ import { fixtureOf, resourceTypes } from "../../resources";
 import type { TypeSpec } from "./columns";
 
 /**
- * The test files the matrix runs in (tests/faults/<file>.test.ts) and the services of each; every
- * service with a resource type is in one (tests/unit/new-resource.test.ts checks).
+ * The test files the matrix runs in (tests/faults/<file>.test.ts), the services of each (a token's
+ * module) and each one's name in the control API, where its rows' faults and transitions are set;
+ * every service with a resource type is in one (tests/unit/new-resource.test.ts checks).
  */
 export const FAULT_FILES = {
-  "objectstorage-kms": ["objectstorage", "kms"],
-  cache: ["cache"],
-  "dataquery-hadoop": ["dataquery", "hadoop"],
-} as const satisfies Record<string, readonly string[]>;
+  "objectstorage-kms": { objectstorage: "object-storage", kms: "kms" },
+  cache: { cache: "cache" },
+  "dataquery-hadoop": { dataquery: "data-query", hadoop: "hadoop" },
+} as const satisfies Record<string, Readonly<Record<string, string>>>;
 
 /** The rows of one test file, its services' types in the package's order. */
 export function faultRows(file: keyof typeof FAULT_FILES): TypeSpec[] {
-  const services: readonly string[] = FAULT_FILES[file];
-  return resourceTypes()
-    .filter((token) => services.includes(token.split(":")[1] ?? ""))
-    .map((token) => ({ token, ...fixtureOf(token).faultRow }));
+  const services: Readonly<Record<string, string>> = FAULT_FILES[file];
+  return resourceTypes().flatMap((token) => {
+    const service = services[token.split(":")[1] ?? ""];
+    return service === undefined ? [] : [{ token, service, ...fixtureOf(token).faultRow }];
+  });
 }

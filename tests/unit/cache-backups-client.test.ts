@@ -101,6 +101,12 @@ describe("the record: the likely spellings of each field", () => {
     expect(flattenBackupList(undefined, "r")).toEqual([]);
   });
 
+  test("its ids are read as every cache record's: an empty or malformed objectId gives way to id, as a cluster's does", () => {
+    expect(flattenBackup({ objectId: "", id: "b-3" }, "r").id).toBe("b-3");
+    expect(flattenBackup({ objectId: { v: 1 }, id: 9 }, "r").id).toBe("9");
+    expect(isResponseFormatError(rejectionSync(() => flattenBackup({ objectId: "" }, "reading")))).toBe(true);
+  });
+
   test.each([
     ["automatic", "automatic"],
     ["AUTOMATED", "automatic"],

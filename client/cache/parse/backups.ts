@@ -7,12 +7,11 @@
 import { z } from "zod";
 import { once } from "../../core";
 import type { BackupKind, CacheBackup } from "../types";
-import { listReader, optBool, optNum, optStr, recordReader, statusFields } from "./readers";
+import { idFields, listReader, optBool, optNum, optStr, recordReader, statusFields } from "./readers";
 
 const backupSchema = once(() => {
   return z.looseObject({
-    objectId: optStr(),
-    id: optStr(),
+    ...idFields(),
     backupId: optStr(),
     name: optStr(),
     backupName: optStr(),

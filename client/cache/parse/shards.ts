@@ -6,31 +6,39 @@ import { normalizeRole, parseSlots } from "../topology";
 import type { CacheInstance, CacheNode, CacheShard, InstanceList } from "../types";
 import { idFields, listReader, optNum, optStr, recordReader, statusFields } from "./readers";
 
-const nodeSchema = once(() => {
-  return z.looseObject({
+/** What a shard's node and an instance set's instance both carry: ids, subnet, endpoint, role, status. */
+function memberFields() {
+  return {
     ...idFields(),
-    name: optStr(),
     subnet: z.looseObject({ id: optStr() }).nullish().catch(undefined),
     subnetId: optStr(),
     endpoint: optStr(),
     role: optStr(),
     status: optStr(),
     createdAt: optStr(),
-  });
+  };
+}
+
+/** Those fields as a node's and an instance's record show them (the subnet's id read from either spelling). */
+function memberRecord(d: z.infer<z.ZodObject<ReturnType<typeof memberFields>>>) {
+  return {
+    subnetId: d.subnet?.id ?? d.subnetId,
+    endpoint: d.endpoint,
+    role: normalizeRole(d.role),
+    ...statusFields(d.status),
+    createdAt: d.createdAt,
+  };
+}
+
+const nodeSchema = once(() => {
+  return z.looseObject({ ...memberFields(), name: optStr() });
 });
 
 export const flattenNode: (body: unknown, action: string) => CacheNode = recordReader(
   "node",
   nodeSchema,
   ["id", "objectId"],
-  (d) => ({
-    name: d.name,
-    subnetId: d.subnet?.id ?? d.subnetId,
-    endpoint: d.endpoint,
-    role: normalizeRole(d.role),
-    ...statusFields(d.status),
-    createdAt: d.createdAt,
-  }),
+  (d) => ({ name: d.name, ...memberRecord(d) }),
   { wrapper: "node" },
 );
 
@@ -66,20 +74,15 @@ export const flattenShardList = listReader(flattenShard, "shards", "shard list")
 
 const instanceSchema = once(() => {
   return z.looseObject({
-    ...idFields(),
+    ...memberFields(),
     instanceName: optStr(),
     description: optStr(),
     projectId: optStr(),
-    role: optStr(),
     flavorId: optStr(),
     version: optStr(),
     port: optNum(),
-    subnet: z.looseObject({ id: optStr() }).nullish().catch(undefined),
     creator: optStr(),
-    endpoint: optStr(),
     license: optStr(),
-    createdAt: optStr(),
-    status: optStr(),
   });
 });
 
@@ -87,16 +90,12 @@ export const flattenInstance: (body: unknown, action: string) => CacheInstance =
   instanceName: d.instanceName,
   description: d.description,
   projectId: d.projectId,
-  role: normalizeRole(d.role),
   flavorId: d.flavorId,
   version: d.version,
   port: d.port,
-  subnetId: d.subnet?.id ?? undefined,
   creator: d.creator,
-  endpoint: d.endpoint,
   license: d.license,
-  createdAt: d.createdAt,
-  ...statusFields(d.status),
+  ...memberRecord(d),
 }));
 
 const instanceList = listReader(flattenInstance, "data", "instance list", ["instances"]);

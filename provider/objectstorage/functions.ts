@@ -3,7 +3,7 @@ import { z } from "zod";
 import { OBJECT_PAGE_LIMIT, type ObjectListEntry, type ObjectStorageClient } from "../../client/objectstorage";
 import { pickShapes, serviceLookups, type LookupArgs, type LookupResult } from "../core";
 import { objectStorage } from "./client";
-import { flattenAcl } from "./bucket";
+import { bucketOutputs, flattenAcl } from "./bucket";
 import { bucketName } from "./validation";
 
 const lookup = serviceLookups("objectstorage", objectStorage);
@@ -12,24 +12,24 @@ const lookup = serviceLookups("objectstorage", objectStorage);
 export const { getBucket, getBucketOutput } = lookup("getBucket", {
   description: "Looks up an existing bucket by name; fails when it does not exist.",
   args: () => ({ name: z.string().describe("Bucket name.") }),
+  // The facts the Bucket resource's outputs state (its project, URL and creation time) are described there, once.
   result: () =>
-    z.object({
-      name: z.string().describe("Bucket name."),
-      project: z.string().describe("Project (account) ID that owns the bucket."),
-      type: z.string().describe("Bucket type, `STANDARD`."),
-      encrypted: z.boolean().describe("Whether server-side encryption is on."),
-      acl: z
-        .object({
-          public: z.enum(["read-only", "deny"]).describe("`read-only` allows token-less reads; `deny` forbids them."),
-          publicReadAllowIpList: z.array(z.string()).optional().describe("IP addresses or CIDR ranges token-less reads are limited to."),
-        })
-        .describe("Public access."),
-      metadata: z.record(z.string(), z.string()).describe("User metadata (`X-Container-Meta-*`)."),
-      createdAt: z.string().describe("Creation time (RFC 3339)."),
-      bytes: z.number().describe("Total size of the objects in bytes (refreshed by the service every 30 minutes)."),
-      objectCount: z.number().describe("Number of objects (refreshed by the service every 30 minutes)."),
-      url: z.string().describe("The bucket's Swift URL."),
-    }),
+    bucketOutputs()
+      .pick({ project: true, url: true, createdAt: true })
+      .extend({
+        name: z.string().describe("Bucket name."),
+        type: z.string().describe("Bucket type, `STANDARD`."),
+        encrypted: z.boolean().describe("Whether server-side encryption is on."),
+        acl: z
+          .object({
+            public: z.enum(["read-only", "deny"]).describe("`read-only` allows token-less reads; `deny` forbids them."),
+            publicReadAllowIpList: z.array(z.string()).optional().describe("IP addresses or CIDR ranges token-less reads are limited to."),
+          })
+          .describe("Public access."),
+        metadata: z.record(z.string(), z.string()).describe("User metadata (`X-Container-Meta-*`)."),
+        bytes: z.number().describe("Total size of the objects in bytes (refreshed by the service every 30 minutes)."),
+        objectCount: z.number().describe("Number of objects (refreshed by the service every 30 minutes)."),
+      }),
   async run(args, c) {
     const b = await c.getBucket(args.name);
     return {

@@ -62,7 +62,7 @@ export interface GetBucketResult {
      */
     readonly type: string;
     /**
-     * The bucket's Swift URL.
+     * The bucket's Swift URL: `{endpoint}/v1/{project}/{name}`.
      */
     readonly url: string;
 }

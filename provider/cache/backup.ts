@@ -13,7 +13,7 @@
 import { z } from "zod";
 import type { CacheBackup, CacheClient } from "../../client/cache";
 import { isConflict, isNotFound, rethrowAs, withAction } from "../../client/core";
-import { defineResource, listedByName, nonEmpty, PartialFailure, resourceClass, timeoutFor, timeoutsInput } from "../core";
+import { defineResource, listedByName, noRename, nonEmpty, PartialFailure, resourceClass, timeoutFor, timeoutsInput } from "../core";
 import { AVAILABLE, backupState, waitBackupAvailable } from "./backups";
 import { cache } from "./client";
 import { adoptInput, groupOrBackupName } from "./validation";
@@ -49,7 +49,7 @@ export const backup = defineResource("krcloud:cache:Backup", backupInputs, backu
     "An on-demand backup of a cache cluster or instance set: the data of the moment it is taken, restorable into a new one (`restoreFromBackup`, `restoreFrom`). Every change replaces it.",
   replaceOn: {
     clusterId: "a backup holds the data of the cache it was taken of",
-    name: "the cache API has no rename of a backup",
+    ...noRename("the cache API", "backup"),
   },
   replacementLoses: "The replacement is a new backup, of the data as it is then; this one is deleted.",
   deleteBeforeReplace: true,

@@ -8,6 +8,7 @@ import { isNotFound, withAction } from "../../client/core";
 import {
   containsUnknown,
   nonEmpty,
+  noRename,
   reasonFor,
   recordedDescription,
   REPLACING_KEY,
@@ -37,7 +38,7 @@ export function recordReplacement<I extends RecordInputs & Record<string, unknow
 ) {
   return {
     replaceOn: {
-      name: `the cache API has no rename of a ${what}`,
+      ...noRename("the cache API", what),
       version: `the cache API has no engine upgrade of a ${what}`,
       ...reasonFor(
         ["port", "flavorId", "subnetIds", "tlsEnabled"],

@@ -19,7 +19,18 @@ import {
 import { endpointOf, isNotFound, rethrowAs, withAction } from "../../client/core";
 import { listKey, readOnce } from "../core/coalesce";
 import { findParameterGroupByName, groupMarker } from "./find";
-import { PartialFailure, recordedDescription, timeoutFor, timeoutsInput, defineResource, resourceClass, nonEmpty, listedByName, type Context } from "../core";
+import {
+  PartialFailure,
+  recordedDescription,
+  timeoutFor,
+  timeoutsInput,
+  defineResource,
+  resourceClass,
+  nonEmpty,
+  listedByName,
+  noRename,
+  type Context,
+} from "../core";
 import { cache } from "./client";
 import { groupIds } from "./find";
 import { adoptInput, description, groupOrBackupName, requestDescription } from "./validation";
@@ -66,7 +77,7 @@ export const parameterGroup = defineResource("krcloud:cache:ParameterGroup", par
   description:
     "A custom cache parameter group created from a default group. Only the parameters the program sets are managed; changes wait until the clusters using the group are In-Sync.",
   replaceOn: {
-    name: "the cache API has no rename of a parameter group",
+    ...noRename("the cache API", "parameter group"),
     baseParameterGroupId: "a custom group's base (default) group is fixed when it is created",
   },
   deleteBeforeReplace: true,

@@ -363,6 +363,11 @@ export function reasonFor<K extends string>(keys: readonly K[], reason: string):
   return Object.fromEntries(keys.map((k) => [k, reason])) as Record<K, string>;
 }
 
+/** The `replaceOn` entry of a name the service cannot change: `{ ...noRename("the cache API", "backup") }`. */
+export function noRename(api: string, what: string): { name: string } {
+  return { name: `${api} has no rename of a ${what}` };
+}
+
 /** What check and diff do with the inputs besides validating them (operations/check.ts, operations/diff.ts). */
 export interface InputDeclarations<I extends Record<string, unknown>, O extends Record<string, unknown>> {
   /**

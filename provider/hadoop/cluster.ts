@@ -15,7 +15,18 @@
  */
 import { type CreateHadoopClusterInput, type HadoopClient, type HadoopCluster, type RerunRequest } from "../../client/hadoop";
 import { isApiError, rethrowAs, withAction } from "../../client/core";
-import { markerOf, PartialFailure, timeoutFor, waitWithProgress, type Context, defineResource, reasonFor, resourceClass, listedByName } from "../core";
+import {
+  markerOf,
+  PartialFailure,
+  timeoutFor,
+  waitWithProgress,
+  type Context,
+  defineResource,
+  noRename,
+  reasonFor,
+  resourceClass,
+  listedByName,
+} from "../core";
 import { hadoop } from "./client";
 import { vmResult } from "./vms";
 import { passwordOf } from "../kms/encrypted-input";
@@ -32,7 +43,7 @@ export const hadoopCluster = defineResource("krcloud:hadoop:Cluster", hadoopClus
   description:
     "A Hadoop cluster, long-running or a job cluster. Workers scale in place; a terminated job cluster stays in state and re-runs in place through `rerun`; everything else replaces.",
   replaceOn: {
-    name: "the Hadoop API has no rename of a cluster",
+    ...noRename("the Hadoop API", "cluster"),
     ...reasonFor(
       [
         "clusterVersion",

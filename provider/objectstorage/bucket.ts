@@ -17,6 +17,7 @@ import {
   type ListRequest,
   byNamePrefix,
   NAME_PREFIX_FILTER,
+  noRename,
   reasonFor,
 } from "../core";
 import { objectStorage } from "./client";
@@ -88,7 +89,7 @@ export type BucketOutputs = z.infer<ReturnType<typeof bucketOutputs>>;
 export const bucket = defineResource("krcloud:objectstorage:Bucket", bucketInputs, bucketOutputs, {
   description: "An object storage bucket with encryption, public-read ACL and metadata.",
   replaceOn: {
-    name: "object storage has no rename of a bucket",
+    ...noRename("object storage", "bucket"),
     ...reasonFor(["type", "encryption"], "a bucket's type and encryption are set when it is created"),
   },
   replacementLoses:

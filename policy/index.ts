@@ -43,7 +43,8 @@ function resourcePolicy(rule: ResourceRule<object>, level: EnforcementLevel) {
     ...common(rule, level),
     validateResource: (args: ResourceValidationArgs, report: ReportViolation) => {
       const token = tokenOf(args.type);
-      if (!Object.hasOwn(rule.reads, token)) return;
+      // Not Object.hasOwn: Pulumi's policy runtime compiles the pack's sources with ts-node, whose lib predates it.
+      if (rule.reads[token] === undefined) return;
       const ctx: RuleContext<object> = { stack: stackOf(args.urn), stackTags: args.stackTags, config: configOf(rule, args.getConfig()) };
       for (const message of rule.check({ token, name: args.name, urn: args.urn, props: args.props }, ctx)) report(message);
     },
@@ -54,7 +55,7 @@ function stackPolicy(rule: StackRule<object>, level: EnforcementLevel) {
   return {
     ...common(rule, level),
     validateStack: (args: StackValidationArgs, report: ReportViolation) => {
-      const subjects = args.resources.map(subjectOf).filter((s) => Object.hasOwn(rule.reads, s.token));
+      const subjects = args.resources.map(subjectOf).filter((s) => rule.reads[s.token] !== undefined);
       const first = args.resources[0];
       const ctx: RuleContext<object> = { stack: first ? stackOf(first.urn) : "", stackTags: args.stackTags, config: configOf(rule, args.getConfig()) };
       for (const v of rule.check(subjects, ctx)) report(v.message, v.urn);

@@ -408,7 +408,8 @@ export function secretsScanSuite(door: Door): void {
       else if ("change" in d) await d.change(ctx, r);
     }
     const drift = await runNode(entry("drift"), ["--cwd", dir, "--stack", name, "--json"], sandbox.env());
-    expect([drift.code, drift.stderr]).toEqual([EXIT.drift, ""]);
+    // A partial report (exit 3) names what it could not read, so that such a failure says which read and why.
+    expect([drift.code, drift.stderr, drift.code === EXIT.drift ? [] : unreadOf(drift.stdout)]).toEqual([EXIT.drift, "", []]);
     const drifted = JSON.stringify(JSON.parse(drift.stdout));
     for (const n of holders.map((r) => logicalName(r.urn))) expect([n, drifted.includes(`"${n}"`)]).toEqual([n, true]);
     expectNoHits(scanner.scan("krcloud-drift --json", `${drift.stdout}\n${drift.stderr}`));
@@ -486,4 +487,17 @@ export function secretsScanSuite(door: Door): void {
     );
     expect(scanner.hits).toEqual([]);
   });
+}
+
+/** What made a krcloud-drift --json report partial: each stack's error, each unreadable resource and its read's error. */
+function unreadOf(stdout: string): string[] {
+  try {
+    const report = JSON.parse(stdout) as { stacks?: { stack: string; error?: string; resources: { urn: string; status: string; error?: string }[] }[] };
+    return (report.stacks ?? []).flatMap((s) => [
+      ...(s.error === undefined ? [] : [`${s.stack}: ${s.error}`]),
+      ...s.resources.filter((r) => r.status === "unreadable").map((r) => `${r.urn}: ${r.error ?? "unreadable"}`),
+    ]);
+  } catch {
+    return [`not a report: ${stdout.slice(0, 2000)}`];
+  }
 }

@@ -1,9 +1,9 @@
 /**
  * What the preview says about a replacement before it happens: which properties force it, why
  * (the reason the definition's `replaceOn` or `replaceIf` gives each), and what it loses
- * (`replacementLoses`: the data, the endpoint). The engine's diff display names changed properties but never why one replaces, and a
- * secret property's change shows only as the name it makes change (pulumi/pulumi#3080: a dynamic
- * provider's diff has no detailed diff at all). Both doors log these lines as warnings: the native
+ * (`replacementLoses`: the data, the endpoint). The engine's diff display names changed
+ * properties but never why one replaces, and a secret property's change shows only as the name it
+ * makes change (pulumi/pulumi#3080: a dynamic provider's diff has no detailed diff at all). Both doors log these lines as warnings: the native
  * plugin through the engine on the resource's row, the dynamic classes through the engine too
  * (engine-log.ts). Values are never quoted: a property may be secret. A replacement that keeps the
  * data (keep-data.ts) says how instead of what is lost.
